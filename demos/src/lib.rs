@@ -1,0 +1,1 @@
+//! Windowed demos (winit + softbuffer); each also renders headless to PNG.

@@ -1,0 +1,1 @@
+//! glemu-pipeline (see ARCHITECTURE.md).

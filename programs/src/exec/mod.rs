@@ -1,0 +1,1 @@
+//! Execution of compiled programs over batches of lanes (issue 3).

@@ -1,0 +1,946 @@
+//! The compiled form of a program: what every front end (ARB, NV_gpu_program4/5, VP1/VP2,
+//! FP1) lowers to and what the executor runs.
+//!
+//! Everything that can be decided at load time is decided here, so the executor never looks
+//! at names or text: bindings are resolved to slots, swizzles and masks are decoded,
+//! flow-control instructions carry the index of their matching instruction, and each
+//! instruction has one resolved data type.
+//!
+//! Register files, from the executor's point of view:
+//! - `Temp`: read/write vec4 registers (TEMP, VP1 `R`, FP1 `R`/`H`), `Program::temps` long.
+//!   Arrays of temps are consecutive registers; `Program::temp_arrays` records them so
+//!   relative indexing can be bounds-checked.
+//! - `Input`: per-invocation inputs, one slot per entry of `Program::inputs`.
+//! - `Param`: read-only vec4 values, one slot per entry of `Program::params`; the pipeline
+//!   fills them once per draw (constants, env/local, GL state).
+//! - `Output`: per-invocation results, one slot per entry of `Program::outputs`.
+//! - `Address`: integer address registers (ADDRESS, VP1 `A0`), `Program::address_regs`.
+//! - `Buffer`: BUFFER/BUFFER4 parameter-buffer variables (read through a trait).
+//!
+//! Values are stored as raw 32-bit patterns (`u32`) whose meaning (f32, s32, u32) is chosen by
+//! each instruction's [`DataType`]. Variables declared `LONG` (`RegInfo::long`) hold 64-bit
+//! components; only they can hold 64-bit results without truncation.
+
+use crate::span::Span;
+use smallvec::SmallVec;
+
+/// The programmable stage a program is compiled for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    Vertex,
+    TessControl,
+    TessEval,
+    Geometry,
+    Fragment,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex",
+            Stage::TessControl => "tess-control",
+            Stage::TessEval => "tess-eval",
+            Stage::Geometry => "geometry",
+            Stage::Fragment => "fragment",
+        }
+    }
+}
+
+/// The language a program text was written in (from its `!!` header).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    /// `!!ARBvp1.0` / `!!ARBfp1.0` (NV options are recorded in `Program::options`).
+    Arb,
+    /// `!!NVvp4.0`, `!!NVfp4.0`, `!!NVgp4.0` (NV_gpu_program4).
+    Nv4,
+    /// `!!NVvp4.1`, ... (NV_gpu_program4_1).
+    Nv41,
+    /// `!!NVvp5.0`, `!!NVtcp5.0`, `!!NVtep5.0`, `!!NVgp5.0`, `!!NVfp5.0` (NV_gpu_program5).
+    Nv5,
+    /// `!!VP1.0` (NV_vertex_program).
+    Vp10,
+    /// `!!VP1.1` (NV_vertex_program1_1).
+    Vp11,
+    /// `!!VP2.0` (NV_vertex_program2).
+    Vp20,
+    /// `!!VSP1.0` (vertex state program).
+    Vsp10,
+    /// `!!FP1.0` (NV_fragment_program).
+    Fp10,
+}
+
+/// Data type an instruction operates in. Chosen from the opcode modifier (`.F .S .U .F64`
+/// ...), the variable types or the instruction's fixed types; never "unknown" after checking.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum DataType {
+    #[default]
+    F32,
+    S32,
+    U32,
+    F64,
+    S64,
+    U64,
+}
+
+impl DataType {
+    pub fn is_64(self) -> bool {
+        matches!(self, DataType::F64 | DataType::S64 | DataType::U64)
+    }
+    pub fn is_float(self) -> bool {
+        matches!(self, DataType::F32 | DataType::F64)
+    }
+}
+
+/// Declared type of a variable (`INT TEMP`, `UINT ATTRIB`, plain = float).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum VarType {
+    #[default]
+    Float,
+    Int,
+    Uint,
+}
+
+/// Result clamping (`.SAT` / `.SSAT`; VP/FP1 `_SAT`/`_SSAT`, ARB `_SAT`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Saturate {
+    #[default]
+    None,
+    /// Clamp to [0, 1].
+    Sat,
+    /// Clamp to [-1, 1].
+    SSat,
+}
+
+/// Reduced precision requested by FP1/NV_fragment_program_option suffixes
+/// (`R` = fp32, `H` = fp16, `X` = fixed s1.10) or by `SHORT` variables.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Precision {
+    #[default]
+    Full,
+    Half,
+    Fixed,
+}
+
+/// Every opcode of every dialect. Aliases are lowered (VP1 `ARL` and ARB `ARL` are the same;
+/// FP1 `DDX` is `DDX`; `SWZ` keeps its extended swizzle in `Src::ext_swizzle`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Opcode {
+    // arithmetic
+    Abs,
+    Add,
+    Cmp,
+    Ceil,
+    Cos,
+    Ddx,
+    Ddy,
+    Div,
+    Dp2,
+    Dp2a,
+    Dp3,
+    Dp4,
+    Dph,
+    Dst,
+    Ex2,
+    Exp,
+    Flr,
+    Frc,
+    Lg2,
+    Lit,
+    Log,
+    Lrp,
+    Mad,
+    Max,
+    Min,
+    Mov,
+    Mul,
+    Nrm,
+    Pow,
+    Rcc,
+    Rcp,
+    Rfl,
+    Round,
+    Rsq,
+    Scs,
+    Seq,
+    Sfl,
+    Sge,
+    Sgt,
+    Sin,
+    Sle,
+    Slt,
+    Sne,
+    Ssg,
+    Str,
+    Sub,
+    Swz,
+    Trunc,
+    X2d,
+    Xpd,
+    // integer and bit operations
+    And,
+    Or,
+    Xor,
+    Not,
+    Shl,
+    Shr,
+    Mod,
+    Sad,
+    Bfe,
+    Bfi,
+    Bfr,
+    Btc,
+    Btfl,
+    Btfm,
+    // conversions and packing
+    I2f,
+    F2i,
+    Cvt,
+    Pk2h,
+    Pk2us,
+    Pk4b,
+    Pk4ub,
+    Pk64,
+    Up2h,
+    Up2us,
+    Up4b,
+    Up4ub,
+    Up64,
+    // address registers
+    Arl,
+    Arr,
+    Ara,
+    Pusha,
+    Popa,
+    // flow control
+    If,
+    Else,
+    EndIf,
+    Rep,
+    EndRep,
+    Loop,
+    EndLoop,
+    Brk,
+    Cont,
+    Bra,
+    Cal,
+    Cali,
+    Ret,
+    Kil,
+    // texture
+    Tex,
+    Txb,
+    Txd,
+    Txf,
+    Txfms,
+    Txl,
+    Txp,
+    Txq,
+    Txg,
+    Txgo,
+    Lod,
+    // interpolation (fragment)
+    Ipac,
+    Ipao,
+    Ipas,
+    // memory
+    Ldc,
+    Load,
+    Store,
+    Atom,
+    Atomctr,
+    Membar,
+    Loadim,
+    Storeim,
+    Atomim,
+    // thread group
+    Tgall,
+    Tgany,
+    Tgeq,
+    // geometry
+    Emit,
+    Emits,
+    EndPrim,
+}
+
+/// Vector component index (x=0, y=1, z=2, w=3).
+pub type Comp = u8;
+
+/// How an operand's index is computed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Index {
+    /// A fixed slot.
+    Direct(u32),
+    /// `array[A0.x + offset]` / `array[T.y + offset]`: `base` is the array's first slot,
+    /// `len` its length; an effective index outside `0..len` reads zero / drops the write.
+    Relative {
+        reg: IndexReg,
+        offset: i32,
+        base: u32,
+        len: u32,
+    },
+}
+
+/// The register that supplies a runtime index.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IndexReg {
+    /// An address register component (ADDRESS, `A0.x`).
+    Address { reg: u32, comp: Comp },
+    /// An integer temp component (NV_gpu_program4: `array[T.x]` with `INT TEMP T`).
+    Temp { reg: u32, comp: Comp },
+    /// An input component (e.g. `primitive.invocation.x` used directly as an index).
+    Input { slot: u32, comp: Comp },
+    /// The loop counter `A0.x` of `LOOP` blocks in FP2/NV_fragment_program2 (`aL`).
+    LoopCounter,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum File {
+    Temp,
+    Input,
+    Param,
+    Output,
+    Address,
+    /// A BUFFER / BUFFER4 variable; `Src::index` is the element index within it and
+    /// `Src::buffer` names the variable.
+    Buffer,
+    /// An immediate vector stored inline in the operand (`Src::imm`).
+    Immediate,
+}
+
+/// A source operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Src {
+    pub file: File,
+    pub index: Index,
+    /// Per-vertex index for geometry/tess inputs (`vertex[2].position`, `vertex[A0.x]...`).
+    pub vertex: Option<Index>,
+    /// For `File::Buffer`: index into `Program::buffers`.
+    pub buffer: u32,
+    /// Inline value for `File::Immediate` (raw bits; 64-bit literals use pairs).
+    pub imm: [u32; 4],
+    /// Component selected for each of x, y, z, w.
+    pub swizzle: [Comp; 4],
+    /// `SWZ`'s extended swizzle: per component 0, 1 or a component, each possibly negated.
+    pub ext_swizzle: Option<[ExtSwizzle; 4]>,
+    /// `|operand|` (applied before negate).
+    pub abs: bool,
+    /// `-operand`.
+    pub negate: bool,
+    pub span: Span,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ExtSwizzle {
+    Zero,
+    One,
+    Comp(Comp),
+    NegZero,
+    NegOne,
+    NegComp(Comp),
+}
+
+/// A destination operand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dst {
+    /// `File::Temp`, `File::Output` or `File::Address` (ARL/ARA/ARR/POPA).
+    pub file: File,
+    pub index: Index,
+    /// Write mask: bit 0 = x ... bit 3 = w.
+    pub mask: u8,
+    /// Conditional write mask, e.g. `R0 (GT.x)` / `R0.xy (NE1.zwzw)`.
+    pub cond: Option<CondTest>,
+    pub span: Span,
+}
+
+/// The tests a condition code can be put through.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CondOp {
+    Eq,
+    Ne,
+    Lt,
+    Ge,
+    Le,
+    Gt,
+    Tr,
+    Fl,
+    // NaN-aware and unsigned forms of NV_gpu_program4
+    Nan,
+    Leg,
+    Cf,
+    Ncf,
+    Of,
+    Nof,
+    Ab,
+    Ble,
+    Sf,
+    Nsf,
+}
+
+/// `COND.swizzle` on condition register `cc` (0 or 1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CondTest {
+    pub op: CondOp,
+    pub cc: u8,
+    pub swizzle: [Comp; 4],
+}
+
+/// Texture targets of every dialect. `Shadow*` forms compare against a reference.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TexTarget {
+    T1D,
+    T2D,
+    T3D,
+    Cube,
+    Rect,
+    Array1D,
+    Array2D,
+    ArrayCube,
+    Shadow1D,
+    Shadow2D,
+    ShadowRect,
+    ShadowCube,
+    ShadowArray1D,
+    ShadowArray2D,
+    ShadowArrayCube,
+    Buffer,
+    T2DMs,
+    Array2DMs,
+    Renderbuffer,
+}
+
+/// Which texture unit an instruction samples.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TexUnit {
+    Fixed(u32),
+    /// `TEX r, c, texarray[A0.x + n], 2D` through a TEXTURE array declaration (NV5).
+    Relative {
+        reg: IndexReg,
+        offset: i32,
+        base: u32,
+        len: u32,
+    },
+}
+
+/// Texel offsets: `(1,-2,0)` after the target, or a register operand (NV5 TXGO / offset
+/// modifier).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TexOffset {
+    Const([i8; 3]),
+    Register(Src),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TexInfo {
+    pub unit: TexUnit,
+    pub target: TexTarget,
+    pub offset: Option<TexOffset>,
+    /// TXG component select (`TXG r, c, texture[0], 2D.y`... spelled as the swizzle on the
+    /// texture operand); 0 = x.
+    pub gather_comp: Comp,
+}
+
+/// Memory access width/type modifiers of LDC/LOAD/STORE/ATOM (`.F32X4`, `.U8` ...).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct MemType {
+    pub scalar: MemScalar,
+    /// Number of components: 1, 2 or 4.
+    pub count: u8,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MemScalar {
+    F16,
+    F32,
+    F64,
+    S8,
+    S16,
+    S32,
+    S64,
+    U8,
+    U16,
+    U32,
+    U64,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomOp {
+    Add,
+    Min,
+    Max,
+    IWrap,
+    DWrap,
+    And,
+    Or,
+    Xor,
+    Exch,
+    CSwap,
+    /// ATOMCTR only
+    Incr,
+    Decr,
+    Get,
+}
+
+/// Rounding of CVT and the `.ROUND/.CEIL/.FLR/.TRUNC` modifiers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Rounding {
+    #[default]
+    Default,
+    Nearest,
+    Ceil,
+    Floor,
+    Trunc,
+}
+
+/// Where a memory instruction reaches.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemSpace {
+    /// LOAD/STORE/ATOM through a GPU address (NV_shader_buffer_load/store); the address is
+    /// the last source operand.
+    Global,
+    /// LDC from a CBUFFER variable (index into `Program::buffers`).
+    Constant { buffer: u32 },
+    /// `program.storage[n]` (NV_shader_storage_buffer_object).
+    Storage { buffer: u32 },
+    /// ATOMCTR on a COUNTER variable (`Program::counters`, index into it and offset).
+    Counter { counter: u32 },
+    /// LOADIM/STOREIM/ATOMIM on an IMAGE variable (`Program::images`).
+    Image { image: u32 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemInfo {
+    pub space: MemSpace,
+    pub ty: MemType,
+    pub atom: Option<AtomOp>,
+    pub coherent: bool,
+    pub volatile: bool,
+}
+
+/// Extra, opcode-specific operands.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Extra {
+    #[default]
+    None,
+    Tex(Box<TexInfo>),
+    Mem(Box<MemInfo>),
+    /// Flow control: index of the matching instruction (IF → its ELSE or ENDIF; ELSE →
+    /// ENDIF; REP/LOOP → ENDREP/ENDLOOP; ENDREP/ENDLOOP → REP/LOOP; BRK/CONT → enclosing
+    /// loop start; BRA/CAL → label target), plus the condition if any (`BRK (GT.x)`,
+    /// `IF NE.x`, `KIL GT.x`).
+    Flow {
+        target: u32,
+        cond: Option<CondTest>,
+    },
+    /// CALI through a subroutine variable: index into `Program::subroutine_vars`.
+    CallIndirect {
+        var: u32,
+        array_index: Option<Index>,
+        cond: Option<CondTest>,
+    },
+    /// CVT: source type and rounding; the destination type is `Inst::dtype`.
+    Convert {
+        from: DataType,
+        rounding: Rounding,
+    },
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    pub op: Opcode,
+    pub dtype: DataType,
+    pub sat: Saturate,
+    pub precision: Precision,
+    /// `.CC` / `.CC0` → Some(0), `.CC1` → Some(1).
+    pub cc_update: Option<u8>,
+    pub dst: Option<Dst>,
+    pub srcs: SmallVec<[Src; 3]>,
+    pub extra: Extra,
+    pub span: Span,
+}
+
+/// Per-variable register information (temps, inputs, outputs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct RegInfo {
+    pub ty: VarType,
+    pub long: bool,
+    pub short: bool,
+}
+
+/// Interpolation of a fragment input (NV_fragment_program4 modifiers).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Interp {
+    pub flat: bool,
+    pub centroid: bool,
+    pub noperspective: bool,
+    pub sample: bool,
+}
+
+/// Where an input slot's value comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum InputBinding {
+    // vertex
+    VertexAttrib(u32),
+    VertexPosition,
+    VertexWeight(u32),
+    VertexNormal,
+    VertexColor {
+        secondary: bool,
+    },
+    VertexFogCoord,
+    VertexTexCoord(u32),
+    VertexMatrixIndex(u32),
+    VertexId,
+    VertexInstance,
+    // fragment
+    FragPosition,
+    FragColor {
+        secondary: bool,
+    },
+    FragTexCoord(u32),
+    FragFogCoord,
+    FragAttrib(u32),
+    FragFacing,
+    FragClipDistance(u32),
+    FragPointCoord,
+    FragSampleId,
+    FragSampleMask,
+    FragSamplePosition,
+    FragHelperThread,
+    FragLayer,
+    FragViewportIndex,
+    FragBarycentric,
+    // geometry / tessellation per-vertex inputs: varyings written by the previous stage;
+    // `Src::vertex` selects the vertex.
+    Varying(VaryingSlot),
+    PrimitiveId,
+    PrimitiveInvocation,
+    PrimitiveVertexCount,
+    TessCoord,
+    /// TEP/TCP `primitive.patch.*` and TCP `primitive.out` reads.
+    PatchIn(VaryingSlot),
+    PatchOut(VaryingSlot),
+    TessOuter(u32),
+    TessInner(u32),
+    /// NV_shader_thread_group built-ins.
+    ThreadId,
+    ThreadMask(ThreadMaskKind),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadMaskKind {
+    Eq,
+    Ge,
+    Gt,
+    Le,
+    Lt,
+}
+
+/// A varying (stage-to-stage value): what a `result.*` of one stage writes and a
+/// `vertex.*` / `fragment.*` of the next one reads. Shared by inputs and outputs so the
+/// pipeline can match them by value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VaryingSlot {
+    Position,
+    Color {
+        back: bool,
+        secondary: bool,
+    },
+    TexCoord(u32),
+    Attrib(u32),
+    FogCoord,
+    PointSize,
+    ClipDistance(u32),
+    /// VP2 `o[CLP0-5]` / ARB `result.clip[n]` as one scalar each.
+    ClipLegacy(u32),
+    Layer,
+    ViewportIndex,
+    ViewportMask,
+    /// TCP/TEP per-patch attributes (`result.patch.attrib[n]`).
+    PatchAttrib(u32),
+    TessOuter(u32),
+    TessInner(u32),
+    PrimitiveId,
+}
+
+/// Where an output slot's value goes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OutputBinding {
+    /// Vertex-like stages: a varying.
+    Varying(VaryingSlot),
+    /// Fragment: `result.color[n]` (and the dual-source `result.color[n].secondary` of
+    /// ARB_blend_func_extended when `index` is 1).
+    FragColor {
+        target: u32,
+        index: u32,
+    },
+    FragDepth,
+    FragSampleMask,
+    /// FP1 `o[COLH]` (half precision colour) — same target 0, kept for round-trips.
+    FragColorHalf,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputSlot {
+    pub binding: InputBinding,
+    pub interp: Interp,
+    pub info: RegInfo,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputSlot {
+    pub binding: OutputBinding,
+    pub info: RegInfo,
+}
+
+/// A read-only vec4 the pipeline fills before a draw.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamSource {
+    /// A literal (raw bits).
+    Constant([u32; 4]),
+    Env(u32),
+    Local(u32),
+    State(StateBinding),
+}
+
+/// GL state a program can bind (ARB/NV `state.*`, VP1 tracked matrices).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StateBinding {
+    /// `state.matrix.NAME[.inverse|.transpose|.invtrans].row[r]`.
+    MatrixRow {
+        matrix: MatrixName,
+        modifier: MatrixModifier,
+        row: u32,
+    },
+    Material {
+        back: bool,
+        prop: MaterialProp,
+    },
+    Light {
+        light: u32,
+        prop: LightProp,
+    },
+    LightModelAmbient,
+    LightModelSceneColor {
+        back: bool,
+    },
+    LightProduct {
+        light: u32,
+        back: bool,
+        prop: LightProductProp,
+    },
+    TexGen {
+        unit: u32,
+        coord: u32,
+        eye: bool,
+    },
+    FogColor,
+    FogParams,
+    ClipPlane(u32),
+    PointSize,
+    PointAttenuation,
+    DepthRange,
+    TexEnvColor(u32),
+    /// `state.lightmodel.ambient` etc. not listed above, and any other named vector the
+    /// fixed-function state exposes, e.g. `program.buffer` sizes: name kept for the pipeline.
+    Other(String),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MatrixName {
+    ModelView(u32),
+    Projection,
+    Mvp,
+    Texture(u32),
+    Palette(u32),
+    Program(u32),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum MatrixModifier {
+    #[default]
+    None,
+    Inverse,
+    Transpose,
+    InvTrans,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MaterialProp {
+    Ambient,
+    Diffuse,
+    Specular,
+    Emission,
+    Shininess,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LightProp {
+    Ambient,
+    Diffuse,
+    Specular,
+    Position,
+    Attenuation,
+    SpotDirection,
+    Half,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LightProductProp {
+    Ambient,
+    Diffuse,
+    Specular,
+}
+
+/// A BUFFER / BUFFER4 / CBUFFER variable bound to `program.buffer[binding]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferVar {
+    pub name: String,
+    pub binding: u32,
+    /// First element used (from `program.buffer[b][first..last]`).
+    pub first: u32,
+    /// Declared element count, if the declaration gave one.
+    pub len: Option<u32>,
+    pub kind: BufferKind,
+    pub info: RegInfo,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BufferKind {
+    /// BUFFER: one 32-bit word per element, replicated.
+    Buffer,
+    /// BUFFER4: one vec4 per element.
+    Buffer4,
+    /// CBUFFER: byte-addressed, read only with LDC.
+    CBuffer,
+    /// STORAGE (`program.storage[n]`).
+    Storage,
+}
+
+/// A COUNTER variable (`program.counter[binding]`), possibly an array.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CounterVar {
+    pub name: String,
+    pub binding: u32,
+    pub first: u32,
+    pub len: u32,
+}
+
+/// An IMAGE variable (`program.image[first..]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageVar {
+    pub name: String,
+    pub first: u32,
+    pub len: u32,
+}
+
+/// Options a program enabled (`OPTION NAME;`), kept as names in text order and decoded
+/// into the flags the later stages need.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Options {
+    pub names: Vec<String>,
+    pub position_invariant: bool,
+    pub early_fragment_tests: bool,
+    pub origin_upper_left: bool,
+    pub pixel_center_integer: bool,
+    pub fog: Option<FogMode>,
+    pub draw_buffers: bool,
+    pub blend_func_extended: bool,
+    pub fragment_program_shadow: bool,
+    pub precision_hint_fastest: bool,
+    pub precision_hint_nicest: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FogMode {
+    Exp,
+    Exp2,
+    Linear,
+}
+
+/// Geometry/tessellation primitive kinds used by declarations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PrimKind {
+    Points,
+    Lines,
+    LinesAdjacency,
+    Triangles,
+    TrianglesAdjacency,
+    LineStrip,
+    TriangleStrip,
+    Patches(u32),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TessMode {
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TessSpacing {
+    Equal,
+    FractionalOdd,
+    FractionalEven,
+}
+
+/// Stage-specific declarations.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Declarations {
+    pub primitive_in: Option<PrimKind>,
+    pub primitive_out: Option<PrimKind>,
+    pub vertices_out: Option<u32>,
+    pub invocations: Option<u32>,
+    pub tess_mode: Option<TessMode>,
+    pub tess_spacing: Option<TessSpacing>,
+    /// true = CW.
+    pub tess_cw: Option<bool>,
+    pub tess_point_mode: bool,
+}
+
+/// A subroutine variable (`SUBROUTINE type var[n] = program.subroutine[..]`), whose slots
+/// the app fills with function indices; each function has its label's instruction index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubroutineVar {
+    pub name: String,
+    pub first: u32,
+    pub len: u32,
+    /// Instruction index of each function that may be called through it, by function index.
+    pub functions: Vec<(u32, u32)>,
+}
+
+/// A checked, compiled program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub stage: Stage,
+    pub dialect: Dialect,
+    pub options: Options,
+    pub decls: Declarations,
+    pub instructions: Vec<Inst>,
+    /// One entry per temp register.
+    pub temps: Vec<RegInfo>,
+    /// (first register, length) of each temp array, for bounds checks and `--ir`.
+    pub temp_arrays: Vec<(u32, u32)>,
+    pub address_regs: u32,
+    pub inputs: Vec<InputSlot>,
+    pub outputs: Vec<OutputSlot>,
+    pub params: Vec<ParamSource>,
+    pub buffers: Vec<BufferVar>,
+    pub counters: Vec<CounterVar>,
+    pub images: Vec<ImageVar>,
+    pub subroutine_vars: Vec<SubroutineVar>,
+    /// Texture unit → target, for every unit the program samples (a unit may have only one
+    /// target).
+    pub texture_targets: Vec<(u32, TexTarget)>,
+    /// Names of declared variables with the slot they resolved to, for `--ir` and tools.
+    pub symbols: Vec<Symbol>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Symbol {
+    pub name: String,
+    pub file: File,
+    pub first: u32,
+    pub len: u32,
+}

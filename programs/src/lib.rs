@@ -1,0 +1,23 @@
+//! glemu-programs: assembly program text → checked program → compiled form → execution.
+//!
+//! - [`assemble`] reads a program of any supported dialect (its `!!` header decides) and
+//!   returns the compiled [`ir::Program`] or a [`ProgramError`] with the byte position and a
+//!   message naming the token and the rule.
+//! - [`exec`] runs a compiled program over a batch of lanes.
+//!
+//! This crate depends on no other glemu crate: what it needs from the rest of the GPU
+//! (texture lookups, buffer memory, counters, interpolation, geometry output) it states as
+//! traits that `glemu-pipeline` implements.
+
+pub mod assemble;
+pub mod error;
+pub mod exec;
+pub mod front;
+pub mod ir;
+pub mod legacy;
+pub mod lexer;
+pub mod span;
+
+pub use assemble::{assemble, detect_header, Header};
+pub use error::{ErrorKind, ProgramError};
+pub use ir::{Program, Stage};

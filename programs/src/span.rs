@@ -1,0 +1,52 @@
+//! Byte spans into program text, and turning them into line:column for messages.
+
+/// A half-open byte range `start..end` into the program text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// 1-based line and column (in bytes) of byte `offset` in `text`. A CR LF pair counts as
+/// one line break, so CRLF texts report the same positions as LF ones.
+pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
+    let offset = offset.min(text.len());
+    let before = &text.as_bytes()[..offset];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u32;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    (line, (offset - line_start) as u32 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_from_one() {
+        let t = "ab\ncd\r\nef";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 4), (2, 2));
+        assert_eq!(line_col(t, 7), (3, 1));
+        assert_eq!(line_col(t, 100), (3, 3));
+    }
+}

@@ -1,0 +1,1 @@
+//! glemu-raster (see ARCHITECTURE.md).

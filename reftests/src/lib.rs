@@ -1,0 +1,1 @@
+//! The reftest harness: runs every scene under reftests/scenes in `cargo test`.

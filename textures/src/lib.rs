@@ -1,0 +1,1 @@
+//! glemu-textures (see ARCHITECTURE.md).
