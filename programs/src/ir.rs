@@ -915,6 +915,12 @@ pub struct SubroutineVar {
 pub struct Program {
     pub stage: Stage,
     pub dialect: Dialect,
+    /// Index of the first instruction executed: the one after a `main:` label, else 0.
+    pub entry: u32,
+    /// Index of the instruction following each instruction label (sorted, deduplicated).
+    /// A subroutine entered by CAL ends at the next label (NV_gpu_program4 section 2.X.5:
+    /// "until ... program execution reaches another instruction label").
+    pub labels: Vec<u32>,
     pub options: Options,
     pub decls: Declarations,
     pub instructions: Vec<Inst>,
