@@ -678,6 +678,9 @@ pub enum OutputBinding {
     FragSampleMask,
     /// FP1 `o[COLH]` (half precision colour) — same target 0, kept for round-trips.
     FragColorHalf,
+    /// VSP1.0 (vertex state program) write to program parameter `c[n]`: after the program
+    /// runs, the pipeline stores the slot's value into env parameter `n`.
+    EnvParam(u32),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -701,6 +704,9 @@ pub enum ParamSource {
     Env(u32),
     Local(u32),
     State(StateBinding),
+    /// FP1 `DECLARE name = {..};`: a named local parameter the app sets by name
+    /// (ProgramNamedParameter4fNV); `initial` (raw f32 bits) until it does.
+    Named { name: String, initial: [u32; 4] },
 }
 
 /// GL state a program can bind (ARB/NV `state.*`, VP1 tracked matrices).
