@@ -1,0 +1,126 @@
+//! Slot allocation shared by the legacy front ends: each distinct register, attribute,
+//! result or parameter a program names gets one slot of its IR register file, in order
+//! of first use, and a symbol so `--ir` can show the original spelling.
+
+use crate::ir::{
+    Declarations, Dialect, File, InputBinding, InputSlot, Inst, Interp, Options, OutputBinding,
+    OutputSlot, ParamSource, Program, RegInfo, Stage, Symbol, TexTarget,
+};
+use std::collections::HashMap;
+
+#[derive(Default)]
+pub(crate) struct Builder {
+    pub temps: Vec<RegInfo>,
+    temp_names: HashMap<String, u32>,
+    pub inputs: Vec<InputSlot>,
+    pub outputs: Vec<OutputSlot>,
+    pub params: Vec<ParamSource>,
+    pub symbols: Vec<Symbol>,
+    pub address_regs: u32,
+    pub texture_targets: Vec<(u32, TexTarget)>,
+    pub instructions: Vec<Inst>,
+}
+
+impl Builder {
+    /// The temp slot of register `name` (R0, H3, the CC/RC/HC scratch registers ...).
+    pub fn temp(&mut self, name: &str, info: RegInfo) -> u32 {
+        if let Some(&slot) = self.temp_names.get(name) {
+            return slot;
+        }
+        let slot = self.temps.len() as u32;
+        self.temps.push(info);
+        self.temp_names.insert(name.to_string(), slot);
+        self.symbol(name, File::Temp, slot);
+        slot
+    }
+
+    pub fn has_temp(&self, name: &str) -> bool {
+        self.temp_names.contains_key(name)
+    }
+
+    pub fn input(&mut self, binding: InputBinding, name: &str) -> u32 {
+        if let Some(i) = self.inputs.iter().position(|s| s.binding == binding) {
+            return i as u32;
+        }
+        let slot = self.inputs.len() as u32;
+        self.inputs.push(InputSlot {
+            binding,
+            interp: Interp::default(),
+            info: RegInfo::default(),
+        });
+        self.symbol(name, File::Input, slot);
+        slot
+    }
+
+    pub fn output(&mut self, binding: OutputBinding, info: RegInfo, name: &str) -> u32 {
+        if let Some(i) = self.outputs.iter().position(|s| s.binding == binding) {
+            return i as u32;
+        }
+        let slot = self.outputs.len() as u32;
+        self.outputs.push(OutputSlot { binding, info });
+        self.symbol(name, File::Output, slot);
+        slot
+    }
+
+    pub fn has_output(&self, binding: &OutputBinding) -> bool {
+        self.outputs.iter().any(|s| &s.binding == binding)
+    }
+
+    /// A parameter slot; identical sources share one slot.
+    pub fn param(&mut self, source: ParamSource, name: &str) -> u32 {
+        if let Some(i) = self.params.iter().position(|p| p == &source) {
+            return i as u32;
+        }
+        let slot = self.params.len() as u32;
+        self.params.push(source);
+        self.symbol(name, File::Param, slot);
+        slot
+    }
+
+    /// Reserves `len` consecutive env parameter slots `c[0..len]` starting at slot 0, so
+    /// relative addressing `c[A0.x + n]` can index them; must run before any other param.
+    pub fn env_block(&mut self, len: u32) {
+        for n in 0..len {
+            self.params.push(ParamSource::Env(n));
+        }
+        self.symbols.push(Symbol {
+            name: "c".to_string(),
+            file: File::Param,
+            first: 0,
+            len,
+        });
+    }
+
+    fn symbol(&mut self, name: &str, file: File, slot: u32) {
+        self.symbols.push(Symbol {
+            name: name.to_string(),
+            file,
+            first: slot,
+            len: 1,
+        });
+    }
+
+    pub fn finish(self, stage: Stage, dialect: Dialect, options: Options, entry: u32) -> Program {
+        Program {
+            stage,
+            dialect,
+            entry,
+            labels: Vec::new(),
+            options,
+            decls: Declarations::default(),
+            instructions: self.instructions,
+            temps: self.temps,
+            temp_arrays: Vec::new(),
+            address_regs: self.address_regs,
+            inputs: self.inputs,
+            outputs: self.outputs,
+            params: self.params,
+            buffers: Vec::new(),
+            counters: Vec::new(),
+            images: Vec::new(),
+            subroutine_vars: Vec::new(),
+            texture_targets: self.texture_targets,
+            symbols: self.symbols,
+        }
+    }
+}
