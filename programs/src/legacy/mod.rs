@@ -11,6 +11,9 @@
 mod builder;
 mod common;
 mod cursor;
+mod fragment;
+mod fragment_consts;
+mod fragment_ops;
 mod vertex;
 mod vertex_ops;
 
@@ -24,10 +27,11 @@ pub fn assemble_legacy(text: &str, header: Header) -> Result<Program, ProgramErr
         Dialect::Vp10 | Dialect::Vp11 | Dialect::Vp20 | Dialect::Vsp10 => {
             vertex::assemble_vertex(text, header)
         }
-        _ => Err(ProgramError::new(
+        Dialect::Fp10 => fragment::assemble_fragment(text),
+        other => Err(ProgramError::new(
             ErrorKind::Unsupported,
             header.span,
-            "not supported: the FP1.0 front end is not built yet",
+            format!("not supported: {other:?} is not a legacy NV dialect"),
         )),
     }
 }
