@@ -34,10 +34,6 @@ impl Builder {
         slot
     }
 
-    pub fn has_temp(&self, name: &str) -> bool {
-        self.temp_names.contains_key(name)
-    }
-
     pub fn input(&mut self, binding: InputBinding, name: &str) -> u32 {
         if let Some(i) = self.inputs.iter().position(|s| s.binding == binding) {
             return i as u32;
@@ -60,10 +56,6 @@ impl Builder {
         self.outputs.push(OutputSlot { binding, info });
         self.symbol(name, File::Output, slot);
         slot
-    }
-
-    pub fn has_output(&self, binding: &OutputBinding) -> bool {
-        self.outputs.iter().any(|s| &s.binding == binding)
     }
 
     /// A parameter slot; identical sources share one slot.

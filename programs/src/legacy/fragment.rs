@@ -354,7 +354,20 @@ impl<'a> FpParser<'a> {
     }
 
     /// `[-|+] |base|` or `base`, where base carries its own sign.
+    /// A source operand; what it sources is reported at the whole operand's span.
     fn source(&mut self, scalar: bool, sourced: &mut Sourced) -> Result<Src, ProgramError> {
+        let (np, na) = (sourced.params.len(), sourced.attribs.len());
+        let s = self.operand(scalar, sourced)?;
+        for (_, span) in sourced.params.iter_mut().skip(np) {
+            *span = s.span;
+        }
+        for (_, span) in sourced.attribs.iter_mut().skip(na) {
+            *span = s.span;
+        }
+        Ok(s)
+    }
+
+    fn operand(&mut self, scalar: bool, sourced: &mut Sourced) -> Result<Src, ProgramError> {
         let start = self.cur.peek()?.span;
         if matches!(self.cur.peek_tok()?, Tok::Minus | Tok::Plus)
             && self.cur.peek_at(1)?.tok == Tok::Bar

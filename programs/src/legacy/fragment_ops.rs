@@ -114,6 +114,7 @@ pub(crate) fn decode(name: &str) -> Option<FpOp> {
         })
 }
 
+#[cfg(test)]
 /// Base opcode names (for tests that cover every opcode).
 pub(crate) fn base_names() -> impl Iterator<Item = &'static str> {
     TABLE.iter().map(|e| e.0)
@@ -122,6 +123,11 @@ pub(crate) fn base_names() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_fp1_opcode_is_in_the_table() {
+        assert_eq!(base_names().count(), 45);
+    }
 
     #[test]
     fn suffixes_decode() {

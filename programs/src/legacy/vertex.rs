@@ -225,6 +225,12 @@ impl<'a> VpParser<'a> {
 
     fn instruction(&mut self) -> Result<(), ProgramError> {
         let (name, span) = self.cur.ident("an instruction")?;
+        if name == "OPTION" {
+            return Err(syntax(
+                span,
+                "'OPTION' must come before the first instruction",
+            ));
+        }
         let op = self.opcode(&name, span)?;
         self.count += 1;
         if self.count > self.env.max_instructions() {
@@ -287,14 +293,14 @@ impl<'a> VpParser<'a> {
                     .push((self.b.instructions.len(), label, lspan));
                 extra = Extra::Flow {
                     target: 0,
-                    cond: opt_paren_cc(&mut self.cur, false)?,
+                    cond: opt_paren_cc(&mut self.cur, true)?,
                 };
                 None
             }
             Shape::Return => {
                 extra = Extra::Flow {
                     target: 0,
-                    cond: opt_paren_cc(&mut self.cur, false)?,
+                    cond: opt_paren_cc(&mut self.cur, true)?,
                 };
                 None
             }
@@ -375,7 +381,7 @@ impl<'a> VpParser<'a> {
         };
         let mut d = dst(File::Address, reg, mask, span);
         if self.env.vp2() {
-            d.cond = opt_paren_cc(&mut self.cur, false)?;
+            d.cond = opt_paren_cc(&mut self.cur, true)?;
         }
         Ok(d)
     }
@@ -417,7 +423,7 @@ impl<'a> VpParser<'a> {
         let mask = opt_write_mask(&mut self.cur)?;
         let mut d = dst(file, slot, mask, span);
         if self.env.vp2() {
-            d.cond = opt_paren_cc(&mut self.cur, false)?;
+            d.cond = opt_paren_cc(&mut self.cur, true)?;
         }
         Ok(d)
     }

@@ -124,6 +124,7 @@ pub(crate) fn decode(name: &str) -> Option<VpOp> {
     })
 }
 
+#[cfg(test)]
 /// Names of all opcodes available in `level` (for the tests that cover every opcode).
 pub(crate) fn names(level: Level) -> impl Iterator<Item = &'static str> {
     TABLE.iter().filter(move |e| e.3 <= level).map(|e| e.0)
