@@ -1,0 +1,492 @@
+//! Render targets: colour attachments and a depth/stencil buffer, stored per sample.
+//!
+//! Storage is tile-major: the image is cut into [`TILE`]×[`TILE`] tiles (edge tiles padded)
+//! and each tile's samples are contiguous, so a worker thread owns one tile's memory
+//! outright while it rasterizes it, and that memory stays in its cache.
+
+use crate::color::{self, ColorFormat};
+use crate::error::RasterError;
+use crate::samples;
+use crate::state::{Rect, MAX_COLOR_TARGETS};
+
+/// Tile edge in pixels.
+pub const TILE: usize = 64;
+/// Largest framebuffer edge accepted.
+pub const MAX_SIZE: u32 = 16384;
+
+/// Depth/stencil formats. Stencil is 8 bits in both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DepthFormat {
+    /// 24-bit UNORM depth + 8-bit stencil.
+    D24S8,
+    /// 32-bit float depth + 8-bit stencil.
+    D32FS8,
+}
+
+/// One colour attachment's storage.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ColorPlane {
+    pub format: ColorFormat,
+    pub data: Vec<u32>,
+}
+
+/// A framebuffer: colour attachments + depth/stencil, `samples` samples per pixel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Framebuffer {
+    width: u32,
+    height: u32,
+    samples: u32,
+    tiles_x: usize,
+    tiles_y: usize,
+    pub(crate) colors: Vec<ColorPlane>,
+    depth_format: DepthFormat,
+    /// Per sample: 24-bit UNORM value (D24S8) or f32 bits (D32FS8).
+    pub(crate) depth: Vec<u32>,
+    pub(crate) stencil: Vec<u8>,
+}
+
+/// Mutable view of one tile's memory, handed to the worker that rasterizes it.
+pub(crate) struct TileMem<'a> {
+    pub tx: usize,
+    pub ty: usize,
+    pub colors: Vec<&'a mut [u32]>,
+    pub depth: &'a mut [u32],
+    pub stencil: &'a mut [u8],
+}
+
+impl Framebuffer {
+    /// A framebuffer of `width`×`height` pixels with `samples` (1, 2, 4, 8, 16) samples,
+    /// one colour attachment per entry of `colors` (at most 8), cleared to zero, depth 1.
+    pub fn new(
+        width: u32,
+        height: u32,
+        samples: u32,
+        colors: &[ColorFormat],
+        depth_format: DepthFormat,
+    ) -> Result<Self, RasterError> {
+        if width == 0 || height == 0 || width > MAX_SIZE || height > MAX_SIZE {
+            return Err(RasterError::Invalid(format!(
+                "framebuffer size {width}x{height} (1..={MAX_SIZE})"
+            )));
+        }
+        if !samples::is_supported_sample_count(samples) {
+            return Err(RasterError::NotSupported(format!(
+                "{samples} samples per pixel"
+            )));
+        }
+        if colors.len() > MAX_COLOR_TARGETS {
+            return Err(RasterError::Invalid(format!(
+                "{} colour attachments (max {MAX_COLOR_TARGETS})",
+                colors.len()
+            )));
+        }
+        let tiles_x = (width as usize).div_ceil(TILE);
+        let tiles_y = (height as usize).div_ceil(TILE);
+        let per_plane = tiles_x * tiles_y * TILE * TILE * samples as usize;
+        let mut fb = Framebuffer {
+            width,
+            height,
+            samples,
+            tiles_x,
+            tiles_y,
+            colors: colors
+                .iter()
+                .map(|&format| ColorPlane {
+                    format,
+                    data: vec![0; per_plane * format.words()],
+                })
+                .collect(),
+            depth_format,
+            depth: vec![0; per_plane],
+            stencil: vec![0; per_plane],
+        };
+        fb.clear_depth(1.0, None);
+        Ok(fb)
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+    pub fn samples(&self) -> u32 {
+        self.samples
+    }
+    pub fn depth_format(&self) -> DepthFormat {
+        self.depth_format
+    }
+    /// Number of colour attachments.
+    pub fn color_targets(&self) -> usize {
+        self.colors.len()
+    }
+    /// Format of colour attachment `rt`.
+    pub fn color_format(&self, rt: usize) -> Option<ColorFormat> {
+        self.colors.get(rt).map(|c| c.format)
+    }
+    pub(crate) fn tiles(&self) -> (usize, usize) {
+        (self.tiles_x, self.tiles_y)
+    }
+
+    /// Index of the first sample of pixel (x, y) in a per-sample plane, or `None` outside.
+    fn sample_index(&self, x: u32, y: u32) -> Option<usize> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let (x, y) = (x as usize, y as usize);
+        let tile = (y / TILE) * self.tiles_x + x / TILE;
+        let local = (y % TILE) * TILE + x % TILE;
+        Some((tile * TILE * TILE + local) * self.samples as usize)
+    }
+
+    /// Pixels of `scissor` ∩ framebuffer as half-open ranges.
+    fn clear_region(&self, scissor: Option<Rect>) -> (u32, u32, u32, u32) {
+        let (w, h) = (self.width as i64, self.height as i64);
+        match scissor {
+            None => (0, 0, self.width, self.height),
+            Some(r) => {
+                let x0 = i64::from(r.x).clamp(0, w);
+                let y0 = i64::from(r.y).clamp(0, h);
+                let x1 = (i64::from(r.x) + i64::from(r.width.max(0))).clamp(x0, w);
+                let y1 = (i64::from(r.y) + i64::from(r.height.max(0))).clamp(y0, h);
+                (x0 as u32, y0 as u32, x1 as u32, y1 as u32)
+            }
+        }
+    }
+
+    /// Clears colour attachment `rt` to `value` (f32 for float/UNORM formats, given as
+    /// floats also for integer formats where they convert) within `scissor`, writing only
+    /// channels enabled in `mask`. `srgb` encodes for sRGB attachments.
+    pub fn clear_color(
+        &mut self,
+        rt: usize,
+        value: [f32; 4],
+        scissor: Option<Rect>,
+        mask: [bool; 4],
+        srgb: bool,
+    ) -> Result<(), RasterError> {
+        let format = self
+            .color_format(rt)
+            .ok_or_else(|| RasterError::Invalid(format!("colour attachment {rt}")))?;
+        let mut words = [0u32; 4];
+        color::encode(format, value, srgb, &mut words);
+        self.clear_color_words(rt, words, scissor, mask)
+    }
+
+    /// Clears an integer attachment with raw values (glClearBufferiv/uiv).
+    pub fn clear_color_raw(
+        &mut self,
+        rt: usize,
+        value: [u32; 4],
+        scissor: Option<Rect>,
+        mask: [bool; 4],
+    ) -> Result<(), RasterError> {
+        let format = self
+            .color_format(rt)
+            .ok_or_else(|| RasterError::Invalid(format!("colour attachment {rt}")))?;
+        if !format.is_integer() {
+            return Err(RasterError::Invalid(format!("raw clear of {format:?}")));
+        }
+        self.clear_color_words(rt, value, scissor, mask)
+    }
+
+    fn clear_color_words(
+        &mut self,
+        rt: usize,
+        words: [u32; 4],
+        scissor: Option<Rect>,
+        mask: [bool; 4],
+    ) -> Result<(), RasterError> {
+        let format = self
+            .color_format(rt)
+            .ok_or_else(|| RasterError::Invalid(format!("colour attachment {rt}")))?;
+        let nw = format.words();
+        let keep = channel_keep_masks(format, mask);
+        let (x0, y0, x1, y1) = self.clear_region(scissor);
+        let ns = self.samples as usize;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let Some(base) = self.sample_index(x, y) else {
+                    continue;
+                };
+                let plane = &mut self.colors[rt].data;
+                for s in 0..ns {
+                    let o = (base + s) * nw;
+                    if let Some(dst) = plane.get_mut(o..o + nw) {
+                        for i in 0..nw {
+                            dst[i] = (dst[i] & keep[i]) | (words[i] & !keep[i]);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Clears depth to `d` (clamped to [0, 1]) within `scissor`.
+    pub fn clear_depth(&mut self, d: f32, scissor: Option<Rect>) {
+        let v = encode_depth(self.depth_format, d);
+        let (x0, y0, x1, y1) = self.clear_region(scissor);
+        let ns = self.samples as usize;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if let Some(base) = self.sample_index(x, y) {
+                    if let Some(s) = self.depth.get_mut(base..base + ns) {
+                        s.fill(v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Clears stencil to `value` under `write_mask` within `scissor`.
+    pub fn clear_stencil(&mut self, value: u8, write_mask: u8, scissor: Option<Rect>) {
+        let (x0, y0, x1, y1) = self.clear_region(scissor);
+        let ns = self.samples as usize;
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if let Some(base) = self.sample_index(x, y) {
+                    if let Some(s) = self.stencil.get_mut(base..base + ns) {
+                        for v in s {
+                            *v = (*v & !write_mask) | (value & write_mask);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stored words of sample `s` of pixel (x, y) in attachment `rt`: f32 bits for float
+    /// and UNORM formats (UNORM/sRGB as stored, not decoded), raw integers otherwise.
+    pub fn read_sample_raw(&self, rt: usize, x: u32, y: u32, s: u32) -> Option<[u32; 4]> {
+        let plane = self.colors.get(rt)?;
+        if s >= self.samples {
+            return None;
+        }
+        let nw = plane.format.words();
+        let o = (self.sample_index(x, y)? + s as usize) * nw;
+        let w = plane.data.get(o..o + nw)?;
+        Some(match plane.format {
+            ColorFormat::Rgba32Ui | ColorFormat::Rgba32I | ColorFormat::Rgba32F => {
+                [w[0], w[1], w[2], w[3]]
+            }
+            f => color::decode(f, w, false).map(f32::to_bits),
+        })
+    }
+
+    /// Sample `s` of pixel (x, y) as floats (integers converted; sRGB not decoded).
+    pub fn read_sample(&self, rt: usize, x: u32, y: u32, s: u32) -> Option<[f32; 4]> {
+        let plane = self.colors.get(rt)?;
+        if s >= self.samples {
+            return None;
+        }
+        let nw = plane.format.words();
+        let o = (self.sample_index(x, y)? + s as usize) * nw;
+        Some(color::decode(
+            plane.format,
+            plane.data.get(o..o + nw)?,
+            false,
+        ))
+    }
+
+    /// Pixel (x, y) resolved: the average of its samples (sample 0 for integer formats).
+    pub fn read_pixel(&self, rt: usize, x: u32, y: u32) -> Option<[f32; 4]> {
+        let format = self.color_format(rt)?;
+        if format.is_integer() || self.samples == 1 {
+            return self.read_sample(rt, x, y, 0);
+        }
+        let mut acc = [0.0f32; 4];
+        for s in 0..self.samples {
+            let v = self.read_sample(rt, x, y, s)?;
+            for (a, b) in acc.iter_mut().zip(v) {
+                *a += b;
+            }
+        }
+        Some(acc.map(|a| a / self.samples as f32))
+    }
+
+    /// Depth of sample `s` of pixel (x, y) as a float in [0, 1].
+    pub fn read_depth(&self, x: u32, y: u32, s: u32) -> Option<f32> {
+        if s >= self.samples {
+            return None;
+        }
+        let v = *self.depth.get(self.sample_index(x, y)? + s as usize)?;
+        Some(decode_depth(self.depth_format, v))
+    }
+
+    /// Stencil of sample `s` of pixel (x, y).
+    pub fn read_stencil(&self, x: u32, y: u32, s: u32) -> Option<u8> {
+        if s >= self.samples {
+            return None;
+        }
+        self.stencil
+            .get(self.sample_index(x, y)? + s as usize)
+            .copied()
+    }
+
+    /// Attachment `rt` resolved to one value per pixel, rows bottom-up (GL order).
+    pub fn resolve(&self, rt: usize) -> Result<Vec<[f32; 4]>, RasterError> {
+        self.color_format(rt)
+            .ok_or_else(|| RasterError::Invalid(format!("colour attachment {rt}")))?;
+        let mut out = Vec::with_capacity(self.width as usize * self.height as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                out.push(self.read_pixel(rt, x, y).unwrap_or([0.0; 4]));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Attachment `rt` resolved to RGBA8 bytes, top row first (for PNG output).
+    pub fn to_rgba8_top_down(&self, rt: usize) -> Result<Vec<u8>, RasterError> {
+        let px = self.resolve(rt)?;
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut out = Vec::with_capacity(w * h * 4);
+        for y in (0..h).rev() {
+            for p in px.get(y * w..(y + 1) * w).unwrap_or(&[]) {
+                out.extend(p.iter().map(|&c| color::unorm8(c) as u8));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Splits the storage into one mutable view per tile (row-major tile order).
+    pub(crate) fn tile_mems(&mut self) -> Vec<TileMem<'_>> {
+        let ns = self.samples as usize;
+        let per_tile = TILE * TILE * ns;
+        let n_tiles = self.tiles_x * self.tiles_y;
+        let mut color_iters: Vec<_> = self
+            .colors
+            .iter_mut()
+            .map(|c| {
+                let w = c.format.words();
+                c.data.chunks_mut(per_tile * w)
+            })
+            .collect();
+        let mut depth = self.depth.chunks_mut(per_tile);
+        let mut stencil = self.stencil.chunks_mut(per_tile);
+        let mut out = Vec::with_capacity(n_tiles);
+        for t in 0..n_tiles {
+            let (Some(d), Some(s)) = (depth.next(), stencil.next()) else {
+                break;
+            };
+            let colors: Vec<&mut [u32]> = color_iters.iter_mut().filter_map(|i| i.next()).collect();
+            out.push(TileMem {
+                tx: t % self.tiles_x,
+                ty: t / self.tiles_x,
+                colors,
+                depth: d,
+                stencil: s,
+            });
+        }
+        out
+    }
+}
+
+/// Per stored word, the bits a colour mask keeps (1 = keep old).
+pub(crate) fn channel_keep_masks(format: ColorFormat, mask: [bool; 4]) -> [u32; 4] {
+    let m = |b: bool, bits: u32| if b { 0 } else { bits };
+    match format.words() {
+        1 => [
+            m(mask[0], 0xff) | m(mask[1], 0xff00) | m(mask[2], 0xff_0000) | m(mask[3], 0xff00_0000),
+            0,
+            0,
+            0,
+        ],
+        2 => [
+            m(mask[0], 0xffff) | m(mask[1], 0xffff_0000),
+            m(mask[2], 0xffff) | m(mask[3], 0xffff_0000),
+            0,
+            0,
+        ],
+        _ => mask.map(|b| m(b, !0)),
+    }
+}
+
+/// Depth value → stored word.
+#[inline]
+pub(crate) fn encode_depth(format: DepthFormat, d: f32) -> u32 {
+    let d = if d.is_nan() { 0.0 } else { d.clamp(0.0, 1.0) };
+    match format {
+        DepthFormat::D24S8 => (f64::from(d) * f64::from(0xff_ffffu32)).round() as u32,
+        DepthFormat::D32FS8 => d.to_bits(),
+    }
+}
+
+/// Stored word → depth value.
+#[inline]
+pub(crate) fn decode_depth(format: DepthFormat, v: u32) -> f32 {
+    match format {
+        DepthFormat::D24S8 => (f64::from(v) / f64::from(0xff_ffffu32)) as f32,
+        DepthFormat::D32FS8 => f32::from_bits(v),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clear_respects_scissor_and_mask() {
+        let mut fb = Framebuffer::new(100, 70, 4, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        fb.clear_color(0, [1.0, 0.0, 0.0, 1.0], None, [true; 4], false)
+            .unwrap_or(());
+        let r = Rect {
+            x: 65,
+            y: 10,
+            width: 10,
+            height: 60,
+        };
+        fb.clear_color(
+            0,
+            [0.0, 1.0, 1.0, 0.0],
+            Some(r),
+            [false, true, false, true],
+            false,
+        )
+        .unwrap_or(());
+        assert_eq!(fb.read_sample(0, 64, 10, 3), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(fb.read_sample(0, 65, 10, 3), Some([1.0, 1.0, 0.0, 0.0]));
+        assert_eq!(fb.read_sample(0, 74, 69, 0), Some([1.0, 1.0, 0.0, 0.0]));
+        assert_eq!(fb.read_sample(0, 75, 69, 0), Some([1.0, 0.0, 0.0, 1.0]));
+        assert_eq!(fb.read_sample(0, 100, 0, 0), None);
+        assert_eq!(fb.read_depth(99, 69, 3), Some(1.0));
+        fb.clear_stencil(0xab, 0x0f, None);
+        assert_eq!(fb.read_stencil(3, 3, 1), Some(0x0b));
+    }
+
+    #[test]
+    fn rejects_bad_sizes_and_counts() {
+        assert!(Framebuffer::new(0, 1, 1, &[], DepthFormat::D24S8).is_err());
+        assert!(Framebuffer::new(8, 8, 3, &[], DepthFormat::D24S8).is_err());
+        assert!(
+            Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba8Unorm; 9], DepthFormat::D24S8).is_err()
+        );
+    }
+
+    #[test]
+    fn depth_encoding_is_exact_at_ends() {
+        assert_eq!(encode_depth(DepthFormat::D24S8, 1.0), 0xff_ffff);
+        assert_eq!(encode_depth(DepthFormat::D24S8, 0.0), 0);
+        assert_eq!(decode_depth(DepthFormat::D24S8, 0xff_ffff), 1.0);
+        assert_eq!(encode_depth(DepthFormat::D32FS8, 2.0), 1.0f32.to_bits());
+    }
+
+    #[test]
+    fn top_down_rows_flip() {
+        let mut fb = Framebuffer::new(2, 2, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let r = Rect {
+            x: 0,
+            y: 0,
+            width: 1,
+            height: 1,
+        };
+        fb.clear_color(0, [1.0, 1.0, 1.0, 1.0], Some(r), [true; 4], false)
+            .unwrap_or(());
+        let b = fb.to_rgba8_top_down(0).unwrap_or_default();
+        assert_eq!(&b[8..12], &[255, 255, 255, 255]);
+        assert_eq!(&b[0..4], &[0, 0, 0, 0]);
+    }
+}

@@ -1,0 +1,708 @@
+//! Primitive setup: window-space vertices → fixed-point edge functions, a pixel bounding
+//! box, and plane equations for depth, 1/w and every varying.
+//!
+//! Positions are snapped to 1/256 pixel (8 subpixel bits). Edge functions are evaluated in
+//! i64: with |coordinates| ≤ 2^20 pixels, snapped values fit in 29 bits, edge coefficients
+//! in 30 and every product in 60, so stepping them is exact — watertightness follows from
+//! adjacent triangles evaluating the *same* integer edge function with opposite signs.
+//!
+//! Fill rule (DESIGN.md): GL window coordinates, y up; a sample exactly on an edge belongs
+//! to the primitive for which that edge is a left edge or a horizontal edge below the
+//! interior. With the polygon put in counter-clockwise order (interior on the left of
+//! each directed edge) those are the edges with dy < 0, or dy == 0 and dx > 0.
+
+use crate::error::RasterError;
+use crate::framebuffer::DepthFormat;
+use crate::input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
+use crate::shader::{InterpMode, ShaderInfo};
+use crate::state::{CullMode, DrawState, FrontFace, PointSpriteOrigin, PolygonMode};
+
+/// Subpixel steps per pixel.
+pub const SUBPIXEL: i64 = 256;
+/// Largest |window coordinate| accepted, in pixels.
+pub const MAX_COORD: f32 = (1 << 20) as f32;
+
+/// `c + dx * x + dy * y`, with (x, y) relative to the primitive's origin.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Plane {
+    pub c: f32,
+    pub dx: f32,
+    pub dy: f32,
+}
+
+impl Plane {
+    #[inline(always)]
+    pub fn at(&self, x: f32, y: f32) -> f32 {
+        self.c + self.dx * x + self.dy * y
+    }
+    fn constant(c: f32) -> Self {
+        Plane {
+            c,
+            dx: 0.0,
+            dy: 0.0,
+        }
+    }
+}
+
+/// One varying's plane (of value·1/w when perspective-correct) and its flat bits.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AttrPlane {
+    pub plane: Plane,
+    pub flat: u32,
+}
+
+/// `a * X + b * Y + c` over subpixel positions; a sample is inside when it is ≥ 0 (the
+/// fill-rule bias is folded into `c`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Edge {
+    pub a: i64,
+    pub b: i64,
+    pub c: i64,
+}
+
+impl Edge {
+    #[inline(always)]
+    pub fn at(&self, x: i64, y: i64) -> i64 {
+        self.a * x + self.b * y + self.c
+    }
+}
+
+/// A primitive ready for tile rasterization: a convex polygon of up to 4 edges.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrimSetup {
+    pub edges: [Edge; 4],
+    pub n_edges: usize,
+    /// Pixel bounds (x0, y0, x1, y1), half-open, clipped to framebuffer and scissor.
+    pub bbox: [i32; 4],
+    /// Plane origin in window coordinates.
+    pub ox: f32,
+    pub oy: f32,
+    pub z: Plane,
+    pub inv_w: Plane,
+    pub point_coord: Option<[Plane; 2]>,
+    pub front: bool,
+    pub id: u32,
+    /// First of this primitive's planes in [`DrawSetup::attrs`].
+    pub attr_start: usize,
+    /// Fragment depth clamp range.
+    pub z_clamp: [f32; 2],
+}
+
+impl PrimSetup {
+    /// Window depth after depth clamp / [0, 1] clamp.
+    #[inline(always)]
+    pub fn frag_z(&self, z: f32) -> f32 {
+        z.max(self.z_clamp[0]).min(self.z_clamp[1])
+    }
+}
+
+/// All primitives of a draw after setup, in submission order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DrawSetup {
+    pub prims: Vec<PrimSetup>,
+    pub attrs: Vec<AttrPlane>,
+    pub varyings: usize,
+}
+
+/// Framebuffer facts setup needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Target {
+    pub width: u32,
+    pub height: u32,
+    pub depth_format: DepthFormat,
+}
+
+#[inline]
+fn snap(v: f32) -> i64 {
+    (f64::from(v) * SUBPIXEL as f64).round() as i64
+}
+
+/// Edges of a convex polygon given by snapped vertices (any winding). `None` when it has
+/// no area.
+pub(crate) fn polygon_edges(pts: &[(i64, i64)]) -> Option<([Edge; 4], usize)> {
+    let n = pts.len();
+    if !(3..=4).contains(&n) {
+        return None;
+    }
+    let mut area2 = 0i64;
+    for i in 0..n {
+        let (x0, y0) = pts[i];
+        let (x1, y1) = pts[(i + 1) % n];
+        area2 += x0 * y1 - x1 * y0;
+    }
+    if area2 == 0 {
+        return None;
+    }
+    let mut edges = [Edge::default(); 4];
+    for (i, e) in edges.iter_mut().enumerate().take(n) {
+        let (p, q) = if area2 > 0 {
+            (pts[i], pts[(i + 1) % n])
+        } else {
+            (pts[(i + 1) % n], pts[i])
+        };
+        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+        // Interior on the left: E(P) = dx * (Py - py) - dy * (Px - px) > 0.
+        let inclusive = dy < 0 || (dy == 0 && dx > 0);
+        *e = Edge {
+            a: -dy,
+            b: dx,
+            c: dy * p.0 - dx * p.1 - i64::from(!inclusive),
+        };
+    }
+    Some((edges, n))
+}
+
+/// Pixel bounds of snapped points, clipped to `clip` (x0, y0, x1, y1).
+fn pixel_bbox(pts: &[(i64, i64)], clip: [i32; 4]) -> [i32; 4] {
+    let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
+    for &(x, y) in pts {
+        x0 = x0.min(x);
+        y0 = y0.min(y);
+        x1 = x1.max(x);
+        y1 = y1.max(y);
+    }
+    // A pixel's samples lie in [px*256, px*256 + 255].
+    let lo = |v: i64| v.div_euclid(SUBPIXEL) - 1;
+    let hi = |v: i64| v.div_euclid(SUBPIXEL) + 1;
+    [
+        (lo(x0).max(i64::from(clip[0]))) as i32,
+        (lo(y0).max(i64::from(clip[1]))) as i32,
+        (hi(x1).min(i64::from(clip[2]))) as i32,
+        (hi(y1).min(i64::from(clip[3]))) as i32,
+    ]
+}
+
+fn bbox_empty(b: &[i32; 4]) -> bool {
+    b[0] >= b[2] || b[1] >= b[3]
+}
+
+struct Ctx<'a> {
+    input: &'a DrawInput,
+    state: &'a DrawState,
+    info: &'a ShaderInfo,
+    target: Target,
+    clip: [i32; 4],
+    z_clamp: [f32; 2],
+}
+
+/// Runs setup for every primitive of a draw.
+pub fn setup_draw(
+    input: &DrawInput,
+    state: &DrawState,
+    info: &ShaderInfo,
+    target: Target,
+) -> Result<DrawSetup, RasterError> {
+    let nv = input.varyings_per_vertex;
+    if input.varyings.len() < input.vertices.len().saturating_mul(nv) {
+        return Err(RasterError::Invalid(format!(
+            "{} varying words for {} vertices of {nv}",
+            input.varyings.len(),
+            input.vertices.len()
+        )));
+    }
+    let mut clip = [0, 0, target.width as i32, target.height as i32];
+    if let Some(s) = state.raster.scissor {
+        clip[0] = clip[0].max(s.x);
+        clip[1] = clip[1].max(s.y);
+        clip[2] = clip[2].min(s.x.saturating_add(s.width.max(0)));
+        clip[3] = clip[3].min(s.y.saturating_add(s.height.max(0)));
+    }
+    let ds = &state.depth_stencil;
+    let z_clamp = if ds.depth_clamp {
+        let (n, f) = (ds.depth_range[0], ds.depth_range[1]);
+        [n.min(f).max(0.0), n.max(f).min(1.0)]
+    } else {
+        [0.0, 1.0]
+    };
+    let ctx = Ctx {
+        input,
+        state,
+        info,
+        target,
+        clip,
+        z_clamp,
+    };
+    let mut out = DrawSetup {
+        varyings: nv,
+        ..Default::default()
+    };
+    if bbox_empty(&clip) {
+        return Ok(out);
+    }
+    for prim in &input.primitives {
+        ctx.primitive(prim, &mut out)?;
+    }
+    Ok(out)
+}
+
+impl Ctx<'_> {
+    fn vertex(&self, i: u32) -> Result<(WindowVertex, &[u32]), RasterError> {
+        let v = self
+            .input
+            .vertices
+            .get(i as usize)
+            .ok_or_else(|| RasterError::Invalid(format!("vertex index {i}")))?;
+        let vary = self
+            .input
+            .vertex_varyings(i)
+            .ok_or_else(|| RasterError::Invalid(format!("varyings of vertex {i}")))?;
+        if v.pos[..2].iter().any(|c| c.abs() > MAX_COORD) {
+            return Err(RasterError::NotSupported(format!(
+                "window coordinate beyond ±{MAX_COORD} ({:?})",
+                v.pos
+            )));
+        }
+        Ok((*v, vary))
+    }
+
+    fn primitive(&self, prim: &Primitive, out: &mut DrawSetup) -> Result<(), RasterError> {
+        let prov = prim.provoking.min(2) as usize;
+        match prim.kind {
+            PrimitiveKind::Triangle => {
+                let mut vs = [(WindowVertex::default(), &[][..]); 3];
+                for (slot, &i) in vs.iter_mut().zip(&prim.v) {
+                    *slot = self.vertex(i)?;
+                }
+                if vs.iter().any(|(v, _)| v.pos.iter().any(|c| c.is_nan())) {
+                    return Ok(());
+                }
+                self.triangle(prim, &vs, prov, out);
+            }
+            PrimitiveKind::Line => {
+                let a = self.vertex(prim.v[0])?;
+                let b = self.vertex(prim.v[1])?;
+                let flat = if prov == 0 { a.1 } else { b.1 };
+                self.line(a, b, flat, true, prim.id, 0.0, out);
+            }
+            PrimitiveKind::Point => {
+                let a = self.vertex(prim.v[0])?;
+                self.point(a, true, prim.id, 0.0, out);
+            }
+        }
+        Ok(())
+    }
+
+    fn triangle(
+        &self,
+        prim: &Primitive,
+        vs: &[(WindowVertex, &[u32]); 3],
+        prov: usize,
+        out: &mut DrawSetup,
+    ) {
+        let pts = vs.map(|(v, _)| (snap(v.pos[0]), snap(v.pos[1])));
+        let area2 = (pts[1].0 - pts[0].0) * (pts[2].1 - pts[0].1)
+            - (pts[2].0 - pts[0].0) * (pts[1].1 - pts[0].1);
+        if area2 == 0 {
+            return;
+        }
+        let rs = &self.state.raster;
+        let front = (area2 > 0) == (rs.front_face == FrontFace::Ccw);
+        let culled = match rs.cull {
+            CullMode::None => false,
+            CullMode::Front => front,
+            CullMode::Back => !front,
+            CullMode::FrontAndBack => true,
+        };
+        if culled {
+            return;
+        }
+        let mode = if front {
+            rs.polygon_mode_front
+        } else {
+            rs.polygon_mode_back
+        };
+        let (p0, p1, p2) = (vs[0].0.pos, vs[1].0.pos, vs[2].0.pos);
+        let z = tri_plane(p0, p1, p2, [p0[2], p1[2], p2[2]]);
+        let po = &rs.polygon_offset;
+        let offset_on = match mode {
+            PolygonMode::Fill => po.fill,
+            PolygonMode::Line => po.line,
+            PolygonMode::Point => po.point,
+        };
+        let offset = if offset_on {
+            let m = z.dx.abs().max(z.dy.abs());
+            let r = match self.target.depth_format {
+                DepthFormat::D24S8 => 1.0 / 16_777_215.0,
+                DepthFormat::D32FS8 => {
+                    let zmax = p0[2].abs().max(p1[2].abs()).max(p2[2].abs());
+                    // 2^(e - 23), e = exponent of the largest depth in the primitive.
+                    let e = if zmax > 0.0 {
+                        zmax.log2().floor()
+                    } else {
+                        -126.0
+                    };
+                    (e - 23.0).exp2()
+                }
+            };
+            po.factor * m + po.units * r
+        } else {
+            0.0
+        };
+        let flat = vs[prov].1;
+        match mode {
+            PolygonMode::Fill => {
+                let Some((edges, n_edges)) = polygon_edges(&pts) else {
+                    return;
+                };
+                let bbox = pixel_bbox(&pts, self.clip);
+                if bbox_empty(&bbox) {
+                    return;
+                }
+                let inv_w = tri_plane(p0, p1, p2, [p0[3], p1[3], p2[3]]);
+                let attr_start = out.attrs.len();
+                for k in 0..out.varyings {
+                    let raw = |i: usize| vs[i].1.get(k).copied().unwrap_or(0);
+                    let f = |i: usize| f32::from_bits(raw(i));
+                    let plane = match self.info.interp(k).mode {
+                        InterpMode::Flat => Plane::default(),
+                        InterpMode::NoPerspective => tri_plane(p0, p1, p2, [f(0), f(1), f(2)]),
+                        InterpMode::Perspective => {
+                            tri_plane(p0, p1, p2, [f(0) * p0[3], f(1) * p1[3], f(2) * p2[3]])
+                        }
+                    };
+                    out.attrs.push(AttrPlane {
+                        plane,
+                        flat: flat.get(k).copied().unwrap_or(0),
+                    });
+                }
+                out.prims.push(PrimSetup {
+                    edges,
+                    n_edges,
+                    bbox,
+                    ox: p0[0],
+                    oy: p0[1],
+                    z: Plane {
+                        c: z.c + offset,
+                        ..z
+                    },
+                    inv_w,
+                    point_coord: None,
+                    front,
+                    id: prim.id,
+                    attr_start,
+                    z_clamp: self.z_clamp,
+                });
+            }
+            PolygonMode::Line => {
+                for i in 0..3 {
+                    if prim.edge_flags & (1 << i) != 0 {
+                        let j = (i + 1) % 3;
+                        self.line(vs[i], vs[j], flat, front, prim.id, offset, out);
+                    }
+                }
+            }
+            PolygonMode::Point => {
+                for (i, v) in vs.iter().enumerate() {
+                    if prim.edge_flags & (1 << i) != 0 {
+                        self.point(*v, front, prim.id, offset, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pushes varyings for a primitive whose value varies only along direction (ux, uy)
+    /// from vertex `a` to `b` (t = ux * x + uy * y relative to a; points pass 0, 0).
+    fn push_linear_attrs(
+        &self,
+        a: (&WindowVertex, &[u32]),
+        b: (&WindowVertex, &[u32]),
+        u: (f32, f32),
+        flat: &[u32],
+        out: &mut DrawSetup,
+    ) -> usize {
+        let start = out.attrs.len();
+        for k in 0..out.varyings {
+            let fa = f32::from_bits(a.1.get(k).copied().unwrap_or(0));
+            let fb = f32::from_bits(b.1.get(k).copied().unwrap_or(0));
+            let (va, vb) = match self.info.interp(k).mode {
+                InterpMode::Perspective => (fa * a.0.pos[3], fb * b.0.pos[3]),
+                _ => (fa, fb),
+            };
+            out.attrs.push(AttrPlane {
+                plane: Plane {
+                    c: va,
+                    dx: (vb - va) * u.0,
+                    dy: (vb - va) * u.1,
+                },
+                flat: flat.get(k).copied().unwrap_or(0),
+            });
+        }
+        start
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn line(
+        &self,
+        a: (WindowVertex, &[u32]),
+        b: (WindowVertex, &[u32]),
+        flat: &[u32],
+        front: bool,
+        id: u32,
+        offset: f32,
+        out: &mut DrawSetup,
+    ) {
+        let (pa, pb) = (a.0.pos, b.0.pos);
+        if pa.iter().chain(&pb).any(|c| c.is_nan()) {
+            return;
+        }
+        let width = self.state.raster.line_width.round().clamp(1.0, 1024.0);
+        let Some(quad) = line_quad([pa[0], pa[1]], [pb[0], pb[1]], width) else {
+            return;
+        };
+        let pts = quad.map(|(x, y)| (snap(x), snap(y)));
+        let Some((edges, n_edges)) = polygon_edges(&pts) else {
+            return;
+        };
+        let bbox = pixel_bbox(&pts, self.clip);
+        if bbox_empty(&bbox) {
+            return;
+        }
+        let (dx, dy) = (pb[0] - pa[0], pb[1] - pa[1]);
+        let len2 = dx * dx + dy * dy;
+        let u = if len2 > 0.0 {
+            (dx / len2, dy / len2)
+        } else {
+            (0.0, 0.0)
+        };
+        let lin = |va: f32, vb: f32| Plane {
+            c: va,
+            dx: (vb - va) * u.0,
+            dy: (vb - va) * u.1,
+        };
+        let z = lin(pa[2], pb[2]);
+        let inv_w = lin(pa[3], pb[3]);
+        let attr_start = self.push_linear_attrs((&a.0, a.1), (&b.0, b.1), u, flat, out);
+        out.prims.push(PrimSetup {
+            edges,
+            n_edges,
+            bbox,
+            ox: pa[0],
+            oy: pa[1],
+            z: Plane {
+                c: z.c + offset,
+                ..z
+            },
+            inv_w,
+            point_coord: None,
+            front,
+            id,
+            attr_start,
+            z_clamp: self.z_clamp,
+        });
+    }
+
+    fn point(
+        &self,
+        a: (WindowVertex, &[u32]),
+        front: bool,
+        id: u32,
+        offset: f32,
+        out: &mut DrawSetup,
+    ) {
+        let p = a.0.pos;
+        if p.iter().any(|c| c.is_nan()) {
+            return;
+        }
+        let rs = &self.state.raster;
+        let size = if a.0.point_size >= 0.0 {
+            a.0.point_size
+        } else {
+            rs.point_size
+        };
+        let size = if rs.point_sprite {
+            size.max(1.0)
+        } else {
+            size.round().max(1.0)
+        }
+        .min(2048.0);
+        let h = size * 0.5;
+        let quad = [
+            (p[0] - h, p[1] - h),
+            (p[0] + h, p[1] - h),
+            (p[0] + h, p[1] + h),
+            (p[0] - h, p[1] + h),
+        ];
+        let pts = quad.map(|(x, y)| (snap(x), snap(y)));
+        let Some((edges, n_edges)) = polygon_edges(&pts) else {
+            return;
+        };
+        let bbox = pixel_bbox(&pts, self.clip);
+        if bbox_empty(&bbox) {
+            return;
+        }
+        let attr_start = self.push_linear_attrs((&a.0, a.1), (&a.0, a.1), (0.0, 0.0), a.1, out);
+        let t_dir = match rs.point_sprite_origin {
+            PointSpriteOrigin::UpperLeft => -1.0,
+            PointSpriteOrigin::LowerLeft => 1.0,
+        };
+        out.prims.push(PrimSetup {
+            edges,
+            n_edges,
+            bbox,
+            ox: p[0],
+            oy: p[1],
+            z: Plane::constant(p[2] + offset),
+            inv_w: Plane::constant(p[3]),
+            point_coord: Some([
+                Plane {
+                    c: 0.5,
+                    dx: 1.0 / size,
+                    dy: 0.0,
+                },
+                Plane {
+                    c: 0.5,
+                    dx: 0.0,
+                    dy: t_dir / size,
+                },
+            ]),
+            front,
+            id,
+            attr_start,
+            z_clamp: self.z_clamp,
+        });
+    }
+}
+
+/// Plane through three vertices' values, relative to vertex 0's window position.
+fn tri_plane(p0: [f32; 4], p1: [f32; 4], p2: [f32; 4], v: [f32; 3]) -> Plane {
+    let (x1, y1) = (f64::from(p1[0] - p0[0]), f64::from(p1[1] - p0[1]));
+    let (x2, y2) = (f64::from(p2[0] - p0[0]), f64::from(p2[1] - p0[1]));
+    let det = x1 * y2 - x2 * y1;
+    let (a1, a2) = (
+        f64::from(v[1]) - f64::from(v[0]),
+        f64::from(v[2]) - f64::from(v[0]),
+    );
+    if det == 0.0 {
+        return Plane::constant(v[0]);
+    }
+    Plane {
+        c: v[0],
+        dx: ((a1 * y2 - a2 * y1) / det) as f32,
+        dy: ((a2 * x1 - a1 * x2) / det) as f32,
+    }
+}
+
+/// Line as a parallelogram under the GL diamond-exit rule (see `diamond`).
+/// Returns `None` for a zero-length line or one that produces no fragment.
+pub(crate) fn line_quad(a: [f32; 2], b: [f32; 2], width: f32) -> Option<[(f32, f32); 4]> {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    if dx == 0.0 && dy == 0.0 {
+        return None;
+    }
+    if dx.abs() >= dy.abs() {
+        let q = major_quad(a, b, width)?;
+        Some(q)
+    } else {
+        // Transpose, solve as x-major, transpose back.
+        let q = major_quad([a[1], a[0]], [b[1], b[0]], width)?;
+        Some(q.map(|(x, y)| (y, x)))
+    }
+}
+
+/// x-major line from `a` to `b` (|dx| ≥ |dy| > or = 0, dx ≠ 0).
+///
+/// GL's diamond-exit rule produces the fragment of pixel f when the segment intersects
+/// f's diamond |x − xf| + |y − yf| < 1/2 and its end point is not inside it. An x-major
+/// segment crosses one diamond per column c (the one of the pixel its centre line passes
+/// at x = c + 1/2), leaving it at an exit abscissa e_c in (c, c + 1) along the direction
+/// of travel. So column c is drawn iff the segment starts before e_c and ends at or past
+/// it; interior columns always are, only the end columns need the test. The fragments
+/// are then the pixel centres inside a parallelogram whose vertical sides sit on the
+/// first/last drawn column boundaries and whose slanted sides are the line ± width/2.
+fn major_quad(a: [f32; 2], b: [f32; 2], width: f32) -> Option<[(f32, f32); 4]> {
+    // Mirror so that travel is towards +x; mirror the result back.
+    let flip = b[0] < a[0];
+    let fx = |x: f32| if flip { -x } else { x };
+    let (ax, bx) = (fx(a[0]), fx(b[0]));
+    let m = (b[1] - a[1]) / (bx - ax);
+    let y_at = |x: f32| a[1] + m * (x - ax);
+    let exit = |c: f32| {
+        let xc = c + 0.5;
+        let yc = y_at(xc);
+        let d = yc - (yc.floor() + 0.5);
+        // Solve t + |d + m t| = 1/2 for t ≥ 0.
+        let t1 = (0.5 - d) / (1.0 + m);
+        let t = if d + m * t1 >= 0.0 && t1.is_finite() {
+            t1
+        } else {
+            (0.5 + d) / (1.0 - m)
+        };
+        xc + t
+    };
+    let ca = ax.floor();
+    let cb = bx.floor();
+    let first = if ax < exit(ca) { ca } else { ca + 1.0 };
+    let last = if exit(cb) <= bx { cb } else { cb - 1.0 };
+    if last < first {
+        return None;
+    }
+    let (x0, x1) = (first, last + 1.0);
+    let h = width * 0.5;
+    let (y0, y1) = (y_at(x0), y_at(x1));
+    Some([
+        (fx(x0), y0 - h),
+        (fx(x1), y1 - h),
+        (fx(x1), y1 + h),
+        (fx(x0), y0 + h),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edge_bias_matches_fill_rule() {
+        // CCW right triangle (0,0) (4,0) (0,4) in pixels.
+        let s = SUBPIXEL;
+        let (e, n) = polygon_edges(&[(0, 0), (4 * s, 0), (0, 4 * s)]).unwrap_or_default();
+        assert_eq!(n, 3);
+        let inside = |x: i64, y: i64| e[..3].iter().all(|e| e.at(x, y) >= 0);
+        assert!(inside(0, 2 * s), "left edge is inclusive");
+        assert!(inside(2 * s, 0), "bottom edge is inclusive");
+        assert!(
+            !inside(2 * s, 2 * s),
+            "hypotenuse (right edge) is exclusive"
+        );
+        // Same triangle listed clockwise gives the same edges.
+        let (e2, _) = polygon_edges(&[(0, 0), (0, 4 * s), (4 * s, 0)]).unwrap_or_default();
+        let inside2 = |x: i64, y: i64| e2[..3].iter().all(|e| e.at(x, y) >= 0);
+        assert_eq!(inside(0, 2 * s), inside2(0, 2 * s));
+        assert_eq!(inside(2 * s, 2 * s), inside2(2 * s, 2 * s));
+        assert!(polygon_edges(&[(0, 0), (s, s), (2 * s, 2 * s)]).is_none());
+    }
+
+    #[test]
+    fn tri_plane_reproduces_vertices() {
+        let p0 = [1.0, 2.0, 0.0, 1.0];
+        let p1 = [9.0, 3.0, 0.0, 1.0];
+        let p2 = [4.0, 7.0, 0.0, 1.0];
+        let pl = tri_plane(p0, p1, p2, [1.0, 5.0, -3.0]);
+        assert!((pl.at(0.0, 0.0) - 1.0).abs() < 1e-5);
+        assert!((pl.at(8.0, 1.0) - 5.0).abs() < 1e-5);
+        assert!((pl.at(3.0, 5.0) + 3.0).abs() < 1e-5);
+    }
+
+    #[test]
+    fn diamond_exit_columns() {
+        // Through pixel centres: start drawn, end not.
+        let q = line_quad([0.5, 0.5], [4.5, 0.5], 1.0).unwrap_or_default();
+        assert_eq!((q[0].0, q[1].0), (0.0, 4.0));
+        // Start inside pixel 0's diamond past its centre: still drawn; end inside pixel
+        // 4's diamond: not drawn.
+        let q = line_quad([0.7, 0.5], [4.7, 0.5], 1.0).unwrap_or_default();
+        assert_eq!((q[0].0, q[1].0), (0.0, 4.0));
+        // Leftward: from 4.5 to 0.5 draws pixels 4..1.
+        let q = line_quad([4.5, 0.5], [0.5, 0.5], 1.0).unwrap_or_default();
+        assert_eq!((q[0].0, q[1].0), (5.0, 1.0));
+        // A line that stays inside one diamond draws nothing.
+        assert!(line_quad([0.4, 0.5], [0.6, 0.5], 1.0).is_none());
+        // Starting near the top corner of pixel 0's diamond, still inside it.
+        let q = line_quad([0.5, 0.95], [3.5, 0.95], 1.0).unwrap_or_default();
+        assert_eq!(q[0].0, 0.0);
+        // Starting just outside that corner: pixel 0 is not drawn.
+        let q = line_quad([0.5, 1.05], [3.5, 1.05], 1.0).unwrap_or_default();
+        assert_eq!(q[0].0, 1.0);
+    }
+}

@@ -1,0 +1,386 @@
+//! The contract between the rasterizer and the fragment program the pipeline runs.
+//!
+//! The rasterizer calls [`FragmentShader::shade`] once per [`FragmentBatch`]: up to
+//! [`QUADS_PER_BATCH`] 2×2 quads of ONE primitive, [`LANES`] lanes in all. Lane
+//! `4q + i` is quad `q`'s pixel `(x + (i & 1), y + (i >> 1))` (y up, so lanes 2, 3 are the
+//! row above): DDX = lane1 − lane0, DDY = lane2 − lane0. Lanes whose coverage is 0 are
+//! helpers: shade them (derivatives need them) but their outputs are discarded.
+
+use crate::error::ShaderError;
+use crate::setup::{AttrPlane, PrimSetup};
+use crate::state::MAX_COLOR_TARGETS;
+
+/// Lanes per shader call.
+pub const LANES: usize = 16;
+/// 2×2 quads per shader call.
+pub const QUADS_PER_BATCH: usize = LANES / 4;
+
+/// How a varying is interpolated across a primitive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InterpMode {
+    /// Perspective-correct (the default).
+    #[default]
+    Perspective,
+    /// Linear in window space (NOPERSPECTIVE).
+    NoPerspective,
+    /// The provoking vertex's raw bits (FLAT; integer varyings).
+    Flat,
+}
+
+/// Where a varying is evaluated by default ([`FragmentBatch::interpolate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InterpLocation {
+    /// Pixel centre (or the sample, under per-sample shading).
+    #[default]
+    Center,
+    /// CENTROID: the centre when fully covered, else the first covered sample.
+    Centroid,
+    /// SAMPLE: per-sample shading, at the sample being shaded.
+    Sample,
+}
+
+/// Interpolation of one scalar varying.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VaryingInterp {
+    pub mode: InterpMode,
+    pub location: InterpLocation,
+}
+
+/// What the rasterizer must know about the fragment program.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ShaderInfo {
+    /// Per scalar varying (index k of [`crate::DrawInput::varyings`]); varyings past the
+    /// end are perspective-correct at the centre.
+    pub varyings: Vec<VaryingInterp>,
+    /// Writes `result.depth` ([`FragmentOutputs::depth`] is used).
+    pub writes_depth: bool,
+    /// Writes `result.samplemask` ([`FragmentOutputs::sample_mask`] is used).
+    pub writes_sample_mask: bool,
+    /// May kill fragments (KIL); disables the automatic early-test optimisation.
+    pub may_kill: bool,
+    /// Has side effects (stores, atomics, image writes): the shader must run for every
+    /// fragment that reaches it, so tests are not moved early unless forced.
+    pub side_effects: bool,
+    /// Needs per-sample shading (reads the sample id/position or anything SAMPLE).
+    pub per_sample: bool,
+    /// Requests early depth/stencil tests (OPTION/qualifier early_fragment_tests).
+    pub early_fragment_tests: bool,
+}
+
+impl ShaderInfo {
+    /// Interpolation of varying `k`.
+    #[inline]
+    pub fn interp(&self, k: usize) -> VaryingInterp {
+        self.varyings.get(k).copied().unwrap_or_default()
+    }
+}
+
+/// Per-lane outputs of one shader call. Values are raw 32-bit words: f32 bits for float,
+/// UNORM and sRGB targets, u32/i32 bits for integer targets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FragmentOutputs {
+    /// `color[output][channel][lane]`. With dual-source blending, output 1 is the second
+    /// source colour (SRC1_*) of attachment 0.
+    pub color: [[[u32; LANES]; 4]; MAX_COLOR_TARGETS],
+    /// Window depth per lane (read when [`ShaderInfo::writes_depth`]).
+    pub depth: [f32; LANES],
+    /// Sample mask per lane (read when [`ShaderInfo::writes_sample_mask`]).
+    pub sample_mask: [u32; LANES],
+    /// Lanes killed by the program (bit per lane). Reset to 0 before every call.
+    pub kill: u32,
+}
+
+impl Default for FragmentOutputs {
+    fn default() -> Self {
+        FragmentOutputs {
+            color: [[[0; LANES]; 4]; MAX_COLOR_TARGETS],
+            depth: [0.0; LANES],
+            sample_mask: [!0; LANES],
+            kill: 0,
+        }
+    }
+}
+
+impl FragmentOutputs {
+    /// Sets output `rt` of `lane` to float colour `c` (convenience for tests and simple
+    /// shaders). Out-of-range indices are ignored.
+    pub fn set_color_f32(&mut self, rt: usize, lane: usize, c: [f32; 4]) {
+        if let Some(out) = self.color.get_mut(rt) {
+            for (ch, v) in out.iter_mut().zip(c) {
+                if let Some(slot) = ch.get_mut(lane) {
+                    *slot = v.to_bits();
+                }
+            }
+        }
+    }
+}
+
+/// A fragment program as the rasterizer runs it.
+///
+/// `Sync` because tiles run on worker threads; each worker makes its own `Scratch` once
+/// (registers, temporaries) and passes it to every call it makes.
+pub trait FragmentShader: Sync {
+    /// Per-worker mutable state.
+    type Scratch: Send;
+    /// What the rasterizer needs to know about the program.
+    fn info(&self) -> &ShaderInfo;
+    /// Makes one worker's scratch state.
+    fn new_scratch(&self) -> Self::Scratch;
+    /// Shades one batch. `out.kill` is 0 on entry; other outputs hold stale values.
+    fn shade(
+        &self,
+        scratch: &mut Self::Scratch,
+        batch: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError>;
+}
+
+/// Lane data the rasterizer fills for each batch (reused, never reallocated).
+#[derive(Debug, Clone)]
+pub(crate) struct LaneData {
+    pub quads: usize,
+    pub x: [i32; LANES],
+    pub y: [i32; LANES],
+    pub coverage: [u32; LANES],
+    /// Sample index being shaded per lane (per-sample shading only).
+    pub sample_id: [u32; LANES],
+    pub per_sample: bool,
+    /// Default evaluation position relative to the primitive's plane origin.
+    pub rx: [f32; LANES],
+    pub ry: [f32; LANES],
+    /// Perspective factor (w = 1 / interpolated 1/w) at the default position.
+    pub w: [f32; LANES],
+}
+
+impl Default for LaneData {
+    fn default() -> Self {
+        LaneData {
+            quads: 0,
+            x: [0; LANES],
+            y: [0; LANES],
+            coverage: [0; LANES],
+            sample_id: [0; LANES],
+            per_sample: false,
+            rx: [0.0; LANES],
+            ry: [0.0; LANES],
+            w: [1.0; LANES],
+        }
+    }
+}
+
+/// One shader call's inputs: lane positions, coverage, and the primitive's attribute plane
+/// equations with helpers to evaluate them anywhere in the pixel.
+#[derive(Debug, Clone, Copy)]
+pub struct FragmentBatch<'a> {
+    pub(crate) lanes: &'a LaneData,
+    pub(crate) prim: &'a PrimSetup,
+    pub(crate) attrs: &'a [AttrPlane],
+    pub(crate) info: &'a ShaderInfo,
+    /// Sample positions (fraction of a pixel) of the framebuffer's pattern.
+    pub(crate) sample_pos: &'a [[f32; 2]],
+    pub(crate) fb_height: u32,
+}
+
+impl<'a> FragmentBatch<'a> {
+    /// Number of quads in use (lanes past `4 * quads()` are unused helpers).
+    pub fn quads(&self) -> usize {
+        self.lanes.quads
+    }
+    /// Pixel x of each lane.
+    pub fn pixel_x(&self) -> &[i32; LANES] {
+        &self.lanes.x
+    }
+    /// Pixel y of each lane (GL window coordinates, y up).
+    pub fn pixel_y(&self) -> &[i32; LANES] {
+        &self.lanes.y
+    }
+    /// Coverage mask per lane (bit s = sample s). 0 = helper lane. This is the
+    /// `fragment.samplemask` input.
+    pub fn coverage(&self) -> &[u32; LANES] {
+        &self.lanes.coverage
+    }
+    /// Bit per lane: lanes that are real fragments (not helpers).
+    pub fn live_mask(&self) -> u32 {
+        let mut m = 0;
+        for (i, c) in self.lanes.coverage.iter().enumerate() {
+            if *c != 0 {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+    /// Under per-sample shading, the sample each lane shades.
+    pub fn sample_id(&self) -> Option<&[u32; LANES]> {
+        self.lanes.per_sample.then_some(&self.lanes.sample_id)
+    }
+    /// Whether the primitive is front-facing (lines and points always are).
+    pub fn front_facing(&self) -> bool {
+        self.prim.front
+    }
+    /// `primitive.id`.
+    pub fn primitive_id(&self) -> u32 {
+        self.prim.id
+    }
+    /// Framebuffer height (for upper-left origin fragment coordinates).
+    pub fn framebuffer_height(&self) -> u32 {
+        self.fb_height
+    }
+    /// Number of samples per pixel.
+    pub fn samples(&self) -> u32 {
+        self.sample_pos.len() as u32
+    }
+    /// Position of sample `s` within the pixel (fractions, y up), if it exists.
+    pub fn sample_position(&self, s: u32) -> Option<[f32; 2]> {
+        self.sample_pos.get(s as usize).copied()
+    }
+
+    /// `fragment.position` per lane: window (x, y) of the pixel centre (the sample under
+    /// per-sample shading), interpolated z, and 1/w_clip; as f32 bits.
+    pub fn position(&self, out: &mut [[u32; LANES]; 4]) {
+        let l = self.lanes;
+        for i in 0..LANES {
+            let (rx, ry) = (l.rx[i], l.ry[i]);
+            out[0][i] = (rx + self.prim.ox).to_bits();
+            out[1][i] = (ry + self.prim.oy).to_bits();
+            out[2][i] = self.prim.frag_z(self.prim.z.at(rx, ry)).to_bits();
+            out[3][i] = self.prim.inv_w.at(rx, ry).to_bits();
+        }
+    }
+
+    /// Point-sprite coordinate (s, t) per lane as f32 bits; (0, 0) for non-points.
+    pub fn point_coord(&self, out: &mut [[u32; LANES]; 2]) {
+        let l = self.lanes;
+        for i in 0..LANES {
+            let (s, t) = match &self.prim.point_coord {
+                Some(p) => (p[0].at(l.rx[i], l.ry[i]), p[1].at(l.rx[i], l.ry[i])),
+                None => (0.0, 0.0),
+            };
+            out[0][i] = s.to_bits();
+            out[1][i] = t.to_bits();
+        }
+    }
+
+    /// Evaluates varying `k` for every lane at its declared location (centre, centroid or
+    /// sample) — the hot path. Out-of-range `k` yields zeros.
+    pub fn interpolate(&self, k: usize, out: &mut [u32; LANES]) {
+        let interp = self.info.interp(k);
+        if interp.location == InterpLocation::Centroid && !self.lanes.per_sample {
+            self.interpolate_at_centroid(k, out);
+            return;
+        }
+        let Some(a) = self.attrs.get(k) else {
+            *out = [0; LANES];
+            return;
+        };
+        let l = self.lanes;
+        match interp.mode {
+            InterpMode::Flat => *out = [a.flat; LANES],
+            InterpMode::NoPerspective => {
+                for i in 0..LANES {
+                    out[i] = a.plane.at(l.rx[i], l.ry[i]).to_bits();
+                }
+            }
+            InterpMode::Perspective => {
+                for i in 0..LANES {
+                    out[i] = (a.plane.at(l.rx[i], l.ry[i]) * l.w[i]).to_bits();
+                }
+            }
+        }
+    }
+
+    /// Evaluates varying `k` at the given positions relative to the primitive origin.
+    fn eval_at(&self, k: usize, rx: &[f32; LANES], ry: &[f32; LANES], out: &mut [u32; LANES]) {
+        let Some(a) = self.attrs.get(k) else {
+            *out = [0; LANES];
+            return;
+        };
+        match self.info.interp(k).mode {
+            InterpMode::Flat => *out = [a.flat; LANES],
+            InterpMode::NoPerspective => {
+                for i in 0..LANES {
+                    out[i] = a.plane.at(rx[i], ry[i]).to_bits();
+                }
+            }
+            InterpMode::Perspective => {
+                for i in 0..LANES {
+                    let inv_w = self.prim.inv_w.at(rx[i], ry[i]);
+                    let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
+                    out[i] = (a.plane.at(rx[i], ry[i]) * w).to_bits();
+                }
+            }
+        }
+    }
+
+    /// Position of lane `i`'s pixel corner relative to the plane origin.
+    #[inline]
+    fn corner(&self, i: usize) -> (f32, f32) {
+        (
+            self.lanes.x[i] as f32 - self.prim.ox,
+            self.lanes.y[i] as f32 - self.prim.oy,
+        )
+    }
+
+    /// IPAC: varying `k` at each lane's centroid (the centre when fully covered or a
+    /// helper, else the first covered sample in pattern order).
+    pub fn interpolate_at_centroid(&self, k: usize, out: &mut [u32; LANES]) {
+        let full = if self.sample_pos.len() >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.sample_pos.len()) - 1
+        };
+        let mut rx = [0.0; LANES];
+        let mut ry = [0.0; LANES];
+        for i in 0..LANES {
+            let (cx, cy) = self.corner(i);
+            let cov = self.lanes.coverage[i] & full;
+            let p = if cov == 0 || cov == full {
+                [0.5, 0.5]
+            } else {
+                self.sample_pos
+                    .get(cov.trailing_zeros() as usize)
+                    .copied()
+                    .unwrap_or([0.5, 0.5])
+            };
+            rx[i] = cx + p[0];
+            ry[i] = cy + p[1];
+        }
+        self.eval_at(k, &rx, &ry, out);
+    }
+
+    /// IPAS: varying `k` at sample `sample[lane]` of each lane's pixel (the centre when
+    /// the index is out of range).
+    pub fn interpolate_at_sample(&self, k: usize, sample: &[u32; LANES], out: &mut [u32; LANES]) {
+        let mut rx = [0.0; LANES];
+        let mut ry = [0.0; LANES];
+        for i in 0..LANES {
+            let (cx, cy) = self.corner(i);
+            let p = self
+                .sample_pos
+                .get(sample[i] as usize)
+                .copied()
+                .unwrap_or([0.5, 0.5]);
+            rx[i] = cx + p[0];
+            ry[i] = cy + p[1];
+        }
+        self.eval_at(k, &rx, &ry, out);
+    }
+
+    /// IPAO: varying `k` at the pixel centre plus `(dx[lane], dy[lane])` pixels. The
+    /// caller applies the program's offset clamping/rounding rules.
+    pub fn interpolate_at_offset(
+        &self,
+        k: usize,
+        dx: &[f32; LANES],
+        dy: &[f32; LANES],
+        out: &mut [u32; LANES],
+    ) {
+        let mut rx = [0.0; LANES];
+        let mut ry = [0.0; LANES];
+        for i in 0..LANES {
+            let (cx, cy) = self.corner(i);
+            rx[i] = cx + 0.5 + dx[i];
+            ry[i] = cy + 0.5 + dy[i];
+        }
+        self.eval_at(k, &rx, &ry, out);
+    }
+}

@@ -1,0 +1,372 @@
+//! Fixed-function state a draw needs: rasterization, multisample, depth/stencil, blending.
+//!
+//! The pipeline snapshots GL state into a [`DrawState`] per draw. Defaults are GL's initial
+//! state (no tests, no blending, CCW front faces, no culling).
+
+/// Maximum number of colour attachments / fragment colour outputs.
+pub const MAX_COLOR_TARGETS: usize = 8;
+
+/// Comparison used by depth and stencil tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CompareFunc {
+    Never,
+    #[default]
+    Less,
+    Equal,
+    LessEqual,
+    Greater,
+    NotEqual,
+    GreaterEqual,
+    Always,
+}
+
+impl CompareFunc {
+    /// `a FUNC b` (fragment value on the left, stored value on the right).
+    #[inline]
+    pub fn test<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CompareFunc::Never => false,
+            CompareFunc::Less => a < b,
+            CompareFunc::Equal => a == b,
+            CompareFunc::LessEqual => a <= b,
+            CompareFunc::Greater => a > b,
+            CompareFunc::NotEqual => a != b,
+            CompareFunc::GreaterEqual => a >= b,
+            CompareFunc::Always => true,
+        }
+    }
+}
+
+/// Stencil update operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StencilOp {
+    #[default]
+    Keep,
+    Zero,
+    Replace,
+    Incr,
+    Decr,
+    Invert,
+    IncrWrap,
+    DecrWrap,
+}
+
+/// Stencil state of one face.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StencilFace {
+    pub func: CompareFunc,
+    /// Reference value (clamped to the 8-bit range when used).
+    pub reference: i32,
+    pub value_mask: u32,
+    pub write_mask: u32,
+    pub fail: StencilOp,
+    pub depth_fail: StencilOp,
+    pub pass: StencilOp,
+}
+
+impl Default for StencilFace {
+    fn default() -> Self {
+        StencilFace {
+            func: CompareFunc::Always,
+            reference: 0,
+            value_mask: !0,
+            write_mask: !0,
+            fail: StencilOp::Keep,
+            depth_fail: StencilOp::Keep,
+            pass: StencilOp::Keep,
+        }
+    }
+}
+
+/// Depth and stencil tests.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DepthStencilState {
+    pub depth_test: bool,
+    pub depth_func: CompareFunc,
+    /// Depth writes (GL depth mask); only effective when the depth test is enabled.
+    pub depth_write: bool,
+    /// GL_DEPTH_CLAMP: fragment depth is clamped to the depth range instead of [0, 1].
+    pub depth_clamp: bool,
+    /// glDepthRange (near, far), used by depth clamp.
+    pub depth_range: [f32; 2],
+    pub stencil_test: bool,
+    pub front: StencilFace,
+    pub back: StencilFace,
+    /// Ask for depth/stencil tests before the shader even when the rasterizer could not
+    /// prove it safe (EXT_shader_image_load_store's early_fragment_tests).
+    pub force_early_tests: bool,
+}
+
+impl Default for DepthStencilState {
+    fn default() -> Self {
+        DepthStencilState {
+            depth_test: false,
+            depth_func: CompareFunc::Less,
+            depth_write: true,
+            depth_clamp: false,
+            depth_range: [0.0, 1.0],
+            stencil_test: false,
+            front: StencilFace::default(),
+            back: StencilFace::default(),
+            force_early_tests: false,
+        }
+    }
+}
+
+/// Blend factor (GL names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlendFactor {
+    Zero,
+    #[default]
+    One,
+    SrcColor,
+    OneMinusSrcColor,
+    DstColor,
+    OneMinusDstColor,
+    SrcAlpha,
+    OneMinusSrcAlpha,
+    DstAlpha,
+    OneMinusDstAlpha,
+    ConstantColor,
+    OneMinusConstantColor,
+    ConstantAlpha,
+    OneMinusConstantAlpha,
+    SrcAlphaSaturate,
+    Src1Color,
+    OneMinusSrc1Color,
+    Src1Alpha,
+    OneMinusSrc1Alpha,
+}
+
+impl BlendFactor {
+    /// Whether the factor reads the second (dual-source) colour.
+    pub fn is_dual_source(self) -> bool {
+        matches!(
+            self,
+            BlendFactor::Src1Color
+                | BlendFactor::OneMinusSrc1Color
+                | BlendFactor::Src1Alpha
+                | BlendFactor::OneMinusSrc1Alpha
+        )
+    }
+}
+
+/// Blend equation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlendEquation {
+    #[default]
+    Add,
+    Subtract,
+    ReverseSubtract,
+    Min,
+    Max,
+}
+
+/// Logic operation (glLogicOp); applies to UNORM and integer targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LogicOp {
+    Clear,
+    And,
+    AndReverse,
+    #[default]
+    Copy,
+    AndInverted,
+    Noop,
+    Xor,
+    Or,
+    Nor,
+    Equiv,
+    Invert,
+    OrReverse,
+    CopyInverted,
+    OrInverted,
+    Nand,
+    Set,
+}
+
+/// Blending and write mask of one colour target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlendTarget {
+    pub enabled: bool,
+    pub src_rgb: BlendFactor,
+    pub dst_rgb: BlendFactor,
+    pub src_alpha: BlendFactor,
+    pub dst_alpha: BlendFactor,
+    pub eq_rgb: BlendEquation,
+    pub eq_alpha: BlendEquation,
+    /// Write mask per channel (r, g, b, a).
+    pub color_mask: [bool; 4],
+}
+
+impl Default for BlendTarget {
+    fn default() -> Self {
+        BlendTarget {
+            enabled: false,
+            src_rgb: BlendFactor::One,
+            dst_rgb: BlendFactor::Zero,
+            src_alpha: BlendFactor::One,
+            dst_alpha: BlendFactor::Zero,
+            eq_rgb: BlendEquation::Add,
+            eq_alpha: BlendEquation::Add,
+            color_mask: [true; 4],
+        }
+    }
+}
+
+/// Blending of every target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlendState {
+    /// Per colour attachment.
+    pub targets: [BlendTarget; MAX_COLOR_TARGETS],
+    /// glBlendColor.
+    pub constant: [f32; 4],
+    /// Logic op replaces blending when set (GL_COLOR_LOGIC_OP enabled).
+    pub logic_op: Option<LogicOp>,
+    /// GL_FRAMEBUFFER_SRGB: sRGB attachments encode on write and decode for blending.
+    pub framebuffer_srgb: bool,
+    /// Which fragment colour output feeds each attachment (glDrawBuffers); `None` = no
+    /// writes. Default: output i → attachment i.
+    pub draw_buffers: [Option<u8>; MAX_COLOR_TARGETS],
+}
+
+impl Default for BlendState {
+    fn default() -> Self {
+        let mut draw_buffers = [None; MAX_COLOR_TARGETS];
+        for (i, d) in draw_buffers.iter_mut().enumerate() {
+            *d = Some(i as u8);
+        }
+        BlendState {
+            targets: [BlendTarget::default(); MAX_COLOR_TARGETS],
+            constant: [0.0; 4],
+            logic_op: None,
+            framebuffer_srgb: false,
+            draw_buffers,
+        }
+    }
+}
+
+/// Which winding is front-facing (window coordinates, y up).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrontFace {
+    #[default]
+    Ccw,
+    Cw,
+}
+
+/// Which faces are culled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CullMode {
+    #[default]
+    None,
+    Front,
+    Back,
+    FrontAndBack,
+}
+
+/// How a polygon face is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PolygonMode {
+    #[default]
+    Fill,
+    Line,
+    Point,
+}
+
+/// glPolygonOffset plus its three enables.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PolygonOffset {
+    pub factor: f32,
+    pub units: f32,
+    pub fill: bool,
+    pub line: bool,
+    pub point: bool,
+}
+
+/// Where point-sprite coordinate (0, 0) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PointSpriteOrigin {
+    #[default]
+    UpperLeft,
+    LowerLeft,
+}
+
+/// A window-space rectangle in pixels (x, y = lower-left corner, GL convention).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Rect {
+    pub x: i32,
+    pub y: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+/// Primitive rasterization state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RasterState {
+    pub front_face: FrontFace,
+    pub cull: CullMode,
+    pub polygon_mode_front: PolygonMode,
+    pub polygon_mode_back: PolygonMode,
+    pub polygon_offset: PolygonOffset,
+    /// Line width in pixels (aliased lines; widths are rounded as GL specifies, min 1).
+    pub line_width: f32,
+    /// Point size when the vertex does not supply one (`WindowVertex::point_size` < 0).
+    pub point_size: f32,
+    /// Point sprites: points are squares and `point_coord` is meaningful.
+    pub point_sprite: bool,
+    pub point_sprite_origin: PointSpriteOrigin,
+    /// Scissor test rectangle when enabled.
+    pub scissor: Option<Rect>,
+}
+
+impl Default for RasterState {
+    fn default() -> Self {
+        RasterState {
+            front_face: FrontFace::Ccw,
+            cull: CullMode::None,
+            polygon_mode_front: PolygonMode::Fill,
+            polygon_mode_back: PolygonMode::Fill,
+            polygon_offset: PolygonOffset::default(),
+            line_width: 1.0,
+            point_size: 1.0,
+            point_sprite: false,
+            point_sprite_origin: PointSpriteOrigin::UpperLeft,
+            scissor: None,
+        }
+    }
+}
+
+/// Multisample state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MultisampleState {
+    /// GL_MULTISAMPLE. When off on a multisampled framebuffer, coverage is decided at the
+    /// pixel centre and applies to every sample.
+    pub enabled: bool,
+    /// glSampleMaski word 0 (when GL_SAMPLE_MASK is off leave it all ones).
+    pub sample_mask: u32,
+    pub alpha_to_coverage: bool,
+    pub alpha_to_one: bool,
+    /// GL_SAMPLE_SHADING with its minimum fraction; per-sample shading happens when
+    /// `min_fraction * samples > 1`.
+    pub sample_shading: Option<f32>,
+}
+
+impl Default for MultisampleState {
+    fn default() -> Self {
+        MultisampleState {
+            enabled: true,
+            sample_mask: !0,
+            alpha_to_coverage: false,
+            alpha_to_one: false,
+            sample_shading: None,
+        }
+    }
+}
+
+/// Everything fixed-function a draw needs.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct DrawState {
+    pub raster: RasterState,
+    pub multisample: MultisampleState,
+    pub depth_stencil: DepthStencilState,
+    pub blend: BlendState,
+}

@@ -1,0 +1,527 @@
+//! One tile: coverage of 2×2 quads (8×8-pixel blocks trivially accepted or rejected),
+//! batching into shader calls, then tests, blending and writes into the tile's memory.
+
+use crate::color::{self, ColorFormat};
+use crate::draw::DrawCtx;
+use crate::error::RasterError;
+use crate::fragops;
+use crate::framebuffer::{channel_keep_masks, TileMem, TILE};
+use crate::setup::{AttrPlane, PrimSetup, SUBPIXEL};
+use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LANES};
+
+/// Block edge for trivial accept/reject, in pixels.
+const BLOCK: i32 = 8;
+
+/// A worker's reusable state: shader scratch, lane data, outputs and the pending batch.
+pub(crate) struct Worker<T> {
+    scratch: T,
+    lanes: LaneData,
+    out: FragmentOutputs,
+    n: usize,
+    qx: [i32; 4],
+    qy: [i32; 4],
+    sid: [u32; 4],
+    cov: [u32; LANES],
+}
+
+impl<T> Worker<T> {
+    pub fn new(scratch: T) -> Self {
+        Worker {
+            scratch,
+            lanes: LaneData::default(),
+            out: FragmentOutputs::default(),
+            n: 0,
+            qx: [0; 4],
+            qy: [0; 4],
+            sid: [0; 4],
+            cov: [0; LANES],
+        }
+    }
+}
+
+/// Primitive-level data for the quad loop.
+struct PrimCtx<'a> {
+    prim: &'a PrimSetup,
+    attrs: &'a [AttrPlane],
+    /// Edge value offsets of each evaluated sample from the pixel corner.
+    soff: [[i64; 16]; 4],
+    n_eval: usize,
+    region: [i32; 4],
+}
+
+/// Iterates set bits.
+#[inline(always)]
+fn for_bits(mut m: u32, mut f: impl FnMut(usize)) {
+    while m != 0 {
+        f(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+}
+
+pub(crate) fn run_tile<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    mem: &mut TileMem<'_>,
+    list: &[u32],
+    w: &mut Worker<S::Scratch>,
+) -> Result<u64, RasterError> {
+    let tx0 = (mem.tx * TILE) as i32;
+    let ty0 = (mem.ty * TILE) as i32;
+    let t = TILE as i32;
+    let mut passed = 0u64;
+    let centre = [(SUBPIXEL / 2, SUBPIXEL / 2)];
+    let evals: &[(i64, i64)] = if ctx.msaa { &ctx.sample_fixed } else { &centre };
+    for &pi in list {
+        let Some(prim) = ctx.setup.prims.get(pi as usize) else {
+            continue;
+        };
+        let nv = ctx.setup.varyings;
+        let attrs = ctx
+            .setup
+            .attrs
+            .get(prim.attr_start..prim.attr_start + nv)
+            .unwrap_or(&[]);
+        let region = [
+            prim.bbox[0].max(tx0),
+            prim.bbox[1].max(ty0),
+            prim.bbox[2].min(tx0 + t),
+            prim.bbox[3].min(ty0 + t),
+        ];
+        if region[0] >= region[2] || region[1] >= region[3] {
+            continue;
+        }
+        let mut soff = [[0i64; 16]; 4];
+        for (e, row) in prim.edges.iter().zip(soff.iter_mut()).take(prim.n_edges) {
+            for (o, &(sx, sy)) in row.iter_mut().zip(evals) {
+                *o = e.a * sx + e.b * sy;
+            }
+        }
+        let pc = PrimCtx {
+            prim,
+            attrs,
+            soff,
+            n_eval: evals.len(),
+            region,
+        };
+        w.n = 0;
+        passed += raster_prim(ctx, &pc, mem, w)?;
+        if w.n > 0 {
+            passed += process_batch(ctx, &pc, mem, w)?;
+        }
+    }
+    Ok(passed)
+}
+
+#[derive(PartialEq)]
+enum Class {
+    Reject,
+    Accept,
+    Partial,
+}
+
+fn classify(prim: &PrimSetup, bx: i32, by: i32) -> Class {
+    let s = SUBPIXEL;
+    let (x_lo, y_lo) = (i64::from(bx) * s, i64::from(by) * s);
+    let (x_hi, y_hi) = (
+        x_lo + i64::from(BLOCK) * s - 1,
+        y_lo + i64::from(BLOCK) * s - 1,
+    );
+    let mut all_in = true;
+    for e in &prim.edges[..prim.n_edges] {
+        let (xmax, xmin) = if e.a > 0 { (x_hi, x_lo) } else { (x_lo, x_hi) };
+        let (ymax, ymin) = if e.b > 0 { (y_hi, y_lo) } else { (y_lo, y_hi) };
+        if e.at(xmax, ymax) < 0 {
+            return Class::Reject;
+        }
+        if e.at(xmin, ymin) < 0 {
+            all_in = false;
+        }
+    }
+    if all_in {
+        Class::Accept
+    } else {
+        Class::Partial
+    }
+}
+
+/// Coverage mask of pixel (x, y) (before the sample mask).
+#[inline]
+fn pixel_coverage<S>(ctx: &DrawCtx<'_, S>, pc: &PrimCtx<'_>, x: i32, y: i32) -> u32 {
+    let r = &pc.region;
+    if x < r[0] || x >= r[2] || y < r[1] || y >= r[3] {
+        return 0;
+    }
+    let (px, py) = (i64::from(x) * SUBPIXEL, i64::from(y) * SUBPIXEL);
+    let mut m = if pc.n_eval >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << pc.n_eval) - 1
+    };
+    for (e, off) in pc.prim.edges[..pc.prim.n_edges].iter().zip(&pc.soff) {
+        let base = e.at(px, py);
+        let mut em = 0u32;
+        for (s, o) in off[..pc.n_eval].iter().enumerate() {
+            em |= u32::from(base + o >= 0) << s;
+        }
+        m &= em;
+        if m == 0 {
+            return 0;
+        }
+    }
+    if ctx.msaa {
+        m
+    } else {
+        ctx.full_mask
+    }
+}
+
+fn raster_prim<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+) -> Result<u64, RasterError> {
+    let [x0, y0, x1, y1] = pc.region;
+    let mut passed = 0;
+    let mut by = y0 & !(BLOCK - 1);
+    while by < y1 {
+        let mut bx = x0 & !(BLOCK - 1);
+        while bx < x1 {
+            let class = classify(pc.prim, bx, by);
+            if class != Class::Reject {
+                let full = class == Class::Accept
+                    && bx >= x0
+                    && by >= y0
+                    && bx + BLOCK <= x1
+                    && by + BLOCK <= y1;
+                let mut qy = by;
+                while qy < by + BLOCK {
+                    if qy + 1 >= y0 && qy < y1 {
+                        let mut qx = bx;
+                        while qx < bx + BLOCK {
+                            if qx + 1 >= x0 && qx < x1 {
+                                let c = if full {
+                                    [ctx.full_mask; 4]
+                                } else {
+                                    [
+                                        pixel_coverage(ctx, pc, qx, qy),
+                                        pixel_coverage(ctx, pc, qx + 1, qy),
+                                        pixel_coverage(ctx, pc, qx, qy + 1),
+                                        pixel_coverage(ctx, pc, qx + 1, qy + 1),
+                                    ]
+                                };
+                                passed += push_quad(ctx, pc, mem, w, qx, qy, c)?;
+                            }
+                            qx += 2;
+                        }
+                    }
+                    qy += 2;
+                }
+            }
+            bx += BLOCK;
+        }
+        by += BLOCK;
+    }
+    Ok(passed)
+}
+
+#[inline]
+fn push_quad<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    qx: i32,
+    qy: i32,
+    c: [u32; 4],
+) -> Result<u64, RasterError> {
+    let c = c.map(|m| m & ctx.coverage_mask);
+    if c == [0; 4] {
+        return Ok(0);
+    }
+    let mut passed = 0;
+    if ctx.per_sample {
+        let mut res = Ok(());
+        for_bits(c[0] | c[1] | c[2] | c[3], |s| {
+            if res.is_err() {
+                return;
+            }
+            let bit = 1u32 << s;
+            match push_one(ctx, pc, mem, w, qx, qy, c.map(|m| m & bit), s as u32) {
+                Ok(p) => passed += p,
+                Err(e) => res = Err(e),
+            }
+        });
+        res?;
+    } else {
+        passed += push_one(ctx, pc, mem, w, qx, qy, c, 0)?;
+    }
+    Ok(passed)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn push_one<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    qx: i32,
+    qy: i32,
+    c: [u32; 4],
+    sid: u32,
+) -> Result<u64, RasterError> {
+    let q = w.n;
+    w.qx[q] = qx;
+    w.qy[q] = qy;
+    w.sid[q] = sid;
+    w.cov[q * 4..q * 4 + 4].copy_from_slice(&c);
+    w.n += 1;
+    if w.n == 4 {
+        let p = process_batch(ctx, pc, mem, w)?;
+        w.n = 0;
+        Ok(p)
+    } else {
+        Ok(0)
+    }
+}
+
+/// Depth/stencil tests of the samples in `cov` of pixel (x, y); returns survivors.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn test_samples<S>(
+    ctx: &DrawCtx<'_, S>,
+    prim: &PrimSetup,
+    mem: &mut TileMem<'_>,
+    x: i32,
+    y: i32,
+    mut cov: u32,
+    z_override: Option<f32>,
+) -> u32 {
+    let ns = ctx.samples as usize;
+    let local = (((y as usize) % TILE) * TILE + (x as usize) % TILE) * ns;
+    let ds = &ctx.state.depth_stencil;
+    let (rx, ry) = (x as f32 - prim.ox, y as f32 - prim.oy);
+    for_bits(cov, |s| {
+        let z = match z_override {
+            Some(z) => z,
+            None => {
+                let p = if ctx.msaa {
+                    ctx.sample_pos.get(s).copied().unwrap_or([0.5; 2])
+                } else {
+                    [0.5; 2]
+                };
+                prim.frag_z(prim.z.at(rx + p[0], ry + p[1]))
+            }
+        };
+        let (Some(d), Some(st)) = (mem.depth.get_mut(local + s), mem.stencil.get_mut(local + s))
+        else {
+            cov &= !(1 << s);
+            return;
+        };
+        if !fragops::depth_stencil_sample(ds, prim.front, ctx.depth_format, z, d, st) {
+            cov &= !(1 << s);
+        }
+    });
+    cov
+}
+
+fn process_batch<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+) -> Result<u64, RasterError> {
+    let prim = pc.prim;
+    let n = w.n;
+    let l = &mut w.lanes;
+    l.quads = n;
+    l.per_sample = ctx.per_sample;
+    for q in 0..4 {
+        let used = q < n;
+        let (qx, qy, sid) = if used {
+            (w.qx[q], w.qy[q], w.sid[q])
+        } else {
+            (w.qx[0], w.qy[0], 0)
+        };
+        let sp = if ctx.per_sample {
+            ctx.sample_pos
+                .get(sid as usize)
+                .copied()
+                .unwrap_or([0.5; 2])
+        } else {
+            [0.5; 2]
+        };
+        for i in 0..4 {
+            let lane = q * 4 + i;
+            let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
+            l.x[lane] = x;
+            l.y[lane] = y;
+            l.coverage[lane] = if used { w.cov[lane] } else { 0 };
+            l.sample_id[lane] = sid;
+            let rx = x as f32 + sp[0] - prim.ox;
+            let ry = y as f32 + sp[1] - prim.oy;
+            l.rx[lane] = rx;
+            l.ry[lane] = ry;
+            let iw = prim.inv_w.at(rx, ry);
+            l.w[lane] = if iw != 0.0 { 1.0 / iw } else { 0.0 };
+        }
+    }
+    if ctx.early {
+        for lane in 0..LANES {
+            let cov = w.lanes.coverage[lane];
+            if cov != 0 {
+                let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
+                w.lanes.coverage[lane] = test_samples(ctx, prim, mem, x, y, cov, None);
+            }
+        }
+    }
+    if w.lanes.coverage.iter().all(|&c| c == 0) {
+        return Ok(0);
+    }
+    w.out.kill = 0;
+    let batch = FragmentBatch {
+        lanes: &w.lanes,
+        prim,
+        attrs: pc.attrs,
+        info: ctx.info,
+        sample_pos: &ctx.sample_pos,
+        fb_height: ctx.fb_height,
+    };
+    ctx.shader.shade(&mut w.scratch, &batch, &mut w.out)?;
+
+    let ms = &ctx.state.multisample;
+    let a2c = ctx.msaa && ms.alpha_to_coverage;
+    let mut passed = 0u64;
+    for lane in 0..LANES {
+        let mut cov = w.lanes.coverage[lane];
+        if cov == 0 || w.out.kill & (1 << lane) != 0 {
+            continue;
+        }
+        if ctx.info.writes_sample_mask {
+            cov &= w.out.sample_mask[lane];
+        }
+        if a2c {
+            let alpha = f32::from_bits(w.out.color[0][3][lane]);
+            let alpha = if alpha.is_nan() {
+                0.0
+            } else {
+                alpha.clamp(0.0, 1.0)
+            };
+            let k = (alpha * ctx.samples as f32 + 0.5) as u32;
+            cov &= if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
+        }
+        let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
+        if !ctx.early && ctx.tests && cov != 0 {
+            let z = ctx
+                .info
+                .writes_depth
+                .then(|| prim.frag_z(w.out.depth[lane]));
+            cov = test_samples(ctx, prim, mem, x, y, cov, z);
+        }
+        if cov == 0 {
+            continue;
+        }
+        passed += u64::from(cov.count_ones());
+        write_colors(ctx, mem, lane, x, y, cov, &w.out);
+    }
+    Ok(passed)
+}
+
+#[inline]
+fn masked_write(dst: &mut [u32], words: &[u32; 4], keep: &[u32; 4]) {
+    for ((d, &v), &k) in dst.iter_mut().zip(words).zip(keep) {
+        *d = (*d & k) | (v & !k);
+    }
+}
+
+fn write_colors<S>(
+    ctx: &DrawCtx<'_, S>,
+    mem: &mut TileMem<'_>,
+    lane: usize,
+    x: i32,
+    y: i32,
+    cov: u32,
+    out: &FragmentOutputs,
+) {
+    let ns = ctx.samples as usize;
+    let local = (((y as usize) % TILE) * TILE + (x as usize) % TILE) * ns;
+    let bs = &ctx.state.blend;
+    for (rt, plane) in mem.colors.iter_mut().enumerate() {
+        let (Some(&Some(oi)), Some(&fmt), Some(bt)) = (
+            bs.draw_buffers.get(rt),
+            ctx.color_formats.get(rt),
+            bs.targets.get(rt),
+        ) else {
+            continue;
+        };
+        let Some(src_bits) = out.color.get(oi as usize) else {
+            continue;
+        };
+        if bt.color_mask == [false; 4] {
+            continue;
+        }
+        let keep = channel_keep_masks(fmt, bt.color_mask);
+        let nw = fmt.words();
+        let raw = [
+            src_bits[0][lane],
+            src_bits[1][lane],
+            src_bits[2][lane],
+            src_bits[3][lane],
+        ];
+        if fmt.is_integer() {
+            for_bits(cov, |s| {
+                let o = (local + s) * nw;
+                if let Some(dst) = plane.get_mut(o..o + nw) {
+                    let mut v = raw;
+                    if let Some(op) = bs.logic_op {
+                        for (c, d) in v.iter_mut().zip(dst.iter()) {
+                            *c = fragops::logic_op(op, *c, *d);
+                        }
+                    }
+                    masked_write(dst, &v, &keep);
+                }
+            });
+            continue;
+        }
+        let unorm = fmt.is_unorm();
+        let clamp = |v: f32| if unorm { v.clamp(0.0, 1.0) } else { v };
+        let mut src = raw.map(f32::from_bits);
+        if ctx.state.multisample.alpha_to_one && ctx.msaa {
+            src[3] = 1.0;
+        }
+        let src = src.map(clamp);
+        let srgb = fmt == ColorFormat::Srgb8Alpha8 && bs.framebuffer_srgb;
+        let logic = bs.logic_op.filter(|_| unorm);
+        if !bt.enabled || logic.is_some() {
+            let mut words = [0u32; 4];
+            color::encode(fmt, src, srgb, &mut words);
+            for_bits(cov, |s| {
+                let o = (local + s) * nw;
+                if let Some(dst) = plane.get_mut(o..o + nw) {
+                    let mut v = words;
+                    if let Some(op) = logic {
+                        for (c, d) in v.iter_mut().zip(dst.iter()) {
+                            *c = fragops::logic_op(op, *c, *d);
+                        }
+                    }
+                    masked_write(dst, &v, &keep);
+                }
+            });
+            continue;
+        }
+        let src1 = out.color.get(1).map_or([0.0; 4], |c| {
+            [c[0][lane], c[1][lane], c[2][lane], c[3][lane]].map(|b| clamp(f32::from_bits(b)))
+        });
+        let k = bs.constant.map(clamp);
+        for_bits(cov, |s| {
+            let o = (local + s) * nw;
+            if let Some(dst) = plane.get_mut(o..o + nw) {
+                let d = color::decode(fmt, dst, srgb);
+                let r = fragops::blend(bt, k, src, src1, d).map(clamp);
+                let mut words = [0u32; 4];
+                color::encode(fmt, r, srgb, &mut words);
+                masked_write(dst, &words, &keep);
+            }
+        });
+    }
+}
