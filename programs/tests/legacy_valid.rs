@@ -293,7 +293,7 @@ fn vp20_every_new_opcode_branches_and_cc() {
     assert_eq!(p.instructions[4].cc_update, Some(0));
     assert_eq!(p.instructions[1].cc_update, None);
     let ara = &p.instructions[9];
-    assert_eq!(ara.dtype, DataType::S32);
+    assert_eq!(ara.dtype, DataType::F32);
     assert_eq!(ara.srcs[0].file, File::Address);
     assert_eq!(ara.dst.as_ref().unwrap().mask, 0b1100);
     assert_eq!(ara.dst.as_ref().unwrap().cond.unwrap().op, CondOp::Ne);
@@ -461,7 +461,7 @@ fn fp10_every_opcode() {
     assert_eq!(
         i[41].extra,
         Extra::Flow {
-            target: 0,
+            target: 41,
             cond: Some(CondTest {
                 op: CondOp::Ne,
                 cc: 0,

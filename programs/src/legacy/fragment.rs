@@ -158,8 +158,9 @@ impl<'a> FpParser<'a> {
         let mut precision = op.precision.unwrap_or(Precision::Full);
         if op.shape == FpShape::Kil {
             let cond = cc_mask(&mut self.cur, true)?;
+            // As the ARB/NV front end does: a conditional KIL "targets" itself.
             extra = Extra::Flow {
-                target: 0,
+                target: self.b.instructions.len() as u32,
                 cond: Some(cond),
             };
         } else {

@@ -257,7 +257,9 @@ impl<'a> VpParser<'a> {
         let mut sourced = Sourced::default();
         let mut extra = Extra::None;
         let mut srcs: SmallVec<[Src; 3]> = SmallVec::new();
-        let mut dtype = DataType::F32;
+        // ARL/ARR/ARA too: the ARB/NV front end gives address loads F32 (ARA's integer
+        // operand is the executor's business).
+        let dtype = DataType::F32;
         let dst = match op.shape {
             Shape::AddrLoad => {
                 let d = self.addr_dst()?;
@@ -267,7 +269,6 @@ impl<'a> VpParser<'a> {
                 Some(d)
             }
             Shape::AddrAdd => {
-                dtype = DataType::S32;
                 let d = self.addr_dst()?;
                 self.comma()?;
                 let (reg, s) = self.addr_reg()?;
