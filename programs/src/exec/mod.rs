@@ -1,1 +1,64 @@
-//! Execution of compiled programs over batches of lanes (issue 3).
+//! Execution of compiled programs over batches of lanes.
+//!
+//! A [`Executor`] is built once per [`Program`](crate::ir::Program) and runs it over a
+//! [`LaneState`]: a batch of up to [`MAX_LANES`] invocations stored as structure of arrays
+//! (every register component is an array across lanes), so each instruction is applied to
+//! the whole batch in straight loops the compiler vectorizes.
+//!
+//! Flow control is per lane. Lanes that make the same decisions run together as one
+//! *group* (one program counter, one call/loop stack, a lane mask); when lanes disagree at
+//! a branch the group splits, and groups that reach the same instruction with the same
+//! stack merge again. The group with the lowest program counter always runs next, so lanes
+//! that diverge inside an IF or a loop reconverge after it. Because each group only ever
+//! touches its own lanes, results equal running each lane alone, including across
+//! arbitrary `BRA` jumps.
+//!
+//! What the rest of the GPU provides (textures, memory, counters, images, interpolation,
+//! geometry output, subroutine uniforms) comes through the [`Env`] trait, which the
+//! pipeline implements. Texture and interpolation calls are made once per group with SoA
+//! operands; memory, counter and image calls are made per lane.
+
+mod alu;
+mod convert;
+mod env;
+mod error;
+mod executor;
+mod float;
+mod flow;
+mod int;
+mod memory;
+mod operand;
+mod state;
+mod texture;
+mod wide;
+
+pub use env::{
+    Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, TexCall, TexOffsets, TexOp,
+};
+pub use error::{ExecError, ExecErrorKind, ExecStats};
+pub use executor::{Executor, DEFAULT_BUDGET, MAX_CALL_DEPTH};
+pub use state::LaneState;
+
+/// Lanes per batch. 16 covers a 4×4 block of fragments (four 2×2 quads, the unit the
+/// raster hands to the fragment stage) and a vertex batch; per-register SoA arrays are
+/// then 64 bytes per component, which keeps a typical program's registers in L1 while
+/// the inner loops still span whole SIMD registers.
+pub const MAX_LANES: usize = 16;
+
+/// One bit per lane: bit `i` set = lane `i` takes part.
+pub type LaneMask = u32;
+
+/// One 32-bit component across all lanes of a batch.
+pub type Lanes = [u32; MAX_LANES];
+
+/// A four-component register across all lanes (raw bits; f32/s32/u32 by instruction type).
+pub type Vec4 = [Lanes; 4];
+
+/// Mask with the first `width` lanes set.
+pub fn lanes_mask(width: usize) -> LaneMask {
+    if width >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << width) - 1
+    }
+}

@@ -1,0 +1,87 @@
+//! Run-time errors and counters.
+
+use crate::span::Span;
+use std::fmt;
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecErrorKind {
+    /// An invocation executed more instructions than the executor's budget.
+    BudgetExceeded(u64),
+    /// CAL/CALI nested deeper than [`MAX_CALL_DEPTH`](super::MAX_CALL_DEPTH), or PUSHA
+    /// deeper than the same limit.
+    CallStackOverflow,
+    /// POPA with nothing pushed.
+    AddressStackUnderflow,
+    /// A construct this executor does not implement ("not supported: X").
+    NotSupported(String),
+    /// The program breaks an invariant of the compiled form (bad jump target, operand
+    /// count); a front-end bug, reported instead of panicking.
+    Malformed(String),
+    /// The environment failed (texture, memory, emit ...).
+    Env(String),
+    /// The lane state was built for another program or with a bad width.
+    BadState(String),
+}
+
+/// A run-time error at instruction `inst` (index into `Program::instructions`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecError {
+    pub inst: u32,
+    pub span: Span,
+    pub kind: ExecErrorKind,
+}
+
+impl ExecError {
+    pub(crate) fn new(inst: u32, span: Span, kind: ExecErrorKind) -> ExecError {
+        ExecError { inst, span, kind }
+    }
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "instruction {} (byte {}): ", self.inst, self.span.start)?;
+        match &self.kind {
+            ExecErrorKind::BudgetExceeded(n) => {
+                write!(f, "instruction budget of {n} per invocation exceeded")
+            }
+            ExecErrorKind::CallStackOverflow => write!(f, "call stack overflow"),
+            ExecErrorKind::AddressStackUnderflow => write!(f, "POPA with an empty stack"),
+            ExecErrorKind::NotSupported(m) => write!(f, "not supported: {m}"),
+            ExecErrorKind::Malformed(m) => write!(f, "malformed program: {m}"),
+            ExecErrorKind::Env(m) => write!(f, "{m}"),
+            ExecErrorKind::BadState(m) => write!(f, "bad lane state: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// Counters of one run (add them up across batches with `+=`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExecStats {
+    /// Instructions issued (once per group).
+    pub instructions: u64,
+    /// Sum over issued instructions of the lanes running them.
+    pub lane_instructions: u64,
+    /// Times a group split because its lanes disagreed at a branch.
+    pub splits: u64,
+    /// Reads through an out-of-range index or address (they read zero).
+    pub oob_reads: u64,
+    /// Writes through an out-of-range index or address (they were dropped).
+    pub oob_writes: u64,
+    /// Memory accesses whose address was not aligned to the access size (treated as out
+    /// of range).
+    pub misaligned: u64,
+}
+
+impl std::ops::AddAssign for ExecStats {
+    fn add_assign(&mut self, o: ExecStats) {
+        self.instructions += o.instructions;
+        self.lane_instructions += o.lane_instructions;
+        self.splits += o.splits;
+        self.oob_reads += o.oob_reads;
+        self.oob_writes += o.oob_writes;
+        self.misaligned += o.misaligned;
+    }
+}

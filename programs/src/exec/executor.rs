@@ -1,0 +1,326 @@
+//! The executor: lane groups, scheduling and dispatch of each instruction.
+
+use super::env::Env;
+use super::error::{ExecError, ExecErrorKind, ExecStats};
+use super::operand::{Access, Raw};
+use super::state::LaneState;
+use super::{alu, flow, memory, texture, LaneMask, MAX_LANES};
+use crate::ir::{File, Index, Opcode, Program, Stage};
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+/// Default instruction budget per invocation: generous for real programs (a million
+/// instructions), small enough that a runaway loop ends within a fraction of a second.
+pub const DEFAULT_BUDGET: u64 = 1 << 20;
+
+/// Deepest CAL/CALI nesting (MAX_PROGRAM_CALL_DEPTH_NV on NVIDIA hardware), also the
+/// depth of the PUSHA stack.
+pub const MAX_CALL_DEPTH: usize = 32;
+
+/// One open block on a group's control stack.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Frame {
+    /// REP at `start`; `remaining` iterations including the current one (None = no count).
+    Rep { start: u32, remaining: Option<i64> },
+    /// LOOP at `start` with its counter.
+    Loop {
+        start: u32,
+        remaining: i64,
+        counter: i32,
+        step: i32,
+    },
+    /// CAL/CALI: where RET continues.
+    Call { ret: u32 },
+}
+
+/// Lanes that share a program counter and a control stack.
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    pub pc: u32,
+    pub mask: LaneMask,
+    pub frames: SmallVec<[Frame; 8]>,
+    /// PUSHA stack: per-lane address register values.
+    pub pushed: Vec<[[i32; MAX_LANES]; 4]>,
+    pub steps: u64,
+}
+
+impl Group {
+    /// A copy of this group restricted to `mask`.
+    pub fn with_mask(&self, mask: LaneMask) -> Group {
+        Group {
+            pc: self.pc,
+            mask,
+            frames: self.frames.clone(),
+            pushed: self.pushed.clone(),
+            steps: self.steps,
+        }
+    }
+
+    pub fn loop_counter(&self) -> i32 {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| match f {
+                Frame::Loop { counter, .. } => Some(*counter),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
+    fn same_place(&self, o: &Group) -> bool {
+        self.pc == o.pc && self.frames == o.frames && self.pushed.len() == o.pushed.len()
+    }
+
+    /// Absorb `o` (same place): lanes of `o` take their PUSHA values from `o`.
+    fn absorb(&mut self, o: Group) {
+        for (mine, theirs) in self.pushed.iter_mut().zip(o.pushed.iter()) {
+            for c in 0..4 {
+                for l in 0..MAX_LANES {
+                    if o.mask & (1 << l) != 0 {
+                        mine[c][l] = theirs[c][l];
+                    }
+                }
+            }
+        }
+        self.mask |= o.mask;
+        self.steps = self.steps.max(o.steps);
+    }
+}
+
+/// What running one instruction did to the group's control flow.
+pub(crate) enum Next {
+    /// Continue with the next instruction.
+    Seq,
+    /// The group's pc/mask were updated by the instruction itself; new groups (lanes that
+    /// went elsewhere) are in the vector.
+    Moved,
+}
+
+/// Runs one compiled program over batches of lanes. Build once, share across threads.
+#[derive(Debug, Clone)]
+pub struct Executor {
+    program: Arc<Program>,
+    budget: u64,
+    /// `labels` as a bitmap over instruction indices, for the implicit return at a label.
+    label_at: Vec<bool>,
+}
+
+/// Per-run context shared by the instruction implementations.
+pub(crate) struct Run<'a, E: Env + ?Sized> {
+    pub prog: &'a Program,
+    pub st: &'a mut LaneState,
+    pub params: &'a [[u32; 4]],
+    pub env: &'a mut E,
+    pub stats: ExecStats,
+    /// Groups created by splits during the current instruction.
+    pub spawned: SmallVec<[Group; 4]>,
+    /// BUFFER/BUFFER4 operands of the current instruction (see [`Access::prefetched`]).
+    pub prefetched: Vec<(u32, Index, Raw)>,
+}
+
+impl<'a, E: Env + ?Sized> Run<'a, E> {
+    pub fn access(&self, g: &Group) -> Access<'a> {
+        Access {
+            params: self.params,
+            loop_counter: g.loop_counter(),
+            mask: g.mask,
+            prefetched: self.prefetched.clone(),
+        }
+    }
+}
+
+impl Executor {
+    /// Prepare `program` for execution.
+    pub fn new(program: Arc<Program>) -> Executor {
+        let n = program.instructions.len();
+        let mut label_at = vec![false; n + 1];
+        for &l in &program.labels {
+            if let Some(b) = label_at.get_mut(l as usize) {
+                *b = true;
+            }
+        }
+        Executor {
+            program,
+            budget: DEFAULT_BUDGET,
+            label_at,
+        }
+    }
+
+    /// Change the per-invocation instruction budget.
+    pub fn with_budget(mut self, budget: u64) -> Executor {
+        self.budget = budget.max(1);
+        self
+    }
+
+    /// The program this executor runs.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// A lane state sized for this program.
+    pub fn new_state(&self, width: usize) -> LaneState {
+        LaneState::new(&self.program, width)
+    }
+
+    /// Run the program on the lanes of `active` (bits at or above the state's width are
+    /// ignored). `params` holds one vec4 per `Program::params` entry (raw bits); missing
+    /// entries read as zero and are counted as out-of-range reads.
+    ///
+    /// On return the outputs and kill mask of `state` hold the results; on error they are
+    /// partial and should be discarded.
+    pub fn run<E: Env + ?Sized>(
+        &self,
+        state: &mut LaneState,
+        active: LaneMask,
+        params: &[[u32; 4]],
+        env: &mut E,
+    ) -> Result<ExecStats, ExecError> {
+        let prog = &*self.program;
+        self.check_state(state)?;
+        state.reset_run();
+        let active = active & state.all_lanes();
+        let mut run = Run {
+            prog,
+            st: state,
+            params,
+            env,
+            stats: ExecStats::default(),
+            spawned: SmallVec::new(),
+            prefetched: Vec::new(),
+        };
+        let mut groups: SmallVec<[Group; 4]> = SmallVec::new();
+        if active != 0 {
+            groups.push(Group {
+                pc: prog.entry,
+                mask: active,
+                frames: SmallVec::new(),
+                pushed: Vec::new(),
+                steps: 0,
+            });
+        }
+        let n = prog.instructions.len() as u32;
+        while !groups.is_empty() {
+            let gi = if groups.len() == 1 {
+                0
+            } else {
+                pick_and_merge(&mut groups)
+            };
+            let g = &mut groups[gi];
+            if g.pc >= n {
+                // End of the program text: a subroutine returns, the main program ends.
+                if !flow::implicit_return(g) {
+                    groups.swap_remove(gi);
+                }
+                continue;
+            }
+            g.steps += 1;
+            if g.steps > self.budget {
+                let inst = &prog.instructions[g.pc as usize];
+                return Err(ExecError::new(
+                    g.pc,
+                    inst.span,
+                    ExecErrorKind::BudgetExceeded(self.budget),
+                ));
+            }
+            run.stats.instructions += 1;
+            run.stats.lane_instructions += u64::from(g.mask.count_ones());
+            let pc = g.pc;
+            let next = step(&mut run, g).map_err(|kind| {
+                let span = prog
+                    .instructions
+                    .get(pc as usize)
+                    .map(|i| i.span)
+                    .unwrap_or_default();
+                ExecError::new(pc, span, kind)
+            })?;
+            if let Next::Seq = next {
+                g.pc = pc + 1;
+                // Falling through to an instruction label inside a subroutine returns.
+                if self.label_at.get(g.pc as usize).copied().unwrap_or(false) {
+                    flow::implicit_return(g);
+                }
+            }
+            if g.mask == 0 {
+                groups.swap_remove(gi);
+            }
+            if !run.spawned.is_empty() {
+                run.stats.splits += run.spawned.len() as u64;
+                groups.extend(run.spawned.drain(..).filter(|s| s.mask != 0));
+            }
+        }
+        Ok(run.stats)
+    }
+
+    fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
+        let p = &*self.program;
+        if st.temps.lo.len() != p.temps.len()
+            || st.outputs.lo.len() != p.outputs.len()
+            || st.n_inputs != p.inputs.len()
+            || st.address.len() != p.address_regs as usize
+        {
+            return Err(ExecError::new(
+                0,
+                Default::default(),
+                ExecErrorKind::BadState("lane state was built for a different program".into()),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Index of the group with the lowest pc, after merging every group at the same place
+/// into it.
+fn pick_and_merge(groups: &mut SmallVec<[Group; 4]>) -> usize {
+    let mut best = 0;
+    for (i, g) in groups.iter().enumerate() {
+        if g.pc < groups[best].pc {
+            best = i;
+        }
+    }
+    let mut i = 0;
+    while i < groups.len() {
+        if i != best && groups[i].same_place(&groups[best]) {
+            let o = groups.swap_remove(i);
+            if best == groups.len() {
+                // `best` was the last element and moved into slot `i`.
+                best = i;
+            }
+            groups[best].absorb(o);
+        } else {
+            i += 1;
+        }
+    }
+    best
+}
+
+/// Execute the instruction at `g.pc` for group `g`.
+fn step<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group) -> Result<Next, ExecErrorKind> {
+    let prog = run.prog;
+    let inst = prog
+        .instructions
+        .get(g.pc as usize)
+        .ok_or_else(|| ExecErrorKind::Malformed("pc out of range".into()))?;
+    use Opcode::*;
+    run.prefetched.clear();
+    let is_mem = matches!(
+        inst.op,
+        Ldc | Load | Store | Atom | Atomctr | Membar | Loadim | Storeim | Atomim
+    );
+    if !is_mem && inst.srcs.iter().any(|s| s.file == File::Buffer) {
+        memory::prefetch_buffers(run, g, inst)?;
+    }
+    match inst.op {
+        If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Cali | Ret
+        | Kil | Pusha | Popa => flow::exec(run, g, inst),
+        Tex | Txb | Txd | Txf | Txfms | Txl | Txp | Txq | Txg | Txgo | Lod => {
+            texture::exec(run, g, inst).map(|_| Next::Seq)
+        }
+        Ldc | Load | Store | Atom | Atomctr | Membar | Loadim | Storeim | Atomim => {
+            memory::exec(run, g, inst).map(|_| Next::Seq)
+        }
+        Ipac | Ipao | Ipas => texture::interpolate(run, g, inst).map(|_| Next::Seq),
+        Emit | Emits | EndPrim => flow::geometry(run, g, inst).map(|_| Next::Seq),
+        Ddx | Ddy if prog.stage != Stage::Fragment => alu::zero_result(run, g, inst),
+        _ => alu::exec(run, g, inst).map(|_| Next::Seq),
+    }
+}

@@ -1,0 +1,162 @@
+//! f32 arithmetic with the specs' rules for specials.
+//!
+//! Precision: the specs only bound the error of the "approximate" instructions (RCP,
+//! RSQ, EX2, LG2, SIN, COS, POW); glemu computes them correctly rounded or with the host
+//! libm (well inside the bounds), so results are reproducible across batch widths.
+
+/// MIN: a NaN operand yields the other operand; -0 is less than +0.
+#[inline]
+pub(crate) fn fmin(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// MAX: a NaN operand yields the other operand; +0 is greater than -0.
+#[inline]
+pub(crate) fn fmax(a: f32, b: f32) -> f32 {
+    if a.is_nan() {
+        b
+    } else if b.is_nan() || a > b || (a == b && b.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// RCC: the reciprocal clamped to [2^-64, 2^64] or [-2^64, -2^-64] by its sign
+/// (NV_gpu_program4 RCC). A NaN stays NaN.
+pub(crate) fn rcc(x: f32) -> f32 {
+    let r = 1.0 / x;
+    if r.is_nan() {
+        return r;
+    }
+    let lo = f32::from_bits(0x1f80_0000); // 2^-64
+    let hi = f32::from_bits(0x5f80_0000); // 2^64
+    if r > 0.0 {
+        r.clamp(lo, hi)
+    } else {
+        // "not greater than zero", which includes -0 and +0 from ±inf operands.
+        (-r).clamp(lo, hi).copysign(-1.0)
+    }
+}
+
+/// SSG / sign of a float: 1, 0 or -1 (NaN gives 0).
+#[inline]
+pub(crate) fn ssg(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
+/// ROUND: nearest integer, ties to even.
+#[inline]
+pub(crate) fn round_even(x: f32) -> f32 {
+    x.round_ties_even()
+}
+
+/// LIT's specular power with the exponent clamped to (-128, 128) and 0^0 = 1.
+pub(crate) fn lit(x: f32, y: f32, w: f32) -> [f32; 4] {
+    // "128 - epsilon": the largest f32 below 128.
+    let eps = f32::from_bits(0x42ff_ffff);
+    let x = if x < 0.0 { 0.0 } else { x };
+    let y = if y < 0.0 { 0.0 } else { y };
+    let w = w.clamp(-eps, eps);
+    let z = if x > 0.0 { y.powf(w) } else { 0.0 };
+    [1.0, x, z, 1.0]
+}
+
+/// ARB/VP1 EXP: (2^floor(x), x - floor(x), 2^x, 1).
+pub(crate) fn exp_partial(x: f32) -> [f32; 4] {
+    let fl = x.floor();
+    [fl.exp2(), x - fl, x.exp2(), 1.0]
+}
+
+/// ARB/VP1 LOG of |x|: (floor(log2), mantissa in [1,2), log2, 1).
+pub(crate) fn log_partial(x: f32) -> [f32; 4] {
+    let a = x.abs();
+    if a == 0.0 {
+        return [f32::NEG_INFINITY, 1.0, f32::NEG_INFINITY, 1.0];
+    }
+    if a.is_infinite() {
+        return [f32::INFINITY, 1.0, f32::INFINITY, 1.0];
+    }
+    if a.is_nan() {
+        return [a, a, a, 1.0];
+    }
+    let e = a.log2().floor();
+    // Exact mantissa from the bits (denormals go through the float path).
+    let m = if a.is_normal() {
+        f32::from_bits((a.to_bits() & 0x007f_ffff) | 0x3f80_0000)
+    } else {
+        a / e.exp2()
+    };
+    let e = if a.is_normal() {
+        ((a.to_bits() >> 23) as i32 - 127) as f32
+    } else {
+        e
+    };
+    [e, m, a.log2(), 1.0]
+}
+
+/// Convert a float to a signed integer, saturating (NaN → 0): the defined choice for
+/// the specs' "undefined" out-of-range conversions.
+#[inline]
+pub(crate) fn f2s(x: f32) -> u32 {
+    (x as i32) as u32
+}
+
+/// Convert a float to an unsigned integer, saturating (negative and NaN → 0).
+#[inline]
+pub(crate) fn f2u(x: f32) -> u32 {
+    x as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_max_specials() {
+        assert_eq!(fmin(f32::NAN, 2.0), 2.0);
+        assert_eq!(fmax(1.0, f32::NAN), 1.0);
+        assert!(fmin(0.0, -0.0).is_sign_negative());
+        assert!(fmax(-0.0, 0.0).is_sign_positive());
+    }
+
+    #[test]
+    fn rcc_clamps() {
+        assert_eq!(rcc(0.0), f32::from_bits(0x5f80_0000));
+        assert_eq!(rcc(-0.0), -f32::from_bits(0x5f80_0000));
+        assert_eq!(rcc(f32::INFINITY), f32::from_bits(0x1f80_0000));
+        assert_eq!(rcc(f32::NEG_INFINITY), -f32::from_bits(0x1f80_0000));
+        assert_eq!(rcc(4.0), 0.25);
+        assert_eq!(rcc(1e-30), f32::from_bits(0x5f80_0000));
+        assert!(rcc(f32::NAN).is_nan());
+    }
+
+    #[test]
+    fn log_exp_partials() {
+        assert_eq!(log_partial(8.0), [3.0, 1.0, 3.0, 1.0]);
+        assert_eq!(log_partial(-12.0)[0..2], [3.0, 1.5]);
+        assert_eq!(exp_partial(2.5), [4.0, 0.5, 2.5f32.exp2(), 1.0]);
+        assert_eq!(log_partial(0.0)[0], f32::NEG_INFINITY);
+    }
+
+    #[test]
+    fn lit_cases() {
+        assert_eq!(lit(-1.0, 0.5, 2.0), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(lit(0.5, 0.5, 2.0), [1.0, 0.5, 0.25, 1.0]);
+        assert_eq!(lit(0.5, 0.0, 0.0), [1.0, 0.5, 1.0, 1.0]);
+        // Exponent clamped below 128.
+        assert!(lit(1.0, 2.0, 1000.0)[2].is_finite());
+    }
+}

@@ -1,0 +1,670 @@
+//! Memory instructions: LDC, BUFFER/BUFFER4 operands, LOAD/STORE/ATOM (global and
+//! storage buffers), ATOMCTR, MEMBAR, LOADIM/STOREIM/ATOMIM. Every access goes through the
+//! [`Env`]; out-of-range and misaligned accesses read zero / drop the write and are
+//! counted, never touching host memory.
+
+use super::alu::write32;
+use super::convert::write64;
+use super::env::{Env, ImageCall, MemRegion};
+use super::error::ExecErrorKind;
+use super::executor::{Group, Run};
+use super::operand::{load32, load64, resolve_index, Raw, Wide};
+use super::{Vec4, MAX_LANES};
+use crate::ir::{
+    AtomOp, BufferKind, DataType, File, Inst, MemInfo, MemScalar, MemSpace, MemType, Opcode,
+};
+
+type Res<T> = Result<T, ExecErrorKind>;
+
+fn malformed(m: &str) -> ExecErrorKind {
+    ExecErrorKind::Malformed(m.to_string())
+}
+
+fn env_err(e: super::env::EnvError) -> ExecErrorKind {
+    ExecErrorKind::Env(e.0)
+}
+
+/// Bytes of one component of a memory type.
+pub(crate) fn scalar_size(s: MemScalar) -> usize {
+    match s {
+        MemScalar::S8 | MemScalar::U8 => 1,
+        MemScalar::F16 | MemScalar::S16 | MemScalar::U16 => 2,
+        MemScalar::F32 | MemScalar::S32 | MemScalar::U32 => 4,
+        MemScalar::F64 | MemScalar::S64 | MemScalar::U64 => 8,
+    }
+}
+
+/// The register data type a memory type loads into / stores from.
+pub(crate) fn reg_type(s: MemScalar) -> DataType {
+    match s {
+        MemScalar::F16 | MemScalar::F32 => DataType::F32,
+        MemScalar::F64 => DataType::F64,
+        MemScalar::S8 | MemScalar::S16 | MemScalar::S32 => DataType::S32,
+        MemScalar::S64 => DataType::S64,
+        MemScalar::U8 | MemScalar::U16 | MemScalar::U32 => DataType::U32,
+        MemScalar::U64 => DataType::U64,
+    }
+}
+
+/// Decode one component (little-endian) to register bits (64-bit wide).
+fn decode(s: MemScalar, b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    for (d, x) in w.iter_mut().zip(b.iter()) {
+        *d = *x;
+    }
+    let raw = u64::from_le_bytes(w);
+    match s {
+        MemScalar::S8 => i64::from(raw as u8 as i8) as u64,
+        MemScalar::S16 => i64::from(raw as u16 as i16) as u64,
+        MemScalar::S32 => i64::from(raw as u32 as i32) as u64,
+        MemScalar::F16 => u64::from(half::f16::from_bits(raw as u16).to_f32().to_bits()),
+        MemScalar::U8 | MemScalar::U16 | MemScalar::U32 => raw,
+        MemScalar::F32 => raw & 0xffff_ffff,
+        _ => raw,
+    }
+}
+
+/// Encode register bits (64-bit wide) as one component.
+fn encode(s: MemScalar, v: u64, out: &mut [u8]) {
+    let bits = match s {
+        MemScalar::F16 => u64::from(half::f16::from_f32(f32::from_bits(v as u32)).to_bits()),
+        _ => v,
+    };
+    let b = bits.to_le_bytes();
+    for (d, x) in out.iter_mut().zip(b.iter()) {
+        *d = *x;
+    }
+}
+
+fn lane_on(mask: u32, l: usize) -> bool {
+    mask & (1 << l) != 0
+}
+
+/// Read BUFFER/BUFFER4 operands of `inst` for the running group.
+pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &Group,
+    inst: &Inst,
+) -> Res<()> {
+    for s in inst.srcs.iter().filter(|s| s.file == File::Buffer) {
+        if run
+            .prefetched
+            .iter()
+            .any(|(b, i, _)| *b == s.buffer && *i == s.index)
+        {
+            continue;
+        }
+        let var = run
+            .prog
+            .buffers
+            .get(s.buffer as usize)
+            .ok_or_else(|| malformed("buffer variable out of range"))?;
+        let four = match var.kind {
+            BufferKind::Buffer4 => true,
+            BufferKind::Buffer => false,
+            _ => {
+                return Err(malformed(
+                    "CBUFFER/STORAGE variable used as a plain operand",
+                ))
+            }
+        };
+        let acc = run.access(g);
+        let slots = resolve_index(run.st, &acc, &s.index)?;
+        let mut raw = Raw {
+            lo: [[0; MAX_LANES]; 4],
+            hi: [[0; MAX_LANES]; 4],
+            long: false,
+        };
+        let region = MemRegion::ParamBuffer {
+            binding: var.binding,
+        };
+        let elem = if four { 16u64 } else { 4 };
+        // Read each distinct element once.
+        let mut done = 0u32;
+        for l in 0..MAX_LANES {
+            if !lane_on(g.mask, l) || lane_on(done, l) {
+                continue;
+            }
+            let slot = slots[l];
+            let mut same = 0u32;
+            for k in l..MAX_LANES {
+                if lane_on(g.mask, k) && slots[k] == slot {
+                    same |= 1 << k;
+                }
+            }
+            done |= same;
+            let in_decl = match (slot, var.len) {
+                (Some(i), Some(n)) => i < n,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            let mut bytes = [0u8; 16];
+            let ok = match slot {
+                Some(i) if in_decl => {
+                    let addr = (u64::from(var.first) + u64::from(i)) * elem;
+                    run.env
+                        .mem_read(region, addr, &mut bytes[..elem as usize])
+                        .map_err(env_err)?
+                }
+                _ => false,
+            };
+            if !ok {
+                run.stats.oob_reads += u64::from(same.count_ones());
+                bytes = [0; 16];
+            }
+            let words: [u32; 4] = if four {
+                [0, 1, 2, 3].map(|c| decode(MemScalar::U32, &bytes[4 * c..4 * c + 4]) as u32)
+            } else {
+                [decode(MemScalar::U32, &bytes[..4]) as u32; 4]
+            };
+            for k in 0..MAX_LANES {
+                if lane_on(same, k) {
+                    for c in 0..4 {
+                        raw.lo[c][k] = words[c];
+                    }
+                }
+            }
+        }
+        run.prefetched.push((s.buffer, s.index, raw));
+    }
+    Ok(())
+}
+
+fn mem_info(inst: &Inst) -> Res<&MemInfo> {
+    match &inst.extra {
+        crate::ir::Extra::Mem(m) => Ok(m),
+        _ => Err(malformed("memory instruction without memory info")),
+    }
+}
+
+fn src(inst: &Inst, i: usize) -> Res<&crate::ir::Src> {
+    inst.srcs
+        .get(i)
+        .ok_or_else(|| malformed("missing source operand"))
+}
+
+/// Per-lane addresses from a scalar operand (64-bit capable).
+fn addresses<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &Group,
+    s: &crate::ir::Src,
+) -> Res<[u64; MAX_LANES]> {
+    let acc = run.access(g);
+    let v = load64(run.st, &acc, s, DataType::U64, &mut run.stats)?;
+    Ok(v[0])
+}
+
+fn region_of(run_prog: &crate::ir::Program, space: &MemSpace) -> Res<MemRegion> {
+    Ok(match space {
+        MemSpace::Global => MemRegion::Global,
+        MemSpace::Constant { buffer } => MemRegion::ParamBuffer {
+            binding: run_prog
+                .buffers
+                .get(*buffer as usize)
+                .ok_or_else(|| malformed("buffer variable out of range"))?
+                .binding,
+        },
+        MemSpace::Storage { buffer } => MemRegion::Storage {
+            binding: run_prog
+                .buffers
+                .get(*buffer as usize)
+                .map(|b| b.binding)
+                .unwrap_or(*buffer),
+        },
+        _ => return Err(malformed("not a buffer memory space")),
+    })
+}
+
+/// Load `ty` at per-lane addresses; returns 64-bit register values per component.
+fn load_vec<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    mask: u32,
+    region: MemRegion,
+    addr: &[Option<u64>; MAX_LANES],
+    ty: MemType,
+) -> Res<Wide> {
+    let size = scalar_size(ty.scalar);
+    let count = usize::from(ty.count.clamp(1, 4));
+    let total = size * count;
+    let mut out: Wide = [[0; MAX_LANES]; 4];
+    for l in 0..MAX_LANES {
+        if !lane_on(mask, l) {
+            continue;
+        }
+        let Some(a) = addr[l] else {
+            run.stats.oob_reads += 1;
+            continue;
+        };
+        // The specs' alignment rule: the fetch size for 1/2/4-component fetches.
+        let align = (size * if count == 1 { 1 } else { count }) as u64;
+        if a % align != 0 {
+            run.stats.misaligned += 1;
+            continue;
+        }
+        let mut bytes = [0u8; 32];
+        let ok = run
+            .env
+            .mem_read(region, a, &mut bytes[..total])
+            .map_err(env_err)?;
+        if !ok {
+            run.stats.oob_reads += 1;
+            continue;
+        }
+        for c in 0..count {
+            out[c][l] = decode(ty.scalar, &bytes[c * size..(c + 1) * size]);
+        }
+    }
+    Ok(out)
+}
+
+fn write_loaded<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &Group,
+    inst: &Inst,
+    ty: MemType,
+    v: &Wide,
+) -> Res<()> {
+    let rt = reg_type(ty.scalar);
+    if rt.is_64() {
+        write64(run, g, inst, rt, v)
+    } else {
+        let n: Vec4 = v.map(|c| c.map(|x| x as u32));
+        write32(run, g, inst, rt, n, None)
+    }
+}
+
+pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    match inst.op {
+        Opcode::Membar => run.env.memory_barrier().map_err(env_err),
+        Opcode::Ldc => {
+            let m = mem_info(inst)?;
+            let region = region_of(run.prog, &m.space)?;
+            let s = src(inst, 0)?;
+            // The operand's array index is a byte offset into the binding.
+            let acc = run.access(g);
+            let slots = resolve_index(run.st, &acc, &s.index)?;
+            let base = match &m.space {
+                MemSpace::Constant { buffer } => run
+                    .prog
+                    .buffers
+                    .get(*buffer as usize)
+                    .map_or(0, |b| u64::from(b.first)),
+                _ => 0,
+            };
+            let addr = slots.map(|o| o.map(|o| base + u64::from(o)));
+            let v = load_vec(run, g.mask, region, &addr, m.ty)?;
+            // Swizzle and modifiers of the operand apply to the fetched vector.
+            let raw = wide_to_raw(&v, reg_type(m.ty.scalar));
+            let rt = reg_type(m.ty.scalar);
+            if rt.is_64() {
+                let w = super::operand::shape64(&raw, s, rt);
+                write64(run, g, inst, rt, &w)
+            } else {
+                let n = super::operand::shape32(&raw, s, rt);
+                write32(run, g, inst, rt, n, None)
+            }
+        }
+        Opcode::Load => {
+            let m = mem_info(inst)?;
+            let region = region_of(run.prog, &m.space)?;
+            let a = addresses(run, g, src(inst, 0)?)?;
+            let v = load_vec(run, g.mask, region, &a.map(Some), m.ty)?;
+            write_loaded(run, g, inst, m.ty, &v)
+        }
+        Opcode::Store => store(run, g, inst),
+        Opcode::Atom => atom(run, g, inst),
+        Opcode::Atomctr => atomctr(run, g, inst),
+        Opcode::Loadim | Opcode::Storeim | Opcode::Atomim => image(run, g, inst),
+        _ => Err(malformed("not a memory instruction")),
+    }
+}
+
+fn wide_to_raw(v: &Wide, rt: DataType) -> Raw {
+    Raw {
+        lo: v.map(|c| c.map(|x| x as u32)),
+        hi: v.map(|c| c.map(|x| (x >> 32) as u32)),
+        long: rt.is_64(),
+    }
+}
+
+fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let m = mem_info(inst)?;
+    let region = region_of(run.prog, &m.space)?;
+    let rt = reg_type(m.ty.scalar);
+    let acc = run.access(g);
+    let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
+    let a = addresses(run, g, src(inst, 1)?)?;
+    let size = scalar_size(m.ty.scalar);
+    let count = usize::from(m.ty.count.clamp(1, 4));
+    let live = g.mask & !run.st.helper;
+    for l in 0..MAX_LANES {
+        if !lane_on(live, l) {
+            continue;
+        }
+        let align = (size * if count == 1 { 1 } else { count }) as u64;
+        if a[l] % align != 0 {
+            run.stats.misaligned += 1;
+            continue;
+        }
+        let mut bytes = [0u8; 32];
+        for c in 0..count {
+            let v = if rt == DataType::F32 {
+                // The 64-bit operand load widened the f32 (F32 and F16 stores): narrow it
+                // back (exact) before encoding.
+                u64::from((f64::from_bits(value[c][l]) as f32).to_bits())
+            } else {
+                value[c][l]
+            };
+            encode(m.ty.scalar, v, &mut bytes[c * size..(c + 1) * size]);
+        }
+        let ok = run
+            .env
+            .mem_write(region, a[l], &bytes[..size * count])
+            .map_err(env_err)?;
+        if !ok {
+            run.stats.oob_writes += 1;
+        }
+    }
+    Ok(())
+}
+
+/// New memory value of an atomic operation, or None for "no store" (failed CSWAP).
+pub(crate) fn atomic_update(op: AtomOp, s: MemScalar, old: u64, x: u64, y: u64) -> Option<u64> {
+    let bits = scalar_size(s) * 8;
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let sext = |v: u64| -> i64 {
+        if bits >= 64 {
+            v as i64
+        } else {
+            let sh = 64 - bits;
+            ((v << sh) as i64) >> sh
+        }
+    };
+    let signed = matches!(
+        s,
+        MemScalar::S8 | MemScalar::S16 | MemScalar::S32 | MemScalar::S64
+    );
+    let float = matches!(s, MemScalar::F32 | MemScalar::F64 | MemScalar::F16);
+    let (o, xv) = (old & mask, x & mask);
+    let r = match op {
+        AtomOp::Add if float => {
+            if bits == 64 {
+                (f64::from_bits(o) + f64::from_bits(xv)).to_bits()
+            } else {
+                u64::from((f32::from_bits(o as u32) + f32::from_bits(xv as u32)).to_bits())
+            }
+        }
+        AtomOp::Add => o.wrapping_add(xv),
+        AtomOp::Min if signed => sext(o).min(sext(xv)) as u64,
+        AtomOp::Max if signed => sext(o).max(sext(xv)) as u64,
+        AtomOp::Min => o.min(xv),
+        AtomOp::Max => o.max(xv),
+        AtomOp::IWrap => {
+            if o >= xv {
+                0
+            } else {
+                o + 1
+            }
+        }
+        AtomOp::DWrap => {
+            if o == 0 || o > xv {
+                xv
+            } else {
+                o - 1
+            }
+        }
+        AtomOp::And => o & xv,
+        AtomOp::Or => o | xv,
+        AtomOp::Xor => o ^ xv,
+        AtomOp::Exch => xv,
+        AtomOp::CSwap => {
+            if o == xv {
+                y & mask
+            } else {
+                return None;
+            }
+        }
+        AtomOp::Incr => o.wrapping_add(1),
+        AtomOp::Decr => o.wrapping_sub(1),
+        AtomOp::Get => return None,
+    };
+    Some(r & mask)
+}
+
+fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let m = mem_info(inst)?;
+    let op = m
+        .atom
+        .ok_or_else(|| malformed("ATOM without an operation"))?;
+    let region = region_of(run.prog, &m.space)?;
+    let rt = reg_type(m.ty.scalar);
+    let acc = run.access(g);
+    let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
+    let a = addresses(run, g, src(inst, 1)?)?;
+    let size = scalar_size(m.ty.scalar);
+    if size < 4 {
+        return Err(ExecErrorKind::NotSupported(format!(
+            "ATOM on {:?} (only 32/64-bit atomics exist)",
+            m.ty.scalar
+        )));
+    }
+    let mut out: Wide = [[0; MAX_LANES]; 4];
+    let live = g.mask & !run.st.helper;
+    let scalar = m.ty.scalar;
+    for l in 0..MAX_LANES {
+        if !lane_on(live, l) {
+            continue;
+        }
+        if a[l] % size as u64 != 0 {
+            run.stats.misaligned += 1;
+            continue;
+        }
+        let to_mem = |v: u64| -> u64 {
+            if scalar == MemScalar::F32 {
+                u64::from((f64::from_bits(v) as f32).to_bits())
+            } else {
+                v
+            }
+        };
+        let (x, y) = (to_mem(value[0][l]), to_mem(value[1][l]));
+        let update = move |old: u64| atomic_update(op, scalar, old, x, y);
+        match run
+            .env
+            .mem_atomic(region, a[l], size as u8, &update)
+            .map_err(env_err)?
+        {
+            Some(old) => out[0][l] = decode(scalar, &old.to_le_bytes()[..size]),
+            None => run.stats.oob_writes += 1,
+        }
+    }
+    write_loaded(run, g, inst, MemType { scalar, count: 1 }, &out)
+}
+
+fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let m = mem_info(inst)?;
+    let op = m
+        .atom
+        .ok_or_else(|| malformed("ATOMCTR without an operation"))?;
+    let MemSpace::Counter { counter } = m.space else {
+        return Err(malformed("ATOMCTR without a counter"));
+    };
+    let var = run
+        .prog
+        .counters
+        .get(counter as usize)
+        .ok_or_else(|| malformed("counter variable out of range"))?;
+    let acc = run.access(g);
+    let idx = match inst.srcs.first() {
+        Some(s) => resolve_index(run.st, &acc, &s.index)?,
+        None => [Some(0); MAX_LANES],
+    };
+    let (binding, first, len) = (var.binding, var.first, var.len.max(1));
+    let mut out = [[0u32; MAX_LANES]; 4];
+    let live = g.mask & !run.st.helper;
+    for l in 0..MAX_LANES {
+        if !lane_on(live, l) {
+            continue;
+        }
+        let Some(i) = idx[l].filter(|&i| i < len) else {
+            run.stats.oob_reads += 1;
+            continue;
+        };
+        let update: &dyn Fn(u32) -> u32 = match op {
+            AtomOp::Incr => &|v: u32| v.wrapping_add(1),
+            AtomOp::Decr => &|v: u32| v.wrapping_sub(1),
+            _ => &|v: u32| v,
+        };
+        match run
+            .env
+            .counter_atomic(binding, first + i, update)
+            .map_err(env_err)?
+        {
+            // INCR returns the old value, DECR the decremented one, GET the value.
+            Some(old) => {
+                out[0][l] = if op == AtomOp::Decr {
+                    old.wrapping_sub(1)
+                } else {
+                    old
+                }
+            }
+            None => run.stats.oob_reads += 1,
+        }
+    }
+    write32(run, g, inst, DataType::U32, out, None)
+}
+
+fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let m = mem_info(inst)?;
+    let MemSpace::Image { image } = m.space else {
+        return Err(malformed("image instruction without an image"));
+    };
+    let var = run
+        .prog
+        .images
+        .get(image as usize)
+        .ok_or_else(|| malformed("image variable out of range"))?;
+    let unit = var.first;
+    let rt = reg_type(m.ty.scalar);
+    let acc = run.access(g);
+    // LOADIM: coords in operand 0; STOREIM/ATOMIM: data in 0, coords in 1.
+    let (data, coord_src) = match inst.op {
+        Opcode::Loadim => (None, src(inst, 0)?),
+        _ => (
+            Some(load32(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?),
+            src(inst, 1)?,
+        ),
+    };
+    let coords = load32(run.st, &acc, coord_src, DataType::S32, &mut run.stats)?;
+    let live = if inst.op == Opcode::Loadim {
+        g.mask
+    } else {
+        g.mask & !run.st.helper
+    };
+    let mut out = [[0u32; MAX_LANES]; 4];
+    for l in 0..MAX_LANES {
+        if !lane_on(live, l) {
+            continue;
+        }
+        let call = ImageCall {
+            unit,
+            ty: m.ty,
+            lane: l as u32,
+        };
+        let c = [0, 1, 2, 3].map(|k| coords[k][l] as i32);
+        match inst.op {
+            Opcode::Loadim => match run.env.image_load(&call, c).map_err(env_err)? {
+                Some(v) => {
+                    for k in 0..4 {
+                        out[k][l] = v[k];
+                    }
+                }
+                None => run.stats.oob_reads += 1,
+            },
+            Opcode::Storeim => {
+                let d = data
+                    .as_ref()
+                    .map_or([0; 4], |d| [d[0][l], d[1][l], d[2][l], d[3][l]]);
+                if !run.env.image_store(&call, c, d).map_err(env_err)? {
+                    run.stats.oob_writes += 1;
+                }
+            }
+            _ => {
+                let op = m
+                    .atom
+                    .ok_or_else(|| malformed("ATOMIM without an operation"))?;
+                let (x, y) = data
+                    .as_ref()
+                    .map_or((0, 0), |d| (u64::from(d[0][l]), u64::from(d[1][l])));
+                let scalar = m.ty.scalar;
+                let update = move |old: u32| {
+                    atomic_update(op, scalar, u64::from(old), x, y).map(|v| v as u32)
+                };
+                match run.env.image_atomic(&call, c, &update).map_err(env_err)? {
+                    Some(old) => out[0][l] = old,
+                    None => run.stats.oob_writes += 1,
+                }
+            }
+        }
+    }
+    if inst.op == Opcode::Storeim {
+        return Ok(());
+    }
+    write32(
+        run,
+        g,
+        inst,
+        if rt.is_64() { DataType::U32 } else { rt },
+        out,
+        None,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_ops_follow_pseudocode() {
+        use AtomOp::*;
+        let u = MemScalar::U32;
+        assert_eq!(atomic_update(Add, u, 0xffff_ffff, 1, 0), Some(0));
+        assert_eq!(atomic_update(IWrap, u, 5, 5, 0), Some(0));
+        assert_eq!(atomic_update(IWrap, u, 4, 5, 0), Some(5));
+        assert_eq!(atomic_update(DWrap, u, 0, 7, 0), Some(7));
+        assert_eq!(atomic_update(DWrap, u, 9, 7, 0), Some(7));
+        assert_eq!(atomic_update(DWrap, u, 3, 7, 0), Some(2));
+        assert_eq!(atomic_update(CSwap, u, 3, 3, 9), Some(9));
+        assert_eq!(atomic_update(CSwap, u, 3, 4, 9), None);
+        assert_eq!(
+            atomic_update(Min, MemScalar::S32, 5, 0xffff_ffff, 0),
+            Some(0xffff_ffff)
+        );
+        assert_eq!(atomic_update(Min, u, 5, 0xffff_ffff, 0), Some(5));
+        assert_eq!(atomic_update(Max, MemScalar::S64, 5, u64::MAX, 0), Some(5));
+        assert_eq!(
+            atomic_update(
+                Add,
+                MemScalar::F32,
+                u64::from(1.5f32.to_bits()),
+                u64::from(2.0f32.to_bits()),
+                0
+            ),
+            Some(u64::from(3.5f32.to_bits()))
+        );
+    }
+
+    #[test]
+    fn decode_sign_extends() {
+        assert_eq!(decode(MemScalar::S8, &[0x80]) as i64, -128);
+        assert_eq!(decode(MemScalar::U8, &[0x80]), 0x80);
+        assert_eq!(decode(MemScalar::S16, &[0xff, 0xff]) as i64, -1);
+        assert_eq!(
+            f32::from_bits(decode(MemScalar::F16, &[0x00, 0x3c]) as u32),
+            1.0
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! Texture instructions and attribute interpolation: one environment call per group (per
+//! distinct texture unit when the unit is indexed), with SoA operands.
+
+use super::alu::write32;
+use super::env::{Env, InterpCall, InterpKind, TexCall, TexOffsets, TexOp};
+use super::error::ExecErrorKind;
+use super::executor::{Group, Run};
+use super::operand::{index_reg, load32, load_raw, shape32};
+use super::{LaneMask, Vec4, MAX_LANES};
+use crate::ir::{DataType, Extra, File, Index, Inst, Opcode, TexOffset, TexUnit};
+
+type Res<T> = Result<T, ExecErrorKind>;
+
+fn malformed(m: &str) -> ExecErrorKind {
+    ExecErrorKind::Malformed(m.to_string())
+}
+
+fn lane_on(mask: LaneMask, l: usize) -> bool {
+    mask & (1 << l) != 0
+}
+
+pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let info = match &inst.extra {
+        Extra::Tex(t) => t,
+        _ => return Err(malformed("texture instruction without texture info")),
+    };
+    let op = match inst.op {
+        Opcode::Tex => TexOp::Sample,
+        Opcode::Txb => TexOp::Bias,
+        Opcode::Txl => TexOp::Lod,
+        Opcode::Txd => TexOp::Grad,
+        Opcode::Txp => TexOp::Proj,
+        Opcode::Txf => TexOp::Fetch,
+        Opcode::Txfms => TexOp::FetchMs,
+        Opcode::Txq => TexOp::Query,
+        Opcode::Txg => TexOp::Gather,
+        Opcode::Txgo => TexOp::GatherOffsets,
+        Opcode::Lod => TexOp::QueryLod,
+        _ => return Err(malformed("not a texture instruction")),
+    };
+    let int_coords = matches!(op, TexOp::Fetch | TexOp::FetchMs | TexOp::Query);
+    let coord_ty = if int_coords {
+        DataType::S32
+    } else {
+        DataType::F32
+    };
+    let acc = run.access(g);
+    let coord = match inst.srcs.first() {
+        Some(s) => load32(run.st, &acc, s, coord_ty, &mut run.stats)?,
+        None => [[0; MAX_LANES]; 4],
+    };
+    let extra_ty = if matches!(op, TexOp::GatherOffsets) {
+        DataType::S32
+    } else {
+        DataType::F32
+    };
+    let operand2 = match inst.srcs.get(1) {
+        Some(s) => Some(load32(run.st, &acc, s, extra_ty, &mut run.stats)?),
+        None => None,
+    };
+    let operand3 = match inst.srcs.get(2) {
+        Some(s) => Some(load32(run.st, &acc, s, extra_ty, &mut run.stats)?),
+        None => None,
+    };
+    let reg_off: Option<[[i32; MAX_LANES]; 3]> = match &info.offset {
+        Some(TexOffset::Register(s)) => {
+            let v = load32(run.st, &acc, s, DataType::S32, &mut run.stats)?;
+            Some([0, 1, 2].map(|c| v[c].map(|x| x as i32)))
+        }
+        _ => None,
+    };
+    let offsets = match (&info.offset, &reg_off) {
+        (Some(TexOffset::Const(o)), _) => TexOffsets::Const(o.map(i32::from)),
+        (_, Some(r)) => TexOffsets::PerLane(r),
+        _ => TexOffsets::None,
+    };
+    // Texture unit per lane.
+    let units: [Option<u32>; MAX_LANES] = match info.unit {
+        TexUnit::Fixed(u) => [Some(u); MAX_LANES],
+        TexUnit::Relative {
+            reg,
+            offset,
+            base,
+            len,
+        } => {
+            let r = index_reg(run.st, &acc, reg)?;
+            r.map(|v| {
+                let e = i64::from(v) + i64::from(offset);
+                (e >= 0 && e < i64::from(len)).then(|| base + e as u32)
+            })
+        }
+    };
+    let mut out: Vec4 = [[0; MAX_LANES]; 4];
+    let mut todo = g.mask;
+    while todo != 0 {
+        let l = todo.trailing_zeros() as usize;
+        let unit = units[l];
+        let mut lanes: LaneMask = 0;
+        for (k, u) in units.iter().enumerate() {
+            if lane_on(todo, k) && *u == unit {
+                lanes |= 1 << k;
+            }
+        }
+        todo &= !lanes;
+        let Some(unit) = unit else {
+            run.stats.oob_reads += u64::from(lanes.count_ones());
+            continue;
+        };
+        let call = TexCall {
+            op,
+            stage: run.prog.stage,
+            unit,
+            target: info.target,
+            lanes,
+            coord: &coord,
+            operand2: operand2.as_ref(),
+            operand3: operand3.as_ref(),
+            offsets,
+            gather_comp: info.gather_comp,
+            dtype: inst.dtype,
+        };
+        let mut part: Vec4 = [[0; MAX_LANES]; 4];
+        run.env
+            .texture(&call, &mut part)
+            .map_err(|e| ExecErrorKind::Env(e.0))?;
+        for c in 0..4 {
+            for k in 0..MAX_LANES {
+                if lane_on(lanes, k) {
+                    out[c][k] = part[c][k];
+                }
+            }
+        }
+    }
+    let rt = match op {
+        // Sizes and levels are integers.
+        TexOp::Query => DataType::S32,
+        TexOp::QueryLod => DataType::F32,
+        _ => inst.dtype,
+    };
+    write32(run, g, inst, rt, out, None)
+}
+
+/// IPAC / IPAS / IPAO.
+pub(crate) fn interpolate<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<()> {
+    let attr = inst
+        .srcs
+        .first()
+        .ok_or_else(|| malformed("missing source operand"))?;
+    if attr.file != File::Input {
+        return Err(malformed("interpolation of a non-attribute"));
+    }
+    let slot = match attr.index {
+        Index::Direct(s) => s,
+        Index::Relative { .. } => {
+            return Err(ExecErrorKind::NotSupported(
+                "IPAC/IPAS/IPAO on a relatively indexed attribute".into(),
+            ))
+        }
+    };
+    let kind = match inst.op {
+        Opcode::Ipac => InterpKind::Centroid,
+        Opcode::Ipas => InterpKind::Sample,
+        _ => InterpKind::Offset,
+    };
+    let acc = run.access(g);
+    let operand = match (kind, inst.srcs.get(1)) {
+        (InterpKind::Sample, Some(s)) => load32(run.st, &acc, s, DataType::U32, &mut run.stats)?,
+        (InterpKind::Offset, Some(s)) => load32(run.st, &acc, s, DataType::F32, &mut run.stats)?,
+        _ => [[0; MAX_LANES]; 4],
+    };
+    let call = InterpCall {
+        kind,
+        input: slot,
+        lanes: g.mask,
+        operand: &operand,
+    };
+    let mut raw = load_raw(run.st, &acc, attr, &mut run.stats)?;
+    run.env
+        .interpolate(&call, &mut raw.lo)
+        .map_err(|e| ExecErrorKind::Env(e.0))?;
+    raw.long = false;
+    let v = shape32(&raw, attr, DataType::F32);
+    write32(run, g, inst, inst.dtype, v, None)
+}
