@@ -1,2 +1,18 @@
 //! glemu: a software GPU that runs NVIDIA assembly programs.
+//!
+//! - [`Context`]: GL objects and state, entry points named after GL's (`program_string`,
+//!   `bind_program`, `buffer_data`, `draw_arrays`, ...), each returning
+//!   `Result<_, glemu::Error>` where the error carries the GL error it stands for.
+//! - [`gl`]: the GL enum values the Context takes.
+//! - [`scene`]: piglit `.shader_test` scene files run through the public Context API.
+//! - [`cli`]: the `glemu` command line (check, run, render, bench, info).
+
+pub mod cli;
+pub mod context;
+pub mod error;
+pub mod gl;
+pub mod scene;
+
+pub use context::Context;
+pub use error::{Error, GlError, Result};
 pub use glemu_programs as programs;

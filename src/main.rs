@@ -1,4 +1,5 @@
 fn main() {
-    eprintln!("glemu: the CLI is being built (see ARCHITECTURE.md)");
-    std::process::exit(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = glemu::cli::main(&args, &mut std::io::stdout(), &mut std::io::stderr());
+    std::process::exit(code);
 }

@@ -1,0 +1,76 @@
+//! `glemu check FILE... [--ir] [--target T]`.
+
+use glemu_programs::{assemble, Stage};
+use std::io::Write;
+
+/// Parses a `--target` name.
+pub fn stage_by_name(name: &str) -> Option<Stage> {
+    Some(match name {
+        "vertex" => Stage::Vertex,
+        "tess-control" => Stage::TessControl,
+        "tess-eval" => Stage::TessEval,
+        "geometry" => Stage::Geometry,
+        "fragment" => Stage::Fragment,
+        _ => return None,
+    })
+}
+
+/// Assembles each file; errors go to `err` as `FILE:LINE:COL: error: MESSAGE`, `--ir`
+/// output to `out`. Returns the exit code (0 all valid, 1 any invalid or unreadable).
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut files = Vec::new();
+    let mut ir = false;
+    let mut target = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--ir" => ir = true,
+            "--target" => {
+                let Some(t) = it.next() else {
+                    let _ = writeln!(err, "glemu check: --target needs a stage (vertex tess-control tess-eval geometry fragment)");
+                    return 2;
+                };
+                match stage_by_name(t) {
+                    Some(s) => target = Some(s),
+                    None => {
+                        let _ = writeln!(err, "glemu check: unknown target '{t}' (vertex tess-control tess-eval geometry fragment)");
+                        return 2;
+                    }
+                }
+            }
+            f => files.push(f.to_string()),
+        }
+    }
+    if files.is_empty() {
+        let _ = writeln!(err, "usage: glemu check FILE... [--ir] [--target vertex|tess-control|tess-eval|geometry|fragment]");
+        return 2;
+    }
+    let mut code = 0;
+    for f in &files {
+        let text = match std::fs::read_to_string(f) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = writeln!(err, "{f}: error: cannot read: {e}");
+                code = 1;
+                continue;
+            }
+        };
+        match assemble(&text, target) {
+            Ok(p) => {
+                if ir {
+                    let _ = writeln!(out, "{}", print_ir(&p));
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(err, "{f}:{}", e.render(&text));
+                code = 1;
+            }
+        }
+    }
+    code
+}
+
+/// The compiled form as text: the programs crate's printer (`--ir`).
+fn print_ir(p: &glemu_programs::Program) -> String {
+    format!("{p:#?}")
+}

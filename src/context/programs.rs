@@ -1,0 +1,487 @@
+//! Program objects (ARB_vertex_program's object model, shared by every NV program target):
+//! loading text, binding, env/local/named parameters, error position and string.
+
+use super::Context;
+use crate::error::{Error, Result};
+use crate::gl;
+use glemu_programs::{assemble, Program, Stage};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// `MAX_PROGRAM_ENV_PARAMETERS_ARB` for every target.
+pub const MAX_ENV_PARAMETERS: usize = 256;
+/// `MAX_PROGRAM_LOCAL_PARAMETERS_ARB` for every target.
+pub const MAX_LOCAL_PARAMETERS: usize = 1024;
+/// Program targets in the order of [`target_index`].
+pub const TARGETS: [u32; 5] = [
+    gl::VERTEX_PROGRAM_ARB,
+    gl::FRAGMENT_PROGRAM_ARB,
+    gl::GEOMETRY_PROGRAM_NV,
+    gl::TESS_CONTROL_PROGRAM_NV,
+    gl::TESS_EVALUATION_PROGRAM_NV,
+];
+
+/// Index 0..5 of a program target (vertex, fragment, geometry, tess control, tess eval);
+/// `FRAGMENT_PROGRAM_NV` shares the fragment slot.
+pub fn target_index(target: u32) -> Option<usize> {
+    match target {
+        gl::VERTEX_PROGRAM_ARB => Some(0),
+        gl::FRAGMENT_PROGRAM_ARB | gl::FRAGMENT_PROGRAM_NV => Some(1),
+        gl::GEOMETRY_PROGRAM_NV => Some(2),
+        gl::TESS_CONTROL_PROGRAM_NV => Some(3),
+        gl::TESS_EVALUATION_PROGRAM_NV => Some(4),
+        _ => None,
+    }
+}
+
+/// The stage a target index runs at.
+pub fn index_stage(i: usize) -> Stage {
+    match i {
+        0 => Stage::Vertex,
+        1 => Stage::Fragment,
+        2 => Stage::Geometry,
+        3 => Stage::TessControl,
+        _ => Stage::TessEval,
+    }
+}
+
+/// One program object.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ProgramObject {
+    /// Target index once first bound.
+    pub target: Option<usize>,
+    pub program: Option<Arc<Program>>,
+    pub source: String,
+    pub local: Vec<[u32; 4]>,
+    pub named: HashMap<String, [u32; 4]>,
+}
+
+impl ProgramObject {
+    fn new(target: Option<usize>) -> ProgramObject {
+        ProgramObject {
+            target,
+            local: vec![[0; 4]; MAX_LOCAL_PARAMETERS],
+            ..Default::default()
+        }
+    }
+}
+
+/// A VP1 `TrackMatrixNV` entry: env parameters `address..address+4` follow a matrix.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Tracking {
+    pub address: u32,
+    /// `MODELVIEW`, `PROJECTION`, `MODELVIEW_PROJECTION_NV` (0x8629), `TEXTURE`, `MATRIXn`.
+    pub matrix: u32,
+    /// `IDENTITY_NV` (0x862A), `INVERSE_NV` (0x862B), `TRANSPOSE_NV` (0x862C),
+    /// `INVERSE_TRANSPOSE_NV` (0x862D).
+    pub transform: u32,
+}
+
+/// All program objects and per-target bindings.
+#[derive(Debug)]
+pub(crate) struct Programs {
+    pub objects: HashMap<u32, ProgramObject>,
+    pub defaults: Vec<ProgramObject>,
+    pub bound: [u32; 5],
+    pub env: Vec<Vec<[u32; 4]>>,
+    pub next_id: u32,
+    pub error_position: i32,
+    pub error_string: String,
+    pub tracking: Vec<Tracking>,
+}
+
+impl Default for Programs {
+    fn default() -> Programs {
+        Programs {
+            objects: HashMap::new(),
+            defaults: (0..5).map(|i| ProgramObject::new(Some(i))).collect(),
+            bound: [0; 5],
+            env: vec![vec![[0; 4]; MAX_ENV_PARAMETERS]; 5],
+            next_id: 1,
+            error_position: -1,
+            error_string: String::new(),
+            tracking: Vec::new(),
+        }
+    }
+}
+
+impl Programs {
+    pub(crate) fn bound_object(&self, t: usize) -> Option<&ProgramObject> {
+        match self.bound.get(t).copied()? {
+            0 => self.defaults.get(t),
+            id => self.objects.get(&id),
+        }
+    }
+
+    fn bound_object_mut(&mut self, t: usize) -> Option<&mut ProgramObject> {
+        match self.bound.get(t).copied()? {
+            0 => self.defaults.get_mut(t),
+            id => self.objects.get_mut(&id),
+        }
+    }
+}
+
+fn target(target: u32) -> Result<usize> {
+    target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))
+}
+
+fn param_index(index: u32, max: usize) -> Result<usize> {
+    let i = index as usize;
+    if i >= max {
+        return Err(Error::invalid_value(format!(
+            "program parameter index {index} is out of range (max {})",
+            max - 1
+        )));
+    }
+    Ok(i)
+}
+
+impl Context {
+    /// `glGenProgramsARB`: reserves `n` program names.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// let ids = ctx.gen_programs(2);
+    /// assert_eq!(ids.len(), 2);
+    /// assert_ne!(ids[0], ids[1]);
+    /// ```
+    pub fn gen_programs(&mut self, n: usize) -> Vec<u32> {
+        let p = &mut self.programs;
+        (0..n)
+            .map(|_| {
+                let id = p.next_id;
+                p.next_id += 1;
+                p.objects.insert(id, ProgramObject::new(None));
+                id
+            })
+            .collect()
+    }
+
+    /// `glBindProgramARB`: binds program `id` (0 = the target's default program) to
+    /// `target`. A name used with another target is `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let id = ctx.gen_programs(1)[0];
+    /// ctx.bind_program(gl::VERTEX_PROGRAM_ARB, id).unwrap();
+    /// let e = ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, id).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation);
+    /// ```
+    pub fn bind_program(&mut self, target_enum: u32, id: u32) -> Result<()> {
+        let t = target(target_enum)?;
+        if id != 0 {
+            let obj = self
+                .programs
+                .objects
+                .entry(id)
+                .or_insert_with(|| ProgramObject::new(None));
+            match obj.target {
+                Some(o) if o != t => {
+                    return Err(Error::invalid_operation(format!(
+                        "program {id} was created for another target"
+                    )))
+                }
+                _ => obj.target = Some(t),
+            }
+        }
+        self.programs.bound[t] = id;
+        Ok(())
+    }
+
+    /// `glDeleteProgramsARB`. Deleting a bound program binds the default one.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// let id = ctx.gen_programs(1)[0];
+    /// ctx.delete_programs(&[id]);
+    /// ```
+    pub fn delete_programs(&mut self, ids: &[u32]) {
+        for id in ids {
+            if *id == 0 {
+                continue;
+            }
+            self.programs.objects.remove(id);
+            for b in &mut self.programs.bound {
+                if b == id {
+                    *b = 0;
+                }
+            }
+        }
+    }
+
+    /// `glProgramStringARB(target, PROGRAM_FORMAT_ASCII_ARB, text)`: assembles `text` into
+    /// the program bound to `target`. On failure the error position and string are set
+    /// (see [`Context::program_error_position`]) and `INVALID_OPERATION` is returned; the
+    /// previously loaded program stays.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let bad = ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, "!!ARBvp1.0\nEND\n");
+    /// assert!(bad.is_err());
+    /// assert_eq!(ctx.program_error_position(), 0);
+    /// ```
+    pub fn program_string(&mut self, target_enum: u32, text: &str) -> Result<()> {
+        let t = target(target_enum)?;
+        match assemble(text, Some(index_stage(t))) {
+            Ok(program) => {
+                self.programs.error_position = -1;
+                self.programs.error_string.clear();
+                let obj = self
+                    .programs
+                    .bound_object_mut(t)
+                    .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
+                obj.program = Some(Arc::new(program));
+                obj.source = text.to_string();
+                obj.named.clear();
+                Ok(())
+            }
+            Err(e) => {
+                self.programs.error_position = i32::try_from(e.position()).unwrap_or(i32::MAX);
+                let (line, col) = e.line_col(text);
+                self.programs.error_string = format!("{line}:{col}: {}", e.message);
+                Err(Error::invalid_operation(format!(
+                    "program failed to load: {}",
+                    self.programs.error_string
+                )))
+            }
+        }
+    }
+
+    /// `PROGRAM_ERROR_POSITION_ARB`: byte offset of the last load error, -1 if the last
+    /// load succeeded.
+    ///
+    /// ```
+    /// let ctx = glemu::Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.program_error_position(), -1);
+    /// ```
+    pub fn program_error_position(&self) -> i32 {
+        self.programs.error_position
+    }
+
+    /// `PROGRAM_ERROR_STRING_ARB`: `LINE:COL: message` of the last load error, empty
+    /// after a successful load.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let _ = ctx.program_string(gl::VERTEX_PROGRAM_ARB, "!!ARBvp1.0\nFOO;\nEND\n");
+    /// assert!(ctx.program_error_string().starts_with("2:"));
+    /// ```
+    pub fn program_error_string(&self) -> &str {
+        &self.programs.error_string
+    }
+
+    /// The compiled program bound to `target`, if one is loaded: its interface (inputs,
+    /// outputs, parameters, textures) for tools.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let ctx = Context::new(4, 4).unwrap();
+    /// assert!(ctx.program(gl::VERTEX_PROGRAM_ARB).unwrap().is_none());
+    /// ```
+    pub fn program(&self, target_enum: u32) -> Result<Option<Arc<Program>>> {
+        let t = target(target_enum)?;
+        Ok(self
+            .programs
+            .bound_object(t)
+            .and_then(|o| o.program.clone()))
+    }
+
+    /// `glProgramEnvParameter4fARB`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, 3, [1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let e = ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, 9999, [0.0; 4]).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn program_env_parameter_4f(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        v: [f32; 4],
+    ) -> Result<()> {
+        self.program_env_parameter_bits(target_enum, index, v.map(f32::to_bits))
+    }
+
+    /// `glProgramEnvParameterI4iNV` / `I4uiNV`: raw 32-bit values.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.program_env_parameter_bits(gl::FRAGMENT_PROGRAM_ARB, 0, [1, 2, 3, 4]).unwrap();
+    /// assert_eq!(ctx.get_program_env_parameter(gl::FRAGMENT_PROGRAM_ARB, 0).unwrap(), [1, 2, 3, 4]);
+    /// ```
+    pub fn program_env_parameter_bits(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        v: [u32; 4],
+    ) -> Result<()> {
+        let t = target(target_enum)?;
+        let i = param_index(index, MAX_ENV_PARAMETERS)?;
+        if let Some(slot) = self.programs.env.get_mut(t).and_then(|e| e.get_mut(i)) {
+            *slot = v;
+        }
+        Ok(())
+    }
+
+    /// `glGetProgramEnvParameter*`: raw bits.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.get_program_env_parameter(gl::VERTEX_PROGRAM_ARB, 0).unwrap(), [0; 4]);
+    /// ```
+    pub fn get_program_env_parameter(&self, target_enum: u32, index: u32) -> Result<[u32; 4]> {
+        let t = target(target_enum)?;
+        let i = param_index(index, MAX_ENV_PARAMETERS)?;
+        Ok(self
+            .programs
+            .env
+            .get(t)
+            .and_then(|e| e.get(i))
+            .copied()
+            .unwrap_or([0; 4]))
+    }
+
+    /// `glProgramLocalParameter4fARB` on the program bound to `target`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.program_local_parameter_4f(gl::FRAGMENT_PROGRAM_ARB, 1, [0.5; 4]).unwrap();
+    /// ```
+    pub fn program_local_parameter_4f(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        v: [f32; 4],
+    ) -> Result<()> {
+        self.program_local_parameter_bits(target_enum, index, v.map(f32::to_bits))
+    }
+
+    /// `glProgramLocalParameterI4iNV` / `I4uiNV`: raw 32-bit values.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.program_local_parameter_bits(gl::VERTEX_PROGRAM_ARB, 1, [7; 4]).unwrap();
+    /// assert_eq!(ctx.get_program_local_parameter(gl::VERTEX_PROGRAM_ARB, 1).unwrap(), [7; 4]);
+    /// ```
+    pub fn program_local_parameter_bits(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        v: [u32; 4],
+    ) -> Result<()> {
+        let t = target(target_enum)?;
+        let i = param_index(index, MAX_LOCAL_PARAMETERS)?;
+        let obj = self
+            .programs
+            .bound_object_mut(t)
+            .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
+        if let Some(slot) = obj.local.get_mut(i) {
+            *slot = v;
+        }
+        Ok(())
+    }
+
+    /// `glGetProgramLocalParameter*`: raw bits.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.get_program_local_parameter(gl::VERTEX_PROGRAM_ARB, 0).unwrap(), [0; 4]);
+    /// ```
+    pub fn get_program_local_parameter(&self, target_enum: u32, index: u32) -> Result<[u32; 4]> {
+        let t = target(target_enum)?;
+        let i = param_index(index, MAX_LOCAL_PARAMETERS)?;
+        let obj = self
+            .programs
+            .bound_object(t)
+            .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
+        Ok(obj.local.get(i).copied().unwrap_or([0; 4]))
+    }
+
+    /// `glProgramNamedParameter4fNV`: sets an FP1 `DECLARE`d parameter of the fragment
+    /// program bound to `FRAGMENT_PROGRAM_NV`. An unknown name is `INVALID_VALUE`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.program_named_parameter_4f("nope", [0.0; 4]).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation);
+    /// ```
+    pub fn program_named_parameter_4f(&mut self, name: &str, v: [f32; 4]) -> Result<()> {
+        let obj = self
+            .programs
+            .bound_object_mut(1)
+            .ok_or_else(|| Error::invalid_operation("no fragment program is bound"))?;
+        let Some(program) = &obj.program else {
+            return Err(Error::invalid_operation(
+                "the bound fragment program is not loaded",
+            ));
+        };
+        let known = program.params.iter().any(
+            |p| matches!(p, glemu_programs::ir::ParamSource::Named { name: n, .. } if n == name),
+        );
+        if !known {
+            return Err(Error::invalid_value(format!(
+                "the fragment program declares no parameter '{name}'"
+            )));
+        }
+        obj.named.insert(name.to_string(), v.map(f32::to_bits));
+        Ok(())
+    }
+
+    /// `glTrackMatrixNV`: env parameters `address..address+4` of the vertex target follow
+    /// `matrix` (`MODELVIEW`, `PROJECTION`, `0x8629` MODELVIEW_PROJECTION_NV, `TEXTURE`,
+    /// `MATRIXi`) under `transform` (`0x862A` IDENTITY_NV, `0x862B` INVERSE_NV, `0x862C`
+    /// TRANSPOSE_NV, `0x862D` INVERSE_TRANSPOSE_NV); `NONE` stops tracking.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.track_matrix_nv(gl::VERTEX_PROGRAM_ARB, 0, 0x8629, 0x862A).unwrap();
+    /// assert!(ctx.track_matrix_nv(gl::VERTEX_PROGRAM_ARB, 2, 0x8629, 0x862A).is_err());
+    /// ```
+    pub fn track_matrix_nv(
+        &mut self,
+        target_enum: u32,
+        address: u32,
+        matrix: u32,
+        transform: u32,
+    ) -> Result<()> {
+        if target_enum != gl::VERTEX_PROGRAM_ARB {
+            return Err(Error::invalid_enum("TrackMatrixNV target", target_enum));
+        }
+        if address % 4 != 0 || address as usize + 4 > MAX_ENV_PARAMETERS {
+            return Err(Error::invalid_value(format!(
+                "TrackMatrixNV address {address} is not a multiple of 4 in range"
+            )));
+        }
+        let valid_matrix = matches!(
+            matrix,
+            gl::NONE | gl::MODELVIEW | gl::PROJECTION | gl::TEXTURE | 0x8629
+        ) || (gl::MATRIX0_ARB..gl::MATRIX0_ARB + 8).contains(&matrix);
+        if !valid_matrix {
+            return Err(Error::invalid_enum("TrackMatrixNV matrix", matrix));
+        }
+        if !(0x862A..=0x862D).contains(&transform) {
+            return Err(Error::invalid_enum("TrackMatrixNV transform", transform));
+        }
+        self.programs.tracking.retain(|t| t.address != address);
+        if matrix != gl::NONE {
+            self.programs.tracking.push(Tracking {
+                address,
+                matrix,
+                transform,
+            });
+        }
+        Ok(())
+    }
+}

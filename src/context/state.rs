@@ -1,0 +1,304 @@
+//! GL state as the API sets it (raw GL values). Converted into the pipeline's per-draw
+//! snapshot by `snapshot.rs`, and read by ARB `state.*` bindings through `params.rs`.
+
+use super::matrix::{Mat4, IDENTITY};
+use crate::gl;
+
+/// Texture units with their own fixed-function state (texcoords, matrices, enables).
+pub const MAX_TEXTURE_UNITS: usize = 16;
+/// Texture coordinate sets / texture matrices.
+pub const MAX_TEXTURE_COORDS: usize = 8;
+/// Fixed-function lights.
+pub const MAX_LIGHTS: usize = 8;
+/// User clip planes / clip distances.
+pub const MAX_CLIP_PLANES: usize = 8;
+/// Program matrices (`state.matrix.program[n]`).
+pub const MAX_PROGRAM_MATRICES: usize = 8;
+/// Generic vertex attributes.
+pub const MAX_VERTEX_ATTRIBS: usize = 16;
+
+/// One light's state (GL 1.x defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Light {
+    pub ambient: [f32; 4],
+    pub diffuse: [f32; 4],
+    pub specular: [f32; 4],
+    /// Eye-space position (transformed by the modelview when set, as GL does).
+    pub position: [f32; 4],
+    /// Eye-space spot direction.
+    pub spot_direction: [f32; 3],
+    pub spot_exponent: f32,
+    pub spot_cutoff: f32,
+    /// Constant, linear, quadratic.
+    pub attenuation: [f32; 3],
+}
+
+impl Light {
+    fn new(index: usize) -> Light {
+        let on = if index == 0 { 1.0 } else { 0.0 };
+        Light {
+            ambient: [0.0, 0.0, 0.0, 1.0],
+            diffuse: [on, on, on, 1.0],
+            specular: [on, on, on, 1.0],
+            position: [0.0, 0.0, 1.0, 0.0],
+            spot_direction: [0.0, 0.0, -1.0],
+            spot_exponent: 0.0,
+            spot_cutoff: 180.0,
+            attenuation: [1.0, 0.0, 0.0],
+        }
+    }
+}
+
+/// Material of one face.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Material {
+    pub ambient: [f32; 4],
+    pub diffuse: [f32; 4],
+    pub specular: [f32; 4],
+    pub emission: [f32; 4],
+    pub shininess: f32,
+}
+
+impl Default for Material {
+    fn default() -> Material {
+        Material {
+            ambient: [0.2, 0.2, 0.2, 1.0],
+            diffuse: [0.8, 0.8, 0.8, 1.0],
+            specular: [0.0, 0.0, 0.0, 1.0],
+            emission: [0.0, 0.0, 0.0, 1.0],
+            shininess: 0.0,
+        }
+    }
+}
+
+/// Fog state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fog {
+    pub mode: u32,
+    pub density: f32,
+    pub start: f32,
+    pub end: f32,
+    pub color: [f32; 4],
+}
+
+/// Texture-coordinate generation planes of one unit (`state.texgen`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TexGen {
+    /// Eye planes s, t, r, q.
+    pub eye: [[f32; 4]; 4],
+    /// Object planes s, t, r, q.
+    pub object: [[f32; 4]; 4],
+}
+
+impl Default for TexGen {
+    fn default() -> TexGen {
+        let p = [
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0; 4],
+            [0.0; 4],
+        ];
+        TexGen { eye: p, object: p }
+    }
+}
+
+/// Everything settable with enable/disable and the small state calls.
+#[derive(Clone, Debug)]
+pub struct GlState {
+    pub viewport: [i32; 4],
+    pub scissor: [i32; 4],
+    pub scissor_test: bool,
+    pub depth_range: [f64; 2],
+    pub depth_test: bool,
+    pub depth_func: u32,
+    pub depth_mask: bool,
+    pub depth_clamp: bool,
+    pub stencil_test: bool,
+    /// (func, ref, value mask, write mask, sfail, dpfail, dppass) for front and back.
+    pub stencil: [StencilState; 2],
+    pub blend: bool,
+    /// src rgb, dst rgb, src alpha, dst alpha.
+    pub blend_func: [u32; 4],
+    /// rgb, alpha.
+    pub blend_equation: [u32; 2],
+    pub blend_color: [f32; 4],
+    pub color_mask: [bool; 4],
+    pub cull_face: bool,
+    pub cull_mode: u32,
+    pub front_face: u32,
+    pub polygon_mode: [u32; 2],
+    pub polygon_offset_fill: bool,
+    pub polygon_offset_line: bool,
+    pub polygon_offset_point: bool,
+    pub polygon_offset: [f32; 2],
+    pub shade_model: u32,
+    pub provoking_vertex: u32,
+    pub point_size: f32,
+    pub line_width: f32,
+    pub program_point_size: bool,
+    pub point_sprite: bool,
+    pub multisample: bool,
+    pub sample_shading: bool,
+    pub min_sample_shading: f32,
+    pub alpha_to_coverage: bool,
+    pub alpha_to_one: bool,
+    pub sample_mask_enabled: bool,
+    pub sample_mask: u32,
+    pub primitive_restart: bool,
+    pub primitive_restart_index: u32,
+    pub rasterizer_discard: bool,
+    /// Bit n = CLIP_PLANEn / CLIP_DISTANCEn enabled.
+    pub clip_enabled: u32,
+    /// Eye-space planes.
+    pub clip_planes: [[f64; 4]; MAX_CLIP_PLANES],
+    pub two_side: bool,
+    pub framebuffer_srgb: bool,
+    pub logic_op: bool,
+    /// Fixed-function texture enables per unit: bit per target (1D, 2D, 3D, cube, rect).
+    pub texture_enables: [u8; MAX_TEXTURE_UNITS],
+    pub fog_enabled: bool,
+    pub fog: Fog,
+    pub lighting: bool,
+    pub light_enabled: [bool; MAX_LIGHTS],
+    pub lights: Vec<Light>,
+    pub light_model_ambient: [f32; 4],
+    pub materials: [Material; 2],
+    pub texgen: Vec<TexGen>,
+    pub tex_env_color: [[f32; 4]; MAX_TEXTURE_UNITS],
+    pub modelview: Mat4,
+    pub projection: Mat4,
+    pub texture_matrix: [Mat4; MAX_TEXTURE_COORDS],
+    pub program_matrix: [Mat4; MAX_PROGRAM_MATRICES],
+    pub matrix_mode: u32,
+    pub active_texture: u32,
+    pub current_color: [f32; 4],
+    pub current_secondary_color: [f32; 4],
+    pub current_normal: [f32; 4],
+    pub current_fog_coord: f32,
+    pub current_texcoord: [[f32; 4]; MAX_TEXTURE_COORDS],
+    pub current_attrib: [[u32; 4]; MAX_VERTEX_ATTRIBS],
+    pub clear_color: [f32; 4],
+    pub clear_depth: f64,
+    pub clear_stencil: i32,
+    pub patch_vertices: u32,
+    pub patch_outer: [f32; 4],
+    pub patch_inner: [f32; 2],
+    /// VERTEX_PROGRAM_ARB, FRAGMENT_PROGRAM_ARB, GEOMETRY, TESS_CONTROL, TESS_EVAL enables.
+    pub program_enabled: [bool; 5],
+}
+
+/// One face's stencil state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StencilState {
+    pub func: u32,
+    pub reference: i32,
+    pub value_mask: u32,
+    pub write_mask: u32,
+    pub ops: [u32; 3],
+}
+
+impl GlState {
+    /// GL's initial state for a `w`×`h` framebuffer.
+    pub fn new(w: u32, h: u32) -> GlState {
+        let st = StencilState {
+            func: gl::ALWAYS,
+            reference: 0,
+            value_mask: !0,
+            write_mask: !0,
+            ops: [gl::KEEP; 3],
+        };
+        let (w, h) = (w as i32, h as i32);
+        let mut materials = [Material::default(), Material::default()];
+        materials[1] = Material::default();
+        GlState {
+            viewport: [0, 0, w, h],
+            scissor: [0, 0, w, h],
+            scissor_test: false,
+            depth_range: [0.0, 1.0],
+            depth_test: false,
+            depth_func: gl::LESS,
+            depth_mask: true,
+            depth_clamp: false,
+            stencil_test: false,
+            stencil: [st, st],
+            blend: false,
+            blend_func: [gl::ONE, gl::ZERO, gl::ONE, gl::ZERO],
+            blend_equation: [gl::FUNC_ADD, gl::FUNC_ADD],
+            blend_color: [0.0; 4],
+            color_mask: [true; 4],
+            cull_face: false,
+            cull_mode: gl::BACK,
+            front_face: gl::CCW,
+            polygon_mode: [gl::FILL, gl::FILL],
+            polygon_offset_fill: false,
+            polygon_offset_line: false,
+            polygon_offset_point: false,
+            polygon_offset: [0.0, 0.0],
+            shade_model: gl::SMOOTH,
+            provoking_vertex: gl::LAST_VERTEX_CONVENTION,
+            point_size: 1.0,
+            line_width: 1.0,
+            program_point_size: false,
+            point_sprite: false,
+            multisample: true,
+            sample_shading: false,
+            min_sample_shading: 0.0,
+            alpha_to_coverage: false,
+            alpha_to_one: false,
+            sample_mask_enabled: false,
+            sample_mask: !0,
+            primitive_restart: false,
+            primitive_restart_index: 0,
+            rasterizer_discard: false,
+            clip_enabled: 0,
+            clip_planes: [[0.0; 4]; MAX_CLIP_PLANES],
+            two_side: false,
+            framebuffer_srgb: false,
+            logic_op: false,
+            texture_enables: [0; MAX_TEXTURE_UNITS],
+            fog_enabled: false,
+            fog: Fog {
+                mode: gl::EXP,
+                density: 1.0,
+                start: 0.0,
+                end: 1.0,
+                color: [0.0; 4],
+            },
+            lighting: false,
+            light_enabled: [false; MAX_LIGHTS],
+            lights: (0..MAX_LIGHTS).map(Light::new).collect(),
+            light_model_ambient: [0.2, 0.2, 0.2, 1.0],
+            materials,
+            texgen: vec![TexGen::default(); MAX_TEXTURE_COORDS],
+            tex_env_color: [[0.0; 4]; MAX_TEXTURE_UNITS],
+            modelview: IDENTITY,
+            projection: IDENTITY,
+            texture_matrix: [IDENTITY; MAX_TEXTURE_COORDS],
+            program_matrix: [IDENTITY; MAX_PROGRAM_MATRICES],
+            matrix_mode: gl::MODELVIEW,
+            active_texture: 0,
+            current_color: [1.0; 4],
+            current_secondary_color: [0.0, 0.0, 0.0, 1.0],
+            current_normal: [0.0, 0.0, 1.0, 0.0],
+            current_fog_coord: 0.0,
+            current_texcoord: [[0.0, 0.0, 0.0, 1.0]; MAX_TEXTURE_COORDS],
+            current_attrib: [[0, 0, 0, 1.0f32.to_bits()]; MAX_VERTEX_ATTRIBS],
+            clear_color: [0.0; 4],
+            clear_depth: 1.0,
+            clear_stencil: 0,
+            patch_vertices: 3,
+            patch_outer: [1.0; 4],
+            patch_inner: [1.0; 2],
+            program_enabled: [false; 5],
+        }
+    }
+}
+
+/// Bits of `GlState::texture_enables`.
+pub mod tex_enable {
+    pub const T1D: u8 = 1;
+    pub const T2D: u8 = 2;
+    pub const T3D: u8 = 4;
+    pub const CUBE: u8 = 8;
+    pub const RECT: u8 = 16;
+}

@@ -1,0 +1,1339 @@
+//! `[test]` commands: one line → one [`Command`], parsed before anything runs so a bad
+//! line is reported with what was expected.
+
+use crate::gl;
+
+/// Which program-parameter array a `parameter` command writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct ParamKind {
+    /// Program target enum (`VERTEX_PROGRAM_ARB`, ...).
+    pub target: u32,
+    /// `env_*` (true) or `local_*` (false).
+    pub env: bool,
+}
+
+/// A texture pattern command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextureCmd {
+    /// `texture rgbw N (W, H) [FORMAT]`.
+    Rgbw { w: u32, h: u32, format: Option<u32> },
+    /// `texture rgbw 1D N`.
+    Rgbw1D,
+    /// `texture rgbw 3D N`.
+    Rgbw3D,
+    /// `texture checkerboard N LEVEL (W, H) (c0) (c1) [(SQW, SQH)]`.
+    Checkerboard {
+        level: u32,
+        w: u32,
+        h: u32,
+        c0: [f32; 4],
+        c1: [f32; 4],
+        square: Option<(u32, u32)>,
+    },
+    /// `texture quads N LEVEL (W, H) (SW, SH) (bl) (br) (tl) (tr)`.
+    Quads {
+        level: u32,
+        w: u32,
+        h: u32,
+        sw: u32,
+        sh: u32,
+        colors: [[f32; 4]; 4],
+    },
+    /// `texture miptree N`.
+    Miptree,
+    /// `texture shadow2D|shadowRect|shadow1D|shadow2DArray`.
+    Shadow {
+        target: u32,
+        w: u32,
+        h: u32,
+        layers: u32,
+    },
+    /// `texture ramp N (W, H)`.
+    Ramp { w: u32, h: u32 },
+    /// `texture cube N (S)`.
+    Cube { size: u32 },
+    /// `texture layers N TARGET (W, H, L)`.
+    Layers {
+        target: u32,
+        w: u32,
+        h: u32,
+        layers: u32,
+    },
+    /// `texture png N FILE [mipmap]`.
+    Png { file: String, mipmap: bool },
+}
+
+/// Which matrix a `matrix` command loads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MatrixTarget {
+    /// The modelview matrix.
+    ModelView,
+    /// The projection matrix.
+    Projection,
+    /// Texture matrix of unit N.
+    Texture(u32),
+    /// Program matrix N (`state.matrix.program[n]`).
+    Program(u32),
+}
+
+/// What a colour probe compares.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbeRegion {
+    /// One pixel in window coordinates.
+    Pixel(i32, i32),
+    /// A pixel at a fraction of the framebuffer.
+    Relative(f64, f64),
+    /// A rectangle in window coordinates.
+    Rect(i32, i32, i32, i32),
+    /// A rectangle in fractions of the framebuffer.
+    RelativeRect(f64, f64, f64, f64),
+    /// The whole framebuffer.
+    All,
+}
+
+/// One `[test]` command.
+#[allow(missing_docs)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    ClearColor([f32; 4]),
+    ClearDepth(f64),
+    ClearStencil(i32),
+    Clear,
+    Size(u32, u32),
+    Samples(u32),
+    Viewport([i32; 4]),
+    Scissor([i32; 4]),
+    Enable(u32),
+    Disable(u32),
+    DepthFunc(u32),
+    DepthMask(bool),
+    StencilFunc(u32, i32, u32),
+    StencilOp(u32, u32, u32),
+    BlendFunc(u32, u32, u32, u32),
+    BlendEquation(u32, u32),
+    BlendColor([f32; 4]),
+    ColorMask([bool; 4]),
+    CullFace(u32),
+    FrontFace(u32),
+    ShadeModel(u32),
+    ProvokingVertex(u32),
+    PolygonMode(u32, u32),
+    PolygonOffset(f32, f32),
+    PointSize(f32),
+    LineWidth(f32),
+    MinSampleShading(f32),
+    SampleMask(u32),
+    PrimitiveRestartIndex(u32),
+    Color([f32; 4]),
+    TexCoord(u32, [f32; 4]),
+    ClipPlane(u32, [f64; 4]),
+    Hint(u32, u32),
+    Tolerance([f64; 4]),
+    /// `ortho` with no arguments: window-pixel projection.
+    OrthoWindow,
+    Ortho([f64; 4]),
+    Frustum([f64; 6]),
+    /// `matrix NAME (16 floats) | identity` (None = identity).
+    Matrix(MatrixTarget, Option<[f32; 16]>),
+    Light(u32, u32, Vec<f32>),
+    LightModelAmbient([f32; 4]),
+    Material(u32, u32, Vec<f32>),
+    Fog(u32, Vec<f32>),
+    /// `parameter KIND N (...)`: raw bits of the 4 values.
+    Parameter {
+        kind: ParamKind,
+        index: u32,
+        bits: [u32; 4],
+    },
+    ParameterBuffer {
+        stage: u32,
+        binding: u32,
+        offset: usize,
+        data: Vec<u8>,
+    },
+    AtomicCounters {
+        binding: u32,
+        values: Vec<u32>,
+    },
+    ProbeAtomicCounter {
+        binding: u32,
+        index: u32,
+        value: u32,
+    },
+    Buffer {
+        name: String,
+        size: usize,
+        data: Vec<u8>,
+    },
+    BufferAddress {
+        kind: ParamKind,
+        index: u32,
+        name: String,
+        offset: u64,
+    },
+    ProbeBuffer {
+        name: String,
+        offset: usize,
+        ty: String,
+        values: Vec<f64>,
+    },
+    Texture {
+        unit: u32,
+        cmd: TextureCmd,
+    },
+    TexParameter {
+        target: u32,
+        pname: u32,
+        values: Vec<f32>,
+    },
+    ActiveTexture(u32),
+    DrawRect {
+        ortho: bool,
+        patch: bool,
+        rect: [f32; 4],
+        tex: Option<[f32; 4]>,
+        instances: u32,
+    },
+    DrawArrays {
+        mode: u32,
+        first: u32,
+        count: u32,
+        instances: u32,
+    },
+    DrawElements {
+        mode: u32,
+        count: u32,
+        base_vertex: i32,
+        instances: u32,
+    },
+    DrawGrid(u32, u32),
+    PatchVertices(u32),
+    PatchOuter([f32; 4]),
+    PatchInner([f32; 2]),
+    XfbAttribs {
+        stream: u32,
+        names: Vec<String>,
+    },
+    XfbInterleaved(bool),
+    XfbBuffer(u32, usize),
+    BeginTransformFeedback(u32),
+    EndTransformFeedback,
+    ProbeXfb {
+        index: u32,
+        offset: usize,
+        values: Vec<f32>,
+    },
+    ProbePrimitives {
+        written: bool,
+        stream: u32,
+        count: u64,
+    },
+    ProbeSamplesPassed(u64),
+    ProbeColor {
+        region: ProbeRegion,
+        rgba: bool,
+        expected: [f64; 4],
+    },
+    ProbeDepth(i32, i32, f64),
+    ProbeStencil(i32, i32, u32),
+    ProbeSample {
+        x: i32,
+        y: i32,
+        sample: u32,
+        expected: [f64; 4],
+    },
+    ProbePng {
+        file: String,
+        tolerance: f64,
+        pixels: usize,
+    },
+}
+
+/// Splits a line into words, treating `(`, `)` and `,` as separators.
+fn words(line: &str) -> Vec<&str> {
+    line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',')
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+struct Args<'a> {
+    w: Vec<&'a str>,
+    pos: usize,
+}
+
+impl<'a> Args<'a> {
+    fn next(&mut self, what: &str) -> Result<&'a str, String> {
+        let w = self
+            .w
+            .get(self.pos)
+            .copied()
+            .ok_or_else(|| format!("expected {what}"))?;
+        self.pos += 1;
+        Ok(w)
+    }
+    fn peek(&self) -> Option<&'a str> {
+        self.w.get(self.pos).copied()
+    }
+    fn eat(&mut self, word: &str) -> bool {
+        if self.peek() == Some(word) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn f64(&mut self, what: &str) -> Result<f64, String> {
+        let w = self.next(what)?;
+        parse_f64(w).ok_or_else(|| format!("expected {what} (a number), found '{w}'"))
+    }
+    fn f32(&mut self, what: &str) -> Result<f32, String> {
+        Ok(self.f64(what)? as f32)
+    }
+    fn i64(&mut self, what: &str) -> Result<i64, String> {
+        let w = self.next(what)?;
+        parse_i64(w).ok_or_else(|| format!("expected {what} (an integer), found '{w}'"))
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, String> {
+        let v = self.i64(what)?;
+        u32::try_from(v).map_err(|_| format!("expected {what} (an unsigned integer), found {v}"))
+    }
+    fn i32(&mut self, what: &str) -> Result<i32, String> {
+        let v = self.i64(what)?;
+        i32::try_from(v).map_err(|_| format!("{what} {v} is out of range"))
+    }
+    fn en(&mut self, what: &str) -> Result<u32, String> {
+        let w = self.next(what)?;
+        gl::enum_by_name(w).ok_or_else(|| format!("expected {what} (a GL enum), found '{w}'"))
+    }
+    fn f32n<const N: usize>(&mut self, what: &str) -> Result<[f32; N], String> {
+        let mut out = [0.0; N];
+        for v in &mut out {
+            *v = self.f32(what)?;
+        }
+        Ok(out)
+    }
+    fn f64n<const N: usize>(&mut self, what: &str) -> Result<[f64; N], String> {
+        let mut out = [0.0; N];
+        for v in &mut out {
+            *v = self.f64(what)?;
+        }
+        Ok(out)
+    }
+    fn rest(&mut self) -> Vec<&'a str> {
+        let r = self.w.get(self.pos..).unwrap_or(&[]).to_vec();
+        self.pos = self.w.len();
+        r
+    }
+    fn rest_f32(&mut self, what: &str) -> Result<Vec<f32>, String> {
+        self.rest()
+            .iter()
+            .map(|w| {
+                parse_f64(w)
+                    .map(|v| v as f32)
+                    .ok_or_else(|| format!("expected {what}, found '{w}'"))
+            })
+            .collect()
+    }
+    fn done(&self) -> Result<(), String> {
+        match self.peek() {
+            None => Ok(()),
+            Some(w) => Err(format!("unexpected '{w}' at the end of the command")),
+        }
+    }
+}
+
+pub(crate) fn parse_f64(w: &str) -> Option<f64> {
+    if w.starts_with("0x") {
+        return parse_i64(w).map(|v| v as f64);
+    }
+    w.parse::<f64>().ok()
+}
+
+pub(crate) fn parse_i64(w: &str) -> Option<i64> {
+    let (neg, body) = match w.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, w.strip_prefix('+').unwrap_or(w)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()?
+    } else {
+        body.parse::<i64>().ok()?
+    };
+    Some(if neg { -v } else { v })
+}
+
+fn param_kind(w: &str) -> Option<ParamKind> {
+    let (scope, stage) = w.split_once('_')?;
+    let env = match scope {
+        "env" => true,
+        "local" => false,
+        _ => return None,
+    };
+    Some(ParamKind {
+        target: stage_target(stage)?,
+        env,
+    })
+}
+
+/// Program target of a stage abbreviation (`vp tcp tep gp fp`).
+pub fn stage_target(s: &str) -> Option<u32> {
+    Some(match s {
+        "vp" => gl::VERTEX_PROGRAM_ARB,
+        "fp" => gl::FRAGMENT_PROGRAM_ARB,
+        "gp" => gl::GEOMETRY_PROGRAM_NV,
+        "tcp" => gl::TESS_CONTROL_PROGRAM_NV,
+        "tep" => gl::TESS_EVALUATION_PROGRAM_NV,
+        _ => return None,
+    })
+}
+
+/// Encodes `values` of scene type `ty` little-endian.
+pub(crate) fn encode_values(ty: &str, vals: &[&str]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    for w in vals {
+        let bad = || format!("expected a {ty} value, found '{w}'");
+        match ty {
+            "float" => out.extend_from_slice(&(parse_f64(w).ok_or_else(bad)? as f32).to_le_bytes()),
+            "double" => out.extend_from_slice(&parse_f64(w).ok_or_else(bad)?.to_le_bytes()),
+            "int" | "uint" => {
+                out.extend_from_slice(&(parse_i64(w).ok_or_else(bad)? as u32).to_le_bytes())
+            }
+            "int64" | "uint64" => {
+                out.extend_from_slice(&(parse_i64(w).ok_or_else(bad)? as u64).to_le_bytes())
+            }
+            _ => return Err(format!("unknown value type '{ty}' (float int uint double)")),
+        }
+    }
+    Ok(out)
+}
+
+fn texture_target_name(w: &str) -> Option<u32> {
+    Some(match w {
+        "1D" => gl::TEXTURE_1D,
+        "2D" => gl::TEXTURE_2D,
+        "3D" => gl::TEXTURE_3D,
+        "Rect" | "RECT" | "rect" => gl::TEXTURE_RECTANGLE,
+        "Cube" | "CUBE" | "cube" => gl::TEXTURE_CUBE_MAP,
+        "1DArray" => gl::TEXTURE_1D_ARRAY,
+        "2DArray" => gl::TEXTURE_2D_ARRAY,
+        "CubeArray" => gl::TEXTURE_CUBE_MAP_ARRAY,
+        _ => return None,
+    })
+}
+
+fn texparam_name(w: &str) -> Option<u32> {
+    Some(match w {
+        "min" => gl::TEXTURE_MIN_FILTER,
+        "mag" => gl::TEXTURE_MAG_FILTER,
+        "wrap_s" => gl::TEXTURE_WRAP_S,
+        "wrap_t" => gl::TEXTURE_WRAP_T,
+        "wrap_r" => gl::TEXTURE_WRAP_R,
+        "compare_func" => gl::TEXTURE_COMPARE_FUNC,
+        "compare_mode" => gl::TEXTURE_COMPARE_MODE,
+        "depth_mode" => gl::DEPTH_TEXTURE_MODE,
+        "base_level" => gl::TEXTURE_BASE_LEVEL,
+        "max_level" => gl::TEXTURE_MAX_LEVEL,
+        "lod_bias" => gl::TEXTURE_LOD_BIAS,
+        "min_lod" => gl::TEXTURE_MIN_LOD,
+        "max_lod" => gl::TEXTURE_MAX_LOD,
+        "max_anisotropy" => gl::TEXTURE_MAX_ANISOTROPY,
+        "border_color" => gl::TEXTURE_BORDER_COLOR,
+        "swizzle_r" => gl::TEXTURE_SWIZZLE_R,
+        "swizzle_g" => gl::TEXTURE_SWIZZLE_G,
+        "swizzle_b" => gl::TEXTURE_SWIZZLE_B,
+        "swizzle_a" => gl::TEXTURE_SWIZZLE_A,
+        "srgb" => gl::TEXTURE_SRGB_DECODE_EXT,
+        _ => return gl::enum_by_name(w),
+    })
+}
+
+/// Parses one `[test]` line (already trimmed, not a comment).
+///
+/// ```
+/// use glemu::scene::{parse_command, Command};
+/// assert_eq!(parse_command("clear color 0 0 1 1").unwrap(), Command::ClearColor([0.0, 0.0, 1.0, 1.0]));
+/// assert!(parse_command("draw rect 1 2").is_err());
+/// ```
+pub fn parse_command(line: &str) -> Result<Command, String> {
+    let mut a = Args {
+        w: words(line),
+        pos: 0,
+    };
+    let first = a.next("a command")?;
+    let cmd = match first {
+        "clear" => match a.peek() {
+            None => Command::Clear,
+            Some("color") => {
+                a.pos += 1;
+                Command::ClearColor(a.f32n("a colour component")?)
+            }
+            Some("depth") => {
+                a.pos += 1;
+                Command::ClearDepth(a.f64("a depth")?)
+            }
+            Some("stencil") => {
+                a.pos += 1;
+                Command::ClearStencil(a.i32("a stencil value")?)
+            }
+            Some(w) => {
+                return Err(format!(
+                    "expected 'clear', 'clear color|depth|stencil', found 'clear {w}'"
+                ))
+            }
+        },
+        "size" => Command::Size(a.u32("a width")?, a.u32("a height")?),
+        "samples" => Command::Samples(a.u32("a sample count")?),
+        "viewport" => {
+            Command::Viewport([a.i32("x")?, a.i32("y")?, a.i32("width")?, a.i32("height")?])
+        }
+        "scissor" => {
+            Command::Scissor([a.i32("x")?, a.i32("y")?, a.i32("width")?, a.i32("height")?])
+        }
+        "enable" => Command::Enable(a.en("a capability")?),
+        "disable" => Command::Disable(a.en("a capability")?),
+        "depthfunc" => Command::DepthFunc(a.en("a depth function")?),
+        "depthmask" => Command::DepthMask(match a.next("on|off")? {
+            "on" | "1" | "true" | "GL_TRUE" => true,
+            "off" | "0" | "false" | "GL_FALSE" => false,
+            w => return Err(format!("expected on|off, found '{w}'")),
+        }),
+        "stencil" => match a.next("func|op")? {
+            "func" => Command::StencilFunc(
+                a.en("a stencil function")?,
+                a.i32("a reference")?,
+                a.i64("a mask")? as u32,
+            ),
+            "op" => Command::StencilOp(a.en("sfail")?, a.en("dpfail")?, a.en("dppass")?),
+            w => {
+                return Err(format!(
+                    "expected 'stencil func' or 'stencil op', found 'stencil {w}'"
+                ))
+            }
+        },
+        "blend" => match a.next("func|equation|color")? {
+            "func" => {
+                let s = a.en("a source factor")?;
+                let d = a.en("a destination factor")?;
+                if a.peek().is_some() {
+                    Command::BlendFunc(
+                        s,
+                        d,
+                        a.en("a source alpha factor")?,
+                        a.en("a destination alpha factor")?,
+                    )
+                } else {
+                    Command::BlendFunc(s, d, s, d)
+                }
+            }
+            "equation" => {
+                let m = a.en("a blend equation")?;
+                let ma = if a.peek().is_some() {
+                    a.en("an alpha blend equation")?
+                } else {
+                    m
+                };
+                Command::BlendEquation(m, ma)
+            }
+            "color" => Command::BlendColor(a.f32n("a colour component")?),
+            w => {
+                return Err(format!(
+                    "expected 'blend func|equation|color', found 'blend {w}'"
+                ))
+            }
+        },
+        "color" => {
+            if a.eat("mask") {
+                let mut m = [false; 4];
+                for v in &mut m {
+                    *v = a.i64("0 or 1")? != 0;
+                }
+                Command::ColorMask(m)
+            } else {
+                let r = a.f32("red")?;
+                let g = a.f32("green")?;
+                let b = a.f32("blue")?;
+                let al = if a.peek().is_some() {
+                    a.f32("alpha")?
+                } else {
+                    1.0
+                };
+                Command::Color([r, g, b, al])
+            }
+        }
+        "cull" => {
+            if !a.eat("face") {
+                return Err("expected 'cull face F'".into());
+            }
+            Command::CullFace(a.en("a face")?)
+        }
+        "frontface" => Command::FrontFace(a.en("cw|ccw")?),
+        "front" => {
+            if !a.eat("face") {
+                return Err("expected 'front face cw|ccw'".into());
+            }
+            Command::FrontFace(a.en("cw|ccw")?)
+        }
+        "shade" => {
+            a.eat("model");
+            Command::ShadeModel(a.en("flat|smooth")?)
+        }
+        "provoking" => {
+            a.eat("vertex");
+            Command::ProvokingVertex(match a.next("first|last")? {
+                "first" => gl::FIRST_VERTEX_CONVENTION,
+                "last" => gl::LAST_VERTEX_CONVENTION,
+                w => gl::enum_by_name(w)
+                    .ok_or_else(|| format!("expected first|last, found '{w}'"))?,
+            })
+        }
+        "polygon" => match a.next("mode|offset")? {
+            "mode" => Command::PolygonMode(a.en("a face")?, a.en("a polygon mode")?),
+            "offset" => Command::PolygonOffset(a.f32("a factor")?, a.f32("units")?),
+            w => {
+                return Err(format!(
+                    "expected 'polygon mode|offset', found 'polygon {w}'"
+                ))
+            }
+        },
+        "point" => {
+            a.eat("size");
+            Command::PointSize(a.f32("a point size")?)
+        }
+        "line" => {
+            a.eat("width");
+            Command::LineWidth(a.f32("a line width")?)
+        }
+        "min" => {
+            if !(a.eat("sample") && a.eat("shading")) {
+                return Err("expected 'min sample shading F'".into());
+            }
+            Command::MinSampleShading(a.f32("a fraction")?)
+        }
+        "sample" => {
+            a.eat("mask");
+            Command::SampleMask(a.i64("a mask")? as u32)
+        }
+        "primitive" => {
+            if !(a.eat("restart") && a.eat("index")) {
+                return Err("expected 'primitive restart index I'".into());
+            }
+            Command::PrimitiveRestartIndex(a.i64("an index")? as u32)
+        }
+        "texcoord" => Command::TexCoord(a.u32("a texture unit")?, {
+            let v = a.rest_f32("a coordinate")?;
+            let mut out = [0.0, 0.0, 0.0, 1.0];
+            if v.is_empty() || v.len() > 4 {
+                return Err("expected 1 to 4 texture coordinates".into());
+            }
+            out[..v.len()].copy_from_slice(&v);
+            out
+        }),
+        "clip" => {
+            a.eat("plane");
+            Command::ClipPlane(a.u32("a plane index")?, a.f64n("a plane coefficient")?)
+        }
+        "hint" => Command::Hint(a.en("a hint target")?, a.en("a hint mode")?),
+        "tolerance" => {
+            let v: Vec<f64> = a
+                .rest()
+                .iter()
+                .map(|w| parse_f64(w).ok_or_else(|| format!("expected a tolerance, found '{w}'")))
+                .collect::<Result<_, _>>()?;
+            match v[..] {
+                [t] => Command::Tolerance([t; 4]),
+                [r, g, b, al] => Command::Tolerance([r, g, b, al]),
+                _ => return Err("expected 'tolerance t' or 'tolerance r g b a'".into()),
+            }
+        }
+        "ortho" => {
+            if a.peek().is_none() {
+                Command::OrthoWindow
+            } else {
+                Command::Ortho(a.f64n("an ortho bound")?)
+            }
+        }
+        "frustum" => Command::Frustum(a.f64n("a frustum bound")?),
+        "matrix" => {
+            let name = a.next("modelview|projection|textureN|programN")?;
+            let mode = match name {
+                "modelview" => MatrixTarget::ModelView,
+                "projection" => MatrixTarget::Projection,
+                n if n.starts_with("texture") => MatrixTarget::Texture(
+                    n[7..]
+                        .parse()
+                        .map_err(|_| format!("bad matrix name '{n}'"))?,
+                ),
+                n if n.starts_with("program") => MatrixTarget::Program(
+                    n[7..]
+                        .parse()
+                        .map_err(|_| format!("bad matrix name '{n}'"))?,
+                ),
+                n => {
+                    return Err(format!(
+                        "expected modelview|projection|textureN|programN, found '{n}'"
+                    ))
+                }
+            };
+            if a.eat("identity") {
+                Command::Matrix(mode, None)
+            } else {
+                Command::Matrix(
+                    mode,
+                    Some(a.f32n("a matrix element (16 column-major floats)")?),
+                )
+            }
+        }
+        "light" => {
+            if a.eat("model") {
+                a.eat("ambient");
+                Command::LightModelAmbient(a.f32n("a colour component")?)
+            } else {
+                let n = a.u32("a light index")?;
+                let p = a.en("a light parameter")?;
+                Command::Light(n, p, a.rest_f32("a value")?)
+            }
+        }
+        "material" => {
+            let face = a.en("a face")?;
+            let p = a.en("a material parameter")?;
+            Command::Material(face, p, a.rest_f32("a value")?)
+        }
+        "fog" => {
+            let p = a.en("a fog parameter")?;
+            if p == gl::FOG_MODE {
+                let m = a.en("a fog mode")?;
+                Command::Fog(p, vec![m as f32])
+            } else {
+                Command::Fog(p, a.rest_f32("a value")?)
+            }
+        }
+        "parameter" | "parameteri" | "parameterui" => {
+            if first == "parameter" && a.eat("buffer") {
+                let st = a.next("a stage (vp tcp tep gp fp)")?;
+                let stage = stage_target(st)
+                    .ok_or_else(|| format!("expected a stage (vp tcp tep gp fp), found '{st}'"))?;
+                let binding = a.u32("a binding")?;
+                let offset = a.u32("a byte offset")? as usize;
+                let ty = a.next("a type (float int uint double)")?;
+                let data = encode_values(ty, &a.rest())?;
+                return Ok(Command::ParameterBuffer {
+                    stage,
+                    binding,
+                    offset,
+                    data,
+                });
+            }
+            let k = a.next("a parameter kind (env_vp, local_fp, ...)")?;
+            let kind = param_kind(k).ok_or_else(|| {
+                format!("expected a parameter kind (env_vp, local_fp, ...), found '{k}'")
+            })?;
+            let index = a.u32("a parameter index")?;
+            let mut bits = [0u32; 4];
+            for b in &mut bits {
+                *b = if first == "parameter" {
+                    a.f32("a value")?.to_bits()
+                } else {
+                    a.i64("an integer")? as u32
+                };
+            }
+            Command::Parameter { kind, index, bits }
+        }
+        "atomic" => {
+            if !a.eat("counters") {
+                return Err("expected 'atomic counters BINDING (v...)'".into());
+            }
+            let binding = a.u32("a binding")?;
+            let values = a
+                .rest()
+                .iter()
+                .map(|w| {
+                    parse_i64(w)
+                        .map(|v| v as u32)
+                        .ok_or_else(|| format!("expected a counter value, found '{w}'"))
+                })
+                .collect::<Result<_, _>>()?;
+            Command::AtomicCounters { binding, values }
+        }
+        "buffer" => {
+            if a.eat("address") {
+                let k = a.next("a parameter kind")?;
+                let kind = param_kind(k).ok_or_else(|| {
+                    format!("expected a parameter kind (env_vp, ...), found '{k}'")
+                })?;
+                let index = a.u32("a parameter index")?;
+                let name = a.next("a buffer name")?.to_string();
+                let mut offset = 0;
+                if let Some(w) = a.peek() {
+                    let w = w.strip_prefix('+').unwrap_or(w);
+                    let w = if w.is_empty() {
+                        a.pos += 1;
+                        a.next("an offset")?
+                    } else {
+                        w
+                    };
+                    offset = parse_i64(w).ok_or_else(|| format!("expected +OFFSET, found '{w}'"))?
+                        as u64;
+                    a.pos = a.w.len();
+                }
+                Command::BufferAddress {
+                    kind,
+                    index,
+                    name,
+                    offset,
+                }
+            } else {
+                let name = a.next("a buffer name")?.to_string();
+                let size = a.u32("a size in bytes")? as usize;
+                let data = match a.peek() {
+                    None => Vec::new(),
+                    Some(_) => {
+                        let ty = a.next("a type")?;
+                        encode_values(ty, &a.rest())?
+                    }
+                };
+                Command::Buffer { name, size, data }
+            }
+        }
+        "texture" => parse_texture(&mut a)?,
+        "texparameter" => {
+            let t = a.next("a texture target")?;
+            let target = texture_target_name(t).ok_or_else(|| format!("expected a texture target (1D 2D 3D Rect Cube 1DArray 2DArray CubeArray), found '{t}'"))?;
+            let p = a.next("a texture parameter")?;
+            let pname =
+                texparam_name(p).ok_or_else(|| format!("unknown texture parameter '{p}'"))?;
+            let values = a
+                .rest()
+                .iter()
+                .map(|w| {
+                    parse_f64(w)
+                        .map(|v| v as f32)
+                        .or_else(|| gl::enum_by_name(w).map(|e| e as f32))
+                        .ok_or_else(|| format!("expected a value for {p}, found '{w}'"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if values.is_empty() {
+                return Err(format!("expected a value for {p}"));
+            }
+            Command::TexParameter {
+                target,
+                pname,
+                values,
+            }
+        }
+        "active" => {
+            a.eat("texture");
+            let w = a.next("a texture unit")?;
+            let n = w.strip_prefix("GL_TEXTURE").unwrap_or(w);
+            Command::ActiveTexture(
+                n.parse()
+                    .map_err(|_| format!("expected a texture unit, found '{w}'"))?,
+            )
+        }
+        "draw" => parse_draw(&mut a)?,
+        "patch" => {
+            if !a.eat("parameter") {
+                return Err("expected 'patch parameter ...'".into());
+            }
+            match a.next("vertices|default")? {
+                "vertices" => Command::PatchVertices(a.u32("a vertex count")?),
+                "default" => {
+                    a.eat("level");
+                    match a.next("outer|inner")? {
+                        "outer" => Command::PatchOuter(a.f32n("a level")?),
+                        "inner" => Command::PatchInner(a.f32n("a level")?),
+                        w => return Err(format!("expected outer|inner, found '{w}'")),
+                    }
+                }
+                w => {
+                    return Err(format!(
+                        "expected 'vertices' or 'default level', found '{w}'"
+                    ))
+                }
+            }
+        }
+        "xfb" => match a.next("attribs|interleaved|separate|buffer")? {
+            "attribs" => {
+                let stream = if a.eat("stream") {
+                    a.u32("a stream")?
+                } else {
+                    0
+                };
+                let names: Vec<String> = a.rest().iter().map(|s| s.to_string()).collect();
+                if names.is_empty() {
+                    return Err("expected attribute names".into());
+                }
+                Command::XfbAttribs {
+                    stream,
+                    names: join_brackets(names),
+                }
+            }
+            "interleaved" => Command::XfbInterleaved(true),
+            "separate" => Command::XfbInterleaved(false),
+            "buffer" => {
+                Command::XfbBuffer(a.u32("a buffer index")?, a.u32("a size in bytes")? as usize)
+            }
+            "varyings" => {
+                return Err("not supported: 'xfb varyings' (GLSL only; use 'xfb attribs')".into())
+            }
+            w => {
+                return Err(format!(
+                    "expected 'xfb attribs|interleaved|separate|buffer', found 'xfb {w}'"
+                ))
+            }
+        },
+        "begin" => {
+            if !(a.eat("transform") && a.eat("feedback")) {
+                return Err("expected 'begin transform feedback MODE'".into());
+            }
+            Command::BeginTransformFeedback(a.en("a primitive mode")?)
+        }
+        "end" => {
+            if !(a.eat("transform") && a.eat("feedback")) {
+                return Err("expected 'end transform feedback'".into());
+            }
+            Command::EndTransformFeedback
+        }
+        "probe" | "relative" => return parse_probe(first, a),
+        "uniform" => return Err("not supported: 'uniform' (GLSL only)".into()),
+        w => return Err(format!("unknown command '{w}'")),
+    };
+    a.done()?;
+    Ok(cmd)
+}
+
+/// `result.texcoord[1]` may have been split by the word splitter? It is not (brackets are
+/// kept), but names with spaces inside brackets are rejoined for robustness.
+fn join_brackets(names: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        match out.last_mut() {
+            Some(last) if last.matches('[').count() > last.matches(']').count() => {
+                last.push_str(&n)
+            }
+            _ => out.push(n),
+        }
+    }
+    out
+}
+
+fn parse_texture(a: &mut Args) -> Result<Command, String> {
+    let kind = a.next("a texture kind")?;
+    let (unit, cmd) = match kind {
+        "rgbw" => match a.peek() {
+            Some("1D") => {
+                a.pos += 1;
+                (a.u32("a unit")?, TextureCmd::Rgbw1D)
+            }
+            Some("3D") => {
+                a.pos += 1;
+                (a.u32("a unit")?, TextureCmd::Rgbw3D)
+            }
+            _ => {
+                let unit = a.u32("a unit")?;
+                let w = a.u32("a width")?;
+                let h = a.u32("a height")?;
+                let format = match a.peek() {
+                    Some(f) => {
+                        a.pos += 1;
+                        Some(gl::enum_by_name(f).ok_or_else(|| format!("unknown format '{f}'"))?)
+                    }
+                    None => None,
+                };
+                (unit, TextureCmd::Rgbw { w, h, format })
+            }
+        },
+        "checkerboard" => {
+            let unit = a.u32("a unit")?;
+            let level = a.u32("a level")?;
+            let w = a.u32("a width")?;
+            let h = a.u32("a height")?;
+            let c0 = a.f32n("a colour component")?;
+            let c1 = a.f32n("a colour component")?;
+            let square = if a.peek().is_some() { Some((a.u32("a square width")?, a.u32("a square height")?)) } else { None };
+            (unit, TextureCmd::Checkerboard { level, w, h, c0, c1, square })
+        }
+        "quads" => {
+            let unit = a.u32("a unit")?;
+            let level = a.u32("a level")?;
+            let w = a.u32("a width")?;
+            let h = a.u32("a height")?;
+            let sw = a.u32("a tile width")?;
+            let sh = a.u32("a tile height")?;
+            let colors = [a.f32n("a colour")?, a.f32n("a colour")?, a.f32n("a colour")?, a.f32n("a colour")?];
+            (unit, TextureCmd::Quads { level, w, h, sw, sh, colors })
+        }
+        "miptree" => (a.u32("a unit")?, TextureCmd::Miptree),
+        "shadow2D" | "shadowRect" => {
+            let unit = a.u32("a unit")?;
+            let w = a.u32("a width")?;
+            let h = a.u32("a height")?;
+            let target = if kind == "shadow2D" { gl::TEXTURE_2D } else { gl::TEXTURE_RECTANGLE };
+            (unit, TextureCmd::Shadow { target, w, h, layers: 1 })
+        }
+        "shadow1D" => {
+            let unit = a.u32("a unit")?;
+            let w = a.u32("a width")?;
+            (unit, TextureCmd::Shadow { target: gl::TEXTURE_1D, w, h: 1, layers: 1 })
+        }
+        "shadow2DArray" => {
+            let unit = a.u32("a unit")?;
+            let w = a.u32("a width")?;
+            let h = a.u32("a height")?;
+            let layers = a.u32("a layer count")?;
+            (unit, TextureCmd::Shadow { target: gl::TEXTURE_2D_ARRAY, w, h, layers })
+        }
+        "ramp" => {
+            let unit = a.u32("a unit")?;
+            (unit, TextureCmd::Ramp { w: a.u32("a width")?, h: a.u32("a height")? })
+        }
+        "cube" => {
+            let unit = a.u32("a unit")?;
+            (unit, TextureCmd::Cube { size: a.u32("a face size")? })
+        }
+        "layers" => {
+            let unit = a.u32("a unit")?;
+            let t = a.next("1DArray|2DArray|CubeArray|3D")?;
+            let target = match t {
+                "1DArray" | "2DArray" | "CubeArray" | "3D" => texture_target_name(t).unwrap_or(gl::TEXTURE_2D_ARRAY),
+                _ => return Err(format!("expected 1DArray|2DArray|CubeArray|3D, found '{t}'")),
+            };
+            (unit, TextureCmd::Layers { target, w: a.u32("a width")?, h: a.u32("a height")?, layers: a.u32("a layer count")? })
+        }
+        "png" => {
+            let unit = a.u32("a unit")?;
+            let file = a.next("a PNG file name")?.to_string();
+            let mipmap = a.eat("mipmap");
+            (unit, TextureCmd::Png { file, mipmap })
+        }
+        w => return Err(format!("unknown texture kind '{w}' (rgbw checkerboard quads miptree shadow2D shadowRect shadow1D shadow2DArray ramp cube layers png)")),
+    };
+    Ok(Command::Texture { unit, cmd })
+}
+
+fn parse_draw(a: &mut Args) -> Result<Command, String> {
+    match a.next("rect|arrays|elements|grid|instanced")? {
+        "rect" => {
+            let mut ortho = false;
+            let mut patch = false;
+            let mut tex = false;
+            loop {
+                if a.eat("ortho") {
+                    ortho = true;
+                } else if a.eat("patch") {
+                    patch = true;
+                } else if a.eat("tex") {
+                    tex = true;
+                } else {
+                    break;
+                }
+            }
+            let rect = a.f32n("x y w h")?;
+            let tex = if tex {
+                Some(a.f32n("tx ty tw th")?)
+            } else {
+                None
+            };
+            Ok(Command::DrawRect {
+                ortho,
+                patch,
+                rect,
+                tex,
+                instances: 1,
+            })
+        }
+        "instanced" => {
+            if !a.eat("rect") {
+                return Err("expected 'draw instanced rect N x y w h'".into());
+            }
+            let ortho = a.eat("ortho");
+            let instances = a.u32("an instance count")?;
+            let rect = a.f32n("x y w h")?;
+            Ok(Command::DrawRect {
+                ortho,
+                patch: false,
+                rect,
+                tex: None,
+                instances,
+            })
+        }
+        "arrays" => {
+            let inst = a.eat("instanced");
+            let mode = a.en("a primitive mode")?;
+            let first = a.u32("first")?;
+            let count = a.u32("count")?;
+            let instances = if inst { a.u32("an instance count")? } else { 1 };
+            Ok(Command::DrawArrays {
+                mode,
+                first,
+                count,
+                instances,
+            })
+        }
+        "elements" => {
+            let inst = a.eat("instanced");
+            let mode = a.en("a primitive mode")?;
+            let count = a.u32("count")?;
+            let rest: Vec<i64> = a
+                .rest()
+                .iter()
+                .map(|w| parse_i64(w).ok_or_else(|| format!("expected an integer, found '{w}'")))
+                .collect::<Result<_, _>>()?;
+            let (base_vertex, instances) = match (inst, &rest[..]) {
+                (_, []) => (0, 1),
+                (false, [b]) => (*b, 1),
+                (true, [n]) => (0, *n),
+                (_, [b, n]) => (*b, *n),
+                _ => return Err("too many arguments to 'draw elements'".into()),
+            };
+            let base_vertex =
+                i32::try_from(base_vertex).map_err(|_| "base vertex out of range".to_string())?;
+            let instances =
+                u32::try_from(instances).map_err(|_| "instance count out of range".to_string())?;
+            Ok(Command::DrawElements {
+                mode,
+                count,
+                base_vertex,
+                instances,
+            })
+        }
+        "grid" => Ok(Command::DrawGrid(a.u32("NX")?, a.u32("NY")?)),
+        w => Err(format!(
+            "expected 'draw rect|arrays|elements|grid', found 'draw {w}'"
+        )),
+    }
+}
+
+fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
+    let relative = first == "relative";
+    if relative && !a.eat("probe") {
+        return Err("expected 'relative probe ...'".into());
+    }
+    let w = a.next("a probe kind")?;
+    let cmd = match w {
+        "rgba" | "rgb" => {
+            let rgba = w == "rgba";
+            let region = if relative {
+                ProbeRegion::Relative(a.f64("x")?, a.f64("y")?)
+            } else {
+                ProbeRegion::Pixel(a.i32("x")?, a.i32("y")?)
+            };
+            Command::ProbeColor {
+                region,
+                rgba,
+                expected: expected(&mut a, rgba)?,
+            }
+        }
+        "rect" => {
+            let k = a.next("rgb|rgba")?;
+            let rgba = match k {
+                "rgba" => true,
+                "rgb" => false,
+                _ => return Err(format!("expected rgb|rgba, found '{k}'")),
+            };
+            let region = if relative {
+                ProbeRegion::RelativeRect(a.f64("x")?, a.f64("y")?, a.f64("w")?, a.f64("h")?)
+            } else {
+                ProbeRegion::Rect(a.i32("x")?, a.i32("y")?, a.i32("w")?, a.i32("h")?)
+            };
+            Command::ProbeColor {
+                region,
+                rgba,
+                expected: expected(&mut a, rgba)?,
+            }
+        }
+        "all" => {
+            let k = a.next("rgb|rgba")?;
+            let rgba = match k {
+                "rgba" => true,
+                "rgb" => false,
+                _ => return Err(format!("expected rgb|rgba, found '{k}'")),
+            };
+            Command::ProbeColor {
+                region: ProbeRegion::All,
+                rgba,
+                expected: expected(&mut a, rgba)?,
+            }
+        }
+        "depth" if !relative => Command::ProbeDepth(a.i32("x")?, a.i32("y")?, a.f64("a depth")?),
+        "stencil" if !relative => {
+            Command::ProbeStencil(a.i32("x")?, a.i32("y")?, a.u32("a stencil value")?)
+        }
+        "sample" if !relative => {
+            if !a.eat("rgba") {
+                return Err("expected 'probe sample rgba x y SAMPLE (r, g, b, a)'".into());
+            }
+            Command::ProbeSample {
+                x: a.i32("x")?,
+                y: a.i32("y")?,
+                sample: a.u32("a sample index")?,
+                expected: a.f64n("a colour component")?,
+            }
+        }
+        "png" if !relative => {
+            let file = a.next("a PNG file")?.to_string();
+            let mut tolerance = 2.0;
+            let mut pixels = 0;
+            while let Some(k) = a.peek() {
+                a.pos += 1;
+                match k {
+                    "tolerance" => tolerance = a.f64("a tolerance")?,
+                    "pixels" => pixels = a.u32("a pixel count")? as usize,
+                    _ => return Err(format!("expected 'tolerance T' or 'pixels N', found '{k}'")),
+                }
+            }
+            Command::ProbePng {
+                file,
+                tolerance,
+                pixels,
+            }
+        }
+        "xfb" if !relative => {
+            let index = a.u32("a buffer index")?;
+            let offset = a.u32("a float offset")? as usize;
+            Command::ProbeXfb {
+                index,
+                offset,
+                values: a.rest_f32("a float")?,
+            }
+        }
+        "primitives" if !relative => {
+            let written = match a.next("generated|written")? {
+                "generated" => false,
+                "written" => true,
+                k => return Err(format!("expected generated|written, found '{k}'")),
+            };
+            let stream = if a.eat("stream") {
+                a.u32("a stream")?
+            } else {
+                0
+            };
+            Command::ProbePrimitives {
+                written,
+                stream,
+                count: a.i64("a count")? as u64,
+            }
+        }
+        "samples" if !relative => {
+            a.eat("passed");
+            Command::ProbeSamplesPassed(a.i64("a count")? as u64)
+        }
+        "atomic" if !relative => {
+            a.eat("counter");
+            Command::ProbeAtomicCounter {
+                binding: a.u32("a binding")?,
+                index: a.u32("an index")?,
+                value: a.i64("a value")? as u32,
+            }
+        }
+        "buffer" if !relative => {
+            let name = a.next("a buffer name")?.to_string();
+            let offset = a.u32("a byte offset")? as usize;
+            let ty = a.next("a type")?.to_string();
+            let values = a
+                .rest()
+                .iter()
+                .map(|w| parse_f64(w).ok_or_else(|| format!("expected a value, found '{w}'")))
+                .collect::<Result<_, _>>()?;
+            Command::ProbeBuffer {
+                name,
+                offset,
+                ty,
+                values,
+            }
+        }
+        k => return Err(format!("unknown probe '{k}'")),
+    };
+    a.done()?;
+    Ok(cmd)
+}
+
+fn expected(a: &mut Args, rgba: bool) -> Result<[f64; 4], String> {
+    let r = a.f64("red")?;
+    let g = a.f64("green")?;
+    let b = a.f64("blue")?;
+    let al = if rgba { a.f64("alpha")? } else { 1.0 };
+    Ok([r, g, b, al])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_commands() {
+        assert_eq!(
+            parse_command("draw rect -1 -1 2 2").unwrap(),
+            Command::DrawRect {
+                ortho: false,
+                patch: false,
+                rect: [-1.0, -1.0, 2.0, 2.0],
+                tex: None,
+                instances: 1
+            }
+        );
+        assert_eq!(
+            parse_command("relative probe rgba (0.5, 0.5) (1.0, 0.0, 0.25, 0.5)").unwrap(),
+            Command::ProbeColor {
+                region: ProbeRegion::Relative(0.5, 0.5),
+                rgba: true,
+                expected: [1.0, 0.0, 0.25, 0.5]
+            }
+        );
+        assert_eq!(
+            parse_command("parameter local_vp 2 (-1.0, 0.0, 0.25, -0.5)").unwrap(),
+            Command::Parameter {
+                kind: ParamKind {
+                    target: gl::VERTEX_PROGRAM_ARB,
+                    env: false
+                },
+                index: 2,
+                bits: [
+                    (-1.0f32).to_bits(),
+                    0,
+                    0.25f32.to_bits(),
+                    (-0.5f32).to_bits()
+                ]
+            }
+        );
+        assert_eq!(
+            parse_command("probe png a.png tolerance 1 pixels 3").unwrap(),
+            Command::ProbePng {
+                file: "a.png".into(),
+                tolerance: 1.0,
+                pixels: 3
+            }
+        );
+        assert_eq!(
+            parse_command("xfb attribs result.position result.attrib[0]").unwrap(),
+            Command::XfbAttribs {
+                stream: 0,
+                names: vec!["result.position".into(), "result.attrib[0]".into()]
+            }
+        );
+        assert_eq!(
+            parse_command("draw elements instanced GL_TRIANGLES 6 3").unwrap(),
+            Command::DrawElements {
+                mode: gl::TRIANGLES,
+                count: 6,
+                base_vertex: 0,
+                instances: 3
+            }
+        );
+    }
+
+    #[test]
+    fn errors_say_what_was_expected() {
+        assert!(parse_command("clear color 1 2")
+            .unwrap_err()
+            .contains("colour"));
+        assert!(parse_command("enable GL_NOPE")
+            .unwrap_err()
+            .contains("capability"));
+        assert!(parse_command("probe rgb 1 1 1 1 1 1")
+            .unwrap_err()
+            .contains("unexpected"));
+        assert!(parse_command("nonsense")
+            .unwrap_err()
+            .contains("unknown command"));
+    }
+}

@@ -1,0 +1,27 @@
+//! Scene files (piglit's `.shader_test` format, see `shared/scene-format.md`) parsed and run
+//! through the public [`crate::Context`] API.
+
+mod command;
+mod parse;
+
+pub use command::{parse_command, Command, MatrixTarget, ParamKind, ProbeRegion, TextureCmd};
+pub use parse::{parse, AttribTarget, Column, ProgramSection, Require, Scene, VertexData};
+
+use std::fmt;
+
+/// A scene line that could not be parsed or run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SceneError {
+    /// 1-based scene-file line.
+    pub line: usize,
+    /// What was expected or what failed.
+    pub message: String,
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for SceneError {}
