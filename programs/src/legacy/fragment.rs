@@ -4,8 +4,9 @@
 //! - R0-R31 and H0-H63 are separate temps (the spec guarantees they do not overlap); H
 //!   temps are `RegInfo::short` (fp16 storage). `RC`/`HC`, the write-only condition-code
 //!   targets, are scratch temps of their own.
-//! - An instruction without a precision letter runs at its destination's precision (H,
-//!   HC and o[COLH] → Half), as the spec's default says.
+//! - `Inst::precision` is the rounding applied to the result: the suffix's, except that
+//!   a result stored into an fp16 register (H, HC, o[COLH]) is rounded to fp16 whatever
+//!   the suffix asked, since the spec converts results to the destination's precision.
 //! - Embedded and DEFINEd constants become `ParamSource::Constant` params (scalars
 //!   replicated, `{a,b}` expanded to `{a,b,0,1}`); `p[n]` is `ParamSource::Local(n)`;
 //!   DECLAREd names are `ParamSource::Named`.
@@ -165,7 +166,10 @@ impl<'a> FpParser<'a> {
             };
         } else {
             let (d, info) = self.dst()?;
-            if op.precision.is_none() && info.half {
+            // The result is converted to the destination's precision after the operation,
+            // so an fp32 (or unsuffixed) result stored in an fp16 register is rounded to
+            // fp16: the executor's one per-instruction rounding must say Half.
+            if info.half && precision == Precision::Full {
                 precision = Precision::Half;
             }
             self.opcode_dst_rules(&name, op, &d, &info)?;
