@@ -1,0 +1,238 @@
+//! The per-draw snapshot the Context builds ([`DrawState`]) and what a draw reports back.
+//!
+//! The Context resolves everything that is GL object state into plain values here:
+//! program parameters are already `[u32; 4]` per `Program::params` entry, buffers are
+//! shared [`Buffer`]s, textures are glemu-textures objects. The pipeline never looks back
+//! at the Context while drawing.
+
+use crate::assembly::PrimitiveMode;
+use crate::fetch::{AttribBinding, IndexBuffer};
+use crate::memory::{Buffer, GpuMemory};
+use glemu_programs::Program;
+use std::sync::Arc;
+
+/// A range of a buffer bound to an indexed binding point (glBindBufferRange).
+#[derive(Clone, Debug)]
+pub struct BufferRange {
+    pub buffer: Arc<Buffer>,
+    pub offset: u64,
+    /// Bytes visible through the binding; `None` = to the end of the buffer.
+    pub size: Option<u64>,
+}
+
+impl BufferRange {
+    pub fn whole(buffer: Arc<Buffer>) -> BufferRange {
+        BufferRange {
+            buffer,
+            offset: 0,
+            size: None,
+        }
+    }
+}
+
+/// One programmable stage of the draw.
+#[derive(Clone, Debug)]
+pub struct StageProgram {
+    pub program: Arc<Program>,
+    /// One value per `program.params` entry (constants, env/local, GL state), raw bits.
+    pub params: Vec<[u32; 4]>,
+    /// Parameter buffers (NV_parameter_buffer_object) bound to this stage, by binding.
+    pub param_buffers: Vec<Option<BufferRange>>,
+    /// Subroutine uniform values: function index per `program.subroutine[n]` slot.
+    pub subroutines: Vec<u32>,
+}
+
+impl StageProgram {
+    pub fn new(program: Arc<Program>, params: Vec<[u32; 4]>) -> StageProgram {
+        StageProgram {
+            program,
+            params,
+            param_buffers: Vec::new(),
+            subroutines: Vec::new(),
+        }
+    }
+}
+
+/// The programs of a draw. A missing vertex or fragment program is an error: the Context
+/// supplies generated fixed-function programs instead.
+#[derive(Clone, Debug, Default)]
+pub struct Programs {
+    pub vertex: Option<StageProgram>,
+    pub tess_control: Option<StageProgram>,
+    pub tess_eval: Option<StageProgram>,
+    pub geometry: Option<StageProgram>,
+    pub fragment: Option<StageProgram>,
+}
+
+/// Which vertices to draw.
+#[derive(Clone, Debug)]
+pub struct DrawCall {
+    pub mode: PrimitiveMode,
+    /// First vertex (non-indexed draws).
+    pub first: u32,
+    pub count: u32,
+    /// Instance count (1 for non-instanced draws).
+    pub instances: u32,
+    /// Added to every index of an indexed draw.
+    pub base_vertex: i32,
+    pub base_instance: u32,
+    /// `Some` for glDrawElements*.
+    pub indices: Option<IndexBuffer>,
+    /// The primitive restart index when GL_PRIMITIVE_RESTART is enabled.
+    pub primitive_restart: Option<u32>,
+}
+
+impl DrawCall {
+    /// glDrawArrays(mode, first, count).
+    pub fn arrays(mode: PrimitiveMode, first: u32, count: u32) -> DrawCall {
+        DrawCall {
+            mode,
+            first,
+            count,
+            instances: 1,
+            base_vertex: 0,
+            base_instance: 0,
+            indices: None,
+            primitive_restart: None,
+        }
+    }
+}
+
+/// Clipping state.
+#[derive(Clone, Debug, Default)]
+pub struct ClipState {
+    /// Bit n set: GL_CLIP_PLANEn / GL_CLIP_DISTANCEn enabled.
+    pub enabled: u8,
+    /// User clip planes already transformed to clip coordinates, used for enabled planes
+    /// whose distance the last vertex stage does not write (fixed function /
+    /// position-invariant programs). Distances the program writes (`result.clip[n]`,
+    /// VP2 `o[CLPn]`) take precedence.
+    pub planes: [[f32; 4]; 8],
+    /// GL_DEPTH_CLAMP: no near/far clipping; depth clamped to the depth range.
+    pub depth_clamp: bool,
+}
+
+/// glViewport + glDepthRange.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Viewport {
+    pub x: f32,
+    pub y: f32,
+    pub width: f32,
+    pub height: f32,
+    pub near: f32,
+    pub far: f32,
+}
+
+impl Viewport {
+    pub fn new(width: u32, height: u32) -> Viewport {
+        Viewport {
+            x: 0.0,
+            y: 0.0,
+            width: width as f32,
+            height: height as f32,
+            near: 0.0,
+            far: 1.0,
+        }
+    }
+}
+
+/// Tessellation state without a control program (glPatchParameterfv defaults) and
+/// GL_PATCH_VERTICES.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TessState {
+    pub patch_vertices: u32,
+    pub default_outer: [f32; 4],
+    pub default_inner: [f32; 2],
+}
+
+impl Default for TessState {
+    fn default() -> Self {
+        TessState {
+            patch_vertices: 3,
+            default_outer: [1.0; 4],
+            default_inner: [1.0; 2],
+        }
+    }
+}
+
+/// Vertex processing state that is not part of a program.
+#[derive(Clone, Debug)]
+pub struct VertexProcessing {
+    pub clip: ClipState,
+    pub viewport: Viewport,
+    /// GL_VERTEX_PROGRAM_TWO_SIDE: back-facing triangles take back colours.
+    pub two_side: bool,
+    /// GL_LAST_VERTEX_CONVENTION.
+    pub provoking_last: bool,
+    pub tess: TessState,
+    /// GL_RASTERIZER_DISCARD.
+    pub rasterizer_discard: bool,
+    /// Point size when the program does not write one (glPointSize).
+    pub point_size: f32,
+    /// GL_PROGRAM_POINT_SIZE / VERTEX_PROGRAM_POINT_SIZE: use `result.pointsize`.
+    pub program_point_size: bool,
+}
+
+impl VertexProcessing {
+    pub fn new(width: u32, height: u32) -> VertexProcessing {
+        VertexProcessing {
+            clip: ClipState::default(),
+            viewport: Viewport::new(width, height),
+            two_side: false,
+            provoking_last: true,
+            tess: TessState::default(),
+            rasterizer_discard: false,
+            point_size: 1.0,
+            program_point_size: false,
+        }
+    }
+}
+
+/// Everything one draw call reads, snapshotted by the Context.
+///
+/// Texture units, images, counter buffers and raster/framebuffer state are added as
+/// glemu-textures and glemu-raster land (see the crate docs for their status).
+#[derive(Clone, Debug)]
+pub struct DrawState {
+    pub programs: Programs,
+    /// Attribute arrays and current values, one entry per slot the Context knows.
+    pub attribs: Vec<AttribBinding>,
+    pub call: DrawCall,
+    pub vertex: VertexProcessing,
+    /// Atomic counter buffers (NV_shader_atomic_counters), by binding.
+    pub counter_buffers: Vec<Option<BufferRange>>,
+    /// Shader storage buffers (`program.storage[n]`), by binding.
+    pub storage_buffers: Vec<Option<BufferRange>>,
+    /// The GPU address space LOAD/STORE/ATOM use.
+    pub memory: Arc<GpuMemory>,
+}
+
+/// Counters a draw adds to (queries and their per-stream variants).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrawStats {
+    /// Vertices the vertex program ran for (after the post-transform cache).
+    pub vertex_invocations: u64,
+    /// Primitives that reached clipping, per vertex stream.
+    pub primitives_generated: [u64; 4],
+    /// Primitives written to stream-out buffers, per stream.
+    pub primitives_written: [u64; 4],
+    /// Primitives handed to the rasterizer after clipping.
+    pub primitives_rasterized: u64,
+    /// Samples that passed depth/stencil (occlusion query).
+    pub samples_passed: u64,
+    /// GPU memory faults during the draw.
+    pub memory_faults: u64,
+}
+
+impl DrawStats {
+    pub fn add(&mut self, o: &DrawStats) {
+        self.vertex_invocations += o.vertex_invocations;
+        for s in 0..4 {
+            self.primitives_generated[s] += o.primitives_generated[s];
+            self.primitives_written[s] += o.primitives_written[s];
+        }
+        self.primitives_rasterized += o.primitives_rasterized;
+        self.samples_passed += o.samples_passed;
+        self.memory_faults += o.memory_faults;
+    }
+}
