@@ -1,0 +1,604 @@
+//! Input (`vertex.*`, `fragment.*`, `primitive.*`) and output (`result.*`) bindings, per
+//! stage, and the slots they resolve to.
+
+use super::cursor::{semantic, syntax, unsupported};
+use super::limits::*;
+use super::P;
+use crate::error::ProgramError;
+use crate::ir::*;
+use crate::lexer::Tok;
+use crate::span::Span;
+
+/// A parsed input binding (possibly a range in declarations).
+pub(crate) struct InputRef {
+    pub items: Vec<InputBinding>,
+    /// The binding needs a vertex index (`vertex.position` in a geometry program).
+    pub per_vertex: bool,
+    /// Explicit `vertex[n]`.
+    pub vertex: Option<u32>,
+    pub span: Span,
+}
+
+impl P {
+    fn vertex_arrays(&self) -> bool {
+        matches!(
+            self.stage,
+            Stage::Geometry | Stage::TessControl | Stage::TessEval
+        )
+    }
+
+    /// `[n]` or `[a..b]` (range only when `range_ok`), checked against `limit`.
+    fn binding_index(
+        &mut self,
+        limit: u32,
+        what: &str,
+        range_ok: bool,
+    ) -> Result<(u32, u32), ProgramError> {
+        let (a, b, span) = self.index_or_range()?;
+        if a != b && !range_ok {
+            return Err(syntax(
+                span,
+                format!("a {what} range is only allowed in a declaration"),
+            ));
+        }
+        if b >= limit {
+            return Err(semantic(
+                span,
+                format!("{what}[{b}] is out of range (limit {limit})"),
+            ));
+        }
+        Ok((a, b))
+    }
+
+    fn opt_binding_index(
+        &mut self,
+        limit: u32,
+        what: &str,
+        range_ok: bool,
+    ) -> Result<(u32, u32), ProgramError> {
+        if self.c.peek() == &Tok::LBracket {
+            self.binding_index(limit, what, range_ok)
+        } else {
+            Ok((0, 0))
+        }
+    }
+
+    /// `.primary` / `.secondary` (and `.front`/`.back` before them when `faces`).
+    fn color_suffix(&mut self, faces: bool) -> Result<(bool, bool), ProgramError> {
+        let mut back = false;
+        let mut secondary = false;
+        if faces && self.c.peek() == &Tok::Dot {
+            match self.c.peek_ident_at(1) {
+                Some("front") => {
+                    self.c.bump();
+                    self.c.bump();
+                }
+                Some("back") => {
+                    self.c.bump();
+                    self.c.bump();
+                    back = true;
+                }
+                _ => {}
+            }
+        }
+        if self.c.peek() == &Tok::Dot {
+            match self.c.peek_ident_at(1) {
+                Some("primary") => {
+                    self.c.bump();
+                    self.c.bump();
+                }
+                Some("secondary") => {
+                    self.c.bump();
+                    self.c.bump();
+                    secondary = true;
+                }
+                _ => {}
+            }
+        }
+        Ok((back, secondary))
+    }
+
+    /// An input binding in a declaration: ranges allowed.
+    pub(crate) fn input_binding_decl(&mut self) -> Result<InputRef, ProgramError> {
+        self.input_binding(true)
+    }
+
+    pub(crate) fn input_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
+        let (prefix, start) = self.c.ident("an attribute binding")?;
+        let r = match prefix.as_str() {
+            "vertex" => self.vertex_binding(range_ok)?,
+            "fragment" if self.stage == Stage::Fragment => self.fragment_binding(range_ok)?,
+            "primitive" if self.is_nv() => self.primitive_binding(range_ok)?,
+            _ => {
+                return Err(semantic(
+                    start,
+                    format!(
+                        "'{prefix}' does not start an attribute binding in a {} program",
+                        self.stage.name()
+                    ),
+                ))
+            }
+        };
+        Ok(InputRef {
+            span: start.to(self.c.prev_span()),
+            ..r
+        })
+    }
+
+    fn vertex_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
+        let mut vertex = None;
+        if self.vertex_arrays() && self.c.peek() == &Tok::LBracket {
+            let (n, span) = self.c.bracket_int("a vertex index")?;
+            if n >= MAX_PATCH_VERTICES.max(6) {
+                return Err(semantic(span, format!("vertex index {n} is out of range")));
+            }
+            vertex = Some(n);
+        }
+        self.c.expect(&Tok::Dot, "after 'vertex'")?;
+        let (mut name, mut ns) = self.c.ident("a vertex attribute name")?;
+        if self.vertex_arrays() && (name == "in" || name == "out") {
+            if self.stage == Stage::Geometry {
+                return Err(semantic(
+                    ns,
+                    format!("'vertex.{name}' is not available in geometry programs"),
+                ));
+            }
+            if name == "out" {
+                return Err(unsupported(
+                    ns,
+                    "reading 'vertex.out' in tessellation control programs",
+                ));
+            }
+            if self.c.peek() == &Tok::LBracket {
+                let (n, _) = self.c.bracket_int("a vertex index")?;
+                vertex = Some(n);
+            }
+            self.c.expect(&Tok::Dot, "after 'vertex.in'")?;
+            (name, ns) = self.c.ident("a vertex attribute name")?;
+        }
+        let per_vertex = self.vertex_arrays() && vertex.is_none();
+        let mk = |items: Vec<InputBinding>| InputRef {
+            items,
+            per_vertex,
+            vertex,
+            span: ns,
+        };
+        if self.stage == Stage::Vertex {
+            let one = |b: InputBinding| Ok(mk(vec![b]));
+            return match name.as_str() {
+                "position" => one(InputBinding::VertexPosition),
+                "weight" => {
+                    let (a, b) =
+                        self.opt_binding_index(MAX_VERTEX_UNITS, "vertex.weight", range_ok)?;
+                    Ok(mk((a..=b).map(InputBinding::VertexWeight).collect()))
+                }
+                "normal" => one(InputBinding::VertexNormal),
+                "color" => {
+                    let (_, secondary) = self.color_suffix(false)?;
+                    one(InputBinding::VertexColor { secondary })
+                }
+                "fogcoord" => one(InputBinding::VertexFogCoord),
+                "texcoord" => {
+                    let (a, b) =
+                        self.opt_binding_index(MAX_TEXTURE_COORDS, "vertex.texcoord", range_ok)?;
+                    Ok(mk((a..=b).map(InputBinding::VertexTexCoord).collect()))
+                }
+                "matrixindex" => {
+                    let (a, b) = self.opt_binding_index(
+                        MAX_PALETTE_MATRICES,
+                        "vertex.matrixindex",
+                        range_ok,
+                    )?;
+                    Ok(mk((a..=b).map(InputBinding::VertexMatrixIndex).collect()))
+                }
+                "attrib" => {
+                    let (a, b) =
+                        self.binding_index(MAX_VERTEX_ATTRIBS, "vertex.attrib", range_ok)?;
+                    Ok(mk((a..=b).map(InputBinding::VertexAttrib).collect()))
+                }
+                "id" if self.is_nv() => one(InputBinding::VertexId),
+                "instance" if self.is_nv() => one(InputBinding::VertexInstance),
+                "threadid" if self.nv >= 50 => one(InputBinding::ThreadId),
+                n if self.nv >= 50 && thread_mask(n).is_some() => one(InputBinding::ThreadMask(
+                    thread_mask(n).unwrap_or(ThreadMaskKind::Eq),
+                )),
+                _ => Err(semantic(
+                    ns,
+                    format!("'vertex.{name}' is not a vertex attribute"),
+                )),
+            };
+        }
+        // Geometry / tessellation: per-vertex varyings of the previous stage.
+        let v = |s: VaryingSlot| InputBinding::Varying(s);
+        let items = match name.as_str() {
+            "position" => vec![v(VaryingSlot::Position)],
+            "color" => {
+                let (back, secondary) = self.color_suffix(true)?;
+                vec![v(VaryingSlot::Color { back, secondary })]
+            }
+            "texcoord" => {
+                let (a, b) =
+                    self.opt_binding_index(MAX_TEXTURE_COORDS, "vertex.texcoord", range_ok)?;
+                (a..=b).map(|i| v(VaryingSlot::TexCoord(i))).collect()
+            }
+            "attrib" => {
+                let (a, b) = self.binding_index(MAX_GENERIC_VARYINGS, "vertex.attrib", range_ok)?;
+                (a..=b).map(|i| v(VaryingSlot::Attrib(i))).collect()
+            }
+            "clip" => {
+                let (a, b) = self.binding_index(MAX_CLIP_PLANES, "vertex.clip", range_ok)?;
+                (a..=b).map(|i| v(VaryingSlot::ClipDistance(i))).collect()
+            }
+            "fogcoord" => vec![v(VaryingSlot::FogCoord)],
+            "pointsize" => vec![v(VaryingSlot::PointSize)],
+            "id" => vec![InputBinding::VertexId],
+            "tesscoord" if self.stage == Stage::TessEval && vertex.is_none() => {
+                return Ok(InputRef {
+                    items: vec![InputBinding::TessCoord],
+                    per_vertex: false,
+                    vertex: None,
+                    span: ns,
+                })
+            }
+            _ => {
+                return Err(semantic(
+                    ns,
+                    format!(
+                        "'vertex.{name}' is not a per-vertex attribute of {} programs",
+                        self.stage.name()
+                    ),
+                ))
+            }
+        };
+        Ok(mk(items))
+    }
+
+    fn fragment_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
+        self.c.expect(&Tok::Dot, "after 'fragment'")?;
+        let (name, ns) = self.c.ident("a fragment attribute name")?;
+        let nv = self.is_nv();
+        let b = match name.as_str() {
+            "color" => {
+                let (_, secondary) = self.color_suffix(false)?;
+                InputBinding::FragColor { secondary }
+            }
+            "texcoord" => {
+                let (a, b) =
+                    self.opt_binding_index(MAX_TEXTURE_COORDS, "fragment.texcoord", range_ok)?;
+                return Ok(self.many((a..=b).map(InputBinding::FragTexCoord).collect(), ns));
+            }
+            "fogcoord" => InputBinding::FragFogCoord,
+            "position" => InputBinding::FragPosition,
+            "facing" if nv || self.opts.fp2 => InputBinding::FragFacing,
+            "attrib" if nv => {
+                let (a, b) =
+                    self.binding_index(MAX_GENERIC_VARYINGS, "fragment.attrib", range_ok)?;
+                return Ok(self.many((a..=b).map(InputBinding::FragAttrib).collect(), ns));
+            }
+            "clip" if nv => {
+                let (a, b) = self.binding_index(MAX_CLIP_PLANES, "fragment.clip", range_ok)?;
+                return Ok(self.many((a..=b).map(InputBinding::FragClipDistance).collect(), ns));
+            }
+            "layer" if nv => InputBinding::FragLayer,
+            "viewport" if nv => InputBinding::FragViewportIndex,
+            "sampleid" if self.nv >= 41 => InputBinding::FragSampleId,
+            "samplemask" if self.nv >= 50 => InputBinding::FragSampleMask,
+            "samplepos" if self.nv >= 50 => InputBinding::FragSamplePosition,
+            "pointcoord" if self.nv >= 50 => InputBinding::FragPointCoord,
+            "helperthread" if self.nv >= 50 => InputBinding::FragHelperThread,
+            "barycentric" if self.nv >= 50 => InputBinding::FragBarycentric,
+            "threadid" if self.nv >= 50 => InputBinding::ThreadId,
+            n if self.nv >= 50 && thread_mask(n).is_some() => {
+                InputBinding::ThreadMask(thread_mask(n).unwrap_or(ThreadMaskKind::Eq))
+            }
+            _ => {
+                return Err(semantic(
+                    ns,
+                    format!("'fragment.{name}' is not a fragment attribute"),
+                ))
+            }
+        };
+        Ok(self.many(vec![b], ns))
+    }
+
+    fn many(&self, items: Vec<InputBinding>, span: Span) -> InputRef {
+        InputRef {
+            items,
+            per_vertex: false,
+            vertex: None,
+            span,
+        }
+    }
+
+    fn primitive_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
+        self.c.expect(&Tok::Dot, "after 'primitive'")?;
+        let (mut name, mut ns) = self.c.ident("a primitive attribute name")?;
+        let mut out = false;
+        if matches!(self.stage, Stage::TessControl | Stage::TessEval)
+            && (name == "in" || name == "out")
+        {
+            out = name == "out";
+            if out && self.stage != Stage::TessControl {
+                return Err(semantic(
+                    ns,
+                    "'primitive.out' is only available in tessellation control programs",
+                ));
+            }
+            self.c
+                .expect(&Tok::Dot, "after 'primitive.in'/'primitive.out'")?;
+            (name, ns) = self.c.ident("a primitive attribute name")?;
+        }
+        let st = self.stage;
+        let patchy = matches!(st, Stage::TessControl | Stage::TessEval)
+            || (st == Stage::Geometry && self.nv >= 50);
+        let wrap = |s: VaryingSlot| {
+            if out {
+                InputBinding::PatchOut(s)
+            } else {
+                InputBinding::PatchIn(s)
+            }
+        };
+        let items: Vec<InputBinding> = match name.as_str() {
+            "id" if !out => vec![InputBinding::PrimitiveId],
+            "invocation" if st == Stage::Geometry && self.nv >= 50 => {
+                vec![InputBinding::PrimitiveInvocation]
+            }
+            "vertexcount" if patchy && !out => vec![InputBinding::PrimitiveVertexCount],
+            "tessouter" if patchy => {
+                let (a, b) = self.opt_binding_index(4, "primitive.tessouter", range_ok)?;
+                (a..=b).map(|i| wrap(VaryingSlot::TessOuter(i))).collect()
+            }
+            "tessinner" if patchy => {
+                let (a, b) = self.opt_binding_index(2, "primitive.tessinner", range_ok)?;
+                (a..=b).map(|i| wrap(VaryingSlot::TessInner(i))).collect()
+            }
+            "patch" if patchy => {
+                self.c.expect(&Tok::Dot, "after 'primitive.patch'")?;
+                self.c.expect_ident("attrib", "after 'primitive.patch.'")?;
+                let (a, b) =
+                    self.opt_binding_index(MAX_PATCH_ATTRIBS, "primitive.patch.attrib", range_ok)?;
+                (a..=b).map(|i| wrap(VaryingSlot::PatchAttrib(i))).collect()
+            }
+            "threadid" if self.nv >= 50 => vec![InputBinding::ThreadId],
+            n if self.nv >= 50 && thread_mask(n).is_some() => {
+                vec![InputBinding::ThreadMask(
+                    thread_mask(n).unwrap_or(ThreadMaskKind::Eq),
+                )]
+            }
+            _ => {
+                return Err(semantic(
+                    ns,
+                    format!(
+                        "'primitive.{name}' is not an attribute of {} programs",
+                        st.name()
+                    ),
+                ))
+            }
+        };
+        // Geometry programs see patch data only when they take patches as input.
+        if st == Stage::Geometry
+            && matches!(
+                name.as_str(),
+                "tessouter" | "tessinner" | "patch" | "vertexcount"
+            )
+            && !matches!(self.prog.decls.primitive_in, Some(PrimKind::Patches(_)))
+        {
+            return Err(semantic(
+                ns,
+                format!("'primitive.{name}' needs 'PRIMITIVE_IN PATCHES' declared first"),
+            ));
+        }
+        Ok(self.many(items, ns))
+    }
+
+    /// Slot for an input, shared with earlier identical uses.
+    pub(crate) fn input_slot_typed(
+        &mut self,
+        binding: InputBinding,
+        interp: Interp,
+        info: RegInfo,
+        span: Span,
+    ) -> Result<u32, ProgramError> {
+        self.check_arb_alias(&binding, span)?;
+        let key = (binding.clone(), interp);
+        if let Some(&slot) = self.input_map.get(&key) {
+            if let Some(s) = self.prog.inputs.get_mut(slot as usize) {
+                if s.info != info && info != RegInfo::default() {
+                    if s.info == RegInfo::default() {
+                        s.info = info;
+                    } else {
+                        return Err(semantic(
+                            span,
+                            "attribute bound twice with different data types",
+                        ));
+                    }
+                }
+            }
+            return Ok(slot);
+        }
+        let slot = self.prog.inputs.len() as u32;
+        self.prog.inputs.push(InputSlot {
+            binding,
+            interp,
+            info,
+        });
+        self.input_map.insert(key, slot);
+        Ok(slot)
+    }
+
+    /// ARB_vertex_program: a conventional attribute and the generic one it aliases may not
+    /// both be bound.
+    fn check_arb_alias(&mut self, b: &InputBinding, span: Span) -> Result<(), ProgramError> {
+        if self.nv > 0 || self.stage != Stage::Vertex {
+            return Ok(());
+        }
+        let (index, generic) = match b {
+            InputBinding::VertexAttrib(n) => (*n, true),
+            InputBinding::VertexPosition => (0, false),
+            InputBinding::VertexWeight(0) => (1, false),
+            InputBinding::VertexNormal => (2, false),
+            InputBinding::VertexColor { secondary: false } => (3, false),
+            InputBinding::VertexColor { secondary: true } => (4, false),
+            InputBinding::VertexFogCoord => (5, false),
+            InputBinding::VertexTexCoord(n) => (8 + n, false),
+            _ => return Ok(()),
+        };
+        match self.arb_alias.get(&index) {
+            Some(&(g, _)) if g != generic => Err(semantic(
+                span,
+                format!(
+                    "vertex.attrib[{index}] and the conventional attribute it aliases cannot both be bound"
+                ),
+            )),
+            _ => {
+                self.arb_alias.insert(index, (generic, span));
+                Ok(())
+            }
+        }
+    }
+
+    /// `result.*` → output bindings (a range only in declarations when `range_ok`).
+    pub(crate) fn output_binding(
+        &mut self,
+        range_ok: bool,
+    ) -> Result<(Vec<OutputBinding>, Span), ProgramError> {
+        let start = self.c.expect_ident("result", "")?;
+        self.c.expect(&Tok::Dot, "after 'result'")?;
+        let (name, ns) = self.c.ident("a result name")?;
+        let nv = self.is_nv();
+        let st = self.stage;
+        let v = |s: VaryingSlot| OutputBinding::Varying(s);
+        let items: Vec<OutputBinding> = if st == Stage::Fragment {
+            match name.as_str() {
+                "color" => {
+                    let (a, b) = if self.c.peek() == &Tok::LBracket {
+                        if !nv && !self.prog.options.draw_buffers {
+                            return Err(semantic(
+                                ns,
+                                "result.color[n] needs OPTION ARB_draw_buffers",
+                            ));
+                        }
+                        self.binding_index(MAX_DRAW_BUFFERS, "result.color", range_ok)?
+                    } else {
+                        (0, 0)
+                    };
+                    (a..=b)
+                        .map(|target| OutputBinding::FragColor { target, index: 0 })
+                        .collect()
+                }
+                "depth" => vec![OutputBinding::FragDepth],
+                "samplemask" if self.nv >= 50 => vec![OutputBinding::FragSampleMask],
+                _ => {
+                    return Err(semantic(
+                        ns,
+                        format!("'result.{name}' is not a fragment program result"),
+                    ))
+                }
+            }
+        } else {
+            match name.as_str() {
+                "position" => vec![v(VaryingSlot::Position)],
+                "color" => {
+                    let (back, secondary) = self.color_suffix(true)?;
+                    vec![v(VaryingSlot::Color { back, secondary })]
+                }
+                "texcoord" => {
+                    let (a, b) =
+                        self.opt_binding_index(MAX_TEXTURE_COORDS, "result.texcoord", range_ok)?;
+                    (a..=b).map(|i| v(VaryingSlot::TexCoord(i))).collect()
+                }
+                "fogcoord" => vec![v(VaryingSlot::FogCoord)],
+                "pointsize" => vec![v(VaryingSlot::PointSize)],
+                "clip" if nv || self.opts.vp2 => {
+                    let (a, b) = self.binding_index(MAX_CLIP_PLANES, "result.clip", range_ok)?;
+                    (a..=b)
+                        .map(|i| {
+                            v(if nv {
+                                VaryingSlot::ClipDistance(i)
+                            } else {
+                                VaryingSlot::ClipLegacy(i)
+                            })
+                        })
+                        .collect()
+                }
+                "attrib" if nv => {
+                    let (a, b) =
+                        self.binding_index(MAX_GENERIC_VARYINGS, "result.attrib", range_ok)?;
+                    (a..=b).map(|i| v(VaryingSlot::Attrib(i))).collect()
+                }
+                "primid" if st == Stage::Geometry => vec![v(VaryingSlot::PrimitiveId)],
+                "layer" if nv && st != Stage::TessControl => vec![v(VaryingSlot::Layer)],
+                "viewport" if nv && st != Stage::TessControl => vec![v(VaryingSlot::ViewportIndex)],
+                "viewportmask" if self.nv >= 50 && st != Stage::TessControl => {
+                    vec![v(VaryingSlot::ViewportMask)]
+                }
+                "id" if nv => vec![v(VaryingSlot::PrimitiveId)],
+                "patch" if st == Stage::TessControl => {
+                    self.c.expect(&Tok::Dot, "after 'result.patch'")?;
+                    let (k, ks) = self.c.ident("attrib, tessouter or tessinner")?;
+                    match k.as_str() {
+                        "attrib" => {
+                            let (a, b) = self.binding_index(
+                                MAX_PATCH_ATTRIBS,
+                                "result.patch.attrib",
+                                range_ok,
+                            )?;
+                            (a..=b).map(|i| v(VaryingSlot::PatchAttrib(i))).collect()
+                        }
+                        "tessouter" => {
+                            let (a, b) =
+                                self.binding_index(4, "result.patch.tessouter", range_ok)?;
+                            (a..=b).map(|i| v(VaryingSlot::TessOuter(i))).collect()
+                        }
+                        "tessinner" => {
+                            let (a, b) =
+                                self.binding_index(2, "result.patch.tessinner", range_ok)?;
+                            (a..=b).map(|i| v(VaryingSlot::TessInner(i))).collect()
+                        }
+                        _ => {
+                            return Err(semantic(
+                                ks,
+                                format!("'result.patch.{k}' is not a patch result"),
+                            ))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(semantic(
+                        ns,
+                        format!("'result.{name}' is not a result of {} programs", st.name()),
+                    ))
+                }
+            }
+        };
+        Ok((items, start.to(self.c.prev_span())))
+    }
+
+    pub(crate) fn output_slot(
+        &mut self,
+        b: OutputBinding,
+        _span: Span,
+    ) -> Result<u32, ProgramError> {
+        if let Some(&s) = self.output_map.get(&b) {
+            return Ok(s);
+        }
+        let s = self.prog.outputs.len() as u32;
+        self.prog.outputs.push(OutputSlot {
+            binding: b.clone(),
+            info: RegInfo::default(),
+        });
+        self.output_map.insert(b, s);
+        Ok(s)
+    }
+}
+
+fn thread_mask(name: &str) -> Option<ThreadMaskKind> {
+    Some(match name {
+        "threadeqmask" => ThreadMaskKind::Eq,
+        "threadgemask" => ThreadMaskKind::Ge,
+        "threadgtmask" => ThreadMaskKind::Gt,
+        "threadlemask" => ThreadMaskKind::Le,
+        "threadltmask" => ThreadMaskKind::Lt,
+        _ => return None,
+    })
+}

@@ -1,0 +1,108 @@
+//! Label resolution and whole-program checks run after the last statement.
+
+use super::cursor::semantic;
+use super::{Sym, P};
+use crate::error::ProgramError;
+use crate::ir::*;
+
+impl P {
+    pub(crate) fn resolve_labels(&mut self) -> Result<(), ProgramError> {
+        for (name, at, span) in std::mem::take(&mut self.label_refs) {
+            let Some(&target) = self.labels.get(&name) else {
+                return Err(semantic(span, format!("label '{name}' is not defined")));
+            };
+            if let Some(Inst {
+                extra: Extra::Flow { target: t, .. },
+                ..
+            }) = self.prog.instructions.get_mut(at)
+            {
+                *t = target;
+            }
+        }
+        // Subroutine variables: functions of their type with their SUBROUTINENUM.
+        let syms: Vec<(String, Sym)> = self
+            .syms
+            .iter()
+            .map(|(k, v)| (k.clone(), v.0.clone()))
+            .collect();
+        for (_, sym) in syms {
+            if let Sym::SubroutineVar { index, type_name } = sym {
+                let labels = match self.syms.get(&type_name) {
+                    Some((Sym::SubroutineType { labels }, _)) => labels.clone(),
+                    _ => Vec::new(),
+                };
+                let mut funcs = Vec::new();
+                for l in labels {
+                    if let (Some(&at), Some(&num)) =
+                        (self.labels.get(&l), self.subroutine_nums.get(&l))
+                    {
+                        funcs.push((num, at));
+                    }
+                }
+                funcs.sort_unstable();
+                if let Some(v) = self.prog.subroutine_vars.get_mut(index as usize) {
+                    v.functions = funcs;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_program(&mut self) -> Result<(), ProgramError> {
+        let span = self.c.prev_span();
+        // ARB_position_invariant: the program may not write result.position itself.
+        if self.prog.options.position_invariant {
+            let pos = self
+                .prog
+                .outputs
+                .iter()
+                .position(|o| o.binding == OutputBinding::Varying(VaryingSlot::Position));
+            if let Some(p) = pos {
+                let written = self.prog.instructions.iter().find(|i| {
+                    i.dst.as_ref().is_some_and(|d| {
+                        d.file == File::Output && d.index == Index::Direct(p as u32)
+                    })
+                });
+                if let Some(i) = written {
+                    return Err(semantic(
+                        i.span,
+                        "result.position cannot be written with OPTION ARB_position_invariant",
+                    ));
+                }
+            }
+        }
+        if self.stage == Stage::Geometry && self.is_nv() {
+            if self.prog.decls.primitive_in.is_none() {
+                return Err(semantic(
+                    span,
+                    "geometry programs must declare PRIMITIVE_IN",
+                ));
+            }
+            if self.prog.decls.primitive_out.is_none() {
+                return Err(semantic(
+                    span,
+                    "geometry programs must declare PRIMITIVE_OUT",
+                ));
+            }
+            if self.prog.decls.vertices_out.is_none() {
+                return Err(semantic(
+                    span,
+                    "geometry programs must declare VERTICES_OUT",
+                ));
+            }
+        }
+        if self.stage == Stage::TessControl && self.prog.decls.vertices_out.is_none() {
+            return Err(semantic(
+                span,
+                "tessellation control programs must declare VERTICES_OUT",
+            ));
+        }
+        if self.stage == Stage::TessEval && self.prog.decls.tess_mode.is_none() {
+            return Err(semantic(
+                span,
+                "tessellation evaluation programs must declare TESS_MODE",
+            ));
+        }
+        Ok(())
+    }
+}

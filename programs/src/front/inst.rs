@@ -1,0 +1,1534 @@
+//! Instructions: opcode name and suffixes, `.MOD` modifiers, operands by opcode shape,
+//! texture accesses and memory operations, with the per-instruction load-time checks.
+
+use super::cursor::{semantic, syntax, unsupported};
+use super::limits::*;
+use super::opcodes::{self, Kind, OpInfo, TypeMods, AF, AV, F2, FO, V2, V3};
+use super::operands::ParsedSrc;
+use super::{Block, Sym, P};
+use crate::error::ProgramError;
+use crate::ir::*;
+use crate::lexer::Tok;
+use crate::span::Span;
+use smallvec::SmallVec;
+
+/// Modifiers collected from suffixes and `.MOD` items.
+#[derive(Default)]
+struct Mods {
+    dtype: Option<(DataType, Span)>,
+    /// Second type modifier (CVT's source type).
+    dtype2: Option<(DataType, Span)>,
+    mem: Option<(MemType, Span)>,
+    cc: Option<u8>,
+    sat: Saturate,
+    precision: Precision,
+    ntc: bool,
+    mul_mod: bool,
+    atom: Option<(AtomOp, Span)>,
+    coherent: bool,
+    volatile: bool,
+    rounding: Rounding,
+}
+
+fn data_type_mod(m: &str) -> Option<DataType> {
+    Some(match m {
+        "F" | "F32" => DataType::F32,
+        "S" | "S32" => DataType::S32,
+        "U" | "U32" => DataType::U32,
+        "F64" => DataType::F64,
+        "S64" => DataType::S64,
+        "U64" => DataType::U64,
+        _ => return None,
+    })
+}
+
+fn mem_type_mod(m: &str) -> Option<MemType> {
+    let (base, count) = match m.split_once('X') {
+        Some((b, n)) => (b, n.parse::<u8>().ok()?),
+        None => (m, 1),
+    };
+    if !matches!(count, 1 | 2 | 4) {
+        return None;
+    }
+    let scalar = match base {
+        "F16" => MemScalar::F16,
+        "F32" => MemScalar::F32,
+        "F64" => MemScalar::F64,
+        "S8" => MemScalar::S8,
+        "S16" => MemScalar::S16,
+        "S32" => MemScalar::S32,
+        "S64" => MemScalar::S64,
+        "U8" => MemScalar::U8,
+        "U16" => MemScalar::U16,
+        "U32" => MemScalar::U32,
+        "U64" => MemScalar::U64,
+        _ => return None,
+    };
+    if count > 1
+        && !matches!(
+            scalar,
+            MemScalar::F32
+                | MemScalar::F64
+                | MemScalar::S32
+                | MemScalar::S64
+                | MemScalar::U32
+                | MemScalar::U64
+        )
+    {
+        return None;
+    }
+    Some(MemType { scalar, count })
+}
+
+fn mem_dtype(t: MemType) -> DataType {
+    match t.scalar {
+        MemScalar::F16 | MemScalar::F32 => DataType::F32,
+        MemScalar::F64 => DataType::F64,
+        MemScalar::S8 | MemScalar::S16 | MemScalar::S32 => DataType::S32,
+        MemScalar::S64 => DataType::S64,
+        MemScalar::U8 | MemScalar::U16 | MemScalar::U32 => DataType::U32,
+        MemScalar::U64 => DataType::U64,
+    }
+}
+
+fn atom_op(m: &str) -> Option<AtomOp> {
+    Some(match m {
+        "ADD" => AtomOp::Add,
+        "MIN" => AtomOp::Min,
+        "MAX" => AtomOp::Max,
+        "IWRAP" => AtomOp::IWrap,
+        "DWRAP" => AtomOp::DWrap,
+        "AND" => AtomOp::And,
+        "OR" => AtomOp::Or,
+        "XOR" => AtomOp::Xor,
+        "EXCH" => AtomOp::Exch,
+        "CSWAP" => AtomOp::CSwap,
+        "INCR" => AtomOp::Incr,
+        "DECR" => AtomOp::Decr,
+        "GET" => AtomOp::Get,
+        _ => return None,
+    })
+}
+
+fn is_mem(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Load
+            | Opcode::Store
+            | Opcode::Atom
+            | Opcode::Ldc
+            | Opcode::Loadim
+            | Opcode::Storeim
+            | Opcode::Atomim
+    )
+}
+
+fn is_tex(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Tex
+            | Opcode::Txb
+            | Opcode::Txd
+            | Opcode::Txf
+            | Opcode::Txfms
+            | Opcode::Txl
+            | Opcode::Txp
+            | Opcode::Txq
+            | Opcode::Txg
+            | Opcode::Txgo
+            | Opcode::Lod
+    )
+}
+
+fn var_of(d: DataType) -> VarType {
+    match d {
+        DataType::F32 | DataType::F64 => VarType::Float,
+        DataType::S32 | DataType::S64 => VarType::Int,
+        DataType::U32 | DataType::U64 => VarType::Uint,
+    }
+}
+
+impl P {
+    pub(crate) fn instruction(&mut self) -> Result<(), ProgramError> {
+        let (name, nspan) = self.c.ident("an instruction")?;
+        let Some((info, sfx)) = opcodes::split_suffixes(&name) else {
+            return Err(syntax(
+                nspan,
+                format!("'{name}' is not an instruction or declaration"),
+            ));
+        };
+        self.check_available(info, &name, nspan)?;
+        let mut mods = self.suffix_mods(info, sfx, &name, nspan)?;
+        self.dot_mods(info, &mut mods)?;
+        let dtype = self.pick_dtype(info, &mods);
+        let inst = Inst {
+            op: info.op,
+            dtype,
+            sat: mods.sat,
+            precision: mods.precision,
+            cc_update: mods.cc,
+            dst: None,
+            srcs: SmallVec::new(),
+            extra: Extra::None,
+            span: nspan,
+        };
+        let mut inst = self.operands(info, &mods, inst)?;
+        inst.span = nspan.to(self.c.prev_span());
+        self.prog.instructions.push(inst);
+        Ok(())
+    }
+
+    fn check_available(&self, info: &OpInfo, name: &str, span: Span) -> Result<(), ProgramError> {
+        if self.is_nv() {
+            if info.nv == 0 || info.nv > self.nv {
+                return Err(syntax(
+                    span,
+                    format!("'{name}' is not an instruction of this program version"),
+                ));
+            }
+        } else {
+            let mut bits = if self.stage == Stage::Vertex { AV } else { AF };
+            if self.opts.vp2 {
+                bits |= V2;
+            }
+            if self.opts.vp3 {
+                bits |= V3;
+            }
+            if self.opts.fpo {
+                bits |= FO;
+            }
+            if self.opts.fp2 {
+                bits |= F2;
+            }
+            if info.arb & bits == 0 {
+                return Err(syntax(
+                    span,
+                    format!(
+                        "'{name}' is not available in ARB {} programs with these options",
+                        self.stage.name()
+                    ),
+                ));
+            }
+        }
+        let st = self.stage;
+        let bad_stage = match info.op {
+            Opcode::Ddx
+            | Opcode::Ddy
+            | Opcode::Kil
+            | Opcode::Ipac
+            | Opcode::Ipao
+            | Opcode::Ipas => st != Stage::Fragment,
+            Opcode::Emit | Opcode::Emits | Opcode::EndPrim => st != Stage::Geometry,
+            _ => false,
+        };
+        if bad_stage {
+            return Err(semantic(
+                span,
+                format!("'{name}' is not allowed in {} programs", st.name()),
+            ));
+        }
+        Ok(())
+    }
+
+    fn suffix_mods(
+        &self,
+        info: &OpInfo,
+        sfx: opcodes::Suffixes,
+        name: &str,
+        span: Span,
+    ) -> Result<Mods, ProgramError> {
+        let mut m = Mods::default();
+        let arb = !self.is_nv();
+        if let Some(p) = sfx.precision {
+            let ok_opt = if arb { self.opts.fpo } else { p != 'X' };
+            let ok_op = match p {
+                'R' => info.f != TypeMods::None || info.half,
+                _ => info.half,
+            };
+            if !ok_opt || !ok_op {
+                return Err(syntax(
+                    span,
+                    format!("'{name}': precision suffix '{p}' is not allowed here"),
+                ));
+            }
+            m.precision = match p {
+                'H' => Precision::Half,
+                'X' => Precision::Fixed,
+                _ => Precision::Full,
+            };
+            m.dtype = Some((DataType::F32, span));
+        }
+        if let Some(cc) = sfx.cc {
+            let ok_opt = !arb || self.opts.vp2 || self.opts.fpo;
+            let ok_cc1 = cc == 0 || !arb || self.opts.vp3 || self.opts.fp2;
+            if !ok_opt || !ok_cc1 || !info.cc {
+                return Err(syntax(
+                    span,
+                    format!("'{name}': condition code suffix is not allowed here"),
+                ));
+            }
+            m.cc = Some(cc);
+        }
+        if sfx.sat > 0 {
+            let ok_opt = if arb {
+                if sfx.sat == 2 {
+                    self.opts.fp2
+                } else {
+                    self.stage == Stage::Fragment || self.opts.vp3
+                }
+            } else {
+                true
+            };
+            if !ok_opt || !info.sat {
+                return Err(syntax(
+                    span,
+                    format!("'{name}': saturation suffix is not allowed here"),
+                ));
+            }
+            m.sat = if sfx.sat == 2 {
+                Saturate::SSat
+            } else {
+                Saturate::Sat
+            };
+        }
+        Ok(m)
+    }
+
+    fn dot_mods(&mut self, info: &OpInfo, m: &mut Mods) -> Result<(), ProgramError> {
+        while self.c.peek() == &Tok::Dot {
+            let Some(name) = self.c.peek_ident_at(1).map(str::to_string) else {
+                break;
+            };
+            if !self.is_nv() {
+                return Err(syntax(
+                    self.c.span(),
+                    "'.MODIFIER' opcode modifiers need an NV_gpu_program4/5 program",
+                ));
+            }
+            self.c.bump();
+            let span = self.c.bump();
+            let dup =
+                |what: &str| semantic(span, format!("'.{name}': more than one {what} modifier"));
+            let not_ok = || semantic(span, format!("'.{name}' is not allowed on {}", info.name));
+            let op = info.op;
+            if is_mem(op) {
+                if let Some(t) = mem_type_mod(&name) {
+                    if m.mem.is_some() {
+                        return Err(dup("storage type"));
+                    }
+                    if self.nv < 50 && op != Opcode::Ldc && op != Opcode::Load {
+                        return Err(not_ok());
+                    }
+                    m.mem = Some((t, span));
+                    continue;
+                }
+            }
+            if matches!(op, Opcode::Atom | Opcode::Atomim | Opcode::Atomctr) {
+                if let Some(a) = atom_op(&name) {
+                    let ctr = matches!(a, AtomOp::Incr | AtomOp::Decr | AtomOp::Get);
+                    if ctr != (op == Opcode::Atomctr) {
+                        return Err(not_ok());
+                    }
+                    if m.atom.is_some() {
+                        return Err(dup("atomic operation"));
+                    }
+                    m.atom = Some((a, span));
+                    continue;
+                }
+            }
+            if let Some(t) = data_type_mod(&name) {
+                let allowed = if t.is_float() { info.f } else { info.i };
+                let ok = match allowed {
+                    TypeMods::None => false,
+                    TypeMods::Sized32 => !t.is_64(),
+                    TypeMods::All => true,
+                } || op == Opcode::Cvt
+                    || op == Opcode::Atomctr && t == DataType::U32;
+                if !ok || (t.is_64() && self.nv < 50) {
+                    return Err(not_ok());
+                }
+                if m.dtype.is_some() {
+                    if op == Opcode::Cvt && m.dtype2.is_none() {
+                        m.dtype2 = Some((t, span));
+                        continue;
+                    }
+                    return Err(dup("data type"));
+                }
+                m.dtype = Some((t, span));
+                continue;
+            }
+            match name.as_str() {
+                "CC" | "CC0" | "CC1" => {
+                    if !info.cc {
+                        return Err(not_ok());
+                    }
+                    if m.cc.is_some() {
+                        return Err(dup("condition code"));
+                    }
+                    m.cc = Some(u8::from(name == "CC1"));
+                }
+                "SAT" | "SSAT" => {
+                    if !info.sat {
+                        return Err(not_ok());
+                    }
+                    if m.sat != Saturate::None {
+                        return Err(dup("clamping"));
+                    }
+                    m.sat = if name == "SAT" {
+                        Saturate::Sat
+                    } else {
+                        Saturate::SSat
+                    };
+                }
+                "NTC" => m.ntc = true,
+                "S24" | "U24" | "HI" => {
+                    if op != Opcode::Mul {
+                        return Err(not_ok());
+                    }
+                    if m.mul_mod {
+                        return Err(dup("multiply"));
+                    }
+                    m.mul_mod = true;
+                    return Err(unsupported(span, format!("MUL.{name}")));
+                }
+                "COH" | "VOL" if is_mem(op) || op == Opcode::Atom => {
+                    if name == "COH" {
+                        m.coherent = true;
+                    } else {
+                        m.volatile = true;
+                    }
+                }
+                "PREC" if self.nv >= 50 => {}
+                "ROUND" | "CEIL" | "FLR" | "TRUNC" if op == Opcode::Cvt => {
+                    if m.rounding != Rounding::Default {
+                        return Err(dup("rounding"));
+                    }
+                    m.rounding = match name.as_str() {
+                        "ROUND" => Rounding::Nearest,
+                        "CEIL" => Rounding::Ceil,
+                        "FLR" => Rounding::Floor,
+                        _ => Rounding::Trunc,
+                    };
+                }
+                _ => {
+                    if mem_type_mod(&name).is_some() || atom_op(&name).is_some() {
+                        return Err(not_ok());
+                    }
+                    return Err(syntax(
+                        span,
+                        format!("'.{name}' is not an instruction modifier"),
+                    ));
+                }
+            }
+        }
+        if m.sat != Saturate::None {
+            if let Some((t, span)) = m.dtype {
+                if !t.is_float() {
+                    return Err(semantic(
+                        span,
+                        format!(
+                            "clamping modifiers need a floating-point result, not on {}.{:?}",
+                            info.name, t
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn pick_dtype(&self, info: &OpInfo, m: &Mods) -> DataType {
+        if let Some((t, _)) = m.dtype {
+            return t;
+        }
+        if let Some((t, _)) = m.mem {
+            return mem_dtype(t);
+        }
+        info.default.unwrap_or(DataType::F32)
+    }
+
+    /// Checks a source's declared type against what the instruction reads.
+    fn check_src_type(
+        &self,
+        s: &ParsedSrc,
+        kind: Kind,
+        dtype: DataType,
+        ntc: bool,
+        name: &str,
+    ) -> Result<(), ProgramError> {
+        if !self.is_nv() || ntc {
+            return Ok(());
+        }
+        let want = match kind {
+            Kind::Vf => VarType::Float,
+            Kind::Vs => VarType::Int,
+            Kind::Vu | Kind::Su => VarType::Uint,
+            _ => var_of(dtype),
+        };
+        if let Some(ty) = s.ty {
+            let ok = match (ty, want) {
+                (VarType::Float, VarType::Float) => true,
+                (VarType::Int | VarType::Uint, VarType::Int | VarType::Uint) => true,
+                _ => false,
+            };
+            if !ok {
+                return Err(semantic(
+                    s.src.span,
+                    format!("{name}: operand type {ty:?} does not match the instruction's {want:?} operand (use .NTC to override)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn src(
+        &mut self,
+        kind: Kind,
+        dtype: DataType,
+        ntc: bool,
+        name: &str,
+    ) -> Result<Src, ProgramError> {
+        let const_ty = match kind {
+            Kind::Vf => VarType::Float,
+            Kind::Vs => VarType::Int,
+            Kind::Vu | Kind::Su => VarType::Uint,
+            _ => var_of(dtype),
+        };
+        let s = self.src_operand(const_ty)?;
+        if matches!(kind, Kind::S | Kind::Su) && !s.scalar {
+            return Err(semantic(
+                s.src.span,
+                format!("{name} needs a scalar operand here: add a component suffix such as '.x'"),
+            ));
+        }
+        self.check_src_type(&s, kind, dtype, ntc, name)?;
+        Ok(s.src)
+    }
+
+    fn comma(&mut self) -> Result<(), ProgramError> {
+        self.c.expect(&Tok::Comma, "between operands").map(|_| ())
+    }
+
+    fn operands(&mut self, info: &OpInfo, m: &Mods, mut inst: Inst) -> Result<Inst, ProgramError> {
+        use Opcode::*;
+        let op = info.op;
+        let name = info.name;
+        let dtype = inst.dtype;
+        let idx = self.prog.instructions.len() as u32;
+        match op {
+            If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Ret
+            | Cali => {
+                return self.flow_inst(info, m, inst, idx);
+            }
+            Kil => {
+                // `KIL NE.x` (condition) or `KIL src`.
+                let is_cond = self.nv_syntax()
+                    && self.c.peek_ident().is_some_and(|s| {
+                        let b = s.trim_end_matches(['0', '1']);
+                        matches!(
+                            b,
+                            "EQ" | "NE"
+                                | "LT"
+                                | "GE"
+                                | "LE"
+                                | "GT"
+                                | "TR"
+                                | "FL"
+                                | "NAN"
+                                | "LEG"
+                                | "CF"
+                                | "NCF"
+                                | "OF"
+                                | "NOF"
+                                | "AB"
+                                | "BLE"
+                                | "SF"
+                                | "NSF"
+                        )
+                    })
+                    && !self.syms.contains_key(self.c.peek_ident().unwrap_or(""));
+                if is_cond {
+                    let cond = self.cc_test()?;
+                    inst.extra = Extra::Flow {
+                        target: idx,
+                        cond: Some(cond),
+                    };
+                } else {
+                    let s = self.src(Kind::V, dtype, m.ntc, name)?;
+                    inst.srcs.push(s);
+                }
+                return Ok(inst);
+            }
+            Emit | EndPrim | Membar | Popa if op != Popa => return Ok(inst),
+            Emits => {
+                let s = self.src(Kind::S, DataType::S32, m.ntc, name)?;
+                inst.dtype = DataType::S32;
+                inst.srcs.push(s);
+                return Ok(inst);
+            }
+            Arl | Arr | Ara | Popa => {
+                let (dst, _) = self.dst_operand(true)?;
+                if dst.file != File::Address {
+                    return Err(semantic(
+                        dst.span,
+                        format!("{name} writes an address register"),
+                    ));
+                }
+                if op == Popa && dst.mask != 0xF {
+                    return Err(semantic(
+                        dst.span,
+                        "POPA writes the whole address register: no write mask allowed",
+                    ));
+                }
+                if !self.opts.vp2 && dst.mask != 1 {
+                    return Err(semantic(
+                        dst.span,
+                        format!("{name} can only write the x component of an address register"),
+                    ));
+                }
+                inst.dst = Some(dst);
+                if op != Popa {
+                    self.comma()?;
+                    if op == Ara {
+                        let (n, s) = self.c.ident("an address register")?;
+                        let Some(Sym::Address { index }) = self.syms.get(&n).map(|x| x.0.clone())
+                        else {
+                            return Err(semantic(
+                                s,
+                                format!("ARA reads an address register, '{n}' is not one"),
+                            ));
+                        };
+                        if self.c.peek() == &Tok::Dot {
+                            return Err(syntax(
+                                self.c.span(),
+                                "ARA reads the whole address register: no swizzle allowed",
+                            ));
+                        }
+                        inst.srcs.push(addr_src(index, [0, 1, 2, 3], s));
+                    } else {
+                        let kind = if op == Arl && !self.opts.vp2 {
+                            Kind::S
+                        } else {
+                            Kind::V
+                        };
+                        let s = self.src(kind, DataType::F32, m.ntc, name)?;
+                        inst.srcs.push(s);
+                    }
+                }
+                inst.dtype = DataType::F32;
+                return Ok(inst);
+            }
+            Pusha => {
+                let (n, s) = self.c.ident("an address register")?;
+                let Some(Sym::Address { index }) = self.syms.get(&n).map(|x| x.0.clone()) else {
+                    return Err(semantic(
+                        s,
+                        format!("PUSHA pushes an address register, '{n}' is not one"),
+                    ));
+                };
+                inst.srcs.push(addr_src(index, [0, 1, 2, 3], s));
+                return Ok(inst);
+            }
+            Swz => {
+                let (dst, dty) = self.dst_operand(false)?;
+                self.check_dst_type(dty, Kind::V, dtype, m.ntc, name, dst.span)?;
+                inst.dst = Some(dst);
+                self.comma()?;
+                let s = self.src_operand(var_of(dtype))?;
+                if s.src.swizzle != [0, 1, 2, 3] {
+                    return Err(syntax(
+                        s.src.span,
+                        "SWZ takes its swizzle as four separate components",
+                    ));
+                }
+                let mut src = s.src;
+                self.comma()?;
+                src.ext_swizzle = Some(self.ext_swizzle()?);
+                inst.srcs.push(src);
+                return Ok(inst);
+            }
+            Store => {
+                let data = self.src(Kind::V, dtype, true, name)?;
+                self.comma()?;
+                let addr = self.src(Kind::Su, DataType::U64, true, name)?;
+                inst.srcs.push(data);
+                inst.srcs.push(addr);
+                inst.extra = self.mem_info(m, MemSpace::Global, name, inst.span)?;
+                return Ok(inst);
+            }
+            Storeim => {
+                let (space, _) = self.image_unit()?;
+                self.comma()?;
+                let data = self.src(Kind::V, dtype, true, name)?;
+                self.comma()?;
+                let coord = self.src(Kind::Vs, DataType::S32, true, name)?;
+                self.comma()?;
+                self.image_target()?;
+                inst.srcs.push(data);
+                inst.srcs.push(coord);
+                inst.extra = self.mem_info(m, space, name, inst.span)?;
+                return Ok(inst);
+            }
+            _ => {}
+        }
+        // Everything else writes a destination first.
+        if info.out.is_some() {
+            let (dst, dty) = self.dst_operand(false)?;
+            let out_kind = info.out.unwrap_or(Kind::V);
+            self.check_dst_type(
+                dty,
+                out_kind,
+                dtype,
+                m.ntc || is_mem(op) || op == Atomctr,
+                name,
+                dst.span,
+            )?;
+            inst.dst = Some(dst);
+        }
+        match op {
+            Ldc => {
+                self.comma()?;
+                let (n, s) = self.c.ident("a CBUFFER variable")?;
+                let Some(Sym::Buffer { index, .. }) = self.syms.get(&n).map(|x| x.0.clone()) else {
+                    return Err(semantic(
+                        s,
+                        format!("LDC needs a CBUFFER variable, '{n}' is not one"),
+                    ));
+                };
+                if !self
+                    .prog
+                    .buffers
+                    .get(index as usize)
+                    .is_some_and(|b| b.kind == BufferKind::CBuffer)
+                {
+                    return Err(semantic(
+                        s,
+                        format!("LDC needs a CBUFFER variable, '{n}' is not one"),
+                    ));
+                }
+                let elem = self.buffer_index(&n, index)?;
+                inst.srcs.push(Src {
+                    file: File::Buffer,
+                    index: elem,
+                    vertex: None,
+                    buffer: index,
+                    imm: [0; 4],
+                    swizzle: [0, 1, 2, 3],
+                    ext_swizzle: None,
+                    abs: false,
+                    negate: false,
+                    span: s,
+                });
+                inst.extra =
+                    self.mem_info(m, MemSpace::Constant { buffer: index }, name, inst.span)?;
+            }
+            Load => {
+                self.comma()?;
+                let a = self.src(Kind::Su, DataType::U64, true, name)?;
+                inst.srcs.push(a);
+                inst.extra = self.mem_info(m, MemSpace::Global, name, inst.span)?;
+            }
+            Atom => {
+                self.comma()?;
+                let d = self.src(Kind::V, dtype, true, name)?;
+                self.comma()?;
+                let a = self.src(Kind::Su, DataType::U64, true, name)?;
+                inst.srcs.push(d);
+                inst.srcs.push(a);
+                inst.extra = self.mem_info(m, MemSpace::Global, name, inst.span)?;
+            }
+            Loadim | Atomim => {
+                self.comma()?;
+                if op == Atomim {
+                    let d = self.src(Kind::V, dtype, true, name)?;
+                    inst.srcs.push(d);
+                    self.comma()?;
+                }
+                let coord = self.src(Kind::Vs, DataType::S32, true, name)?;
+                inst.srcs.push(coord);
+                self.comma()?;
+                let (space, _) = self.image_unit()?;
+                self.comma()?;
+                self.image_target()?;
+                inst.extra = self.mem_info(m, space, name, inst.span)?;
+            }
+            Atomctr => {
+                self.comma()?;
+                let (n, s) = self.c.ident("a COUNTER variable")?;
+                let Some(Sym::Counter { index }) = self.syms.get(&n).map(|x| x.0.clone()) else {
+                    return Err(semantic(
+                        s,
+                        format!("ATOMCTR needs a COUNTER variable, '{n}' is not one"),
+                    ));
+                };
+                let len = self.prog.counters.get(index as usize).map_or(1, |c| c.len);
+                let elem = if self.c.peek() == &Tok::LBracket {
+                    self.array_index_rel(&n, 0, len)?
+                } else {
+                    Index::Direct(0)
+                };
+                inst.srcs.push(Src {
+                    file: File::Buffer,
+                    index: elem,
+                    vertex: None,
+                    buffer: index,
+                    imm: [0; 4],
+                    swizzle: [0, 1, 2, 3],
+                    ext_swizzle: None,
+                    abs: false,
+                    negate: false,
+                    span: s,
+                });
+                if m.atom.is_none() {
+                    return Err(semantic(
+                        inst.span,
+                        "ATOMCTR needs an operation modifier (.INCR, .DECR or .GET)",
+                    ));
+                }
+                inst.dtype = DataType::U32;
+                inst.extra = Extra::Mem(Box::new(MemInfo {
+                    space: MemSpace::Counter { counter: index },
+                    ty: MemType {
+                        scalar: MemScalar::U32,
+                        count: 1,
+                    },
+                    atom: m.atom.map(|a| a.0),
+                    coherent: false,
+                    volatile: false,
+                }));
+            }
+            Ipac | Ipao | Ipas => {
+                self.comma()?;
+                let s = self.src(Kind::V, dtype, m.ntc, name)?;
+                let ok = s.file == File::Input
+                    && s.vertex.is_none()
+                    && matches!(s.index, Index::Direct(_))
+                    && self.interpolatable(&s.index);
+                if !ok {
+                    return Err(semantic(
+                        s.span,
+                        format!("{name} needs a fragment attribute operand other than fragment.facing and primitive.id"),
+                    ));
+                }
+                inst.srcs.push(s);
+                if op != Ipac {
+                    self.comma()?;
+                    let k = if op == Ipao { Kind::Vf } else { Kind::S };
+                    let t = if op == Ipao {
+                        DataType::F32
+                    } else {
+                        DataType::S32
+                    };
+                    let s2 = self.src(k, t, true, name)?;
+                    inst.srcs.push(s2);
+                }
+            }
+            Cvt => {
+                self.comma()?;
+                let from = m.dtype2.map_or(inst.dtype, |t| t.0);
+                let s = self.src(Kind::V, from, m.ntc, name)?;
+                inst.srcs.push(s);
+                if m.dtype.is_none() || m.dtype2.is_none() {
+                    return Err(semantic(
+                        inst.span,
+                        "CVT needs a destination and a source data type modifier, e.g. CVT.F32.S32",
+                    ));
+                }
+                inst.extra = Extra::Convert {
+                    from,
+                    rounding: m.rounding,
+                };
+            }
+            _ if is_tex(op) => {
+                self.tex_operands(info, m, &mut inst)?;
+            }
+            _ => {
+                for kind in &info.ins {
+                    self.comma()?;
+                    let s = self.src(*kind, dtype, m.ntc, name)?;
+                    inst.srcs.push(s);
+                }
+            }
+        }
+        Ok(inst)
+    }
+
+    fn interpolatable(&self, index: &Index) -> bool {
+        let Index::Direct(slot) = index else {
+            return false;
+        };
+        matches!(
+            self.prog.inputs.get(*slot as usize).map(|s| &s.binding),
+            Some(
+                InputBinding::FragColor { .. }
+                    | InputBinding::FragTexCoord(_)
+                    | InputBinding::FragFogCoord
+                    | InputBinding::FragAttrib(_)
+                    | InputBinding::FragClipDistance(_)
+                    | InputBinding::FragPosition
+                    | InputBinding::FragPointCoord
+                    | InputBinding::FragBarycentric
+            )
+        )
+    }
+
+    fn check_dst_type(
+        &self,
+        dty: Option<VarType>,
+        kind: Kind,
+        dtype: DataType,
+        ntc: bool,
+        name: &str,
+        span: Span,
+    ) -> Result<(), ProgramError> {
+        if !self.is_nv() || ntc {
+            return Ok(());
+        }
+        let want = match kind {
+            Kind::Vf => VarType::Float,
+            Kind::Vs => VarType::Int,
+            Kind::Vu => VarType::Uint,
+            _ => var_of(dtype),
+        };
+        if let Some(ty) = dty {
+            let ok = (ty == VarType::Float) == (want == VarType::Float);
+            if !ok {
+                return Err(semantic(
+                    span,
+                    format!("{name}: result type {want:?} does not match the {ty:?} destination variable (use .NTC to override)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn buffer_index(&mut self, name: &str, index: u32) -> Result<Index, ProgramError> {
+        if self.c.peek() != &Tok::LBracket {
+            return Ok(Index::Direct(0));
+        }
+        let len = self
+            .prog
+            .buffers
+            .get(index as usize)
+            .and_then(|b| b.len)
+            .unwrap_or(u32::MAX / 2);
+        self.array_index_rel(name, 0, len)
+    }
+
+    fn mem_info(
+        &self,
+        m: &Mods,
+        space: MemSpace,
+        name: &str,
+        span: Span,
+    ) -> Result<Extra, ProgramError> {
+        let ty = match m.mem {
+            Some((t, _)) => t,
+            None => match m.dtype {
+                Some((DataType::F32, _)) | None => MemType {
+                    scalar: MemScalar::F32,
+                    count: 1,
+                },
+                Some((DataType::S32, _)) => MemType {
+                    scalar: MemScalar::S32,
+                    count: 1,
+                },
+                Some((DataType::U32, _)) => MemType {
+                    scalar: MemScalar::U32,
+                    count: 1,
+                },
+                Some((DataType::F64, _)) => MemType {
+                    scalar: MemScalar::F64,
+                    count: 1,
+                },
+                Some((DataType::S64, _)) => MemType {
+                    scalar: MemScalar::S64,
+                    count: 1,
+                },
+                Some((DataType::U64, _)) => MemType {
+                    scalar: MemScalar::U64,
+                    count: 1,
+                },
+            },
+        };
+        let atomic = matches!(name, "ATOM" | "ATOMIM");
+        if atomic && m.atom.is_none() {
+            return Err(semantic(
+                span,
+                format!("{name} needs an atomic operation modifier such as .ADD"),
+            ));
+        }
+        if atomic && ty.count != 1 {
+            return Err(semantic(
+                span,
+                format!(
+                    "{name} operates on a single value; vector storage modifiers are not allowed"
+                ),
+            ));
+        }
+        Ok(Extra::Mem(Box::new(MemInfo {
+            space,
+            ty,
+            atom: m.atom.map(|a| a.0),
+            coherent: m.coherent,
+            volatile: m.volatile,
+        })))
+    }
+
+    fn image_unit(&mut self) -> Result<(MemSpace, Span), ProgramError> {
+        let (n, s) = self.c.ident("an image")?;
+        if n == "image" && !self.syms.contains_key(&n) {
+            let (u, us) = self.c.bracket_int("an image unit")?;
+            if u >= MAX_IMAGE_UNITS {
+                return Err(semantic(
+                    us,
+                    format!("image unit {u} exceeds the limit of {MAX_IMAGE_UNITS}"),
+                ));
+            }
+            let image = match self
+                .prog
+                .images
+                .iter()
+                .position(|i| i.name.is_empty() && i.first == u)
+            {
+                Some(i) => i as u32,
+                None => {
+                    self.prog.images.push(ImageVar {
+                        name: String::new(),
+                        first: u,
+                        len: 1,
+                    });
+                    self.prog.images.len() as u32 - 1
+                }
+            };
+            return Ok((MemSpace::Image { image }, s));
+        }
+        let Some(Sym::Image { index }) = self.syms.get(&n).map(|x| x.0.clone()) else {
+            return Err(semantic(s, format!("'{n}' is not an IMAGE variable")));
+        };
+        if self.c.peek() == &Tok::LBracket {
+            return Err(unsupported(self.c.span(), "indexing IMAGE arrays"));
+        }
+        Ok((MemSpace::Image { image: index }, s))
+    }
+
+    fn image_target(&mut self) -> Result<TexTarget, ProgramError> {
+        let (t, s) = self.c.ident("an image target")?;
+        let target = match t.as_str() {
+            "1D" => TexTarget::T1D,
+            "2D" => TexTarget::T2D,
+            "3D" => TexTarget::T3D,
+            "RECT" => TexTarget::Rect,
+            "CUBE" => TexTarget::Cube,
+            "BUFFER" => TexTarget::Buffer,
+            "ARRAY1D" => TexTarget::Array1D,
+            "ARRAY2D" => TexTarget::Array2D,
+            "ARRAYCUBE" => TexTarget::ArrayCube,
+            "2DMS" => TexTarget::T2DMs,
+            "ARRAY2DMS" => TexTarget::Array2DMs,
+            _ => return Err(semantic(s, format!("'{t}' is not an image target"))),
+        };
+        Ok(target)
+    }
+
+    fn tex_operands(
+        &mut self,
+        info: &OpInfo,
+        m: &Mods,
+        inst: &mut Inst,
+    ) -> Result<(), ProgramError> {
+        use Opcode::*;
+        let op = info.op;
+        let name = info.name;
+        let dtype = inst.dtype;
+        // Operands before the texture: everything but the final `t`.
+        let fixed: Vec<Kind> = info.ins.iter().copied().filter(|k| *k != Kind::T).collect();
+        for k in &fixed {
+            self.comma()?;
+            let s = self.src(*k, dtype, m.ntc, name)?;
+            inst.srcs.push(s);
+        }
+        self.comma()?;
+        // NV5: an extra operand (cube-array shadow reference / bias / lod).
+        let mut extra_operand = None;
+        if self.nv >= 50 && !self.at_texture() {
+            let s = self.src(Kind::Vf, DataType::F32, m.ntc, name)?;
+            extra_operand = Some(s);
+            self.comma()?;
+        }
+        let (unit, unit_span, units, comp) = self.texture_unit()?;
+        self.comma()?;
+        let (tname, tspan) = self.c.ident("a texture target")?;
+        let target = self.tex_target(&tname, tspan)?;
+        if let Some(s) = extra_operand {
+            let ok = matches!(
+                target,
+                TexTarget::ArrayCube | TexTarget::ShadowArrayCube | TexTarget::ShadowCube
+            ) && matches!(op, Tex | Txb | Txl | Txg);
+            if !ok {
+                return Err(semantic(s.span, format!("{name} takes a second coordinate operand only with cube-map array or shadow cube targets")));
+            }
+            inst.srcs.push(s);
+        }
+        // Which instructions may use which targets.
+        let ms = matches!(
+            target,
+            TexTarget::T2DMs | TexTarget::Array2DMs | TexTarget::Renderbuffer
+        );
+        if ms != (op == Txfms) && !(ms && op == Txq) {
+            return Err(semantic(
+                tspan,
+                format!("target '{tname}' cannot be used with {name}"),
+            ));
+        }
+        if target == TexTarget::Buffer && !matches!(op, Txf | Txq) {
+            return Err(semantic(
+                tspan,
+                format!("BUFFER textures can only be read with TXF or TXQ, not {name}"),
+            ));
+        }
+        if matches!(op, Txg | Txgo)
+            && matches!(
+                target,
+                TexTarget::T1D
+                    | TexTarget::T3D
+                    | TexTarget::Array1D
+                    | TexTarget::Shadow1D
+                    | TexTarget::ShadowArray1D
+                    | TexTarget::Buffer
+            )
+        {
+            return Err(semantic(
+                tspan,
+                format!("{name} cannot gather from a '{tname}' texture"),
+            ));
+        }
+        if let Some((c, cspan)) = comp {
+            if !matches!(op, Txg | Txgo) {
+                return Err(semantic(
+                    cspan,
+                    format!("texture component selection is only allowed on TXG/TXGO, not {name}"),
+                ));
+            }
+            let _ = c;
+        }
+        // Offsets.
+        let mut offset = None;
+        let comma_then = self.c.peek() == &Tok::Comma;
+        if comma_then && self.c.peek_at(1) == &Tok::LParen {
+            self.c.bump();
+            let open = self.c.bump();
+            let mut v = [0i8; 3];
+            let mut n = 0;
+            let mut spans = Vec::new();
+            loop {
+                let neg = if self.c.eat(&Tok::Minus) {
+                    true
+                } else {
+                    self.c.eat(&Tok::Plus);
+                    false
+                };
+                let (x, xs) = self.c.int("a texel offset")?;
+                let x = i64::try_from(x.min(1 << 20)).unwrap_or(0) * if neg { -1 } else { 1 };
+                if !(i64::from(MIN_PROGRAM_TEXEL_OFFSET)..=i64::from(MAX_PROGRAM_TEXEL_OFFSET))
+                    .contains(&x)
+                {
+                    return Err(semantic(xs, format!("texel offset {x} is out of range ({MIN_PROGRAM_TEXEL_OFFSET}..{MAX_PROGRAM_TEXEL_OFFSET})")));
+                }
+                if n >= 3 {
+                    return Err(syntax(xs, "a texel offset has at most 3 components"));
+                }
+                if let Some(slot) = v.get_mut(n) {
+                    *slot = x as i8;
+                }
+                spans.push(xs);
+                n += 1;
+                if !self.c.eat(&Tok::Comma) {
+                    break;
+                }
+            }
+            let close = self.c.expect(&Tok::RParen, "after texel offsets")?;
+            let span = open.to(close);
+            if !self.is_nv() {
+                return Err(syntax(span, "texel offsets need NV_gpu_program4"));
+            }
+            let dims = match target {
+                TexTarget::T1D
+                | TexTarget::Array1D
+                | TexTarget::Shadow1D
+                | TexTarget::ShadowArray1D => 1,
+                TexTarget::T3D => 3,
+                TexTarget::Cube
+                | TexTarget::ShadowCube
+                | TexTarget::ArrayCube
+                | TexTarget::ShadowArrayCube
+                | TexTarget::Buffer => 0,
+                _ => 2,
+            };
+            if v.iter().skip(dims).any(|&x| x != 0) {
+                return Err(semantic(
+                    span,
+                    format!("non-zero texel offset component not allowed for target '{tname}'"),
+                ));
+            }
+            if op == Txgo && v.iter().any(|&x| x != 0) {
+                return Err(semantic(
+                    span,
+                    "TXGO takes its offsets as operands; constant offsets must be zero",
+                ));
+            }
+            offset = Some(TexOffset::Const(v));
+        } else if (comma_then && self.c.peek_ident_at(1) == Some("offset"))
+            || self.c.is_ident("offset")
+        {
+            self.c.eat(&Tok::Comma);
+            let kw = self.c.bump();
+            if self.nv < 50 {
+                return Err(syntax(kw, "register texel offsets need NV_gpu_program5"));
+            }
+            self.c.expect(&Tok::LParen, "after 'offset'")?;
+            let s = self.src(Kind::Vs, DataType::S32, m.ntc, name)?;
+            self.c.expect(&Tok::RParen, "after the offset operand")?;
+            if matches!(op, Txd | Txgo) {
+                return Err(semantic(
+                    kw,
+                    format!("{name} cannot take a register texel offset"),
+                ));
+            }
+            if matches!(
+                target,
+                TexTarget::Cube
+                    | TexTarget::ShadowCube
+                    | TexTarget::ArrayCube
+                    | TexTarget::ShadowArrayCube
+            ) {
+                return Err(semantic(
+                    kw,
+                    format!(
+                        "register texel offsets are not allowed with cube map target '{tname}'"
+                    ),
+                ));
+            }
+            offset = Some(TexOffset::Register(s));
+        }
+        // One target per unit, counting every unit of a texture array.
+        for u in units.clone() {
+            match self.tex_units.get(&u) {
+                Some((t, _)) if *t != target => {
+                    return Err(semantic(
+                        tspan,
+                        format!("texture unit {u} is used with two targets ('{tname}' and {t:?}); a unit may have only one"),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    self.tex_units.insert(u, (target, unit_span));
+                }
+            }
+        }
+        inst.extra = Extra::Tex(Box::new(TexInfo {
+            unit,
+            target,
+            offset,
+            gather_comp: comp.map_or(0, |c| c.0),
+        }));
+        Ok(())
+    }
+
+    fn at_texture(&self) -> bool {
+        match self.c.peek_ident() {
+            Some("texture") => !self.syms.contains_key("texture"),
+            Some(n) => matches!(self.syms.get(n), Some((Sym::Texture { .. }, _))),
+            None => false,
+        }
+    }
+
+    /// `texture`, `texture[n]`, or an NV5 TEXTURE variable (optionally indexed), with an
+    /// optional `.c` gather component.
+    #[allow(clippy::type_complexity)]
+    fn texture_unit(
+        &mut self,
+    ) -> Result<(TexUnit, Span, std::ops::Range<u32>, Option<(Comp, Span)>), ProgramError> {
+        let (n, s) = self.c.ident("a texture unit")?;
+        let limit = if self.is_nv() {
+            MAX_TEXTURE_UNITS_NV
+        } else {
+            MAX_TEXTURE_IMAGE_UNITS_ARB
+        };
+        let (unit, units) = if n == "texture" {
+            let u = if self.c.peek() == &Tok::LBracket {
+                let (u, us) = self.c.bracket_int("a texture unit")?;
+                if u >= limit {
+                    return Err(semantic(
+                        us,
+                        format!("texture unit {u} exceeds the limit of {limit}"),
+                    ));
+                }
+                u
+            } else {
+                0
+            };
+            (TexUnit::Fixed(u), u..u + 1)
+        } else {
+            match self.syms.get(&n).map(|x| x.0.clone()) {
+                Some(Sym::Texture { first, len }) => match len {
+                    Some(l) => {
+                        let idx = self.array_index_rel(&n, first, l)?;
+                        match idx {
+                            Index::Direct(u) => (TexUnit::Fixed(u), first..first + l),
+                            Index::Relative {
+                                reg,
+                                offset,
+                                base,
+                                len,
+                            } => (
+                                TexUnit::Relative {
+                                    reg,
+                                    offset,
+                                    base,
+                                    len,
+                                },
+                                first..first + l,
+                            ),
+                        }
+                    }
+                    None => (TexUnit::Fixed(first), first..first + 1),
+                },
+                _ => {
+                    return Err(semantic(
+                        s,
+                        format!("'{n}' is not a texture unit or TEXTURE variable"),
+                    ))
+                }
+            }
+        };
+        let mut comp = None;
+        if self.c.peek() == &Tok::Dot {
+            let (sw, scalar) = self.swizzle_suffix()?;
+            let span = self.c.prev_span();
+            if !scalar {
+                return Err(semantic(
+                    span,
+                    "texture component selection takes a single component",
+                ));
+            }
+            comp = Some((sw[0], span));
+        }
+        Ok((unit, s, units, comp))
+    }
+
+    fn tex_target(&self, t: &str, span: Span) -> Result<TexTarget, ProgramError> {
+        use TexTarget::*;
+        let nv = self.nv;
+        let shadow_ok = nv > 0 || self.prog.options.fragment_program_shadow;
+        let target = match t {
+            "1D" => T1D,
+            "2D" => T2D,
+            "3D" => T3D,
+            "CUBE" => Cube,
+            "RECT" => Rect,
+            "SHADOW1D" if shadow_ok => Shadow1D,
+            "SHADOW2D" if shadow_ok => Shadow2D,
+            "SHADOWRECT" if shadow_ok => ShadowRect,
+            "ARRAY1D" if nv > 0 => Array1D,
+            "ARRAY2D" if nv > 0 => Array2D,
+            "SHADOWCUBE" if nv > 0 => ShadowCube,
+            "SHADOWARRAY1D" if nv > 0 => ShadowArray1D,
+            "SHADOWARRAY2D" if nv > 0 => ShadowArray2D,
+            "BUFFER" if nv > 0 => Buffer,
+            "RENDERBUFFER" if nv > 0 => Renderbuffer,
+            "2DMS" if nv > 0 => T2DMs,
+            "ARRAY2DMS" if nv > 0 => Array2DMs,
+            "ARRAYCUBE" if nv >= 50 => ArrayCube,
+            "SHADOWARRAYCUBE" if nv >= 50 => ShadowArrayCube,
+            _ => {
+                return Err(semantic(
+                    span,
+                    format!("'{t}' is not a texture target available in this program"),
+                ))
+            }
+        };
+        Ok(target)
+    }
+
+    fn flow_inst(
+        &mut self,
+        info: &OpInfo,
+        _m: &Mods,
+        mut inst: Inst,
+        idx: u32,
+    ) -> Result<Inst, ProgramError> {
+        use Opcode::*;
+        let span = inst.span;
+        match info.op {
+            If => {
+                let cond = self.cc_test()?;
+                inst.extra = Extra::Flow {
+                    target: idx,
+                    cond: Some(cond),
+                };
+                self.blocks.push((Block::If, idx, span));
+            }
+            Else => {
+                let Some((Block::If, start, _)) = self.blocks.last().copied() else {
+                    return Err(semantic(span, "ELSE without a matching IF"));
+                };
+                self.blocks.pop();
+                self.set_flow_target(start, idx);
+                inst.extra = Extra::Flow {
+                    target: idx,
+                    cond: None,
+                };
+                self.blocks.push((Block::Else, idx, span));
+            }
+            EndIf => {
+                let Some((Block::If | Block::Else, start, _)) = self.blocks.last().copied() else {
+                    return Err(semantic(span, "ENDIF without a matching IF"));
+                };
+                self.blocks.pop();
+                self.set_flow_target(start, idx);
+                inst.extra = Extra::Flow {
+                    target: start,
+                    cond: None,
+                };
+            }
+            Rep | Loop => {
+                let has_operand = self.c.peek() != &Tok::Semi;
+                if has_operand {
+                    let kind = if info.op == Loop { Kind::V } else { Kind::V };
+                    let dt = if self.is_nv() {
+                        inst.dtype
+                    } else {
+                        DataType::F32
+                    };
+                    let s = self.src(kind, dt, true, info.name)?;
+                    inst.srcs.push(s);
+                } else if info.op == Loop || !self.is_nv() {
+                    return Err(self.c.unexpected("a loop count operand"));
+                }
+                inst.extra = Extra::Flow {
+                    target: idx,
+                    cond: None,
+                };
+                self.blocks.push((
+                    if info.op == Rep {
+                        Block::Rep
+                    } else {
+                        Block::Loop
+                    },
+                    idx,
+                    span,
+                ));
+            }
+            EndRep | EndLoop => {
+                let want = if info.op == EndRep {
+                    Block::Rep
+                } else {
+                    Block::Loop
+                };
+                match self.blocks.last().copied() {
+                    Some((b, start, _)) if b == want => {
+                        self.blocks.pop();
+                        self.set_flow_target(start, idx);
+                        inst.extra = Extra::Flow {
+                            target: start,
+                            cond: None,
+                        };
+                    }
+                    _ => {
+                        return Err(semantic(
+                            span,
+                            format!(
+                                "{} without a matching {}",
+                                info.name,
+                                if want == Block::Rep { "REP" } else { "LOOP" }
+                            ),
+                        ))
+                    }
+                }
+            }
+            Brk | Cont => {
+                let Some(&(_, start, _)) = self
+                    .blocks
+                    .iter()
+                    .rev()
+                    .find(|b| matches!(b.0, Block::Rep | Block::Loop))
+                else {
+                    return Err(semantic(
+                        span,
+                        format!("{} outside of a REP or LOOP block", info.name),
+                    ));
+                };
+                let cond = self.opt_branch_cond()?;
+                inst.extra = Extra::Flow {
+                    target: start,
+                    cond,
+                };
+            }
+            Ret => {
+                let cond = self.opt_branch_cond()?;
+                inst.extra = Extra::Flow { target: idx, cond };
+            }
+            Bra | Cal => {
+                let (label, ls) = self.c.ident("a label")?;
+                let cond = self.opt_branch_cond()?;
+                self.label_refs
+                    .push((label, self.prog.instructions.len(), ls));
+                inst.extra = Extra::Flow { target: 0, cond };
+            }
+            Cali => {
+                let (n, s) = self.c.ident("a subroutine variable")?;
+                let Some(Sym::SubroutineVar { index, .. }) = self.syms.get(&n).map(|x| x.0.clone())
+                else {
+                    return Err(semantic(
+                        s,
+                        format!("CALI needs a SUBROUTINE variable, '{n}' is not one"),
+                    ));
+                };
+                let len = self
+                    .prog
+                    .subroutine_vars
+                    .get(index as usize)
+                    .map_or(1, |v| v.len);
+                let array_index = if self.c.peek() == &Tok::LBracket {
+                    Some(self.array_index_rel(&n, 0, len)?)
+                } else {
+                    None
+                };
+                let cond = self.opt_branch_cond()?;
+                inst.extra = Extra::CallIndirect {
+                    var: index,
+                    array_index,
+                    cond,
+                };
+            }
+            _ => {}
+        }
+        Ok(inst)
+    }
+
+    fn set_flow_target(&mut self, at: u32, target: u32) {
+        if let Some(Inst {
+            extra: Extra::Flow { target: t, .. },
+            ..
+        }) = self.prog.instructions.get_mut(at as usize)
+        {
+            *t = target;
+        }
+    }
+}
+
+fn addr_src(index: u32, swizzle: [Comp; 4], span: Span) -> Src {
+    Src {
+        file: File::Address,
+        index: Index::Direct(index),
+        vertex: None,
+        buffer: 0,
+        imm: [0; 4],
+        swizzle,
+        ext_swizzle: None,
+        abs: false,
+        negate: false,
+        span,
+    }
+}

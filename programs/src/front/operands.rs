@@ -1,0 +1,812 @@
+//! Source and destination operands: variables, inline bindings and constants, array
+//! indexing (absolute and relative), swizzles, write masks and condition-code tests.
+
+use super::cursor::{semantic, syntax};
+use super::limits::*;
+use super::{Sym, P};
+use crate::error::ProgramError;
+use crate::ir::*;
+use crate::lexer::Tok;
+use crate::span::Span;
+
+/// What an operand resolved to before swizzling, plus the variable's declared type
+/// (`None` for constants, whose type follows the instruction).
+pub(crate) struct Operand {
+    pub file: File,
+    pub index: Index,
+    pub vertex: Option<Index>,
+    pub buffer: u32,
+    pub ty: Option<VarType>,
+}
+
+pub(crate) struct ParsedSrc {
+    pub src: Src,
+    pub ty: Option<VarType>,
+    /// The operand had a single-component suffix (`.x`) or is a scalar literal.
+    pub scalar: bool,
+}
+
+/// Components named by a swizzle or mask string; `None` if it is not one.
+fn components(s: &str, rgba_ok: bool) -> Option<Vec<Comp>> {
+    let xyzw = s.chars().all(|c| matches!(c, 'x' | 'y' | 'z' | 'w'));
+    let rgba = s.chars().all(|c| matches!(c, 'r' | 'g' | 'b' | 'a'));
+    if s.is_empty() || !(xyzw || (rgba && rgba_ok)) {
+        return None;
+    }
+    Some(
+        s.chars()
+            .map(|c| match c {
+                'x' | 'r' => 0,
+                'y' | 'g' => 1,
+                'z' | 'b' => 2,
+                _ => 3,
+            })
+            .collect(),
+    )
+}
+
+impl P {
+    fn rgba_ok(&self) -> bool {
+        self.is_nv() || self.stage == Stage::Fragment
+    }
+
+    /// `.xyzw`-style swizzle after an operand; identity when absent. Returns
+    /// (swizzle, is_scalar_suffix).
+    pub(crate) fn swizzle_suffix(&mut self) -> Result<([Comp; 4], bool), ProgramError> {
+        if self.c.peek() != &Tok::Dot {
+            return Ok(([0, 1, 2, 3], false));
+        }
+        let Some(name) = self.c.peek_ident_at(1).map(str::to_string) else {
+            self.c.bump();
+            return Err(self.c.unexpected("a swizzle"));
+        };
+        let span = self.c.span_at(1);
+        let Some(comps) = components(&name, self.rgba_ok()) else {
+            return Err(syntax(span, format!("'{name}' is not a valid swizzle")));
+        };
+        self.c.bump();
+        self.c.bump();
+        match comps[..] {
+            [c] => Ok(([c; 4], true)),
+            [a, b, c, d] => Ok(([a, b, c, d], false)),
+            _ => Err(syntax(
+                span,
+                format!("swizzle '{name}' must have 1 or 4 components"),
+            )),
+        }
+    }
+
+    /// A write mask (ordered subset of xyzw/rgba); 0xF when absent.
+    fn write_mask(&mut self) -> Result<u8, ProgramError> {
+        if self.c.peek() != &Tok::Dot {
+            return Ok(0xF);
+        }
+        let Some(name) = self.c.peek_ident_at(1).map(str::to_string) else {
+            self.c.bump();
+            return Err(self.c.unexpected("a write mask"));
+        };
+        let span = self.c.span_at(1);
+        let comps = components(&name, self.rgba_ok())
+            .ok_or_else(|| syntax(span, format!("'{name}' is not a valid write mask")))?;
+        let mut mask = 0u8;
+        let mut last: i32 = -1;
+        for c in comps {
+            if i32::from(c) <= last {
+                return Err(syntax(
+                    span,
+                    format!("write mask '{name}' must list components once each, in xyzw order"),
+                ));
+            }
+            last = i32::from(c);
+            mask |= 1 << c;
+        }
+        self.c.bump();
+        self.c.bump();
+        Ok(mask)
+    }
+
+    /// `EQ.xyzw`, `NE1.x`, ... (without parentheses).
+    pub(crate) fn cc_test(&mut self) -> Result<CondTest, ProgramError> {
+        let (name, span) = self.c.ident("a condition code test such as 'NE.x'")?;
+        let (base, cc) = if let Some(b) = name.strip_suffix('0') {
+            (b, 0u8)
+        } else if let Some(b) = name.strip_suffix('1') {
+            (b, 1u8)
+        } else {
+            (name.as_str(), 0)
+        };
+        let explicit = base.len() != name.len();
+        let op = match base {
+            "EQ" => CondOp::Eq,
+            "NE" => CondOp::Ne,
+            "LT" => CondOp::Lt,
+            "GE" => CondOp::Ge,
+            "LE" => CondOp::Le,
+            "GT" => CondOp::Gt,
+            "TR" => CondOp::Tr,
+            "FL" => CondOp::Fl,
+            "NAN" => CondOp::Nan,
+            "LEG" => CondOp::Leg,
+            "CF" => CondOp::Cf,
+            "NCF" => CondOp::Ncf,
+            "OF" => CondOp::Of,
+            "NOF" => CondOp::Nof,
+            "AB" => CondOp::Ab,
+            "BLE" => CondOp::Ble,
+            "SF" => CondOp::Sf,
+            "NSF" => CondOp::Nsf,
+            _ => {
+                return Err(syntax(
+                    span,
+                    format!("'{name}' is not a condition code test"),
+                ))
+            }
+        };
+        let basic = matches!(
+            op,
+            CondOp::Eq
+                | CondOp::Ne
+                | CondOp::Lt
+                | CondOp::Ge
+                | CondOp::Le
+                | CondOp::Gt
+                | CondOp::Tr
+                | CondOp::Fl
+        );
+        if self.nv == 0 && (!basic || (explicit && !(self.opts.vp3 || self.opts.fp2))) {
+            return Err(syntax(
+                span,
+                format!("condition '{name}' is not available with these options"),
+            ));
+        }
+        let (swizzle, _) = self.swizzle_suffix()?;
+        Ok(CondTest { op, cc, swizzle })
+    }
+
+    fn cc_mask_paren(&mut self) -> Result<Option<CondTest>, ProgramError> {
+        if self.c.peek() != &Tok::LParen || !self.nv_syntax() {
+            return Ok(None);
+        }
+        self.c.bump();
+        let t = self.cc_test()?;
+        self.c.expect(&Tok::RParen, "after a condition code test")?;
+        Ok(Some(t))
+    }
+
+    /// Optional `(cc)` branch condition.
+    pub(crate) fn opt_branch_cond(&mut self) -> Result<Option<CondTest>, ProgramError> {
+        self.cc_mask_paren()
+    }
+
+    fn sym(&self, name: &str) -> Option<Sym> {
+        self.syms.get(name).map(|(s, _)| s.clone())
+    }
+
+    /// `[n]`, `[reg.c]`, `[reg.c + n]`, `[reg.c - n]` into an array at `base` of `len`.
+    fn array_index(
+        &mut self,
+        name: &str,
+        base: u32,
+        len: u32,
+        relative_ok: bool,
+    ) -> Result<Index, ProgramError> {
+        let open = self.c.expect(&Tok::LBracket, "before an array index")?;
+        if let Tok::Int(n) = self.c.peek().clone() {
+            let span = self.c.bump();
+            self.c.expect(&Tok::RBracket, "after an array index")?;
+            if n >= u64::from(len) {
+                return Err(semantic(
+                    span,
+                    format!("index {n} is out of bounds for '{name}' (size {len})"),
+                ));
+            }
+            return Ok(Index::Direct(base + n as u32));
+        }
+        let (reg_name, rspan) = self.c.ident("an array index")?;
+        if !relative_ok {
+            return Err(semantic(
+                rspan,
+                format!("relative addressing of '{name}' is not allowed here"),
+            ));
+        }
+        let reg = match self.sym(&reg_name) {
+            Some(Sym::Address { index }) => {
+                let (sw, scalar) = self.swizzle_suffix()?;
+                if !scalar || (sw[0] != 0 && !self.opts.vp2) {
+                    return Err(semantic(rspan, format!("address register '{reg_name}' must be used as '{reg_name}.x' in an index")));
+                }
+                IndexReg::Address {
+                    reg: index,
+                    comp: sw[0],
+                }
+            }
+            Some(Sym::Temp { first, len: None }) if self.is_nv() => {
+                let (sw, scalar) = self.swizzle_suffix()?;
+                if !scalar {
+                    return Err(semantic(
+                        rspan,
+                        format!("index register '{reg_name}' needs a scalar suffix like '.x'"),
+                    ));
+                }
+                if self
+                    .prog
+                    .temps
+                    .get(first as usize)
+                    .is_some_and(|t| t.ty == VarType::Float)
+                {
+                    return Err(semantic(
+                        rspan,
+                        format!("index register '{reg_name}' must be an INT or UINT variable"),
+                    ));
+                }
+                IndexReg::Temp {
+                    reg: first,
+                    comp: sw[0],
+                }
+            }
+            Some(Sym::Attrib {
+                first, len: None, ..
+            }) if self.is_nv() => {
+                let (sw, scalar) = self.swizzle_suffix()?;
+                if !scalar {
+                    return Err(semantic(
+                        rspan,
+                        format!("index register '{reg_name}' needs a scalar suffix like '.x'"),
+                    ));
+                }
+                IndexReg::Input {
+                    slot: first,
+                    comp: sw[0],
+                }
+            }
+            _ => {
+                return Err(semantic(
+                    rspan,
+                    format!("'{reg_name}' cannot be used as an array index register"),
+                ))
+            }
+        };
+        let mut offset: i64 = 0;
+        if matches!(self.c.peek(), Tok::Plus | Tok::Minus) {
+            let neg = self.c.peek() == &Tok::Minus;
+            self.c.bump();
+            let (n, nspan) = self.c.int("an index offset")?;
+            let n = n.min(1 << 40) as i64;
+            offset = if neg { -n } else { n };
+            if self.nv == 0
+                && !(i64::from(MIN_ARB_ADDRESS_OFFSET)..=i64::from(MAX_ARB_ADDRESS_OFFSET))
+                    .contains(&offset)
+            {
+                return Err(semantic(
+                    nspan,
+                    format!("address offset {offset} is out of range ({MIN_ARB_ADDRESS_OFFSET}..{MAX_ARB_ADDRESS_OFFSET})"),
+                ));
+            }
+        }
+        let close = self.c.expect(&Tok::RBracket, "after an array index")?;
+        let offset = i32::try_from(offset)
+            .map_err(|_| semantic(open.to(close), "index offset too large"))?;
+        Ok(Index::Relative {
+            reg,
+            offset,
+            base,
+            len,
+        })
+    }
+
+    /// The register part of a source operand (no sign, no swizzle).
+    fn src_register(&mut self, const_ty: VarType) -> Result<(Operand, bool), ProgramError> {
+        let span = self.c.span();
+        match self.c.peek().clone() {
+            Tok::LBrace => {
+                let v = self.constant_vector(const_ty)?;
+                let slot = self.param_slot(ParamSource::Constant(v));
+                Ok((
+                    Operand {
+                        file: File::Param,
+                        index: Index::Direct(slot),
+                        vertex: None,
+                        buffer: 0,
+                        ty: None,
+                    },
+                    false,
+                ))
+            }
+            Tok::Int(_) | Tok::Float(_) => {
+                let (v, _) = self.signed_scalar(const_ty)?;
+                let slot = self.param_slot(ParamSource::Constant([v; 4]));
+                Ok((
+                    Operand {
+                        file: File::Param,
+                        index: Index::Direct(slot),
+                        vertex: None,
+                        buffer: 0,
+                        ty: None,
+                    },
+                    true,
+                ))
+            }
+            Tok::Ident(name) => {
+                match name.as_str() {
+                    "vertex" | "fragment" | "primitive" if !self.syms.contains_key(&name) => {
+                        let r = self.input_binding(false)?;
+                        if r.items.len() != 1 {
+                            return Err(semantic(
+                                r.span,
+                                "an attribute range cannot be an operand",
+                            ));
+                        }
+                        if r.per_vertex {
+                            return Err(semantic(
+                                r.span,
+                                "this attribute needs a vertex index: 'vertex[n].'",
+                            ));
+                        }
+                        let b = r
+                            .items
+                            .into_iter()
+                            .next()
+                            .ok_or_else(|| syntax(span, "empty binding"))?;
+                        let slot = self.input_slot_typed(
+                            b,
+                            Interp::default(),
+                            RegInfo::default(),
+                            r.span,
+                        )?;
+                        let ty = self.prog.inputs.get(slot as usize).map(|s| s.info.ty);
+                        let ty = ty.or(Some(VarType::Float)).map(|t| {
+                            if self.input_is_int(slot) {
+                                VarType::Int
+                            } else {
+                                t
+                            }
+                        });
+                        return Ok((
+                            Operand {
+                                file: File::Input,
+                                index: Index::Direct(slot),
+                                vertex: r.vertex.map(Index::Direct),
+                                buffer: 0,
+                                ty,
+                            },
+                            false,
+                        ));
+                    }
+                    "state" if !self.syms.contains_key(&name) => {
+                        let rows = self.state_binding()?;
+                        if rows.len() != 1 {
+                            return Err(semantic(
+                                span,
+                                "a multi-row state binding cannot be an operand; use a PARAM array",
+                            ));
+                        }
+                        let row = rows
+                            .into_iter()
+                            .next()
+                            .ok_or_else(|| syntax(span, "empty binding"))?;
+                        let slot = self.param_slot(ParamSource::State(row));
+                        return Ok((
+                            Operand {
+                                file: File::Param,
+                                index: Index::Direct(slot),
+                                vertex: None,
+                                buffer: 0,
+                                ty: Some(VarType::Float),
+                            },
+                            false,
+                        ));
+                    }
+                    "program" if !self.syms.contains_key(&name) => {
+                        let items = self.program_param_binding(false)?;
+                        let item = items
+                            .into_iter()
+                            .next()
+                            .ok_or_else(|| syntax(span, "empty binding"))?;
+                        let slot = self.param_slot(item);
+                        return Ok((
+                            Operand {
+                                file: File::Param,
+                                index: Index::Direct(slot),
+                                vertex: None,
+                                buffer: 0,
+                                ty: None,
+                            },
+                            false,
+                        ));
+                    }
+                    "result" if !self.syms.contains_key(&name) => {
+                        return Err(semantic(
+                            span,
+                            "result variables are write-only and cannot be read",
+                        ));
+                    }
+                    _ => {}
+                }
+                self.c.bump();
+                let Some(sym) = self.sym(&name) else {
+                    return Err(semantic(span, format!("'{name}' is not declared")));
+                };
+                self.operand_of_sym(&name, sym, span).map(|o| (o, false))
+            }
+            _ => Err(self.c.unexpected("a source operand")),
+        }
+    }
+
+    fn input_is_int(&self, slot: u32) -> bool {
+        matches!(
+            self.prog.inputs.get(slot as usize).map(|s| &s.binding),
+            Some(
+                InputBinding::VertexId
+                    | InputBinding::VertexInstance
+                    | InputBinding::PrimitiveId
+                    | InputBinding::PrimitiveInvocation
+                    | InputBinding::PrimitiveVertexCount
+                    | InputBinding::FragSampleId
+                    | InputBinding::FragSampleMask
+                    | InputBinding::FragLayer
+                    | InputBinding::FragViewportIndex
+                    | InputBinding::ThreadId
+                    | InputBinding::ThreadMask(_)
+            )
+        )
+    }
+
+    fn operand_of_sym(
+        &mut self,
+        name: &str,
+        sym: Sym,
+        span: Span,
+    ) -> Result<Operand, ProgramError> {
+        let has_index = self.c.peek() == &Tok::LBracket;
+        let mk = |file, index, ty| Operand {
+            file,
+            index,
+            vertex: None,
+            buffer: 0,
+            ty,
+        };
+        let arb_rel = self.nv == 0 && self.stage == Stage::Vertex;
+        match sym {
+            Sym::Temp { first, len } => {
+                let ty = self.prog.temps.get(first as usize).map(|t| t.ty);
+                let index = self.maybe_array(name, first, len, has_index, true, span)?;
+                Ok(mk(File::Temp, index, ty))
+            }
+            Sym::Param { first, len, ty } => {
+                let index =
+                    self.maybe_array(name, first, len, has_index, arb_rel || self.is_nv(), span)?;
+                if let (Index::Relative { .. }, Some(n), true) = (&index, len, arb_rel) {
+                    self.check_unique_params(name, first, n, span)?;
+                }
+                Ok(mk(File::Param, index, Some(ty)))
+            }
+            Sym::Attrib {
+                first,
+                len,
+                per_vertex,
+            } => {
+                let ty = self.prog.inputs.get(first as usize).map(|s| s.info.ty);
+                let mut vertex = None;
+                if per_vertex {
+                    if !has_index {
+                        return Err(semantic(
+                            span,
+                            format!("'{name}' is per-vertex: index it as '{name}[vertex]'"),
+                        ));
+                    }
+                    vertex = Some(self.array_index(name, 0, MAX_PATCH_VERTICES, true)?);
+                }
+                let has_index = self.c.peek() == &Tok::LBracket;
+                let index = self.maybe_array(name, first, len, has_index, self.is_nv(), span)?;
+                Ok(Operand {
+                    file: File::Input,
+                    index,
+                    vertex,
+                    buffer: 0,
+                    ty,
+                })
+            }
+            Sym::Output { .. } => Err(semantic(
+                span,
+                format!("'{name}' is an output and cannot be read"),
+            )),
+            Sym::Address { .. } => Err(semantic(
+                span,
+                format!("address register '{name}' can only be used as an index"),
+            )),
+            Sym::Buffer { index: b, ty } => {
+                let var = self.prog.buffers.get(b as usize).cloned();
+                let len = var
+                    .as_ref()
+                    .and_then(|v| v.len)
+                    .unwrap_or(MAX_PROGRAM_PARAMETER_BUFFER_SIZE);
+                if var
+                    .as_ref()
+                    .is_some_and(|v| matches!(v.kind, BufferKind::CBuffer | BufferKind::Storage))
+                {
+                    return Err(semantic(
+                        span,
+                        format!("'{name}' can only be read with LDC/LOAD"),
+                    ));
+                }
+                let index = if has_index {
+                    self.array_index(name, 0, len, true)?
+                } else {
+                    Index::Direct(0)
+                };
+                Ok(Operand {
+                    file: File::Buffer,
+                    index,
+                    vertex: None,
+                    buffer: b,
+                    ty: Some(ty),
+                })
+            }
+            _ => Err(semantic(
+                span,
+                format!("'{name}' cannot be used as an operand here"),
+            )),
+        }
+    }
+
+    /// An array index where relative addressing is always allowed.
+    pub(crate) fn array_index_rel(
+        &mut self,
+        name: &str,
+        base: u32,
+        len: u32,
+    ) -> Result<Index, ProgramError> {
+        self.array_index(name, base, len, true)
+    }
+
+    /// ARB_vertex_program: a relatively addressed array may not bind one parameter twice.
+    fn check_unique_params(
+        &self,
+        name: &str,
+        first: u32,
+        len: u32,
+        span: Span,
+    ) -> Result<(), ProgramError> {
+        let rows = self
+            .prog
+            .params
+            .iter()
+            .skip(first as usize)
+            .take(len as usize);
+        let mut seen = std::collections::HashSet::new();
+        for r in rows {
+            if matches!(r, ParamSource::Constant(_)) {
+                continue;
+            }
+            if !seen.insert(format!("{r:?}")) {
+                return Err(semantic(
+                    span,
+                    format!("'{name}' binds a parameter more than once and cannot be addressed relatively"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn maybe_array(
+        &mut self,
+        name: &str,
+        first: u32,
+        len: Option<u32>,
+        has_index: bool,
+        rel_ok: bool,
+        span: Span,
+    ) -> Result<Index, ProgramError> {
+        match (len, has_index) {
+            (Some(n), true) => self.array_index(name, first, n, rel_ok),
+            (Some(_), false) => Err(semantic(span, format!("array '{name}' must be indexed"))),
+            (None, true) => Err(semantic(span, format!("'{name}' is not an array"))),
+            (None, false) => Ok(Index::Direct(first)),
+        }
+    }
+
+    /// A full source operand: sign, `|abs|`, register, swizzle.
+    pub(crate) fn src_operand(&mut self, const_ty: VarType) -> Result<ParsedSrc, ProgramError> {
+        let start = self.c.span();
+        let mut negate = false;
+        if self.c.eat(&Tok::Minus) {
+            negate = true;
+        } else {
+            self.c.eat(&Tok::Plus);
+        }
+        let abs = self.c.peek() == &Tok::Bar;
+        if abs {
+            if !self.nv_syntax() {
+                return Err(syntax(
+                    self.c.span(),
+                    "'|x|' absolute value needs an NV option or NV program",
+                ));
+            }
+            self.c.bump();
+            if self.c.eat(&Tok::Minus) {
+                // |-x| == |x|
+            } else {
+                self.c.eat(&Tok::Plus);
+            }
+        }
+        // A negative literal right after the sign: `-2` is parsed by the constant itself.
+        let (op, lit_scalar) = self.src_register(const_ty)?;
+        // A scalar literal may still carry a suffix in ARB programs (`3.14159.x`).
+        let (swizzle, scalar) = if lit_scalar && self.c.peek() != &Tok::Dot {
+            ([0, 0, 0, 0], true)
+        } else {
+            let (sw, sc) = self.swizzle_suffix()?;
+            (sw, sc || lit_scalar)
+        };
+        if abs {
+            self.c.expect(&Tok::Bar, "to close the absolute value")?;
+        }
+        let span = start.to(self.c.prev_span());
+        Ok(ParsedSrc {
+            src: Src {
+                file: op.file,
+                index: op.index,
+                vertex: op.vertex,
+                buffer: op.buffer,
+                imm: [0; 4],
+                swizzle,
+                ext_swizzle: None,
+                abs,
+                negate,
+                span,
+            },
+            ty: op.ty,
+            scalar: scalar || lit_scalar,
+        })
+    }
+
+    /// The destination register; `addr` allows address registers (ARL/ARA/ARR/POPA).
+    pub(crate) fn dst_operand(
+        &mut self,
+        addr: bool,
+    ) -> Result<(Dst, Option<VarType>), ProgramError> {
+        let start = self.c.span();
+        let (name, span) = match self.c.peek() {
+            Tok::Ident(n) => (n.clone(), self.c.span()),
+            _ => return Err(self.c.unexpected("a destination register")),
+        };
+        let (file, index, ty) = if name == "result" && !self.syms.contains_key(&name) {
+            let (items, bspan) = self.output_binding(false)?;
+            let b = items
+                .into_iter()
+                .next()
+                .ok_or_else(|| syntax(bspan, "empty result binding"))?;
+            let slot = self.output_slot(b, bspan)?;
+            let ty = self.prog.outputs.get(slot as usize).map(|o| o.info.ty);
+            (File::Output, Index::Direct(slot), ty)
+        } else if matches!(name.as_str(), "CC" | "CC0" | "CC1")
+            && !self.syms.contains_key(&name)
+            && self.nv_syntax()
+        {
+            self.c.bump();
+            let slot = match self.cc_temp {
+                Some(s) => s,
+                None => {
+                    let s = self.prog.temps.len() as u32;
+                    self.prog.temps.push(RegInfo::default());
+                    self.cc_temp = Some(s);
+                    s
+                }
+            };
+            (File::Temp, Index::Direct(slot), None)
+        } else {
+            self.c.bump();
+            let has_index = self.c.peek() == &Tok::LBracket;
+            match self.sym(&name) {
+                Some(Sym::Temp { first, len }) => {
+                    let ty = self.prog.temps.get(first as usize).map(|t| t.ty);
+                    (
+                        File::Temp,
+                        self.maybe_array(&name, first, len, has_index, true, span)?,
+                        ty,
+                    )
+                }
+                Some(Sym::Output { first, len }) => {
+                    let ty = self.prog.outputs.get(first as usize).map(|o| o.info.ty);
+                    (
+                        File::Output,
+                        self.maybe_array(&name, first, len, has_index, true, span)?,
+                        ty,
+                    )
+                }
+                Some(Sym::Address { index }) if addr => {
+                    (File::Address, Index::Direct(index), Some(VarType::Int))
+                }
+                Some(_) => {
+                    return Err(semantic(
+                        span,
+                        format!("'{name}' cannot be written (not a TEMP or OUTPUT variable)"),
+                    ))
+                }
+                None if name == "vertex"
+                    || name == "fragment"
+                    || name == "state"
+                    || name == "program" =>
+                {
+                    return Err(semantic(span, format!("'{name}' bindings are read-only")))
+                }
+                None => return Err(semantic(span, format!("'{name}' is not declared"))),
+            }
+        };
+        if file != File::Address && addr && self.nv == 0 {
+            return Err(semantic(
+                span,
+                format!("'{name}' is not an address register"),
+            ));
+        }
+        let mask = self.write_mask()?;
+        let cond = self.cc_mask_paren()?;
+        Ok((
+            Dst {
+                file,
+                index,
+                mask,
+                cond,
+                span: start.to(self.c.prev_span()),
+            },
+            ty,
+        ))
+    }
+
+    /// SWZ's extended swizzle: four comma-separated `[-]0|1|x|y|z|w`.
+    pub(crate) fn ext_swizzle(&mut self) -> Result<[ExtSwizzle; 4], ProgramError> {
+        let mut out = [ExtSwizzle::Zero; 4];
+        let mut kind: Option<bool> = None; // Some(true)=rgba
+        for (i, slot) in out.iter_mut().enumerate() {
+            if i > 0 {
+                self.c
+                    .expect(&Tok::Comma, "between extended swizzle components")?;
+            }
+            let neg = if self.c.eat(&Tok::Minus) {
+                true
+            } else {
+                self.c.eat(&Tok::Plus);
+                false
+            };
+            let span = self.c.span();
+            let sel = match self.c.peek().clone() {
+                Tok::Int(0) => None,
+                Tok::Int(1) => Some(None),
+                Tok::Ident(s) if s.len() == 1 => {
+                    let rgba = matches!(s.as_str(), "r" | "g" | "b" | "a");
+                    let comps = components(&s, self.stage == Stage::Fragment || self.is_nv())
+                        .ok_or_else(|| {
+                            syntax(span, format!("'{s}' is not an extended swizzle component"))
+                        })?;
+                    if kind.is_some_and(|k| k != rgba) {
+                        return Err(syntax(
+                            span,
+                            "extended swizzle mixes xyzw and rgba components",
+                        ));
+                    }
+                    kind = Some(rgba);
+                    Some(comps.first().copied())
+                }
+                _ => {
+                    return Err(syntax(
+                        span,
+                        format!(
+                            "{} is not an extended swizzle component (0, 1, x, y, z, w)",
+                            self.c.peek().describe()
+                        ),
+                    ))
+                }
+            };
+            self.c.bump();
+            *slot = match (sel, neg) {
+                (None, false) => ExtSwizzle::Zero,
+                (None, true) => ExtSwizzle::NegZero,
+                (Some(None), false) => ExtSwizzle::One,
+                (Some(None), true) => ExtSwizzle::NegOne,
+                (Some(Some(c)), false) => ExtSwizzle::Comp(c),
+                (Some(Some(c)), true) => ExtSwizzle::NegComp(c),
+            };
+        }
+        Ok(out)
+    }
+}
