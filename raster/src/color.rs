@@ -184,7 +184,7 @@ mod tests {
         let mut w = [0u32; 4];
         encode(
             ColorFormat::Srgb8Alpha8,
-            [0.214_041, 0.0, 1.0, 0.5],
+            [0.215_860_5, 0.0, 1.0, 0.5],
             true,
             &mut w,
         );

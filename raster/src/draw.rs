@@ -209,3 +209,7 @@ fn tile_touches(p: &crate::setup::PrimSetup, tx: usize, ty: usize) -> bool {
         e.at(x, y) >= 0
     })
 }
+
+#[cfg(test)]
+#[path = "draw_tests.rs"]
+mod tests;

@@ -701,8 +701,8 @@ mod tests {
         // Starting near the top corner of pixel 0's diamond, still inside it.
         let q = line_quad([0.5, 0.95], [3.5, 0.95], 1.0).unwrap_or_default();
         assert_eq!(q[0].0, 0.0);
-        // Starting just outside that corner: pixel 0 is not drawn.
-        let q = line_quad([0.5, 1.05], [3.5, 1.05], 1.0).unwrap_or_default();
+        // Starting in the corner between four diamonds: column 0 is not drawn.
+        let q = line_quad([0.9, 0.95], [3.5, 0.95], 1.0).unwrap_or_default();
         assert_eq!(q[0].0, 1.0);
     }
 }

@@ -1,0 +1,998 @@
+//! Whole-draw tests: watertightness, fill rule, lines, points, MSAA, tests and blending.
+
+use super::*;
+use crate::color::ColorFormat;
+use crate::error::ShaderError;
+use crate::framebuffer::DepthFormat;
+use crate::input::{Primitive, WindowVertex};
+use crate::shader::{FragmentBatch, FragmentOutputs, InterpMode, VaryingInterp, LANES};
+use crate::state::*;
+
+/// Writes varyings 0..4 as the colour of output 0 (missing varyings: `fill`), optional
+/// kill below `kill_below` of varying 0, optional depth from varying 1.
+struct VaryShader {
+    info: ShaderInfo,
+    fill: [f32; 4],
+    use_varyings: bool,
+    centroid_out: bool,
+    kill_below: Option<f32>,
+}
+
+impl VaryShader {
+    fn constant(c: [f32; 4]) -> Self {
+        VaryShader {
+            info: ShaderInfo::default(),
+            fill: c,
+            use_varyings: false,
+            centroid_out: false,
+            kill_below: None,
+        }
+    }
+    fn with(info: ShaderInfo) -> Self {
+        VaryShader {
+            info,
+            fill: [0.0, 0.0, 0.0, 1.0],
+            use_varyings: true,
+            centroid_out: false,
+            kill_below: None,
+        }
+    }
+}
+
+impl FragmentShader for VaryShader {
+    type Scratch = u64;
+    fn info(&self) -> &ShaderInfo {
+        &self.info
+    }
+    fn new_scratch(&self) -> u64 {
+        0
+    }
+    fn shade(
+        &self,
+        calls: &mut u64,
+        b: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError> {
+        *calls += 1;
+        let mut v = [0u32; LANES];
+        for ch in 0..4 {
+            if self.use_varyings && ch < b.attrs.len() {
+                if self.centroid_out {
+                    b.interpolate_at_centroid(ch, &mut v);
+                } else {
+                    b.interpolate(ch, &mut v);
+                }
+                out.color[0][ch] = v;
+            } else {
+                out.color[0][ch] = [self.fill[ch].to_bits(); LANES];
+            }
+        }
+        if let Some(t) = self.kill_below {
+            for lane in 0..LANES {
+                if f32::from_bits(out.color[0][0][lane]) < t {
+                    out.kill |= 1 << lane;
+                }
+            }
+        }
+        if self.info.writes_depth {
+            out.depth = out.color[0][1].map(f32::from_bits);
+        }
+        Ok(())
+    }
+}
+
+fn fb(w: u32, h: u32, samples: u32, f: ColorFormat) -> Framebuffer {
+    Framebuffer::new(w, h, samples, &[f], DepthFormat::D24S8).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn vtx(x: f32, y: f32) -> WindowVertex {
+    WindowVertex {
+        pos: [x, y, 0.5, 1.0],
+        point_size: -1.0,
+    }
+}
+
+fn additive() -> DrawState {
+    let mut st = DrawState::default();
+    st.blend.targets[0] = BlendTarget {
+        enabled: true,
+        src_rgb: BlendFactor::One,
+        dst_rgb: BlendFactor::One,
+        src_alpha: BlendFactor::One,
+        dst_alpha: BlendFactor::One,
+        ..Default::default()
+    };
+    st
+}
+
+fn draw(
+    r: &Rasterizer,
+    f: &mut Framebuffer,
+    st: &DrawState,
+    inp: &DrawInput,
+    s: &VaryShader,
+) -> DrawStats {
+    r.draw(f, st, inp, s).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Deterministic pseudo-random numbers in [0, 1).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 40) as f32) / (1u64 << 24) as f32
+    }
+}
+
+fn fan(cx: f32, cy: f32, n: usize, radius: f32) -> DrawInput {
+    let mut inp = DrawInput::new(0);
+    let c = inp.push_vertex(vtx(cx, cy), &[]);
+    let first = inp.vertices.len() as u32;
+    for i in 0..n {
+        let a = i as f32 / n as f32 * std::f32::consts::TAU;
+        inp.push_vertex(vtx(cx + radius * a.cos(), cy + radius * a.sin()), &[]);
+    }
+    for i in 0..n as u32 {
+        let j = (i + 1) % n as u32;
+        inp.primitives
+            .push(Primitive::triangle([c, first + i, first + j], 2, i));
+    }
+    inp
+}
+
+/// A jittered grid covering [-20, w+20]×[-20, h+20], split with random diagonals and
+/// random vertex order (both windings).
+fn random_mesh(w: f32, h: f32, n: usize, seed: u64) -> DrawInput {
+    let mut rng = Lcg(seed);
+    let mut inp = DrawInput::new(4);
+    let (sx, sy) = ((w + 40.0) / n as f32, (h + 40.0) / n as f32);
+    for j in 0..=n {
+        for i in 0..=n {
+            let border = i == 0 || j == 0 || i == n || j == n;
+            let (jx, jy) = if border {
+                (0.0, 0.0)
+            } else {
+                (rng.next() - 0.5, rng.next() - 0.5)
+            };
+            let x = -20.0 + (i as f32 + jx * 0.4) * sx;
+            let y = -20.0 + (j as f32 + jy * 0.4) * sy;
+            let col = [rng.next(), rng.next(), rng.next(), rng.next()].map(f32::to_bits);
+            inp.push_vertex(
+                WindowVertex {
+                    pos: [x, y, rng.next(), 0.5 + rng.next()],
+                    point_size: -1.0,
+                },
+                &col,
+            );
+        }
+    }
+    let idx = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    let mut id = 0;
+    for j in 0..n {
+        for i in 0..n {
+            let (a, b, c, d) = (idx(i, j), idx(i + 1, j), idx(i + 1, j + 1), idx(i, j + 1));
+            let tris = if rng.next() < 0.5 {
+                [[a, b, c], [a, c, d]]
+            } else {
+                [[a, b, d], [b, c, d]]
+            };
+            for mut t in tris {
+                if rng.next() < 0.5 {
+                    t.swap(1, 2);
+                }
+                inp.primitives.push(Primitive::triangle(t, 0, id));
+                id += 1;
+            }
+        }
+    }
+    inp
+}
+
+fn assert_all_samples(f: &Framebuffer, want: f32) {
+    for y in 0..f.height() {
+        for x in 0..f.width() {
+            for s in 0..f.samples() {
+                let v = f.read_sample(0, x, y, s).unwrap_or([-1.0; 4]);
+                assert_eq!(v[0], want, "pixel ({x},{y}) sample {s}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fan_is_watertight_1x_and_4x() {
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    for samples in [1, 4] {
+        let mut f = fb(150, 130, samples, ColorFormat::Rgba32F);
+        let inp = fan(71.3, 64.7, 37, 400.0);
+        let stats = draw(
+            &r,
+            &mut f,
+            &additive(),
+            &inp,
+            &VaryShader::constant([1.0, 0.0, 0.0, 1.0]),
+        );
+        assert_all_samples(&f, 1.0);
+        assert_eq!(stats.samples_passed, 150 * 130 * u64::from(samples));
+    }
+}
+
+#[test]
+fn fan_through_pixel_centres_is_watertight() {
+    // Centre and rim on exact pixel centres/corners: many samples lie exactly on edges.
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(64, 64, 4, ColorFormat::Rgba32F);
+    let mut inp = DrawInput::new(0);
+    let c = inp.push_vertex(vtx(32.5, 32.5), &[]);
+    let rim = [
+        (-40.0, -40.0),
+        (32.5, -40.0),
+        (100.0, -40.0),
+        (100.0, 32.5),
+        (100.0, 100.0),
+        (32.5, 100.0),
+        (-40.0, 100.0),
+        (-40.0, 32.5),
+    ];
+    for &(x, y) in &rim {
+        inp.push_vertex(vtx(x, y), &[]);
+    }
+    for i in 0..8u32 {
+        inp.primitives
+            .push(Primitive::triangle([c, 1 + i, 1 + (i + 1) % 8], 0, i));
+    }
+    draw(
+        &r,
+        &mut f,
+        &additive(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    assert_all_samples(&f, 1.0);
+}
+
+#[test]
+fn random_mesh_is_watertight_1x_and_4x() {
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    for (samples, seed) in [(1, 7), (4, 11), (1, 12345)] {
+        let mut f = fb(133, 97, samples, ColorFormat::Rgba32F);
+        let inp = random_mesh(133.0, 97.0, 9, seed);
+        draw(
+            &r,
+            &mut f,
+            &additive(),
+            &inp,
+            &VaryShader::constant([1.0, 0.0, 0.0, 1.0]),
+        );
+        assert_all_samples(&f, 1.0);
+    }
+}
+
+#[test]
+fn identical_bytes_at_one_and_two_threads() {
+    let mut st = DrawState::default();
+    st.blend.targets[0] = BlendTarget {
+        enabled: true,
+        src_rgb: BlendFactor::SrcAlpha,
+        dst_rgb: BlendFactor::OneMinusSrcAlpha,
+        ..Default::default()
+    };
+    st.depth_stencil.depth_test = true;
+    st.depth_stencil.depth_func = CompareFunc::LessEqual;
+    let info = ShaderInfo::default();
+    let shader = VaryShader::with(info);
+    let mut images = Vec::new();
+    for threads in [1, 2] {
+        let r = Rasterizer::new(threads).unwrap_or_else(|e| panic!("{e}"));
+        let mut f = fb(300, 200, 4, ColorFormat::Rgba8Unorm);
+        // Overlapping meshes so order matters.
+        for seed in [1, 2, 3] {
+            draw(
+                &r,
+                &mut f,
+                &st,
+                &random_mesh(300.0, 200.0, 13, seed),
+                &shader,
+            );
+        }
+        images.push(f);
+    }
+    assert!(
+        images[0] == images[1],
+        "images differ between 1 and 2 threads"
+    );
+}
+
+/// Which pixels of a 1× RGBA32F framebuffer have red ≥ 0.5.
+fn covered(f: &Framebuffer) -> Vec<(u32, u32)> {
+    let mut v = Vec::new();
+    for y in 0..f.height() {
+        for x in 0..f.width() {
+            if f.read_sample(0, x, y, 0).unwrap_or([0.0; 4])[0] >= 0.5 {
+                v.push((x, y));
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn fill_rule_left_and_bottom_edges_own_ties() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    // Square with corners on pixel centres (1.5,1.5)-(4.5,4.5) as two triangles.
+    let mut f = fb(8, 8, 1, ColorFormat::Rgba32F);
+    let mut inp = DrawInput::new(0);
+    for (x, y) in [(1.5, 1.5), (4.5, 1.5), (4.5, 4.5), (1.5, 4.5)] {
+        inp.push_vertex(vtx(x, y), &[]);
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    inp.primitives.push(Primitive::triangle([0, 2, 3], 0, 1));
+    draw(
+        &r,
+        &mut f,
+        &additive(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    // Left column x=1 and bottom row y=1 are in; right x=4 and top y=4 are out.
+    let mut want = Vec::new();
+    for y in 1..4 {
+        for x in 1..4 {
+            want.push((x, y));
+        }
+    }
+    assert_eq!(covered(&f), want);
+    // The shared diagonal is covered once (additive blend would show 2).
+    assert_eq!(f.read_sample(0, 2, 2, 0).map(|c| c[0]), Some(1.0));
+}
+
+#[test]
+fn culling_and_front_face() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut inp = DrawInput::new(0);
+    for (x, y) in [(0.0, 0.0), (8.0, 0.0), (0.0, 8.0)] {
+        inp.push_vertex(vtx(x, y), &[]);
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0)); // CCW
+    let mut st = DrawState::default();
+    st.raster.cull = CullMode::Back;
+    let mut f = fb(8, 8, 1, ColorFormat::Rgba32F);
+    // Centres with i + j <= 6; the hypotenuse through centres i + j = 7 is a right edge.
+    assert_eq!(
+        draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4])).samples_passed,
+        28
+    );
+    st.raster.front_face = FrontFace::Cw;
+    let mut f = fb(8, 8, 1, ColorFormat::Rgba32F);
+    assert_eq!(
+        draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4])).samples_passed,
+        0
+    );
+}
+
+fn line_pixels(a: (f32, f32), b: (f32, f32), width: f32) -> Vec<(u32, u32)> {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
+    let mut inp = DrawInput::new(0);
+    inp.push_vertex(vtx(a.0, a.1), &[]);
+    inp.push_vertex(vtx(b.0, b.1), &[]);
+    inp.primitives.push(Primitive::line(0, 1, 1, 0));
+    let mut st = additive();
+    st.raster.line_width = width;
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    covered(&f)
+}
+
+#[test]
+fn lines_follow_diamond_exit() {
+    assert_eq!(
+        line_pixels((1.5, 2.5), (5.5, 2.5), 1.0),
+        vec![(1, 2), (2, 2), (3, 2), (4, 2)]
+    );
+    // Reverse direction: start pixel drawn, end pixel not.
+    assert_eq!(
+        line_pixels((5.5, 2.5), (1.5, 2.5), 1.0),
+        vec![(2, 2), (3, 2), (4, 2), (5, 2)]
+    );
+    // Vertical (y-major).
+    assert_eq!(
+        line_pixels((3.5, 1.5), (3.5, 4.5), 1.0),
+        vec![(3, 1), (3, 2), (3, 3)]
+    );
+    // Diagonal: one pixel per column.
+    let d = line_pixels((0.5, 0.5), (6.5, 3.5), 1.0);
+    assert_eq!(d.len(), 6);
+    let mut cols: Vec<u32> = d.iter().map(|p| p.0).collect();
+    cols.sort_unstable();
+    assert_eq!(cols, vec![0, 1, 2, 3, 4, 5]);
+    // Width 3: three rows per column.
+    let w = line_pixels((1.5, 5.5), (4.5, 5.5), 3.0);
+    assert_eq!(w.len(), 9);
+    assert!(w
+        .iter()
+        .all(|p| (4..=6).contains(&p.1) && (1..=3).contains(&p.0)));
+}
+
+#[test]
+fn connected_lines_share_no_pixel() {
+    // A strip: the joint pixel belongs to exactly one segment.
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
+    let mut inp = DrawInput::new(0);
+    for (x, y) in [(1.5, 1.5), (6.5, 3.5), (12.5, 2.5)] {
+        inp.push_vertex(vtx(x, y), &[]);
+    }
+    inp.primitives.push(Primitive::line(0, 1, 1, 0));
+    inp.primitives.push(Primitive::line(1, 2, 1, 1));
+    draw(
+        &r,
+        &mut f,
+        &additive(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    for y in 0..16 {
+        for x in 0..16 {
+            let v = f.read_sample(0, x, y, 0).unwrap_or([0.0; 4])[0];
+            assert!(v <= 1.0, "pixel ({x},{y}) drawn twice");
+        }
+    }
+    assert_eq!(covered(&f).len(), 11);
+}
+
+#[test]
+fn points_sizes_and_sprite_coords() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut inp = DrawInput::new(0);
+    inp.push_vertex(vtx(5.5, 5.5), &[]);
+    inp.push_vertex(
+        WindowVertex {
+            pos: [10.5, 10.5, 0.5, 1.0],
+            point_size: 3.0,
+        },
+        &[],
+    );
+    inp.primitives.push(Primitive::point(0, 0));
+    inp.primitives.push(Primitive::point(1, 1));
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &additive(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    let mut want = vec![(5, 5)];
+    for y in 9..12 {
+        for x in 9..12 {
+            want.push((x, y));
+        }
+    }
+    want.sort_by_key(|p| (p.1, p.0));
+    assert_eq!(covered(&f), want);
+
+    // Sprite coordinates: 4×4 sprite at (8, 8); pixel (6, 9) centre → s = 1/8, t (upper
+    // left origin) = 0.5 - 1.5/4 = 1/8.
+    struct Pc(ShaderInfo);
+    impl FragmentShader for Pc {
+        type Scratch = ();
+        fn info(&self) -> &ShaderInfo {
+            &self.0
+        }
+        fn new_scratch(&self) {}
+        fn shade(
+            &self,
+            _: &mut (),
+            b: &FragmentBatch<'_>,
+            out: &mut FragmentOutputs,
+        ) -> Result<(), ShaderError> {
+            let mut pc = [[0; LANES]; 2];
+            b.point_coord(&mut pc);
+            out.color[0][0] = pc[0];
+            out.color[0][1] = pc[1];
+            Ok(())
+        }
+    }
+    let mut inp = DrawInput::new(0);
+    inp.push_vertex(
+        WindowVertex {
+            pos: [8.0, 8.0, 0.5, 1.0],
+            point_size: 4.0,
+        },
+        &[],
+    );
+    inp.primitives.push(Primitive::point(0, 0));
+    let mut st = DrawState::default();
+    st.raster.point_sprite = true;
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
+    r.draw(&mut f, &st, &inp, &Pc(ShaderInfo::default()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v = f.read_sample(0, 6, 9, 0).unwrap_or_default();
+    assert_eq!((v[0], v[1]), (0.125, 0.125));
+    st.raster.point_sprite_origin = PointSpriteOrigin::LowerLeft;
+    r.draw(&mut f, &st, &inp, &Pc(ShaderInfo::default()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v = f.read_sample(0, 6, 9, 0).unwrap_or_default();
+    assert_eq!((v[0], v[1]), (0.125, 0.875));
+}
+
+/// Triangle covering the left part of pixel (0,0) with a varying equal to window x.
+fn x_ramp_triangle(edge_x: f32) -> DrawInput {
+    let mut inp = DrawInput::new(1);
+    for (x, y) in [(-10.0, -10.0), (edge_x, -10.0), (edge_x, 10.0)] {
+        inp.push_vertex(vtx(x, y), &[x.to_bits()]);
+    }
+    inp.push_vertex(vtx(-10.0, 10.0), &[(-10.0f32).to_bits()]);
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    inp.primitives.push(Primitive::triangle([0, 2, 3], 0, 1));
+    inp
+}
+
+#[test]
+fn msaa_coverage_per_sample_and_sample_mask() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    // Vertical edge at x = 0.5: of the 4× samples (.375,.125) (.875,.375) (.125,.625)
+    // (.625,.875) only 0 and 2 are left of it.
+    let inp = x_ramp_triangle(0.5);
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    let st = additive();
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    let got: Vec<f32> = (0..4)
+        .map(|s| f.read_sample(0, 0, 0, s).unwrap_or_default()[0])
+        .collect();
+    assert_eq!(got, vec![1.0, 0.0, 1.0, 0.0]);
+    assert_eq!(f.read_pixel(0, 0, 0).map(|p| p[0]), Some(0.5));
+    // Sample mask 0b0110 leaves only sample 2.
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    let mut st = additive();
+    st.multisample.sample_mask = 0b0110;
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    let got: Vec<f32> = (0..4)
+        .map(|s| f.read_sample(0, 0, 0, s).unwrap_or_default()[0])
+        .collect();
+    assert_eq!(got, vec![0.0, 0.0, 1.0, 0.0]);
+    // GL_MULTISAMPLE off: the centre (.5,.5) is on the edge, which is a right edge here
+    // → not covered; at 0.6 it is, and all samples are written.
+    let mut st = additive();
+    st.multisample.enabled = false;
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    assert_eq!(f.read_pixel(0, 0, 0).map(|p| p[0]), Some(0.0));
+    draw(
+        &r,
+        &mut f,
+        &st,
+        &x_ramp_triangle(0.6),
+        &VaryShader::constant([1.0; 4]),
+    );
+    assert_eq!(f.read_pixel(0, 0, 0).map(|p| p[0]), Some(1.0));
+}
+
+#[test]
+fn centroid_uses_first_covered_sample() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let inp = x_ramp_triangle(0.5);
+    let info = ShaderInfo {
+        varyings: vec![VaryingInterp {
+            mode: InterpMode::NoPerspective,
+            location: InterpLocation::Centroid,
+        }],
+        ..Default::default()
+    };
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::with(info.clone()),
+    );
+    // Partially covered pixel (0,0): first covered sample is 0 at x = 0.375.
+    let v = f.read_sample(0, 0, 0, 0).unwrap_or_default()[0];
+    assert!((v - 0.375).abs() < 1e-5, "{v}");
+    // Fully covered pixel... none here at x>0; use the centre mode for comparison.
+    let info_c = ShaderInfo {
+        varyings: vec![VaryingInterp {
+            mode: InterpMode::NoPerspective,
+            location: InterpLocation::Center,
+        }],
+        ..Default::default()
+    };
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::with(info_c),
+    );
+    let v = f.read_sample(0, 0, 0, 0).unwrap_or_default()[0];
+    assert!((v - 0.5).abs() < 1e-5, "{v}");
+    // Fully covered pixel with centroid = centre.
+    let inp = x_ramp_triangle(3.0);
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::with(info),
+    );
+    let v = f.read_sample(0, 1, 1, 0).unwrap_or_default()[0];
+    assert!((v - 1.5).abs() < 1e-5, "{v}");
+}
+
+#[test]
+fn per_sample_shading_evaluates_at_samples() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let inp = x_ramp_triangle(3.0);
+    let info = ShaderInfo {
+        varyings: vec![VaryingInterp {
+            mode: InterpMode::NoPerspective,
+            location: InterpLocation::Sample,
+        }],
+        ..Default::default()
+    };
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::with(info),
+    );
+    for (s, want) in [0.375, 0.875, 0.125, 0.625].iter().enumerate() {
+        let v = f.read_sample(0, 1, 2, s as u32).unwrap_or_default()[0];
+        assert!((v - (1.0 + want)).abs() < 1e-5, "sample {s}: {v}");
+    }
+    // Min sample shading does the same without a SAMPLE varying.
+    let mut st = DrawState::default();
+    st.multisample.sample_shading = Some(1.0);
+    let info = ShaderInfo {
+        varyings: vec![VaryingInterp {
+            mode: InterpMode::NoPerspective,
+            location: InterpLocation::Center,
+        }],
+        ..Default::default()
+    };
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(&r, &mut f, &st, &inp, &VaryShader::with(info));
+    let v = f.read_sample(0, 1, 2, 1).unwrap_or_default()[0];
+    assert!((v - 1.875).abs() < 1e-5, "{v}");
+}
+
+#[test]
+fn perspective_correct_interpolation() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    // Left side w = 1, right side w = 4; attribute 0 → 1 left to right. At window x the
+    // screen fraction f gives attr = (f / 4) / ((1 - f) + f / 4).
+    let mut inp = DrawInput::new(1);
+    let v = |x: f32, y: f32, iw: f32, a: f32| {
+        (
+            WindowVertex {
+                pos: [x, y, 0.5, iw],
+                point_size: -1.0,
+            },
+            a,
+        )
+    };
+    for (p, a) in [
+        v(0.0, 0.0, 1.0, 0.0),
+        v(16.0, 0.0, 0.25, 1.0),
+        v(16.0, 16.0, 0.25, 1.0),
+        v(0.0, 16.0, 1.0, 0.0),
+    ] {
+        inp.push_vertex(p, &[a.to_bits()]);
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    inp.primitives.push(Primitive::triangle([0, 2, 3], 0, 1));
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::with(ShaderInfo::default()),
+    );
+    for x in [0u32, 5, 8, 15] {
+        let fr = (x as f32 + 0.5) / 16.0;
+        let want = (fr / 4.0) / ((1.0 - fr) + fr / 4.0);
+        let got = f.read_sample(0, x, 7, 0).unwrap_or_default()[0];
+        assert!((got - want).abs() < 1e-5, "x={x}: {got} vs {want}");
+    }
+}
+
+#[test]
+fn flat_takes_provoking_vertex_bits() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut inp = DrawInput::new(1);
+    for (i, (x, y)) in [(0.0, 0.0), (8.0, 0.0), (0.0, 8.0)].iter().enumerate() {
+        inp.push_vertex(vtx(*x, *y), &[0xdead_0000 + i as u32]);
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 2, 0));
+    let info = ShaderInfo {
+        varyings: vec![VaryingInterp {
+            mode: InterpMode::Flat,
+            location: InterpLocation::Center,
+        }],
+        ..Default::default()
+    };
+    let mut f = Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba32Ui], DepthFormat::D24S8)
+        .unwrap_or_else(|e| panic!("{e}"));
+    draw(
+        &r,
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::with(info),
+    );
+    assert_eq!(
+        f.read_sample_raw(0, 1, 1, 0).map(|c| c[0]),
+        Some(0xdead_0002)
+    );
+}
+
+fn quad(inp: &mut DrawInput, x0: f32, y0: f32, x1: f32, y1: f32, z: f32, a: [f32; 4]) {
+    let base = inp.vertices.len() as u32;
+    for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+        inp.push_vertex(
+            WindowVertex {
+                pos: [x, y, z, 1.0],
+                point_size: -1.0,
+            },
+            &a.map(f32::to_bits),
+        );
+    }
+    let id = inp.primitives.len() as u32;
+    inp.primitives
+        .push(Primitive::triangle([base, base + 1, base + 2], 0, id));
+    inp.primitives
+        .push(Primitive::triangle([base, base + 2, base + 3], 0, id + 1));
+}
+
+#[test]
+fn depth_test_keeps_nearest_and_counts_occlusion() {
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut inp = DrawInput::new(4);
+    quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.25, [0.0, 1.0, 0.0, 1.0]);
+    quad(&mut inp, 4.0, 0.0, 12.0, 8.0, 0.75, [1.0, 0.0, 0.0, 1.0]);
+    let mut st = DrawState::default();
+    st.depth_stencil.depth_test = true;
+    let mut f = fb(16, 8, 4, ColorFormat::Rgba8Unorm);
+    let s = draw(
+        &r,
+        &mut f,
+        &st,
+        &inp,
+        &VaryShader::with(ShaderInfo::default()),
+    );
+    assert_eq!(f.read_pixel(0, 5, 3), Some([0.0, 1.0, 0.0, 1.0]));
+    assert_eq!(f.read_pixel(0, 10, 3), Some([1.0, 0.0, 0.0, 1.0]));
+    assert_eq!(s.samples_passed, (64 + 32) * 4);
+    let d = f.read_depth(5, 3, 2).unwrap_or_default();
+    assert!((d - 0.25).abs() < 1e-6);
+    // Shader-written depth (late tests) from varying 1 (green): 1.0 on the first quad
+    // fails LESS against 0.25.
+    let info = ShaderInfo {
+        writes_depth: true,
+        ..Default::default()
+    };
+    let mut inp = DrawInput::new(4);
+    quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.0, [0.0, 1.0, 0.0, 1.0]);
+    let s = draw(&r, &mut f, &st, &inp, &VaryShader::with(info));
+    assert_eq!(s.samples_passed, 0);
+}
+
+#[test]
+fn stencil_masks_second_draw_and_kill_discards() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba8Unorm);
+    let mut st = DrawState::default();
+    st.depth_stencil.stencil_test = true;
+    let write = StencilFace {
+        func: CompareFunc::Always,
+        reference: 1,
+        pass: StencilOp::Replace,
+        ..Default::default()
+    };
+    st.depth_stencil.front = write;
+    st.depth_stencil.back = write;
+    st.raster.polygon_mode_front = PolygonMode::Fill;
+    let mut inp = DrawInput::new(4);
+    quad(&mut inp, 0.0, 0.0, 8.0, 16.0, 0.5, [0.0, 0.0, 1.0, 1.0]);
+    draw(
+        &r,
+        &mut f,
+        &st,
+        &inp,
+        &VaryShader::with(ShaderInfo::default()),
+    );
+    assert_eq!(f.read_stencil(3, 3, 0), Some(1));
+    assert_eq!(f.read_stencil(9, 3, 0), Some(0));
+    let test = StencilFace {
+        func: CompareFunc::Equal,
+        reference: 1,
+        ..Default::default()
+    };
+    st.depth_stencil.front = test;
+    st.depth_stencil.back = test;
+    let mut inp = DrawInput::new(4);
+    quad(&mut inp, 0.0, 0.0, 16.0, 16.0, 0.5, [1.0, 0.0, 0.0, 1.0]);
+    let s = draw(
+        &r,
+        &mut f,
+        &st,
+        &inp,
+        &VaryShader::with(ShaderInfo::default()),
+    );
+    assert_eq!(s.samples_passed, 128);
+    assert_eq!(f.read_pixel(0, 3, 3), Some([1.0, 0.0, 0.0, 1.0]));
+    assert_eq!(f.read_pixel(0, 12, 3), Some([0.0; 4]));
+    // Kill where red < 0.5: a varying ramp in red kills the left half.
+    let mut inp = DrawInput::new(4);
+    let base = 0;
+    for (x, y) in [(0.0, 0.0), (16.0, 0.0), (16.0, 16.0), (0.0, 16.0)] {
+        inp.push_vertex(
+            vtx(x, y),
+            &[(x / 16.0f32).to_bits(), 0, 0, 1.0f32.to_bits()],
+        );
+    }
+    inp.primitives.push(Primitive::triangle([base, 1, 2], 0, 0));
+    inp.primitives.push(Primitive::triangle([base, 2, 3], 0, 1));
+    let mut g = fb(16, 16, 1, ColorFormat::Rgba32F);
+    let mut sh = VaryShader::with(ShaderInfo {
+        may_kill: true,
+        ..Default::default()
+    });
+    sh.kill_below = Some(0.5);
+    let s = draw(&r, &mut g, &DrawState::default(), &inp, &sh);
+    assert_eq!(s.samples_passed, 128);
+    assert_eq!(g.read_sample(0, 3, 3, 0), Some([0.0; 4]));
+}
+
+#[test]
+fn blend_mrt_masks_srgb_and_integer_targets() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    struct Mrt(ShaderInfo);
+    impl FragmentShader for Mrt {
+        type Scratch = ();
+        fn info(&self) -> &ShaderInfo {
+            &self.0
+        }
+        fn new_scratch(&self) {}
+        fn shade(
+            &self,
+            _: &mut (),
+            _: &FragmentBatch<'_>,
+            out: &mut FragmentOutputs,
+        ) -> Result<(), ShaderError> {
+            for l in 0..LANES {
+                out.set_color_f32(0, l, [1.0, 0.5, 0.0, 0.5]);
+                out.set_color_f32(1, l, [0.215_860_5, 0.0, 1.0, 1.0]);
+                for (c, v) in out.color[2].iter_mut().zip([7u32, (-3i32) as u32, 9, 11]) {
+                    c[l] = v;
+                }
+            }
+            Ok(())
+        }
+    }
+    let formats = [
+        ColorFormat::Rgba8Unorm,
+        ColorFormat::Srgb8Alpha8,
+        ColorFormat::Rgba32I,
+    ];
+    let mut f =
+        Framebuffer::new(8, 8, 1, &formats, DepthFormat::D32FS8).unwrap_or_else(|e| panic!("{e}"));
+    f.clear_color(0, [0.0, 0.0, 1.0, 1.0], None, [true; 4], false)
+        .unwrap_or(());
+    let mut st = DrawState::default();
+    st.blend.targets[0] = BlendTarget {
+        enabled: true,
+        src_rgb: BlendFactor::SrcAlpha,
+        dst_rgb: BlendFactor::OneMinusSrcAlpha,
+        color_mask: [true, true, true, false],
+        ..Default::default()
+    };
+    st.blend.framebuffer_srgb = true;
+    let mut inp = DrawInput::new(0);
+    quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.5, [0.0; 4]);
+    r.draw(&mut f, &st, &inp, &Mrt(ShaderInfo::default()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let p = f
+        .read_sample_raw(0, 2, 2, 0)
+        .unwrap_or_default()
+        .map(f32::from_bits);
+    assert_eq!(p, [128.0 / 255.0, 64.0 / 255.0, 128.0 / 255.0, 1.0]);
+    let p = f.read_sample(1, 2, 2, 0).unwrap_or_default();
+    assert_eq!(p[0], 128.0 / 255.0, "sRGB encoded on write");
+    assert_eq!(
+        f.read_sample_raw(2, 2, 2, 0),
+        Some([7, (-3i32) as u32, 9, 11])
+    );
+}
+
+#[test]
+fn alpha_to_coverage_keeps_half_the_samples() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(8, 8, 4, ColorFormat::Rgba32F);
+    let mut st = additive();
+    st.multisample.alpha_to_coverage = true;
+    let mut inp = DrawInput::new(0);
+    quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.5, [0.0; 4]);
+    let s = draw(
+        &r,
+        &mut f,
+        &st,
+        &inp,
+        &VaryShader::constant([1.0, 1.0, 1.0, 0.5]),
+    );
+    assert_eq!(s.samples_passed, 64 * 2);
+    assert_eq!(f.read_pixel(0, 4, 4).map(|p| p[0]), Some(0.5));
+}
+
+#[test]
+fn polygon_mode_line_outlines_triangle() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut st = additive();
+    st.raster.polygon_mode_front = PolygonMode::Line;
+    let mut inp = DrawInput::new(0);
+    for (x, y) in [(1.5, 1.5), (9.5, 1.5), (1.5, 9.5)] {
+        inp.push_vertex(vtx(x, y), &[]);
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    let c = covered(&f);
+    assert!(c.contains(&(1, 1)) && c.contains(&(5, 1)) && c.contains(&(1, 5)));
+    assert!(!c.contains(&(3, 3)), "interior not filled");
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(8, 8, 1, ColorFormat::Rgba8Unorm);
+    let mut inp = DrawInput::new(0);
+    inp.push_vertex(vtx(0.0, 0.0), &[]);
+    inp.primitives.push(Primitive::triangle([0, 1, 7], 0, 0));
+    let e = r.draw(
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    assert!(matches!(e, Err(RasterError::Invalid(_))), "{e:?}");
+    let mut inp = DrawInput::new(0);
+    for (x, y) in [(0.0, 0.0), (1e9, 0.0), (0.0, 5.0)] {
+        inp.push_vertex(vtx(x, y), &[]);
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    let e = r.draw(
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    assert!(matches!(e, Err(RasterError::NotSupported(_))), "{e:?}");
+}
+
+#[test]
+fn scissor_limits_writes() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(100, 100, 1, ColorFormat::Rgba32F);
+    let mut st = additive();
+    st.raster.scissor = Some(Rect {
+        x: 60,
+        y: 10,
+        width: 10,
+        height: 70,
+    });
+    let mut inp = DrawInput::new(0);
+    quad(&mut inp, 0.0, 0.0, 100.0, 100.0, 0.5, [0.0; 4]);
+    let s = draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    assert_eq!(s.samples_passed, 700);
+    assert_eq!(f.read_sample(0, 59, 50, 0).map(|c| c[0]), Some(0.0));
+    assert_eq!(f.read_sample(0, 60, 10, 0).map(|c| c[0]), Some(1.0));
+}
