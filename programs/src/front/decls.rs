@@ -400,7 +400,15 @@ impl P {
             if let Some(n) = len {
                 self.prog.temp_arrays.push((first, n));
             }
-            self.declare(&name, span, Sym::Temp { first, len })?;
+            self.declare(
+                &name,
+                span,
+                Sym::Temp {
+                    first,
+                    len,
+                    ty: m.ty.map(|t| t.0),
+                },
+            )?;
             if !self.c.eat(&Tok::Comma) {
                 return Ok(());
             }
@@ -498,7 +506,7 @@ impl P {
             Sym::Param {
                 first,
                 len,
-                ty: info.ty,
+                ty: m.ty.map(|t| t.0),
             },
         )
     }
@@ -642,6 +650,7 @@ impl P {
                 first,
                 len,
                 per_vertex,
+                ty: m.ty.map(|t| t.0),
             },
         )
     }
@@ -705,7 +714,15 @@ impl P {
             first.get_or_insert(slot);
         }
         let first = first.unwrap_or(0);
-        self.declare(&name, span, Sym::Output { first, len })
+        self.declare(
+            &name,
+            span,
+            Sym::Output {
+                first,
+                len,
+                ty: m.ty.map(|t| t.0),
+            },
+        )
     }
 
     fn decl_alias(&mut self) -> Result<(), ProgramError> {
@@ -871,7 +888,14 @@ impl P {
             },
             info,
         });
-        self.declare(&name, span, Sym::Buffer { index, ty: info.ty })
+        self.declare(
+            &name,
+            span,
+            Sym::Buffer {
+                index,
+                ty: m.ty.map(|t| t.0),
+            },
+        )
     }
 
     fn decl_counter(&mut self) -> Result<(), ProgramError> {
@@ -972,14 +996,7 @@ impl P {
             kind: BufferKind::Storage,
             info: RegInfo::default(),
         });
-        self.declare(
-            &name,
-            span,
-            Sym::Buffer {
-                index,
-                ty: VarType::Uint,
-            },
-        )
+        self.declare(&name, span, Sym::Buffer { index, ty: None })
     }
 
     fn decl_subroutine_type(&mut self) -> Result<(), ProgramError> {

@@ -35,9 +35,11 @@ pub fn assemble_gpu(text: &str, header: Header) -> Result<Program, ProgramError>
 /// What a declared name stands for.
 #[derive(Clone, Debug)]
 pub(crate) enum Sym {
+    /// `ty`: the explicit data type modifier; `None` = typeless (any type may be used).
     Temp {
         first: u32,
         len: Option<u32>,
+        ty: Option<VarType>,
     },
     Address {
         index: u32,
@@ -47,15 +49,17 @@ pub(crate) enum Sym {
         first: u32,
         len: Option<u32>,
         per_vertex: bool,
+        ty: Option<VarType>,
     },
     Param {
         first: u32,
         len: Option<u32>,
-        ty: VarType,
+        ty: Option<VarType>,
     },
     Output {
         first: u32,
         len: Option<u32>,
+        ty: Option<VarType>,
     },
     Texture {
         first: u32,
@@ -63,7 +67,7 @@ pub(crate) enum Sym {
     },
     Buffer {
         index: u32,
-        ty: VarType,
+        ty: Option<VarType>,
     },
     Counter {
         index: u32,
@@ -293,11 +297,11 @@ impl P {
             ));
         }
         let sym_entry = match &sym {
-            Sym::Temp { first, len } => Some((File::Temp, *first, len.unwrap_or(1))),
+            Sym::Temp { first, len, .. } => Some((File::Temp, *first, len.unwrap_or(1))),
             Sym::Address { index } => Some((File::Address, *index, 1)),
             Sym::Attrib { first, len, .. } => Some((File::Input, *first, len.unwrap_or(1))),
             Sym::Param { first, len, .. } => Some((File::Param, *first, len.unwrap_or(1))),
-            Sym::Output { first, len } => Some((File::Output, *first, len.unwrap_or(1))),
+            Sym::Output { first, len, .. } => Some((File::Output, *first, len.unwrap_or(1))),
             Sym::Buffer { index, .. } => Some((File::Buffer, *index, 1)),
             _ => None,
         };

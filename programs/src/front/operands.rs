@@ -220,7 +220,11 @@ impl P {
                     comp: sw[0],
                 }
             }
-            Some(Sym::Temp { first, len: None }) if self.is_nv() => {
+            Some(Sym::Temp {
+                first,
+                len: None,
+                ty,
+            }) if self.is_nv() => {
                 let (sw, scalar) = self.swizzle_suffix()?;
                 if !scalar {
                     return Err(semantic(
@@ -228,12 +232,7 @@ impl P {
                         format!("index register '{reg_name}' needs a scalar suffix like '.x'"),
                     ));
                 }
-                if self
-                    .prog
-                    .temps
-                    .get(first as usize)
-                    .is_some_and(|t| t.ty == VarType::Float)
-                {
+                if ty == Some(VarType::Float) {
                     return Err(semantic(
                         rspan,
                         format!("index register '{reg_name}' must be an INT or UINT variable"),
@@ -353,14 +352,8 @@ impl P {
                             RegInfo::default(),
                             r.span,
                         )?;
-                        let ty = self.prog.inputs.get(slot as usize).map(|s| s.info.ty);
-                        let ty = ty.or(Some(VarType::Float)).map(|t| {
-                            if self.input_is_int(slot) {
-                                VarType::Int
-                            } else {
-                                t
-                            }
-                        });
+                        // Bindings are typeless except the integer-valued built-ins.
+                        let ty = self.input_is_int(slot).then_some(VarType::Int);
                         return Ok((
                             Operand {
                                 file: File::Input,
@@ -467,8 +460,7 @@ impl P {
         };
         let arb_rel = self.nv == 0 && self.stage == Stage::Vertex;
         match sym {
-            Sym::Temp { first, len } => {
-                let ty = self.prog.temps.get(first as usize).map(|t| t.ty);
+            Sym::Temp { first, len, ty } => {
                 let index = self.maybe_array(name, first, len, has_index, true, span)?;
                 Ok(mk(File::Temp, index, ty))
             }
@@ -478,14 +470,14 @@ impl P {
                 if let (Index::Relative { .. }, Some(n), true) = (&index, len, arb_rel) {
                     self.check_unique_params(name, first, n, span)?;
                 }
-                Ok(mk(File::Param, index, Some(ty)))
+                Ok(mk(File::Param, index, ty))
             }
             Sym::Attrib {
                 first,
                 len,
                 per_vertex,
+                ty,
             } => {
-                let ty = self.prog.inputs.get(first as usize).map(|s| s.info.ty);
                 let mut vertex = None;
                 if per_vertex {
                     if !has_index {
@@ -515,6 +507,7 @@ impl P {
                 format!("address register '{name}' can only be used as an index"),
             )),
             Sym::Buffer { index: b, ty } => {
+                let ty: Option<VarType> = ty;
                 let var = self.prog.buffers.get(b as usize).cloned();
                 let len = var
                     .as_ref()
@@ -539,7 +532,7 @@ impl P {
                     index,
                     vertex: None,
                     buffer: b,
-                    ty: Some(ty),
+                    ty,
                 })
             }
             _ => Err(semantic(
@@ -677,8 +670,7 @@ impl P {
                 .next()
                 .ok_or_else(|| syntax(bspan, "empty result binding"))?;
             let slot = self.output_slot(b, bspan)?;
-            let ty = self.prog.outputs.get(slot as usize).map(|o| o.info.ty);
-            (File::Output, Index::Direct(slot), ty)
+            (File::Output, Index::Direct(slot), None)
         } else if matches!(name.as_str(), "CC" | "CC0" | "CC1")
             && !self.syms.contains_key(&name)
             && self.nv_syntax()
@@ -698,22 +690,16 @@ impl P {
             self.c.bump();
             let has_index = self.c.peek() == &Tok::LBracket;
             match self.sym(&name) {
-                Some(Sym::Temp { first, len }) => {
-                    let ty = self.prog.temps.get(first as usize).map(|t| t.ty);
-                    (
-                        File::Temp,
-                        self.maybe_array(&name, first, len, has_index, true, span)?,
-                        ty,
-                    )
-                }
-                Some(Sym::Output { first, len }) => {
-                    let ty = self.prog.outputs.get(first as usize).map(|o| o.info.ty);
-                    (
-                        File::Output,
-                        self.maybe_array(&name, first, len, has_index, true, span)?,
-                        ty,
-                    )
-                }
+                Some(Sym::Temp { first, len, ty }) => (
+                    File::Temp,
+                    self.maybe_array(&name, first, len, has_index, true, span)?,
+                    ty,
+                ),
+                Some(Sym::Output { first, len, ty }) => (
+                    File::Output,
+                    self.maybe_array(&name, first, len, has_index, true, span)?,
+                    ty,
+                ),
                 Some(Sym::Address { index }) if addr => {
                     (File::Address, Index::Direct(index), Some(VarType::Int))
                 }
