@@ -327,7 +327,9 @@ fn int_to_f64(i: i128, r: Rounding) -> f64 {
     }
 }
 
-/// CVT of one component: raw 64-bit source of type `from` to raw bits of type `to`.
+/// CVT of one component. `x` is the operand in 64-bit register form (floats as f64 bits,
+/// integers sign- or zero-extended), as 64-bit operand loads produce; the result is raw
+/// bits of type `to` (f32 bits in the low half for F32).
 pub(crate) fn cvt(x: u64, from: DataType, to: DataType, r: Rounding, sat: bool) -> u64 {
     let from_int = |x: u64| -> i128 {
         match from {
@@ -339,11 +341,7 @@ pub(crate) fn cvt(x: u64, from: DataType, to: DataType, r: Rounding, sat: bool) 
     };
     match (from.is_float(), to.is_float()) {
         (true, true) => {
-            let f = if from == DataType::F32 {
-                f64::from(f32::from_bits(x as u32))
-            } else {
-                f64::from_bits(x)
-            };
+            let f = f64::from_bits(x);
             if to == DataType::F64 {
                 f.to_bits()
             } else {
@@ -359,11 +357,7 @@ pub(crate) fn cvt(x: u64, from: DataType, to: DataType, r: Rounding, sat: bool) 
             }
         }
         (true, false) => {
-            let f = if from == DataType::F32 {
-                f64::from(f32::from_bits(x as u32))
-            } else {
-                f64::from_bits(x)
-            };
+            let f = f64::from_bits(x);
             float_to_int(round_f64(f, r), to, sat)
         }
         (false, true) => {
@@ -394,7 +388,7 @@ mod tests {
     use DataType::*;
 
     fn f2u(x: f32) -> u64 {
-        u64::from(x.to_bits())
+        f64::from(x).to_bits()
     }
 
     #[test]

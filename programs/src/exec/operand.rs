@@ -5,7 +5,7 @@
 
 use super::error::{ExecErrorKind, ExecStats};
 use super::state::{LaneState, RegFile, CF, OF, SF, ZF};
-use super::{LaneMask, Lanes, Vec4, MAX_LANES};
+use super::{LaneMask, Vec4, MAX_LANES};
 use crate::ir::{
     CondOp, CondTest, DataType, Dst, ExtSwizzle, File, Index, IndexReg, Precision, Saturate, Src,
 };

@@ -1,0 +1,582 @@
+//! One test per opcode family against values from the specs' pseudo-code, including
+//! the special cases the brief lists (NaN, inf, -0, overflow, shift counts ≥ 32, BFE
+//! width 0 and offset+width > 32, CVT rounding modes, RCC clamps, PK/UP round trips).
+
+mod exec_util;
+use exec_util::*;
+
+fn rel_err(got: f32, want: f64) -> f64 {
+    if want == 0.0 {
+        f64::from(got).abs()
+    } else {
+        ((f64::from(got) - want) / want).abs()
+    }
+}
+
+#[test]
+fn add_sub_mul_mad() {
+    assert_eq!(
+        t0f("TEMP r;\nADD r, {1, 2, 3, 4}, {0.5, -2, 1e30, -4};"),
+        [1.5, 0.0, 1e30, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nSUB r, {1, 2, 3, 4}, {0.5, -2, 3, 5};"),
+        [0.5, 4.0, 0.0, -1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nMUL r, {1, 2, 3, 4}, {0.5, -2, 0, 4};"),
+        [0.5, -4.0, 0.0, 16.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nMAD r, {1, 2, 3, 4}, {2, 2, 2, 2}, {1, 1, 1, -8};"),
+        [3.0, 5.0, 7.0, 0.0]
+    );
+}
+
+#[test]
+fn float_specials() {
+    // inf - inf and 0 * inf are NaN; overflow gives inf.
+    let r = t0f("TEMP r;\nTEMP big;\nMOV big, 3e38;\nADD r.x, big, big;\nMUL r.y, big, -big;\nRCP big.x, 0;\nADD r.z, big.x, -big.x;\nMUL r.w, big.x, 0;");
+    assert_eq!(r[0], f32::INFINITY);
+    assert_eq!(r[1], f32::NEG_INFINITY);
+    assert!(r[2].is_nan() && r[3].is_nan());
+    // Negating zero gives -0; |-0| is +0.
+    let z = t0("TEMP r;\nTEMP z;\nMOV z, 0;\nMOV r.x, -z.x;\nMOV r.y, |r.x|;\nRCP r.z, -z.x;\nRCP r.w, z.x;");
+    assert_eq!(z[0], 0x8000_0000);
+    assert_eq!(z[1], 0);
+    assert_eq!(f32::from_bits(z[2]), f32::NEG_INFINITY);
+    assert_eq!(f32::from_bits(z[3]), f32::INFINITY);
+    // Denormals are kept (the specs allow flushing; glemu does not).
+    let d = t0f("TEMP r;\nMUL r, 1e-20, 1e-20;");
+    assert!(d[0] > 0.0 && d[0] < f32::MIN_POSITIVE);
+}
+
+#[test]
+fn min_max_with_nan_and_signed_zero() {
+    let r = t0f("TEMP r;\nTEMP n;\nMOV n, 0;\nRCP n.x, 0;\nADD n.x, n.x, -n.x;\nMIN r.x, n.x, 2;\nMAX r.y, 3, n.x;\nMIN r.z, -4, 2;\nMAX r.w, -4, 2;");
+    assert_eq!(r, [2.0, 3.0, -4.0, 2.0]);
+    let z = t0("TEMP r;\nTEMP z;\nMOV z, 0;\nMIN r.x, z.x, -z.x;\nMAX r.y, -z.x, z.x;");
+    assert_eq!(z[0], 0x8000_0000);
+    assert_eq!(z[1], 0);
+}
+
+#[test]
+fn cmp_lrp_and_dot_products() {
+    assert_eq!(
+        t0f("TEMP r;\nCMP r, {-1, 0, 1, -0.5}, {10, 10, 10, 10}, {20, 20, 20, 20};"),
+        [10.0, 20.0, 20.0, 10.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nLRP r, {0, 1, 0.5, 0.25}, {4, 4, 4, 4}, {8, 8, 8, 8};"),
+        [8.0, 4.0, 6.0, 7.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nDP2 r, {1, 2, 3, 4}, {5, 6, 7, 8};"),
+        [17.0; 4]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nDP3 r, {1, 2, 3, 4}, {5, 6, 7, 8};"),
+        [38.0; 4]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nDP4 r, {1, 2, 3, 4}, {5, 6, 7, 8};"),
+        [70.0; 4]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nDPH r, {1, 2, 3, 4}, {5, 6, 7, 8};"),
+        [46.0; 4]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nDP2A r, {1, 2, 3, 4}, {5, 6, 7, 8}, {100, 0, 0, 0};"),
+        [117.0; 4]
+    );
+}
+
+#[test]
+fn dst_x2d_rfl_nrm_div() {
+    assert_eq!(
+        t0f("TEMP r;\nDST r, {9, 2, 3, 9}, {9, 5, 9, 7};"),
+        [1.0, 10.0, 3.0, 7.0]
+    );
+    // x = a.x + b.x*c.x + b.y*c.y; y = a.y + b.x*c.z + b.y*c.w
+    assert_eq!(
+        t0f("TEMP r;\nX2D r, {1, 2, 0, 0}, {3, 4, 0, 0}, {1, 2, 3, 4};"),
+        [12.0, 27.0, 12.0, 27.0]
+    );
+    // Reflect (1,-1,0) about the y axis scaled by 2: 2*dot/|axis|^2 * axis - dir.
+    let r = t0f("TEMP r;\nRFL r.xyz, {0, 2, 0, 0}, {1, -1, 0, 0};");
+    assert_eq!(&r[..3], &[-1.0, -1.0, 0.0]);
+    let n = t0f("TEMP r;\nNRM r.xyz, {3, 0, 4, 9};");
+    assert!((n[0] - 0.6).abs() < 1e-6 && (n[2] - 0.8).abs() < 1e-6 && n[1] == 0.0);
+    assert_eq!(
+        t0f("TEMP r;\nDIV r, {1, 2, 3, 4}, {4, 1, 1, 1}.x;"),
+        [0.25, 0.5, 0.75, 1.0]
+    );
+}
+
+#[test]
+fn transcendental_precision() {
+    // NV_gpu_program4 / ARB bounds: RCP and RSQ within 2^-22 relative, EX2/LG2 2^-22 (on
+    // [0,1] / [1,2]), SIN/COS absolute 2^-22 on [-pi, pi], POW as EX2(y*LG2(x)).
+    let tight = 1.0 / f64::from(1u32 << 22);
+    for x in [0.1f32, 0.7, 1.0, 3.0, 12.5, 1e-3] {
+        let r = t0f(&format!(
+            "TEMP r;\nRCP r.x, {x:e};\nRSQ r.y, {x:e};\nEX2 r.z, {x:e};\nLG2 r.w, {x:e};"
+        ));
+        let xd = f64::from(x);
+        assert!(rel_err(r[0], 1.0 / xd) < tight, "rcp {x}");
+        assert!(rel_err(r[1], 1.0 / xd.sqrt()) < tight, "rsq {x}");
+        assert!(rel_err(r[2], xd.exp2()) < 1e-6, "ex2 {x}");
+        assert!((f64::from(r[3]) - xd.log2()).abs() < 1e-6, "lg2 {x}");
+    }
+    for x in [-3.0f32, -1.0, 0.0, 0.5, 2.0, 3.1] {
+        let r = t0f(&format!(
+            "TEMP r;\nSIN r.x, {x:e};\nCOS r.y, {x:e};\nSCS r.zw, {x:e};"
+        ));
+        let xd = f64::from(x);
+        assert!((f64::from(r[0]) - xd.sin()).abs() < tight);
+        assert!((f64::from(r[1]) - xd.cos()).abs() < tight);
+    }
+    let p = t0f("TEMP r;\nPOW r, 2, 10;");
+    assert!(rel_err(p[0], 1024.0) < 1e-6);
+    // SCS: cosine in x, sine in y.
+    let s = t0f("TEMP r;\nSCS r.xy, 0;");
+    assert_eq!(&s[..2], &[1.0, 0.0]);
+    // Specials: RCP(0)=inf, LG2(0)=-inf, EX2(-inf)=0, RSQ(inf)=0.
+    let sp = t0f(
+        "TEMP r;\nTEMP i;\nRCP i.x, 0;\nRCP r.x, 0;\nLG2 r.y, 0;\nEX2 r.z, -i.x;\nRSQ r.w, i.x;",
+    );
+    assert_eq!(sp, [f32::INFINITY, f32::NEG_INFINITY, 0.0, 0.0]);
+}
+
+#[test]
+fn rcc_clamps_to_spec_ranges() {
+    let max = f32::from_bits(0x5f80_0000);
+    let min = f32::from_bits(0x1f80_0000);
+    let r = t0f(
+        "TEMP r;\nTEMP z;\nMOV z, 0;\nRCC r.x, z.x;\nRCC r.y, -z.x;\nRCC r.z, 1e-30;\nRCC r.w, 4;",
+    );
+    assert_eq!(r, [max, -max, max, 0.25]);
+    let r = t0f("TEMP r;\nRCC r.x, 1e30;\nRCC r.y, -1e30;\nRCC r.z, -1e-25;");
+    assert_eq!(&r[..3], &[min, -min, -max]);
+}
+
+#[test]
+fn lit_ssg_frc_rounding() {
+    assert_eq!(
+        t0f("TEMP r;\nLIT r, {0.5, 0.5, 0, 2};"),
+        [1.0, 0.5, 0.25, 1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nLIT r, {-0.5, 0.5, 0, 2};"),
+        [1.0, 0.0, 0.0, 1.0]
+    );
+    assert_eq!(t0f("TEMP r;\nLIT r, {0.5, 0, 0, 0};"), [1.0, 0.5, 1.0, 1.0]);
+    assert_eq!(
+        t0f("TEMP r;\nSSG r, {-3, 0, 2, -0.5};"),
+        [-1.0, 0.0, 1.0, -1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nFRC r, {-1.75, 1.25, 0, 3};"),
+        [0.25, 0.25, 0.0, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nFLR r, {-1.5, 1.5, 2, -0.5};"),
+        [-2.0, 1.0, 2.0, -1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nCEIL r, {-1.5, 1.5, 2, -0.5};")[..3],
+        [-1.0, 2.0, 2.0]
+    );
+    // ROUND: ties to even.
+    assert_eq!(
+        t0f("TEMP r;\nROUND r, {0.5, 1.5, 2.5, -2.5};"),
+        [0.0, 2.0, 2.0, -2.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nTRUNC r, {-1.7, 1.7, 3.7, -0.2};")[..3],
+        [-1.0, 1.0, 3.0]
+    );
+    // Written as integers with .S / .U.
+    assert_eq!(
+        t0i("INT TEMP r;\nFLR.S r, {-1.5, 1.5, 2, -0.5};"),
+        [-2, 1, 2, -1]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nROUND.U r, {0.5, 1.5, 7.5, 100.4};"),
+        [0, 2, 8, 100]
+    );
+}
+
+#[test]
+fn saturation_modifiers() {
+    assert_eq!(
+        t0f("TEMP r;\nMOV.SAT r, {-1, 0.5, 2, -0};"),
+        [0.0, 0.5, 1.0, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nMOV.SSAT r, {-2, 0.5, 2, -0.5};"),
+        [-1.0, 0.5, 1.0, -0.5]
+    );
+    // -0 saturates to +0.
+    assert_eq!(t0("TEMP r;\nTEMP z;\nMOV z, 0;\nMOV.SAT r, -z;")[0], 0);
+}
+
+#[test]
+fn set_on_instructions_true_values() {
+    assert_eq!(
+        t0f("TEMP r;\nSLT r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [1.0, 0.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nSGE r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [0.0, 1.0, 1.0, 1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nSEQ r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [0.0, 1.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nSNE r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [1.0, 0.0, 1.0, 1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nSLE r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [1.0, 1.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nSGT r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [0.0, 0.0, 1.0, 1.0]
+    );
+    assert_eq!(t0f("TEMP r;\nSTR r, 0, 0;"), [1.0; 4]);
+    assert_eq!(t0f("TEMP r;\nSFL r, 1, 1;"), [0.0; 4]);
+    // Integer TRUE is -1 / all ones.
+    assert_eq!(
+        t0i("INT TEMP r;\nSLT.S r, {-1, 2, 3, 4}, {0, 2, 2, 2};"),
+        [-1, 0, 0, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nSGT.U r, {-1, 2, 3, 4}, {0, 2, 2, 2};"),
+        [u32::MAX, 0, u32::MAX, u32::MAX]
+    );
+    // NaN compares unordered: only SNE is true.
+    let n = t0f("TEMP r;\nTEMP n;\nRCP n.x, 0;\nADD n.x, n.x, -n.x;\nSEQ r.x, n.x, n.x;\nSNE r.y, n.x, n.x;\nSLT r.z, n.x, 1;\nSGE r.w, n.x, 1;");
+    assert_eq!(n, [0.0, 1.0, 0.0, 0.0]);
+}
+
+#[test]
+fn integer_arithmetic_wraps() {
+    assert_eq!(
+        t0i("INT TEMP r;\nADD.S r, {2147483647, -2147483648, 5, 0}, {1, -1, -7, 0};"),
+        [i32::MIN, i32::MAX, -2, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMUL.S r, {65536, -3, 7, 0}, {65536, 5, -1, 9};"),
+        [0, -15, -7, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMAD.S r, {3, 3, 3, 3}, {4, -4, 0, 1}, {1, 1, 1, -3};"),
+        [13, -11, 1, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMIN.S r, {-5, 3, 0, 7}, {2, 2, 2, 2};"),
+        [-5, 2, 0, 2]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nMIN.U r, {-5, 3, 0, 7}, {2, 2, 2, 2};"),
+        [2, 2, 0, 2]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMAX.S r, {-5, 3, 0, 7}, {2, 2, 2, 2};"),
+        [2, 3, 2, 7]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nABS.S r, {-5, 3, -2147483648, 0};"),
+        [5, 3, i32::MIN, 0]
+    );
+    // Negating an unsigned operand is two's complement; |u| does nothing.
+    assert_eq!(
+        t0("UINT TEMP r;\nMOV.U r, -{1, 0, 2, 3};"),
+        [u32::MAX, 0, u32::MAX - 1, u32::MAX - 2]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nSUB.S r, {1, 2, 3, 4}, {2, 2, 2, 2};"),
+        [-1, 0, 1, 2]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nCMP.S r, {-1, 0, 1, -7}, {1, 1, 1, 1}, {2, 2, 2, 2};"),
+        [1, 2, 2, 1]
+    );
+}
+
+#[test]
+fn integer_division_and_modulus() {
+    assert_eq!(
+        t0i("INT TEMP r;\nDIV.S r, {7, -7, 8, 0}, {2, 2, 2, 2}.x;"),
+        [3, -3, 4, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nDIV.U r, {7, 9, 8, 0}, {0, 1, 1, 1}.x;"),
+        [u32::MAX; 4]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nMOD.U r, {7, 9, 8, 0}, {3, 3, 3, 3}.x;"),
+        [1, 0, 2, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMOD.S r, {7, 9, 8, 0}, {0, 0, 0, 0}.x;"),
+        [0; 4]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nSAD.U r, {1, 10, 5, 0}, {4, 3, 5, 0}, {100, 100, 100, 7};"),
+        [103, 107, 100, 7]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nSAD.S r, {-1, 10, 5, 0}, {4, -3, 5, 0}, {0, 0, 0, 0};"),
+        [5, 13, 0, 0]
+    );
+}
+
+#[test]
+fn logic_and_shifts() {
+    assert_eq!(
+        t0("UINT TEMP r;\nAND.U r, {12, 10, 255, 0}, {10, 10, 15, 1};"),
+        [8, 10, 15, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nOR.U r, {12, 10, 255, 0}, {10, 10, 15, 1};"),
+        [14, 10, 255, 1]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nXOR.U r, {12, 10, 255, 0}, {10, 10, 15, 1};"),
+        [6, 0, 240, 1]
+    );
+    assert_eq!(t0("UINT TEMP r;\nNOT.U r, {0, 1, 2, 3};"), [!0, !1, !2, !3]);
+    assert_eq!(
+        t0("UINT TEMP r;\nSHL.U r, {1, 3, 5, 7}, 4;"),
+        [16, 48, 80, 112]
+    );
+    // Counts >= 32 use their low five bits.
+    assert_eq!(
+        t0("UINT TEMP r;\nSHL.U r, {1, 3, 5, 7}, 33;"),
+        [2, 6, 10, 14]
+    );
+    assert_eq!(t0("UINT TEMP r;\nSHL.U r, {1, 3, 5, 7}, 32;"), [1, 3, 5, 7]);
+    assert_eq!(
+        t0i("INT TEMP r;\nSHR.S r, {-16, 16, -1, 7}, 2;"),
+        [-4, 4, -1, 1]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nSHR.U r, {-16, 16, -1, 7}, 34;"),
+        [0x3fff_fffc, 4, 0x3fff_ffff, 1]
+    );
+}
+
+#[test]
+fn bitfield_instructions() {
+    // BFE(bits=4, offset=4).
+    assert_eq!(
+        t0("UINT TEMP r;\nBFE.U r, {4, 4, 0, 0}, {255, 171, 0, 1};"),
+        [15, 10, 0, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nBFE.S r, {4, 4, 0, 0}, {255, 171, 0, 128};"),
+        [-1, -6, 0, -8]
+    );
+    // Width 0 extracts zero.
+    assert_eq!(
+        t0("UINT TEMP r;\nBFE.U r, {0, 4, 0, 0}, {255, 171, 0, 1};"),
+        [0; 4]
+    );
+    // offset + width > 32: the bits up to 31.
+    assert_eq!(
+        t0("UINT TEMP r;\nBFE.U r, {8, 28, 0, 0}, {-1, 0, 0, 0};")[0],
+        15
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nBFI.U r, {4, 8, 0, 0}, {5, 255, 0, 0}, {0, 0, -1, 0};"),
+        [0x500, 0xf00, 0xffff_f0ff, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nBFI.U r, {0, 8, 0, 0}, {5, 255, 0, 0}, {1, 2, 3, 4};"),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nBFR.U r, {1, 2, 0, -1};"),
+        [0x8000_0000, 0x4000_0000, 0, u32::MAX]
+    );
+    assert_eq!(t0("UINT TEMP r;\nBTC.U r, {0, 7, -1, 256};"), [0, 3, 32, 1]);
+    assert_eq!(
+        t0("UINT TEMP r;\nBTFL.U r, {0, 8, -1, 6};"),
+        [u32::MAX, 3, 0, 1]
+    );
+    assert_eq!(t0i("INT TEMP r;\nBTFL.S r, {0, 8, -1, 6};"), [-1, 3, 0, 1]);
+    assert_eq!(
+        t0("UINT TEMP r;\nBTFM.U r, {0, 8, -1, 6};"),
+        [u32::MAX, 3, 31, 2]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nBTFM.S r, {0, 8, -1, -8};"),
+        [-1, 3, -1, 2]
+    );
+}
+
+#[test]
+fn integer_condition_codes_overflow_and_carry() {
+    // ADD.S.CC sets OF on signed overflow and CF on unsigned carry.
+    let r = t0i("INT TEMP r;\nINT TEMP t;\nMOV.S r, 0;\nADD.S.CC t, {2147483647, -1, 1, 0}, {1, 1, 1, 0};\nMOV.S r (OF), 1;\nMOV.S r (CF), 2;");
+    // x: OF (and no carry) -> 1; y: -1+1 carries -> 2; z: neither -> 0; w: zero -> 0.
+    assert_eq!(r, [1, 2, 0, 0]);
+    // Subtract: CF set when no borrow (a >= b unsigned).
+    let r = t0i("INT TEMP r;\nINT TEMP t;\nMOV.S r, 0;\nSUB.S.CC t, {5, 1, -2147483648, 0}, {3, 2, 1, 0};\nMOV.S r (CF), 1;\nMOV.S r (OF), 2;");
+    assert_eq!(r, [1, 0, 2, 1]);
+    // A negated operand turns ADD into SUB for the flags.
+    let r = t0i("INT TEMP r;\nINT TEMP t;\nMOV.S r, 0;\nADD.S.CC t, {5, 1, 0, 0}, -{3, 2, 0, 0};\nMOV.S r (CF), 1;");
+    assert_eq!(r, [1, 0, 1, 1]);
+}
+
+#[test]
+fn condition_code_tests_on_floats() {
+    let body = |op: &str| {
+        t0f(&format!(
+            "TEMP r;\nTEMP c;\nTEMP n;\nRCP n.x, 0;\nADD n.x, n.x, -n.x;\nMOV c, {{-1, 0, 1, 0}};\nMOV c.w, n.x;\nMOV r, 0;\nMOV.CC c, c;\nMOV r ({op}), 1;"
+        ))
+    };
+    assert_eq!(body("LT"), [1.0, 0.0, 0.0, 0.0]);
+    assert_eq!(body("EQ"), [0.0, 1.0, 0.0, 0.0]);
+    assert_eq!(body("GT"), [0.0, 0.0, 1.0, 0.0]);
+    assert_eq!(body("NE"), [1.0, 0.0, 1.0, 1.0]);
+    assert_eq!(body("LE"), [1.0, 1.0, 0.0, 0.0]);
+    assert_eq!(body("GE"), [0.0, 1.0, 1.0, 0.0]);
+    assert_eq!(body("NAN"), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(body("LEG"), [1.0, 1.0, 1.0, 0.0]);
+    assert_eq!(body("TR"), [1.0; 4]);
+    assert_eq!(body("FL"), [0.0; 4]);
+    assert_eq!(body("SF"), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(body("NSF"), [0.0, 1.0, 1.0, 0.0]);
+    // Swizzled test and CC1.
+    let r = t0f(
+        "TEMP r;\nTEMP c;\nMOV c, {-1, 2, 0, 0};\nMOV.CC1 c, c;\nMOV r, 0;\nMOV r (GT1.yyxx), 1;",
+    );
+    assert_eq!(r, [1.0, 1.0, 0.0, 0.0]);
+    // Only components enabled in the write mask update the condition code.
+    let r = t0f("TEMP r;\nTEMP c;\nMOV.CC c, {1, 1, 1, 1};\nMOV.CC c.x, {-1, -1, -1, -1};\nMOV r, 0;\nMOV r (LT), 1;");
+    assert_eq!(r, [1.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn write_masks_and_swizzles() {
+    assert_eq!(
+        t0f("TEMP r;\nMOV r, 0;\nMOV r.yw, {1, 2, 3, 4};"),
+        [0.0, 2.0, 0.0, 4.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nMOV r, {1, 2, 3, 4}.wzyx;"),
+        [4.0, 3.0, 2.0, 1.0]
+    );
+    assert_eq!(t0f("TEMP r;\nMOV r, {1, 2, 3, 4}.y;"), [2.0; 4]);
+    assert_eq!(
+        t0f("TEMP r;\nMOV r, -|{-1, 2, -3, 4}|;"),
+        [-1.0, -2.0, -3.0, -4.0]
+    );
+}
+
+#[test]
+fn conversions_i2f_and_cvt_rounding() {
+    assert_eq!(
+        t0f("TEMP r;\nI2F.S r, {-1, 2, 0, 16777217};"),
+        [-1.0, 2.0, 0.0, 16777216.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nI2F.U r, {-1, 2, 0, 7};"),
+        [4294967296.0, 2.0, 0.0, 7.0]
+    );
+    let v = "{-2.5, 2.5, -0.5, 3.5}";
+    assert_eq!(
+        t0i(&format!("INT TEMP r;\nCVT.S32.F32 r, {v};")),
+        [-2, 2, 0, 4]
+    );
+    assert_eq!(
+        t0i(&format!("INT TEMP r;\nCVT.S32.F32.ROUND r, {v};")),
+        [-2, 2, 0, 4]
+    );
+    assert_eq!(
+        t0i(&format!("INT TEMP r;\nCVT.S32.F32.FLR r, {v};")),
+        [-3, 2, -1, 3]
+    );
+    assert_eq!(
+        t0i(&format!("INT TEMP r;\nCVT.S32.F32.CEIL r, {v};")),
+        [-2, 3, 0, 4]
+    );
+    assert_eq!(
+        t0i(&format!("INT TEMP r;\nCVT.S32.F32.TRUNC r, {v};")),
+        [-2, 2, 0, 3]
+    );
+    // Integer narrowing: SAT clamps, otherwise low bits.
+    assert_eq!(
+        t0("UINT TEMP r;\nCVT.U32.S32 r, {-5, 5, 0, 1};"),
+        [(-5i32) as u32, 5, 0, 1]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nCVT.F32.U32 r, {7, 9, 0, 1};"),
+        [7.0, 9.0, 0.0, 1.0]
+    );
+}
+
+#[test]
+fn pack_unpack_round_trips() {
+    assert_eq!(
+        t0f("TEMP r;\nTEMP p;\nPK2H p, {1.5, -2, 0, 0};\nUP2H r, p.x;"),
+        [1.5, -2.0, 1.5, -2.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nTEMP p;\nPK2US p, {0, 1, 0, 0};\nUP2US r, p.x;"),
+        [0.0, 1.0, 0.0, 1.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nTEMP p;\nPK4UB p, {0, 1, 2, -1};\nUP4UB r, p.x;"),
+        [0.0, 1.0, 1.0, 0.0]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nTEMP p;\nPK4B p, {-1, 1, 0, 5};\nUP4B r, p.x;"),
+        [-1.0, 1.0, 0.0, 1.0]
+    );
+    // Raw packing layout.
+    assert_eq!(t0("UINT TEMP r;\nPK4UB.U r, {0, 1, 0, 1};")[0], 0xff00_ff00);
+    assert_eq!(t0("UINT TEMP r;\nPK2H.U r, {1, 0, 0, 0};")[0], 0x3c00);
+}
+
+#[test]
+fn fp64_and_pk64() {
+    let text = "TEMP f;\nLONG TEMP d;\nMOV.F64 d, {1.5, 2, 3, 4};\nADD.F64 d, d, {0.25, 0.5, 1, -4};\nMUL.F64 d, d, 2;\nMOV.F f, d;";
+    assert_eq!(t0f(text), [3.5, 5.0, 8.0, 0.0]);
+    // 1/3 in f64 then narrowed.
+    assert_eq!(
+        t0f("TEMP f;\nLONG TEMP d;\nDIV.F64 d, 1, 3;\nMOV.F f, d;")[0],
+        (1.0f64 / 3.0) as f32
+    );
+    // PK64 packs x|y<<32 and z|w<<32; UP64 undoes it.
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP d;\nPK64.U d, {1, 2, 3, 4};\nUP64.U r, d;"),
+        [1, 2, 3, 4]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP d;\nMOV.U64 d, {4294967295, 0, 0, 0};\nADD.U64 d, d, 1;\nUP64.U r, d;"),
+        [0, 1, 1, 0]
+    );
+}
+
+#[test]
+fn address_registers_and_relative_params() {
+    let text = "!!NVfp4.0\nPARAM arr[4] = { {1,1,1,1}, {2,2,2,2}, {3,3,3,3}, {4,4,4,4} };\nINT TEMP a;\nTEMP r;\nFLR.S a, fragment.color;\nMOV r, 0;\nMOV r.x, arr[a.x].x;\nMOV r.y, arr[a.y + 1].x;\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, glemu_programs::ir::Stage::Fragment);
+    let r = run_with(&p, 2, &[], TestEnv::default(), |st| {
+        st.set_input_f32(0, 0, [2.5, 0.0, 0.0, 0.0]);
+        // Lane 1: index 7 and 3+1 are out of range: read zero, counted.
+        st.set_input_f32(0, 1, [7.0, 3.0, 0.0, 0.0]);
+    });
+    let stats = r.stats.expect("run");
+    assert_eq!(r.state.output_f32(0, 0)[..2], [3.0, 2.0]);
+    assert_eq!(r.state.output_f32(0, 1)[..2], [0.0, 0.0]);
+    assert_eq!(stats.oob_reads, 2);
+}

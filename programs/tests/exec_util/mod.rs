@@ -1,0 +1,250 @@
+//! Shared helpers for the executor tests: assemble, fill params, run, read back.
+#![allow(dead_code)]
+
+use glemu_programs::exec::{
+    Env, EnvError, ExecError, ExecStats, Executor, InterpCall, LaneState, MemRegion, TexCall, Vec4,
+    MAX_LANES,
+};
+use glemu_programs::ir::{ParamSource, Program, Stage};
+use std::sync::Arc;
+
+pub fn assemble(text: &str, stage: Stage) -> Arc<Program> {
+    match glemu_programs::assemble(text, Some(stage)) {
+        Ok(p) => Arc::new(p),
+        Err(e) => panic!("assemble failed: {}\n{}", e.render(text), text),
+    }
+}
+
+/// Param values: constants from the program, `program.local[n]` / env from `locals`.
+pub fn params(p: &Program, locals: &[[f32; 4]]) -> Vec<[u32; 4]> {
+    p.params
+        .iter()
+        .map(|s| match s {
+            ParamSource::Constant(v) => *v,
+            ParamSource::Local(n) | ParamSource::Env(n) => locals
+                .get(*n as usize)
+                .copied()
+                .unwrap_or([0.0; 4])
+                .map(f32::to_bits),
+            _ => [0; 4],
+        })
+        .collect()
+}
+
+/// A little environment: flat memory for every region, counters, a fake texture that
+/// returns its coordinates (plus the unit in w for TEX), interpolation returning the
+/// operand, and a log of emitted vertices.
+#[derive(Default)]
+pub struct TestEnv {
+    pub mem: Vec<u8>,
+    pub counters: Vec<u32>,
+    pub emitted: Vec<(u32, usize, [u32; 4])>,
+    pub ended: Vec<usize>,
+    pub tex_calls: Vec<(u32, u32)>,
+    pub subroutines: Vec<u32>,
+}
+
+impl Env for TestEnv {
+    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.tex_calls.push((call.unit, call.lanes));
+        for l in 0..MAX_LANES {
+            if call.lanes & (1 << l) != 0 {
+                out[0][l] = call.coord[0][l];
+                out[1][l] = call.coord[1][l];
+                out[2][l] = call.coord[2][l];
+                out[3][l] = (call.unit as f32).to_bits();
+            }
+        }
+        Ok(())
+    }
+    fn mem_read(&mut self, _r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+        let a = a as usize;
+        match self.mem.get(a..a + out.len()) {
+            Some(s) => {
+                out.copy_from_slice(s);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+    fn mem_write(&mut self, _r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+        let a = a as usize;
+        match self.mem.get_mut(a..a + d.len()) {
+            Some(s) => {
+                s.copy_from_slice(d);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+    fn mem_atomic(
+        &mut self,
+        _r: MemRegion,
+        a: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        let a = a as usize;
+        let n = size as usize;
+        let Some(s) = self.mem.get_mut(a..a + n) else {
+            return Ok(None);
+        };
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(s);
+        let old = u64::from_le_bytes(w);
+        if let Some(new) = update(old) {
+            s.copy_from_slice(&new.to_le_bytes()[..n]);
+        }
+        Ok(Some(old))
+    }
+    fn counter_atomic(
+        &mut self,
+        _binding: u32,
+        index: u32,
+        update: &dyn Fn(u32) -> u32,
+    ) -> Result<Option<u32>, EnvError> {
+        match self.counters.get_mut(index as usize) {
+            Some(c) => {
+                let old = *c;
+                *c = update(old);
+                Ok(Some(old))
+            }
+            None => Ok(None),
+        }
+    }
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        for l in 0..MAX_LANES {
+            if call.lanes & (1 << l) != 0 {
+                for c in 0..4 {
+                    out[c][l] = call.operand[c][l];
+                }
+            }
+        }
+        Ok(())
+    }
+    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
+        self.emitted
+            .push((stream, lane, state.output_lane(0, lane)));
+        Ok(())
+    }
+    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
+        self.ended.push(lane);
+        Ok(())
+    }
+    fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
+        self.subroutines
+            .get(slot as usize)
+            .copied()
+            .ok_or_else(|| EnvError("no such subroutine slot".into()))
+    }
+}
+
+/// Index of the input slot bound to `binding`.
+pub fn input_slot(p: &Program, pred: impl Fn(&glemu_programs::ir::InputBinding) -> bool) -> usize {
+    p.inputs
+        .iter()
+        .position(|s| pred(&s.binding))
+        .expect("input slot")
+}
+
+/// A fragment program run: input 0..n set per lane from `inputs[lane]` (first input
+/// slot), returns the state.
+pub struct Ran {
+    pub state: LaneState,
+    pub stats: Result<ExecStats, ExecError>,
+    pub env: TestEnv,
+}
+
+pub fn run_with(
+    p: &Arc<Program>,
+    width: usize,
+    locals: &[[f32; 4]],
+    env: TestEnv,
+    set: impl Fn(&mut LaneState),
+) -> Ran {
+    let ex = Executor::new(p.clone());
+    let mut st = LaneState::new(p, width);
+    set(&mut st);
+    let mut env = env;
+    let prm = params(p, locals);
+    let all = st.all_lanes();
+    let stats = ex.run(&mut st, all, &prm, &mut env);
+    Ran {
+        state: st,
+        stats,
+        env,
+    }
+}
+
+/// Run a fragment program whose only input is `fragment.color` (or the first input) with
+/// per-lane values, returning output 0 of each lane as floats.
+pub fn frag(text: &str, lanes: &[[f32; 4]]) -> Vec<[f32; 4]> {
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, lanes.len(), &[], TestEnv::default(), |st| {
+        for (l, v) in lanes.iter().enumerate() {
+            st.set_input_f32(0, l, *v);
+        }
+    });
+    if let Err(e) = &r.stats {
+        panic!("run failed: {e}");
+    }
+    (0..lanes.len()).map(|l| r.state.output_f32(0, l)).collect()
+}
+
+/// `frag` with one lane.
+pub fn frag1(text: &str, input: [f32; 4]) -> [f32; 4] {
+    frag(text, &[input])[0]
+}
+
+/// Run an NVfp4-style body with raw u32 result bits of output 0 of one lane.
+pub fn frag_bits(text: &str, input: [u32; 4]) -> [u32; 4] {
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], TestEnv::default(), |st| {
+        st.set_input(0, 0, input);
+    });
+    if let Err(e) = &r.stats {
+        panic!("run failed: {e}");
+    }
+    r.state.output_lane(0, 0)
+}
+
+/// Run `!!NVfp5.0 <body> END` on one lane (fragment.color = `color`) and return temp 0's
+/// raw bits (the first TEMP the body declares).
+pub fn t0_with(body: &str, color: [f32; 4]) -> [u32; 4] {
+    let text = format!("!!NVfp5.0\n{body}\nEND\n");
+    let p = assemble(&text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], TestEnv::default(), |st| {
+        if !p.inputs.is_empty() {
+            st.set_input_f32(0, 0, color);
+        }
+    });
+    if let Err(e) = &r.stats {
+        panic!("run failed: {e}\n{text}");
+    }
+    r.state.temp_lane(0, 0)
+}
+
+pub fn t0(body: &str) -> [u32; 4] {
+    t0_with(body, [0.0; 4])
+}
+
+/// `t0` as floats.
+pub fn t0f(body: &str) -> [f32; 4] {
+    t0(body).map(f32::from_bits)
+}
+
+/// `t0` as signed ints.
+pub fn t0i(body: &str) -> [i32; 4] {
+    t0(body).map(|x| x as i32)
+}
+
+/// Run a program and return the error.
+pub fn t0_err(body: &str) -> ExecError {
+    let text = format!("!!NVfp5.0\n{body}\nEND\n");
+    let p = assemble(&text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], TestEnv::default(), |_| {});
+    match r.stats {
+        Ok(_) => panic!("expected an error\n{text}"),
+        Err(e) => e,
+    }
+}
