@@ -134,7 +134,10 @@ impl Executor {
     pub fn new(program: Arc<Program>) -> Executor {
         let n = program.instructions.len();
         let mut label_at = vec![false; n + 1];
-        for &l in &program.labels {
+        // Labels end subroutines only in the structured dialects; where BRA exists
+        // (NV_vertex_program2 and its ARB option) labels are plain branch targets.
+        let has_bra = program.instructions.iter().any(|i| i.op == Opcode::Bra);
+        for &l in program.labels.iter().filter(|_| !has_bra) {
             if let Some(b) = label_at.get_mut(l as usize) {
                 *b = true;
             }
