@@ -7,15 +7,25 @@
 //! `framebuffer` (clears, reads), `textures`, `xfb` and `queries`, `draw` (snapshot and
 //! submit), `fixed` (fixed-function programs generated from state).
 
+pub mod arrays;
+pub mod buffers;
+mod draw;
+mod fixed;
+pub mod framebuffer;
 pub mod matrix;
 pub(crate) mod params;
 pub mod programs;
+pub mod queries;
+pub(crate) mod snapshot;
 pub mod state;
+pub mod xfb;
 
 use crate::error::{Error, Result};
 use crate::gl;
+use glemu_pipeline::GpuMemory;
 use programs::Programs;
 use state::GlState;
+use std::sync::Arc;
 
 /// A GL context: the objects and state a sequence of GL calls builds, and draws that
 /// render into its framebuffer. `Send`, so it can move to a worker thread.
@@ -31,6 +41,13 @@ use state::GlState;
 pub struct Context {
     pub(crate) st: GlState,
     pub(crate) programs: Programs,
+    pub(crate) buffers: buffers::Buffers,
+    pub(crate) arrays: arrays::Arrays,
+    pub(crate) xfb: xfb::Xfb,
+    pub(crate) queries: queries::Queries,
+    pub(crate) memory: Arc<GpuMemory>,
+    pub(crate) fb: glemu_raster::Framebuffer,
+    pub(crate) fixed: fixed::FixedCache,
     pub(crate) width: u32,
     pub(crate) height: u32,
 }
@@ -116,10 +133,16 @@ impl Context {
                 "framebuffer size {width}x{height} is not 1..=16384"
             )));
         }
-        let _ = samples;
         Ok(Context {
             st: GlState::new(width, height),
             programs: Programs::default(),
+            buffers: Default::default(),
+            arrays: Default::default(),
+            xfb: Default::default(),
+            queries: Default::default(),
+            memory: Arc::new(GpuMemory::new()),
+            fb: framebuffer::new_framebuffer(width, height, samples)?,
+            fixed: Default::default(),
             width,
             height,
         })

@@ -1,0 +1,472 @@
+//! Draw calls: validate, snapshot the state a draw reads into the pipeline's `DrawState`
+//! (programs with resolved parameters, arrays, buffers, raster state), submit, and feed
+//! the results to active queries.
+
+use super::buffers::{from_pipeline, param_buffer_target};
+use super::programs::{index_stage, TARGETS};
+use super::queries::QueryCounts;
+use super::state::MAX_CLIP_PLANES;
+use super::Context;
+use crate::error::{Error, Result};
+use crate::gl;
+use glemu_pipeline::fetch::{IndexBuffer, IndexType};
+use glemu_pipeline::{
+    ClipState, DrawCall, DrawState, PrimitiveMode, Programs, StageProgram, TessState,
+    VertexProcessing, Viewport,
+};
+use std::sync::Arc;
+
+/// Parameter-buffer bindings per stage.
+const MAX_PARAM_BUFFERS: u32 = 16;
+
+fn primitive_mode(mode: u32) -> Result<PrimitiveMode> {
+    use PrimitiveMode as M;
+    Ok(match mode {
+        gl::POINTS => M::Points,
+        gl::LINES => M::Lines,
+        gl::LINE_LOOP => M::LineLoop,
+        gl::LINE_STRIP => M::LineStrip,
+        gl::TRIANGLES => M::Triangles,
+        gl::TRIANGLE_STRIP => M::TriangleStrip,
+        gl::TRIANGLE_FAN => M::TriangleFan,
+        gl::QUADS => M::Quads,
+        gl::QUAD_STRIP => M::QuadStrip,
+        gl::POLYGON => M::Polygon,
+        gl::LINES_ADJACENCY => M::LinesAdjacency,
+        gl::LINE_STRIP_ADJACENCY => M::LineStripAdjacency,
+        gl::TRIANGLES_ADJACENCY => M::TrianglesAdjacency,
+        gl::TRIANGLE_STRIP_ADJACENCY => M::TriangleStripAdjacency,
+        gl::PATCHES => M::Patches,
+        m => return Err(Error::invalid_enum("primitive mode", m)),
+    })
+}
+
+fn index_type(ty: u32) -> Result<IndexType> {
+    Ok(match ty {
+        gl::UNSIGNED_BYTE => IndexType::U8,
+        gl::UNSIGNED_SHORT => IndexType::U16,
+        gl::UNSIGNED_INT => IndexType::U32,
+        t => return Err(Error::invalid_enum("index type", t)),
+    })
+}
+
+fn count(n: i32, what: &str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| Error::invalid_value(format!("negative {what} {n}")))
+}
+
+/// The class of primitives a draw mode feeds into transform feedback.
+fn xfb_class(mode: u32) -> u32 {
+    match mode {
+        gl::POINTS => gl::POINTS,
+        gl::LINES
+        | gl::LINE_LOOP
+        | gl::LINE_STRIP
+        | gl::LINES_ADJACENCY
+        | gl::LINE_STRIP_ADJACENCY => gl::LINES,
+        _ => gl::TRIANGLES,
+    }
+}
+
+impl Context {
+    /// `glDrawArrays`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.draw_arrays(0x1234, 0, 3).unwrap_err().gl, GlError::InvalidEnum);
+    /// assert_eq!(ctx.draw_arrays(gl::TRIANGLES, 0, -1).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn draw_arrays(&mut self, mode: u32, first: i32, n: i32) -> Result<()> {
+        self.draw_arrays_instanced_base_instance(mode, first, n, 1, 0)
+    }
+
+    /// `glDrawArraysInstanced`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.draw_arrays_instanced(gl::POINTS, 0, 1, -2).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn draw_arrays_instanced(
+        &mut self,
+        mode: u32,
+        first: i32,
+        n: i32,
+        instances: i32,
+    ) -> Result<()> {
+        self.draw_arrays_instanced_base_instance(mode, first, n, instances, 0)
+    }
+
+    /// `glDrawArraysInstancedBaseInstance`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_arrays_instanced_base_instance(gl::POINTS, -1, 1, 1, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn draw_arrays_instanced_base_instance(
+        &mut self,
+        mode: u32,
+        first: i32,
+        n: i32,
+        instances: i32,
+        base_instance: u32,
+    ) -> Result<()> {
+        let pm = primitive_mode(mode)?;
+        let call = DrawCall {
+            mode: pm,
+            first: count(first, "first")?,
+            count: count(n, "count")?,
+            instances: count(instances, "instance count")?,
+            base_vertex: 0,
+            base_instance,
+            indices: None,
+            primitive_restart: None,
+        };
+        self.submit(mode, call)
+    }
+
+    /// `glDrawElements`: `offset` is a byte offset into the bound `ELEMENT_ARRAY_BUFFER`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_elements(gl::TRIANGLES, 3, gl::UNSIGNED_INT, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // no element array buffer
+    /// assert_eq!(ctx.draw_elements(gl::TRIANGLES, 3, gl::FLOAT, 0).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn draw_elements(&mut self, mode: u32, n: i32, ty: u32, offset: u64) -> Result<()> {
+        self.draw_elements_instanced_base_vertex_base_instance(mode, n, ty, offset, 1, 0, 0)
+    }
+
+    /// `glDrawElementsInstancedBaseVertex`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_elements_instanced_base_vertex(gl::TRIANGLES, -3, gl::UNSIGNED_INT, 0, 1, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn draw_elements_instanced_base_vertex(
+        &mut self,
+        mode: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+        instances: i32,
+        base_vertex: i32,
+    ) -> Result<()> {
+        self.draw_elements_instanced_base_vertex_base_instance(
+            mode,
+            n,
+            ty,
+            offset,
+            instances,
+            base_vertex,
+            0,
+        )
+    }
+
+    /// `glDrawElementsInstanced`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert!(ctx.draw_elements_instanced(gl::TRIANGLES, 3, gl::UNSIGNED_SHORT, 0, 2).is_err());
+    /// ```
+    pub fn draw_elements_instanced(
+        &mut self,
+        mode: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+        instances: i32,
+    ) -> Result<()> {
+        self.draw_elements_instanced_base_vertex_base_instance(mode, n, ty, offset, instances, 0, 0)
+    }
+
+    /// `glDrawElementsInstancedBaseVertexBaseInstance`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx
+    ///     .draw_elements_instanced_base_vertex_base_instance(gl::LINES, 2, gl::UNSIGNED_BYTE, 0, 1, 0, 0)
+    ///     .unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_elements_instanced_base_vertex_base_instance(
+        &mut self,
+        mode: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+        instances: i32,
+        base_vertex: i32,
+        base_instance: u32,
+    ) -> Result<()> {
+        let pm = primitive_mode(mode)?;
+        let ity = index_type(ty)?;
+        let n = count(n, "count")?;
+        let instances = count(instances, "instance count")?;
+        let id = self
+            .buffers
+            .bound
+            .get(&gl::ELEMENT_ARRAY_BUFFER)
+            .copied()
+            .ok_or_else(|| Error::invalid_operation("no ELEMENT_ARRAY_BUFFER is bound"))?;
+        let buffer = self.buffer_storage(id)?;
+        let restart = self
+            .st
+            .primitive_restart
+            .then_some(self.st.primitive_restart_index);
+        let call = DrawCall {
+            mode: pm,
+            first: 0,
+            count: n,
+            instances,
+            base_vertex,
+            base_instance,
+            indices: Some(IndexBuffer {
+                buffer,
+                offset,
+                ty: ity,
+            }),
+            primitive_restart: restart,
+        };
+        self.submit(mode, call)
+    }
+
+    /// `glMultiDrawArrays`: one draw per (first, count) pair.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.multi_draw_arrays(gl::POINTS, &[0], &[1, 2]).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn multi_draw_arrays(&mut self, mode: u32, firsts: &[i32], counts: &[i32]) -> Result<()> {
+        if firsts.len() != counts.len() {
+            return Err(Error::invalid_value("firsts and counts differ in length"));
+        }
+        primitive_mode(mode)?;
+        for (&f, &c) in firsts.iter().zip(counts) {
+            self.draw_arrays(mode, f, c)?;
+        }
+        Ok(())
+    }
+
+    /// `glDrawArraysIndirect`: reads `{count, instanceCount, first, baseInstance}` (u32)
+    /// at `offset` of the bound `DRAW_INDIRECT_BUFFER`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.draw_arrays_indirect(gl::TRIANGLES, 0).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn draw_arrays_indirect(&mut self, mode: u32, offset: u64) -> Result<()> {
+        primitive_mode(mode)?;
+        let v = self.indirect_words(offset, 4)?;
+        let as_i32 = |x: u32| {
+            i32::try_from(x).map_err(|_| Error::invalid_value("indirect value out of range"))
+        };
+        self.draw_arrays_instanced_base_instance(
+            mode,
+            as_i32(v[2])?,
+            as_i32(v[0])?,
+            as_i32(v[1])?,
+            v[3],
+        )
+    }
+
+    /// `glDrawElementsIndirect`: reads `{count, instanceCount, firstIndex, baseVertex,
+    /// baseInstance}` at `offset` of the bound `DRAW_INDIRECT_BUFFER`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation);
+    /// ```
+    pub fn draw_elements_indirect(&mut self, mode: u32, ty: u32, offset: u64) -> Result<()> {
+        primitive_mode(mode)?;
+        let ity = index_type(ty)?;
+        let v = self.indirect_words(offset, 5)?;
+        let as_i32 = |x: u32| {
+            i32::try_from(x).map_err(|_| Error::invalid_value("indirect value out of range"))
+        };
+        let first_byte = u64::from(v[2]) * ity.size();
+        self.draw_elements_instanced_base_vertex_base_instance(
+            mode,
+            as_i32(v[0])?,
+            ty,
+            first_byte,
+            as_i32(v[1])?,
+            v[3] as i32,
+            v[4],
+        )
+    }
+
+    fn indirect_words(&self, offset: u64, n: usize) -> Result<Vec<u32>> {
+        let id = self
+            .buffers
+            .bound
+            .get(&gl::DRAW_INDIRECT_BUFFER)
+            .copied()
+            .ok_or_else(|| Error::invalid_operation("no DRAW_INDIRECT_BUFFER is bound"))?;
+        if offset % 4 != 0 {
+            return Err(Error::invalid_value(
+                "indirect offset is not a multiple of 4",
+            ));
+        }
+        let buf = self.buffer_storage(id)?;
+        let mut bytes = vec![0u8; n * 4];
+        buf.read(offset, &mut bytes).map_err(|_| {
+            Error::invalid_operation("indirect command reads past the end of the buffer")
+        })?;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+
+    /// The program of target index `t` for this draw: the bound one when the target is
+    /// enabled, a generated fixed-function one for vertex/fragment otherwise.
+    fn stage_program(&mut self, t: usize) -> Result<Option<StageProgram>> {
+        if !self.st.program_enabled.get(t).copied().unwrap_or(false) {
+            return match t {
+                0 | 1 => {
+                    let program = self.fixed_function_program(index_stage(t))?;
+                    let obj = super::programs::ProgramObject::default();
+                    let params = self.resolve_params(t, &obj, &program)?;
+                    Ok(Some(StageProgram::new(program, params)))
+                }
+                _ => Ok(None),
+            };
+        }
+        let loaded = self
+            .programs
+            .bound_object(t)
+            .ok_or_else(|| Error::invalid_operation("no program object is bound"))?
+            .program
+            .clone();
+        let program = loaded.ok_or_else(|| {
+            Error::invalid_operation(format!(
+                "{} programs are enabled but the bound program (target 0x{:04X}) is not loaded",
+                index_stage(t).name(),
+                TARGETS[t]
+            ))
+        })?;
+        let program = self.with_position_invariance(program);
+        let obj = self
+            .programs
+            .bound_object(t)
+            .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
+        let params = self.resolve_params(t, obj, &program)?;
+        let mut sp = StageProgram::new(program, params);
+        for i in 0..MAX_PARAM_BUFFERS {
+            let r = self.indexed_range(param_buffer_target(t), i)?;
+            if r.is_some() {
+                sp.param_buffers.resize(i as usize + 1, None);
+                sp.param_buffers[i as usize] = r;
+            }
+        }
+        Ok(Some(sp))
+    }
+
+    /// Builds the draw snapshot for `call`.
+    pub(crate) fn snapshot(&mut self, call: DrawCall) -> Result<DrawState> {
+        let programs = Programs {
+            vertex: self.stage_program(0)?,
+            fragment: self.stage_program(1)?,
+            geometry: self.stage_program(2)?,
+            tess_control: self.stage_program(3)?,
+            tess_eval: self.stage_program(4)?,
+        };
+        if call.mode == PrimitiveMode::Patches && programs.tess_eval.is_none() {
+            return Err(Error::invalid_operation(
+                "PATCHES drawn without a tessellation evaluation program",
+            ));
+        }
+        if call.mode != PrimitiveMode::Patches && programs.tess_eval.is_some() {
+            return Err(Error::invalid_operation(
+                "a tessellation program is active but the mode is not PATCHES",
+            ));
+        }
+        let st = &self.st;
+        let mut vertex = VertexProcessing::new(self.width, self.height);
+        vertex.viewport = Viewport {
+            x: st.viewport[0] as f32,
+            y: st.viewport[1] as f32,
+            width: st.viewport[2] as f32,
+            height: st.viewport[3] as f32,
+            near: st.depth_range[0] as f32,
+            far: st.depth_range[1] as f32,
+        };
+        let mut clip = ClipState {
+            enabled: (st.clip_enabled & 0xff) as u8,
+            depth_clamp: st.depth_clamp,
+            ..Default::default()
+        };
+        // Eye-space planes → clip space: p_clip = p_eye · P⁻¹.
+        let inv_p = super::matrix::inverse(&st.projection);
+        for (i, plane) in st.clip_planes.iter().enumerate().take(MAX_CLIP_PLANES) {
+            for c in 0..4 {
+                clip.planes[i][c] = (0..4).map(|r| plane[r] * inv_p[c * 4 + r]).sum::<f64>() as f32;
+            }
+        }
+        vertex.clip = clip;
+        vertex.two_side = st.two_side;
+        vertex.provoking_last = st.provoking_vertex == gl::LAST_VERTEX_CONVENTION;
+        vertex.tess = TessState {
+            patch_vertices: st.patch_vertices,
+            default_outer: st.patch_outer,
+            default_inner: st.patch_inner,
+        };
+        vertex.rasterizer_discard = st.rasterizer_discard;
+        vertex.point_size = st.point_size;
+        vertex.program_point_size = st.program_point_size;
+        let mut counter_buffers = Vec::new();
+        let mut storage_buffers = Vec::new();
+        for i in 0..16 {
+            counter_buffers.push(self.indexed_range(gl::ATOMIC_COUNTER_BUFFER, i)?);
+            storage_buffers.push(self.indexed_range(gl::SHADER_STORAGE_BUFFER, i)?);
+        }
+        Ok(DrawState {
+            programs,
+            attribs: self.attrib_bindings()?,
+            call,
+            vertex,
+            counter_buffers,
+            storage_buffers,
+            memory: Arc::clone(&self.memory),
+        })
+    }
+
+    fn submit(&mut self, mode: u32, call: DrawCall) -> Result<()> {
+        if let Some(a) = self.xfb.active {
+            if !a.paused && xfb_class(mode) != a.mode {
+                return Err(Error::invalid_operation(
+                    "draw mode does not match the transform feedback mode",
+                ));
+            }
+        }
+        if call.count == 0 || call.instances == 0 {
+            return Ok(());
+        }
+        let _raster = super::snapshot::raster_state(&self.st)?;
+        let state = self.snapshot(call)?;
+        let counts = self.execute(state)?;
+        self.queries.add(&counts);
+        Ok(())
+    }
+
+    /// Runs a snapshotted draw through the pipeline.
+    fn execute(&mut self, state: DrawState) -> Result<QueryCounts> {
+        let _ = state;
+        Err(from_pipeline(glemu_pipeline::PipelineError::not_supported(
+            "drawing: the pipeline's draw entry point has not landed yet",
+        )))
+    }
+}

@@ -1,0 +1,207 @@
+//! The default framebuffer: clears, readback (resolved, per sample, depth, stencil) and
+//! re-creation at another size or sample count.
+
+use super::snapshot::scissor_rect;
+use super::Context;
+use crate::error::{Error, Result};
+use crate::gl;
+use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, RasterError};
+
+pub(crate) fn from_raster(e: RasterError) -> Error {
+    match e {
+        RasterError::NotSupported(m) => Error::not_supported(m),
+        other => Error::invalid_value(other.to_string()),
+    }
+}
+
+pub(crate) fn new_framebuffer(w: u32, h: u32, samples: u32) -> Result<Framebuffer> {
+    Framebuffer::new(
+        w,
+        h,
+        samples,
+        &[ColorFormat::Rgba8Unorm],
+        DepthFormat::D24S8,
+    )
+    .map_err(from_raster)
+}
+
+impl Context {
+    /// Re-creates the framebuffer at `width`×`height` with `samples` samples per pixel
+    /// (contents are lost; viewport and scissor reset to the new size).
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// ctx.resize_framebuffer(8, 2, 4).unwrap();
+    /// assert_eq!(ctx.size(), (8, 2));
+    /// assert_eq!(ctx.samples(), 4);
+    /// assert!(ctx.resize_framebuffer(8, 2, 3).is_err());
+    /// ```
+    pub fn resize_framebuffer(&mut self, width: u32, height: u32, samples: u32) -> Result<()> {
+        self.fb = new_framebuffer(width, height, samples)?;
+        self.width = width;
+        self.height = height;
+        self.st.viewport = [0, 0, width as i32, height as i32];
+        self.st.scissor = [0, 0, width as i32, height as i32];
+        Ok(())
+    }
+
+    /// Samples per pixel of the framebuffer.
+    ///
+    /// ```
+    /// assert_eq!(glemu::Context::new(4, 4).unwrap().samples(), 1);
+    /// ```
+    pub fn samples(&self) -> u32 {
+        self.fb.samples()
+    }
+
+    /// `glClear` with `COLOR_BUFFER_BIT | DEPTH_BUFFER_BIT | STENCIL_BUFFER_BIT`; honours
+    /// the scissor test, colour mask, depth mask and stencil write mask.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(2, 2).unwrap();
+    /// ctx.clear_color([0.0, 1.0, 0.0, 1.0]).unwrap();
+    /// ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    /// assert_eq!(ctx.read_pixel(1, 1).unwrap(), [0.0, 1.0, 0.0, 1.0]);
+    /// assert_eq!(ctx.clear(0x8000_0000).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn clear(&mut self, mask: u32) -> Result<()> {
+        let all = gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT | gl::STENCIL_BUFFER_BIT;
+        if mask & !all != 0 {
+            return Err(Error::invalid_value(format!(
+                "clear mask 0x{mask:X} has unknown bits"
+            )));
+        }
+        let sc = scissor_rect(&self.st);
+        if mask & gl::COLOR_BUFFER_BIT != 0 {
+            for rt in 0..self.fb.color_targets() {
+                self.fb
+                    .clear_color(
+                        rt,
+                        self.st.clear_color,
+                        sc,
+                        self.st.color_mask,
+                        self.st.framebuffer_srgb,
+                    )
+                    .map_err(from_raster)?;
+            }
+        }
+        if mask & gl::DEPTH_BUFFER_BIT != 0 && self.st.depth_mask {
+            self.fb.clear_depth(self.st.clear_depth as f32, sc);
+        }
+        if mask & gl::STENCIL_BUFFER_BIT != 0 {
+            let wm = (self.st.stencil[0].write_mask & 0xff) as u8;
+            self.fb
+                .clear_stencil((self.st.clear_stencil & 0xff) as u8, wm, sc);
+        }
+        Ok(())
+    }
+
+    fn check_xy(&self, x: i32, y: i32) -> Result<(u32, u32)> {
+        if x < 0 || y < 0 || x as u32 >= self.width || y as u32 >= self.height {
+            return Err(Error::invalid_value(format!(
+                "pixel ({x}, {y}) is outside the {}x{} framebuffer",
+                self.width, self.height
+            )));
+        }
+        Ok((x as u32, y as u32))
+    }
+
+    /// One pixel of colour attachment 0, MSAA resolved, as stored (RGBA8 values as
+    /// floats `n/255`). (0, 0) is the bottom-left pixel.
+    ///
+    /// ```
+    /// let ctx = glemu::Context::new(2, 2).unwrap();
+    /// assert!(ctx.read_pixel(2, 0).is_err());
+    /// ```
+    pub fn read_pixel(&self, x: i32, y: i32) -> Result<[f32; 4]> {
+        let (x, y) = self.check_xy(x, y)?;
+        let v = self
+            .fb
+            .read_pixel(0, x, y)
+            .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
+        // A resolve writes RGBA8 too: round the average to the stored precision.
+        Ok(v.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() / 255.0))
+    }
+
+    /// `glReadPixels(x, y, w, h, RGBA, FLOAT)` of the resolved colour buffer, rows
+    /// bottom-up.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.clear_color([1.0, 0.0, 0.0, 1.0]).unwrap();
+    /// ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    /// let px = ctx.read_pixels(1, 1, 2, 2).unwrap();
+    /// assert_eq!(px.len(), 4);
+    /// assert_eq!(px[3], [1.0, 0.0, 0.0, 1.0]);
+    /// ```
+    pub fn read_pixels(&self, x: i32, y: i32, w: i32, h: i32) -> Result<Vec<[f32; 4]>> {
+        if w < 0 || h < 0 {
+            return Err(Error::invalid_value("negative read_pixels size"));
+        }
+        let mut out = Vec::with_capacity((w as usize) * (h as usize));
+        for j in y..y + h {
+            for i in x..x + w {
+                out.push(self.read_pixel(i, j)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sample `s` of a pixel of the unresolved colour buffer.
+    ///
+    /// ```
+    /// let ctx = glemu::Context::with_samples(2, 2, 4).unwrap();
+    /// assert!(ctx.read_sample(0, 0, 3).is_ok());
+    /// assert!(ctx.read_sample(0, 0, 4).is_err());
+    /// ```
+    pub fn read_sample(&self, x: i32, y: i32, s: u32) -> Result<[f32; 4]> {
+        let (x, y) = self.check_xy(x, y)?;
+        if s >= self.fb.samples() {
+            return Err(Error::invalid_value(format!(
+                "sample {s} (the framebuffer has {})",
+                self.fb.samples()
+            )));
+        }
+        self.fb
+            .read_sample(0, x, y, s)
+            .ok_or_else(|| Error::invalid_value("sample outside the framebuffer"))
+    }
+
+    /// Depth of a pixel (sample 0).
+    ///
+    /// ```
+    /// let ctx = glemu::Context::new(2, 2).unwrap();
+    /// assert_eq!(ctx.read_depth(0, 0).unwrap(), 1.0);
+    /// ```
+    pub fn read_depth(&self, x: i32, y: i32) -> Result<f32> {
+        let (x, y) = self.check_xy(x, y)?;
+        self.fb
+            .read_depth(x, y, 0)
+            .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))
+    }
+
+    /// Stencil value of a pixel (sample 0).
+    ///
+    /// ```
+    /// let ctx = glemu::Context::new(2, 2).unwrap();
+    /// assert_eq!(ctx.read_stencil(1, 1).unwrap(), 0);
+    /// ```
+    pub fn read_stencil(&self, x: i32, y: i32) -> Result<u8> {
+        let (x, y) = self.check_xy(x, y)?;
+        self.fb
+            .read_stencil(x, y, 0)
+            .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))
+    }
+
+    /// The resolved colour buffer as RGBA8, top row first (what a PNG stores).
+    ///
+    /// ```
+    /// let ctx = glemu::Context::new(3, 2).unwrap();
+    /// assert_eq!(ctx.read_rgba8_top_down().unwrap().len(), 3 * 2 * 4);
+    /// ```
+    pub fn read_rgba8_top_down(&self) -> Result<Vec<u8>> {
+        self.fb.to_rgba8_top_down(0).map_err(from_raster)
+    }
+}

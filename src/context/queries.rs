@@ -1,0 +1,190 @@
+//! Query objects: occlusion (samples passed), primitives generated / written per vertex
+//! stream. Results are available as soon as the query ends (draws are synchronous).
+
+use super::Context;
+use crate::error::{Error, Result};
+use crate::gl;
+use std::collections::HashMap;
+
+/// One query object.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Query {
+    pub target: u32,
+    pub result: u64,
+}
+
+/// Query objects and which are active.
+#[derive(Debug, Default)]
+pub(crate) struct Queries {
+    pub objects: HashMap<u32, Query>,
+    pub next_id: u32,
+    /// (target, stream index) → query id.
+    pub active: HashMap<(u32, u32), u32>,
+}
+
+/// Counts one draw produced, as queries see them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct QueryCounts {
+    pub samples_passed: u64,
+    pub generated: [u64; 4],
+    pub written: [u64; 4],
+}
+
+impl Queries {
+    pub(crate) fn add(&mut self, c: &QueryCounts) {
+        for (&(target, index), id) in &self.active {
+            let Some(q) = self.objects.get_mut(id) else {
+                continue;
+            };
+            let i = index as usize;
+            q.result += match target {
+                gl::SAMPLES_PASSED => c.samples_passed,
+                gl::ANY_SAMPLES_PASSED => u64::from(c.samples_passed > 0),
+                gl::PRIMITIVES_GENERATED => c.generated.get(i).copied().unwrap_or(0),
+                gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => c.written.get(i).copied().unwrap_or(0),
+                _ => 0,
+            };
+            if target == gl::ANY_SAMPLES_PASSED {
+                q.result = q.result.min(1);
+            }
+        }
+    }
+}
+
+impl Context {
+    /// `glGenQueries`.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.gen_queries(2).len(), 2);
+    /// ```
+    pub fn gen_queries(&mut self, n: usize) -> Vec<u32> {
+        let q = &mut self.queries;
+        (0..n)
+            .map(|_| {
+                q.next_id += 1;
+                q.objects.insert(q.next_id, Query::default());
+                q.next_id
+            })
+            .collect()
+    }
+
+    /// `glBeginQuery`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
+    /// assert_eq!(ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn begin_query(&mut self, target: u32, id: u32) -> Result<()> {
+        self.begin_query_indexed(target, 0, id)
+    }
+
+    /// `glBeginQueryIndexed` (vertex stream `index` for primitive queries).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 2, q).unwrap();
+    /// assert!(ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 4, q).is_err());
+    /// ```
+    pub fn begin_query_indexed(&mut self, target: u32, index: u32, id: u32) -> Result<()> {
+        match target {
+            gl::SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED if index == 0 => {}
+            gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN if index < 4 => {}
+            gl::SAMPLES_PASSED
+            | gl::ANY_SAMPLES_PASSED
+            | gl::PRIMITIVES_GENERATED
+            | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => {
+                return Err(Error::invalid_value(format!("query index {index}")))
+            }
+            gl::TIME_ELAPSED => return Err(Error::not_supported("TIME_ELAPSED queries")),
+            t => return Err(Error::invalid_enum("query target", t)),
+        }
+        if id == 0 {
+            return Err(Error::invalid_operation("query name 0"));
+        }
+        if self.queries.active.contains_key(&(target, index)) {
+            return Err(Error::invalid_operation(
+                "a query of this target is already active",
+            ));
+        }
+        if self.queries.active.values().any(|&a| a == id) {
+            return Err(Error::invalid_operation(format!(
+                "query {id} is already active"
+            )));
+        }
+        let q = self.queries.objects.entry(id).or_default();
+        if q.target != 0 && q.target != target {
+            return Err(Error::invalid_operation(format!(
+                "query {id} was used with another target"
+            )));
+        }
+        *q = Query { target, result: 0 };
+        self.queries.active.insert((target, index), id);
+        Ok(())
+    }
+
+    /// `glEndQuery`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.end_query(gl::SAMPLES_PASSED).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn end_query(&mut self, target: u32) -> Result<()> {
+        self.end_query_indexed(target, 0)
+    }
+
+    /// `glEndQueryIndexed`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 1, q).unwrap();
+    /// ctx.end_query_indexed(gl::PRIMITIVES_GENERATED, 1).unwrap();
+    /// assert_eq!(ctx.get_query_result(q).unwrap(), 0);
+    /// ```
+    pub fn end_query_indexed(&mut self, target: u32, index: u32) -> Result<()> {
+        if !matches!(
+            target,
+            gl::SAMPLES_PASSED
+                | gl::ANY_SAMPLES_PASSED
+                | gl::PRIMITIVES_GENERATED
+                | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+        ) {
+            return Err(Error::invalid_enum("query target", target));
+        }
+        self.queries
+            .active
+            .remove(&(target, index))
+            .map(|_| ())
+            .ok_or_else(|| Error::invalid_operation("no query of this target is active"))
+    }
+
+    /// `glGetQueryObjectui64v(QUERY_RESULT)`; an active or unknown query is
+    /// `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{Context, GlError};
+    /// let ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.get_query_result(42).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn get_query_result(&self, id: u32) -> Result<u64> {
+        if self.queries.active.values().any(|&a| a == id) {
+            return Err(Error::invalid_operation(format!(
+                "query {id} is still active"
+            )));
+        }
+        match self.queries.objects.get(&id) {
+            Some(q) if q.target != 0 => Ok(q.result),
+            _ => Err(Error::invalid_operation(format!(
+                "query {id} has never been run"
+            ))),
+        }
+    }
+}
