@@ -90,6 +90,14 @@ impl Cursor {
             .map_or(Span::default(), |t| t.span)
     }
 
+    /// The token `k` places before the current one (1 = the one just consumed).
+    pub(crate) fn peek_back(&self, k: usize) -> &Tok {
+        self.pos
+            .checked_sub(k)
+            .and_then(|i| self.toks.get(i))
+            .map_or(&Tok::Eof, |t| &t.tok)
+    }
+
     pub(crate) fn bump(&mut self) -> Span {
         let s = self.span();
         if self.pos + 1 < self.toks.len() {

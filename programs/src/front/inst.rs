@@ -635,7 +635,10 @@ impl P {
                 inst.dst = Some(dst);
                 self.comma()?;
                 let s = self.src_operand(var_of(dtype))?;
-                if s.src.swizzle != [0, 1, 2, 3] {
+                let suffixed = self.c.peek_back(2) == &Tok::Dot
+                    && matches!(self.c.peek_back(1), Tok::Ident(w)
+                        if w.chars().all(|c| "xyzwrgba".contains(c)));
+                if s.src.swizzle != [0, 1, 2, 3] || suffixed {
                     return Err(syntax(
                         s.src.span,
                         "SWZ takes its swizzle as four separate components",

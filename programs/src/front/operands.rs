@@ -352,8 +352,9 @@ impl P {
                             RegInfo::default(),
                             r.span,
                         )?;
-                        // Bindings are typeless except the integer-valued built-ins.
-                        let ty = self.input_is_int(slot).then_some(VarType::Int);
+                        // Bindings used directly are typeless: only explicitly typed
+                        // variables are checked (NV_gpu_program4 section 2.X.3.1).
+                        let ty = None;
                         return Ok((
                             Operand {
                                 file: File::Input,
@@ -423,25 +424,6 @@ impl P {
             }
             _ => Err(self.c.unexpected("a source operand")),
         }
-    }
-
-    fn input_is_int(&self, slot: u32) -> bool {
-        matches!(
-            self.prog.inputs.get(slot as usize).map(|s| &s.binding),
-            Some(
-                InputBinding::VertexId
-                    | InputBinding::VertexInstance
-                    | InputBinding::PrimitiveId
-                    | InputBinding::PrimitiveInvocation
-                    | InputBinding::PrimitiveVertexCount
-                    | InputBinding::FragSampleId
-                    | InputBinding::FragSampleMask
-                    | InputBinding::FragLayer
-                    | InputBinding::FragViewportIndex
-                    | InputBinding::ThreadId
-                    | InputBinding::ThreadMask(_)
-            )
-        )
     }
 
     fn operand_of_sym(
