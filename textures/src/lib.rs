@@ -1,1 +1,35 @@
-//! glemu-textures (see ARCHITECTURE.md).
+//! glemu-textures: texture formats, images with mip chains, samplers and the texture
+//! instructions of the NVIDIA assembly languages, executed for batches of lanes.
+//!
+//! The pieces, in the order data flows through them:
+//!
+//! * [`format`]: internal formats ([`Format`]) and the exact decode/encode of one texel
+//!   to a *canonical texel* `[u32; 4]` (f32 bits or raw integers).
+//! * [`upload`]: GL pixel transfer (format/type pairs such as RGBA/UNSIGNED_BYTE) into a
+//!   texture.
+//! * [`texture`]: [`Texture`] (target, format, levels), sub-image updates, mipmap
+//!   generation, layer/level views.
+//! * [`sampler`]: [`SamplerState`] — wrap, filters, LOD, compare, swizzle, border, sRGB.
+//! * [`request`] + [`sample`]: one texture instruction ([`TexOp`]) over up to 64 lanes in
+//!   structure-of-arrays form ([`Lanes`]), results as raw bits: [`execute`].
+//! * [`image`]: image load/store/atomics (LOADIM/STOREIM/ATOMIM).
+//! * [`patterns`]: piglit's test textures, byte-exact; [`load`]: PNG/JPEG files.
+
+pub mod bc;
+pub mod cube;
+pub mod error;
+pub mod format;
+pub mod lod;
+pub mod pack;
+pub mod request;
+pub mod sample;
+pub mod sampler;
+pub mod texture;
+pub mod wrap;
+
+pub use error::TexError;
+pub use format::{Base, Channel, Format, SampleType};
+pub use request::{Lanes, LodMode, OpKind, TexOp};
+pub use sample::{execute, MAX_LANES};
+pub use sampler::{CompareFunc, DepthMode, Filter, MinFilter, SamplerState, Swizzle, Wrap};
+pub use texture::{Level, Target, Texture};

@@ -1,0 +1,806 @@
+//! The batch entry point: runs one texture instruction for up to 64 lanes.
+//!
+//! Results are raw bits per lane in `out[component][lane]`: f32 bit patterns for float
+//! and depth textures, i32/u32 values for integer textures (and for TXQ). Inactive lanes
+//! are left untouched. Sampling an incomplete texture returns (0, 0, 0, 1).
+//!
+//! Precision note: texels are decoded to f32 once (at upload) and filtered in f32 with
+//! exact GL weights; llvmpipe filters 8-bit formats with 8-bit fixed-point weights, so
+//! bilinear results may differ from it by at most one 8-bit step.
+
+use crate::cube;
+use crate::error::TexError;
+use crate::format::{Base, Channel, Format, SampleType};
+use crate::lod;
+use crate::pack::srgb_decode_unorm8;
+use crate::request::{Lanes, LodMode, OpKind, TexOp};
+use crate::sampler::{CompareFunc, DepthMode, Filter, SamplerState, Swizzle};
+use crate::texture::{Target, Texture};
+use crate::wrap::{preclamp, wrap};
+
+/// Most lanes one call handles (the active mask is a `u64`).
+pub const MAX_LANES: usize = 64;
+const MAX_LEVELS: usize = 17;
+const ONE: u32 = 0x3f80_0000;
+
+#[derive(Copy, Clone, Default)]
+struct Lv<'a> {
+    w: i32,
+    h: i32,
+    d: i32,
+    fw: f32,
+    fh: f32,
+    fd: f32,
+    texels: &'a [[u32; 4]],
+}
+
+/// Everything about one call that does not vary per lane.
+struct Ctx<'a> {
+    lv: [Lv<'a>; MAX_LEVELS],
+    base: u32,
+    q: u32,
+    s: &'a SamplerState,
+    target: Target,
+    format: Format,
+    border: [u32; 4],
+    integer: bool,
+    depth: bool,
+    srgb: bool,
+    compare: Option<(CompareFunc, bool)>,
+    seamless: bool,
+    layers: i32,
+    samples: u32,
+}
+
+/// Runs `op` for the lanes set in `mask` (bit i = lane i), writing `out[c][lane]`.
+pub fn execute<const N: usize>(
+    tex: &Texture,
+    sampler: &SamplerState,
+    op: &TexOp,
+    lanes: &Lanes<N>,
+    mask: u64,
+    out: &mut [[u32; N]; 4],
+) -> Result<(), TexError> {
+    if N > MAX_LANES {
+        return Err(TexError::Invalid(format!(
+            "batch of {N} lanes (at most {MAX_LANES})"
+        )));
+    }
+    let mask = if N == 64 {
+        mask
+    } else {
+        mask & ((1u64 << N) - 1)
+    };
+    if op.target != tex.target() {
+        return Err(TexError::TargetMismatch {
+            wanted: format!("{:?}", op.target),
+            have: format!("{:?}", tex.target()),
+        });
+    }
+    let ctx = Ctx::new(tex, sampler, op)?;
+    match op.kind {
+        OpKind::Size => {
+            for_lanes(mask, |i| {
+                let l = sampler.base_level as i64 + lanes.icoord[0][i] as i64;
+                let size = u32::try_from(l)
+                    .ok()
+                    .and_then(|l| tex.size(l))
+                    .unwrap_or([0; 3]);
+                out[0][i] = size[0];
+                out[1][i] = size[1];
+                out[2][i] = size[2];
+                out[3][i] = 0;
+            });
+            Ok(())
+        }
+        OpKind::Fetch | OpKind::FetchMs => {
+            for_lanes(mask, |i| {
+                let v = ctx.fetch(op, lanes, i);
+                for c in 0..4 {
+                    out[c][i] = v[c];
+                }
+            });
+            Ok(())
+        }
+        _ if ctx.q == u32::MAX => {
+            let one = if ctx.integer { 1 } else { ONE };
+            for_lanes(mask, |i| {
+                out[0][i] = 0;
+                out[1][i] = 0;
+                out[2][i] = 0;
+                out[3][i] = one;
+            });
+            Ok(())
+        }
+        OpKind::Gather { comp } | OpKind::GatherOffsets { comp } => {
+            if !matches!(
+                op.target,
+                Target::T2D | Target::Rect | Target::Array2D | Target::Cube | Target::ArrayCube
+            ) {
+                return Err(TexError::Unsupported(format!(
+                    "gather from {:?}",
+                    op.target
+                )));
+            }
+            let per_texel = matches!(op.kind, OpKind::GatherOffsets { .. });
+            for_lanes(mask, |i| {
+                let v = ctx.gather(op, lanes, i, comp, per_texel);
+                for c in 0..4 {
+                    out[c][i] = v[c];
+                }
+            });
+            Ok(())
+        }
+        OpKind::Sample(mode) => {
+            if op.target == Target::Buffer || op.target.is_multisample() {
+                return Err(TexError::Invalid(format!(
+                    "filtered lookup from {:?}",
+                    op.target
+                )));
+            }
+            ctx.sample_batch(op, mode, lanes, mask, out, false)
+        }
+        OpKind::QueryLod => ctx.sample_batch(op, LodMode::Implicit, lanes, mask, out, true),
+    }
+}
+
+#[inline]
+fn for_lanes(mut mask: u64, mut f: impl FnMut(usize)) {
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        f(i);
+    }
+}
+
+fn normalized_range(format: Format) -> Option<(f32, f32)> {
+    match format {
+        Format::Plain(_, Channel::Unorm8 | Channel::Unorm16) => Some((0.0, 1.0)),
+        Format::Plain(_, Channel::Snorm8 | Channel::Snorm16) => Some((-1.0, 1.0)),
+        Format::Plain(..) | Format::R11fG11fB10f | Format::Rgb9E5 | Format::Rgb10A2Ui => None,
+        Format::Depth32F | Format::Depth32FStencil8 => None,
+        _ => Some((0.0, 1.0)),
+    }
+}
+
+/// The border colour as a canonical texel of the format: components the format lacks
+/// come from the base-format mapping, fixed-point formats clamp it to their range.
+fn border_texel(format: Format, s: &SamplerState) -> [u32; 4] {
+    let b = s.border;
+    match format.sample_type() {
+        SampleType::Depth => {
+            let d = f32::from_bits(b[0]);
+            let d = if normalized_range(format).is_some() {
+                d.clamp(0.0, 1.0)
+            } else {
+                d
+            };
+            [d.to_bits(), 0, 0, ONE]
+        }
+        SampleType::Sint | SampleType::Uint => {
+            let base = format.base();
+            base.expand(base.select(b), 1)
+        }
+        SampleType::Float => {
+            let base = format.base();
+            let v = match normalized_range(format) {
+                Some((lo, hi)) => b.map(|c| f32::from_bits(c).clamp(lo, hi).to_bits()),
+                None => b,
+            };
+            let base = if matches!(format, Format::Plain(..)) {
+                base
+            } else {
+                Base::Rgba
+            };
+            let mut t = base.expand(base.select(v), ONE);
+            if matches!(
+                format,
+                Format::Srgb8
+                    | Format::Rgb565
+                    | Format::R11fG11fB10f
+                    | Format::Rgb9E5
+                    | Format::Bc1Rgb
+            ) {
+                t[3] = ONE;
+            }
+            t
+        }
+    }
+}
+
+impl<'a> Ctx<'a> {
+    fn new(tex: &'a Texture, s: &'a SamplerState, op: &TexOp) -> Result<Ctx<'a>, TexError> {
+        let mut lv = [Lv::default(); MAX_LEVELS];
+        for (slot, l) in lv.iter_mut().zip(tex.levels()) {
+            *slot = Lv {
+                w: l.width as i32,
+                h: l.height as i32,
+                d: l.depth as i32,
+                fw: l.width as f32,
+                fh: l.height as f32,
+                fd: l.depth as f32,
+                texels: l.texels(),
+            };
+        }
+        let format = tex.format();
+        let integer = format.is_integer();
+        let depth = format.is_depth();
+        let nlev = tex.num_levels();
+        let base = if tex.target().has_mipmaps() {
+            s.base_level
+        } else {
+            0
+        };
+        // Completeness (GL 4.6 §8.17): q = u32::MAX marks an incomplete texture.
+        let mut q = u32::MAX;
+        if base < nlev {
+            let mip = tex.target().has_mipmaps() && s.min_filter.mipmap.is_some();
+            let filters_ok = !integer
+                || (s.mag_filter == Filter::Nearest
+                    && s.min_filter.filter == Filter::Nearest
+                    && s.min_filter.mipmap != Some(Filter::Linear));
+            if filters_ok {
+                if mip {
+                    let b = &lv[base as usize];
+                    let maxdim = match tex.target() {
+                        Target::T3D => b.w.max(b.h).max(b.d),
+                        Target::T1D | Target::Array1D => b.w,
+                        _ => b.w.max(b.h),
+                    };
+                    let p = base + (31 - (maxdim.max(1) as u32).leading_zeros());
+                    let want = p.min(s.max_level.max(base));
+                    if want < nlev {
+                        q = want;
+                    }
+                } else {
+                    q = base;
+                }
+            }
+        }
+        let compare = if op.shadow && depth {
+            Some((s.compare_func, normalized_range(format).is_some()))
+        } else {
+            None
+        };
+        Ok(Ctx {
+            lv,
+            base,
+            q,
+            s,
+            target: tex.target(),
+            format,
+            border: border_texel(format, s),
+            integer,
+            depth,
+            srgb: format.is_srgb() && s.srgb_decode,
+            compare,
+            seamless: s.seamless_cube && tex.target().is_cube(),
+            layers: tex.layers() as i32,
+            samples: tex.samples(),
+        })
+    }
+
+    #[inline]
+    fn level(&self, l: u32) -> &Lv<'a> {
+        &self.lv[(l as usize).min(MAX_LEVELS - 1)]
+    }
+
+    #[inline]
+    fn layer_index(&self, layer: f32) -> i32 {
+        let l = (layer + 0.5).floor();
+        let l = if l.is_nan() { 0.0 } else { l };
+        (l.clamp(0.0, (self.layers - 1).max(0) as f32)) as i32
+    }
+
+    /// Raw canonical texel or the border for out-of-range indices.
+    #[inline]
+    fn raw(&self, lv: &Lv, i: i32, j: i32, k: i32) -> ([u32; 4], bool) {
+        if i < 0 || j < 0 || k < 0 || i >= lv.w || j >= lv.h || k >= lv.d {
+            return (self.border, false);
+        }
+        let idx = ((k as usize * lv.h as usize + j as usize) * lv.w as usize + i as usize)
+            * self.samples as usize;
+        match lv.texels.get(idx) {
+            Some(t) => (*t, true),
+            None => (self.border, false),
+        }
+    }
+
+    /// A texel as floats, sRGB-decoded and depth-compared (channel 0) when applicable.
+    #[inline]
+    fn tap(&self, lv: &Lv, i: i32, j: i32, k: i32, reference: f32) -> [f32; 4] {
+        let (i, j, k) = if self.seamless && (i < 0 || j < 0 || i >= lv.w || j >= lv.h) {
+            let face = k.rem_euclid(6);
+            let (f, ni, nj) = cube::remap_texel(face as u32, i, j, lv.w);
+            (ni, nj, k - face + f as i32)
+        } else {
+            (i, j, k)
+        };
+        let (t, inside) = self.raw(lv, i, j, k);
+        let mut v = t.map(f32::from_bits);
+        if self.srgb && inside {
+            for c in v.iter_mut().take(3) {
+                *c = srgb_decode_unorm8(*c);
+            }
+        }
+        if let Some((func, clamp)) = self.compare {
+            let (r, d) = if clamp {
+                (reference.clamp(0.0, 1.0), v[0].clamp(0.0, 1.0))
+            } else {
+                (reference, v[0])
+            };
+            v[0] = if func.test(r, d) { 1.0 } else { 0.0 };
+        }
+        v
+    }
+
+    /// Filters one level. `c` holds normalized coordinates (texel units for RECT; face
+    /// s, t for cubes), `k` the layer/face slice for non-3D targets.
+    fn filter_level(
+        &self,
+        l: u32,
+        filter: Filter,
+        c: [f32; 3],
+        k: i32,
+        off: [i32; 3],
+        reference: f32,
+    ) -> [f32; 4] {
+        let lv = self.level(l);
+        let dims = self.target.dims();
+        let rect = self.target == Target::Rect;
+        let w = self.s.wrap;
+        let (su, sv, sw) = if rect {
+            (1.0, 1.0, 1.0)
+        } else {
+            (lv.fw, lv.fh, lv.fd)
+        };
+        let u = preclamp(w[0], c[0] * su + off[0] as f32, lv.fw);
+        let v = if dims >= 2 {
+            preclamp(w[1], c[1] * sv + off[1] as f32, lv.fh)
+        } else {
+            0.5
+        };
+        let is3d = dims == 3;
+        let r = if is3d {
+            preclamp(w[2], c[2] * sw + off[2] as f32, lv.fd)
+        } else {
+            0.0
+        };
+        let cube = self.seamless;
+        let wr = |m, x: i32, size: i32, lin: bool| if cube { x } else { wrap(m, x, size, lin) };
+        match filter {
+            Filter::Nearest => {
+                let i = wr(w[0], floor_i(u), lv.w, false);
+                let j = if dims >= 2 {
+                    wr(w[1], floor_i(v), lv.h, false)
+                } else {
+                    0
+                };
+                let kk = if is3d {
+                    wrap(w[2], floor_i(r), lv.d, false)
+                } else {
+                    k
+                };
+                self.tap(lv, i, j, kk, reference)
+            }
+            Filter::Linear => {
+                let (i0, a) = split(u - 0.5);
+                let i1 = wr(w[0], i0 + 1, lv.w, true);
+                let i0 = wr(w[0], i0, lv.w, true);
+                if dims == 1 {
+                    let t0 = self.tap(lv, i0, 0, k, reference);
+                    let t1 = self.tap(lv, i1, 0, k, reference);
+                    return lerp4(t0, t1, a);
+                }
+                let (j0, b) = split(v - 0.5);
+                let j1 = wr(w[1], j0 + 1, lv.h, true);
+                let j0 = wr(w[1], j0, lv.h, true);
+                let bilinear = |kk: i32| {
+                    let t00 = self.tap(lv, i0, j0, kk, reference);
+                    let t10 = self.tap(lv, i1, j0, kk, reference);
+                    let t01 = self.tap(lv, i0, j1, kk, reference);
+                    let t11 = self.tap(lv, i1, j1, kk, reference);
+                    lerp4(lerp4(t00, t10, a), lerp4(t01, t11, a), b)
+                };
+                if !is3d {
+                    return bilinear(k);
+                }
+                let (k0, g) = split(r - 0.5);
+                let k1 = wrap(w[2], k0 + 1, lv.d, true);
+                let k0 = wrap(w[2], k0, lv.d, true);
+                lerp4(bilinear(k0), bilinear(k1), g)
+            }
+        }
+    }
+
+    /// Nearest integer texel for integer formats (never filtered).
+    fn nearest_raw(&self, l: u32, c: [f32; 3], k: i32, off: [i32; 3]) -> [u32; 4] {
+        let lv = self.level(l);
+        let dims = self.target.dims();
+        let rect = self.target == Target::Rect;
+        let w = self.s.wrap;
+        let (su, sv, sw) = if rect {
+            (1.0, 1.0, 1.0)
+        } else {
+            (lv.fw, lv.fh, lv.fd)
+        };
+        let mut i = floor_i(preclamp(w[0], c[0] * su + off[0] as f32, lv.fw));
+        let mut j = if dims >= 2 {
+            floor_i(preclamp(w[1], c[1] * sv + off[1] as f32, lv.fh))
+        } else {
+            0
+        };
+        let mut kk = k;
+        if self.seamless {
+            if i < 0 || j < 0 || i >= lv.w || j >= lv.h {
+                let face = k.rem_euclid(6);
+                let (f, ni, nj) = cube::remap_texel(face as u32, i, j, lv.w);
+                (i, j, kk) = (ni, nj, k - face + f as i32);
+            }
+        } else {
+            i = wrap(w[0], i, lv.w, false);
+            if dims >= 2 {
+                j = wrap(w[1], j, lv.h, false);
+            }
+            if dims == 3 {
+                kk = wrap(
+                    w[2],
+                    floor_i(preclamp(w[2], c[2] * sw + off[2] as f32, lv.fd)),
+                    lv.d,
+                    false,
+                );
+            }
+        }
+        self.raw(lv, i, j, kk).0
+    }
+
+    /// Expands a filtered depth/compare value per DEPTH_TEXTURE_MODE.
+    #[inline]
+    fn depth_expand(&self, v: [f32; 4]) -> [f32; 4] {
+        if !self.depth {
+            return v;
+        }
+        let d = v[0];
+        match self.s.depth_mode {
+            DepthMode::Luminance => [d, d, d, 1.0],
+            DepthMode::Intensity => [d; 4],
+            DepthMode::Alpha => [0.0, 0.0, 0.0, d],
+            DepthMode::Red => [d, 0.0, 0.0, 1.0],
+        }
+    }
+
+    #[inline]
+    fn swizzle_bits(&self, v: [u32; 4]) -> [u32; 4] {
+        let one = if self.integer { 1 } else { ONE };
+        self.s.swizzle.map(|sw| match sw {
+            Swizzle::R => v[0],
+            Swizzle::G => v[1],
+            Swizzle::B => v[2],
+            Swizzle::A => v[3],
+            Swizzle::Zero => 0,
+            Swizzle::One => one,
+        })
+    }
+
+    #[inline]
+    fn finish_float(&self, v: [f32; 4]) -> [u32; 4] {
+        self.swizzle_bits(self.depth_expand(v).map(f32::to_bits))
+    }
+
+    /// Per-lane coordinates: (normalized coords or face s,t, slice k, direction for cubes).
+    #[inline]
+    fn lane_coords<const N: usize>(&self, lanes: &Lanes<N>, i: usize) -> ([f32; 3], i32) {
+        let c = [lanes.coord[0][i], lanes.coord[1][i], lanes.coord[2][i]];
+        match self.target {
+            Target::Cube | Target::ArrayCube => {
+                let (face, s, t) = cube::project(c);
+                let layer = if self.target == Target::ArrayCube {
+                    self.layer_index(lanes.layer[i])
+                } else {
+                    0
+                };
+                ([s, t, 0.0], layer * 6 + face as i32)
+            }
+            Target::Array1D | Target::Array2D => (c, self.layer_index(lanes.layer[i])),
+            _ => (c, 0),
+        }
+    }
+
+    /// Texel-space derivatives (x and y) of lane `i` from coordinate-space ones.
+    #[inline]
+    fn texel_derivs(&self, coord: [f32; 3], dx: [f32; 3], dy: [f32; 3]) -> ([f32; 3], [f32; 3]) {
+        let b = self.level(self.base);
+        match self.target {
+            Target::Cube | Target::ArrayCube => {
+                let (face, _, _) = cube::project(coord);
+                let (sx, tx) = cube::face_derivative(face, coord, dx);
+                let (sy, ty) = cube::face_derivative(face, coord, dy);
+                ([sx * b.fw, tx * b.fh, 0.0], [sy * b.fw, ty * b.fh, 0.0])
+            }
+            Target::Rect => ([dx[0], dx[1], 0.0], [dy[0], dy[1], 0.0]),
+            t => {
+                let dims = t.dims();
+                let sc = [
+                    b.fw,
+                    if dims >= 2 { b.fh } else { 0.0 },
+                    if dims == 3 { b.fd } else { 0.0 },
+                ];
+                (
+                    [dx[0] * sc[0], dx[1] * sc[1], dx[2] * sc[2]],
+                    [dy[0] * sc[0], dy[1] * sc[1], dy[2] * sc[2]],
+                )
+            }
+        }
+    }
+
+    fn sample_batch<const N: usize>(
+        &self,
+        op: &TexOp,
+        mode: LodMode,
+        lanes: &Lanes<N>,
+        mask: u64,
+        out: &mut [[u32; N]; 4],
+        query: bool,
+    ) -> Result<(), TexError> {
+        let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && op.quad_derivatives;
+        if implicit && N % 4 != 0 {
+            return Err(TexError::Invalid(format!(
+                "implicit derivatives need whole quads ({N} lanes)"
+            )));
+        }
+        let aniso = self.s.max_anisotropy > 1.0 && !matches!(mode, LodMode::Explicit);
+        for_lanes(mask, |i| {
+            let coord = [lanes.coord[0][i], lanes.coord[1][i], lanes.coord[2][i]];
+            // Coordinate-space derivatives: coarse (per quad) for implicit LOD.
+            let (dx, dy) = match mode {
+                LodMode::Implicit | LodMode::Bias if implicit => {
+                    let q0 = i & !3;
+                    let d = |a: usize, c: usize| {
+                        lanes.coord[c].get(a).copied().unwrap_or(0.0) - lanes.coord[c][q0]
+                    };
+                    (
+                        [d(q0 + 1, 0), d(q0 + 1, 1), d(q0 + 1, 2)],
+                        [d(q0 + 2, 0), d(q0 + 2, 1), d(q0 + 2, 2)],
+                    )
+                }
+                LodMode::Gradients => (
+                    [lanes.ddx[0][i], lanes.ddx[1][i], lanes.ddx[2][i]],
+                    [lanes.ddy[0][i], lanes.ddy[1][i], lanes.ddy[2][i]],
+                ),
+                _ => ([0.0; 3], [0.0; 3]),
+            };
+            let (tdx, tdy) = self.texel_derivs(coord, dx, dy);
+            let (lambda_base, n_aniso, axis) = match mode {
+                LodMode::Explicit => (lanes.lod[i], 1, 0),
+                _ if aniso => lod::anisotropic(tdx, tdy, self.s.max_anisotropy),
+                _ => (lod::rho(tdx, tdy).log2(), 1, 0),
+            };
+            let bias = if mode == LodMode::Bias {
+                lanes.lod[i]
+            } else {
+                0.0
+            };
+            let lambda = lod::adjust(lambda_base, bias, self.s);
+            if query {
+                let v = self.query_lod(
+                    lambda_base + (self.s.lod_bias + bias).clamp(-16.0, 16.0),
+                    lambda,
+                );
+                out[0][i] = v[0].to_bits();
+                out[1][i] = v[1].to_bits();
+                out[2][i] = 0;
+                out[3][i] = 0;
+                return;
+            }
+            let (c, k) = self.lane_coords(lanes, i);
+            let off = [lanes.offset[0][i], lanes.offset[1][i], lanes.offset[2][i]];
+            let reference = lanes.reference[i];
+            let minify = lambda > lod::mag_threshold(self.s);
+            let (filter, levels) = if minify {
+                let lv = match self.s.min_filter.mipmap {
+                    Some(m) if self.target.has_mipmaps() => {
+                        lod::select_levels(lambda, m, self.base, self.q)
+                    }
+                    _ => (self.base, self.base, 0.0),
+                };
+                (self.s.min_filter.filter, lv)
+            } else {
+                (self.s.mag_filter, (self.base, self.base, 0.0))
+            };
+            let res = if self.integer {
+                self.swizzle_bits(self.nearest_raw(levels.0, c, k, off))
+            } else {
+                let one_level = |l: u32| {
+                    if minify && n_aniso > 1 && !self.target.is_cube() {
+                        // n probes spread along the major axis of the footprint, averaged.
+                        let d = if axis == 0 { dx } else { dy };
+                        let mut acc = [0.0f32; 4];
+                        for p in 1..=n_aniso {
+                            let t = p as f32 / (n_aniso + 1) as f32 - 0.5;
+                            let cc = [c[0] + t * d[0], c[1] + t * d[1], c[2] + t * d[2]];
+                            let v = self.filter_level(l, filter, cc, k, off, reference);
+                            for (a, v) in acc.iter_mut().zip(v) {
+                                *a += v;
+                            }
+                        }
+                        acc.map(|a| a / n_aniso as f32)
+                    } else {
+                        self.filter_level(l, filter, c, k, off, reference)
+                    }
+                };
+                let v0 = one_level(levels.0);
+                let v = if levels.1 != levels.0 && levels.2 > 0.0 {
+                    lerp4(v0, one_level(levels.1), levels.2)
+                } else {
+                    v0
+                };
+                self.finish_float(v)
+            };
+            for ch in 0..4 {
+                out[ch][i] = res[ch];
+            }
+        });
+        Ok(())
+    }
+
+    fn query_lod(&self, lambda_prime: f32, lambda: f32) -> [f32; 2] {
+        let span = self.q.saturating_sub(self.base) as f32;
+        let x = match self.s.min_filter.mipmap {
+            None => 0.0,
+            Some(_) if lambda <= lod::mag_threshold(self.s) => 0.0,
+            Some(Filter::Nearest) => {
+                let (d, _, _) = lod::select_levels(lambda, Filter::Nearest, self.base, self.q);
+                (d - self.base) as f32
+            }
+            Some(Filter::Linear) => lambda.clamp(0.0, span),
+        };
+        [x, lambda_prime]
+    }
+
+    fn gather<const N: usize>(
+        &self,
+        op: &TexOp,
+        lanes: &Lanes<N>,
+        i: usize,
+        comp: u8,
+        per_texel: bool,
+    ) -> [u32; 4] {
+        let (c, k) = self.lane_coords(lanes, i);
+        let lv = self.level(self.base);
+        let rect = self.target == Target::Rect;
+        let w = self.s.wrap;
+        let (su, sv) = if rect { (1.0, 1.0) } else { (lv.fw, lv.fh) };
+        let reference = lanes.reference[i];
+        let pick = |ii: i32, jj: i32| -> u32 {
+            let wr = |m, x: i32, size: i32| {
+                if self.seamless {
+                    x
+                } else {
+                    wrap(m, x, size, true)
+                }
+            };
+            let (ii, jj) = (wr(w[0], ii, lv.w), wr(w[1], jj, lv.h));
+            if self.integer {
+                let (mut ii, mut jj, mut kk) = (ii, jj, k);
+                if self.seamless && (ii < 0 || jj < 0 || ii >= lv.w || jj >= lv.h) {
+                    let face = k.rem_euclid(6);
+                    let (f, ni, nj) = cube::remap_texel(face as u32, ii, jj, lv.w);
+                    (ii, jj, kk) = (ni, nj, k - face + f as i32);
+                }
+                let t = self.swizzle_bits(self.raw(lv, ii, jj, kk).0);
+                return t[(comp & 3) as usize];
+            }
+            let t = self.tap(lv, ii, jj, k, reference);
+            if op.shadow && self.compare.is_some() {
+                return t[0].to_bits();
+            }
+            self.finish_float(t)[(comp & 3) as usize]
+        };
+        if per_texel {
+            let mut res = [0u32; 4];
+            for (t, r) in res.iter_mut().enumerate() {
+                let ox = lanes.gather_offsets[0][t][i];
+                let oy = lanes.gather_offsets[1][t][i];
+                let u = preclamp(w[0], c[0] * su + ox as f32, lv.fw) - 0.5;
+                let v = preclamp(w[1], c[1] * sv + oy as f32, lv.fh) - 0.5;
+                *r = pick(floor_i(u), floor_i(v));
+            }
+            res
+        } else {
+            let off = [lanes.offset[0][i], lanes.offset[1][i]];
+            let u = preclamp(w[0], c[0] * su + off[0] as f32, lv.fw) - 0.5;
+            let v = preclamp(w[1], c[1] * sv + off[1] as f32, lv.fh) - 0.5;
+            let (i0, j0) = (floor_i(u), floor_i(v));
+            [
+                pick(i0, j0 + 1),
+                pick(i0 + 1, j0 + 1),
+                pick(i0 + 1, j0),
+                pick(i0, j0),
+            ]
+        }
+    }
+
+    /// TXF / TXFMS: no wrap, no filtering; out-of-range fetches return zeros (GL leaves
+    /// them undefined; zero is what robust access returns).
+    fn fetch<const N: usize>(&self, op: &TexOp, lanes: &Lanes<N>, i: usize) -> [u32; 4] {
+        let ic = [
+            lanes.icoord[0][i],
+            lanes.icoord[1][i],
+            lanes.icoord[2][i],
+            lanes.icoord[3][i],
+        ];
+        let off = [lanes.offset[0][i], lanes.offset[1][i], lanes.offset[2][i]];
+        let ms = op.kind == OpKind::FetchMs;
+        let (level, sample) = if ms {
+            (0i64, ic[3])
+        } else if self.target.has_mipmaps() {
+            (self.base as i64 + ic[3] as i64, 0)
+        } else {
+            (0, 0)
+        };
+        let zero = [0u32; 4];
+        if level < 0 || level >= MAX_LEVELS as i64 || sample < 0 || sample as u32 >= self.samples {
+            return zero;
+        }
+        let lv = self.level(level as u32);
+        if lv.texels.is_empty() {
+            return zero;
+        }
+        let (x, y, z) = match self.target {
+            Target::T1D | Target::Buffer => (ic[0] + off[0], 0, 0),
+            Target::Array1D => (ic[0] + off[0], 0, ic[1]),
+            Target::T2D | Target::Rect | Target::T2DMs => (ic[0] + off[0], ic[1] + off[1], 0),
+            Target::Array2D | Target::Array2DMs | Target::T3D => {
+                let dz = if self.target == Target::T3D {
+                    off[2]
+                } else {
+                    0
+                };
+                (ic[0] + off[0], ic[1] + off[1], ic[2] + dz)
+            }
+            Target::Cube | Target::ArrayCube => return zero,
+        };
+        if x < 0 || y < 0 || z < 0 || x >= lv.w || y >= lv.h || z >= lv.d {
+            return zero;
+        }
+        let idx = ((z as usize * lv.h as usize + y as usize) * lv.w as usize + x as usize)
+            * self.samples as usize
+            + sample as usize;
+        let Some(t) = lv.texels.get(idx) else {
+            return zero;
+        };
+        if self.integer {
+            return self.swizzle_bits(*t);
+        }
+        let mut v = t.map(f32::from_bits);
+        if self.srgb {
+            for c in v.iter_mut().take(3) {
+                *c = srgb_decode_unorm8(*c);
+            }
+        }
+        let _ = self.format;
+        self.finish_float(v)
+    }
+}
+
+#[inline]
+fn floor_i(x: f32) -> i32 {
+    // Saturating float→int keeps huge or NaN coordinates in range (wrap then handles them).
+    x.floor() as i32
+}
+
+#[inline]
+fn split(x: f32) -> (i32, f32) {
+    let f = x.floor();
+    (f as i32, x - f)
+}
+
+#[inline]
+fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
+    [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+        a[3] + (b[3] - a[3]) * t,
+    ]
+}
