@@ -481,6 +481,8 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
             None => run.stats.oob_writes += 1,
         }
     }
+    // The result is scalar (y, z, w undefined): replicate it so any write mask sees it.
+    out = [out[0]; 4];
     write_loaded(run, g, inst, MemType { scalar, count: 1 }, &out)
 }
 
@@ -534,7 +536,8 @@ fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
             None => run.stats.oob_reads += 1,
         }
     }
-    write32(run, g, inst, DataType::U32, out, None)
+    // Scalar result (y, z, w undefined): replicated.
+    write32(run, g, inst, DataType::U32, [out[0]; 4], None)
 }
 
 fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
@@ -612,6 +615,9 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
     }
     if inst.op == Opcode::Storeim {
         return Ok(());
+    }
+    if inst.op == Opcode::Atomim {
+        out = [out[0]; 4];
     }
     write32(
         run,

@@ -1,0 +1,223 @@
+//! Instructions that reach the environment: memory, counters, textures (one call per
+//! batch), interpolation, geometry output, and the cross-lane instructions.
+
+mod exec_util;
+use exec_util::*;
+use glemu_programs::exec::{Executor, LaneState};
+use glemu_programs::ir::Stage;
+
+fn mem_with(words: &[u32]) -> TestEnv {
+    let mut env = TestEnv::default();
+    env.mem = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    env
+}
+
+#[test]
+fn ldc_reads_byte_offsets_with_types() {
+    let text = "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0] };\nTEMP r;\nINT TEMP i;\nUINT TEMP u;\nLDC.F32X4 r, cb[16];\nLDC.S8 i, cb[4];\nLDC.U16 u, cb[6];\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let env = mem_with(&[
+        0,
+        0xfffe_0080,
+        0,
+        0,
+        1.0f32.to_bits(),
+        2.0f32.to_bits(),
+        3.0f32.to_bits(),
+        4.0f32.to_bits(),
+    ]);
+    let r = run_with(&p, 1, &[], env, |_| {});
+    r.stats.expect("run");
+    assert_eq!(r.state.output_f32(0, 0), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(r.state.temp_lane(1, 0)[0] as i32, -128);
+    assert_eq!(r.state.temp_lane(2, 0)[0], 0xfffe);
+}
+
+#[test]
+fn ldc_out_of_range_and_misaligned_read_zero() {
+    let text = "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0] };\nTEMP r;\nMOV r, 1;\nLDC.F32X4 r, cb[64];\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], mem_with(&[7; 4]), |_| {});
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.output_f32(0, 0), [0.0; 4]);
+    assert_eq!(s.oob_reads, 1);
+    let text = "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0] };\nTEMP r;\nLDC.F32X4 r, cb[4];\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], mem_with(&[7; 16]), |_| {});
+    assert_eq!(r.stats.expect("run").misaligned, 1);
+    assert_eq!(r.state.output_f32(0, 0), [0.0; 4]);
+}
+
+#[test]
+fn buffer4_operands_and_relative_elements() {
+    let text = "!!NVfp4.0\nBUFFER4 b[2] = { program.buffer[0][0..1] };\nINT TEMP i;\nTEMP r;\nFLR.S i, fragment.color;\nMOV r, b[i.x];\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let words: Vec<u32> = (1..=8).map(|x| (x as f32).to_bits()).collect();
+    let r = run_with(&p, 3, &[], mem_with(&words), |st| {
+        for l in 0..3 {
+            st.set_input_f32(0, l, [l as f32, 0.0, 0.0, 0.0]);
+        }
+    });
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.output_f32(0, 0), [1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(r.state.output_f32(0, 1), [5.0, 6.0, 7.0, 8.0]);
+    assert_eq!(r.state.output_f32(0, 2), [0.0; 4]);
+    assert_eq!(s.oob_reads, 1);
+}
+
+#[test]
+fn global_load_store_atomics() {
+    let text = "!!NVfp5.0\nUINT TEMP a, v, o;\nMOV.U a, {0, 4, 8, 400};\nLOAD.U32 v, a.y;\nSTORE.U32 {77, 0, 0, 0}, a.x;\nATOM.ADD.U32 o, {5, 0, 0, 0}, a.z;\nATOM.CSWAP.U32 o.y, {3, 9, 0, 0}, a.y;\nSTORE.U32 v, a.w;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], mem_with(&[0, 3, 10]), |_| {});
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.temp_lane(1, 0)[0], 3);
+    assert_eq!(r.state.temp_lane(2, 0)[..2], [10, 3]);
+    assert_eq!(
+        r.env.mem,
+        [77u32, 9, 15]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(s.oob_writes, 1);
+}
+
+#[test]
+fn helper_lanes_do_not_store() {
+    let text = "!!NVfp5.0\nUINT TEMP a;\nMOV.U a, {0, 0, 0, 0};\nATOM.ADD.U32 a, {1, 0, 0, 0}, a.x;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let ex = Executor::new(p.clone());
+    let mut st = LaneState::new(&p, 4);
+    st.set_helper_mask(0b1010);
+    let mut env = mem_with(&[0]);
+    ex.run(&mut st, 0xf, &params(&p, &[]), &mut env)
+        .expect("run");
+    assert_eq!(env.mem[0], 2);
+}
+
+#[test]
+fn atomic_counters() {
+    let text = "!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nATOMCTR.U32.DECR r.y, c;\nATOMCTR.U32.GET r.z, c;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let mut env = TestEnv::default();
+    env.counters = vec![5];
+    let r = run_with(&p, 2, &[], env, |_| {});
+    r.stats.expect("run");
+    // Lane 0 INCR → 5, lane 1 → 6; then DECR returns the decremented value.
+    assert_eq!(r.state.temp_lane(0, 0)[0], 5);
+    assert_eq!(r.state.temp_lane(0, 1)[0], 6);
+    assert_eq!(r.state.temp_lane(0, 0)[1], 6);
+    assert_eq!(r.state.temp_lane(0, 1)[1], 5);
+    assert_eq!(r.env.counters, vec![5]);
+}
+
+#[test]
+fn texture_is_called_once_per_batch() {
+    let text = "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[2], 2D;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 16, &[], TestEnv::default(), |st| {
+        for l in 0..16 {
+            st.set_input_f32(0, l, [l as f32, 2.0 * l as f32, 0.0, 1.0]);
+        }
+    });
+    r.stats.expect("run");
+    assert_eq!(r.env.tex_calls, vec![(2, 0xffff)]);
+    assert_eq!(r.state.output_f32(0, 5), [5.0, 10.0, 0.0, 2.0]);
+}
+
+#[test]
+fn texture_arrays_split_calls_by_unit() {
+    let text = "!!NVfp5.0\nTEXTURE t[4] = { texture[4..7] };\nINT TEMP i;\nFLR.S i, fragment.texcoord[0];\nTEX result.color, fragment.texcoord[0], t[i.x], 2D;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 4, &[], TestEnv::default(), |st| {
+        for l in 0..4 {
+            st.set_input_f32(0, l, [(l % 2) as f32, 0.0, 0.0, 0.0]);
+        }
+    });
+    r.stats.expect("run");
+    assert_eq!(r.env.tex_calls, vec![(4, 0b0101), (5, 0b1010)]);
+    assert_eq!(r.state.output_f32(0, 3)[3], 5.0);
+}
+
+#[test]
+fn derivatives_over_quads() {
+    let text = "!!NVfp4.0\nTEMP r;\nDDX r.x, fragment.color.x;\nDDY r.y, fragment.color.x;\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    // Quad (x,y),(x+1,y),(x,y+1),(x+1,y+1) with f = 3x + 5y (+ a quad offset).
+    let r = run_with(&p, 8, &[], TestEnv::default(), |st| {
+        for l in 0..8 {
+            let (x, y) = ((l % 2) as f32, ((l / 2) % 2) as f32);
+            st.set_input_f32(
+                0,
+                l,
+                [3.0 * x + 5.0 * y + (l / 4) as f32 * 100.0, 0.0, 0.0, 0.0],
+            );
+        }
+    });
+    r.stats.expect("run");
+    for l in 0..8 {
+        assert_eq!(r.state.output_f32(0, l)[..2], [3.0, 5.0], "lane {l}");
+    }
+}
+
+#[test]
+fn thread_group_votes_over_running_lanes() {
+    let text = "!!NVfp5.0\nINT TEMP v, r;\nFLR.S v, fragment.color;\nTGALL.S r.x, v.x;\nTGANY.S r.y, v.y;\nTGEQ.S r.z, v.z;\nTGEQ.S r.w, v.w;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 4, &[], TestEnv::default(), |st| {
+        for l in 0..4 {
+            st.set_input_f32(
+                0,
+                l,
+                [(l + 1) as f32, (l == 2) as u8 as f32, 0.0, (l % 2) as f32],
+            );
+        }
+    });
+    r.stats.expect("run");
+    assert_eq!(r.state.temp_lane(1, 3).map(|x| x as i32), [-1, -1, -1, 0]);
+}
+
+#[test]
+fn interpolation_calls_carry_the_operand() {
+    let text = "!!NVfp5.0\nTEMP r;\nIPAO r, fragment.texcoord[0], {0.25, -0.5, 0, 0};\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 2, &[], TestEnv::default(), |_| {});
+    r.stats.expect("run");
+    assert_eq!(r.state.output_f32(0, 1)[..2], [0.25, -0.5]);
+}
+
+#[test]
+fn geometry_emits_per_lane() {
+    let text = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 2;\nMOV result.position, vertex[0].position;\nEMIT;\nADD result.position, vertex[0].position, 1;\nEMIT;\nENDPRIM;\nEND\n";
+    let p = assemble(text, Stage::Geometry);
+    let ex = Executor::new(p.clone());
+    let mut st = LaneState::with_vertices(&p, 2, 1);
+    st.set_input_f32(0, 0, [1.0, 0.0, 0.0, 0.0]);
+    st.set_input_f32(0, 1, [5.0, 0.0, 0.0, 0.0]);
+    let mut env = TestEnv::default();
+    ex.run(&mut st, 0b11, &params(&p, &[]), &mut env)
+        .expect("run");
+    let xs: Vec<(usize, f32)> = env
+        .emitted
+        .iter()
+        .map(|(_, l, v)| (*l, f32::from_bits(v[0])))
+        .collect();
+    assert_eq!(xs, vec![(0, 1.0), (1, 5.0), (0, 2.0), (1, 6.0)]);
+    assert_eq!(env.ended, vec![0, 1]);
+}
+
+#[test]
+fn missing_environment_support_is_a_clear_error() {
+    let text = "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    struct Nothing;
+    impl glemu_programs::exec::Env for Nothing {}
+    let ex = Executor::new(p.clone());
+    let mut st = LaneState::new(&p, 1);
+    let e = ex
+        .run(&mut st, 1, &params(&p, &[]), &mut Nothing)
+        .expect_err("no textures");
+    assert!(e.to_string().contains("not supported"), "{e}");
+    assert_eq!(e.inst, 0);
+}
