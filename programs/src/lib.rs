@@ -15,6 +15,7 @@ pub mod exec;
 pub mod front;
 pub mod ir;
 pub mod legacy;
+pub mod print;
 pub mod lexer;
 pub mod span;
 
