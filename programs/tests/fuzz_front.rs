@@ -1,0 +1,126 @@
+//! The front ends never panic and stay fast on damaged input: proptest mutates corpus
+//! programs (byte flips, truncation, token swaps and duplication) and assembles them.
+
+use glemu_programs::assemble;
+use proptest::prelude::*;
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+fn corpus() -> &'static Vec<String> {
+    static C: OnceLock<Vec<String>> = OnceLock::new();
+    C.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dirs = [
+            root.join("../../shared/corpus/piglit/tests/asmparsertest/shaders/ARBvp1.0"),
+            root.join("../../shared/corpus/piglit/tests/asmparsertest/shaders/ARBfp1.0"),
+            root.join("../../shared/corpus/realworld"),
+            root.join("tests/programs/valid"),
+            root.join("tests/programs/invalid"),
+        ];
+        let mut v = Vec::new();
+        for d in dirs {
+            let Ok(rd) = std::fs::read_dir(d) else {
+                continue;
+            };
+            let mut paths: Vec<_> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            paths.sort();
+            for p in paths {
+                if p.extension().and_then(|e| e.to_str()) == Some("txt") {
+                    if let Ok(t) = std::fs::read_to_string(&p) {
+                        v.push(t);
+                    }
+                }
+            }
+        }
+        v
+    })
+}
+
+#[derive(Debug, Clone)]
+enum Mutation {
+    Flip { at: usize, byte: u8 },
+    Truncate { at: usize },
+    SwapTokens { a: usize, b: usize },
+    Duplicate { at: usize, len: usize },
+    Delete { at: usize, len: usize },
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        (any::<usize>(), any::<u8>()).prop_map(|(at, byte)| Mutation::Flip { at, byte }),
+        any::<usize>().prop_map(|at| Mutation::Truncate { at }),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::SwapTokens { a, b }),
+        (any::<usize>(), 1usize..40).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
+        (any::<usize>(), 1usize..20).prop_map(|(at, len)| Mutation::Delete { at, len }),
+    ]
+}
+
+fn apply(text: &str, muts: &[Mutation]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for m in muts {
+        let n = bytes.len().max(1);
+        match *m {
+            Mutation::Flip { at, byte } => {
+                if let Some(b) = bytes.get_mut(at % n) {
+                    *b = byte;
+                }
+            }
+            Mutation::Truncate { at } => bytes.truncate(at % n),
+            Mutation::SwapTokens { a, b } => {
+                let s = String::from_utf8_lossy(&bytes).into_owned();
+                let mut toks: Vec<&str> = s
+                    .split_inclusive(|c: char| c.is_whitespace() || c == ',' || c == ';')
+                    .collect();
+                if !toks.is_empty() {
+                    let (i, j) = (a % toks.len(), b % toks.len());
+                    toks.swap(i, j);
+                }
+                bytes = toks.concat().into_bytes();
+            }
+            Mutation::Duplicate { at, len } => {
+                let start = at % n;
+                let end = (start + len).min(bytes.len());
+                let piece: Vec<u8> = bytes
+                    .get(start..end)
+                    .map(<[u8]>::to_vec)
+                    .unwrap_or_default();
+                let pos = end.min(bytes.len());
+                bytes.splice(pos..pos, piece);
+            }
+            Mutation::Delete { at, len } => {
+                let start = at % n;
+                let end = (start + len).min(bytes.len());
+                if start < end {
+                    bytes.drain(start..end);
+                }
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_programs_never_panic(pick in any::<usize>(), muts in prop::collection::vec(mutation(), 1..4)) {
+        let c = corpus();
+        prop_assume!(!c.is_empty());
+        let text = apply(&c[pick % c.len()], &muts);
+        let t0 = Instant::now();
+        let _ = assemble(&text, None);
+        let elapsed = t0.elapsed();
+        let kb = (text.len() as f64 / 1024.0).max(1.0);
+        prop_assert!(elapsed.as_secs_f64() < 0.010 * kb, "took {elapsed:?} for {} bytes", text.len());
+    }
+}
+
+#[test]
+fn corpus_is_present() {
+    assert!(
+        corpus().len() > 300,
+        "fuzz corpus too small: {}",
+        corpus().len()
+    );
+}
