@@ -1,21 +1,40 @@
 //! glemu-pipeline: a draw call end to end (see ARCHITECTURE.md).
 //!
-//! - [`memory`]: buffer storage and the emulated GPU address space.
-//! - [`fetch`]: vertex attribute formats, arrays, index buffers.
-//! - [`assembly`]: primitive assembly for every draw mode.
-//! - [`tessellator`]: the fixed-function primitive generator of ARB_tessellation_shader.
-//! - [`xfb`]: stream-out (NV_transform_feedback / ARB_transform_feedback3).
-//! - [`clip`]: frustum and user clipping, viewport transform.
-//! - [`state`]: the per-draw snapshot ([`DrawState`]) the Context builds.
+//! The Context snapshots GL state into a [`DrawState`] and calls [`draw`] with the
+//! framebuffer, a [`glemu_raster::Rasterizer`] and its [`XfbState`]:
+//!
+//! 1. [`vertex_stage`]: vertex fetch ([`fetch`]: every attribute format, index buffers,
+//!    restart, instancing) and the vertex program in batches, with a post-transform cache.
+//! 2. [`assembly`]: primitives for every draw mode (adjacency, patches, provoking vertex).
+//! 3. [`tess`] + [`tessellator`]: control program, fixed-function primitive generator,
+//!    evaluation program.
+//! 4. [`geometry`]: geometry programs with invocations, EMIT/EMITS/ENDPRIM and streams.
+//! 5. [`xfb`]: stream-out.
+//! 6. [`clip`]: frustum/user clipping, guard band, viewport transform.
+//! 7. [`fragment`]: the fragment program as the rasterizer's shader.
+//!
+//! Programs reach buffers, textures and the GPU address space ([`memory`]) through
+//! [`env`]. Errors are [`PipelineError`] values, never panics.
 
 pub mod assembly;
+pub mod clip;
+pub mod draw;
+pub mod env;
 pub mod error;
 pub mod fetch;
+pub mod fragment;
+pub mod geometry;
 pub mod memory;
 pub mod state;
+pub mod tess;
 pub mod tessellator;
+pub mod vertex_stage;
+pub mod vertices;
+pub mod xfb;
 
-pub use assembly::PrimitiveMode;
+pub use assembly::{PrimClass, PrimitiveMode};
+pub use draw::draw;
 pub use error::{PipelineError, PipelineErrorKind};
 pub use memory::{Buffer, GpuMemory};
 pub use state::*;
+pub use xfb::{XfbAttrib, XfbBinding, XfbMode, XfbState};

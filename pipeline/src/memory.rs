@@ -346,6 +346,19 @@ impl GpuMemory {
             .map_err(|_| self.fault(MemFault::Unmapped { address }))
     }
 
+    /// Atomically applies `update` to the `size`-byte value at `address` (aligned to its
+    /// size) and returns the old value.
+    pub fn atomic_with(
+        &self,
+        address: u64,
+        size: u64,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<u64, MemFault> {
+        let (buf, off) = self.resolve(address, size, size)?;
+        crate::env::atomic_on(&buf, off, size, update)
+            .ok_or_else(|| self.fault(MemFault::Unmapped { address }))
+    }
+
     /// Performs an atomic read-modify-write and returns the old value (0 on a fault, which
     /// is also reported).
     pub fn atomic(

@@ -8,7 +8,9 @@
 use crate::assembly::PrimitiveMode;
 use crate::fetch::{AttribBinding, IndexBuffer};
 use crate::memory::{Buffer, GpuMemory};
+use glemu_programs::exec::Executor;
 use glemu_programs::Program;
+use glemu_textures::{SamplerState, Target, Texture};
 use std::sync::Arc;
 
 /// A range of a buffer bound to an indexed binding point (glBindBufferRange).
@@ -34,6 +36,8 @@ impl BufferRange {
 #[derive(Clone, Debug)]
 pub struct StageProgram {
     pub program: Arc<Program>,
+    /// The executor for `program` (build it once per program and keep it: it is `Sync`).
+    pub executor: Arc<Executor>,
     /// One value per `program.params` entry (constants, env/local, GL state), raw bits.
     pub params: Vec<[u32; 4]>,
     /// Parameter buffers (NV_parameter_buffer_object) bound to this stage, by binding.
@@ -43,9 +47,18 @@ pub struct StageProgram {
 }
 
 impl StageProgram {
+    /// A stage with a fresh executor; prefer [`StageProgram::with_executor`] with a cached
+    /// one.
     pub fn new(program: Arc<Program>, params: Vec<[u32; 4]>) -> StageProgram {
+        let executor = Arc::new(Executor::new(Arc::clone(&program)));
+        StageProgram::with_executor(executor, params)
+    }
+
+    /// A stage running `executor`'s program.
+    pub fn with_executor(executor: Arc<Executor>, params: Vec<[u32; 4]>) -> StageProgram {
         StageProgram {
-            program,
+            program: Arc::clone(executor.program()),
+            executor,
             params,
             param_buffers: Vec::new(),
             subroutines: Vec::new(),
@@ -169,6 +182,8 @@ pub struct VertexProcessing {
     pub rasterizer_discard: bool,
     /// Point size when the program does not write one (glPointSize).
     pub point_size: f32,
+    /// glShadeModel(GL_FLAT): colours take the provoking vertex's value.
+    pub flat_shading: bool,
     /// GL_PROGRAM_POINT_SIZE / VERTEX_PROGRAM_POINT_SIZE: use `result.pointsize`.
     pub program_point_size: bool,
 }
@@ -183,15 +198,35 @@ impl VertexProcessing {
             tess: TessState::default(),
             rasterizer_discard: false,
             point_size: 1.0,
+            flat_shading: false,
             program_point_size: false,
         }
     }
 }
 
-/// Everything one draw call reads, snapshotted by the Context.
-///
-/// Texture units, images, counter buffers and raster/framebuffer state are added as
-/// glemu-textures and glemu-raster land (see the crate docs for their status).
+/// A texture and the sampler state it is read with.
+#[derive(Clone, Debug)]
+pub struct TextureBinding {
+    pub texture: Arc<Texture>,
+    pub sampler: SamplerState,
+}
+
+/// One texture image unit: GL binds one texture per target on each unit; an instruction
+/// reads the one whose target it names.
+#[derive(Clone, Debug, Default)]
+pub struct TextureUnit {
+    pub bindings: Vec<TextureBinding>,
+}
+
+impl TextureUnit {
+    /// The texture bound to `target`, if any.
+    pub fn for_target(&self, target: Target) -> Option<&TextureBinding> {
+        self.bindings.iter().find(|b| b.texture.target() == target)
+    }
+}
+
+/// Everything one draw call reads, snapshotted by the Context. Pass it to
+/// [`crate::draw`] with the framebuffer, the rasterizer and the stream-out state.
 #[derive(Clone, Debug)]
 pub struct DrawState {
     pub programs: Programs,
@@ -199,6 +234,10 @@ pub struct DrawState {
     pub attribs: Vec<AttribBinding>,
     pub call: DrawCall,
     pub vertex: VertexProcessing,
+    /// Texture image units, by unit number.
+    pub textures: Vec<TextureUnit>,
+    /// Rasterization, multisample, depth/stencil and blend state.
+    pub raster: glemu_raster::DrawState,
     /// Atomic counter buffers (NV_shader_atomic_counters), by binding.
     pub counter_buffers: Vec<Option<BufferRange>>,
     /// Shader storage buffers (`program.storage[n]`), by binding.

@@ -1,0 +1,487 @@
+//! Clipping (frustum with depth clamp, user clip planes/distances, a guard band for x/y)
+//! and the viewport transform, producing the rasterizer's [`DrawInput`].
+//!
+//! Triangles entirely inside every plane pass through untouched (vertices shared with
+//! their neighbours); a triangle crossing a plane is clipped as a polygon
+//! (Sutherland–Hodgman) and fanned from its first vertex. Varyings at new vertices are
+//! interpolated linearly in clip space, which is what keeps perspective-correct
+//! interpolation exact; flat varyings are first copied from the provoking vertex to the
+//! whole primitive so every output triangle carries them.
+
+use crate::assembly::{PrimClass, Primitives};
+use crate::state::VertexProcessing;
+use crate::vertices::Vertices;
+use glemu_programs::ir::VaryingSlot;
+use glemu_raster::{DrawInput, Primitive, WindowVertex};
+
+/// Which scalars of a vertex go to the rasterizer, in [`DrawInput`] varying order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RasterPlan {
+    /// (layout index in [`Vertices::slots`], component, flat) per raster varying; `None`
+    /// layout index = constant zero (the stage does not write that slot).
+    pub picks: Vec<(Option<usize>, usize, bool)>,
+}
+
+/// Largest |x_ndc|, |y_ndc| kept without clipping, as a multiple of the viewport half
+/// size: window coordinates stay within ±8192 pixels of the viewport, well inside the
+/// rasterizer's fixed-point range.
+const GUARD_PIXELS: f32 = 8192.0;
+
+/// Why a plane is there; points use the exact frustum for x and y.
+#[derive(Copy, Clone)]
+struct Planes {
+    gb_x: f32,
+    gb_y: f32,
+    near_far: bool,
+    user: u8,
+}
+
+const MAX_PLANES: usize = 7 + 8;
+
+/// Per-vertex clip data: position and the signed distance to each plane.
+#[derive(Clone, Debug)]
+struct ClipVert {
+    pos: [f32; 4],
+    dist: [f32; MAX_PLANES],
+    vary: Vec<u32>,
+    point_size: f32,
+}
+
+fn distances(pos: [f32; 4], user: &[f32; 8], p: &Planes, exact_xy: bool) -> [f32; MAX_PLANES] {
+    let [x, y, z, w] = pos;
+    let (gx, gy) = if exact_xy {
+        (1.0, 1.0)
+    } else {
+        (p.gb_x, p.gb_y)
+    };
+    let mut d = [0.0f32; MAX_PLANES];
+    d[0] = gx * w + x;
+    d[1] = gx * w - x;
+    d[2] = gy * w + y;
+    d[3] = gy * w - y;
+    if p.near_far {
+        d[4] = w + z;
+        d[5] = w - z;
+    }
+    // Keep w positive so 1/w exists (matters with depth clamp, where near is off).
+    d[6] = w - 1e-7 * w.abs().max(1e-30);
+    for i in 0..8 {
+        if p.user & (1 << i) != 0 {
+            d[7 + i] = user[i];
+        }
+    }
+    d
+}
+
+/// Builds the rasterizer input for a set of primitives of one class.
+pub struct ClipContext<'a> {
+    pub verts: &'a Vertices,
+    pub plan: &'a RasterPlan,
+    pub vp: &'a VertexProcessing,
+    /// Layout index of each enabled user plane's written distance, if any.
+    user_src: [Option<usize>; 8],
+    point_size_src: Option<usize>,
+    planes: Planes,
+    /// Map from `verts` index to DrawInput vertex for pass-through primitives.
+    emitted: Vec<u32>,
+}
+
+impl<'a> ClipContext<'a> {
+    pub fn new(verts: &'a Vertices, plan: &'a RasterPlan, vp: &'a VertexProcessing) -> Self {
+        let mut user_src = [None; 8];
+        for (i, u) in user_src.iter_mut().enumerate() {
+            *u = verts
+                .find(VaryingSlot::ClipDistance(i as u32))
+                .or_else(|| verts.find(VaryingSlot::ClipLegacy(i as u32)));
+        }
+        let half_w = (vp.viewport.width * 0.5).max(1.0);
+        let half_h = (vp.viewport.height * 0.5).max(1.0);
+        ClipContext {
+            verts,
+            plan,
+            vp,
+            user_src,
+            point_size_src: if vp.program_point_size {
+                verts.find(VaryingSlot::PointSize)
+            } else {
+                None
+            },
+            planes: Planes {
+                gb_x: (GUARD_PIXELS / half_w).max(1.0),
+                gb_y: (GUARD_PIXELS / half_h).max(1.0),
+                near_far: !vp.clip.depth_clamp,
+                user: vp.clip.enabled,
+            },
+            emitted: vec![u32::MAX; verts.len()],
+        }
+    }
+
+    fn user_distances(&self, v: usize, pos: [f32; 4]) -> [f32; 8] {
+        let mut d = [0.0; 8];
+        for (i, out) in d.iter_mut().enumerate() {
+            if self.planes.user & (1 << i) == 0 {
+                continue;
+            }
+            *out = match self.user_src[i] {
+                Some(k) => f32::from_bits(self.verts.get(v, k)[0]),
+                None => {
+                    let p = self.vp.clip.planes[i];
+                    p[0] * pos[0] + p[1] * pos[1] + p[2] * pos[2] + p[3] * pos[3]
+                }
+            };
+        }
+        d
+    }
+
+    fn clip_vert(&self, v: usize, exact_xy: bool) -> ClipVert {
+        let pos = self.verts.position(v);
+        let user = self.user_distances(v, pos);
+        ClipVert {
+            pos,
+            dist: distances(pos, &user, &self.planes, exact_xy),
+            vary: self
+                .plan
+                .picks
+                .iter()
+                .map(|(k, c, _)| k.map(|k| self.verts.get(v, k)[*c]).unwrap_or(0))
+                .collect(),
+            point_size: self
+                .point_size_src
+                .map(|k| f32::from_bits(self.verts.get(v, k)[0]))
+                .unwrap_or(-1.0),
+        }
+    }
+
+    fn window(&self, pos: [f32; 4], point_size: f32) -> WindowVertex {
+        let vp = &self.vp.viewport;
+        let inv_w = 1.0 / pos[3];
+        let (x, y, z) = (pos[0] * inv_w, pos[1] * inv_w, pos[2] * inv_w);
+        let mut zw = vp.near + (z + 1.0) * 0.5 * (vp.far - vp.near);
+        if self.vp.clip.depth_clamp {
+            zw = zw.clamp(vp.near.min(vp.far), vp.near.max(vp.far));
+        }
+        WindowVertex {
+            pos: [
+                vp.x + (x + 1.0) * 0.5 * vp.width,
+                vp.y + (y + 1.0) * 0.5 * vp.height,
+                zw,
+                inv_w,
+            ],
+            point_size,
+        }
+    }
+
+    fn emit_clip_vert(&self, cv: &ClipVert, out: &mut DrawInput) -> u32 {
+        out.push_vertex(self.window(cv.pos, cv.point_size), &cv.vary)
+    }
+
+    fn emit_shared(&mut self, v: usize, out: &mut DrawInput) -> u32 {
+        if let Some(&e) = self.emitted.get(v) {
+            if e != u32::MAX {
+                return e;
+            }
+        }
+        let cv = self.clip_vert(v, false);
+        let e = self.emit_clip_vert(&cv, out);
+        if let Some(slot) = self.emitted.get_mut(v) {
+            *slot = e;
+        }
+        e
+    }
+
+    /// Clips and appends `prims` (of `class`: points, lines or triangles) to `out`;
+    /// `ids[p]` is primitive `p`'s `primitive.id`.
+    pub fn add(&mut self, class: PrimClass, prims: &Primitives, ids: &[u32], out: &mut DrawInput) {
+        let per = class.vertices();
+        for (p, vs) in prims.verts.chunks_exact(per).enumerate() {
+            let id = ids.get(p).copied().unwrap_or(p as u32);
+            let prov = prims.provoking.get(p).copied().unwrap_or(0);
+            let idx: Vec<usize> = vs.iter().map(|v| *v as usize).collect();
+            match class {
+                PrimClass::Points => self.add_point(idx[0], id, out),
+                PrimClass::Lines => self.add_line(&idx, prov, id, out),
+                PrimClass::Triangles => self.add_triangle(&idx, prov, id, out),
+                _ => {}
+            }
+        }
+    }
+
+    fn add_point(&mut self, v: usize, id: u32, out: &mut DrawInput) {
+        let cv = self.clip_vert(v, true);
+        if cv.dist.iter().any(|d| *d < 0.0 || d.is_nan()) {
+            return;
+        }
+        let e = self.emit_clip_vert(&cv, out);
+        out.primitives.push(Primitive::point(e, id));
+    }
+
+    /// Copies the provoking vertex's flat varyings to every vertex of a clipped primitive.
+    fn flatten(&self, cvs: &mut [ClipVert], prov: usize) {
+        let Some(src) = cvs.get(prov).map(|c| c.vary.clone()) else {
+            return;
+        };
+        for cv in cvs.iter_mut() {
+            for (k, (_, _, flat)) in self.plan.picks.iter().enumerate() {
+                if *flat {
+                    if let (Some(d), Some(s)) = (cv.vary.get_mut(k), src.get(k)) {
+                        *d = *s;
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_line(&mut self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
+        let mut cvs = [self.clip_vert(idx[0], false), self.clip_vert(idx[1], false)];
+        let (mut t0, mut t1) = (0.0f32, 1.0f32);
+        for k in 0..MAX_PLANES {
+            let (d0, d1) = (cvs[0].dist[k], cvs[1].dist[k]);
+            if d0 < 0.0 && d1 < 0.0 || d0.is_nan() || d1.is_nan() {
+                return;
+            }
+            if d0 < 0.0 {
+                t0 = t0.max(d0 / (d0 - d1));
+            } else if d1 < 0.0 {
+                t1 = t1.min(d0 / (d0 - d1));
+            }
+        }
+        if t0 > t1 {
+            return;
+        }
+        if t0 == 0.0 && t1 == 1.0 {
+            let a = self.emit_shared(idx[0], out);
+            let b = self.emit_shared(idx[1], out);
+            out.primitives.push(Primitive::line(a, b, prov, id));
+            return;
+        }
+        self.flatten(&mut cvs, prov as usize);
+        let a = self.lerp(&cvs[0], &cvs[1], t0);
+        let b = self.lerp(&cvs[0], &cvs[1], t1);
+        let ea = self.emit_clip_vert(&a, out);
+        let eb = self.emit_clip_vert(&b, out);
+        out.primitives.push(Primitive::line(ea, eb, prov, id));
+    }
+
+    fn lerp(&self, a: &ClipVert, b: &ClipVert, t: f32) -> ClipVert {
+        let l = |x: f32, y: f32| x + (y - x) * t;
+        let mut pos = [0.0; 4];
+        let mut dist = [0.0; MAX_PLANES];
+        for i in 0..4 {
+            pos[i] = l(a.pos[i], b.pos[i]);
+        }
+        for i in 0..MAX_PLANES {
+            dist[i] = l(a.dist[i], b.dist[i]);
+        }
+        let vary = a
+            .vary
+            .iter()
+            .zip(&b.vary)
+            .zip(&self.plan.picks)
+            .map(|((x, y), (_, _, flat))| {
+                if *flat {
+                    *x
+                } else {
+                    l(f32::from_bits(*x), f32::from_bits(*y)).to_bits()
+                }
+            })
+            .collect();
+        ClipVert {
+            pos,
+            dist,
+            vary,
+            point_size: l(a.point_size, b.point_size),
+        }
+    }
+
+    fn add_triangle(&mut self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
+        let cvs: Vec<ClipVert> = idx.iter().map(|v| self.clip_vert(*v, false)).collect();
+        let mut all_in = true;
+        for k in 0..MAX_PLANES {
+            let outside = cvs
+                .iter()
+                .filter(|c| c.dist[k] < 0.0 || c.dist[k].is_nan())
+                .count();
+            if outside == 3 {
+                return;
+            }
+            all_in &= outside == 0;
+        }
+        if all_in {
+            let e: Vec<u32> = idx.iter().map(|v| self.emit_shared(*v, out)).collect();
+            out.primitives
+                .push(Primitive::triangle([e[0], e[1], e[2]], prov, id));
+            return;
+        }
+        let mut poly = cvs;
+        self.flatten(&mut poly, prov as usize);
+        for k in 0..MAX_PLANES {
+            if poly.iter().all(|c| c.dist[k] >= 0.0) {
+                continue;
+            }
+            let mut next = Vec::with_capacity(poly.len() + 1);
+            for i in 0..poly.len() {
+                let a = &poly[i];
+                let b = &poly[(i + 1) % poly.len()];
+                let (da, db) = (a.dist[k], b.dist[k]);
+                if da >= 0.0 {
+                    next.push(a.clone());
+                }
+                if (da >= 0.0) != (db >= 0.0) {
+                    let t = da / (da - db);
+                    next.push(self.lerp(a, b, t));
+                }
+            }
+            poly = next;
+            if poly.len() < 3 {
+                return;
+            }
+        }
+        let e: Vec<u32> = poly.iter().map(|c| self.emit_clip_vert(c, out)).collect();
+        for i in 1..e.len() - 1 {
+            // Flat values were copied to every vertex, so any position can provoke.
+            out.primitives
+                .push(Primitive::triangle([e[0], e[i], e[i + 1]], 0, id));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verts(positions: &[[f32; 4]]) -> Vertices {
+        let mut v = Vertices::new(vec![VaryingSlot::Position, VaryingSlot::TexCoord(0)]);
+        for (i, p) in positions.iter().enumerate() {
+            v.push_row(&[p.map(f32::to_bits), [(i as f32).to_bits(), 7, 0, 0]]);
+        }
+        v
+    }
+
+    fn plan() -> RasterPlan {
+        RasterPlan {
+            picks: vec![(Some(1), 0, false), (Some(1), 1, true)],
+        }
+    }
+
+    fn tri(v: &Vertices, vp: &VertexProcessing) -> DrawInput {
+        let plan = plan();
+        let mut cc = ClipContext::new(v, &plan, vp);
+        let mut out = DrawInput::new(plan.picks.len());
+        let prims = Primitives {
+            verts: vec![0, 1, 2],
+            provoking: vec![2],
+        };
+        cc.add(PrimClass::Triangles, &prims, &[5], &mut out);
+        out
+    }
+
+    #[test]
+    fn inside_triangle_passes_with_viewport_transform() {
+        let vp = VertexProcessing::new(100, 50);
+        let v = verts(&[
+            [-1.0, -1.0, 0.0, 1.0],
+            [1.0, -1.0, 0.5, 1.0],
+            [0.0, 1.0, -1.0, 2.0],
+        ]);
+        let out = tri(&v, &vp);
+        assert_eq!(out.primitives.len(), 1);
+        assert_eq!(out.primitives[0].provoking, 2);
+        assert_eq!(out.primitives[0].id, 5);
+        assert_eq!(out.vertices[0].pos, [0.0, 0.0, 0.5, 1.0]);
+        assert_eq!(out.vertices[1].pos, [100.0, 0.0, 0.75, 1.0]);
+        assert_eq!(out.vertices[2].pos, [50.0, 37.5, 0.25, 0.5]);
+    }
+
+    #[test]
+    fn near_plane_clips_and_interpolates() {
+        let vp = VertexProcessing::new(100, 100);
+        // vertex 2 is behind the near plane (z < -w)
+        let v = verts(&[
+            [-0.5, -0.5, 0.0, 1.0],
+            [0.5, -0.5, 0.0, 1.0],
+            [0.0, 0.5, -3.0, 1.0],
+        ]);
+        let out = tri(&v, &vp);
+        // a quad remains: two triangles, four vertices
+        assert_eq!(out.primitives.len(), 2);
+        assert_eq!(out.vertices.len(), 4);
+        for w in &out.vertices {
+            assert!(w.pos[2] >= -1e-6, "depth inside [0,1]: {:?}", w.pos);
+        }
+        // new vertex on edge 1→2 at t = 1/3: texcoord.x = 1 + 1/3
+        let tc: Vec<f32> = (0..4)
+            .map(|i| f32::from_bits(out.vertex_varyings(i).unwrap()[0]))
+            .collect();
+        assert!(tc.iter().any(|t| (t - 4.0 / 3.0).abs() < 1e-6), "{tc:?}");
+        // flat varying comes from the provoking vertex everywhere
+        assert!((0..4).all(|i| out.vertex_varyings(i).unwrap()[1] == 7));
+        let mut clamp = vp.clone();
+        clamp.clip.depth_clamp = true;
+        let out = tri(&v, &clamp);
+        assert_eq!(
+            out.primitives.len(),
+            1,
+            "depth clamp disables near clipping"
+        );
+        assert_eq!(out.vertices[2].pos[2], 0.0);
+    }
+
+    #[test]
+    fn user_planes_cull_and_clip() {
+        let mut vp = VertexProcessing::new(100, 100);
+        vp.clip.enabled = 1;
+        vp.clip.planes[0] = [1.0, 0.0, 0.0, 0.0]; // keep x >= 0
+        let v = verts(&[
+            [-0.5, -0.5, 0.0, 1.0],
+            [-0.1, -0.5, 0.0, 1.0],
+            [-0.2, 0.5, 0.0, 1.0],
+        ]);
+        assert_eq!(tri(&v, &vp).primitives.len(), 0);
+        let v = verts(&[
+            [-0.5, -0.5, 0.0, 1.0],
+            [0.5, -0.5, 0.0, 1.0],
+            [0.5, 0.5, 0.0, 1.0],
+        ]);
+        let out = tri(&v, &vp);
+        assert!(!out.primitives.is_empty());
+        assert!(out.vertices.iter().all(|w| w.pos[0] >= 50.0 - 1e-3));
+    }
+
+    #[test]
+    fn guard_band_avoids_xy_clipping_and_points_use_the_frustum() {
+        let vp = VertexProcessing::new(100, 100);
+        let v = verts(&[
+            [-3.0, -1.0, 0.0, 1.0],
+            [3.0, -1.0, 0.0, 1.0],
+            [0.0, 1.0, 0.0, 1.0],
+        ]);
+        let out = tri(&v, &vp);
+        assert_eq!((out.primitives.len(), out.vertices.len()), (1, 3));
+        let plan = plan();
+        let mut cc = ClipContext::new(&v, &plan, &vp);
+        let mut out = DrawInput::new(2);
+        let prims = Primitives {
+            verts: vec![0, 2],
+            provoking: vec![0, 0],
+        };
+        cc.add(PrimClass::Points, &prims, &[0, 1], &mut out);
+        assert_eq!(out.primitives.len(), 1, "the point at x = -3w is outside");
+    }
+
+    #[test]
+    fn lines_clip_parametrically() {
+        let vp = VertexProcessing::new(100, 100);
+        let v = verts(&[[0.0, 0.0, -3.0, 1.0], [0.0, 0.0, 1.0, 1.0]]);
+        let plan = plan();
+        let mut cc = ClipContext::new(&v, &plan, &vp);
+        let mut out = DrawInput::new(2);
+        let prims = Primitives {
+            verts: vec![0, 1],
+            provoking: vec![1],
+        };
+        cc.add(PrimClass::Lines, &prims, &[0], &mut out);
+        assert_eq!(out.primitives.len(), 1);
+        assert!((out.vertices[0].pos[2] - 0.0).abs() < 1e-6);
+        assert_eq!(out.vertex_varyings(0).unwrap()[1], 7);
+    }
+}

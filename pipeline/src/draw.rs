@@ -1,0 +1,166 @@
+//! A draw call end to end: vertex stage → [tessellation] → [geometry] → stream-out →
+//! clipping and viewport → rasterizer with the fragment program.
+
+use crate::assembly::{assemble, drop_adjacency, PrimClass, Primitives};
+use crate::clip::ClipContext;
+use crate::env::Resources;
+use crate::error::PipelineError;
+use crate::fragment::{FragmentPlan, ProgramShader};
+use crate::state::{DrawState, DrawStats};
+use crate::vertices::Vertices;
+use crate::xfb::XfbState;
+use crate::{geometry, tess, vertex_stage};
+use glemu_raster::{DrawInput, Framebuffer, Rasterizer};
+use std::borrow::Cow;
+
+/// Primitives of the last vertex-processing stage, ready for stream-out and clipping.
+struct Stage2<'a> {
+    verts: Cow<'a, Vertices>,
+    class: PrimClass,
+    /// Per vertex stream (only stream 0 without a geometry program).
+    streams: Vec<(Primitives, Vec<u32>)>,
+}
+
+/// Runs one draw call. `xfb` is the stream-out state when the context has one (it is
+/// updated while capturing). Query counters come back in [`DrawStats`].
+pub fn draw(
+    state: &DrawState,
+    rasterizer: &Rasterizer,
+    fb: &mut Framebuffer,
+    mut xfb: Option<&mut XfbState>,
+) -> Result<DrawStats, PipelineError> {
+    let progs = &state.programs;
+    let vs = progs
+        .vertex
+        .as_ref()
+        .ok_or_else(|| PipelineError::invalid_op("draw without a vertex program"))?;
+    let class0 = state.call.mode.class(state.vertex.tess.patch_vertices);
+    let tessellating = progs.tess_eval.is_some();
+    if matches!(class0, PrimClass::Patches(_)) != tessellating {
+        return Err(PipelineError::invalid_op(if tessellating {
+            "a tessellation evaluation program needs GL_PATCHES"
+        } else {
+            "GL_PATCHES needs a tessellation evaluation program"
+        }));
+    }
+    let res = Resources {
+        textures: state.textures.clone(),
+        counter_buffers: state.counter_buffers.clone(),
+        storage_buffers: state.storage_buffers.clone(),
+        memory: Some(state.memory.clone()),
+    };
+    let faults_before = state.memory.faults();
+    let mut stats = DrawStats::default();
+    if state.call.count == 0 || state.call.instances == 0 {
+        return Ok(stats);
+    }
+    let vso = vertex_stage::run(state, vs, &res)?;
+    stats.vertex_invocations = vso.invocations;
+    let discard = state.vertex.rasterizer_discard;
+    let vp = &state.vertex;
+    // Everything for the rasterizer, built once the last stage's layout is known.
+    let mut raster_in: Option<(FragmentPlan, DrawInput)> = None;
+    for seq in &vso.sequences {
+        let (class, prims) = assemble(
+            state.call.mode,
+            seq,
+            vp.tess.patch_vertices,
+            vp.provoking_last,
+        )?;
+        let ids: Vec<u32> = (0..prims.len() as u32).collect();
+        let mut st = Stage2 {
+            verts: Cow::Borrowed(&vso.vertices),
+            class,
+            streams: vec![(prims, ids)],
+        };
+        if let Some(tes) = &progs.tess_eval {
+            let (p, i) = st.streams.swap_remove(0);
+            let n_in = class.vertices();
+            let t = tess::run(
+                progs.tess_control.as_ref(),
+                tes,
+                &res,
+                &vp.tess,
+                &st.verts,
+                n_in,
+                &p,
+                &i,
+            )?;
+            st = Stage2 {
+                verts: Cow::Owned(t.verts),
+                class: t.class,
+                streams: vec![(t.prims, t.ids)],
+            };
+        }
+        if let Some(gs) = &progs.geometry {
+            let (p, i) = st.streams.swap_remove(0);
+            let g = geometry::run(gs, &res, &st.verts, st.class, &p, &i, vp.provoking_last)?;
+            st = Stage2 {
+                verts: Cow::Owned(g.verts),
+                class: g.class,
+                streams: g.streams.into_iter().map(|s| (s.prims, s.ids)).collect(),
+            };
+        } else if matches!(
+            st.class,
+            PrimClass::LinesAdjacency | PrimClass::TrianglesAdjacency
+        ) {
+            let (p, i) = st.streams.swap_remove(0);
+            let dropped = drop_adjacency(st.class, &p);
+            st.class = st.class.without_adjacency();
+            st.streams = vec![(dropped, i)];
+        }
+        if matches!(st.class, PrimClass::Patches(_)) {
+            return Err(PipelineError::invalid_op(
+                "patches cannot be rasterized without tessellation",
+            ));
+        }
+        for (s, (p, _)) in st.streams.iter().enumerate() {
+            if let Some(g) = stats.primitives_generated.get_mut(s) {
+                *g += p.len() as u64;
+            }
+            if let Some(x) = xfb.as_deref_mut() {
+                let w = x.capture(s as u32, &st.verts, st.class, p)?;
+                if let Some(c) = stats.primitives_written.get_mut(s) {
+                    *c += w;
+                }
+            }
+        }
+        if discard {
+            continue;
+        }
+        let fp = progs
+            .fragment
+            .as_ref()
+            .ok_or_else(|| PipelineError::invalid_op("draw without a fragment program"))?;
+        if raster_in.is_none() {
+            let plan = FragmentPlan::new(fp, &st.verts, vp.two_side, vp.flat_shading)?;
+            let input = DrawInput::new(plan.raster.picks.len());
+            raster_in = Some((plan, input));
+        }
+        if let Some((plan, input)) = raster_in.as_mut() {
+            let mut cc = ClipContext::new(&st.verts, &plan.raster, vp);
+            if let Some((p, ids)) = st.streams.first() {
+                cc.add(st.class, p, ids, input);
+            }
+        }
+    }
+    if let (Some((plan, input)), Some(fp)) = (raster_in, progs.fragment.as_ref()) {
+        if !input.primitives.is_empty() {
+            let shader = ProgramShader {
+                fp,
+                plan: &plan,
+                res: &res,
+            };
+            let mut rstate = state.raster;
+            rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
+            rstate.depth_stencil.depth_range = [vp.viewport.near, vp.viewport.far];
+            let r = rasterizer
+                .draw(fb, &rstate, &input, &shader)
+                .map_err(|e| PipelineError::execution(e.to_string()))?;
+            stats.samples_passed = r.samples_passed;
+            stats.primitives_rasterized = r.primitives_rasterized;
+        }
+    }
+    stats.memory_faults = state.memory.faults() - faults_before;
+    Ok(stats)
+}

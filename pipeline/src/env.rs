@@ -1,0 +1,352 @@
+//! The executor's [`Env`] for every stage: textures through glemu-textures, parameter and
+//! storage buffers, the GPU address space, atomic counters and subroutine uniforms.
+//!
+//! [`Resources`] is shared (read-only, `Sync`) by every invocation of a draw; each batch
+//! builds a small [`StageEnv`] around it. Geometry and fragment stages wrap a `StageEnv`
+//! to add EMIT and IPAx.
+
+use crate::memory::{read_le, write_le, Buffer, GpuMemory};
+use crate::state::{BufferRange, TextureUnit};
+use glemu_programs::exec::{
+    Env, EnvError, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
+};
+use glemu_programs::ir::{Stage, TexTarget};
+use glemu_textures::{Lanes, LodMode, OpKind, Target, TexOp};
+use std::sync::Arc;
+
+/// Everything a draw's programs can reach outside their registers.
+#[derive(Clone, Debug, Default)]
+pub struct Resources {
+    pub textures: Vec<TextureUnit>,
+    pub counter_buffers: Vec<Option<BufferRange>>,
+    pub storage_buffers: Vec<Option<BufferRange>>,
+    pub memory: Option<Arc<GpuMemory>>,
+}
+
+/// Per-stage view of [`Resources`] plus the stage's own parameter buffers.
+pub struct StageEnv<'a> {
+    pub res: &'a Resources,
+    pub stage: Stage,
+    pub param_buffers: &'a [Option<BufferRange>],
+    pub subroutines: &'a [u32],
+}
+
+/// Resolves `size` bytes at `offset` of a bound range to (buffer, absolute offset).
+fn in_range(r: &BufferRange, offset: u64, size: u64) -> Option<(&Arc<Buffer>, u64)> {
+    let limit = match r.size {
+        Some(s) => s,
+        None => r.buffer.len().saturating_sub(r.offset),
+    };
+    let end = offset.checked_add(size)?;
+    (end <= limit).then_some((&r.buffer, r.offset.checked_add(offset)?))
+}
+
+/// Instruction target → texture target and whether it is a SHADOW form.
+pub fn split_target(t: TexTarget) -> Option<(Target, bool)> {
+    use TexTarget as T;
+    Some(match t {
+        T::T1D => (Target::T1D, false),
+        T::T2D => (Target::T2D, false),
+        T::T3D => (Target::T3D, false),
+        T::Cube => (Target::Cube, false),
+        T::Rect => (Target::Rect, false),
+        T::Array1D => (Target::Array1D, false),
+        T::Array2D => (Target::Array2D, false),
+        T::ArrayCube => (Target::ArrayCube, false),
+        T::Shadow1D => (Target::T1D, true),
+        T::Shadow2D => (Target::T2D, true),
+        T::ShadowRect => (Target::Rect, true),
+        T::ShadowCube => (Target::Cube, true),
+        T::ShadowArray1D => (Target::Array1D, true),
+        T::ShadowArray2D => (Target::Array2D, true),
+        T::ShadowArrayCube => (Target::ArrayCube, true),
+        T::Buffer => (Target::Buffer, false),
+        T::T2DMs => (Target::T2DMs, false),
+        T::Array2DMs => (Target::Array2DMs, false),
+        T::Renderbuffer => return None,
+    })
+}
+
+fn f(v: u32) -> f32 {
+    f32::from_bits(v)
+}
+
+/// Fills the texture crate's SoA request from the instruction's operands, following the
+/// coordinate layout of NV_gpu_program4 (table X.17: where the layer, the depth reference,
+/// the bias/LOD live for each target).
+fn build_lanes(call: &TexCall<'_>, target: Target, shadow: bool, lanes: &mut Lanes<MAX_LANES>) {
+    let c = call.coord;
+    let op2x = call.operand2.map(|o| o[0]);
+    for i in 0..MAX_LANES {
+        let mut v = [f(c[0][i]), f(c[1][i]), f(c[2][i]), f(c[3][i])];
+        if call.op == ExecTexOp::Proj {
+            let w = v[3];
+            for x in v.iter_mut().take(3) {
+                *x /= w;
+            }
+        }
+        let (coords, layer, reference): (usize, Option<usize>, Option<usize>) = match target {
+            Target::T1D | Target::Buffer => (1, None, shadow.then_some(2)),
+            Target::T2D | Target::Rect | Target::T2DMs => (2, None, shadow.then_some(2)),
+            Target::T3D => (3, None, None),
+            Target::Cube => (3, None, shadow.then_some(3)),
+            Target::Array1D => (1, Some(1), shadow.then_some(2)),
+            Target::Array2D | Target::Array2DMs => (2, Some(2), shadow.then_some(3)),
+            Target::ArrayCube => (3, Some(3), None),
+        };
+        for k in 0..3 {
+            lanes.coord[k][i] = if k < coords { v[k] } else { 0.0 };
+        }
+        lanes.layer[i] = layer.map(|l| v[l]).unwrap_or(0.0);
+        lanes.reference[i] = match (reference, target, shadow) {
+            (Some(r), _, _) => v[r],
+            (None, Target::ArrayCube, true) => op2x.map(|o| f(o[i])).unwrap_or(0.0),
+            _ => 0.0,
+        };
+        // Bias/LOD: coord.w, or operand2.x when w is taken (cube arrays, shadow cubes).
+        let w_taken = matches!(target, Target::ArrayCube) || (target == Target::Cube && shadow);
+        lanes.lod[i] = if w_taken {
+            op2x.map(|o| f(o[i])).unwrap_or(0.0)
+        } else {
+            v[3]
+        };
+        if call.op == ExecTexOp::Grad {
+            if let (Some(dx), Some(dy)) = (call.operand2, call.operand3) {
+                for k in 0..3 {
+                    lanes.ddx[k][i] = f(dx[k][i]);
+                    lanes.ddy[k][i] = f(dy[k][i]);
+                }
+            }
+        }
+        // Integer operands (TXF/TXFMS/TXQ).
+        let ic = [
+            c[0][i] as i32,
+            c[1][i] as i32,
+            c[2][i] as i32,
+            c[3][i] as i32,
+        ];
+        lanes.icoord = {
+            let mut a = lanes.icoord;
+            let vals = match target {
+                Target::Array1D => [ic[0], 0, ic[1], ic[3]],
+                _ => ic,
+            };
+            for k in 0..4 {
+                a[k][i] = vals[k];
+            }
+            a
+        };
+        match call.offsets {
+            TexOffsets::None => {
+                for k in 0..3 {
+                    lanes.offset[k][i] = 0;
+                }
+            }
+            TexOffsets::Const(o) => {
+                for k in 0..3 {
+                    lanes.offset[k][i] = o[k];
+                }
+            }
+            TexOffsets::PerLane(p) => {
+                for k in 0..3 {
+                    lanes.offset[k][i] = p[k][i];
+                }
+            }
+        }
+        if call.op == ExecTexOp::GatherOffsets {
+            if let (Some(ox), Some(oy)) = (call.operand2, call.operand3) {
+                for t in 0..4 {
+                    lanes.gather_offsets[0][t][i] = ox[t][i] as i32;
+                    lanes.gather_offsets[1][t][i] = oy[t][i] as i32;
+                }
+            }
+        }
+    }
+}
+
+impl StageEnv<'_> {
+    fn region(&self, region: MemRegion) -> Option<&BufferRange> {
+        match region {
+            MemRegion::ParamBuffer { binding } => {
+                self.param_buffers.get(binding as usize)?.as_ref()
+            }
+            MemRegion::Storage { binding } => {
+                self.res.storage_buffers.get(binding as usize)?.as_ref()
+            }
+            MemRegion::Global => None,
+        }
+    }
+
+    fn memory(&self) -> Result<&GpuMemory, EnvError> {
+        self.res
+            .memory
+            .as_deref()
+            .ok_or_else(|| EnvError::not_supported("GPU memory access without an address space"))
+    }
+}
+
+impl Env for StageEnv<'_> {
+    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        let (target, shadow) = split_target(call.target)
+            .ok_or_else(|| EnvError::not_supported("RENDERBUFFER texture target"))?;
+        let kind = match call.op {
+            ExecTexOp::Sample | ExecTexOp::Proj => OpKind::Sample(LodMode::Implicit),
+            ExecTexOp::Bias => OpKind::Sample(LodMode::Bias),
+            ExecTexOp::Lod => OpKind::Sample(LodMode::Explicit),
+            ExecTexOp::Grad => OpKind::Sample(LodMode::Gradients),
+            ExecTexOp::Fetch => OpKind::Fetch,
+            ExecTexOp::FetchMs => OpKind::FetchMs,
+            ExecTexOp::Query => OpKind::Size,
+            ExecTexOp::Gather => OpKind::Gather {
+                comp: call.gather_comp,
+            },
+            ExecTexOp::GatherOffsets => OpKind::GatherOffsets {
+                comp: call.gather_comp,
+            },
+            ExecTexOp::QueryLod => OpKind::QueryLod,
+        };
+        let binding = self
+            .res
+            .textures
+            .get(call.unit as usize)
+            .and_then(|u| u.for_target(target));
+        let Some(binding) = binding else {
+            // No complete texture of this target on the unit: GL returns (0, 0, 0, 1).
+            for i in 0..MAX_LANES {
+                if call.lanes & (1 << i) != 0 {
+                    out[0][i] = 0;
+                    out[1][i] = 0;
+                    out[2][i] = 0;
+                    out[3][i] = if call.dtype.is_float() {
+                        1.0f32.to_bits()
+                    } else {
+                        1
+                    };
+                }
+            }
+            return Ok(());
+        };
+        let op = TexOp {
+            kind,
+            target,
+            shadow,
+            quad_derivatives: self.stage == Stage::Fragment,
+        };
+        let mut lanes = Lanes::<MAX_LANES>::new();
+        build_lanes(call, target, shadow, &mut lanes);
+        glemu_textures::execute(
+            &binding.texture,
+            &binding.sampler,
+            &op,
+            &lanes,
+            u64::from(call.lanes),
+            out,
+        )
+        .map_err(|e| EnvError(e.to_string()))
+    }
+
+    fn mem_read(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        out: &mut [u8],
+    ) -> Result<bool, EnvError> {
+        if region == MemRegion::Global {
+            let align = (out.len() as u64).clamp(1, 16);
+            return Ok(self.memory()?.load(address, align, out).is_ok());
+        }
+        let Some(r) = self.region(region) else {
+            return Ok(false);
+        };
+        match in_range(r, address, out.len() as u64) {
+            Some((buf, off)) => Ok(buf.read(off, out).is_ok()),
+            None => Ok(false),
+        }
+    }
+
+    fn mem_write(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        data: &[u8],
+    ) -> Result<bool, EnvError> {
+        if region == MemRegion::Global {
+            let align = (data.len() as u64).clamp(1, 16);
+            return Ok(self.memory()?.store(address, align, data).is_ok());
+        }
+        let Some(r) = self.region(region) else {
+            return Ok(false);
+        };
+        match in_range(r, address, data.len() as u64) {
+            Some((buf, off)) => Ok(buf.write(off, data).is_ok()),
+            None => Ok(false),
+        }
+    }
+
+    fn mem_atomic(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        if region == MemRegion::Global {
+            return Ok(self
+                .memory()?
+                .atomic_with(address, u64::from(size), update)
+                .ok());
+        }
+        let Some(r) = self.region(region) else {
+            return Ok(None);
+        };
+        let Some((buf, off)) = in_range(r, address, u64::from(size)) else {
+            return Ok(None);
+        };
+        Ok(atomic_on(buf, off, u64::from(size), update))
+    }
+
+    fn counter_atomic(
+        &mut self,
+        binding: u32,
+        index: u32,
+        update: &dyn Fn(u32) -> u32,
+    ) -> Result<Option<u32>, EnvError> {
+        let Some(r) = self
+            .res
+            .counter_buffers
+            .get(binding as usize)
+            .and_then(|r| r.as_ref())
+        else {
+            return Ok(None);
+        };
+        let Some((buf, off)) = in_range(r, u64::from(index) * 4, 4) else {
+            return Ok(None);
+        };
+        Ok(atomic_on(buf, off, 4, &|old| Some(u64::from(update(old as u32)))).map(|v| v as u32))
+    }
+
+    fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
+        self.subroutines
+            .get(slot as usize)
+            .copied()
+            .ok_or_else(|| EnvError(format!("subroutine uniform {slot} has no value")))
+    }
+}
+
+/// Read-modify-write of `size` bytes under the buffer's lock.
+pub fn atomic_on(
+    buf: &Buffer,
+    off: u64,
+    size: u64,
+    update: &dyn Fn(u64) -> Option<u64>,
+) -> Option<u64> {
+    let mut data = buf.lock();
+    let start = usize::try_from(off).ok()?;
+    let end = start.checked_add(size as usize)?;
+    let bytes = data.get_mut(start..end)?;
+    let old = read_le(bytes);
+    if let Some(new) = update(old) {
+        write_le(bytes, new);
+    }
+    Some(old)
+}

@@ -1,0 +1,506 @@
+//! The fragment stage: runs the fragment program as the rasterizer's [`FragmentShader`].
+//!
+//! [`FragmentPlan`] links the fragment program's inputs to the last vertex stage's
+//! varyings (by [`VaryingSlot`]) and decides the scalar varyings the rasterizer
+//! interpolates, with each input's interpolation modifiers. Two-sided colour: when
+//! enabled, both front and back colours are interpolated and the shader picks one per
+//! primitive from its facing.
+
+use crate::clip::RasterPlan;
+use crate::env::{Resources, StageEnv};
+use crate::error::PipelineError;
+use crate::state::StageProgram;
+use crate::vertices::Vertices;
+use glemu_programs::exec::{
+    Env, EnvError, ImageCall, InterpCall, InterpKind, LaneState, MemRegion, TexCall, Vec4,
+    MAX_LANES,
+};
+use glemu_programs::ir::{InputBinding, Opcode, OutputBinding, Stage, VarType, VaryingSlot};
+use glemu_raster::{
+    FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderError,
+    ShaderInfo, VaryingInterp, LANES,
+};
+
+/// Where one fragment program input comes from.
+#[derive(Clone, Debug, PartialEq)]
+enum FragSrc {
+    /// Raster varyings `base..base+4`; `back` = the back colour's base for two-sided
+    /// selection; `scalar` = only x is a varying (fog, clip distance): (v, 0, 0, 1).
+    Varying {
+        base: usize,
+        back: Option<usize>,
+        scalar: bool,
+    },
+    Const([u32; 4]),
+    Position,
+    Facing,
+    PrimitiveId,
+    SampleId,
+    SampleMask,
+    SamplePosition,
+    PointCoord,
+    Helper,
+}
+
+/// Output routing of one fragment program output.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FragDst {
+    Color(usize),
+    Depth,
+    SampleMask,
+}
+
+const ONE: u32 = 0x3f80_0000;
+
+/// How the fragment program's inputs and outputs connect to the rest of the draw.
+#[derive(Clone, Debug)]
+pub struct FragmentPlan {
+    pub raster: RasterPlan,
+    pub info: ShaderInfo,
+    inputs: Vec<FragSrc>,
+    outputs: Vec<(usize, FragDst)>,
+    origin_upper_left: bool,
+    pixel_center_integer: bool,
+}
+
+fn varying_for(b: &InputBinding) -> Option<(VaryingSlot, bool)> {
+    Some(match b {
+        InputBinding::FragColor { secondary } => (
+            VaryingSlot::Color {
+                back: false,
+                secondary: *secondary,
+            },
+            false,
+        ),
+        InputBinding::FragTexCoord(n) => (VaryingSlot::TexCoord(*n), false),
+        InputBinding::FragAttrib(n) => (VaryingSlot::Attrib(*n), false),
+        InputBinding::FragFogCoord => (VaryingSlot::FogCoord, true),
+        InputBinding::FragClipDistance(n) => (VaryingSlot::ClipDistance(*n), true),
+        InputBinding::FragLayer => (VaryingSlot::Layer, true),
+        InputBinding::FragViewportIndex => (VaryingSlot::ViewportIndex, true),
+        _ => return None,
+    })
+}
+
+impl FragmentPlan {
+    /// Links `fp` to the varyings `last` produces.
+    pub fn new(
+        fp: &StageProgram,
+        last: &Vertices,
+        two_side: bool,
+        flat_shading: bool,
+    ) -> Result<FragmentPlan, PipelineError> {
+        let prog = &fp.program;
+        if prog.stage != Stage::Fragment {
+            return Err(PipelineError::invalid_op(
+                "the fragment stage's program is not a fragment program",
+            ));
+        }
+        let mut raster = RasterPlan::default();
+        let mut interps: Vec<VaryingInterp> = Vec::new();
+        let mut inputs = Vec::new();
+        let mut per_sample = false;
+        for input in &prog.inputs {
+            let b = &input.binding;
+            let src = if let Some((slot, scalar)) = varying_for(b) {
+                let is_color = matches!(slot, VaryingSlot::Color { .. });
+                let integer = input.info.ty != VarType::Float;
+                let flat = input.interp.flat
+                    || integer
+                    || (is_color && flat_shading)
+                    || matches!(slot, VaryingSlot::Layer | VaryingSlot::ViewportIndex);
+                let vi = VaryingInterp {
+                    mode: if flat {
+                        InterpMode::Flat
+                    } else if input.interp.noperspective {
+                        InterpMode::NoPerspective
+                    } else {
+                        InterpMode::Perspective
+                    },
+                    location: if input.interp.sample {
+                        InterpLocation::Sample
+                    } else if input.interp.centroid {
+                        InterpLocation::Centroid
+                    } else {
+                        InterpLocation::Center
+                    },
+                };
+                per_sample |= input.interp.sample;
+                let mut add = |slot: VaryingSlot| -> Option<usize> {
+                    let k = last.find(slot)?;
+                    let base = raster.picks.len();
+                    for c in 0..4 {
+                        raster.picks.push((Some(k), c, flat));
+                        interps.push(vi);
+                    }
+                    Some(base)
+                };
+                let front = add(slot);
+                let back = match slot {
+                    VaryingSlot::Color { secondary, .. } if two_side => add(VaryingSlot::Color {
+                        back: true,
+                        secondary,
+                    }),
+                    _ => None,
+                };
+                match (front, back) {
+                    (Some(base), back) => FragSrc::Varying { base, back, scalar },
+                    (None, Some(b)) => FragSrc::Varying {
+                        base: b,
+                        back: Some(b),
+                        scalar,
+                    },
+                    // Not written by the previous stage: undefined in GL; (0,0,0,1) here.
+                    (None, None) => FragSrc::Const([0, 0, 0, ONE]),
+                }
+            } else {
+                match b {
+                    InputBinding::FragPosition => FragSrc::Position,
+                    InputBinding::FragFacing => FragSrc::Facing,
+                    InputBinding::PrimitiveId => FragSrc::PrimitiveId,
+                    InputBinding::FragSampleId => {
+                        per_sample = true;
+                        FragSrc::SampleId
+                    }
+                    InputBinding::FragSampleMask => FragSrc::SampleMask,
+                    InputBinding::FragSamplePosition => {
+                        per_sample = true;
+                        FragSrc::SamplePosition
+                    }
+                    InputBinding::FragPointCoord => FragSrc::PointCoord,
+                    InputBinding::FragHelperThread => FragSrc::Helper,
+                    other => {
+                        return Err(PipelineError::not_supported(format!(
+                            "fragment program input {other:?}"
+                        )))
+                    }
+                }
+            };
+            inputs.push(src);
+        }
+        let mut outputs = Vec::new();
+        let (mut writes_depth, mut writes_mask) = (false, false);
+        for (i, o) in prog.outputs.iter().enumerate() {
+            let dst = match o.binding {
+                OutputBinding::FragColor { target, index } => {
+                    FragDst::Color((target + index) as usize)
+                }
+                OutputBinding::FragColorHalf => FragDst::Color(0),
+                OutputBinding::FragDepth => {
+                    writes_depth = true;
+                    FragDst::Depth
+                }
+                OutputBinding::FragSampleMask => {
+                    writes_mask = true;
+                    FragDst::SampleMask
+                }
+                ref other => {
+                    return Err(PipelineError::not_supported(format!(
+                        "fragment program output {other:?}"
+                    )))
+                }
+            };
+            outputs.push((i, dst));
+        }
+        let has = |ops: &[Opcode]| prog.instructions.iter().any(|i| ops.contains(&i.op));
+        let info = ShaderInfo {
+            varyings: interps,
+            writes_depth,
+            writes_sample_mask: writes_mask,
+            may_kill: has(&[Opcode::Kil]),
+            side_effects: has(&[
+                Opcode::Store,
+                Opcode::Atom,
+                Opcode::Atomctr,
+                Opcode::Storeim,
+                Opcode::Atomim,
+            ]),
+            per_sample,
+            early_fragment_tests: prog.options.early_fragment_tests,
+        };
+        Ok(FragmentPlan {
+            raster,
+            info,
+            inputs,
+            outputs,
+            origin_upper_left: prog.options.origin_upper_left,
+            pixel_center_integer: prog.options.pixel_center_integer,
+        })
+    }
+}
+
+/// A fragment program bound to a draw's resources.
+pub struct ProgramShader<'a> {
+    pub fp: &'a StageProgram,
+    pub plan: &'a FragmentPlan,
+    pub res: &'a Resources,
+}
+
+/// Per-worker registers.
+pub struct Scratch {
+    ls: LaneState,
+    tmp: [[u32; LANES]; 4],
+}
+
+struct FragEnv<'a, 'b> {
+    base: StageEnv<'a>,
+    batch: &'a FragmentBatch<'b>,
+    plan: &'a FragmentPlan,
+}
+
+impl Env for FragEnv<'_, '_> {
+    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.base.texture(call, out)
+    }
+    fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+        self.base.mem_read(r, a, out)
+    }
+    fn mem_write(&mut self, r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+        self.base.mem_write(r, a, d)
+    }
+    fn mem_atomic(
+        &mut self,
+        r: MemRegion,
+        a: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        self.base.mem_atomic(r, a, size, update)
+    }
+    fn counter_atomic(
+        &mut self,
+        binding: u32,
+        index: u32,
+        update: &dyn Fn(u32) -> u32,
+    ) -> Result<Option<u32>, EnvError> {
+        self.base.counter_atomic(binding, index, update)
+    }
+    fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
+        self.base.image_load(c, xy)
+    }
+    fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
+        self.base.subroutine(slot)
+    }
+
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        let src = self.plan.inputs.get(call.input as usize);
+        let Some(FragSrc::Varying { base, back, scalar }) = src.cloned() else {
+            return Err(EnvError(format!(
+                "IPA on input {} which is not an interpolated attribute",
+                call.input
+            )));
+        };
+        let base = match back {
+            Some(b) if !self.batch.front_facing() => b,
+            _ => base,
+        };
+        let comps = if scalar { 1 } else { 4 };
+        let mut tmp = [0u32; LANES];
+        // IPAO offsets: clamped to the supported range and snapped to 1/16 pixel
+        // (FRAGMENT_INTERPOLATION_OFFSET_BITS = 4).
+        let snap = |v: u32| {
+            let o = f32::from_bits(v).clamp(-0.5, 0.4375);
+            (o * 16.0).floor() / 16.0
+        };
+        let (mut dx, mut dy) = ([0.0f32; LANES], [0.0f32; LANES]);
+        if call.kind == InterpKind::Offset {
+            for i in 0..LANES.min(MAX_LANES) {
+                dx[i] = snap(call.operand[0][i]);
+                dy[i] = snap(call.operand[1][i]);
+            }
+        }
+        let mut sample = [0u32; LANES];
+        sample[..LANES.min(MAX_LANES)].copy_from_slice(&call.operand[0][..LANES.min(MAX_LANES)]);
+        for c in 0..comps {
+            match call.kind {
+                InterpKind::Centroid => self.batch.interpolate_at_centroid(base + c, &mut tmp),
+                InterpKind::Sample => self
+                    .batch
+                    .interpolate_at_sample(base + c, &sample, &mut tmp),
+                InterpKind::Offset => {
+                    self.batch
+                        .interpolate_at_offset(base + c, &dx, &dy, &mut tmp)
+                }
+            }
+            for i in 0..LANES.min(MAX_LANES) {
+                if call.lanes & (1 << i) != 0 {
+                    out[c][i] = tmp[i];
+                }
+            }
+        }
+        if scalar {
+            for i in 0..LANES.min(MAX_LANES) {
+                if call.lanes & (1 << i) != 0 {
+                    out[1][i] = 0;
+                    out[2][i] = 0;
+                    out[3][i] = ONE;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ProgramShader<'_> {
+    fn fill_inputs(&self, s: &mut Scratch, batch: &FragmentBatch<'_>) {
+        let front = batch.front_facing();
+        for (slot, src) in self.plan.inputs.iter().enumerate() {
+            let Some(reg) = s.ls.input_mut(slot) else {
+                continue;
+            };
+            let lanes = LANES.min(MAX_LANES);
+            match src {
+                FragSrc::Varying { base, back, scalar } => {
+                    let base = match back {
+                        Some(b) if !front => *b,
+                        _ => *base,
+                    };
+                    let comps = if *scalar { 1 } else { 4 };
+                    for c in 0..comps {
+                        batch.interpolate(base + c, &mut s.tmp[0]);
+                        reg[c][..lanes].copy_from_slice(&s.tmp[0][..lanes]);
+                    }
+                    if *scalar {
+                        for (c, v) in [(1, 0), (2, 0), (3, ONE)] {
+                            reg[c] = [v; MAX_LANES];
+                        }
+                    }
+                }
+                FragSrc::Const(v) => {
+                    for c in 0..4 {
+                        reg[c] = [v[c]; MAX_LANES];
+                    }
+                }
+                FragSrc::Position => {
+                    batch.position(&mut s.tmp);
+                    let h = batch.framebuffer_height() as f32;
+                    for i in 0..lanes {
+                        let mut x = f32::from_bits(s.tmp[0][i]);
+                        let mut y = f32::from_bits(s.tmp[1][i]);
+                        if self.plan.origin_upper_left {
+                            y = h - y;
+                        }
+                        if self.plan.pixel_center_integer {
+                            x -= 0.5;
+                            y -= 0.5;
+                        }
+                        reg[0][i] = x.to_bits();
+                        reg[1][i] = y.to_bits();
+                        reg[2][i] = s.tmp[2][i];
+                        reg[3][i] = s.tmp[3][i];
+                    }
+                }
+                FragSrc::Facing => {
+                    let f = if front { 1.0f32 } else { -1.0 };
+                    reg[0] = [f.to_bits(); MAX_LANES];
+                    reg[1] = [0; MAX_LANES];
+                    reg[2] = [0; MAX_LANES];
+                    reg[3] = [ONE; MAX_LANES];
+                }
+                FragSrc::PrimitiveId => {
+                    *reg = [
+                        [batch.primitive_id(); MAX_LANES],
+                        [0; MAX_LANES],
+                        [0; MAX_LANES],
+                        [0; MAX_LANES],
+                    ];
+                }
+                FragSrc::SampleId => {
+                    let ids = batch.sample_id().copied().unwrap_or([0; LANES]);
+                    reg[0][..lanes].copy_from_slice(&ids[..lanes]);
+                }
+                FragSrc::SampleMask => {
+                    reg[0][..lanes].copy_from_slice(&batch.coverage()[..lanes]);
+                }
+                FragSrc::SamplePosition => {
+                    let ids = batch.sample_id().copied().unwrap_or([0; LANES]);
+                    for i in 0..lanes {
+                        let p = batch.sample_position(ids[i]).unwrap_or([0.5, 0.5]);
+                        reg[0][i] = p[0].to_bits();
+                        reg[1][i] = p[1].to_bits();
+                    }
+                }
+                FragSrc::PointCoord => {
+                    let mut pc = [[0u32; LANES]; 2];
+                    batch.point_coord(&mut pc);
+                    reg[0][..lanes].copy_from_slice(&pc[0][..lanes]);
+                    reg[1][..lanes].copy_from_slice(&pc[1][..lanes]);
+                    reg[2] = [0; MAX_LANES];
+                    reg[3] = [ONE; MAX_LANES];
+                }
+                FragSrc::Helper => {
+                    let live = batch.live_mask();
+                    for i in 0..lanes {
+                        reg[0][i] = if live & (1 << i) == 0 { u32::MAX } else { 0 };
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl FragmentShader for ProgramShader<'_> {
+    type Scratch = Scratch;
+
+    fn info(&self) -> &ShaderInfo {
+        &self.plan.info
+    }
+
+    fn new_scratch(&self) -> Scratch {
+        Scratch {
+            ls: self.fp.executor.new_state(MAX_LANES),
+            tmp: [[0; LANES]; 4],
+        }
+    }
+
+    fn shade(
+        &self,
+        s: &mut Scratch,
+        batch: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError> {
+        self.fill_inputs(s, batch);
+        let lanes = (batch.quads() * 4).min(MAX_LANES);
+        let active = glemu_programs::exec::lanes_mask(lanes);
+        s.ls.set_helper_mask(active & !batch.live_mask());
+        let mut env = FragEnv {
+            base: StageEnv {
+                res: self.res,
+                stage: Stage::Fragment,
+                param_buffers: &self.fp.param_buffers,
+                subroutines: &self.fp.subroutines,
+            },
+            batch,
+            plan: self.plan,
+        };
+        self.fp
+            .executor
+            .run(&mut s.ls, active, &self.fp.params, &mut env)
+            .map_err(|e| ShaderError(format!("fragment program: {e}")))?;
+        for c in out.color.iter_mut() {
+            *c = [[0; LANES]; 4];
+        }
+        for (slot, dst) in &self.plan.outputs {
+            let Some(r) = s.ls.output(*slot) else {
+                continue;
+            };
+            match dst {
+                FragDst::Color(t) => {
+                    if let Some(col) = out.color.get_mut(*t) {
+                        for c in 0..4 {
+                            col[c][..lanes].copy_from_slice(&r[c][..lanes]);
+                        }
+                    }
+                }
+                FragDst::Depth => {
+                    for i in 0..lanes {
+                        out.depth[i] = f32::from_bits(r[2][i]);
+                    }
+                }
+                FragDst::SampleMask => out.sample_mask[..lanes].copy_from_slice(&r[0][..lanes]),
+            }
+        }
+        out.kill = s.ls.kill_mask();
+        Ok(())
+    }
+}

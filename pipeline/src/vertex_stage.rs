@@ -1,0 +1,212 @@
+//! Vertex fetch + the vertex program, run in batches of [`MAX_LANES`] lanes, with a
+//! post-transform cache: each distinct (vertex id, instance) of a draw runs once.
+
+use crate::env::{Resources, StageEnv};
+use crate::error::{check_alloc, PipelineError};
+use crate::fetch::{
+    element_index, fetch_array, read_indices, AttribBinding, AttribConversion, AttribSlot, RESTART,
+};
+use crate::state::{DrawState, StageProgram};
+use crate::vertices::Vertices;
+use glemu_programs::exec::{lanes_mask, MAX_LANES};
+use glemu_programs::ir::{Dialect, InputBinding, Program, Stage};
+use std::collections::HashMap;
+
+/// Where one vertex program input comes from.
+#[derive(Clone, Debug)]
+enum Source<'a> {
+    Array(&'a AttribBinding),
+    Value([u32; 4]),
+    VertexId,
+    InstanceId,
+}
+
+fn slot_for(binding: &InputBinding) -> Option<AttribSlot> {
+    Some(match binding {
+        InputBinding::VertexAttrib(n) => AttribSlot::Generic(*n),
+        InputBinding::VertexPosition => AttribSlot::Position,
+        InputBinding::VertexWeight(0) => AttribSlot::Weight,
+        InputBinding::VertexNormal => AttribSlot::Normal,
+        InputBinding::VertexColor { secondary: false } => AttribSlot::Color,
+        InputBinding::VertexColor { secondary: true } => AttribSlot::SecondaryColor,
+        InputBinding::VertexFogCoord => AttribSlot::FogCoord,
+        InputBinding::VertexTexCoord(n) => AttribSlot::TexCoord(*n),
+        _ => return None,
+    })
+}
+
+/// Resolves an input, applying attribute aliasing: generic attribute 0 is always the
+/// position; NV_vertex_program dialects alias every conventional array (table X.2).
+fn resolve<'a>(
+    binding: &InputBinding,
+    attribs: &'a [AttribBinding],
+    dialect: Dialect,
+) -> Result<Source<'a>, PipelineError> {
+    match binding {
+        InputBinding::VertexId => return Ok(Source::VertexId),
+        InputBinding::VertexInstance => return Ok(Source::InstanceId),
+        _ => {}
+    }
+    let Some(slot) = slot_for(binding) else {
+        return match binding {
+            // Unused fixed-function inputs read as their initial current value.
+            InputBinding::VertexWeight(_) | InputBinding::VertexMatrixIndex(_) => {
+                Ok(Source::Value([0, 0, 0, 1.0f32.to_bits()]))
+            }
+            b => Err(PipelineError::not_supported(format!(
+                "vertex program input {b:?}"
+            ))),
+        };
+    };
+    let nv = matches!(dialect, Dialect::Vp10 | Dialect::Vp11 | Dialect::Vp20);
+    let alias = match slot {
+        AttribSlot::Generic(0) | AttribSlot::Position => slot.nv_alias(),
+        _ if nv => slot.nv_alias(),
+        _ => None,
+    };
+    let find = |s: AttribSlot| attribs.iter().find(|a| a.slot == s);
+    let with_array = |s: Option<AttribSlot>| s.and_then(find).filter(|a| a.array.is_some());
+    if let Some(a) = with_array(Some(slot)).or_else(|| with_array(alias)) {
+        return Ok(Source::Array(a));
+    }
+    if let Some(a) = find(slot).or_else(|| alias.and_then(find)) {
+        return Ok(Source::Value(a.current));
+    }
+    Ok(Source::Value(slot.default_value()))
+}
+
+/// The vertex stage's result: shaded vertices of all instances and, per instance, the
+/// draw's vertex sequence as indices into them ([`RESTART`] kept).
+#[derive(Debug, Default)]
+pub struct VertexStageOut {
+    pub vertices: Vertices,
+    pub sequences: Vec<Vec<u32>>,
+    pub invocations: u64,
+}
+
+/// The draw's vertex ids (indices + base vertex, or first..first+count).
+pub fn vertex_ids(state: &DrawState) -> Result<Vec<u32>, PipelineError> {
+    let call = &state.call;
+    match &call.indices {
+        Some(ib) => {
+            let mut ids = read_indices(ib, call.count, call.primitive_restart)?;
+            for v in ids.iter_mut().filter(|v| **v != RESTART) {
+                *v = (i64::from(*v) + i64::from(call.base_vertex)) as u32;
+            }
+            Ok(ids)
+        }
+        None => {
+            check_alloc(u64::from(call.count), "vertex count")?;
+            Ok((0..call.count)
+                .map(|i| call.first.wrapping_add(i))
+                .collect())
+        }
+    }
+}
+
+/// Fetches and shades every vertex the draw references.
+pub fn run(
+    state: &DrawState,
+    vs: &StageProgram,
+    res: &Resources,
+) -> Result<VertexStageOut, PipelineError> {
+    let prog: &Program = &vs.program;
+    if prog.stage != Stage::Vertex {
+        return Err(PipelineError::invalid_op(
+            "the vertex stage's program is not a vertex program",
+        ));
+    }
+    let ids = vertex_ids(state)?;
+    let instances = state.call.instances;
+    check_alloc(
+        ids.len() as u64 * u64::from(instances),
+        "vertices x instances",
+    )?;
+    let sources: Vec<Source<'_>> = prog
+        .inputs
+        .iter()
+        .map(|i| resolve(&i.binding, &state.attribs, prog.dialect))
+        .collect::<Result<_, _>>()?;
+    for s in &sources {
+        if let Source::Array(a) = s {
+            if let Some(arr) = &a.array {
+                arr.format.validate()?;
+            }
+        }
+    }
+    let layout = Vertices::layout_of(prog);
+    let mut out = VertexStageOut {
+        vertices: Vertices::new(layout.iter().map(|(_, v)| *v).collect()),
+        ..Default::default()
+    };
+    // (vertex id, instance) of each vertex to shade, in first-use order.
+    let mut jobs: Vec<(u32, u32)> = Vec::new();
+    for inst in 0..instances {
+        let mut cache: HashMap<u32, u32> = HashMap::new();
+        let seq: Vec<u32> = ids
+            .iter()
+            .map(|&v| {
+                if v == RESTART && state.call.indices.is_some() {
+                    return RESTART;
+                }
+                *cache.entry(v).or_insert_with(|| {
+                    jobs.push((v, inst));
+                    (jobs.len() - 1) as u32
+                })
+            })
+            .collect();
+        out.sequences.push(seq);
+    }
+    let mut env = StageEnv {
+        res,
+        stage: Stage::Vertex,
+        param_buffers: &vs.param_buffers,
+        subroutines: &vs.subroutines,
+    };
+    let mut ls = vs.executor.new_state(MAX_LANES);
+    let mut fetched: Vec<[u32; 4]> = Vec::with_capacity(MAX_LANES);
+    out.vertices.data.reserve(jobs.len() * layout.len());
+    for batch in jobs.chunks(MAX_LANES) {
+        for (slot, src) in sources.iter().enumerate() {
+            let long = prog.inputs.get(slot).is_some_and(|i| i.info.long);
+            fetched.clear();
+            match src {
+                Source::Array(a) => {
+                    if let Some(arr) = &a.array {
+                        let elems = batch
+                            .iter()
+                            .map(|(v, i)| element_index(arr, *v, *i, state.call.base_instance));
+                        fetch_array(arr, elems, &mut fetched);
+                        if long && arr.format.conversion == AttribConversion::Long {
+                            if let Some(hi) = ls.input_hi_mut(0, slot) {
+                                for (lane, v) in fetched.iter().enumerate() {
+                                    hi[0][lane] = v[1];
+                                    hi[1][lane] = v[3];
+                                }
+                            }
+                            for v in fetched.iter_mut() {
+                                *v = [v[0], v[2], 0, 0];
+                            }
+                        }
+                    }
+                }
+                Source::Value(v) => fetched.extend(batch.iter().map(|_| *v)),
+                Source::VertexId => fetched.extend(batch.iter().map(|(v, _)| [*v; 4])),
+                Source::InstanceId => fetched.extend(batch.iter().map(|(_, i)| [*i; 4])),
+            }
+            for (lane, v) in fetched.iter().enumerate() {
+                ls.set_input(slot, lane, *v);
+            }
+        }
+        vs.executor
+            .run(&mut ls, lanes_mask(batch.len()), &vs.params, &mut env)
+            .map_err(|e| PipelineError::execution(format!("vertex program: {e}")))?;
+        for lane in 0..batch.len() {
+            for (o, _) in &layout {
+                out.vertices.data.push(ls.output_lane(*o, lane));
+            }
+        }
+    }
+    out.invocations = jobs.len() as u64;
+    Ok(out)
+}

@@ -1,0 +1,104 @@
+//! Processed vertices between stages: each vertex is a row of vec4 varyings, one per
+//! [`VaryingSlot`] the producing stage writes. Stages are linked by matching slots.
+
+use glemu_programs::ir::{OutputBinding, Program, VaryingSlot};
+
+/// Vertices produced by a stage: `data[v * slots.len() + k]` is slot `k` of vertex `v`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Vertices {
+    pub slots: Vec<VaryingSlot>,
+    pub data: Vec<[u32; 4]>,
+}
+
+impl Vertices {
+    pub fn new(slots: Vec<VaryingSlot>) -> Vertices {
+        Vertices {
+            slots,
+            data: Vec::new(),
+        }
+    }
+
+    /// The layout of a program's varying outputs: (output slot, varying) pairs.
+    pub fn layout_of(program: &Program) -> Vec<(usize, VaryingSlot)> {
+        program
+            .outputs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o.binding {
+                OutputBinding::Varying(v) => Some((i, v)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        if self.slots.is_empty() {
+            self.data.len()
+        } else {
+            self.data.len() / self.slots.len()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Index of `slot` in the layout.
+    pub fn find(&self, slot: VaryingSlot) -> Option<usize> {
+        self.slots.iter().position(|s| *s == slot)
+    }
+
+    /// Value of layout entry `k` of vertex `v` (zeros when absent).
+    pub fn get(&self, v: usize, k: usize) -> [u32; 4] {
+        self.data
+            .get(v * self.slots.len() + k)
+            .copied()
+            .unwrap_or([0; 4])
+    }
+
+    /// Value of `slot` for vertex `v`, if the producing stage wrote it.
+    pub fn slot(&self, v: usize, slot: VaryingSlot) -> Option<[u32; 4]> {
+        self.find(slot).map(|k| self.get(v, k))
+    }
+
+    /// The row of vertex `v`.
+    pub fn row(&self, v: usize) -> &[[u32; 4]] {
+        let n = self.slots.len();
+        self.data.get(v * n..(v + 1) * n).unwrap_or(&[])
+    }
+
+    /// Appends a vertex; returns its index.
+    pub fn push_row(&mut self, row: &[[u32; 4]]) -> u32 {
+        let n = self.slots.len();
+        let idx = self.len() as u32;
+        for k in 0..n {
+            self.data.push(row.get(k).copied().unwrap_or([0; 4]));
+        }
+        idx
+    }
+
+    /// Clip-space position of vertex `v` as floats ((0,0,0,0) when not written).
+    pub fn position(&self, v: usize) -> [f32; 4] {
+        self.slot(v, VaryingSlot::Position)
+            .unwrap_or([0; 4])
+            .map(f32::from_bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_and_slots() {
+        let mut v = Vertices::new(vec![VaryingSlot::Position, VaryingSlot::TexCoord(2)]);
+        assert_eq!(v.push_row(&[[1, 2, 3, 4], [5, 6, 7, 8]]), 0);
+        assert_eq!(v.push_row(&[[9, 9, 9, 9]]), 1);
+        assert_eq!(v.len(), 2);
+        assert_eq!(v.slot(0, VaryingSlot::TexCoord(2)), Some([5, 6, 7, 8]));
+        assert_eq!(v.slot(1, VaryingSlot::TexCoord(2)), Some([0; 4]));
+        assert_eq!(v.slot(1, VaryingSlot::FogCoord), None);
+        assert_eq!(v.row(1), &[[9, 9, 9, 9], [0; 4]]);
+        assert_eq!(v.get(5, 0), [0; 4]);
+    }
+}
