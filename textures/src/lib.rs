@@ -19,12 +19,17 @@ pub mod bc;
 pub mod cube;
 pub mod error;
 pub mod format;
+pub mod image;
+pub mod load;
 pub mod lod;
+pub mod nv;
 pub mod pack;
+pub mod patterns;
 pub mod request;
 pub mod sample;
 pub mod sampler;
 pub mod texture;
+pub mod upload;
 pub mod wrap;
 
 pub use error::TexError;

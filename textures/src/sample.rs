@@ -611,7 +611,7 @@ impl<'a> Ctx<'a> {
                 self.swizzle_bits(self.nearest_raw(levels.0, c, k, off))
             } else {
                 let one_level = |l: u32| {
-                    if minify && n_aniso > 1 && !self.target.is_cube() {
+                    if n_aniso > 1 && !self.target.is_cube() {
                         // n probes spread along the major axis of the footprint, averaged.
                         let d = if axis == 0 { dx } else { dy };
                         let mut acc = [0.0f32; 4];
@@ -804,3 +804,7 @@ fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
         a[3] + (b[3] - a[3]) * t,
     ]
 }
+
+#[cfg(test)]
+#[path = "sample_tests.rs"]
+mod tests;

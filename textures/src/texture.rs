@@ -483,9 +483,10 @@ impl Texture {
         x: u32,
         y: u32,
         z: u32,
+        sample: u32,
     ) -> Result<(&mut [u8], &mut [u32; 4], Format), TexError> {
         let bpt = self.format.bytes_per_texel();
-        let (l, i) = self.texel_index(level, x, y, z, 0)?;
+        let (l, i) = self.texel_index(level, x, y, z, sample)?;
         let format = self.format;
         let lv = self
             .levels
