@@ -1,1 +1,108 @@
-fn main() {}
+//! Fill rate: a full-screen 1920×1080 quad (2 triangles) with a trivial shader, at 1× and
+//! 4× MSAA, on 1 thread and on all threads. Throughput is reported in pixels.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use glemu_raster::*;
+
+struct Flat {
+    info: ShaderInfo,
+    interpolate: bool,
+}
+
+impl FragmentShader for Flat {
+    type Scratch = ();
+    fn info(&self) -> &ShaderInfo {
+        &self.info
+    }
+    fn new_scratch(&self) {}
+    fn shade(
+        &self,
+        _: &mut (),
+        b: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError> {
+        if self.interpolate {
+            for ch in 0..4 {
+                let mut v = [0u32; LANES];
+                b.interpolate(ch, &mut v);
+                out.color[0][ch] = v;
+            }
+        } else {
+            let c = [0.25f32, 0.5, 0.75, 1.0];
+            for (ch, v) in c.iter().enumerate() {
+                out.color[0][ch] = [v.to_bits(); LANES];
+            }
+        }
+        Ok(())
+    }
+}
+
+fn fullscreen(w: f32, h: f32) -> DrawInput {
+    let mut inp = DrawInput::new(4);
+    let corners = [
+        (0.0, 0.0, [1.0f32, 0.0, 0.0, 1.0]),
+        (w, 0.0, [0.0, 1.0, 0.0, 1.0]),
+        (w, h, [0.0, 0.0, 1.0, 1.0]),
+        (0.0, h, [1.0, 1.0, 1.0, 1.0]),
+    ];
+    for (x, y, c) in corners {
+        inp.push_vertex(
+            WindowVertex {
+                pos: [x, y, 0.5, 1.0],
+                point_size: -1.0,
+            },
+            &c.map(f32::to_bits),
+        );
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    inp.primitives.push(Primitive::triangle([0, 2, 3], 0, 1));
+    inp
+}
+
+fn fill(c: &mut Criterion) {
+    let (w, h) = (1920u32, 1080u32);
+    let inp = fullscreen(w as f32, h as f32);
+    let state = DrawState::default();
+    let mut g = c.benchmark_group("fill_1920x1080");
+    g.throughput(Throughput::Elements(u64::from(w) * u64::from(h)));
+    g.sample_size(10);
+    g.measurement_time(std::time::Duration::from_secs(3));
+    for threads in [1usize, 0] {
+        let Ok(r) = Rasterizer::new(threads) else {
+            return;
+        };
+        for samples in [1u32, 4] {
+            let Ok(mut fb) = Framebuffer::new(
+                w,
+                h,
+                samples,
+                &[ColorFormat::Rgba8Unorm],
+                DepthFormat::D24S8,
+            ) else {
+                return;
+            };
+            for interpolate in [false, true] {
+                let shader = Flat {
+                    info: ShaderInfo::default(),
+                    interpolate,
+                };
+                let name = format!(
+                    "{}x_{}_{}t",
+                    samples,
+                    if interpolate { "interp" } else { "const" },
+                    r.threads()
+                );
+                g.bench_function(name, |b| {
+                    b.iter(|| {
+                        r.draw(&mut fb, &state, &inp, &shader)
+                            .map(|s| s.samples_passed)
+                    })
+                });
+            }
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, fill);
+criterion_main!(benches);

@@ -64,10 +64,16 @@ fn srgb_lut() -> &'static [f32; 256] {
 }
 
 /// f32 → 8-bit UNORM with round-to-nearest; NaN → 0.
-#[inline]
+#[inline(always)]
 pub fn unorm8(v: f32) -> u32 {
     // `as` saturates and maps NaN to 0, so no explicit clamp of NaN is needed.
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u32
+}
+
+/// Float RGBA → packed RGBA8 UNORM word (r in the low byte).
+#[inline(always)]
+pub fn pack_unorm8(c: [f32; 4]) -> u32 {
+    unorm8(c[0]) | unorm8(c[1]) << 8 | unorm8(c[2]) << 16 | unorm8(c[3]) << 24
 }
 
 /// Stored words of one sample → float RGBA. Integer formats convert their values.

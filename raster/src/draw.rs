@@ -44,7 +44,8 @@ pub(crate) struct DrawCtx<'a, S> {
     pub sample_fixed: Vec<(i64, i64)>,
     pub sample_pos: Vec<[f32; 2]>,
     pub fb_height: u32,
-    pub color_formats: Vec<ColorFormat>,
+    /// How each attachment is written.
+    pub targets: Vec<Option<tile::RtInfo>>,
     pub depth_format: crate::framebuffer::DepthFormat,
     /// Shade each covered sample separately.
     pub per_sample: bool,
@@ -110,18 +111,19 @@ impl Rasterizer {
                     .varyings
                     .iter()
                     .any(|v| v.location == InterpLocation::Sample));
+        let formats: Vec<ColorFormat> = (0..fb.color_targets())
+            .filter_map(|i| fb.color_format(i))
+            .collect();
         let ds = &state.depth_stencil;
         let tests = fragops::tests_active(ds);
         // Moving the tests before the shader is invisible unless the shader can change
         // depth or coverage, or has side effects that must see failing fragments.
-        let early = tests
-            && (ds.force_early_tests
-                || info.early_fragment_tests
-                || (!info.writes_depth
-                    && !info.may_kill
-                    && !info.side_effects
-                    && !info.writes_sample_mask
-                    && !(msaa && ms.alpha_to_coverage)));
+        let changes_tests = info.writes_depth
+            || info.may_kill
+            || info.side_effects
+            || info.writes_sample_mask
+            || (msaa && ms.alpha_to_coverage);
+        let early = tests && (ds.force_early_tests || info.early_fragment_tests || !changes_tests);
         let ctx = DrawCtx {
             shader,
             info,
@@ -131,9 +133,7 @@ impl Rasterizer {
             sample_fixed,
             sample_pos,
             fb_height: fb.height(),
-            color_formats: (0..fb.color_targets())
-                .filter_map(|i| fb.color_format(i))
-                .collect(),
+            targets: tile::resolve_targets(state, &formats),
             depth_format: fb.depth_format(),
             per_sample,
             early,

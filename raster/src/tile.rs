@@ -392,6 +392,7 @@ fn process_batch<S: FragmentShader>(
     let ms = &ctx.state.multisample;
     let a2c = ctx.msaa && ms.alpha_to_coverage;
     let mut passed = 0u64;
+    let mut final_cov = [0u32; LANES];
     for lane in 0..LANES {
         let mut cov = w.lanes.coverage[lane];
         if cov == 0 || w.out.kill & (1 << lane) != 0 {
@@ -418,11 +419,11 @@ fn process_batch<S: FragmentShader>(
                 .then(|| prim.frag_z(w.out.depth[lane]));
             cov = test_samples(ctx, prim, mem, x, y, cov, z);
         }
-        if cov == 0 {
-            continue;
-        }
+        final_cov[lane] = cov;
         passed += u64::from(cov.count_ones());
-        write_colors(ctx, mem, lane, x, y, cov, &w.out);
+    }
+    if passed > 0 {
+        write_colors(ctx, mem, &w.lanes, &final_cov, &w.out);
     }
     Ok(passed)
 }
@@ -434,94 +435,173 @@ fn masked_write(dst: &mut [u32], words: &[u32; 4], keep: &[u32; 4]) {
     }
 }
 
+/// How one attachment is written, resolved once per draw.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RtMode {
+    /// Integer target: raw bits, optional logic op.
+    Integer,
+    /// Source replaces destination (no blending; UNORM without logic op, or float).
+    Replace,
+    /// UNORM target with a logic op.
+    Logic(crate::state::LogicOp),
+    /// Blending.
+    Blend,
+}
+
+/// Per-attachment write information, resolved once per draw.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RtInfo {
+    pub output: usize,
+    pub format: ColorFormat,
+    pub keep: [u32; 4],
+    pub mode: RtMode,
+    pub srgb: bool,
+    pub dual_source: bool,
+    pub blend: crate::state::BlendTarget,
+}
+
+/// Resolves how each attachment is written; `None` = not written.
+pub(crate) fn resolve_targets(
+    state: &crate::state::DrawState,
+    formats: &[ColorFormat],
+) -> Vec<Option<RtInfo>> {
+    let bs = &state.blend;
+    formats
+        .iter()
+        .enumerate()
+        .map(|(rt, &format)| {
+            let output = (*bs.draw_buffers.get(rt)?)? as usize;
+            let bt = bs.targets.get(rt)?;
+            if bt.color_mask == [false; 4] || output >= crate::state::MAX_COLOR_TARGETS {
+                return None;
+            }
+            let mode = if format.is_integer() {
+                RtMode::Integer
+            } else if let (Some(op), true) = (bs.logic_op, format.is_unorm()) {
+                RtMode::Logic(op)
+            } else if bt.enabled {
+                RtMode::Blend
+            } else {
+                RtMode::Replace
+            };
+            Some(RtInfo {
+                output,
+                format,
+                keep: channel_keep_masks(format, bt.color_mask),
+                mode,
+                srgb: format == ColorFormat::Srgb8Alpha8 && bs.framebuffer_srgb,
+                dual_source: [bt.src_rgb, bt.dst_rgb, bt.src_alpha, bt.dst_alpha]
+                    .iter()
+                    .any(|f| f.is_dual_source()),
+                blend: *bt,
+            })
+        })
+        .collect()
+}
+
+/// Output `o`'s colour of `lane` as raw words.
+#[inline(always)]
+fn lane_color(out: &FragmentOutputs, o: usize, lane: usize) -> [u32; 4] {
+    match out.color.get(o) {
+        Some(c) => [c[0][lane], c[1][lane], c[2][lane], c[3][lane]],
+        None => [0; 4],
+    }
+}
+
+/// Writes every lane's surviving samples (`cov`) to every attachment.
 fn write_colors<S>(
     ctx: &DrawCtx<'_, S>,
     mem: &mut TileMem<'_>,
-    lane: usize,
-    x: i32,
-    y: i32,
-    cov: u32,
+    lanes: &LaneData,
+    cov: &[u32; LANES],
     out: &FragmentOutputs,
 ) {
     let ns = ctx.samples as usize;
-    let local = (((y as usize) % TILE) * TILE + (x as usize) % TILE) * ns;
     let bs = &ctx.state.blend;
-    for (rt, plane) in mem.colors.iter_mut().enumerate() {
-        let (Some(&Some(oi)), Some(&fmt), Some(bt)) = (
-            bs.draw_buffers.get(rt),
-            ctx.color_formats.get(rt),
-            bs.targets.get(rt),
-        ) else {
-            continue;
-        };
-        let Some(src_bits) = out.color.get(oi as usize) else {
-            continue;
-        };
-        if bt.color_mask == [false; 4] {
-            continue;
-        }
-        let keep = channel_keep_masks(fmt, bt.color_mask);
-        let nw = fmt.words();
-        let raw = [
-            src_bits[0][lane],
-            src_bits[1][lane],
-            src_bits[2][lane],
-            src_bits[3][lane],
-        ];
-        if fmt.is_integer() {
-            for_bits(cov, |s| {
-                let o = (local + s) * nw;
-                if let Some(dst) = plane.get_mut(o..o + nw) {
-                    let mut v = raw;
-                    if let Some(op) = bs.logic_op {
-                        for (c, d) in v.iter_mut().zip(dst.iter()) {
-                            *c = fragops::logic_op(op, *c, *d);
-                        }
-                    }
-                    masked_write(dst, &v, &keep);
-                }
-            });
-            continue;
-        }
-        let unorm = fmt.is_unorm();
+    let alpha_to_one = ctx.state.multisample.alpha_to_one && ctx.msaa;
+    for (plane, rt) in mem.colors.iter_mut().zip(&ctx.targets) {
+        let Some(rt) = rt else { continue };
+        let nw = rt.format.words();
+        let unorm = rt.format.is_unorm();
         let clamp = |v: f32| if unorm { v.clamp(0.0, 1.0) } else { v };
-        let mut src = raw.map(f32::from_bits);
-        if ctx.state.multisample.alpha_to_one && ctx.msaa {
-            src[3] = 1.0;
-        }
-        let src = src.map(clamp);
-        let srgb = fmt == ColorFormat::Srgb8Alpha8 && bs.framebuffer_srgb;
-        let logic = bs.logic_op.filter(|_| unorm);
-        if !bt.enabled || logic.is_some() {
-            let mut words = [0u32; 4];
-            color::encode(fmt, src, srgb, &mut words);
-            for_bits(cov, |s| {
-                let o = (local + s) * nw;
-                if let Some(dst) = plane.get_mut(o..o + nw) {
-                    let mut v = words;
-                    if let Some(op) = logic {
-                        for (c, d) in v.iter_mut().zip(dst.iter()) {
-                            *c = fragops::logic_op(op, *c, *d);
-                        }
-                    }
-                    masked_write(dst, &v, &keep);
-                }
-            });
-            continue;
-        }
-        let src1 = out.color.get(1).map_or([0.0; 4], |c| {
-            [c[0][lane], c[1][lane], c[2][lane], c[3][lane]].map(|b| clamp(f32::from_bits(b)))
-        });
         let k = bs.constant.map(clamp);
-        for_bits(cov, |s| {
-            let o = (local + s) * nw;
-            if let Some(dst) = plane.get_mut(o..o + nw) {
-                let d = color::decode(fmt, dst, srgb);
-                let r = fragops::blend(bt, k, src, src1, d).map(clamp);
-                let mut words = [0u32; 4];
-                color::encode(fmt, r, srgb, &mut words);
-                masked_write(dst, &words, &keep);
+        for lane in 0..LANES {
+            let m = cov[lane];
+            if m == 0 {
+                continue;
             }
-        });
+            let local =
+                ((lanes.y[lane] as usize % TILE) * TILE + lanes.x[lane] as usize % TILE) * ns;
+            let raw = lane_color(out, rt.output, lane);
+            match rt.mode {
+                RtMode::Integer => for_bits(m, |s| {
+                    let o = (local + s) * nw;
+                    if let Some(dst) = plane.get_mut(o..o + nw) {
+                        let mut v = raw;
+                        if let Some(op) = bs.logic_op {
+                            for (c, d) in v.iter_mut().zip(dst.iter()) {
+                                *c = fragops::logic_op(op, *c, *d);
+                            }
+                        }
+                        masked_write(dst, &v, &rt.keep);
+                    }
+                }),
+                RtMode::Replace | RtMode::Logic(_) => {
+                    let mut src = raw.map(f32::from_bits);
+                    if alpha_to_one {
+                        src[3] = 1.0;
+                    }
+                    let mut words = [0u32; 4];
+                    if rt.format == ColorFormat::Rgba8Unorm {
+                        words[0] = color::pack_unorm8(src);
+                    } else {
+                        color::encode(rt.format, src.map(clamp), rt.srgb, &mut words);
+                    }
+                    if nw == 1 && rt.keep[0] == 0 && matches!(rt.mode, RtMode::Replace) {
+                        for_bits(m, |s| {
+                            if let Some(d) = plane.get_mut(local + s) {
+                                *d = words[0];
+                            }
+                        });
+                        continue;
+                    }
+                    for_bits(m, |s| {
+                        let o = (local + s) * nw;
+                        if let Some(dst) = plane.get_mut(o..o + nw) {
+                            let mut v = words;
+                            if let RtMode::Logic(op) = rt.mode {
+                                for (c, d) in v.iter_mut().zip(dst.iter()) {
+                                    *c = fragops::logic_op(op, *c, *d);
+                                }
+                            }
+                            masked_write(dst, &v, &rt.keep);
+                        }
+                    });
+                }
+                RtMode::Blend => {
+                    let mut src = raw.map(f32::from_bits);
+                    if alpha_to_one {
+                        src[3] = 1.0;
+                    }
+                    let src = src.map(clamp);
+                    let src1 = if rt.dual_source {
+                        lane_color(out, 1, lane).map(|b| clamp(f32::from_bits(b)))
+                    } else {
+                        [0.0; 4]
+                    };
+                    let bt = &rt.blend;
+                    for_bits(m, |s| {
+                        let o = (local + s) * nw;
+                        if let Some(dst) = plane.get_mut(o..o + nw) {
+                            let d = color::decode(rt.format, dst, rt.srgb);
+                            let r = fragops::blend(bt, k, src, src1, d).map(clamp);
+                            let mut words = [0u32; 4];
+                            color::encode(rt.format, r, rt.srgb, &mut words);
+                            masked_write(dst, &words, &rt.keep);
+                        }
+                    });
+                }
+            }
+        }
     }
 }
