@@ -38,3 +38,6 @@ pub use error::{PipelineError, PipelineErrorKind};
 pub use memory::{Buffer, GpuMemory};
 pub use state::*;
 pub use xfb::{XfbAttrib, XfbBinding, XfbMode, XfbState};
+
+#[cfg(test)]
+mod draw_tests;

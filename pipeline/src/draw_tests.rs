@@ -1,0 +1,248 @@
+//! End-to-end draws through real programs, the rasterizer and a framebuffer.
+
+use crate::assembly::{PrimClass, PrimitiveMode};
+use crate::fetch::{AttribBinding, AttribFormat, AttribSlot, IndexBuffer, IndexType, VertexArray};
+use crate::memory::{Buffer, GpuMemory};
+use crate::state::*;
+use crate::xfb::{parse_attrib, XfbBinding, XfbMode, XfbState};
+use glemu_programs::{assemble, Stage};
+use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rasterizer};
+use std::sync::Arc;
+
+const W: u32 = 16;
+
+fn stage(text: &str, st: Stage, params: Vec<[u32; 4]>) -> StageProgram {
+    let p = assemble(text, Some(st)).unwrap_or_else(|e| panic!("{}", e.render(text)));
+    let n = p.params.len();
+    let mut params = params;
+    // Constants come from the program itself.
+    for (i, src) in p.params.iter().enumerate() {
+        if let glemu_programs::ir::ParamSource::Constant(c) = src {
+            if i >= params.len() {
+                params.resize(n, [0; 4]);
+            }
+            params[i] = *c;
+        }
+    }
+    params.resize(n, [0; 4]);
+    StageProgram::new(Arc::new(p), params)
+}
+
+const PASS_VP: &str =
+    "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.color, vertex.color;\nEND\n";
+const COLOR_FP: &str = "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n";
+
+fn floats(v: &[f32]) -> Arc<Buffer> {
+    Buffer::from_bytes(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
+fn array(buf: &Arc<Buffer>, size: u8, stride: u32, offset: u64) -> VertexArray {
+    VertexArray {
+        buffer: buf.clone(),
+        offset,
+        stride,
+        format: AttribFormat::float(size),
+        divisor: 0,
+    }
+}
+
+fn base_state(mode: PrimitiveMode, count: u32, attribs: Vec<AttribBinding>) -> DrawState {
+    DrawState {
+        programs: Programs {
+            vertex: Some(stage(PASS_VP, Stage::Vertex, vec![])),
+            fragment: Some(stage(COLOR_FP, Stage::Fragment, vec![])),
+            ..Default::default()
+        },
+        attribs,
+        call: DrawCall::arrays(mode, 0, count),
+        vertex: VertexProcessing::new(W, W),
+        textures: Vec::new(),
+        raster: glemu_raster::DrawState::default(),
+        counter_buffers: Vec::new(),
+        storage_buffers: Vec::new(),
+        memory: Arc::new(GpuMemory::new()),
+    }
+}
+
+fn attrib(slot: AttribSlot, array: Option<VertexArray>, current: [f32; 4]) -> AttribBinding {
+    AttribBinding {
+        slot,
+        array,
+        current: current.map(f32::to_bits),
+    }
+}
+
+fn fb() -> Framebuffer {
+    Framebuffer::new(W, W, 1, &[ColorFormat::Rgba32F], DepthFormat::D24S8).unwrap()
+}
+
+fn run(state: &DrawState, fb: &mut Framebuffer, xfb: Option<&mut XfbState>) -> DrawStats {
+    let r = Rasterizer::new(1).unwrap();
+    crate::draw(state, &r, fb, xfb).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn px(fb: &Framebuffer, x: u32, y: u32) -> [f32; 4] {
+    fb.read_pixel(0, x, y).unwrap()
+}
+
+/// A full-screen quad as a triangle strip with per-vertex colours.
+fn quad_attribs() -> Vec<AttribBinding> {
+    let pos = floats(&[-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]);
+    vec![
+        attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0, 0.0, 0.0, 1.0],
+        ),
+        attrib(AttribSlot::Color, None, [0.25, 0.5, 0.75, 1.0]),
+    ]
+}
+
+#[test]
+fn full_screen_quad_with_current_colour() {
+    let st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    let mut f = fb();
+    let s = run(&st, &mut f, None);
+    assert_eq!(s.vertex_invocations, 4);
+    assert_eq!(s.primitives_generated[0], 2);
+    for (x, y) in [(0, 0), (15, 15), (7, 9)] {
+        assert_eq!(px(&f, x, y), [0.25, 0.5, 0.75, 1.0]);
+    }
+}
+
+#[test]
+fn interpolated_colours_and_indexed_draw_with_cache() {
+    let pos = floats(&[-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]);
+    let col = floats(&[
+        1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0,
+    ]);
+    let attribs = vec![
+        attrib(AttribSlot::Position, Some(array(&pos, 2, 0, 0)), [0.0; 4]),
+        attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]),
+    ];
+    let mut st = base_state(PrimitiveMode::Triangles, 6, attribs);
+    st.call.indices = Some(IndexBuffer {
+        buffer: Buffer::from_bytes(
+            [0u16, 1, 2, 2, 1, 3]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect(),
+        ),
+        offset: 0,
+        ty: IndexType::U16,
+    });
+    let mut f = fb();
+    let s = run(&st, &mut f, None);
+    assert_eq!(s.vertex_invocations, 4, "shared vertices shaded once");
+    let bottom = px(&f, 8, 0);
+    let top = px(&f, 8, 15);
+    assert!(bottom[0] > 0.9 && bottom[2] < 0.1, "{bottom:?}");
+    assert!(top[2] > 0.9 && top[0] < 0.1, "{top:?}");
+}
+
+#[test]
+fn instancing_with_divisor_and_instance_id() {
+    // Two instances of a left-half quad; instance 1 moved right by a per-instance offset.
+    let vp = "!!NVvp4.0\nATTRIB off = vertex.attrib[1];\nADD result.position, vertex.position, off;\nI2F result.color, vertex.instance;\nEND\n";
+    let pos = floats(&[-1.0, -1.0, 0.0, -1.0, -1.0, 1.0, 0.0, 1.0]);
+    let off = floats(&[0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+    let mut offs = array(&off, 4, 0, 0);
+    offs.divisor = 1;
+    let mut st = base_state(
+        PrimitiveMode::TriangleStrip,
+        4,
+        vec![
+            attrib(AttribSlot::Generic(0), Some(array(&pos, 2, 0, 0)), [0.0; 4]),
+            attrib(AttribSlot::Generic(1), Some(offs), [0.0; 4]),
+        ],
+    );
+    st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+    st.call.instances = 2;
+    let mut f = fb();
+    run(&st, &mut f, None);
+    assert_eq!(px(&f, 2, 8)[0], 0.0);
+    assert_eq!(px(&f, 13, 8)[0], 1.0);
+}
+
+#[test]
+fn stream_out_and_rasterizer_discard() {
+    let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    st.vertex.rasterizer_discard = true;
+    let buf = Buffer::new(4 * 4 * 3).unwrap();
+    let mut x = XfbState {
+        mode: XfbMode::Interleaved,
+        attribs: vec![parse_attrib("result.position", 0).unwrap()],
+        buffers: vec![Some(XfbBinding {
+            buffer: buf.clone(),
+            offset: 0,
+            size: None,
+        })],
+        ..Default::default()
+    };
+    x.begin(PrimClass::Triangles).unwrap();
+    let mut f = fb();
+    let s = run(&st, &mut f, Some(&mut x));
+    assert_eq!((s.primitives_generated[0], s.primitives_written[0]), (2, 1));
+    let v: Vec<f32> = buf
+        .to_vec()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(&v[..8], &[-1.0, -1.0, 0.0, 1.0, 1.0, -1.0, 0.0, 1.0]);
+    assert_eq!(px(&f, 8, 8), [0.0; 4], "nothing rasterized");
+}
+
+#[test]
+fn geometry_program_amplifies_points() {
+    let gp = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 4;\n\
+        MOV result.color, {0, 1, 0, 1};\n\
+        MOV result.position, {-1, -1, 0, 1}; EMIT;\n\
+        MOV result.position, {1, -1, 0, 1}; EMIT;\n\
+        MOV result.position, {-1, 1, 0, 1}; EMIT;\n\
+        MOV result.position, {1, 1, 0, 1}; EMIT;\nEND\n";
+    let mut st = base_state(PrimitiveMode::Points, 1, quad_attribs());
+    st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
+    let mut f = fb();
+    let s = run(&st, &mut f, None);
+    assert_eq!(s.primitives_generated[0], 2);
+    assert_eq!(px(&f, 3, 12), [0.0, 1.0, 0.0, 1.0]);
+}
+
+#[test]
+fn tessellated_quad_patch_covers_the_screen() {
+    let tep = "!!NVtep5.0\nTESS_MODE QUADS;\nTEMP p;\n\
+        MAD p, vertex.tesscoord, 2, -1;\nMOV p.zw, {0, 0, 0, 1};\nMOV result.position, p;\n\
+        MOV result.color, vertex.tesscoord;\nEND\n";
+    let mut st = base_state(PrimitiveMode::Patches, 4, quad_attribs());
+    st.vertex.tess.patch_vertices = 4;
+    st.vertex.tess.default_outer = [4.0; 4];
+    st.vertex.tess.default_inner = [4.0; 2];
+    st.programs.tess_eval = Some(stage(tep, Stage::TessEval, vec![]));
+    let mut f = fb();
+    let s = run(&st, &mut f, None);
+    assert_eq!(s.primitives_generated[0], 32);
+    let c = px(&f, 12, 4);
+    assert!(
+        (c[0] - 12.5 / 16.0).abs() < 0.02 && (c[1] - 4.5 / 16.0).abs() < 0.02,
+        "{c:?}"
+    );
+}
+
+#[test]
+fn errors_are_values() {
+    let mut st = base_state(PrimitiveMode::Triangles, 3, quad_attribs());
+    st.programs.vertex = None;
+    let r = Rasterizer::new(1).unwrap();
+    assert!(crate::draw(&st, &r, &mut fb(), None).is_err());
+    let mut st = base_state(PrimitiveMode::Patches, 3, quad_attribs());
+    assert!(
+        crate::draw(&st, &r, &mut fb(), None).is_err(),
+        "patches without tessellation"
+    );
+    st.call = DrawCall::arrays(PrimitiveMode::Triangles, 0, u32::MAX);
+    st.call.instances = 1 << 20;
+    assert!(
+        crate::draw(&st, &r, &mut fb(), None).is_err(),
+        "huge draw fails cleanly"
+    );
+}
