@@ -184,6 +184,9 @@ pub struct VertexProcessing {
     pub point_size: f32,
     /// glShadeModel(GL_FLAT): colours take the provoking vertex's value.
     pub flat_shading: bool,
+    /// Rows of PROJECTION·MODELVIEW (clip = M · position), used for the position of
+    /// `OPTION ARB_position_invariant` vertex programs.
+    pub mvp: [[f32; 4]; 4],
     /// GL_PROGRAM_POINT_SIZE / VERTEX_PROGRAM_POINT_SIZE: use `result.pointsize`.
     pub program_point_size: bool,
 }
@@ -199,6 +202,12 @@ impl VertexProcessing {
             rasterizer_discard: false,
             point_size: 1.0,
             flat_shading: false,
+            mvp: [
+                [1.0, 0.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0, 0.0],
+                [0.0, 0.0, 1.0, 0.0],
+                [0.0, 0.0, 0.0, 1.0],
+            ],
             program_point_size: false,
         }
     }

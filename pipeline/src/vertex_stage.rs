@@ -9,7 +9,7 @@ use crate::fetch::{
 use crate::state::{DrawState, StageProgram};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{lanes_mask, MAX_LANES};
-use glemu_programs::ir::{Dialect, InputBinding, Program, Stage};
+use glemu_programs::ir::{Dialect, InputBinding, Program, Stage, VaryingSlot};
 use std::collections::HashMap;
 
 /// Where one vertex program input comes from.
@@ -104,6 +104,29 @@ pub fn vertex_ids(state: &DrawState) -> Result<Vec<u32>, PipelineError> {
     }
 }
 
+/// Appends the values of `src` for the (vertex id, instance) pairs of `batch`.
+fn fetch_source(
+    src: &Source<'_>,
+    batch: &[(u32, u32)],
+    state: &DrawState,
+    out: &mut Vec<[u32; 4]>,
+) {
+    match src {
+        Source::Array(a) => match &a.array {
+            Some(arr) => {
+                let elems = batch
+                    .iter()
+                    .map(|(v, i)| element_index(arr, *v, *i, state.call.base_instance));
+                fetch_array(arr, elems, out);
+            }
+            None => out.extend(batch.iter().map(|_| a.current)),
+        },
+        Source::Value(v) => out.extend(batch.iter().map(|_| *v)),
+        Source::VertexId => out.extend(batch.iter().map(|(v, _)| [*v; 4])),
+        Source::InstanceId => out.extend(batch.iter().map(|(_, i)| [*i; 4])),
+    }
+}
+
 /// Fetches and shades every vertex the draw references.
 pub fn run(
     state: &DrawState,
@@ -135,8 +158,19 @@ pub fn run(
         }
     }
     let layout = Vertices::layout_of(prog);
+    let mut slots: Vec<VaryingSlot> = layout.iter().map(|(_, v)| *v).collect();
+    // ARB_position_invariant: the position is the fixed-function transform of
+    // vertex.position, computed here exactly as DP4 with the MVP rows would.
+    let invariant_pos =
+        if prog.options.position_invariant && !slots.contains(&VaryingSlot::Position) {
+            let src = resolve(&InputBinding::VertexPosition, &state.attribs, prog.dialect)?;
+            slots.push(VaryingSlot::Position);
+            Some(src)
+        } else {
+            None
+        };
     let mut out = VertexStageOut {
-        vertices: Vertices::new(layout.iter().map(|(_, v)| *v).collect()),
+        vertices: Vertices::new(slots),
         ..Default::default()
     };
     // (vertex id, instance) of each vertex to shade, in first-use order.
@@ -170,29 +204,22 @@ pub fn run(
         for (slot, src) in sources.iter().enumerate() {
             let long = prog.inputs.get(slot).is_some_and(|i| i.info.long);
             fetched.clear();
-            match src {
-                Source::Array(a) => {
-                    if let Some(arr) = &a.array {
-                        let elems = batch
-                            .iter()
-                            .map(|(v, i)| element_index(arr, *v, *i, state.call.base_instance));
-                        fetch_array(arr, elems, &mut fetched);
-                        if long && arr.format.conversion == AttribConversion::Long {
-                            if let Some(hi) = ls.input_hi_mut(0, slot) {
-                                for (lane, v) in fetched.iter().enumerate() {
-                                    hi[0][lane] = v[1];
-                                    hi[1][lane] = v[3];
-                                }
-                            }
-                            for v in fetched.iter_mut() {
-                                *v = [v[0], v[2], 0, 0];
-                            }
+            fetch_source(src, batch, state, &mut fetched);
+            if let Source::Array(AttribBinding {
+                array: Some(arr), ..
+            }) = src
+            {
+                if long && arr.format.conversion == AttribConversion::Long {
+                    if let Some(hi) = ls.input_hi_mut(0, slot) {
+                        for (lane, v) in fetched.iter().enumerate() {
+                            hi[0][lane] = v[1];
+                            hi[1][lane] = v[3];
                         }
                     }
+                    for v in fetched.iter_mut() {
+                        *v = [v[0], v[2], 0, 0];
+                    }
                 }
-                Source::Value(v) => fetched.extend(batch.iter().map(|_| *v)),
-                Source::VertexId => fetched.extend(batch.iter().map(|(v, _)| [*v; 4])),
-                Source::InstanceId => fetched.extend(batch.iter().map(|(_, i)| [*i; 4])),
             }
             for (lane, v) in fetched.iter().enumerate() {
                 ls.set_input(slot, lane, *v);
@@ -201,9 +228,27 @@ pub fn run(
         vs.executor
             .run(&mut ls, lanes_mask(batch.len()), &vs.params, &mut env)
             .map_err(|e| PipelineError::execution(format!("vertex program: {e}")))?;
+        if let Some(src) = &invariant_pos {
+            fetched.clear();
+            fetch_source(src, batch, state, &mut fetched);
+        }
         for lane in 0..batch.len() {
             for (o, _) in &layout {
                 out.vertices.data.push(ls.output_lane(*o, lane));
+            }
+            if invariant_pos.is_some() {
+                let p = fetched
+                    .get(lane)
+                    .copied()
+                    .unwrap_or([0; 4])
+                    .map(f32::from_bits);
+                let m = &state.vertex.mvp;
+                let row = |r: &[f32; 4]| {
+                    (p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] * r[3]).to_bits()
+                };
+                out.vertices
+                    .data
+                    .push([row(&m[0]), row(&m[1]), row(&m[2]), row(&m[3])]);
             }
         }
     }
