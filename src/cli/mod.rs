@@ -2,6 +2,8 @@
 //! arguments a built-in default scene rendered to `glemu-default.png`.
 
 pub mod check;
+pub mod info;
+pub mod scene_cmds;
 
 use std::io::Write;
 
@@ -13,20 +15,70 @@ const USAGE: &str = "usage:
   glemu info
   glemu                 (renders the built-in default scene to glemu-default.png)";
 
+/// The built-in scene `glemu` renders with no arguments.
+pub const DEFAULT_SCENE: &str = include_str!("default_scene.shader_test");
+
+/// Renders [`DEFAULT_SCENE`] to `glemu-default.png` (in `out/` when that directory
+/// exists) and says where.
+fn default_scene(out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let path = if std::path::Path::new("out").is_dir() {
+        "out/glemu-default.png"
+    } else {
+        "glemu-default.png"
+    };
+    let sc = match crate::scene::parse(DEFAULT_SCENE) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "glemu: default scene: {e}");
+            return 1;
+        }
+    };
+    let opts = crate::scene::RunOptions {
+        skip_png_probes: true,
+    };
+    let result =
+        crate::scene::Runner::new(sc, std::path::Path::new("."), opts).and_then(|mut r| {
+            r.run_commands()?;
+            Ok(r)
+        });
+    match result {
+        Ok(r) => match scene_cmds::write_png(r.context(), std::path::Path::new(path)) {
+            Ok(()) => {
+                let _ = writeln!(out, "glemu: rendered the built-in default scene (NV_gpu_program5 vertex + tessellation + geometry + fragment programs, textured) to {path}");
+                let _ = writeln!(out, "{USAGE}");
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(err, "glemu: {e}");
+                1
+            }
+        },
+        Err(e) => {
+            let _ = writeln!(err, "glemu: default scene: {e}");
+            1
+        }
+    }
+}
+
 /// Runs the CLI with `args` (without the program name); returns the exit code.
 ///
 /// ```
 /// let mut out = Vec::new();
 /// let mut err = Vec::new();
 /// assert_eq!(glemu::cli::main(&["nonsense".to_string()], &mut out, &mut err), 2);
+/// assert_eq!(glemu::cli::main(&["info".to_string()], &mut out, &mut err), 0);
 /// ```
 pub fn main(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let Some(cmd) = args.first() else {
-        return 2;
+        return default_scene(out, err);
     };
     let rest = args.get(1..).unwrap_or(&[]);
     match cmd.as_str() {
         "check" => check::run(rest, out, err),
+        "run" => scene_cmds::run(rest, out, err),
+        "render" => scene_cmds::render(rest, out, err),
+        "bench" => scene_cmds::bench(rest, out, err),
+        "info" => info::run(out),
         "-h" | "--help" | "help" => {
             let _ = writeln!(out, "{USAGE}");
             0

@@ -92,6 +92,11 @@ pub(crate) fn param_buffer_target(t: usize) -> u32 {
     }
 }
 
+/// Parameter-buffer binding target of a program target enum (`VERTEX_PROGRAM_ARB`, ...).
+pub fn param_buffer_target_for(program_target: u32) -> Option<u32> {
+    super::programs::target_index(program_target).map(param_buffer_target)
+}
+
 /// A mapped buffer's contents (glMapBuffer). Valid until [`Context::unmap_buffer`];
 /// afterwards every access is `INVALID_OPERATION`.
 #[derive(Debug)]
@@ -308,7 +313,7 @@ impl Context {
                 limit - 1
             )));
         }
-        if target == gl::TRANSFORM_FEEDBACK_BUFFER && self.xfb.active.is_some() {
+        if target == gl::TRANSFORM_FEEDBACK_BUFFER && self.xfb.is_active() {
             return Err(Error::invalid_operation("transform feedback is active"));
         }
         if id == 0 {

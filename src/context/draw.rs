@@ -433,9 +433,12 @@ impl Context {
             counter_buffers.push(self.indexed_range(gl::ATOMIC_COUNTER_BUFFER, i)?);
             storage_buffers.push(self.indexed_range(gl::SHADER_STORAGE_BUFFER, i)?);
         }
+        let raster = super::snapshot::raster_state(&self.st)?;
         Ok(DrawState {
             programs,
             attribs: self.attrib_bindings()?,
+            textures: self.texture_units(),
+            raster,
             call,
             vertex,
             counter_buffers,
@@ -445,8 +448,16 @@ impl Context {
     }
 
     fn submit(&mut self, mode: u32, call: DrawCall) -> Result<()> {
-        if let Some(a) = self.xfb.active {
-            if !a.paused && xfb_class(mode) != a.mode {
+        let xs = &self.xfb.state;
+        if xs.active && !xs.paused {
+            let want = match xs.primitive {
+                Some(glemu_pipeline::PrimClass::Points) => gl::POINTS,
+                Some(glemu_pipeline::PrimClass::Lines) => gl::LINES,
+                _ => gl::TRIANGLES,
+            };
+            // With a geometry or tessellation program the pipeline checks its output.
+            let programmable = self.st.program_enabled[2] || self.st.program_enabled[4];
+            if !programmable && xfb_class(mode) != want {
                 return Err(Error::invalid_operation(
                     "draw mode does not match the transform feedback mode",
                 ));
@@ -455,18 +466,19 @@ impl Context {
         if call.count == 0 || call.instances == 0 {
             return Ok(());
         }
-        let _raster = super::snapshot::raster_state(&self.st)?;
         let state = self.snapshot(call)?;
-        let counts = self.execute(state)?;
-        self.queries.add(&counts);
+        let xfb = if self.xfb.state.active {
+            Some(&mut self.xfb.state)
+        } else {
+            None
+        };
+        let stats = glemu_pipeline::draw(&state, &self.rasterizer, &mut self.fb, xfb)
+            .map_err(from_pipeline)?;
+        self.queries.add(&QueryCounts {
+            samples_passed: stats.samples_passed,
+            generated: stats.primitives_generated,
+            written: stats.primitives_written,
+        });
         Ok(())
-    }
-
-    /// Runs a snapshotted draw through the pipeline.
-    fn execute(&mut self, state: DrawState) -> Result<QueryCounts> {
-        let _ = state;
-        Err(from_pipeline(glemu_pipeline::PipelineError::not_supported(
-            "drawing: the pipeline's draw entry point has not landed yet",
-        )))
     }
 }

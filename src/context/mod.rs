@@ -12,12 +12,14 @@ pub mod buffers;
 mod draw;
 mod fixed;
 pub mod framebuffer;
+mod legacy_state;
 pub mod matrix;
 pub(crate) mod params;
 pub mod programs;
 pub mod queries;
 pub(crate) mod snapshot;
 pub mod state;
+pub mod textures;
 pub mod xfb;
 
 use crate::error::{Error, Result};
@@ -47,7 +49,9 @@ pub struct Context {
     pub(crate) queries: queries::Queries,
     pub(crate) memory: Arc<GpuMemory>,
     pub(crate) fb: glemu_raster::Framebuffer,
+    pub(crate) rasterizer: Arc<glemu_raster::Rasterizer>,
     pub(crate) fixed: fixed::FixedCache,
+    pub(crate) textures: textures::Textures,
     pub(crate) width: u32,
     pub(crate) height: u32,
 }
@@ -142,10 +146,31 @@ impl Context {
             queries: Default::default(),
             memory: Arc::new(GpuMemory::new()),
             fb: framebuffer::new_framebuffer(width, height, samples)?,
+            rasterizer: Arc::new(
+                glemu_raster::Rasterizer::new(0).map_err(|e| {
+                    Error::out_of_memory(format!("cannot start the rasterizer: {e}"))
+                })?,
+            ),
             fixed: Default::default(),
+            textures: Default::default(),
             width,
             height,
         })
+    }
+
+    /// Uses `threads` rasterizer worker threads (0 = one per CPU). The image does not
+    /// depend on the count.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// ctx.set_threads(1).unwrap();
+    /// ```
+    pub fn set_threads(&mut self, threads: usize) -> Result<()> {
+        self.rasterizer = Arc::new(
+            glemu_raster::Rasterizer::new(threads)
+                .map_err(|e| Error::out_of_memory(format!("cannot start the rasterizer: {e}")))?,
+        );
+        Ok(())
     }
 
     /// Framebuffer size in pixels.

@@ -1,0 +1,237 @@
+//! `glemu run`, `glemu render`, `glemu bench`.
+
+use crate::scene::{self, Outcome, Report, RunOptions, Runner};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+fn read_scene(path: &str, err: &mut dyn Write) -> Option<(String, PathBuf)> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => {
+            let dir = Path::new(path)
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default();
+            Some((t, dir))
+        }
+        Err(e) => {
+            let _ = writeln!(err, "{path}: error: cannot read: {e}");
+            None
+        }
+    }
+}
+
+/// Prints a report; returns the exit code (0 pass, 1 fail, 77 skip).
+pub fn print_report(path: &str, r: &Report, out: &mut dyn Write) -> i32 {
+    for m in &r.messages {
+        let _ = writeln!(out, "{path}: {m}");
+    }
+    match &r.outcome {
+        Outcome::Pass => {
+            let _ = writeln!(out, "PASS");
+            0
+        }
+        Outcome::Fail => {
+            let _ = writeln!(out, "FAIL");
+            1
+        }
+        Outcome::Skip(reason) => {
+            let _ = writeln!(out, "SKIP: {reason}");
+            77
+        }
+    }
+}
+
+/// `glemu run SCENE`.
+pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let [path] = args else {
+        let _ = writeln!(err, "usage: glemu run SCENE.shader_test");
+        return 2;
+    };
+    let Some((text, dir)) = read_scene(path, err) else {
+        return 1;
+    };
+    let r = if path.ends_with(".vpfp") {
+        scene::vpfp::run_vpfp(&text)
+    } else {
+        scene::run_text(&text, &dir)
+    };
+    print_report(path, &r, out)
+}
+
+/// Renders a scene's text; returns the runner (for the image) or a failed report.
+fn render_runner(text: &str, dir: &Path, opts: RunOptions) -> Result<Runner, Report> {
+    let fail = |m: String| Report {
+        outcome: Outcome::Fail,
+        messages: vec![m],
+        triangles: 0,
+        pixels: 0,
+    };
+    let sc = scene::parse(text).map_err(|e| fail(e.to_string()))?;
+    if let Some(reason) = scene::check_requirements(&sc) {
+        return Err(Report {
+            outcome: Outcome::Skip(reason),
+            messages: Vec::new(),
+            triangles: 0,
+            pixels: 0,
+        });
+    }
+    let mut r = Runner::new(sc, dir, opts).map_err(|e| fail(e.to_string()))?;
+    r.run_commands().map_err(|e| fail(e.to_string()))?;
+    Ok(r)
+}
+
+/// Writes the context's resolved colour buffer as a PNG (top row first).
+pub fn write_png(ctx: &crate::Context, path: &Path) -> Result<(), String> {
+    let (w, h) = ctx.size();
+    let px = ctx.read_rgba8_top_down().map_err(|e| e.to_string())?;
+    let img = image::RgbaImage::from_raw(w, h, px).ok_or("framebuffer size mismatch")?;
+    if let Some(parent) = path.parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+    }
+    img.save(path)
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `glemu render SCENE -o OUT.png`.
+pub fn render(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut scene_path = None;
+    let mut out_path = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-o" => out_path = it.next().cloned(),
+            p => scene_path = Some(p.to_string()),
+        }
+    }
+    let (Some(path), Some(png)) = (scene_path, out_path) else {
+        let _ = writeln!(err, "usage: glemu render SCENE.shader_test -o OUT.png");
+        return 2;
+    };
+    let Some((text, dir)) = read_scene(&path, err) else {
+        return 1;
+    };
+    let opts = RunOptions {
+        skip_png_probes: true,
+    };
+    match render_runner(&text, &dir, opts) {
+        Ok(r) => match write_png(r.context(), Path::new(&png)) {
+            Ok(()) => {
+                let _ = writeln!(out, "wrote {png}");
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(err, "glemu render: {e}");
+                1
+            }
+        },
+        Err(rep) => print_report(&path, &rep, err),
+    }
+}
+
+/// `glemu bench SCENE [--frames N] [--warmup W] [--threads T]`.
+pub fn bench(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let mut path = None;
+    let mut frames = 20usize;
+    let mut warmup = 2usize;
+    let mut threads = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut num = |name: &str| -> Option<usize> {
+            let v = it.next().and_then(|v| v.parse().ok());
+            if v.is_none() {
+                let _ = writeln!(err, "glemu bench: {name} needs a number");
+            }
+            v
+        };
+        match a.as_str() {
+            "--frames" => match num("--frames") {
+                Some(v) if v > 0 => frames = v,
+                _ => return 2,
+            },
+            "--warmup" => match num("--warmup") {
+                Some(v) => warmup = v,
+                None => return 2,
+            },
+            "--threads" => match num("--threads") {
+                Some(v) if v > 0 => threads = Some(v),
+                _ => return 2,
+            },
+            p => path = Some(p.to_string()),
+        }
+    }
+    let Some(path) = path else {
+        let _ = writeln!(
+            err,
+            "usage: glemu bench SCENE.shader_test [--frames N] [--warmup W] [--threads T]"
+        );
+        return 2;
+    };
+    let Some((text, dir)) = read_scene(&path, err) else {
+        return 1;
+    };
+    let work = || bench_frames(&text, &dir, frames, warmup);
+    let result = match threads {
+        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
+            Ok(pool) => pool.install(work),
+            Err(e) => Err(format!("cannot build a {t}-thread pool: {e}")),
+        },
+        None => work(),
+    };
+    match result {
+        Ok(line) => {
+            let _ = writeln!(out, "{line}");
+            0
+        }
+        Err(e) => {
+            let _ = writeln!(err, "glemu bench: {e}");
+            1
+        }
+    }
+}
+
+fn bench_frames(text: &str, dir: &Path, frames: usize, warmup: usize) -> Result<String, String> {
+    let sc = scene::parse(text).map_err(|e| e.to_string())?;
+    if let Some(reason) = scene::check_requirements(&sc) {
+        return Err(format!("SKIP: {reason}"));
+    }
+    let (w, h) = sc.size();
+    let samples = sc.samples();
+    let mut r = Runner::new(
+        sc,
+        dir,
+        RunOptions {
+            skip_png_probes: true,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let mut times = Vec::with_capacity(frames);
+    let mut tris = 0;
+    let mut pixels = 0;
+    for i in 0..warmup + frames {
+        r.reset_counters();
+        let t0 = Instant::now();
+        r.run_commands().map_err(|e| e.to_string())?;
+        // The frame ends with a resolve + 1-pixel readback, as the oracle's does.
+        let _ = r.context().read_pixel(0, 0).map_err(|e| e.to_string())?;
+        let dt = t0.elapsed().as_secs_f64();
+        if i >= warmup {
+            times.push(dt);
+            let rep = r.report();
+            tris = rep.triangles;
+            pixels = rep.pixels;
+        }
+    }
+    let total: f64 = times.iter().sum();
+    times.sort_by(|a, b| a.total_cmp(b));
+    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let median_ms = median * 1e3;
+    let fps = if median > 0.0 { 1.0 / median } else { 0.0 };
+    Ok(format!(
+        "BENCH fps={fps:.2} median_ms={median_ms:.3} Mpixels_per_s={:.2} Mtris_per_s={:.3} size={w}x{h} samples={samples} frames={frames} total_s={total:.3} tris_per_frame={tris} covered_pixels_per_frame={pixels}",
+        pixels as f64 * fps / 1e6,
+        tris as f64 * fps / 1e6,
+    ))
+}

@@ -1,0 +1,1226 @@
+//! Running a parsed scene through the public Context API: `[require]` checks, program
+//! loading, `[test]` commands and probes (piglit's tolerance rules).
+
+use super::command::{Command, MatrixTarget, ParamKind, ProbeRegion};
+use super::parse::{AttribTarget, Require, Scene};
+use super::SceneError;
+use crate::context::buffers::param_buffer_target_for;
+use crate::{gl, Context, Error};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// How a scene run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every probe passed.
+    Pass,
+    /// A probe failed or a command errored (messages in [`Report::messages`]).
+    Fail,
+    /// A `[require]` line is not met.
+    Skip(String),
+}
+
+/// What a run printed and how it ended.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// PASS, FAIL or SKIP.
+    pub outcome: Outcome,
+    /// Probe failures and errors, one per line, with scene line numbers.
+    pub messages: Vec<String>,
+    /// Triangles submitted (for `glemu bench`).
+    pub triangles: u64,
+    /// Covered pixels of `draw rect`/`draw grid` (for `glemu bench`).
+    pub pixels: u64,
+}
+
+/// Options of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Skip `probe png` lines (making a reference image).
+    pub skip_png_probes: bool,
+}
+
+/// GL version glemu reports (×10).
+pub const GL_VERSION: u32 = 46;
+/// Largest sample count.
+pub const MAX_SAMPLES: u32 = 16;
+
+/// Extensions glemu claims in `[require]` and `glemu info`.
+pub fn extensions() -> &'static [&'static str] {
+    &[
+        "GL_ARB_vertex_program",
+        "GL_ARB_fragment_program",
+        "GL_ARB_fragment_program_shadow",
+        "GL_ARB_texture_rectangle",
+        "GL_ARB_texture_cube_map",
+        "GL_EXT_texture3D",
+        "GL_NV_vertex_program",
+        "GL_NV_vertex_program1_1",
+        "GL_NV_vertex_program2",
+        "GL_NV_vertex_program2_option",
+        "GL_NV_vertex_program3",
+        "GL_NV_fragment_program",
+        "GL_NV_fragment_program_option",
+        "GL_NV_fragment_program2",
+        "GL_NV_gpu_program4",
+        "GL_NV_gpu_program4_1",
+        "GL_NV_gpu_program5",
+        "GL_NV_geometry_program4",
+        "GL_NV_tessellation_program5",
+        "GL_NV_parameter_buffer_object",
+        "GL_NV_parameter_buffer_object2",
+        "GL_NV_shader_atomic_counters",
+        "GL_NV_shader_buffer_load",
+        "GL_NV_shader_buffer_store",
+        "GL_NV_transform_feedback",
+        "GL_ARB_transform_feedback3",
+        "GL_EXT_texture_array",
+        "GL_ARB_texture_gather",
+        "GL_ARB_sample_shading",
+        "GL_ARB_blend_func_extended",
+    ]
+}
+
+/// Integer limits a `[require]` `INT` line may test.
+pub fn limit(name: &str) -> Option<i64> {
+    let n = name.strip_prefix("GL_").unwrap_or(name);
+    let n = n
+        .strip_suffix("_ARB")
+        .or_else(|| n.strip_suffix("_NV"))
+        .unwrap_or(n);
+    Some(match n {
+        "MAX_PROGRAM_ENV_PARAMETERS" => crate::context::programs::MAX_ENV_PARAMETERS as i64,
+        "MAX_PROGRAM_LOCAL_PARAMETERS" => crate::context::programs::MAX_LOCAL_PARAMETERS as i64,
+        "MAX_SAMPLES" => i64::from(MAX_SAMPLES),
+        "MAX_VERTEX_ATTRIBS" => crate::context::state::MAX_VERTEX_ATTRIBS as i64,
+        "MAX_TEXTURE_UNITS" | "MAX_TEXTURE_COORDS" => {
+            crate::context::state::MAX_TEXTURE_COORDS as i64
+        }
+        "MAX_TEXTURE_IMAGE_UNITS" => crate::context::state::MAX_TEXTURE_UNITS as i64,
+        "MAX_CLIP_PLANES" | "MAX_CLIP_DISTANCES" => crate::context::state::MAX_CLIP_PLANES as i64,
+        "MAX_DRAW_BUFFERS" | "MAX_COLOR_ATTACHMENTS" => 8,
+        "MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS" => 16,
+        "MAX_TRANSFORM_FEEDBACK_BUFFERS" => 4,
+        "MAX_VERTEX_STREAMS" => 4,
+        "MAX_PATCH_VERTICES" => 32,
+        "MAX_TESS_GEN_LEVEL" => 64,
+        "MAX_GEOMETRY_OUTPUT_VERTICES" => 1024,
+        "MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS" => 4,
+        _ => return None,
+    })
+}
+
+fn compare(op: &str, a: i64, b: i64) -> bool {
+    match op {
+        ">=" => a >= b,
+        ">" => a > b,
+        "<=" => a <= b,
+        "<" => a < b,
+        "==" | "=" => a == b,
+        "!=" => a != b,
+        _ => false,
+    }
+}
+
+/// Why the scene would be skipped, if it would.
+pub fn check_requirements(scene: &Scene) -> Option<String> {
+    for (_, r) in &scene.requires {
+        match r {
+            Require::GlVersion { op, version } => {
+                if !compare(op, i64::from(GL_VERSION), i64::from(*version)) {
+                    return Some(format!(
+                        "GL {op} {}.{} not met (glemu is GL {}.{})",
+                        version / 10,
+                        version % 10,
+                        GL_VERSION / 10,
+                        GL_VERSION % 10
+                    ));
+                }
+            }
+            Require::Extension { name, present } => {
+                let have = extensions().contains(&name.as_str());
+                if have != *present {
+                    return Some(if *present {
+                        format!("{name} is not supported")
+                    } else {
+                        format!("{name} is supported")
+                    });
+                }
+            }
+            Require::Samples(n) if *n > MAX_SAMPLES => {
+                return Some(format!("{n} samples (max {MAX_SAMPLES})"))
+            }
+            Require::Limit { name, op, value } => match limit(name) {
+                Some(v) if compare(op, v, *value) => {}
+                Some(v) => return Some(format!("{name} = {v}, need {op} {value}")),
+                None => return Some(format!("unknown limit {name}")),
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Runs a scene. `dir` is where PNG files named by the scene live.
+pub struct Runner {
+    pub(crate) ctx: Context,
+    scene: Scene,
+    dir: PathBuf,
+    opts: RunOptions,
+    tolerance: [f64; 4],
+    failed: bool,
+    messages: Vec<String>,
+    /// Scratch buffers reused across frames (bench mode).
+    rect_buffer: u32,
+    vertex_buffer: Option<u32>,
+    element_buffer: Option<u32>,
+    grids: HashMap<(u32, u32), (u32, u32, u32)>,
+    named_buffers: HashMap<String, u32>,
+    param_buffers: HashMap<(u32, u32), u32>,
+    counter_buffers: HashMap<u32, u32>,
+    xfb_buffers: HashMap<u32, u32>,
+    xfb_queries: Vec<(u32, u32, u32)>,
+    xfb_results: HashMap<(bool, u32), u64>,
+    occlusion: Option<u32>,
+    samples_passed: u64,
+    triangles: u64,
+    pixels: u64,
+}
+
+fn fail_at(line: usize, e: impl std::fmt::Display) -> SceneError {
+    SceneError {
+        line,
+        message: e.to_string(),
+    }
+}
+
+impl Runner {
+    /// Creates the context for `scene` (size, samples), checks requirements and loads
+    /// its programs. `Err` = the scene cannot run (a program failed to load, ...).
+    pub fn new(scene: Scene, dir: &Path, opts: RunOptions) -> Result<Runner, SceneError> {
+        let (w, h) = scene.size();
+        let ctx = Context::with_samples(w, h, scene.samples()).map_err(|e| fail_at(0, e))?;
+        let mut r = Runner {
+            ctx,
+            scene,
+            dir: dir.to_path_buf(),
+            opts,
+            tolerance: [0.01; 4],
+            failed: false,
+            messages: Vec::new(),
+            rect_buffer: 0,
+            vertex_buffer: None,
+            element_buffer: None,
+            grids: HashMap::new(),
+            named_buffers: HashMap::new(),
+            param_buffers: HashMap::new(),
+            counter_buffers: HashMap::new(),
+            xfb_buffers: HashMap::new(),
+            xfb_queries: Vec::new(),
+            xfb_results: HashMap::new(),
+            occlusion: None,
+            samples_passed: 0,
+            triangles: 0,
+            pixels: 0,
+        };
+        r.rect_buffer = r.ctx.gen_buffers(1)[0];
+        r.load_programs()?;
+        r.upload_vertex_data()?;
+        Ok(r)
+    }
+
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The context (for rendering the result).
+    pub fn context(&self) -> &Context {
+        &self.ctx
+    }
+
+    fn load_programs(&mut self) -> Result<(), SceneError> {
+        let programs = self.scene.programs.clone();
+        for p in &programs {
+            let target = crate::context::programs::TARGETS[match p.stage {
+                glemu_programs::Stage::Vertex => 0,
+                glemu_programs::Stage::Fragment => 1,
+                glemu_programs::Stage::Geometry => 2,
+                glemu_programs::Stage::TessControl => 3,
+                glemu_programs::Stage::TessEval => 4,
+            }];
+            let id = self.ctx.gen_programs(1)[0];
+            let line = p.first_line;
+            self.ctx
+                .bind_program(target, id)
+                .map_err(|e| fail_at(line, e))?;
+            if self.ctx.program_string(target, &p.text).is_err() {
+                let pos = self.ctx.program_error_position().max(0) as usize;
+                let (pl, pc) = glemu_programs::span::line_col(&p.text, pos);
+                let msg = self.ctx.program_error_string().to_string();
+                let msg = msg
+                    .split_once(": ")
+                    .map(|(_, m)| m.to_string())
+                    .unwrap_or(msg);
+                return Err(SceneError {
+                    line: line + pl as usize - 1,
+                    message: format!("{}:{}: {msg}", line + pl as usize - 1, pc),
+                });
+            }
+            self.ctx.enable(target).map_err(|e| fail_at(line, e))?;
+        }
+        Ok(())
+    }
+
+    fn upload_vertex_data(&mut self) -> Result<(), SceneError> {
+        if let Some(vd) = &self.scene.vertex_data {
+            let id = self.ctx.gen_buffers(1)[0];
+            self.ctx
+                .bind_buffer(gl::ARRAY_BUFFER, id)
+                .map_err(|e| fail_at(0, e))?;
+            self.ctx
+                .buffer_data(gl::ARRAY_BUFFER, &vd.bytes, gl::STATIC_DRAW)
+                .map_err(|e| fail_at(0, e))?;
+            self.vertex_buffer = Some(id);
+        }
+        if !self.scene.elements.is_empty() {
+            let id = self.ctx.gen_buffers(1)[0];
+            let bytes: Vec<u8> = self
+                .scene
+                .elements
+                .iter()
+                .flat_map(|e| e.to_le_bytes())
+                .collect();
+            self.ctx
+                .bind_buffer(gl::ELEMENT_ARRAY_BUFFER, id)
+                .map_err(|e| fail_at(0, e))?;
+            self.ctx
+                .buffer_data(gl::ELEMENT_ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+                .map_err(|e| fail_at(0, e))?;
+            self.element_buffer = Some(id);
+        }
+        Ok(())
+    }
+
+    /// Runs the `[test]` commands once (a frame).
+    pub fn run_commands(&mut self) -> Result<(), SceneError> {
+        self.restart_occlusion().map_err(|e| fail_at(0, e))?;
+        let commands = self.scene.commands.clone();
+        for (line, cmd) in &commands {
+            self.command(*line, cmd).map_err(|e| fail_at(*line, e))?;
+        }
+        if let Some(q) = self.occlusion.take() {
+            let _ = self.ctx.end_query(gl::SAMPLES_PASSED);
+            let _ = q;
+        }
+        Ok(())
+    }
+
+    /// PASS/FAIL and messages so far.
+    pub fn report(&self) -> Report {
+        Report {
+            outcome: if self.failed {
+                Outcome::Fail
+            } else {
+                Outcome::Pass
+            },
+            messages: self.messages.clone(),
+            triangles: self.triangles,
+            pixels: self.pixels,
+        }
+    }
+
+    /// Resets per-frame counters (bench mode).
+    pub fn reset_counters(&mut self) {
+        self.triangles = 0;
+        self.pixels = 0;
+    }
+
+    fn probe_fail(&mut self, line: usize, msg: String) {
+        self.failed = true;
+        self.messages.push(format!("line {line}: {msg}"));
+    }
+
+    fn restart_occlusion(&mut self) -> Result<(), Error> {
+        if self.occlusion.is_some() {
+            self.ctx.end_query(gl::SAMPLES_PASSED)?;
+        }
+        let q = match self.occlusion {
+            Some(q) => q,
+            None => self.ctx.gen_queries(1)[0],
+        };
+        self.ctx.begin_query(gl::SAMPLES_PASSED, q)?;
+        self.occlusion = Some(q);
+        self.samples_passed = 0;
+        Ok(())
+    }
+
+    fn set_param(&mut self, kind: ParamKind, index: u32, bits: [u32; 4]) -> Result<(), Error> {
+        if kind.env {
+            self.ctx
+                .program_env_parameter_bits(kind.target, index, bits)
+        } else {
+            self.ctx
+                .program_local_parameter_bits(kind.target, index, bits)
+        }
+    }
+
+    fn command(&mut self, line: usize, cmd: &Command) -> Result<(), Error> {
+        let c = &mut self.ctx;
+        match cmd {
+            Command::ClearColor(v) => c.clear_color(*v)?,
+            Command::ClearDepth(d) => c.clear_depth(*d)?,
+            Command::ClearStencil(s) => c.clear_stencil(*s)?,
+            Command::Clear => {
+                c.clear(gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT | gl::STENCIL_BUFFER_BIT)?;
+                self.restart_occlusion()?;
+            }
+            Command::Size(w, h) => {
+                let s = c.samples();
+                c.resize_framebuffer(*w, *h, s)?
+            }
+            Command::Samples(n) => {
+                let (w, h) = c.size();
+                c.resize_framebuffer(w, h, *n)?
+            }
+            Command::Viewport(v) => c.viewport(v[0], v[1], v[2], v[3])?,
+            Command::Scissor(v) => c.scissor(v[0], v[1], v[2], v[3])?,
+            Command::Enable(cap) => c.enable(*cap)?,
+            Command::Disable(cap) => c.disable(*cap)?,
+            Command::DepthFunc(f) => c.depth_func(*f)?,
+            Command::DepthMask(m) => c.depth_mask(*m)?,
+            Command::StencilFunc(f, r, m) => c.stencil_func(*f, *r, *m)?,
+            Command::StencilOp(a, b, d) => c.stencil_op(*a, *b, *d)?,
+            Command::BlendFunc(a, b, d, e) => c.blend_func_separate(*a, *b, *d, *e)?,
+            Command::BlendEquation(a, b) => c.blend_equation_separate(*a, *b)?,
+            Command::BlendColor(v) => c.blend_color(*v)?,
+            Command::ColorMask(m) => c.color_mask(*m)?,
+            Command::CullFace(f) => c.cull_face(*f)?,
+            Command::FrontFace(f) => c.front_face(*f)?,
+            Command::ShadeModel(m) => c.shade_model(*m)?,
+            Command::ProvokingVertex(m) => c.provoking_vertex(*m)?,
+            Command::PolygonMode(f, m) => c.polygon_mode(*f, *m)?,
+            Command::PolygonOffset(f, u) => c.polygon_offset(*f, *u)?,
+            Command::PointSize(s) => c.point_size(*s)?,
+            Command::LineWidth(w) => c.line_width(*w)?,
+            Command::MinSampleShading(v) => c.min_sample_shading(*v)?,
+            Command::SampleMask(m) => {
+                c.enable(gl::SAMPLE_MASK)?;
+                c.sample_mask_i(0, *m)?
+            }
+            Command::PrimitiveRestartIndex(i) => c.primitive_restart_index(*i)?,
+            Command::Color(v) => c.color_4f(*v)?,
+            Command::TexCoord(u, v) => c.multi_tex_coord_4f(*u, *v)?,
+            Command::ClipPlane(n, p) => c.clip_plane(gl::CLIP_PLANE0 + n, *p)?,
+            Command::Hint(t, m) => c.hint(*t, *m)?,
+            Command::Tolerance(t) => self.tolerance = *t,
+            Command::OrthoWindow => {
+                let (w, h) = c.size();
+                c.matrix_mode(gl::PROJECTION)?;
+                c.load_identity()?;
+                c.ortho(0.0, f64::from(w), 0.0, f64::from(h), -1.0, 1.0)?;
+                c.matrix_mode(gl::MODELVIEW)?;
+                c.load_identity()?;
+            }
+            Command::Ortho(v) => {
+                c.matrix_mode(gl::PROJECTION)?;
+                c.load_identity()?;
+                c.ortho(v[0], v[1], v[2], v[3], -1.0, 1.0)?;
+                c.matrix_mode(gl::MODELVIEW)?;
+            }
+            Command::Frustum(v) => {
+                c.matrix_mode(gl::PROJECTION)?;
+                c.load_identity()?;
+                c.frustum(v[0], v[1], v[2], v[3], v[4], v[5])?;
+                c.matrix_mode(gl::MODELVIEW)?;
+            }
+            Command::Matrix(t, m) => {
+                let saved_unit = c.active_texture_unit();
+                match t {
+                    MatrixTarget::ModelView => c.matrix_mode(gl::MODELVIEW)?,
+                    MatrixTarget::Projection => c.matrix_mode(gl::PROJECTION)?,
+                    MatrixTarget::Texture(n) => {
+                        c.active_texture(*n)?;
+                        c.matrix_mode(gl::TEXTURE)?
+                    }
+                    MatrixTarget::Program(n) => c.matrix_mode(gl::MATRIX0_ARB + n)?,
+                }
+                match m {
+                    Some(m) => c.load_matrix_f(m)?,
+                    None => c.load_identity()?,
+                }
+                c.matrix_mode(gl::MODELVIEW)?;
+                c.active_texture(saved_unit)?;
+            }
+            Command::Light(n, p, v) => c.light_fv(gl::LIGHT0 + n, *p, v)?,
+            Command::LightModelAmbient(v) => c.light_model_ambient(*v)?,
+            Command::Material(f, p, v) => c.material_fv(*f, *p, v)?,
+            Command::Fog(p, v) => c.fog_fv(*p, v)?,
+            Command::Parameter { kind, index, bits } => self.set_param(*kind, *index, *bits)?,
+            Command::ParameterBuffer {
+                stage,
+                binding,
+                offset,
+                data,
+            } => {
+                let target = param_buffer_target_for(*stage)
+                    .ok_or_else(|| Error::invalid_enum("stage", *stage))?;
+                let key = (target, *binding);
+                let id = match self.param_buffers.get(&key) {
+                    Some(id) => *id,
+                    None => {
+                        let id = self.ctx.gen_buffers(1)[0];
+                        self.param_buffers.insert(key, id);
+                        id
+                    }
+                };
+                self.write_growing(id, *offset, data)?;
+                self.ctx.bind_buffer_base(target, *binding, id)?;
+            }
+            Command::AtomicCounters { binding, values } => {
+                let id = match self.counter_buffers.get(binding) {
+                    Some(id) => *id,
+                    None => {
+                        let id = self.ctx.gen_buffers(1)[0];
+                        self.counter_buffers.insert(*binding, id);
+                        id
+                    }
+                };
+                let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+                self.ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, id)?;
+                self.ctx
+                    .buffer_data(gl::ATOMIC_COUNTER_BUFFER, &bytes, gl::DYNAMIC_DRAW)?;
+                self.ctx
+                    .bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, *binding, id)?;
+            }
+            Command::ProbeAtomicCounter {
+                binding,
+                index,
+                value,
+            } => {
+                let id = *self.counter_buffers.get(binding).ok_or_else(|| {
+                    Error::invalid_operation(format!(
+                        "no atomic counter buffer at binding {binding}"
+                    ))
+                })?;
+                self.ctx.bind_buffer(gl::COPY_READ_BUFFER, id)?;
+                let b =
+                    self.ctx
+                        .get_buffer_sub_data(gl::COPY_READ_BUFFER, u64::from(*index) * 4, 4)?;
+                let got = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                if got != *value {
+                    self.probe_fail(
+                        line,
+                        format!(
+                            "atomic counter {binding}[{index}]: expected {value}, observed {got}"
+                        ),
+                    );
+                }
+            }
+            Command::Buffer { name, size, data } => {
+                let id = match self.named_buffers.get(name) {
+                    Some(id) => *id,
+                    None => {
+                        let id = self.ctx.gen_buffers(1)[0];
+                        self.named_buffers.insert(name.clone(), id);
+                        id
+                    }
+                };
+                let mut bytes = vec![0u8; (*size).max(data.len())];
+                bytes[..data.len()].copy_from_slice(data);
+                self.ctx.bind_buffer(gl::COPY_WRITE_BUFFER, id)?;
+                self.ctx
+                    .buffer_data(gl::COPY_WRITE_BUFFER, &bytes, gl::DYNAMIC_DRAW)?;
+                self.ctx
+                    .make_buffer_resident(gl::COPY_WRITE_BUFFER, gl::READ_WRITE)?;
+            }
+            Command::BufferAddress {
+                kind,
+                index,
+                name,
+                offset,
+            } => {
+                let id = *self
+                    .named_buffers
+                    .get(name)
+                    .ok_or_else(|| Error::invalid_operation(format!("no buffer named '{name}'")))?;
+                self.ctx.bind_buffer(gl::COPY_WRITE_BUFFER, id)?;
+                let a = self
+                    .ctx
+                    .buffer_gpu_address(gl::COPY_WRITE_BUFFER)?
+                    .wrapping_add(*offset);
+                self.set_param(*kind, *index, [a as u32, (a >> 32) as u32, 0, 0])?;
+            }
+            Command::ProbeBuffer {
+                name,
+                offset,
+                ty,
+                values,
+            } => {
+                let id = *self
+                    .named_buffers
+                    .get(name)
+                    .ok_or_else(|| Error::invalid_operation(format!("no buffer named '{name}'")))?;
+                self.ctx.bind_buffer(gl::COPY_READ_BUFFER, id)?;
+                self.probe_buffer(line, *offset as u64, ty, values)?;
+            }
+            Command::Texture { unit, cmd } => self.texture(*unit, cmd)?,
+            Command::TexParameter {
+                target,
+                pname,
+                values,
+            } => self.ctx.tex_parameter_fv(*target, *pname, values)?,
+            Command::ActiveTexture(u) => c.active_texture(*u)?,
+            Command::DrawRect {
+                ortho,
+                patch,
+                rect,
+                tex,
+                instances,
+            } => self.draw_rect(*ortho, *patch, *rect, *tex, *instances)?,
+            Command::DrawArrays {
+                mode,
+                first,
+                count,
+                instances,
+            } => {
+                self.bind_vertex_data()?;
+                self.count_tris(*mode, *count, *instances);
+                self.ctx.draw_arrays_instanced(
+                    *mode,
+                    *first as i32,
+                    *count as i32,
+                    *instances as i32,
+                )?
+            }
+            Command::DrawElements {
+                mode,
+                count,
+                base_vertex,
+                instances,
+            } => {
+                self.bind_vertex_data()?;
+                let eb = self.element_buffer.ok_or_else(|| {
+                    Error::invalid_operation("draw elements without an [elements] section")
+                })?;
+                self.ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, eb)?;
+                self.count_tris(*mode, *count, *instances);
+                self.ctx.draw_elements_instanced_base_vertex(
+                    *mode,
+                    *count as i32,
+                    gl::UNSIGNED_INT,
+                    0,
+                    *instances as i32,
+                    *base_vertex,
+                )?
+            }
+            Command::DrawGrid(nx, ny) => self.draw_grid(*nx, *ny)?,
+            Command::PatchVertices(n) => c.patch_vertices(*n)?,
+            Command::PatchOuter(o) => {
+                let inner = c.patch_default_inner();
+                c.patch_default_levels(*o, inner)?
+            }
+            Command::PatchInner(i) => {
+                let outer = c.patch_default_outer();
+                c.patch_default_levels(outer, *i)?
+            }
+            Command::XfbAttribs { stream, names } => {
+                let refs: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+                c.transform_feedback_attribs(*stream, &refs)?
+            }
+            Command::XfbInterleaved(i) => c.transform_feedback_buffer_mode(if *i {
+                gl::INTERLEAVED_ATTRIBS
+            } else {
+                gl::SEPARATE_ATTRIBS
+            })?,
+            Command::XfbBuffer(index, size) => {
+                let id = match self.xfb_buffers.get(index) {
+                    Some(id) => *id,
+                    None => {
+                        let id = self.ctx.gen_buffers(1)[0];
+                        self.xfb_buffers.insert(*index, id);
+                        id
+                    }
+                };
+                self.ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, id)?;
+                self.ctx.buffer_data_size(
+                    gl::TRANSFORM_FEEDBACK_BUFFER,
+                    *size as u64,
+                    gl::DYNAMIC_DRAW,
+                )?;
+                self.ctx
+                    .bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, *index, id)?;
+            }
+            Command::BeginTransformFeedback(mode) => {
+                self.xfb_queries.clear();
+                for s in 0..4 {
+                    for (written, target) in [
+                        (false, gl::PRIMITIVES_GENERATED),
+                        (true, gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN),
+                    ] {
+                        let q = self.ctx.gen_queries(1)[0];
+                        self.ctx.begin_query_indexed(target, s, q)?;
+                        self.xfb_queries.push((u32::from(written), s, q));
+                    }
+                }
+                self.ctx.begin_transform_feedback(*mode)?
+            }
+            Command::EndTransformFeedback => {
+                self.ctx.end_transform_feedback()?;
+                self.xfb_results.clear();
+                for (written, s, q) in std::mem::take(&mut self.xfb_queries) {
+                    let target = if written == 1 {
+                        gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+                    } else {
+                        gl::PRIMITIVES_GENERATED
+                    };
+                    self.ctx.end_query_indexed(target, s)?;
+                    self.xfb_results
+                        .insert((written == 1, s), self.ctx.get_query_result(q)?);
+                }
+            }
+            Command::ProbeXfb {
+                index,
+                offset,
+                values,
+            } => {
+                let id = *self.xfb_buffers.get(index).ok_or_else(|| {
+                    Error::invalid_operation(format!("no transform feedback buffer {index}"))
+                })?;
+                self.ctx.bind_buffer(gl::COPY_READ_BUFFER, id)?;
+                let bytes = self.ctx.get_buffer_sub_data(
+                    gl::COPY_READ_BUFFER,
+                    (*offset as u64) * 4,
+                    values.len() as u64 * 4,
+                )?;
+                for (k, (want, got)) in values.iter().zip(bytes.chunks_exact(4)).enumerate() {
+                    let got = f32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+                    if (got - want).abs() > 1e-5 + 1e-5 * want.abs()
+                        || got.is_nan() != want.is_nan()
+                    {
+                        self.probe_fail(
+                            line,
+                            format!(
+                                "xfb buffer {index} float {}: expected {want}, observed {got}",
+                                offset + k
+                            ),
+                        );
+                    }
+                }
+            }
+            Command::ProbePrimitives {
+                written,
+                stream,
+                count,
+            } => {
+                let got = self
+                    .xfb_results
+                    .get(&(*written, *stream))
+                    .copied()
+                    .ok_or_else(|| {
+                        Error::invalid_operation(
+                            "no transform feedback results (begin/end transform feedback first)",
+                        )
+                    })?;
+                if got != *count {
+                    let what = if *written { "written" } else { "generated" };
+                    self.probe_fail(
+                        line,
+                        format!(
+                            "primitives {what} (stream {stream}): expected {count}, observed {got}"
+                        ),
+                    );
+                }
+            }
+            Command::ProbeSamplesPassed(n) => {
+                if let Some(q) = self.occlusion {
+                    self.ctx.end_query(gl::SAMPLES_PASSED)?;
+                    self.samples_passed += self.ctx.get_query_result(q)?;
+                    self.ctx.begin_query(gl::SAMPLES_PASSED, q)?;
+                }
+                if self.samples_passed != *n {
+                    self.probe_fail(
+                        line,
+                        format!(
+                            "samples passed: expected {n}, observed {}",
+                            self.samples_passed
+                        ),
+                    );
+                }
+            }
+            Command::ProbeColor {
+                region,
+                rgba,
+                expected,
+            } => self.probe_color(line, region, *rgba, *expected)?,
+            Command::ProbeDepth(x, y, d) => {
+                let got = f64::from(c.read_depth(*x, *y)?);
+                if (got - d).abs() > self.tolerance[0] {
+                    self.probe_fail(
+                        line,
+                        format!("depth at ({x}, {y}): expected {d}, observed {got}"),
+                    );
+                }
+            }
+            Command::ProbeStencil(x, y, s) => {
+                let got = u32::from(c.read_stencil(*x, *y)?);
+                if got != *s {
+                    self.probe_fail(
+                        line,
+                        format!("stencil at ({x}, {y}): expected {s}, observed {got}"),
+                    );
+                }
+            }
+            Command::ProbeSample {
+                x,
+                y,
+                sample,
+                expected,
+            } => {
+                let got = c.read_sample(*x, *y, *sample)?;
+                if !self.close(got, *expected, true) {
+                    self.probe_fail(line, format!("sample {sample} at ({x}, {y}): expected {expected:?}, observed {got:?}"));
+                }
+            }
+            Command::ProbePng {
+                file,
+                tolerance,
+                pixels,
+            } => {
+                if !self.opts.skip_png_probes {
+                    self.probe_png(line, file, *tolerance, *pixels)?
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_growing(&mut self, id: u32, offset: usize, data: &[u8]) -> Result<(), Error> {
+        self.ctx.bind_buffer(gl::COPY_WRITE_BUFFER, id)?;
+        let size = self.ctx.buffer_size(gl::COPY_WRITE_BUFFER)? as usize;
+        let end = offset + data.len();
+        if end > size {
+            let mut bytes = self
+                .ctx
+                .get_buffer_sub_data(gl::COPY_WRITE_BUFFER, 0, size as u64)?;
+            bytes.resize(end, 0);
+            self.ctx
+                .buffer_data(gl::COPY_WRITE_BUFFER, &bytes, gl::DYNAMIC_DRAW)?;
+        }
+        self.ctx
+            .buffer_sub_data(gl::COPY_WRITE_BUFFER, offset as u64, data)
+    }
+
+    fn probe_buffer(
+        &mut self,
+        line: usize,
+        offset: u64,
+        ty: &str,
+        values: &[f64],
+    ) -> Result<(), Error> {
+        let size = match ty {
+            "double" | "int64" | "uint64" => 8,
+            _ => 4,
+        };
+        let bytes = self.ctx.get_buffer_sub_data(
+            gl::COPY_READ_BUFFER,
+            offset,
+            values.len() as u64 * size,
+        )?;
+        for (k, (want, b)) in values
+            .iter()
+            .zip(bytes.chunks_exact(size as usize))
+            .enumerate()
+        {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            let raw = u64::from_le_bytes(w);
+            let (got, ok) = match ty {
+                "float" => {
+                    let g = f64::from(f32::from_bits(raw as u32));
+                    (g, (g - want).abs() <= 1e-5 + 1e-5 * want.abs())
+                }
+                "double" => {
+                    let g = f64::from_bits(raw);
+                    (g, (g - want).abs() <= 1e-9 + 1e-9 * want.abs())
+                }
+                "int" => (
+                    (raw as u32 as i32) as f64,
+                    (raw as u32 as i32) as f64 == *want,
+                ),
+                "int64" => ((raw as i64) as f64, (raw as i64) as f64 == *want),
+                "uint64" => (raw as f64, raw as f64 == *want),
+                _ => (raw as u32 as f64, raw as u32 as f64 == *want),
+            };
+            if !ok {
+                self.probe_fail(
+                    line,
+                    format!(
+                        "buffer at byte {}: expected {want}, observed {got}",
+                        offset + k as u64 * size
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn close(&self, got: [f32; 4], want: [f64; 4], rgba: bool) -> bool {
+        let n = if rgba { 4 } else { 3 };
+        (0..n).all(|i| (f64::from(got[i]) - want[i]).abs() <= self.tolerance[i])
+    }
+
+    fn probe_color(
+        &mut self,
+        line: usize,
+        region: &ProbeRegion,
+        rgba: bool,
+        expected: [f64; 4],
+    ) -> Result<(), Error> {
+        let (w, h) = self.ctx.size();
+        let (w, h) = (w as i32, h as i32);
+        let (x0, y0, rw, rh) = match *region {
+            ProbeRegion::Pixel(x, y) => (x, y, 1, 1),
+            ProbeRegion::Relative(fx, fy) => {
+                let x = ((fx * f64::from(w)) as i32).min(w - 1);
+                let y = ((fy * f64::from(h)) as i32).min(h - 1);
+                (x, y, 1, 1)
+            }
+            ProbeRegion::Rect(x, y, rw, rh) => (x, y, rw, rh),
+            ProbeRegion::RelativeRect(fx, fy, fw, fh) => (
+                (fx * f64::from(w)) as i32,
+                (fy * f64::from(h)) as i32,
+                (fw * f64::from(w)) as i32,
+                (fh * f64::from(h)) as i32,
+            ),
+            ProbeRegion::All => (0, 0, w, h),
+        };
+        let px = self.ctx.read_pixels(x0, y0, rw, rh)?;
+        for (i, p) in px.iter().enumerate() {
+            if !self.close(*p, expected, rgba) {
+                let x = x0 + (i as i32 % rw.max(1));
+                let y = y0 + (i as i32 / rw.max(1));
+                let n = if rgba { 4 } else { 3 };
+                self.probe_fail(
+                    line,
+                    format!(
+                        "probe at ({x}, {y}): expected {:?}, observed {:?}",
+                        &expected[..n],
+                        &p[..n]
+                    ),
+                );
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn probe_png(
+        &mut self,
+        line: usize,
+        file: &str,
+        tolerance: f64,
+        pixels: usize,
+    ) -> Result<(), Error> {
+        let path = self.dir.join(file);
+        let img = image::open(&path)
+            .map_err(|e| Error::invalid_operation(format!("cannot read {}: {e}", path.display())))?
+            .to_rgba8();
+        let (w, h) = self.ctx.size();
+        if img.width() != w || img.height() != h {
+            self.probe_fail(
+                line,
+                format!(
+                    "{file} is {}x{}, the framebuffer is {w}x{h}",
+                    img.width(),
+                    img.height()
+                ),
+            );
+            return Ok(());
+        }
+        let ours = self.ctx.read_rgba8_top_down()?;
+        let theirs = img.as_raw();
+        let mut bad = 0usize;
+        let mut diff = image::RgbaImage::new(w, h);
+        for (i, (a, b)) in ours.chunks_exact(4).zip(theirs.chunks_exact(4)).enumerate() {
+            let d = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| (i32::from(*x) - i32::from(*y)).abs())
+                .max()
+                .unwrap_or(0);
+            let px = if f64::from(d) > tolerance {
+                bad += 1;
+                [255, 0, 0, 255]
+            } else {
+                [a[0] / 3, a[1] / 3, a[2] / 3, 255]
+            };
+            diff.put_pixel(i as u32 % w, i as u32 / w, image::Rgba(px));
+        }
+        if bad > pixels {
+            let dpath = self.dir.join(format!("{file}.diff.png"));
+            let saved = diff.save(&dpath).is_ok();
+            self.probe_fail(
+                line,
+                format!(
+                    "{bad} pixels differ from {file} by more than {tolerance}/255 (allowed {pixels}){}",
+                    if saved { format!("; see {}", dpath.display()) } else { String::new() }
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn count_tris(&mut self, mode: u32, count: u32, instances: u32) {
+        let n = u64::from(count);
+        let t = match mode {
+            gl::TRIANGLES => n / 3,
+            gl::TRIANGLE_STRIP | gl::TRIANGLE_FAN | gl::POLYGON => n.saturating_sub(2),
+            gl::QUADS => n / 4 * 2,
+            gl::QUAD_STRIP => n.saturating_sub(2) / 2 * 2,
+            gl::TRIANGLES_ADJACENCY => n / 6,
+            gl::TRIANGLE_STRIP_ADJACENCY => n.saturating_sub(4) / 2,
+            _ => 0,
+        };
+        self.triangles += t * u64::from(instances);
+    }
+
+    fn bind_vertex_data(&mut self) -> Result<(), Error> {
+        let vb = self
+            .vertex_buffer
+            .ok_or_else(|| Error::invalid_operation("draw without a [vertex data] section"))?;
+        let Some(vd) = self.scene.vertex_data.clone() else {
+            return Ok(());
+        };
+        self.reset_arrays()?;
+        self.ctx.bind_buffer(gl::ARRAY_BUFFER, vb)?;
+        let stride = vd.stride as i32;
+        for col in &vd.columns {
+            let off = col.offset as u64;
+            let size = col.size as i32;
+            match col.target {
+                AttribTarget::Generic(n) => {
+                    if col.integer {
+                        self.ctx
+                            .vertex_attrib_i_pointer(n, size, col.ty, stride, off)?
+                    } else {
+                        self.ctx
+                            .vertex_attrib_pointer(n, size, col.ty, false, stride, off)?
+                    }
+                    self.ctx.enable_vertex_attrib_array(n)?;
+                }
+                AttribTarget::Position => {
+                    self.ctx.vertex_pointer(size, col.ty, stride, off)?;
+                    self.ctx.enable_client_state(gl::VERTEX_ARRAY)?;
+                }
+                AttribTarget::Color => {
+                    self.ctx.color_pointer(size, col.ty, stride, off)?;
+                    self.ctx.enable_client_state(gl::COLOR_ARRAY)?;
+                }
+                AttribTarget::SecondaryColor => {
+                    self.ctx
+                        .secondary_color_pointer(size, col.ty, stride, off)?;
+                    self.ctx.enable_client_state(gl::SECONDARY_COLOR_ARRAY)?;
+                }
+                AttribTarget::Normal => {
+                    self.ctx.normal_pointer(col.ty, stride, off)?;
+                    self.ctx.enable_client_state(gl::NORMAL_ARRAY)?;
+                }
+                AttribTarget::FogCoord => {
+                    self.ctx.fog_coord_pointer(col.ty, stride, off)?;
+                    self.ctx.enable_client_state(gl::FOG_COORD_ARRAY)?;
+                }
+                AttribTarget::TexCoord(u) => {
+                    self.ctx.client_active_texture(u)?;
+                    self.ctx.tex_coord_pointer(size, col.ty, stride, off)?;
+                    self.ctx.enable_client_state(gl::TEXTURE_COORD_ARRAY)?;
+                    self.ctx.client_active_texture(0)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn reset_arrays(&mut self) -> Result<(), Error> {
+        for i in 0..crate::context::state::MAX_VERTEX_ATTRIBS as u32 {
+            self.ctx.disable_vertex_attrib_array(i)?;
+        }
+        for a in [
+            gl::VERTEX_ARRAY,
+            gl::COLOR_ARRAY,
+            gl::SECONDARY_COLOR_ARRAY,
+            gl::NORMAL_ARRAY,
+            gl::FOG_COORD_ARRAY,
+        ] {
+            self.ctx.disable_client_state(a)?;
+        }
+        for u in 0..crate::context::state::MAX_TEXTURE_COORDS as u32 {
+            self.ctx.client_active_texture(u)?;
+            self.ctx.disable_client_state(gl::TEXTURE_COORD_ARRAY)?;
+        }
+        self.ctx.client_active_texture(0)
+    }
+
+    fn draw_rect(
+        &mut self,
+        ortho: bool,
+        patch: bool,
+        r: [f32; 4],
+        tex: Option<[f32; 4]>,
+        instances: u32,
+    ) -> Result<(), Error> {
+        let (w, h) = self.ctx.size();
+        let [mut x, mut y, mut rw, mut rh] = r;
+        if ortho {
+            // window pixels → NDC
+            x = x / w as f32 * 2.0 - 1.0;
+            y = y / h as f32 * 2.0 - 1.0;
+            rw = rw / w as f32 * 2.0;
+            rh = rh / h as f32 * 2.0;
+        }
+        let [tx, ty, tw, th] = tex.unwrap_or([0.0, 0.0, 1.0, 1.0]);
+        let verts: [[f32; 8]; 4] = [
+            [x, y, 0.0, 1.0, tx, ty, 0.0, 1.0],
+            [x + rw, y, 0.0, 1.0, tx + tw, ty, 0.0, 1.0],
+            [x, y + rh, 0.0, 1.0, tx, ty + th, 0.0, 1.0],
+            [x + rw, y + rh, 0.0, 1.0, tx + tw, ty + th, 0.0, 1.0],
+        ];
+        let bytes: Vec<u8> = verts
+            .iter()
+            .flatten()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        self.reset_arrays()?;
+        self.ctx.bind_buffer(gl::ARRAY_BUFFER, self.rect_buffer)?;
+        self.ctx
+            .buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STREAM_DRAW)?;
+        self.ctx.vertex_pointer(4, gl::FLOAT, 32, 0)?;
+        self.ctx.enable_client_state(gl::VERTEX_ARRAY)?;
+        self.ctx.tex_coord_pointer(4, gl::FLOAT, 32, 16)?;
+        self.ctx.enable_client_state(gl::TEXTURE_COORD_ARRAY)?;
+        // Covered area for the bench figure: the rect clipped to NDC, in pixels.
+        let cx0 = x.max(-1.0);
+        let cx1 = (x + rw).min(1.0);
+        let cy0 = y.max(-1.0);
+        let cy1 = (y + rh).min(1.0);
+        if cx1 > cx0 && cy1 > cy0 {
+            self.pixels += (f64::from((cx1 - cx0) / 2.0 * w as f32)
+                * f64::from((cy1 - cy0) / 2.0 * h as f32)) as u64;
+        }
+        if patch {
+            self.ctx.patch_vertices(4)?;
+            self.ctx
+                .draw_arrays_instanced(gl::PATCHES, 0, 4, instances as i32)
+        } else {
+            self.triangles += 2 * u64::from(instances);
+            self.ctx
+                .draw_arrays_instanced(gl::TRIANGLE_STRIP, 0, 4, instances as i32)
+        }
+    }
+
+    fn draw_grid(&mut self, nx: u32, ny: u32) -> Result<(), Error> {
+        if nx == 0 || ny == 0 || u64::from(nx) * u64::from(ny) > 4_000_000 {
+            return Err(Error::invalid_value(format!("grid {nx}x{ny}")));
+        }
+        let (vb, ib, n) = match self.grids.get(&(nx, ny)) {
+            Some(g) => *g,
+            None => {
+                let mut verts = Vec::new();
+                for j in 0..=ny {
+                    for i in 0..=nx {
+                        let (u, v) = (i as f32 / nx as f32, j as f32 / ny as f32);
+                        for f in [u * 2.0 - 1.0, v * 2.0 - 1.0, u, v] {
+                            verts.extend_from_slice(&f.to_le_bytes());
+                        }
+                    }
+                }
+                let mut idx: Vec<u8> = Vec::new();
+                let at = |i: u32, j: u32| j * (nx + 1) + i;
+                for j in 0..ny {
+                    for i in 0..nx {
+                        for k in [
+                            at(i, j),
+                            at(i + 1, j),
+                            at(i, j + 1),
+                            at(i + 1, j),
+                            at(i + 1, j + 1),
+                            at(i, j + 1),
+                        ] {
+                            idx.extend_from_slice(&k.to_le_bytes());
+                        }
+                    }
+                }
+                let ids = self.ctx.gen_buffers(2);
+                self.ctx.bind_buffer(gl::ARRAY_BUFFER, ids[0])?;
+                self.ctx
+                    .buffer_data(gl::ARRAY_BUFFER, &verts, gl::STATIC_DRAW)?;
+                self.ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, ids[1])?;
+                self.ctx
+                    .buffer_data(gl::ELEMENT_ARRAY_BUFFER, &idx, gl::STATIC_DRAW)?;
+                let g = (ids[0], ids[1], nx * ny * 6);
+                self.grids.insert((nx, ny), g);
+                g
+            }
+        };
+        self.reset_arrays()?;
+        self.ctx.bind_buffer(gl::ARRAY_BUFFER, vb)?;
+        self.ctx.vertex_pointer(2, gl::FLOAT, 16, 0)?;
+        self.ctx.enable_client_state(gl::VERTEX_ARRAY)?;
+        self.ctx.tex_coord_pointer(2, gl::FLOAT, 16, 8)?;
+        self.ctx.enable_client_state(gl::TEXTURE_COORD_ARRAY)?;
+        self.ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, ib)?;
+        let (w, h) = self.ctx.size();
+        self.pixels += u64::from(w) * u64::from(h);
+        self.triangles += u64::from(n / 3);
+        self.ctx
+            .draw_elements(gl::TRIANGLES, n as i32, gl::UNSIGNED_INT, 0)
+    }
+}
+
+/// Parses and runs `text` (a scene file whose PNGs live in `dir`).
+///
+/// ```
+/// let r = glemu::scene::run_text("[require]\nGL_NOT_AN_EXTENSION\n[test]\nclear\n", std::path::Path::new("."));
+/// assert!(matches!(r.outcome, glemu::scene::Outcome::Skip(_)));
+/// ```
+pub fn run_text(text: &str, dir: &Path) -> Report {
+    run_text_with(text, dir, RunOptions::default())
+}
+
+/// [`run_text`] with options.
+pub fn run_text_with(text: &str, dir: &Path, opts: RunOptions) -> Report {
+    let fail = |e: SceneError| Report {
+        outcome: Outcome::Fail,
+        messages: vec![
+            if e.line > 0 && !e.message.starts_with(&format!("{}:", e.line)) {
+                format!("line {}: {}", e.line, e.message)
+            } else {
+                e.message
+            },
+        ],
+        triangles: 0,
+        pixels: 0,
+    };
+    let scene = match super::parse(text) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if let Some(reason) = check_requirements(&scene) {
+        return Report {
+            outcome: Outcome::Skip(reason),
+            messages: Vec::new(),
+            triangles: 0,
+            pixels: 0,
+        };
+    }
+    let mut r = match Runner::new(scene, dir, opts) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = r.run_commands() {
+        let mut rep = r.report();
+        rep.outcome = Outcome::Fail;
+        rep.messages.push(format!("line {}: {}", e.line, e.message));
+        return rep;
+    }
+    r.report()
+}
