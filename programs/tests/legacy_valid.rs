@@ -559,3 +559,16 @@ END");
     assert_eq!(conds[1].swizzle, [3, 2, 1, 0]);
     assert_eq!((conds[2].op, conds[2].swizzle), (CondOp::Gt, [1; 4]));
 }
+
+#[test]
+fn crlf_and_comments_are_whitespace() {
+    let text = "!!FP1.0\r\n# comment\r\nTEX R0, f[TEX0], TEX0, 2D; # trailing\r\nMOV o[COLR], R0;\r\nEND\r\n";
+    let p = ok(text);
+    assert_eq!(p.instructions.len(), 2);
+    // Spans stay byte offsets into the original text.
+    let tex = &p.instructions[0];
+    assert_eq!(
+        &text[tex.span.start as usize..tex.span.start as usize + 3],
+        "TEX"
+    );
+}
