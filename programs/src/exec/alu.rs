@@ -6,7 +6,9 @@ use super::error::ExecErrorKind;
 use super::executor::{Group, Next, Run};
 use super::float::{exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, rcc, round_even, ssg};
 use super::int;
-use super::operand::{finish32, load32, store32, store_address_vec, CarryFlags, Ints, WriteInfo};
+use super::operand::{
+    finish32, load32, load32_into, store32, store_address_vec, CarryFlags, Ints, WriteInfo,
+};
 use super::state::{CF, OF};
 use super::{convert, wide, Vec4, MAX_LANES};
 use crate::ir::{DataType, Dialect, File, Inst, Opcode, Src};
@@ -168,8 +170,8 @@ fn loads<E: Env + ?Sized>(
 ) -> Res<[Vec4; 3]> {
     let acc = run.access(g);
     let mut out = [[[0u32; MAX_LANES]; 4]; 3];
-    for (i, s) in inst.srcs.iter().take(3).enumerate() {
-        out[i] = load32(run.st, &acc, s, dtype, &mut run.stats)?;
+    for (o, s) in out.iter_mut().zip(inst.srcs.iter()) {
+        load32_into(run.st, &acc, s, dtype, &mut run.stats, o)?;
     }
     Ok(out)
 }

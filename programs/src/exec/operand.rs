@@ -311,8 +311,67 @@ pub(crate) fn load32(
     dtype: DataType,
     stats: &mut ExecStats,
 ) -> Res<Vec4> {
+    let mut out = [[0u32; MAX_LANES]; 4];
+    load32_into(st, acc, src, dtype, stats, &mut out)?;
+    Ok(out)
+}
+
+/// The register a direct, 32-bit operand reads (the common case), if `src` is one.
+fn direct_reg<'s>(st: &'s LaneState, acc: &'s Access, src: &Src) -> Option<&'s Vec4> {
+    let Index::Direct(i) = src.index else {
+        return None;
+    };
+    if src.vertex.is_some() || src.ext_swizzle.is_some() {
+        return None;
+    }
+    let i = i as usize;
+    let file = match src.file {
+        File::Temp => &st.temps,
+        File::Input => &st.inputs,
+        File::Output => &st.outputs,
+        _ => return None,
+    };
+    if file.is_long(i) {
+        return None;
+    }
+    file.lo.get(i)
+}
+
+/// [`load32`] into a caller's buffer; direct 32-bit registers and params are swizzled
+/// straight from the register file without intermediate copies.
+pub(crate) fn load32_into(
+    st: &LaneState,
+    acc: &Access,
+    src: &Src,
+    dtype: DataType,
+    stats: &mut ExecStats,
+    out: &mut Vec4,
+) -> Res<()> {
+    if let Some(r) = direct_reg(st, acc, src) {
+        for c in 0..4 {
+            out[c] = r[(src.swizzle[c] & 3) as usize];
+        }
+        apply_mods32(out, src, dtype);
+        return Ok(());
+    }
+    if let (File::Param, Index::Direct(i), None) = (src.file, src.index, &src.ext_swizzle) {
+        match acc.params.get(i as usize) {
+            Some(p) => {
+                for c in 0..4 {
+                    out[c] = [p[(src.swizzle[c] & 3) as usize]; MAX_LANES];
+                }
+            }
+            None => {
+                stats.oob_reads += u64::from(acc.mask.count_ones());
+                *out = [[0; MAX_LANES]; 4];
+            }
+        }
+        apply_mods32(out, src, dtype);
+        return Ok(());
+    }
     let raw = load_raw(st, acc, src, stats)?;
-    Ok(shape32(&raw, src, dtype))
+    *out = shape32(&raw, src, dtype);
+    Ok(())
 }
 
 /// Swizzle and modify raw register contents as a 32-bit operand of type `dtype`.
@@ -685,6 +744,31 @@ pub(crate) fn store32(
     }
     if w.dst.file == File::Address {
         return store_address(st, acc, w.dst, &en, |c, l| v[c][l] as i32);
+    }
+    if let Index::Direct(i) = w.dst.index {
+        let file = dst_file(st, w.dst.file)?;
+        let i = i as usize;
+        if !file.is_long(i) {
+            // Common case: masked select into one 32-bit register (vectorizes).
+            let Some(r) = file.lo.get_mut(i) else {
+                stats.oob_writes += u64::from(en.iter().map(|m| m.count_ones()).sum::<u32>());
+                return Ok(());
+            };
+            for c in 0..4 {
+                let m = en[c];
+                if m == 0 {
+                    continue;
+                }
+                let d = &mut r[c];
+                let s = &v[c];
+                for l in 0..MAX_LANES {
+                    if m & (1 << l) != 0 {
+                        d[l] = s[l];
+                    }
+                }
+            }
+            return Ok(());
+        }
     }
     let slots = resolve_index(st, acc, &w.dst.index)?;
     let dtype = w.dtype;

@@ -1,0 +1,122 @@
+//! Executor throughput in lane-instructions per second (one core).
+//!
+//! - `alu64`: a 64-instruction ALU fragment program;
+//! - `fill_1080p_fp`: the 10-instruction fragment program of
+//!   `shared/oracle/bench_scenes/fill_1080p.shader_test` (its TEX goes to a trivial
+//!   environment, so this measures the executor, not filtering);
+//! - `vp_4dp4`: a vertex program of four DP4s.
+//!
+//! Each iteration runs 64 batches of 16 lanes; throughput is reported per lane-instruction.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use glemu_programs::exec::{Env, EnvError, Executor, LaneState, TexCall, Vec4, MAX_LANES};
+use glemu_programs::ir::{ParamSource, Stage};
+use std::hint::black_box;
+use std::sync::Arc;
+
+struct BenchEnv;
+
+impl Env for BenchEnv {
+    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        for c in 0..4 {
+            for l in 0..MAX_LANES {
+                out[c][l] = call.coord[c & 1][l];
+            }
+        }
+        Ok(())
+    }
+}
+
+const FILL_FP: &str = "!!ARBfp1.0
+PARAM k0 = program.env[0];
+PARAM k1 = program.env[1];
+TEMP t0, t1, t2;
+TEX t0, fragment.texcoord[0], texture[0], 2D;
+MUL t1, t0, k0;
+MAD t1, fragment.color, k1, t1;
+DP3 t2.x, t1, k0;
+ADD t2.y, t1.y, k1.x;
+MUL t2.z, t2.x, t2.y;
+LRP t1, k1.w, t1, t0;
+MAD t1.xyz, t2.z, k1, t1;
+MIN t1, t1, k0.w;
+MOV result.color, t1;
+END
+";
+
+const VP_4DP4: &str = "!!ARBvp1.0
+PARAM m[4] = { program.env[0..3] };
+DP4 result.position.x, m[0], vertex.position;
+DP4 result.position.y, m[1], vertex.position;
+DP4 result.position.z, m[2], vertex.position;
+DP4 result.position.w, m[3], vertex.position;
+END
+";
+
+fn alu64() -> String {
+    let ops = [
+        "MAD t0, t1, k0, t2;",
+        "MUL t1, t0, k1;",
+        "ADD t2, t1, -t0;",
+        "DP3 t3.x, t0, t2;",
+        "MIN t1, t1, t3.x;",
+        "MAX t2, t2, k0;",
+        "DP4 t3.y, t1, t2;",
+        "LRP t0, k1.w, t1, t2;",
+    ];
+    let mut s = String::from(
+        "!!ARBfp1.0\nPARAM k0 = program.env[0];\nPARAM k1 = program.env[1];\nTEMP t0, t1, t2, t3;\nMOV t0, fragment.color;\nMOV t1, fragment.texcoord[0];\nMOV t2, k0;\n",
+    );
+    for i in 0..60 {
+        s.push_str(ops[i % ops.len()]);
+        s.push('\n');
+    }
+    s.push_str("MOV result.color, t0;\nEND\n");
+    s
+}
+
+fn bench_program(c: &mut Criterion, name: &str, text: &str, stage: Stage) {
+    let p = Arc::new(glemu_programs::assemble(text, Some(stage)).expect("bench program"));
+    let params: Vec<[u32; 4]> = p
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match s {
+            ParamSource::Constant(v) => *v,
+            _ => [0.5f32 + i as f32 * 0.1, 0.25, 0.75, 1.0].map(f32::to_bits),
+        })
+        .collect();
+    let ex = Executor::new(p.clone());
+    let mut st = LaneState::new(&p, MAX_LANES);
+    for slot in 0..p.inputs.len() {
+        for l in 0..MAX_LANES {
+            st.set_input_f32(slot, l, [l as f32 * 0.01, 0.5, 0.25, 1.0]);
+        }
+    }
+    let all = st.all_lanes();
+    let per_batch = ex
+        .run(&mut st, all, &params, &mut BenchEnv)
+        .expect("bench run")
+        .lane_instructions;
+    const BATCHES: u64 = 64;
+    let mut g = c.benchmark_group("exec");
+    g.throughput(Throughput::Elements(per_batch * BATCHES));
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            for _ in 0..BATCHES {
+                let r = ex.run(&mut st, all, black_box(&params), &mut BenchEnv);
+                black_box(&r);
+            }
+        })
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    bench_program(c, "alu64", &alu64(), Stage::Fragment);
+    bench_program(c, "fill_1080p_fp", FILL_FP, Stage::Fragment);
+    bench_program(c, "vp_4dp4", VP_4DP4, Stage::Vertex);
+}
+
+criterion_group!(exec_benches, benches);
+criterion_main!(exec_benches);
