@@ -360,7 +360,7 @@ impl Context {
             Some(img) => {
                 level == 0
                     && (img.format() != fmt
-                        || img.size(0).map(|s| {
+                        || img.size(0).map(|s| s.map(|v| v.max(1))).map(|s| {
                             if t == Target::Cube {
                                 [s[0], s[1], 1]
                             } else {
@@ -388,9 +388,11 @@ impl Context {
             .as_mut()
             .ok_or_else(|| Error::invalid_operation("texture has no image"))?;
         let img = Arc::make_mut(img);
-        let lsize = img.size(level).ok_or_else(|| {
-            Error::invalid_value(format!("level {level} is beyond the mip chain"))
-        })?;
+        // Unused dimensions report 0; a 2D level is w×h×1 here.
+        let lsize = img
+            .size(level)
+            .ok_or_else(|| Error::invalid_value(format!("level {level} is beyond the mip chain")))?
+            .map(|v| v.max(1));
         let want = if t == Target::Cube {
             [lsize[0], lsize[1], 1]
         } else {

@@ -251,7 +251,7 @@ pub enum Command {
 
 /// Splits a line into words, treating `(`, `)` and `,` as separators.
 fn words(line: &str) -> Vec<&str> {
-    line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',')
+    line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',' || c == ';')
         .filter(|w| !w.is_empty())
         .collect()
 }

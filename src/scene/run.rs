@@ -172,6 +172,7 @@ pub struct Runner {
     messages: Vec<String>,
     /// Scratch buffers reused across frames (bench mode).
     rect_buffer: u32,
+    rect_texcoords: bool,
     vertex_buffer: Option<u32>,
     element_buffer: Option<u32>,
     grids: HashMap<(u32, u32), (u32, u32, u32)>,
@@ -209,6 +210,7 @@ impl Runner {
             failed: false,
             messages: Vec::new(),
             rect_buffer: 0,
+            rect_texcoords: true,
             vertex_buffer: None,
             element_buffer: None,
             grids: HashMap::new(),
@@ -224,6 +226,14 @@ impl Runner {
             pixels: 0,
         };
         r.rect_buffer = r.ctx.gen_buffers(1)[0];
+        // piglit's `draw rect` sends no texture coordinates, so a scene that sets the
+        // current texcoord 0 (`texcoord 0 ...`) reads it; otherwise rects carry
+        // texcoord0 = (0..1, 0..1, 0, 1) as scene-format.md describes.
+        r.rect_texcoords = !r
+            .scene
+            .commands
+            .iter()
+            .any(|(_, c)| matches!(c, Command::TexCoord(0, _)));
         r.load_programs()?;
         r.upload_vertex_data()?;
         Ok(r)
@@ -1095,8 +1105,10 @@ impl Runner {
             .buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STREAM_DRAW)?;
         self.ctx.vertex_pointer(4, gl::FLOAT, 32, 0)?;
         self.ctx.enable_client_state(gl::VERTEX_ARRAY)?;
-        self.ctx.tex_coord_pointer(4, gl::FLOAT, 32, 16)?;
-        self.ctx.enable_client_state(gl::TEXTURE_COORD_ARRAY)?;
+        if self.rect_texcoords || tex.is_some() {
+            self.ctx.tex_coord_pointer(4, gl::FLOAT, 32, 16)?;
+            self.ctx.enable_client_state(gl::TEXTURE_COORD_ARRAY)?;
+        }
         // Covered area for the bench figure: the rect clipped to NDC, in pixels.
         let cx0 = x.max(-1.0);
         let cx1 = (x + rw).min(1.0);
