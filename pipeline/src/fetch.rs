@@ -372,10 +372,9 @@ fn convert_component(ty: AttribType, conv: AttribConversion, raw: u64) -> u32 {
 
 /// Element index of an array for a vertex/instance (divisors and base instance applied).
 pub fn element_index(array: &VertexArray, vertex: u32, instance: u32, base_instance: u32) -> u64 {
-    if array.divisor == 0 {
-        u64::from(vertex)
-    } else {
-        u64::from(instance / array.divisor) + u64::from(base_instance)
+    match instance.checked_div(array.divisor) {
+        Some(i) => u64::from(i) + u64::from(base_instance),
+        None => u64::from(vertex),
     }
 }
 
@@ -596,7 +595,7 @@ mod tests {
             &w.to_le_bytes(),
         );
         assert_eq!(floats(fs), [511.0, -512.0, 1.0, -1.0]);
-        let u: u32 = 1023 | (0 << 10) | (512 << 20) | (2 << 30);
+        let u: u32 = 1023 | (512 << 20) | (2 << 30); // y = 0
         let fs = decode(
             fmt(
                 AttribType::UnsignedInt2101010Rev,

@@ -59,23 +59,31 @@ struct Level {
     f: f32,
 }
 
+/// Clamps a level; NaN becomes the minimum.
+fn clamp_level(level: f32, lo: f32, hi: f32) -> f32 {
+    if level.is_nan() {
+        lo
+    } else {
+        level.clamp(lo, hi)
+    }
+}
+
 fn round_level(level: f32, spacing: TessSpacing) -> Level {
-    // NaN clamps to the minimum (max/min ignore NaN operands).
     match spacing {
         TessSpacing::Equal => {
-            let f = level.max(1.0).min(MAX_TESS_LEVEL);
+            let f = clamp_level(level, 1.0, MAX_TESS_LEVEL);
             Level {
                 n: f.ceil() as u32,
                 f,
             }
         }
         TessSpacing::FractionalEven => {
-            let f = level.max(2.0).min(MAX_TESS_LEVEL);
+            let f = clamp_level(level, 2.0, MAX_TESS_LEVEL);
             let n = f.ceil() as u32;
             Level { n: n + (n & 1), f }
         }
         TessSpacing::FractionalOdd => {
-            let f = level.max(1.0).min(MAX_TESS_LEVEL - 1.0);
+            let f = clamp_level(level, 1.0, MAX_TESS_LEVEL - 1.0);
             let n = f.ceil() as u32;
             Level {
                 n: n + (1 - (n & 1)),
@@ -130,7 +138,7 @@ fn edge_params(l: Level, spacing: TessSpacing) -> Vec<f32> {
     }
     // Enforce exact symmetry so the edge split is identical in both directions.
     let m = out.len();
-    for i in (m + 1) / 2..m {
+    for i in m.div_ceil(2)..m {
         out[i] = 1.0 - out[m - 1 - i];
     }
     out
@@ -499,7 +507,8 @@ mod tests {
     #[test]
     fn triangle_counts_table() {
         // (outer, inner, spacing, vertices, triangles)
-        let table: &[([f32; 3], f32, TessSpacing, usize, usize)] = &[
+        type Row = ([f32; 3], f32, TessSpacing, usize, usize);
+        let table: &[Row] = &[
             ([1.0; 3], 1.0, Equal, 3, 1),
             ([2.0; 3], 1.0, Equal, 7, 6),
             ([1.0; 3], 2.0, Equal, 4, 3),
@@ -558,7 +567,8 @@ mod tests {
 
     #[test]
     fn quad_counts_table() {
-        let table: &[([f32; 4], [f32; 2], TessSpacing, usize, usize)] = &[
+        type Row = ([f32; 4], [f32; 2], TessSpacing, usize, usize);
+        let table: &[Row] = &[
             ([1.0; 4], [1.0; 2], Equal, 4, 2),
             ([2.0; 4], [2.0; 2], Equal, 9, 8),
             ([4.0; 4], [4.0, 2.0], Equal, 19, 20),
