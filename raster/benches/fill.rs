@@ -59,6 +59,23 @@ fn fullscreen(w: f32, h: f32) -> DrawInput {
     inp
 }
 
+/// CPU time of this process (sum over its threads, from /proc/self/task/*/schedstat in
+/// ns), so figures are not skewed by other processes sharing the machine.
+fn cpu_time() -> std::time::Duration {
+    let mut ns = 0u64;
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for t in tasks.flatten() {
+            let stat = std::fs::read_to_string(t.path().join("schedstat")).unwrap_or_default();
+            ns += stat
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0);
+        }
+    }
+    std::time::Duration::from_nanos(ns)
+}
+
 fn fill(c: &mut Criterion) {
     let (w, h) = (1920u32, 1080u32);
     let inp = fullscreen(w as f32, h as f32);
@@ -92,10 +109,19 @@ fn fill(c: &mut Criterion) {
                     if interpolate { "interp" } else { "const" },
                     r.threads()
                 );
-                g.bench_function(name, |b| {
+                g.bench_function(format!("wall_{name}"), |b| {
                     b.iter(|| {
                         r.draw(&mut fb, &state, &inp, &shader)
                             .map(|s| s.samples_passed)
+                    })
+                });
+                g.bench_function(format!("cpu_{name}"), |b| {
+                    b.iter_custom(|iters| {
+                        let t0 = cpu_time();
+                        for _ in 0..iters {
+                            let _ = r.draw(&mut fb, &state, &inp, &shader);
+                        }
+                        cpu_time().saturating_sub(t0)
                     })
                 });
             }

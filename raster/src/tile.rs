@@ -336,6 +336,8 @@ fn process_batch<S: FragmentShader>(
     let l = &mut w.lanes;
     l.quads = n;
     l.per_sample = ctx.per_sample;
+    let mut spx = [0.5f32; 4];
+    let mut spy = [0.5f32; 4];
     for q in 0..4 {
         let used = q < n;
         let (qx, qy, sid) = if used {
@@ -343,28 +345,32 @@ fn process_batch<S: FragmentShader>(
         } else {
             (w.qx[0], w.qy[0], 0)
         };
-        let sp = if ctx.per_sample {
-            ctx.sample_pos
+        if ctx.per_sample {
+            let p = ctx
+                .sample_pos
                 .get(sid as usize)
                 .copied()
-                .unwrap_or([0.5; 2])
-        } else {
-            [0.5; 2]
-        };
+                .unwrap_or([0.5; 2]);
+            spx[q] = p[0];
+            spy[q] = p[1];
+        }
         for i in 0..4 {
             let lane = q * 4 + i;
-            let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
-            l.x[lane] = x;
-            l.y[lane] = y;
+            l.x[lane] = qx + (i & 1) as i32;
+            l.y[lane] = qy + (i >> 1) as i32;
             l.coverage[lane] = if used { w.cov[lane] } else { 0 };
             l.sample_id[lane] = sid;
-            let rx = x as f32 + sp[0] - prim.ox;
-            let ry = y as f32 + sp[1] - prim.oy;
-            l.rx[lane] = rx;
-            l.ry[lane] = ry;
-            let iw = prim.inv_w.at(rx, ry);
-            l.w[lane] = if iw != 0.0 { 1.0 / iw } else { 0.0 };
         }
+    }
+    // Flat loops over the 16 lanes so they vectorize.
+    for lane in 0..LANES {
+        l.rx[lane] = l.x[lane] as f32 + spx[lane / 4] - prim.ox;
+        l.ry[lane] = l.y[lane] as f32 + spy[lane / 4] - prim.oy;
+    }
+    let iw = prim.inv_w;
+    for lane in 0..LANES {
+        let v = iw.at(l.rx[lane], l.ry[lane]);
+        l.w[lane] = if v != 0.0 { 1.0 / v } else { 0.0 };
     }
     if ctx.early {
         for lane in 0..LANES {
@@ -420,7 +426,11 @@ fn process_batch<S: FragmentShader>(
             cov = test_samples(ctx, prim, mem, x, y, cov, z);
         }
         final_cov[lane] = cov;
-        passed += u64::from(cov.count_ones());
+        passed += if cov == ctx.full_mask {
+            u64::from(ctx.samples)
+        } else {
+            u64::from(cov.count_ones())
+        };
     }
     if passed > 0 {
         write_colors(ctx, mem, &w.lanes, &final_cov, &w.out);
@@ -525,6 +535,43 @@ fn write_colors<S>(
         let unorm = rt.format.is_unorm();
         let clamp = |v: f32| if unorm { v.clamp(0.0, 1.0) } else { v };
         let k = bs.constant.map(clamp);
+        if rt.format == ColorFormat::Rgba8Unorm
+            && matches!(rt.mode, RtMode::Replace)
+            && rt.keep[0] == 0
+            && !alpha_to_one
+        {
+            // Hot path: pack all lanes at once, then store the word to covered samples.
+            let Some(c) = out.color.get(rt.output) else {
+                continue;
+            };
+            let mut packed = [0u32; LANES];
+            // Channel-major so each loop is one vector conversion over the lanes.
+            for (ch, src) in c.iter().enumerate() {
+                for lane in 0..LANES {
+                    packed[lane] |= color::unorm8_fast(f32::from_bits(src[lane])) << (8 * ch);
+                }
+            }
+            for lane in 0..LANES {
+                let m = cov[lane];
+                if m == 0 {
+                    continue;
+                }
+                let local =
+                    ((lanes.y[lane] as usize % TILE) * TILE + lanes.x[lane] as usize % TILE) * ns;
+                if m == ctx.full_mask {
+                    if let Some(d) = plane.get_mut(local..local + ns) {
+                        d.fill(packed[lane]);
+                    }
+                } else {
+                    for_bits(m, |s| {
+                        if let Some(d) = plane.get_mut(local + s) {
+                            *d = packed[lane];
+                        }
+                    });
+                }
+            }
+            continue;
+        }
         for lane in 0..LANES {
             let m = cov[lane];
             if m == 0 {
