@@ -73,6 +73,7 @@ pub fn unorm8(v: f32) -> u32 {
 /// Same result as [`unorm8`], written so a loop over lanes vectorizes: `max`/`min` map
 /// NaN to 0 and bound the value to [0.5, 255.5], where the signed conversion is exact.
 #[inline(always)]
+#[allow(clippy::manual_clamp)] // clamp() keeps NaN; max/min turn it into 0 as wanted.
 pub fn unorm8_fast(v: f32) -> u32 {
     (v.max(0.0).min(1.0) * 255.0 + 0.5) as i32 as u32
 }
