@@ -251,10 +251,7 @@ impl P {
 
     fn var_mods(&mut self) -> Result<VarMods, ProgramError> {
         let mut m = VarMods::default();
-        loop {
-            let Some(name) = self.c.peek_ident() else {
-                break;
-            };
+        while let Some(name) = self.c.peek_ident() {
             let span = self.c.span();
             match name {
                 "INT" | "UINT" | "FLOAT" if self.nv > 0 => {
@@ -849,8 +846,8 @@ impl P {
             self.c
                 .expect(&Tok::RBrace, "to end the buffer initializer")?;
         }
-        if size.is_none() && count != Some(1) && kw != "CBUFFER" {
-            if !braced || count.is_some() {
+        if size.is_none() && count != Some(1) && kw != "CBUFFER" && (!braced || count.is_some()) {
+            {
                 return Err(semantic(
                     span,
                     format!("'{name}': a single {kw} variable needs a single element binding"),

@@ -466,11 +466,7 @@ impl P {
             _ => var_of(dtype),
         };
         if let Some(ty) = s.ty {
-            let ok = match (ty, want) {
-                (VarType::Float, VarType::Float) => true,
-                (VarType::Int | VarType::Uint, VarType::Int | VarType::Uint) => true,
-                _ => false,
-            };
+            let ok = (ty == VarType::Float) == (want == VarType::Float);
             if !ok {
                 return Err(semantic(
                     s.src.span,
@@ -1398,7 +1394,7 @@ impl P {
             Rep | Loop => {
                 let has_operand = self.c.peek() != &Tok::Semi;
                 if has_operand {
-                    let kind = if info.op == Loop { Kind::V } else { Kind::V };
+                    let kind = Kind::V;
                     let dt = if self.is_nv() {
                         inst.dtype
                     } else {
