@@ -996,3 +996,194 @@ fn scissor_limits_writes() {
     assert_eq!(f.read_sample(0, 59, 50, 0).map(|c| c[0]), Some(0.0));
     assert_eq!(f.read_sample(0, 60, 10, 0).map(|c| c[0]), Some(1.0));
 }
+
+/// Writes IPAS (sample 3) of varying 0 to red, IPAO (+0.25, 0) to green, sample id to
+/// blue (per-sample mode) and the coverage input to alpha.
+struct IpShader(ShaderInfo);
+impl FragmentShader for IpShader {
+    type Scratch = ();
+    fn info(&self) -> &ShaderInfo {
+        &self.0
+    }
+    fn new_scratch(&self) {}
+    fn shade(
+        &self,
+        _: &mut (),
+        b: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError> {
+        let mut v = [0u32; LANES];
+        b.interpolate_at_sample(0, &[3; LANES], &mut v);
+        out.color[0][0] = v;
+        b.interpolate_at_offset(0, &[0.25; LANES], &[0.0; LANES], &mut v);
+        out.color[0][1] = v;
+        let ids = b.sample_id().copied().unwrap_or([99; LANES]);
+        out.color[0][2] = ids.map(|i| (i as f32).to_bits());
+        out.color[0][3] = b.coverage().map(|c| (c as f32).to_bits());
+        Ok(())
+    }
+}
+
+#[test]
+fn ipas_ipao_sample_id_and_mask_inputs() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let inp = x_ramp_triangle(3.0);
+    let info = ShaderInfo {
+        varyings: vec![VaryingInterp {
+            mode: InterpMode::NoPerspective,
+            location: InterpLocation::Center,
+        }],
+        ..Default::default()
+    };
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    r.draw(&mut f, &DrawState::default(), &inp, &IpShader(info.clone()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let p = f.read_sample(0, 1, 1, 0).unwrap_or_default();
+    assert!(
+        (p[0] - 1.625).abs() < 1e-5,
+        "IPAS sample 3 at x=.625: {p:?}"
+    );
+    assert!((p[1] - 1.75).abs() < 1e-5, "IPAO +0.25: {p:?}");
+    assert_eq!(p[2], 99.0, "no sample id outside per-sample shading");
+    assert_eq!(p[3], 15.0, "fully covered mask");
+    // Per-sample: each sample sees its own id and a one-bit mask.
+    let info = ShaderInfo {
+        per_sample: true,
+        ..info
+    };
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    r.draw(&mut f, &DrawState::default(), &inp, &IpShader(info))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for s in 0..4 {
+        let p = f.read_sample(0, 1, 1, s).unwrap_or_default();
+        assert_eq!((p[2], p[3]), (s as f32, (1u32 << s) as f32));
+    }
+}
+
+#[test]
+fn eight_and_sixteen_samples_are_watertight() {
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    for samples in [2, 8, 16] {
+        let mut f = fb(70, 66, samples, ColorFormat::Rgba32F);
+        draw(
+            &r,
+            &mut f,
+            &additive(),
+            &fan(33.3, 30.9, 23, 200.0),
+            &VaryShader::constant([1.0; 4]),
+        );
+        assert_all_samples(&f, 1.0);
+    }
+}
+
+#[test]
+fn polygon_offset_and_depth_clamp() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut st = DrawState::default();
+    st.depth_stencil.depth_test = true;
+    st.depth_stencil.depth_func = CompareFunc::Always;
+    st.raster.polygon_offset = PolygonOffset {
+        factor: 0.0,
+        units: 1000.0,
+        fill: true,
+        line: false,
+        point: false,
+    };
+    let mut inp = DrawInput::new(0);
+    quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.5, [0.0; 4]);
+    let mut f = fb(8, 8, 1, ColorFormat::Rgba8Unorm);
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    let d = f.read_depth(3, 3, 0).unwrap_or_default();
+    assert!((d - (0.5 + 1000.0 / 16_777_215.0)).abs() < 1e-6, "{d}");
+    // Slope factor: z goes 0 → 0.8 over 8 pixels (0.1 per pixel).
+    let mut inp = DrawInput::new(0);
+    for (x, y, z) in [
+        (0.0, 0.0, 0.0),
+        (8.0, 0.0, 0.8),
+        (8.0, 8.0, 0.8),
+        (0.0, 8.0, 0.0),
+    ] {
+        inp.push_vertex(
+            WindowVertex {
+                pos: [x, y, z, 1.0],
+                point_size: -1.0,
+            },
+            &[],
+        );
+    }
+    inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
+    inp.primitives.push(Primitive::triangle([0, 2, 3], 0, 1));
+    st.raster.polygon_offset = PolygonOffset {
+        factor: 2.0,
+        units: 0.0,
+        fill: true,
+        line: false,
+        point: false,
+    };
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    let d = f.read_depth(2, 3, 0).unwrap_or_default();
+    assert!((d - (0.25 + 0.2)).abs() < 1e-5, "{d}");
+    // Depth clamp to the depth range [0.2, 0.4].
+    st.raster.polygon_offset = PolygonOffset::default();
+    st.depth_stencil.depth_clamp = true;
+    st.depth_stencil.depth_range = [0.4, 0.2];
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    assert!((f.read_depth(0, 3, 0).unwrap_or_default() - 0.2).abs() < 1e-6);
+    assert!((f.read_depth(7, 3, 0).unwrap_or_default() - 0.4).abs() < 1e-6);
+}
+
+#[test]
+fn logic_op_and_alpha_to_one() {
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(8, 8, 4, ColorFormat::Rgba8Unorm);
+    f.clear_color(0, [1.0, 0.0, 1.0, 0.0], None, [true; 4], false)
+        .unwrap_or(());
+    let mut st = DrawState::default();
+    st.blend.logic_op = Some(LogicOp::Xor);
+    st.multisample.alpha_to_one = true;
+    let mut inp = DrawInput::new(0);
+    quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.5, [0.0; 4]);
+    draw(
+        &r,
+        &mut f,
+        &st,
+        &inp,
+        &VaryShader::constant([1.0, 1.0, 0.0, 0.0]),
+    );
+    // XOR: (ff,00,ff,00) ^ (ff,ff,00,ff) with alpha forced to one.
+    assert_eq!(f.read_sample(0, 4, 4, 1), Some([0.0, 1.0, 1.0, 1.0]));
+}
+
+#[test]
+fn shader_errors_propagate() {
+    struct Fails(ShaderInfo);
+    impl FragmentShader for Fails {
+        type Scratch = ();
+        fn info(&self) -> &ShaderInfo {
+            &self.0
+        }
+        fn new_scratch(&self) {}
+        fn shade(
+            &self,
+            _: &mut (),
+            _: &FragmentBatch<'_>,
+            _: &mut FragmentOutputs,
+        ) -> Result<(), ShaderError> {
+            Err(ShaderError("instruction budget exhausted".into()))
+        }
+    }
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(200, 200, 1, ColorFormat::Rgba8Unorm);
+    let mut inp = DrawInput::new(0);
+    quad(&mut inp, 0.0, 0.0, 200.0, 200.0, 0.5, [0.0; 4]);
+    let e = r.draw(
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &Fails(ShaderInfo::default()),
+    );
+    assert_eq!(
+        e,
+        Err(RasterError::Shader("instruction budget exhausted".into()))
+    );
+}
