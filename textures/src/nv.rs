@@ -94,10 +94,8 @@ pub fn unpack<const N: usize>(
     };
     match opcode {
         NvOpcode::Txf | NvOpcode::Txfms | NvOpcode::Txq => {
-            for c in 0..4 {
-                for i in 0..N {
-                    lanes.icoord[c][i] = op0[c][i] as i32;
-                }
+            for (dst, src) in lanes.icoord.iter_mut().zip(op0) {
+                *dst = src.map(|v| v as i32);
             }
         }
         _ => {
@@ -182,15 +180,13 @@ pub fn unpack<const N: usize>(
     match offset {
         NvOffset::None => lanes.offset = [[0; N]; 3],
         NvOffset::Const(o) => {
-            for a in 0..3 {
-                lanes.offset[a] = [o[a]; N];
+            for (dst, v) in lanes.offset.iter_mut().zip(o) {
+                *dst = [v; N];
             }
         }
         NvOffset::Register(r) => {
-            for a in 0..3 {
-                for i in 0..N {
-                    lanes.offset[a][i] = r[a][i] as i32;
-                }
+            for (dst, src) in lanes.offset.iter_mut().zip(r) {
+                *dst = src.map(|v| v as i32);
             }
         }
     }

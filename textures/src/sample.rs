@@ -543,7 +543,7 @@ impl<'a> Ctx<'a> {
         query: bool,
     ) -> Result<(), TexError> {
         let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && op.quad_derivatives;
-        if implicit && N % 4 != 0 {
+        if implicit && N & 3 != 0 {
             return Err(TexError::Invalid(format!(
                 "implicit derivatives need whole quads ({N} lanes)"
             )));

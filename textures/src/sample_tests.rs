@@ -290,8 +290,8 @@ fn cube_faces_and_seamless_edges() {
     ];
     for (dir, rgb) in colors {
         let mut l = Lanes::<4>::new();
-        for c in 0..3 {
-            l.coord[c] = [dir[c]; 4];
+        for (dst, v) in l.coord.iter_mut().zip(dir) {
+            *dst = [v; 4];
         }
         let v = run(&p.texture, &p.sampler, &o, &l)[0];
         assert_eq!([v[0], v[1], v[2]], rgb, "{dir:?}");

@@ -528,7 +528,7 @@ impl Texture {
             return Err(TexError::Invalid("sub-image box outside the level".into()));
         }
         if format.is_compressed() {
-            let aligned = |o: u32, s: u32, full: u32| o % 4 == 0 && (s % 4 == 0 || o + s == full);
+            let aligned = |o: u32, s: u32, full: u32| o & 3 == 0 && (s & 3 == 0 || o + s == full);
             if !aligned(x0, w, lv.width) || !aligned(y0, h, lv.height) {
                 return Err(TexError::Invalid(
                     "compressed sub-image not block aligned".into(),

@@ -1,0 +1,81 @@
+//! Texture sampling throughput: bilinear, trilinear and 16x anisotropic lookups of an
+//! RGBA8 256x256 mipmapped texture, 16 lanes (4 quads) per call, one core.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use glemu_textures::{
+    execute, Filter, Format, Lanes, LodMode, MinFilter, OpKind, SamplerState, Target, TexOp,
+    Texture, Wrap,
+};
+
+const N: usize = 16;
+
+fn texture() -> Texture {
+    let size = 256u32;
+    let mut t = Texture::new(Target::T2D, Format::RGBA8, [size, size, 1], 1).expect("texture");
+    let bytes: Vec<u8> = (0..size * size * 4)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    t.write_bytes(0, [0, 0, 0], [size, size, 1], &bytes)
+        .expect("upload");
+    t.generate_mipmaps(0).expect("mipmaps");
+    t
+}
+
+/// Four quads spread over the texture, each pixel stepping `dx`/`dy` texels.
+fn lanes(dx: f32, dy: f32, frame: u32) -> Lanes<N> {
+    let mut l = Lanes::new();
+    let base = (frame % 97) as f32 / 97.0;
+    for q in 0..N / 4 {
+        let s = base + q as f32 * 0.23;
+        let t = base * 0.7 + q as f32 * 0.17;
+        for (k, (ox, oy)) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+            .iter()
+            .enumerate()
+        {
+            l.coord[0][q * 4 + k] = s + ox * dx / 256.0;
+            l.coord[1][q * 4 + k] = t + oy * dy / 256.0;
+        }
+    }
+    l
+}
+
+fn bench(c: &mut Criterion) {
+    let tex = texture();
+    let op = TexOp {
+        kind: OpKind::Sample(LodMode::Implicit),
+        target: Target::T2D,
+        shadow: false,
+        quad_derivatives: true,
+    };
+    let bilinear = SamplerState::simple(Filter::Linear, Wrap::Repeat);
+    let mut trilinear = bilinear.clone();
+    trilinear.min_filter = MinFilter {
+        filter: Filter::Linear,
+        mipmap: Some(Filter::Linear),
+    };
+    let mut aniso = trilinear.clone();
+    aniso.max_anisotropy = 16.0;
+    let cases = [
+        ("bilinear", &bilinear, 0.8f32, 0.8f32),
+        ("trilinear", &trilinear, 2.7, 2.3),
+        ("aniso16", &aniso, 12.0, 1.0),
+    ];
+    let mut g = c.benchmark_group("sample");
+    g.throughput(Throughput::Elements(N as u64));
+    for (name, s, dx, dy) in cases {
+        let inputs: Vec<Lanes<N>> = (0..64).map(|f| lanes(dx, dy, f)).collect();
+        let mut out = [[0u32; N]; 4];
+        let mut i = 0usize;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                i = (i + 1) % inputs.len();
+                execute(&tex, s, &op, &inputs[i], u64::MAX >> (64 - N), &mut out).expect("sample");
+                black_box(&out);
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
