@@ -9,6 +9,7 @@ use crate::span::Span;
 use std::collections::VecDeque;
 
 pub(crate) struct Cursor<'a> {
+    text: &'a str,
     lx: Lexer<'a>,
     buf: VecDeque<Token>,
     text_len: usize,
@@ -27,6 +28,7 @@ impl<'a> Cursor<'a> {
     /// A cursor positioned after the `!!` header token.
     pub(crate) fn after_header(text: &'a str) -> Result<Cursor<'a>, ProgramError> {
         let mut c = Cursor {
+            text,
             lx: Lexer::new(text),
             buf: VecDeque::new(),
             text_len: text.len(),
@@ -73,6 +75,13 @@ impl<'a> Cursor<'a> {
             .ok_or_else(|| syntax(Span::new(self.text_len, self.text_len), "unexpected end"))?;
         self.prev_end = t.span.end as usize;
         Ok(t)
+    }
+
+    /// The program text a span covers, for messages that quote an operand.
+    pub(crate) fn text_of(&self, span: Span) -> &'a str {
+        self.text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("?")
     }
 
     /// The span from `start` to the end of the last consumed token.

@@ -203,7 +203,7 @@ impl<'a> FpParser<'a> {
                 ),
             ));
         }
-        check_unique(&sourced)?;
+        check_unique(&sourced, &self.cur)?;
         self.b.instructions.push(Inst {
             op: op.op,
             dtype: DataType::F32,
@@ -291,45 +291,51 @@ fn is_unpack(op: FpOp) -> bool {
 /// At most one distinct fragment attribute and one distinct program parameter per
 /// instruction; several constants are fine while they hold at most four distinct scalars
 /// (the GL merges them into one vector constant).
-fn check_unique(s: &Sourced) -> Result<(), ProgramError> {
+fn check_unique(s: &Sourced, cur: &Cursor) -> Result<(), ProgramError> {
     if let Some((first, _)) = s.attribs.first() {
         if let Some((_, span)) = s.attribs.iter().find(|(a, _)| a != first) {
             return Err(semantic(
                 *span,
-                "this instruction reads a second, different fragment attribute f[]: an \
-                 instruction may source only one unique attribute register",
+                format!(
+                    "'{}' is a second, different fragment attribute in this instruction: an \
+                     instruction may source only one unique attribute register",
+                    cur.text_of(*span)
+                ),
             ));
         }
     }
     let Some((first, _)) = s.params.first() else {
         return Ok(());
     };
-    let Some((_, span)) = s.params.iter().find(|(k, _)| k != first) else {
+    let Some(&(_, second)) = s.params.iter().find(|(k, _)| k != first) else {
         return Ok(());
     };
     let mut scalars = BTreeSet::new();
-    for (k, kspan) in &s.params {
+    for (i, (k, kspan)) in s.params.iter().enumerate() {
         match k {
             ParamKey::Constant(v) => scalars.extend(v.scalars()),
             _ => {
+                // Blame the later of the two operands that clash.
+                let at = if i == 0 { second } else { *kspan };
                 return Err(semantic(
-                    if kspan == &s.params[0].1 {
-                        *span
-                    } else {
-                        *kspan
-                    },
-                    "this instruction sources more than one unique program parameter (only \
-                     constants holding at most four distinct values can be combined)",
-                ))
+                    at,
+                    format!(
+                        "'{}' makes more than one unique program parameter in this \
+                         instruction (only constants holding at most four distinct values \
+                         can be combined)",
+                        cur.text_of(at)
+                    ),
+                ));
             }
         }
     }
     if scalars.len() > 4 {
         return Err(semantic(
-            *span,
+            second,
             format!(
-                "the constants of this instruction hold {} distinct values; they can be \
-                 merged into one program parameter only if there are at most four",
+                "with '{}' the constants of this instruction hold {} distinct values; they \
+                 can be merged into one program parameter only if there are at most four",
+                cur.text_of(second),
                 scalars.len()
             ),
         ));

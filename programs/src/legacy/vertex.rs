@@ -306,7 +306,7 @@ impl<'a> VpParser<'a> {
             }
         };
         let end = self.cur.expect(&Tok::Semi, "';' after the instruction")?;
-        check_unique(&sourced)?;
+        check_unique(&sourced, &self.cur)?;
         self.b.instructions.push(Inst {
             op: op.op,
             dtype,
@@ -385,13 +385,16 @@ impl<'a> VpParser<'a> {
 }
 
 /// At most one distinct program parameter and one distinct attribute per instruction.
-fn check_unique(s: &Sourced) -> Result<(), ProgramError> {
+fn check_unique(s: &Sourced, cur: &Cursor) -> Result<(), ProgramError> {
     if let Some(&(first, _)) = s.params.first() {
         if let Some(&(_, span)) = s.params.iter().find(|(k, _)| *k != first) {
             return Err(semantic(
                 span,
-                "this instruction sources a second, different program parameter c[]: an \
-                 instruction may source only one unique program parameter register",
+                format!(
+                    "'{}' is a second, different program parameter in this instruction: an \
+                     instruction may source only one unique program parameter register",
+                    cur.text_of(span)
+                ),
             ));
         }
     }
@@ -399,8 +402,11 @@ fn check_unique(s: &Sourced) -> Result<(), ProgramError> {
         if let Some(&(_, span)) = s.attribs.iter().find(|(k, _)| *k != first) {
             return Err(semantic(
                 span,
-                "this instruction sources a second, different vertex attribute v[]: an \
-                 instruction may source only one unique vertex attribute register",
+                format!(
+                    "'{}' is a second, different vertex attribute in this instruction: an \
+                     instruction may source only one unique vertex attribute register",
+                    cur.text_of(span)
+                ),
             ));
         }
     }
