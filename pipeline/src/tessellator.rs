@@ -174,8 +174,10 @@ impl Builder {
             } else if j == m {
                 false
             } else {
-                // advance the side whose next segment midpoint comes first
-                op[j] + op[j + 1] <= ip[i] + ip[i + 1]
+                // Advance the side whose next segment midpoint comes first; on a tie the
+                // inner side goes first, which gives the diagonals llvmpipe's (D3D11)
+                // tessellator draws for symmetric levels.
+                op[j] + op[j + 1] < ip[i] + ip[i + 1] - 1e-5
             };
             if advance_outer {
                 self.tri(outer[j], outer[j + 1], inner[i]);
@@ -360,10 +362,20 @@ fn quads(cfg: &TessConfig, outer: [f32; 4], inner: [f32; 2]) -> Tessellation {
         }
     }
     let g = |i: usize, j: usize| grid[j * (nu + 1) + i];
+    // Interior cells: diagonals point at the domain centre (mirrored per quadrant), the
+    // centre cell itself split NW–SE, as in llvmpipe's images.
     for j in 1..nv.saturating_sub(1) {
         for i in 1..nu.saturating_sub(1) {
-            b.tri(g(i, j), g(i + 1, j), g(i + 1, j + 1));
-            b.tri(g(i, j), g(i + 1, j + 1), g(i, j + 1));
+            let cu = (tu[i] + tu[i + 1]) * 0.5 - 0.5;
+            let cv = (tv[j] + tv[j + 1]) * 0.5 - 0.5;
+            let sw_ne = cu.abs() > 1e-6 && cv.abs() > 1e-6 && (cu > 0.0) == (cv > 0.0);
+            if sw_ne {
+                b.tri(g(i, j), g(i + 1, j), g(i + 1, j + 1));
+                b.tri(g(i, j), g(i + 1, j + 1), g(i, j + 1));
+            } else {
+                b.tri(g(i, j), g(i + 1, j), g(i, j + 1));
+                b.tri(g(i + 1, j), g(i + 1, j + 1), g(i, j + 1));
+            }
         }
     }
     // Inner ring edges, counter-clockwise, with positions along the outer edge direction.
