@@ -1,0 +1,353 @@
+//! Misuse of the Context API: each case must fail with the GL error GL specifies, and
+//! leave the context usable.
+
+use glemu::{gl, Context, GlError};
+
+type Case = (&'static str, GlError, fn(&mut Context) -> glemu::Result<()>);
+
+fn buffer_with(ctx: &mut Context, bytes: usize) -> u32 {
+    let b = ctx.gen_buffers(1)[0];
+    ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    ctx.buffer_data_size(gl::ARRAY_BUFFER, bytes as u64, gl::STATIC_DRAW)
+        .unwrap();
+    b
+}
+
+const CASES: &[Case] = &[
+    ("enable of a non-capability", GlError::InvalidEnum, |c| {
+        c.enable(gl::TRIANGLES)
+    }),
+    ("depth func of a blend factor", GlError::InvalidEnum, |c| {
+        c.depth_func(gl::ONE)
+    }),
+    ("blend equation of a func", GlError::InvalidEnum, |c| {
+        c.blend_equation(gl::LESS)
+    }),
+    ("stencil op of a compare func", GlError::InvalidEnum, |c| {
+        c.stencil_op(gl::KEEP, gl::LESS, gl::KEEP)
+    }),
+    ("draw with an unknown mode", GlError::InvalidEnum, |c| {
+        c.draw_arrays(0x77, 0, 3)
+    }),
+    ("draw with a negative count", GlError::InvalidValue, |c| {
+        c.draw_arrays(gl::TRIANGLES, 0, -3)
+    }),
+    (
+        "draw elements with a float index type",
+        GlError::InvalidEnum,
+        |c| c.draw_elements(gl::TRIANGLES, 3, gl::FLOAT, 0),
+    ),
+    (
+        "draw elements without an element buffer",
+        GlError::InvalidOperation,
+        |c| c.draw_elements(gl::TRIANGLES, 3, gl::UNSIGNED_INT, 0),
+    ),
+    (
+        "draw with the vertex program enabled but none loaded",
+        GlError::InvalidOperation,
+        |c| {
+            c.enable(gl::VERTEX_PROGRAM_ARB)?;
+            c.draw_arrays(gl::TRIANGLES, 0, 3)
+        },
+    ),
+    (
+        "draw with a geometry program enabled but none loaded",
+        GlError::InvalidOperation,
+        |c| {
+            c.enable(gl::GEOMETRY_PROGRAM_NV)?;
+            c.draw_arrays(gl::POINTS, 0, 1)
+        },
+    ),
+    (
+        "draw PATCHES without a tessellation program",
+        GlError::InvalidOperation,
+        |c| c.draw_arrays(gl::PATCHES, 0, 3),
+    ),
+    (
+        "draw mode different from the transform feedback mode",
+        GlError::InvalidOperation,
+        |c| {
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.draw_arrays(gl::TRIANGLES, 0, 3)
+        },
+    ),
+    (
+        "program string for an unknown target",
+        GlError::InvalidEnum,
+        |c| c.program_string(gl::TEXTURE_2D, "!!ARBvp1.0\nEND\n"),
+    ),
+    (
+        "program text for the wrong stage",
+        GlError::InvalidOperation,
+        |c| c.program_string(gl::VERTEX_PROGRAM_ARB, "!!ARBfp1.0\nEND\n"),
+    ),
+    (
+        "program text with a syntax error",
+        GlError::InvalidOperation,
+        |c| {
+            c.program_string(
+                gl::FRAGMENT_PROGRAM_ARB,
+                "!!ARBfp1.0\nMOV result.color, ;\nEND\n",
+            )
+        },
+    ),
+    (
+        "env parameter index out of range",
+        GlError::InvalidValue,
+        |c| c.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, 256, [0.0; 4]),
+    ),
+    (
+        "local parameter index out of range",
+        GlError::InvalidValue,
+        |c| c.program_local_parameter_4f(gl::FRAGMENT_PROGRAM_ARB, 5000, [0.0; 4]),
+    ),
+    (
+        "binding a program name to a second target",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_program(gl::VERTEX_PROGRAM_ARB, 5)?;
+            c.bind_program(gl::FRAGMENT_PROGRAM_ARB, 5)
+        },
+    ),
+    (
+        "buffer data with nothing bound",
+        GlError::InvalidOperation,
+        |c| c.buffer_data(gl::ARRAY_BUFFER, &[1], gl::STATIC_DRAW),
+    ),
+    ("buffer data with a bad usage", GlError::InvalidEnum, |c| {
+        buffer_with(c, 4);
+        c.buffer_data(gl::ARRAY_BUFFER, &[1], gl::TRIANGLES)
+    }),
+    ("sub data past the end", GlError::InvalidValue, |c| {
+        buffer_with(c, 4);
+        c.buffer_sub_data(gl::ARRAY_BUFFER, 2, &[0; 4])
+    }),
+    ("mapping twice", GlError::InvalidOperation, |c| {
+        buffer_with(c, 4);
+        let _m = c.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE)?;
+        c.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE).map(|_| ())
+    }),
+    (
+        "unmapping an unmapped buffer",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 4);
+            c.unmap_buffer(gl::ARRAY_BUFFER)
+        },
+    ),
+    (
+        "drawing from a mapped buffer",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 64);
+            c.vertex_pointer(4, gl::FLOAT, 0, 0)?;
+            c.enable_client_state(gl::VERTEX_ARRAY)?;
+            let _m = c.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
+            c.draw_arrays(gl::POINTS, 0, 1)
+        },
+    ),
+    (
+        "writing through a read-only mapping",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 4);
+            let m = c.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
+            m.write(0, &[1])
+        },
+    ),
+    (
+        "GPU address of a buffer that is not resident",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 4);
+            c.buffer_gpu_address(gl::ARRAY_BUFFER).map(|_| ())
+        },
+    ),
+    (
+        "making a resident buffer resident again",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 4);
+            c.make_buffer_resident(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
+            c.make_buffer_resident(gl::ARRAY_BUFFER, gl::READ_ONLY)
+        },
+    ),
+    ("a huge buffer", GlError::OutOfMemory, |c| {
+        buffer_with(c, 4);
+        c.buffer_data_size(gl::ARRAY_BUFFER, 1 << 40, gl::STATIC_DRAW)
+    }),
+    ("indexed binding out of range", GlError::InvalidValue, |c| {
+        let b = buffer_with(c, 16);
+        c.bind_buffer_range(gl::UNIFORM_BUFFER, 1000, b, 0, 16)
+    }),
+    (
+        "indexed binding on a non-indexed target",
+        GlError::InvalidEnum,
+        |c| {
+            let b = buffer_with(c, 16);
+            c.bind_buffer_base(gl::ARRAY_BUFFER, 0, b)
+        },
+    ),
+    (
+        "vertex attribute index out of range",
+        GlError::InvalidValue,
+        |c| c.enable_vertex_attrib_array(64),
+    ),
+    ("vertex attribute size 5", GlError::InvalidValue, |c| {
+        buffer_with(c, 16);
+        c.vertex_attrib_pointer(0, 5, gl::FLOAT, false, 0, 0)
+    }),
+    (
+        "integer pointer of floats",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.vertex_attrib_i_pointer(0, 4, gl::FLOAT, 0, 0)
+        },
+    ),
+    ("texture unit out of range", GlError::InvalidEnum, |c| {
+        c.active_texture(1000)
+    }),
+    (
+        "tex parameter with a bad value",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_WRAP_S, gl::LESS as i32)
+        },
+    ),
+    (
+        "tex image with no texture bound",
+        GlError::InvalidOperation,
+        |c| {
+            c.tex_image_2d(
+                gl::TEXTURE_2D,
+                0,
+                gl::RGBA8,
+                2,
+                2,
+                gl::RGBA,
+                gl::UNSIGNED_BYTE,
+                None,
+            )
+        },
+    ),
+    (
+        "texture bound to two targets",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 3)?;
+            c.bind_texture(gl::TEXTURE_CUBE_MAP, 3)
+        },
+    ),
+    (
+        "reading a pixel outside the framebuffer",
+        GlError::InvalidValue,
+        |c| c.read_pixel(-1, 0).map(|_| ()),
+    ),
+    (
+        "reading a sample that does not exist",
+        GlError::InvalidValue,
+        |c| c.read_sample(0, 0, 1).map(|_| ()),
+    ),
+    ("clear with unknown bits", GlError::InvalidValue, |c| {
+        c.clear(0x10)
+    }),
+    ("begin a query twice", GlError::InvalidOperation, |c| {
+        let q = c.gen_queries(2);
+        c.begin_query(gl::SAMPLES_PASSED, q[0])?;
+        c.begin_query(gl::SAMPLES_PASSED, q[1])
+    }),
+    (
+        "result of an active query",
+        GlError::InvalidOperation,
+        |c| {
+            let q = c.gen_queries(1)[0];
+            c.begin_query(gl::PRIMITIVES_GENERATED, q)?;
+            c.get_query_result(q).map(|_| ())
+        },
+    ),
+    (
+        "end transform feedback when not active",
+        GlError::InvalidOperation,
+        |c| c.end_transform_feedback(),
+    ),
+    (
+        "transform feedback of an unknown result",
+        GlError::InvalidValue,
+        |c| c.transform_feedback_attribs(0, &["result.bogus"]),
+    ),
+    (
+        "rebinding a feedback buffer while active",
+        GlError::InvalidOperation,
+        |c| {
+            let b = buffer_with(c, 64);
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, b)
+        },
+    ),
+    ("negative viewport", GlError::InvalidValue, |c| {
+        c.viewport(0, 0, -1, 1)
+    }),
+    ("zero point size", GlError::InvalidValue, |c| {
+        c.point_size(0.0)
+    }),
+    (
+        "matrix mode of a texture target",
+        GlError::InvalidEnum,
+        |c| c.matrix_mode(gl::TEXTURE_2D),
+    ),
+    ("degenerate frustum", GlError::InvalidValue, |c| {
+        c.frustum(-1.0, 1.0, -1.0, 1.0, 0.0, 1.0)
+    }),
+    (
+        "TrackMatrixNV at an unaligned address",
+        GlError::InvalidValue,
+        |c| c.track_matrix_nv(gl::VERTEX_PROGRAM_ARB, 3, gl::MODELVIEW, 0x862A),
+    ),
+    (
+        "indirect draw without an indirect buffer",
+        GlError::InvalidOperation,
+        |c| c.draw_arrays_indirect(gl::TRIANGLES, 0),
+    ),
+];
+
+#[test]
+fn misuse_returns_the_gl_error() {
+    let mut wrong = Vec::new();
+    for (name, want, f) in CASES {
+        let mut ctx = Context::new(8, 8).unwrap();
+        match f(&mut ctx) {
+            Ok(()) => wrong.push(format!("{name}: succeeded, expected {}", want.name())),
+            Err(e) if e.gl != *want => wrong.push(format!("{name}: {e}, expected {}", want.name())),
+            Err(e) => assert!(!e.message.is_empty(), "{name}: empty message"),
+        }
+        // The context stays usable after the error.
+        ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn program_errors_report_position_and_string() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    let text = "!!ARBfp1.0\nMOV result.color, fragment.color;\nFOO;\nEND\n";
+    assert!(ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, text).is_err());
+    let pos = ctx.program_error_position();
+    assert_eq!(text.get(pos as usize..pos as usize + 3), Some("FOO"));
+    assert!(
+        ctx.program_error_string().starts_with("3:1:"),
+        "{}",
+        ctx.program_error_string()
+    );
+    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, "!!ARBfp1.0\nEND\n")
+        .unwrap();
+    assert_eq!(ctx.program_error_position(), -1);
+    assert!(ctx.program_error_string().is_empty());
+}
+
+#[test]
+fn context_is_send() {
+    fn is_send<T: Send>() {}
+    is_send::<Context>();
+}

@@ -1,0 +1,194 @@
+//! The command-line contract (scene-format.md): output formats and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn glemu() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_glemu"))
+}
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+}
+
+fn tmp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("glemu-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn check_valid_and_invalid() {
+    let good = tmp(
+        "good.fp",
+        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n",
+    );
+    let bad = tmp(
+        "bad.fp",
+        "\r\n!!ARBfp1.0\r\nMOV result.color, fragment.colour;\r\nEND\r\n",
+    );
+    let o = glemu().args(["check"]).arg(&good).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let o = glemu()
+        .args(["check"])
+        .arg(&good)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = err.lines().next().unwrap_or("");
+    assert!(line.starts_with(&format!("{}:3:", bad.display())), "{err}");
+    assert!(line.contains(": error: "), "{err}");
+}
+
+#[test]
+fn check_target_rejects_other_stages() {
+    let fp = tmp("t.fp", "!!ARBfp1.0\nEND\n");
+    let o = glemu()
+        .args(["check", "--target", "vertex"])
+        .arg(&fp)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let o = glemu()
+        .args(["check", "--target", "fragment", "--ir"])
+        .arg(&fp)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!o.stdout.is_empty(), "--ir prints the compiled form");
+}
+
+#[test]
+fn run_pass_fail_skip() {
+    let pass = tmp(
+        "p.shader_test",
+        "[require]\nSIZE 8 8\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n",
+    );
+    let o = glemu().arg("run").arg(&pass).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).lines().last(),
+        Some("PASS")
+    );
+
+    let fail = tmp(
+        "f.shader_test",
+        "[require]\nSIZE 8 8\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgb 1 0 0\n",
+    );
+    let o = glemu().arg("run").arg(&fail).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.lines().last(), Some("FAIL"));
+    assert!(out.contains("line 6"), "{out}");
+
+    let skip = tmp(
+        "s.shader_test",
+        "[require]\nGL_EXT_not_a_thing\n[test]\nclear\n",
+    );
+    let o = glemu().arg("run").arg(&skip).output().unwrap();
+    assert_eq!(o.status.code(), Some(77));
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .starts_with("SKIP: "));
+
+    let bad = tmp("b.shader_test", "[test]\nclear\nfrobnicate\n");
+    let o = glemu().arg("run").arg(&bad).output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("line 3"));
+}
+
+#[test]
+fn render_writes_a_top_down_png() {
+    let scene = tmp(
+        "r.shader_test",
+        "[require]\nSIZE 4 4\n[test]\nclear color 0 0 1 1\nclear\nscissor 0 0 4 2\nenable GL_SCISSOR_TEST\nclear color 1 0 0 1\nclear\n",
+    );
+    let out = scene.with_extension("png");
+    let o = glemu()
+        .arg("render")
+        .arg(&scene)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let img = image::open(&out).unwrap().to_rgba8();
+    assert_eq!(
+        img.get_pixel(0, 0).0,
+        [0, 0, 255, 255],
+        "top row is the top of the framebuffer"
+    );
+    assert_eq!(img.get_pixel(0, 3).0, [255, 0, 0, 255]);
+}
+
+#[test]
+fn bench_prints_one_line() {
+    let scene = shared().join("scenes/ldc_basic.nv.shader_test");
+    let o = glemu()
+        .arg("bench")
+        .arg(&scene)
+        .args(["--frames", "2", "--warmup", "0", "--threads", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let line = out.lines().next().unwrap_or("");
+    for key in [
+        "BENCH ",
+        "fps=",
+        "median_ms=",
+        "Mpixels_per_s=",
+        "Mtris_per_s=",
+    ] {
+        assert!(line.contains(key), "{line}");
+    }
+}
+
+#[test]
+fn info_lists_dialects_extensions_and_samples() {
+    let o = glemu().arg("info").output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    for key in ["!!NVfp5.0", "GL_NV_gpu_program5", "4x:", "IPAO"] {
+        assert!(out.contains(key), "{key} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn no_arguments_renders_the_default_scene() {
+    let dir = std::env::temp_dir().join(format!("glemu-cli-default-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = glemu().current_dir(&dir).output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("glemu-default.png"));
+    let img = image::open(dir.join("glemu-default.png"))
+        .unwrap()
+        .to_rgba8();
+    let distinct: std::collections::HashSet<[u8; 4]> = img.pixels().map(|p| p.0).collect();
+    assert!(
+        distinct.len() > 16,
+        "the default scene should not be flat ({} colours)",
+        distinct.len()
+    );
+}

@@ -1,0 +1,61 @@
+//! The NV example scenes of `shared/scenes/*.nv.shader_test`: every probe (ending with a
+//! `probe png` against the oracle's rendering of the GLSL twin) must pass.
+
+use glemu::scene::{self, Outcome};
+use std::path::{Path, PathBuf};
+
+fn scenes_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/scenes")
+}
+
+fn run(name: &str) {
+    let path = scenes_dir().join(format!("{name}.nv.shader_test"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let r = scene::run_text(&text, &scenes_dir());
+    assert_eq!(
+        r.outcome,
+        Outcome::Pass,
+        "{name}: {}",
+        r.messages.join("\n")
+    );
+}
+
+#[test]
+fn gs_point_quads() {
+    run("gs_point_quads");
+}
+
+#[test]
+fn ldc_basic() {
+    run("ldc_basic");
+}
+
+#[test]
+fn msaa_ipas_stripes() {
+    run("msaa_ipas_stripes");
+}
+
+#[test]
+fn tess_quad_basic() {
+    run("tess_quad_basic");
+}
+
+#[test]
+fn tex_txg_rgbw() {
+    run("tex_txg_rgbw");
+}
+
+#[test]
+fn xfb_basic() {
+    run("xfb_basic");
+}
+
+#[test]
+fn a_broken_probe_fails() {
+    // The png probe really compares: the xfb scene against another scene's image.
+    let path = scenes_dir().join("xfb_basic.nv.shader_test");
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = text.replace("probe png xfb_basic.png", "probe png ldc_basic.png");
+    let r = scene::run_text(&text, &scenes_dir());
+    assert_eq!(r.outcome, Outcome::Fail);
+}
