@@ -1,1 +1,13 @@
-//! The reftest harness: runs every scene under reftests/scenes in `cargo test`.
+//! The reftest harness's building blocks, independent of how a scene is run: finding the
+//! scenes ([`discover`]), the expected-failure list ([`expected`]), comparing images and
+//! drawing diffs ([`imagediff`]), and classifying and summarising results ([`report`]).
+//!
+//! The harness itself is `tests/reftests.rs` (`cargo test -p glemu-reftests --test
+//! reftests`); it runs each scene through glemu's public scene API and uses these modules
+//! for everything else.
+
+pub mod discover;
+pub mod expected;
+pub mod imagediff;
+pub mod pngprobe;
+pub mod report;

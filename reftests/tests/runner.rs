@@ -1,0 +1,93 @@
+//! The harness's only contact with glemu: runs one scene file through the public scene
+//! API (`glemu::scene::{parse, check_requirements, Runner}`) and reads back the resolved
+//! colour buffer (`Context::read_rgba8_top_down`).
+
+use glemu::scene::{self, RunOptions, Runner};
+use glemu_reftests::imagediff::Rgba8;
+use glemu_reftests::report::Status;
+use std::path::Path;
+
+/// A scene's status and, when it got far enough to render, its final image.
+pub struct Outcome {
+    pub status: Status,
+    pub image: Option<Rgba8>,
+}
+
+fn failed(message: String) -> Outcome {
+    Outcome {
+        status: Status::Fail(message),
+        image: None,
+    }
+}
+
+/// At most three messages on one line; the count of the rest.
+fn join(messages: &[String]) -> String {
+    let mut s = messages
+        .iter()
+        .take(3)
+        .map(|m| m.trim())
+        .collect::<Vec<_>>()
+        .join("; ");
+    if messages.len() > 3 {
+        s.push_str(&format!("; ... {} more", messages.len() - 3));
+    }
+    if s.is_empty() {
+        s.push_str("failed without a message");
+    }
+    s
+}
+
+fn status_of(outcome: &scene::Outcome, messages: &[String]) -> Status {
+    match outcome {
+        scene::Outcome::Pass => Status::Pass,
+        scene::Outcome::Fail => Status::Fail(join(messages)),
+        scene::Outcome::Skip(reason) => Status::Skip(reason.clone()),
+    }
+}
+
+/// Runs the scene at `path` (a `.shader_test`, or a piglit `.vpfp` file).
+pub fn run(path: &Path) -> Outcome {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return failed(format!("cannot read {}: {e}", path.display())),
+    };
+    if path.extension().is_some_and(|e| e == "vpfp") {
+        let r = scene::vpfp::run_vpfp(&text);
+        return Outcome {
+            status: status_of(&r.outcome, &r.messages),
+            image: None,
+        };
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let parsed = match scene::parse(&text) {
+        Ok(s) => s,
+        Err(e) => return failed(e.to_string()),
+    };
+    if let Some(reason) = scene::check_requirements(&parsed) {
+        return Outcome {
+            status: Status::Skip(reason),
+            image: None,
+        };
+    }
+    let mut runner = match Runner::new(parsed, dir, RunOptions::default()) {
+        Ok(r) => r,
+        Err(e) => return failed(e.to_string()),
+    };
+    let ran = runner.run_commands();
+    let report = runner.report();
+    let ctx = runner.context();
+    let (w, h) = ctx.size();
+    let image = ctx
+        .read_rgba8_top_down()
+        .ok()
+        .and_then(|px| Rgba8::new(w, h, px));
+    let status = match ran {
+        Ok(()) => status_of(&report.outcome, &report.messages),
+        Err(e) => {
+            let mut m = report.messages.clone();
+            m.push(e.to_string());
+            Status::Fail(join(&m))
+        }
+    };
+    Outcome { status, image }
+}
