@@ -155,6 +155,18 @@ fn vsp_writes_env_parameter_outputs() {
 }
 
 #[test]
+fn vsp_reads_see_earlier_writes_and_partial_writes_keep_the_rest() {
+    let (_, out, _) = run(
+        "!!VSP1.0\nMOV c[2].x, v[0];\nADD c[3], c[2], c[2];\nEND",
+        &[(InputBinding::VertexAttrib(0), [7.0, 0.0, 0.0, 0.0])],
+        &[(2, [1.0, 2.0, 3.0, 4.0])],
+        &[],
+    );
+    close(out[&OutputBinding::EnvParam(2)], [7.0, 2.0, 3.0, 4.0]);
+    close(out[&OutputBinding::EnvParam(3)], [14.0, 4.0, 6.0, 8.0]);
+}
+
+#[test]
 fn fp1_constants_locals_and_kil() {
     let text = "!!FP1.0
 DEFINE k = {0.5, 2};

@@ -334,13 +334,30 @@ fn vsp10_writes_program_parameters() {
 MOV R0, v[0];
 DP4 c[10].x, R0, c[A0.x + 2];
 ARL A0.x, R0.w;
-ADD c[95], R0, c[1];
+ADD c[95], R0, c[10];
 END");
     assert_eq!((p.stage, p.dialect), (Stage::Vertex, Dialect::Vsp10));
-    assert_eq!(out_binding(&p, 1), OutputBinding::EnvParam(10));
-    assert_eq!(out_binding(&p, 3), OutputBinding::EnvParam(95));
+    // Written parameters live in temps for the run: loaded first, stored last.
+    assert_eq!(p.instructions.len(), 2 + 4 + 2);
+    let n = p.instructions.len();
+    let mut stored: Vec<_> = (n - 2..n).map(|i| out_binding(&p, i)).collect();
+    stored.sort_by_key(|b| format!("{b:?}"));
     assert_eq!(
-        input_of(&p, &p.instructions[0].srcs[0]),
+        stored,
+        vec![OutputBinding::EnvParam(10), OutputBinding::EnvParam(95)]
+    );
+    assert_eq!(
+        param_of(&p, &p.instructions[0].srcs[0]),
+        ParamSource::Env(10)
+    );
+    let dp4 = &p.instructions[3];
+    assert_eq!(dp4.dst.as_ref().unwrap().file, File::Temp);
+    // c[10] read after the write comes from the same temp.
+    let add = &p.instructions[5];
+    assert_eq!(add.srcs[1].file, File::Temp);
+    assert_eq!(add.srcs[1].index, dp4.dst.as_ref().unwrap().index);
+    assert_eq!(
+        input_of(&p, &p.instructions[2].srcs[0]),
         InputBinding::VertexAttrib(0)
     );
 }

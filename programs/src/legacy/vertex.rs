@@ -14,6 +14,7 @@
 //!   NV_gpu_program4, a VP2 subroutine does not end at the next label, only at RET.
 
 mod operands;
+mod state_program;
 
 use super::builder::Builder;
 use super::common::{opt_paren_cc, src};
@@ -376,6 +377,9 @@ impl<'a> VpParser<'a> {
                 "the program never writes o[HPOS]: a vertex program must write at least one \
                  component of HPOS",
             ));
+        }
+        if self.env.vsp {
+            self.route_state_writes_through_temps();
         }
         let entry = self.labels.get("main").map_or(0, |&(at, _)| at);
         Ok(self
