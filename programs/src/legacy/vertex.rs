@@ -9,7 +9,8 @@
 //! - `c[n]` is program env parameter `n` (tracked matrices are the app's job). When a
 //!   program uses relative addressing, `c[0..96]` (`c[0..256]` for VP2) occupy param slots
 //!   `0..len` so `c[A0.x + n]` is `Index::Relative { base: 0, len }`.
-//! - A VSP's writes to `c[n]` go to `OutputBinding::EnvParam(n)` slots.
+//! - A VSP's writes to `c[n]` reach `OutputBinding::EnvParam(n)` slots, through a temp
+//!   for the run (see `state_program.rs`).
 //! - VP2's `main:` label sets `Program::entry`. `Program::labels` stays empty: unlike
 //!   NV_gpu_program4, a VP2 subroutine does not end at the next label, only at RET.
 
