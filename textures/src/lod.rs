@@ -51,6 +51,17 @@ pub fn mag_threshold(s: &SamplerState) -> f32 {
     }
 }
 
+/// ceil() of a non-negative value without the libm call `f32::ceil` is on baseline x86-64.
+#[inline]
+fn ceil_pos(x: f32) -> u32 {
+    let t = x as u32;
+    if (t as f32) < x {
+        t + 1
+    } else {
+        t
+    }
+}
+
 /// The levels a minified lookup reads: `(d1, d2, weight of d2)` with absolute level
 /// numbers. `base` is level_base and `q` the last usable level.
 #[inline]
@@ -62,7 +73,7 @@ pub fn select_levels(lambda: f32, mipmap: Filter, base: u32, q: u32) -> (u32, u3
                 base
             } else if lambda <= span + 0.5 {
                 // ceil(base + lambda + 0.5) - 1, done relative to base to stay exact.
-                base + ((lambda + 0.5).ceil() as u32).saturating_sub(1)
+                base + ceil_pos(lambda + 0.5).saturating_sub(1)
             } else {
                 q
             };
@@ -73,8 +84,10 @@ pub fn select_levels(lambda: f32, mipmap: Filter, base: u32, q: u32) -> (u32, u3
                 (q, q, 0.0)
             } else {
                 let l = lambda.max(0.0);
-                let d1 = base + l.floor() as u32;
-                (d1, (d1 + 1).min(q), l.fract())
+                // l < span here, so truncation is floor and fits.
+                let whole = l as u32;
+                let d1 = base + whole;
+                (d1, (d1 + 1).min(q), l - whole as f32)
             }
         }
     }

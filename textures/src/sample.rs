@@ -15,13 +15,31 @@ use crate::lod;
 use crate::pack::srgb_decode_unorm8;
 use crate::request::{Lanes, LodMode, OpKind, TexOp};
 use crate::sampler::{CompareFunc, DepthMode, Filter, SamplerState, Swizzle};
-use crate::texture::{Target, Texture};
+use crate::texture::{Level, Target, Texture};
 use crate::wrap::{preclamp, wrap};
 
 /// Most lanes one call handles (the active mask is a `u64`).
 pub const MAX_LANES: usize = 64;
 const MAX_LEVELS: usize = 17;
 const ONE: u32 = 0x3f80_0000;
+
+/// Level `l` in the form the filters use (sizes as int and float); a missing level reads
+/// as empty, so every texel of it is the border.
+#[inline]
+fn lv_of(levels: &[Level], l: u32) -> Lv<'_> {
+    match levels.get(l as usize) {
+        Some(x) => Lv {
+            w: x.width as i32,
+            h: x.height as i32,
+            d: x.depth as i32,
+            fw: x.width as f32,
+            fh: x.height as f32,
+            fd: x.depth as f32,
+            texels: x.texels(),
+        },
+        None => Lv::default(),
+    }
+}
 
 #[derive(Copy, Clone, Default)]
 struct Lv<'a> {
@@ -36,12 +54,11 @@ struct Lv<'a> {
 
 /// Everything about one call that does not vary per lane.
 struct Ctx<'a> {
-    lv: [Lv<'a>; MAX_LEVELS],
+    levels: &'a [Level],
     base: u32,
     q: u32,
     s: &'a SamplerState,
     target: Target,
-    format: Format,
     border: [u32; 4],
     integer: bool,
     depth: bool,
@@ -210,18 +227,7 @@ fn border_texel(format: Format, s: &SamplerState) -> [u32; 4] {
 
 impl<'a> Ctx<'a> {
     fn new(tex: &'a Texture, s: &'a SamplerState, op: &TexOp) -> Result<Ctx<'a>, TexError> {
-        let mut lv = [Lv::default(); MAX_LEVELS];
-        for (slot, l) in lv.iter_mut().zip(tex.levels()) {
-            *slot = Lv {
-                w: l.width as i32,
-                h: l.height as i32,
-                d: l.depth as i32,
-                fw: l.width as f32,
-                fh: l.height as f32,
-                fd: l.depth as f32,
-                texels: l.texels(),
-            };
-        }
+        let levels = tex.levels();
         let format = tex.format();
         let integer = format.is_integer();
         let depth = format.is_depth();
@@ -241,7 +247,7 @@ impl<'a> Ctx<'a> {
                     && s.min_filter.mipmap != Some(Filter::Linear));
             if filters_ok {
                 if mip {
-                    let b = &lv[base as usize];
+                    let b = lv_of(levels, base);
                     let maxdim = match tex.target() {
                         Target::T3D => b.w.max(b.h).max(b.d),
                         Target::T1D | Target::Array1D => b.w,
@@ -263,12 +269,11 @@ impl<'a> Ctx<'a> {
             None
         };
         Ok(Ctx {
-            lv,
+            levels,
             base,
             q,
             s,
             target: tex.target(),
-            format,
             border: border_texel(format, s),
             integer,
             depth,
@@ -281,15 +286,13 @@ impl<'a> Ctx<'a> {
     }
 
     #[inline]
-    fn level(&self, l: u32) -> &Lv<'a> {
-        &self.lv[(l as usize).min(MAX_LEVELS - 1)]
+    fn level(&self, l: u32) -> Lv<'a> {
+        lv_of(self.levels, l)
     }
 
     #[inline]
     fn layer_index(&self, layer: f32) -> i32 {
-        let l = (layer + 0.5).floor();
-        let l = if l.is_nan() { 0.0 } else { l };
-        (l.clamp(0.0, (self.layers - 1).max(0) as f32)) as i32
+        floor_i(layer + 0.5).clamp(0, (self.layers - 1).max(0))
     }
 
     /// Raw canonical texel or the border for out-of-range indices.
@@ -345,7 +348,7 @@ impl<'a> Ctx<'a> {
         off: [i32; 3],
         reference: f32,
     ) -> [f32; 4] {
-        let lv = self.level(l);
+        let lv = &self.level(l);
         let dims = self.target.dims();
         let rect = self.target == Target::Rect;
         let w = self.s.wrap;
@@ -415,7 +418,7 @@ impl<'a> Ctx<'a> {
 
     /// Nearest integer texel for integer formats (never filtered).
     fn nearest_raw(&self, l: u32, c: [f32; 3], k: i32, off: [i32; 3]) -> [u32; 4] {
-        let lv = self.level(l);
+        let lv = &self.level(l);
         let dims = self.target.dims();
         let rect = self.target == Target::Rect;
         let w = self.s.wrap;
@@ -549,47 +552,19 @@ impl<'a> Ctx<'a> {
             )));
         }
         let aniso = self.s.max_anisotropy > 1.0 && !matches!(mode, LodMode::Explicit);
+        // With one filter for min and mag and no mipmaps, lambda changes nothing: skip the
+        // derivatives and the log2 (the common case of piglit's NEAREST/LINEAR textures).
+        let lod_matters = query
+            || aniso
+            || (self.s.min_filter.mipmap.is_some() && self.target.has_mipmaps())
+            || self.s.min_filter.filter != self.s.mag_filter;
         for_lanes(mask, |i| {
-            let coord = [lanes.coord[0][i], lanes.coord[1][i], lanes.coord[2][i]];
-            // Coordinate-space derivatives: coarse (per quad) for implicit LOD.
-            let (dx, dy) = match mode {
-                LodMode::Implicit | LodMode::Bias if implicit => {
-                    let q0 = i & !3;
-                    let d = |a: usize, c: usize| {
-                        lanes.coord[c].get(a).copied().unwrap_or(0.0) - lanes.coord[c][q0]
-                    };
-                    (
-                        [d(q0 + 1, 0), d(q0 + 1, 1), d(q0 + 1, 2)],
-                        [d(q0 + 2, 0), d(q0 + 2, 1), d(q0 + 2, 2)],
-                    )
-                }
-                LodMode::Gradients => (
-                    [lanes.ddx[0][i], lanes.ddx[1][i], lanes.ddx[2][i]],
-                    [lanes.ddy[0][i], lanes.ddy[1][i], lanes.ddy[2][i]],
-                ),
-                _ => ([0.0; 3], [0.0; 3]),
-            };
-            let (tdx, tdy) = self.texel_derivs(coord, dx, dy);
-            let (lambda_base, n_aniso, axis) = match mode {
-                LodMode::Explicit => (lanes.lod[i], 1, 0),
-                _ if aniso => lod::anisotropic(tdx, tdy, self.s.max_anisotropy),
-                _ => (lod::rho(tdx, tdy).log2(), 1, 0),
-            };
-            let bias = if mode == LodMode::Bias {
-                lanes.lod[i]
+            let (lambda, n_aniso, axis, dx, dy) = if lod_matters {
+                self.lane_lod(mode, implicit, aniso, query, lanes, i, out)
             } else {
-                0.0
+                (0.0, 1, 0, [0.0; 3], [0.0; 3])
             };
-            let lambda = lod::adjust(lambda_base, bias, self.s);
             if query {
-                let v = self.query_lod(
-                    lambda_base + (self.s.lod_bias + bias).clamp(-16.0, 16.0),
-                    lambda,
-                );
-                out[0][i] = v[0].to_bits();
-                out[1][i] = v[1].to_bits();
-                out[2][i] = 0;
-                out[3][i] = 0;
                 return;
             }
             let (c, k) = self.lane_coords(lanes, i);
@@ -643,6 +618,65 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// lambda (after bias and clamps), anisotropic probe count and axis, and the
+    /// coordinate-space derivatives of lane `i`. For LOD queries also writes the result.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn lane_lod<const N: usize>(
+        &self,
+        mode: LodMode,
+        implicit: bool,
+        aniso: bool,
+        query: bool,
+        lanes: &Lanes<N>,
+        i: usize,
+        out: &mut [[u32; N]; 4],
+    ) -> (f32, u32, usize, [f32; 3], [f32; 3]) {
+        let coord = [lanes.coord[0][i], lanes.coord[1][i], lanes.coord[2][i]];
+        // Coordinate-space derivatives: coarse (per quad) for implicit LOD.
+        let (dx, dy) = match mode {
+            LodMode::Implicit | LodMode::Bias if implicit => {
+                let q0 = i & !3;
+                let d = |a: usize, c: usize| {
+                    lanes.coord[c].get(a).copied().unwrap_or(0.0) - lanes.coord[c][q0]
+                };
+                (
+                    [d(q0 + 1, 0), d(q0 + 1, 1), d(q0 + 1, 2)],
+                    [d(q0 + 2, 0), d(q0 + 2, 1), d(q0 + 2, 2)],
+                )
+            }
+            LodMode::Gradients => (
+                [lanes.ddx[0][i], lanes.ddx[1][i], lanes.ddx[2][i]],
+                [lanes.ddy[0][i], lanes.ddy[1][i], lanes.ddy[2][i]],
+            ),
+            _ => ([0.0; 3], [0.0; 3]),
+        };
+        let (tdx, tdy) = self.texel_derivs(coord, dx, dy);
+        let (lambda_base, n_aniso, axis) = match mode {
+            LodMode::Explicit => (lanes.lod[i], 1, 0),
+            _ if aniso => lod::anisotropic(tdx, tdy, self.s.max_anisotropy),
+            _ => (lod::rho(tdx, tdy).log2(), 1, 0),
+        };
+        let bias = if mode == LodMode::Bias {
+            lanes.lod[i]
+        } else {
+            0.0
+        };
+        let lambda = lod::adjust(lambda_base, bias, self.s);
+        if query {
+            let v = self.query_lod(
+                lambda_base + (self.s.lod_bias + bias).clamp(-16.0, 16.0),
+                lambda,
+            );
+            out[0][i] = v[0].to_bits();
+            out[1][i] = v[1].to_bits();
+            out[2][i] = 0;
+            out[3][i] = 0;
+            return (lambda, 1, 0, dx, dy);
+        }
+        (lambda, n_aniso, axis, dx, dy)
+    }
+
     fn query_lod(&self, lambda_prime: f32, lambda: f32) -> [f32; 2] {
         let span = self.q.saturating_sub(self.base) as f32;
         let x = match self.s.min_filter.mipmap {
@@ -666,7 +700,7 @@ impl<'a> Ctx<'a> {
         per_texel: bool,
     ) -> [u32; 4] {
         let (c, k) = self.lane_coords(lanes, i);
-        let lv = self.level(self.base);
+        let lv = &self.level(self.base);
         let rect = self.target == Target::Rect;
         let w = self.s.wrap;
         let (su, sv) = if rect { (1.0, 1.0) } else { (lv.fw, lv.fh) };
@@ -742,7 +776,7 @@ impl<'a> Ctx<'a> {
         if level < 0 || level >= MAX_LEVELS as i64 || sample < 0 || sample as u32 >= self.samples {
             return zero;
         }
-        let lv = self.level(level as u32);
+        let lv = &self.level(level as u32);
         if lv.texels.is_empty() {
             return zero;
         }
@@ -778,21 +812,28 @@ impl<'a> Ctx<'a> {
                 *c = srgb_decode_unorm8(*c);
             }
         }
-        let _ = self.format;
         self.finish_float(v)
     }
 }
 
+/// floor() to an integer. `f32::floor` is a libm call on baseline x86-64 (no SSE4.1);
+/// truncating and adjusting is exact for every value an i32 holds, and the saturating
+/// casts keep huge or NaN coordinates in range (the wrap modes then handle them).
 #[inline]
 fn floor_i(x: f32) -> i32 {
-    // Saturating float→int keeps huge or NaN coordinates in range (wrap then handles them).
-    x.floor() as i32
+    let t = x as i32;
+    if (t as f32) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
 }
 
+/// Integer part and fraction (the linear-filter weight) of `x`.
 #[inline]
 fn split(x: f32) -> (i32, f32) {
-    let f = x.floor();
-    (f as i32, x - f)
+    let i = floor_i(x);
+    (i, x - i as f32)
 }
 
 #[inline]
