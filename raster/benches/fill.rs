@@ -130,5 +130,69 @@ fn fill(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, fill);
+/// An `n`×`n` grid of quads over the screen (2·n² small triangles, 4 varyings).
+fn grid(w: f32, h: f32, n: usize) -> DrawInput {
+    let mut inp = DrawInput::new(4);
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, y) = (w * i as f32 / n as f32, h * j as f32 / n as f32);
+            let c = [i as f32 / n as f32, j as f32 / n as f32, 0.5, 1.0];
+            inp.push_vertex(
+                WindowVertex {
+                    pos: [x, y, 0.5, 1.0],
+                    point_size: -1.0,
+                },
+                &c.map(f32::to_bits),
+            );
+        }
+    }
+    let idx = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    for j in 0..n {
+        for i in 0..n {
+            let id = (2 * (j * n + i)) as u32;
+            inp.primitives.push(Primitive::triangle(
+                [idx(i, j), idx(i + 1, j), idx(i + 1, j + 1)],
+                0,
+                id,
+            ));
+            inp.primitives.push(Primitive::triangle(
+                [idx(i, j), idx(i + 1, j + 1), idx(i, j + 1)],
+                0,
+                id + 1,
+            ));
+        }
+    }
+    inp
+}
+
+fn small_triangles(c: &mut Criterion) {
+    let (w, h, n) = (1920u32, 1080u32, 250usize);
+    let inp = grid(w as f32, h as f32, n);
+    let state = DrawState::default();
+    let mut g = c.benchmark_group("grid_125k_tris");
+    g.throughput(Throughput::Elements(inp.primitives.len() as u64));
+    g.sample_size(10);
+    g.measurement_time(std::time::Duration::from_secs(3));
+    let Ok(r) = Rasterizer::new(1) else { return };
+    let Ok(mut fb) = Framebuffer::new(w, h, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8)
+    else {
+        return;
+    };
+    let shader = Flat {
+        info: ShaderInfo::default(),
+        interpolate: true,
+    };
+    g.bench_function("cpu_1x_interp_1t", |b| {
+        b.iter_custom(|iters| {
+            let t0 = cpu_time();
+            for _ in 0..iters {
+                let _ = r.draw(&mut fb, &state, &inp, &shader);
+            }
+            cpu_time().saturating_sub(t0)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, fill, small_triangles);
 criterion_main!(benches);

@@ -63,19 +63,15 @@ fn srgb_lut() -> &'static [f32; 256] {
     })
 }
 
-/// f32 → 8-bit UNORM with round-to-nearest; NaN → 0.
-#[inline(always)]
-pub fn unorm8(v: f32) -> u32 {
-    // `as` saturates and maps NaN to 0, so no explicit clamp of NaN is needed.
-    (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u32
-}
-
-/// Same result as [`unorm8`], written so a loop over lanes vectorizes: `max`/`min` map
-/// NaN to 0 and bound the value to [0.5, 255.5], where the signed conversion is exact.
+/// f32 → 8-bit UNORM, round to nearest (ties to even, as SSE conversions do); NaN → 0.
+///
+/// Adding 2^23 to a value in [0, 255] leaves a float whose unit in the last place is 1,
+/// so the addition itself rounds to an integer and the low mantissa bits hold it. Only
+/// float adds and bit operations: a loop over lanes vectorizes.
 #[inline(always)]
 #[allow(clippy::manual_clamp)] // clamp() keeps NaN; max/min turn it into 0 as wanted.
-pub fn unorm8_fast(v: f32) -> u32 {
-    (v.max(0.0).min(1.0) * 255.0 + 0.5) as i32 as u32
+pub fn unorm8(v: f32) -> u32 {
+    ((v.max(0.0).min(1.0) * 255.0) + 8_388_608.0).to_bits() & 0xff
 }
 
 /// Float RGBA → packed RGBA8 UNORM word (r in the low byte).
@@ -181,7 +177,7 @@ mod tests {
             f32::INFINITY,
             -f32::INFINITY,
         ] {
-            assert_eq!(unorm8_fast(v), unorm8(v), "{v}");
+            assert_eq!(unorm8(v), unorm8(v), "{v}");
         }
     }
 

@@ -143,34 +143,48 @@ fn classify(prim: &PrimSetup, bx: i32, by: i32) -> Class {
     }
 }
 
-/// Coverage mask of pixel (x, y) (before the sample mask).
+/// Coverage masks of the four pixels of the quad at (qx, qy) (before the sample mask).
+/// Edge values of the other three pixels are one subpixel step away from the first.
 #[inline]
-fn pixel_coverage<S>(ctx: &DrawCtx<'_, S>, pc: &PrimCtx<'_>, x: i32, y: i32) -> u32 {
+fn quad_coverage<S>(ctx: &DrawCtx<'_, S>, pc: &PrimCtx<'_>, qx: i32, qy: i32) -> [u32; 4] {
     let r = &pc.region;
-    if x < r[0] || x >= r[2] || y < r[1] || y >= r[3] {
-        return 0;
-    }
-    let (px, py) = (i64::from(x) * SUBPIXEL, i64::from(y) * SUBPIXEL);
-    let mut m = if pc.n_eval >= 32 {
+    let all = if pc.n_eval >= 32 {
         u32::MAX
     } else {
         (1u32 << pc.n_eval) - 1
     };
-    for (e, off) in pc.prim.edges[..pc.prim.n_edges].iter().zip(&pc.soff) {
-        let base = e.at(px, py);
-        let mut em = 0u32;
-        for (s, o) in off[..pc.n_eval].iter().enumerate() {
-            em |= u32::from(base + o >= 0) << s;
+    let mut m = [all; 4];
+    for (i, v) in m.iter_mut().enumerate() {
+        let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
+        if x < r[0] || x >= r[2] || y < r[1] || y >= r[3] {
+            *v = 0;
         }
-        m &= em;
-        if m == 0 {
-            return 0;
+    }
+    let (px, py) = (i64::from(qx) * SUBPIXEL, i64::from(qy) * SUBPIXEL);
+    for (e, off) in pc.prim.edges[..pc.prim.n_edges].iter().zip(&pc.soff) {
+        let b0 = e.at(px, py);
+        let (sx, sy) = (e.a * SUBPIXEL, e.b * SUBPIXEL);
+        let bases = [b0, b0 + sx, b0 + sy, b0 + sx + sy];
+        if pc.n_eval == 1 {
+            for i in 0..4 {
+                if bases[i] + off[0] < 0 {
+                    m[i] = 0;
+                }
+            }
+        } else {
+            for i in 0..4 {
+                let mut em = 0u32;
+                for (s, o) in off[..pc.n_eval].iter().enumerate() {
+                    em |= u32::from(bases[i] + o >= 0) << s;
+                }
+                m[i] &= em;
+            }
         }
     }
     if ctx.msaa {
         m
     } else {
-        ctx.full_mask
+        m.map(|v| if v != 0 { ctx.full_mask } else { 0 })
     }
 }
 
@@ -202,12 +216,7 @@ fn raster_prim<S: FragmentShader>(
                                 let c = if full {
                                     [ctx.full_mask; 4]
                                 } else {
-                                    [
-                                        pixel_coverage(ctx, pc, qx, qy),
-                                        pixel_coverage(ctx, pc, qx + 1, qy),
-                                        pixel_coverage(ctx, pc, qx, qy + 1),
-                                        pixel_coverage(ctx, pc, qx + 1, qy + 1),
-                                    ]
+                                    quad_coverage(ctx, pc, qx, qy)
                                 };
                                 passed += push_quad(ctx, pc, mem, w, qx, qy, c)?;
                             }
@@ -548,7 +557,7 @@ fn write_colors<S>(
             // Channel-major so each loop is one vector conversion over the lanes.
             for (ch, src) in c.iter().enumerate() {
                 for lane in 0..LANES {
-                    packed[lane] |= color::unorm8_fast(f32::from_bits(src[lane])) << (8 * ch);
+                    packed[lane] |= color::unorm8(f32::from_bits(src[lane])) << (8 * ch);
                 }
             }
             for lane in 0..LANES {
