@@ -84,7 +84,11 @@ pub struct ClipContext<'a> {
     planes: Planes,
     /// Map from `verts` index to DrawInput vertex for pass-through primitives.
     emitted: Vec<u32>,
+    /// Per `verts` index: bit k set = outside plane k; [`UNKNOWN`] until computed.
+    outcodes: Vec<u32>,
 }
+
+const UNKNOWN: u32 = u32::MAX;
 
 impl<'a> ClipContext<'a> {
     pub fn new(verts: &'a Vertices, plan: &'a RasterPlan, vp: &'a VertexProcessing) -> Self {
@@ -113,6 +117,7 @@ impl<'a> ClipContext<'a> {
                 user: vp.clip.enabled,
             },
             emitted: vec![u32::MAX; verts.len()],
+            outcodes: vec![UNKNOWN; verts.len()],
         }
     }
 
@@ -175,14 +180,50 @@ impl<'a> ClipContext<'a> {
         out.push_vertex(self.window(cv.pos, cv.point_size), &cv.vary)
     }
 
+    /// Which planes vertex `v` is outside of (guard band for x/y).
+    fn outcode(&mut self, v: usize) -> u32 {
+        if let Some(&c) = self.outcodes.get(v) {
+            if c != UNKNOWN {
+                return c;
+            }
+        }
+        let pos = self.verts.position(v);
+        let user = self.user_distances(v, pos);
+        let d = distances(pos, &user, &self.planes, false);
+        let code = d
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| **x < 0.0 || x.is_nan())
+            .fold(0u32, |m, (k, _)| m | (1 << k));
+        if let Some(c) = self.outcodes.get_mut(v) {
+            *c = code;
+        }
+        code
+    }
+
+    /// Emits an unclipped vertex once, writing its varyings straight into `out`.
     fn emit_shared(&mut self, v: usize, out: &mut DrawInput) -> u32 {
         if let Some(&e) = self.emitted.get(v) {
             if e != u32::MAX {
                 return e;
             }
         }
-        let cv = self.clip_vert(v, false);
-        let e = self.emit_clip_vert(&cv, out);
+        let pos = self.verts.position(v);
+        let ps = self
+            .point_size_src
+            .map(|k| f32::from_bits(self.verts.get(v, k)[0]))
+            .unwrap_or(-1.0);
+        let e = out.vertices.len() as u32;
+        out.vertices.push(self.window(pos, ps));
+        let row = self.verts.row(v);
+        for (k, c, _) in &self.plan.picks {
+            let val = k
+                .and_then(|k| row.get(k))
+                .and_then(|r| r.get(*c))
+                .copied()
+                .unwrap_or(0);
+            out.varyings.push(val);
+        }
         if let Some(slot) = self.emitted.get_mut(v) {
             *slot = e;
         }
@@ -193,10 +234,14 @@ impl<'a> ClipContext<'a> {
     /// `ids[p]` is primitive `p`'s `primitive.id`.
     pub fn add(&mut self, class: PrimClass, prims: &Primitives, ids: &[u32], out: &mut DrawInput) {
         let per = class.vertices();
+        out.primitives.reserve(prims.len());
         for (p, vs) in prims.verts.chunks_exact(per).enumerate() {
             let id = ids.get(p).copied().unwrap_or(p as u32);
             let prov = prims.provoking.get(p).copied().unwrap_or(0);
-            let idx: Vec<usize> = vs.iter().map(|v| *v as usize).collect();
+            let mut idx = [0usize; 3];
+            for (d, v) in idx.iter_mut().zip(vs) {
+                *d = *v as usize;
+            }
             match class {
                 PrimClass::Points => self.add_point(idx[0], id, out),
                 PrimClass::Lines => self.add_line(&idx, prov, id, out),
@@ -232,6 +277,16 @@ impl<'a> ClipContext<'a> {
     }
 
     fn add_line(&mut self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
+        let (c0, c1) = (self.outcode(idx[0]), self.outcode(idx[1]));
+        if c0 & c1 != 0 {
+            return;
+        }
+        if c0 | c1 == 0 {
+            let a = self.emit_shared(idx[0], out);
+            let b = self.emit_shared(idx[1], out);
+            out.primitives.push(Primitive::line(a, b, prov, id));
+            return;
+        }
         let mut cvs = [self.clip_vert(idx[0], false), self.clip_vert(idx[1], false)];
         let (mut t0, mut t1) = (0.0f32, 1.0f32);
         for k in 0..MAX_PLANES {
@@ -294,25 +349,24 @@ impl<'a> ClipContext<'a> {
     }
 
     fn add_triangle(&mut self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
-        let cvs: Vec<ClipVert> = idx.iter().map(|v| self.clip_vert(*v, false)).collect();
-        let mut all_in = true;
-        for k in 0..MAX_PLANES {
-            let outside = cvs
-                .iter()
-                .filter(|c| c.dist[k] < 0.0 || c.dist[k].is_nan())
-                .count();
-            if outside == 3 {
-                return;
-            }
-            all_in &= outside == 0;
-        }
-        if all_in {
-            let e: Vec<u32> = idx.iter().map(|v| self.emit_shared(*v, out)).collect();
-            out.primitives
-                .push(Primitive::triangle([e[0], e[1], e[2]], prov, id));
+        let codes = [
+            self.outcode(idx[0]),
+            self.outcode(idx[1]),
+            self.outcode(idx[2]),
+        ];
+        if codes[0] & codes[1] & codes[2] != 0 {
             return;
         }
-        let mut poly = cvs;
+        if codes[0] | codes[1] | codes[2] == 0 {
+            let e = [
+                self.emit_shared(idx[0], out),
+                self.emit_shared(idx[1], out),
+                self.emit_shared(idx[2], out),
+            ];
+            out.primitives.push(Primitive::triangle(e, prov, id));
+            return;
+        }
+        let mut poly: Vec<ClipVert> = idx.iter().map(|v| self.clip_vert(*v, false)).collect();
         self.flatten(&mut poly, prov as usize);
         for k in 0..MAX_PLANES {
             if poly.iter().all(|c| c.dist[k] >= 0.0) {

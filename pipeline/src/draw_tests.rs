@@ -246,3 +246,68 @@ fn errors_are_values() {
         "huge draw fails cleanly"
     );
 }
+
+/// Timing of the geometry benchmark's phases (run with `--ignored --nocapture`).
+#[test]
+#[ignore]
+fn time_grid_phases() {
+    let n = 708u32;
+    let mut pos = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            pos.extend([
+                i as f32 / n as f32 * 2.0 - 1.0,
+                j as f32 / n as f32 * 2.0 - 1.0,
+            ]);
+        }
+    }
+    let mut idx: Vec<u32> = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * (n + 1) + i;
+            idx.extend([a, a + 1, a + n + 1, a + n + 1, a + 1, a + n + 2]);
+        }
+    }
+    let pos = floats(&pos);
+    let mut st = base_state(
+        PrimitiveMode::Triangles,
+        idx.len() as u32,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.call.indices = Some(IndexBuffer {
+        buffer: Buffer::from_bytes(idx.iter().flat_map(|v| v.to_le_bytes()).collect()),
+        offset: 0,
+        ty: IndexType::U32,
+    });
+    let mut f = Framebuffer::new(
+        1024,
+        1024,
+        1,
+        &[ColorFormat::Rgba8Unorm],
+        DepthFormat::D24S8,
+    )
+    .unwrap();
+    st.vertex = VertexProcessing::new(1024, 1024);
+    let r = Rasterizer::new(2).unwrap();
+    let res = crate::env::Resources::default();
+    let t = std::time::Instant::now();
+    let vso = crate::vertex_stage::run(&st, st.programs.vertex.as_ref().unwrap(), &res).unwrap();
+    eprintln!(
+        "vertex stage: {:?} ({} invocations)",
+        t.elapsed(),
+        vso.invocations
+    );
+    st.vertex.rasterizer_discard = true;
+    let t = std::time::Instant::now();
+    crate::draw(&st, &r, &mut f, None).unwrap();
+    eprintln!("draw with rasterizer discard: {:?}", t.elapsed());
+    st.vertex.rasterizer_discard = false;
+    st.vertex.clip.enabled = 0;
+    let t = std::time::Instant::now();
+    crate::draw(&st, &r, &mut f, None).unwrap();
+    eprintln!("full draw: {:?}", t.elapsed());
+}

@@ -175,20 +175,44 @@ pub fn run(
     };
     // (vertex id, instance) of each vertex to shade, in first-use order.
     let mut jobs: Vec<(u32, u32)> = Vec::new();
+    let indexed = state.call.indices.is_some();
+    // The post-transform cache is a direct table when the ids span a compact range
+    // (the common case), a hash map otherwise.
+    let (lo, hi) = ids
+        .iter()
+        .filter(|v| **v != RESTART || !indexed)
+        .fold((u32::MAX, 0u32), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+    let span = u64::from(hi.saturating_sub(lo)) + 1;
+    let use_table = lo <= hi && span <= (ids.len() as u64 * 4).max(1024);
+    let mut table: Vec<u32> = Vec::new();
+    let mut map: HashMap<u32, u32> = HashMap::new();
     for inst in 0..instances {
-        let mut cache: HashMap<u32, u32> = HashMap::new();
-        let seq: Vec<u32> = ids
-            .iter()
-            .map(|&v| {
-                if v == RESTART && state.call.indices.is_some() {
-                    return RESTART;
-                }
-                *cache.entry(v).or_insert_with(|| {
-                    jobs.push((v, inst));
-                    (jobs.len() - 1) as u32
-                })
-            })
-            .collect();
+        if use_table {
+            table.clear();
+            table.resize(span as usize, u32::MAX);
+        } else {
+            map.clear();
+        }
+        let mut seq = Vec::with_capacity(ids.len());
+        for &v in &ids {
+            if v == RESTART && indexed {
+                seq.push(RESTART);
+                continue;
+            }
+            let slot = if use_table {
+                table.get_mut((v - lo) as usize)
+            } else {
+                Some(map.entry(v).or_insert(u32::MAX))
+            };
+            let Some(slot) = slot else {
+                continue;
+            };
+            if *slot == u32::MAX {
+                jobs.push((v, inst));
+                *slot = (jobs.len() - 1) as u32;
+            }
+            seq.push(*slot);
+        }
         out.sequences.push(seq);
     }
     let mut env = StageEnv {
