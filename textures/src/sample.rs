@@ -25,7 +25,7 @@ const ONE: u32 = 0x3f80_0000;
 
 /// Level `l` in the form the filters use (sizes as int and float); a missing level reads
 /// as empty, so every texel of it is the border.
-#[inline]
+#[inline(always)]
 fn lv_of(levels: &[Level], l: u32) -> Lv<'_> {
     match levels.get(l as usize) {
         Some(x) => Lv {
@@ -296,7 +296,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Raw canonical texel or the border for out-of-range indices.
-    #[inline]
+    #[inline(always)]
     fn raw(&self, lv: &Lv, i: i32, j: i32, k: i32) -> ([u32; 4], bool) {
         if i < 0 || j < 0 || k < 0 || i >= lv.w || j >= lv.h || k >= lv.d {
             return (self.border, false);
@@ -310,7 +310,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A texel as floats, sRGB-decoded and depth-compared (channel 0) when applicable.
-    #[inline]
+    #[inline(always)]
     fn tap(&self, lv: &Lv, i: i32, j: i32, k: i32, reference: f32) -> [f32; 4] {
         let (i, j, k) = if self.seamless && (i < 0 || j < 0 || i >= lv.w || j >= lv.h) {
             let face = k.rem_euclid(6);
@@ -388,7 +388,7 @@ impl<'a> Ctx<'a> {
             }
             Filter::Linear => {
                 let (i0, a) = split(u - 0.5);
-                let i1 = wr(w[0], i0 + 1, lv.w, true);
+                let i1 = wr(w[0], i0.wrapping_add(1), lv.w, true);
                 let i0 = wr(w[0], i0, lv.w, true);
                 if dims == 1 {
                     let t0 = self.tap(lv, i0, 0, k, reference);
@@ -396,7 +396,7 @@ impl<'a> Ctx<'a> {
                     return lerp4(t0, t1, a);
                 }
                 let (j0, b) = split(v - 0.5);
-                let j1 = wr(w[1], j0 + 1, lv.h, true);
+                let j1 = wr(w[1], j0.wrapping_add(1), lv.h, true);
                 let j0 = wr(w[1], j0, lv.h, true);
                 let bilinear = |kk: i32| {
                     let t00 = self.tap(lv, i0, j0, kk, reference);
@@ -409,7 +409,7 @@ impl<'a> Ctx<'a> {
                     return bilinear(k);
                 }
                 let (k0, g) = split(r - 0.5);
-                let k1 = wrap(w[2], k0 + 1, lv.d, true);
+                let k1 = wrap(w[2], k0.wrapping_add(1), lv.d, true);
                 let k0 = wrap(w[2], k0, lv.d, true);
                 lerp4(bilinear(k0), bilinear(k1), g)
             }
@@ -458,7 +458,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Expands a filtered depth/compare value per DEPTH_TEXTURE_MODE.
-    #[inline]
+    #[inline(always)]
     fn depth_expand(&self, v: [f32; 4]) -> [f32; 4] {
         if !self.depth {
             return v;
@@ -472,7 +472,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn swizzle_bits(&self, v: [u32; 4]) -> [u32; 4] {
         let one = if self.integer { 1 } else { ONE };
         self.s.swizzle.map(|sw| match sw {
@@ -485,13 +485,13 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish_float(&self, v: [f32; 4]) -> [u32; 4] {
         self.swizzle_bits(self.depth_expand(v).map(f32::to_bits))
     }
 
     /// Per-lane coordinates: (normalized coords or face s,t, slice k, direction for cubes).
-    #[inline]
+    #[inline(always)]
     fn lane_coords<const N: usize>(&self, lanes: &Lanes<N>, i: usize) -> ([f32; 3], i32) {
         let c = [lanes.coord[0][i], lanes.coord[1][i], lanes.coord[2][i]];
         match self.target {
@@ -746,9 +746,9 @@ impl<'a> Ctx<'a> {
             let v = preclamp(w[1], c[1] * sv + off[1] as f32, lv.fh) - 0.5;
             let (i0, j0) = (floor_i(u), floor_i(v));
             [
-                pick(i0, j0 + 1),
-                pick(i0 + 1, j0 + 1),
-                pick(i0 + 1, j0),
+                pick(i0, j0.wrapping_add(1)),
+                pick(i0.wrapping_add(1), j0.wrapping_add(1)),
+                pick(i0.wrapping_add(1), j0),
                 pick(i0, j0),
             ]
         }
@@ -781,16 +781,22 @@ impl<'a> Ctx<'a> {
             return zero;
         }
         let (x, y, z) = match self.target {
-            Target::T1D | Target::Buffer => (ic[0] + off[0], 0, 0),
-            Target::Array1D => (ic[0] + off[0], 0, ic[1]),
-            Target::T2D | Target::Rect | Target::T2DMs => (ic[0] + off[0], ic[1] + off[1], 0),
+            Target::T1D | Target::Buffer => (ic[0].wrapping_add(off[0]), 0, 0),
+            Target::Array1D => (ic[0].wrapping_add(off[0]), 0, ic[1]),
+            Target::T2D | Target::Rect | Target::T2DMs => {
+                (ic[0].wrapping_add(off[0]), ic[1].wrapping_add(off[1]), 0)
+            }
             Target::Array2D | Target::Array2DMs | Target::T3D => {
                 let dz = if self.target == Target::T3D {
                     off[2]
                 } else {
                     0
                 };
-                (ic[0] + off[0], ic[1] + off[1], ic[2] + dz)
+                (
+                    ic[0].wrapping_add(off[0]),
+                    ic[1].wrapping_add(off[1]),
+                    ic[2].wrapping_add(dz),
+                )
             }
             Target::Cube | Target::ArrayCube => return zero,
         };
@@ -819,7 +825,7 @@ impl<'a> Ctx<'a> {
 /// floor() to an integer. `f32::floor` is a libm call on baseline x86-64 (no SSE4.1);
 /// truncating and adjusting is exact for every value an i32 holds, and the saturating
 /// casts keep huge or NaN coordinates in range (the wrap modes then handle them).
-#[inline]
+#[inline(always)]
 fn floor_i(x: f32) -> i32 {
     let t = x as i32;
     if (t as f32) > x {
@@ -830,13 +836,13 @@ fn floor_i(x: f32) -> i32 {
 }
 
 /// Integer part and fraction (the linear-filter weight) of `x`.
-#[inline]
+#[inline(always)]
 fn split(x: f32) -> (i32, f32) {
     let i = floor_i(x);
     (i, x - i as f32)
 }
 
-#[inline]
+#[inline(always)]
 fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     [
         a[0] + (b[0] - a[0]) * t,

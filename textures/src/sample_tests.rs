@@ -626,3 +626,98 @@ fn swizzle_integer_and_masks() {
     let mut o3 = [[0u32; 3]; 4];
     assert!(execute(&i, &s, &sample_op(Target::T2D), &l1, 1, &mut o3).is_err());
 }
+
+#[test]
+fn hostile_inputs_never_panic() {
+    let wraps = [
+        Wrap::Repeat,
+        Wrap::MirroredRepeat,
+        Wrap::Clamp,
+        Wrap::ClampToEdge,
+        Wrap::ClampToBorder,
+        Wrap::MirrorClamp,
+        Wrap::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder,
+    ];
+    let weird = [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        3e38,
+        -3e38,
+        1e-40,
+        -0.0,
+        0.5,
+    ];
+    let textures = [
+        (
+            Target::T1D,
+            Texture::new(Target::T1D, Format::RGBA8, [4, 1, 1], 3).unwrap(),
+        ),
+        (Target::T2D, patterns::miptree().unwrap().texture),
+        (Target::T3D, patterns::rgbw_3d().unwrap().texture),
+        (Target::Cube, patterns::cube(2).unwrap().texture),
+        (
+            Target::Rect,
+            Texture::new(Target::Rect, Format::R32F, [3, 2, 1], 1).unwrap(),
+        ),
+        (
+            Target::Array1D,
+            patterns::layers(Target::Array1D, 4, 1, 2).unwrap().texture,
+        ),
+        (
+            Target::Array2D,
+            patterns::layers(Target::Array2D, 2, 2, 2).unwrap().texture,
+        ),
+        (
+            Target::ArrayCube,
+            patterns::layers(Target::ArrayCube, 2, 2, 2)
+                .unwrap()
+                .texture,
+        ),
+    ];
+    let kinds = [
+        OpKind::Sample(LodMode::Implicit),
+        OpKind::Sample(LodMode::Bias),
+        OpKind::Sample(LodMode::Explicit),
+        OpKind::Sample(LodMode::Gradients),
+        OpKind::Fetch,
+        OpKind::Gather { comp: 3 },
+        OpKind::GatherOffsets { comp: 9 },
+        OpKind::QueryLod,
+        OpKind::Size,
+    ];
+    for (target, tex) in &textures {
+        for (wi, wrap) in wraps.iter().enumerate() {
+            let mut s = SamplerState::simple(Filter::Linear, *wrap);
+            s.min_filter.mipmap = Some(Filter::Linear);
+            s.max_anisotropy = 16.0;
+            s.seamless_cube = wi % 2 == 0;
+            for kind in kinds {
+                for shadow in [false, true] {
+                    let mut l = Lanes::<4>::new();
+                    for (k, w) in weird.iter().enumerate() {
+                        for c in 0..3 {
+                            l.coord[c][k % 4] = weird[(k + c) % weird.len()];
+                            l.ddx[c][k % 4] = *w;
+                        }
+                        l.layer[k % 4] = *w;
+                        l.lod[k % 4] = *w;
+                        l.reference[k % 4] = *w;
+                    }
+                    l.offset = [[i32::MAX, i32::MIN, -8, 7]; 3];
+                    l.icoord = [[i32::MAX, i32::MIN, -1, 0]; 4];
+                    l.gather_offsets = [[[i32::MIN, i32::MAX, 0, 1]; 4]; 2];
+                    let o = TexOp {
+                        kind,
+                        target: *target,
+                        shadow,
+                        quad_derivatives: true,
+                    };
+                    let mut out = [[0u32; 4]; 4];
+                    let _ = execute(tex, &s, &o, &l, 0xf, &mut out);
+                }
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@
 
 use crate::sampler::Wrap;
 
-#[inline]
+#[inline(always)]
 fn mirror(a: i32) -> i32 {
     if a >= 0 {
         a
@@ -16,7 +16,7 @@ fn mirror(a: i32) -> i32 {
 
 /// Applies the coordinate clamp of CLAMP and MIRROR_CLAMP to an unnormalized coordinate
 /// `u` (texel units) before `floor`, as the specs do for those two legacy modes.
-#[inline]
+#[inline(always)]
 pub fn preclamp(mode: Wrap, u: f32, size: f32) -> f32 {
     match mode {
         Wrap::Clamp => u.clamp(0.0, size),
@@ -27,10 +27,21 @@ pub fn preclamp(mode: Wrap, u: f32, size: f32) -> f32 {
 
 /// Wraps integer texel coordinate `i` for a level dimension of `size` texels.
 /// `linear` selects the LINEAR-filter variant of CLAMP and MIRROR_CLAMP.
-#[inline]
+#[inline(always)]
 pub fn wrap(mode: Wrap, i: i32, size: i32, linear: bool) -> i32 {
+    if size <= 0 {
+        return -1;
+    }
     match mode {
-        Wrap::Repeat => i.rem_euclid(size),
+        Wrap::Repeat => {
+            // rem_euclid, written out because the std call is not inlined here.
+            let r = i % size;
+            if r < 0 {
+                r + size
+            } else {
+                r
+            }
+        }
         Wrap::ClampToEdge => i.clamp(0, size - 1),
         Wrap::ClampToBorder => i.clamp(-1, size),
         Wrap::Clamp => {
@@ -41,8 +52,10 @@ pub fn wrap(mode: Wrap, i: i32, size: i32, linear: bool) -> i32 {
             }
         }
         Wrap::MirroredRepeat => {
-            let m = (i as i64).rem_euclid(2 * size as i64) - size as i64;
-            (size - 1) - mirror(m as i32)
+            let period = 2 * size as i64;
+            let r = i as i64 % period;
+            let r = if r < 0 { r + period } else { r };
+            (size - 1) - mirror((r - size as i64) as i32)
         }
         Wrap::MirrorClampToEdge => mirror(i).clamp(0, size - 1),
         Wrap::MirrorClampToBorder => mirror(i).clamp(0, size),
@@ -102,5 +115,11 @@ mod tests {
         assert_eq!(wrap(Wrap::MirrorClampToBorder, -4, 4, true), 3);
         assert_eq!(wrap(Wrap::MirrorClamp, -5, 4, true), 4);
         assert_eq!(wrap(Wrap::MirrorClamp, -5, 4, false), 3);
+        // A missing level (size 0) reads the border.
+        assert_eq!(wrap(Wrap::Repeat, 3, 0, false), -1);
+        assert_eq!(
+            wrap(Wrap::Repeat, i32::MIN, 3, false),
+            (i32::MIN as i64).rem_euclid(3) as i32
+        );
     }
 }
