@@ -65,6 +65,8 @@ struct Ctx<'a> {
     srgb: bool,
     compare: Option<(CompareFunc, bool)>,
     seamless: bool,
+    /// No sRGB decode, compare or seamless remap: texels are used as stored.
+    plain: bool,
     layers: i32,
     samples: u32,
 }
@@ -280,6 +282,10 @@ impl<'a> Ctx<'a> {
             srgb: format.is_srgb() && s.srgb_decode,
             compare,
             seamless: s.seamless_cube && tex.target().is_cube(),
+            plain: !(s.seamless_cube && tex.target().is_cube())
+                && compare.is_none()
+                && !(format.is_srgb() && s.srgb_decode)
+                && tex.samples() == 1,
             layers: tex.layers() as i32,
             samples: tex.samples(),
         })
@@ -398,6 +404,9 @@ impl<'a> Ctx<'a> {
                 let (j0, b) = split(v - 0.5);
                 let j1 = wr(w[1], j0.wrapping_add(1), lv.h, true);
                 let j0 = wr(w[1], j0, lv.h, true);
+                if !is3d && self.plain {
+                    return self.bilinear_plain(lv, [i0, i1], [j0, j1], k, a, b);
+                }
                 let bilinear = |kk: i32| {
                     let t00 = self.tap(lv, i0, j0, kk, reference);
                     let t10 = self.tap(lv, i1, j0, kk, reference);
@@ -414,6 +423,37 @@ impl<'a> Ctx<'a> {
                 lerp4(bilinear(k0), bilinear(k1), g)
             }
         }
+    }
+
+    /// Bilinear filtering of one 2D slice for the common case (no sRGB decode, no depth
+    /// compare, no seamless cube edges): row offsets are computed once and each texel is
+    /// one bounds-checked read, the border standing in for anything outside.
+    #[inline(always)]
+    fn bilinear_plain(
+        &self,
+        lv: &Lv,
+        i: [i32; 2],
+        j: [i32; 2],
+        k: i32,
+        a: f32,
+        b: f32,
+    ) -> [f32; 4] {
+        let row = |jj: i32| -> Option<usize> {
+            (jj >= 0 && jj < lv.h && k >= 0 && k < lv.d)
+                .then(|| (k as usize * lv.h as usize + jj as usize) * lv.w as usize)
+        };
+        let col = |ii: i32| -> Option<usize> { (ii >= 0 && ii < lv.w).then_some(ii as usize) };
+        let (r0, r1, c0, c1) = (row(j[0]), row(j[1]), col(i[0]), col(i[1]));
+        let get = |r: Option<usize>, c: Option<usize>| -> [f32; 4] {
+            let t = match (r, c) {
+                (Some(r), Some(c)) => lv.texels.get(r + c).copied().unwrap_or(self.border),
+                _ => self.border,
+            };
+            t.map(f32::from_bits)
+        };
+        let top = lerp4(get(r0, c0), get(r0, c1), a);
+        let bottom = lerp4(get(r1, c0), get(r1, c1), a);
+        lerp4(top, bottom, b)
     }
 
     /// Nearest integer texel for integer formats (never filtered).
