@@ -36,12 +36,23 @@ pub fn draw(
         .ok_or_else(|| PipelineError::invalid_op("draw without a vertex program"))?;
     let class0 = state.call.mode.class(state.vertex.tess.patch_vertices);
     let tessellating = progs.tess_eval.is_some();
-    if matches!(class0, PrimClass::Patches(_)) != tessellating {
-        return Err(PipelineError::invalid_op(if tessellating {
-            "a tessellation evaluation program needs GL_PATCHES"
-        } else {
-            "GL_PATCHES needs a tessellation evaluation program"
-        }));
+    let is_patches = matches!(class0, PrimClass::Patches(_));
+    // Patches go to tessellation, or straight to a geometry program that declares
+    // PRIMITIVE_IN PATCHES (NV_gpu_program5).
+    let gs_takes_patches = progs
+        .geometry
+        .as_ref()
+        .and_then(|g| g.program.decls.primitive_in)
+        .is_some_and(|k| matches!(k, glemu_programs::ir::PrimKind::Patches(_)));
+    if tessellating && !is_patches {
+        return Err(PipelineError::invalid_op(
+            "a tessellation evaluation program needs GL_PATCHES",
+        ));
+    }
+    if is_patches && !tessellating && !gs_takes_patches {
+        return Err(PipelineError::invalid_op(
+            "GL_PATCHES needs a tessellation evaluation program or a geometry program taking patches",
+        ));
     }
     let res = Resources {
         textures: state.textures.clone(),

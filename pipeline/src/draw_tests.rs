@@ -311,3 +311,36 @@ fn time_grid_phases() {
     crate::draw(&st, &r, &mut f, None).unwrap();
     eprintln!("full draw: {:?}", t.elapsed());
 }
+
+#[test]
+fn geometry_program_reads_patches_adjacency_ids_and_invocations() {
+    // Each invocation of a 4-vertex patch emits one point at vertex[invocation],
+    // coloured by primitive.id and the invocation number.
+    let gp = "!!NVgp5.0\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nINVOCATIONS 4;\n\
+        INT TEMP i;\nTEMP c;\nATTRIB p = vertex.position;\n\
+        MOV.S i.x, primitive.invocation.x;\nMOV result.position, p[i.x];\n\
+        I2F c.x, primitive.id.x;\nI2F c.y, primitive.invocation.x;\nMUL c.y, c.y, 0.25;\n\
+        MOV c.zw, {0, 0, 0, 1};\nMOV result.color, c;\nEMIT;\nEND\n";
+    let pos = floats(&[
+        -0.93, -0.93, 0.93, -0.93, 0.93, 0.93, -0.93, 0.93, // patch 0
+        -0.53, -0.53, 0.53, -0.53, 0.53, 0.53, -0.53, 0.53, // patch 1
+    ]);
+    let mut st = base_state(
+        PrimitiveMode::Patches,
+        8,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.vertex.tess.patch_vertices = 4;
+    st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
+    let mut f = fb();
+    let s = run(&st, &mut f, None);
+    assert_eq!(s.primitives_generated[0], 8);
+    // patch 1, invocation 2 is the point at (0.5, 0.5) → pixel (12, 12)
+    assert_eq!(px(&f, 12, 12), [1.0, 0.5, 0.0, 1.0]);
+    // patch 0, invocation 0 at (-0.9, -0.9) → pixel (0, 0)
+    assert_eq!(px(&f, 0, 0), [0.0, 0.0, 0.0, 1.0]);
+}

@@ -117,7 +117,7 @@ fn matches_input(kind: PrimKind, class: PrimClass) -> bool {
             | (PrimKind::LinesAdjacency, PrimClass::LinesAdjacency)
             | (PrimKind::Triangles, PrimClass::Triangles)
             | (PrimKind::TrianglesAdjacency, PrimClass::TrianglesAdjacency)
-    ) || matches!((kind, class), (PrimKind::Patches(a), PrimClass::Patches(b)) if a == b)
+    ) || matches!((kind, class), (PrimKind::Patches(a), PrimClass::Patches(b)) if a == b || a == 0)
 }
 
 /// Runs the geometry program over `prims` (of `class`) whose vertices are in `input`.
