@@ -557,4 +557,50 @@ mod tests {
         assert_eq!(atomic_op(AtomicOp::Cswap, false, 4, 5, 9), 4);
         assert_eq!(atomic_op(AtomicOp::Exch, false, 4, 5, 9), 5);
     }
+
+    #[test]
+    fn layered_cube_and_1d_array_coordinates() {
+        let mut t = Texture::new(Target::Cube, Format::R32UI, [2, 2, 6], 1).unwrap();
+        let b = bind(Format::R32UI);
+        let mut coords = [[0i32; 1]; 4];
+        coords[2][0] = 4; // +Z face
+        store(
+            &mut t,
+            &b,
+            Target::Cube,
+            StoreKind::Raw(Storage::U32),
+            &[[77; 1], [0; 1], [0; 1], [0; 1]],
+            &coords,
+            1,
+        )
+        .unwrap();
+        assert_eq!(t.texel(0, 0, 0, 4, 0).unwrap()[0], 77);
+        coords[2][0] = 6; // no such face
+        let mut out = [[1u32; 1]; 4];
+        load(&t, &b, Target::Cube, Storage::U32, &coords, 1, &mut out);
+        assert_eq!(out[0][0], 0);
+        let mut a = Texture::new(Target::Array1D, Format::R8UI, [4, 3, 1], 1).unwrap();
+        let c = [[1i32; 1], [2; 1], [0; 1], [0; 1]]; // x = 1, layer = 2
+        store(
+            &mut a,
+            &bind(Format::R8UI),
+            Target::Array1D,
+            StoreKind::Formatted(DataType::U32),
+            &[[300; 1], [0; 1], [0; 1], [0; 1]],
+            &c,
+            1,
+        )
+        .unwrap();
+        assert_eq!(a.texel(0, 1, 0, 2, 0).unwrap()[0], 255); // formatted stores saturate
+        load(
+            &a,
+            &bind(Format::R8I),
+            Target::Array1D,
+            Storage::S8,
+            &c,
+            1,
+            &mut out,
+        );
+        assert_eq!(out[0][0], u32::MAX); // raw 0xff read as S8 is -1
+    }
 }

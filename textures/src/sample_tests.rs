@@ -721,3 +721,107 @@ fn hostile_inputs_never_panic() {
         }
     }
 }
+
+#[test]
+fn multisample_buffer_and_array_fetches() {
+    let mut ms = Texture::new_multisample(Target::T2DMs, Format::R32UI, [2, 2, 1], 4).unwrap();
+    for smp in 0..4 {
+        ms.set_texel(0, 1, 1, 0, smp, [10 + smp, 0, 0, 0]).unwrap();
+    }
+    let s = SamplerState::simple(Filter::Nearest, Wrap::ClampToEdge);
+    let mut l = Lanes::<4>::new();
+    l.icoord = [[1, 1, 1, 0], [1, 1, 1, 0], [0; 4], [0, 3, 4, 0]];
+    let mut out = [[9u32; 4]; 4];
+    execute(
+        &ms,
+        &s,
+        &op(OpKind::FetchMs, Target::T2DMs),
+        &l,
+        0xf,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!([out[0][0], out[0][1], out[0][2], out[0][3]], [10, 13, 0, 0]);
+    assert_eq!(out[3][0], 1); // R32UI → (r, 0, 0, 1)
+                              // Filtered lookups from multisample textures are rejected.
+    assert!(execute(
+        &ms,
+        &s,
+        &sample_op(Target::T2DMs),
+        &point(0.5, 0.5),
+        1,
+        &mut out
+    )
+    .is_err());
+
+    let words: Vec<u8> = [5u32, 6, 7].iter().flat_map(|w| w.to_le_bytes()).collect();
+    let buf = Texture::from_buffer(Format::R32UI, &words).unwrap();
+    l.icoord = [[0, 2, 3, -1], [0; 4], [0; 4], [0; 4]];
+    execute(
+        &buf,
+        &s,
+        &op(OpKind::Fetch, Target::Buffer),
+        &l,
+        0xf,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!([out[0][0], out[0][1], out[0][2], out[0][3]], [5, 7, 0, 0]);
+    l.icoord[0] = [0; 4];
+    execute(&buf, &s, &op(OpKind::Size, Target::Buffer), &l, 1, &mut out).unwrap();
+    assert_eq!(out[0][0], 3);
+
+    // 1D array: TXF takes the layer from y.
+    let arr = patterns::layers(Target::Array1D, 4, 1, 3).unwrap();
+    l.icoord = [[2, 2, 2, 2], [0, 1, 2, 3], [0; 4], [0; 4]];
+    execute(
+        &arr.texture,
+        &arr.sampler,
+        &op(OpKind::Fetch, Target::Array1D),
+        &l,
+        0xf,
+        &mut out,
+    )
+    .unwrap();
+    let f = |c: usize, i: usize| f32::from_bits(out[c][i]);
+    assert_eq!([f(0, 0), f(1, 1), f(2, 2), f(3, 3)], [1.0, 1.0, 1.0, 0.0]);
+}
+
+#[test]
+fn compressed_textures_sample_decoded_blocks() {
+    let mut t = Texture::new(Target::T2D, Format::Bc1Rgb, [4, 4, 1], 1).unwrap();
+    // c0 = red, c1 = blue, all indices 1 → blue everywhere.
+    t.write_bytes(
+        0,
+        [0, 0, 0],
+        [4, 4, 1],
+        &[0x00, 0xf8, 0x1f, 0x00, 0x55, 0x55, 0x55, 0x55],
+    )
+    .unwrap();
+    let s = SamplerState::simple(Filter::Linear, Wrap::Repeat);
+    let v = run(&t, &s, &sample_op(Target::T2D), &point(0.3, 0.6))[0];
+    assert_eq!(v, [0.0, 0.0, 1.0, 1.0]);
+    assert!(t.write_bytes(0, [1, 0, 0], [2, 2, 1], &[0; 8]).is_err());
+}
+
+#[test]
+fn gather_with_offset_and_depth_without_compare() {
+    let t = r8(4, 1, &[0, 85, 170, 255]);
+    let s = SamplerState::simple(Filter::Nearest, Wrap::ClampToEdge);
+    let mut l = point(0.25, 0.5); // footprint texels 0 and 1
+    l.offset[0] = [2; 4];
+    let g = run(&t, &s, &op(OpKind::Gather { comp: 0 }, Target::T2D), &l)[0];
+    // 1-row texture clamps j: (i0,j1) (i1,j1) (i1,j0) (i0,j0) = texels 2, 3, 3, 2.
+    let want = [170.0, 255.0, 255.0, 170.0].map(|v: f32| v / 255.0);
+    for c in 0..4 {
+        assert!(close(g[c], want[c]), "{g:?}");
+    }
+    let p = patterns::shadow(Target::T2D, [2, 1, 1]).unwrap();
+    let g = run(
+        &p.texture,
+        &p.sampler,
+        &op(OpKind::Gather { comp: 0 }, Target::T2D),
+        &point(0.5, 0.5),
+    )[0];
+    assert_eq!(g, [0.0, 1.0, 1.0, 0.0]); // depths, luminance mode, component r
+}
