@@ -1378,16 +1378,19 @@ impl P {
                     target: idx,
                     cond: None,
                 };
-                self.blocks.push((Block::Else, idx, span));
+                self.blocks.push((Block::Else { if_at: start }, idx, span));
             }
             EndIf => {
-                let Some((Block::If | Block::Else, start, _)) = self.blocks.last().copied() else {
-                    return Err(semantic(span, "ENDIF without a matching IF"));
+                let (if_at, start) = match self.blocks.last().copied() {
+                    Some((Block::If, start, _)) => (start, start),
+                    Some((Block::Else { if_at }, start, _)) => (if_at, start),
+                    _ => return Err(semantic(span, "ENDIF without a matching IF")),
                 };
                 self.blocks.pop();
                 self.set_flow_target(start, idx);
+                // ENDIF points back at its IF.
                 inst.extra = Extra::Flow {
-                    target: start,
+                    target: if_at,
                     cond: None,
                 };
             }

@@ -16,6 +16,8 @@ pub mod limits;
 mod opcodes;
 mod operands;
 mod state;
+#[cfg(test)]
+mod tests;
 
 use crate::assemble::Header;
 use crate::error::ProgramError;
@@ -96,7 +98,7 @@ pub(crate) struct NvOpts {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Block {
     If,
-    Else,
+    Else { if_at: u32 },
     Rep,
     Loop,
 }
@@ -320,7 +322,7 @@ impl P {
     fn finish(mut self) -> Result<Program, ProgramError> {
         if let Some((b, _, span)) = self.blocks.last() {
             let what = match b {
-                Block::If | Block::Else => "IF without ENDIF",
+                Block::If | Block::Else { .. } => "IF without ENDIF",
                 Block::Rep => "REP without ENDREP",
                 Block::Loop => "LOOP without ENDLOOP",
             };
