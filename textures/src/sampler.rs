@@ -129,6 +129,15 @@ pub struct SamplerState {
     pub seamless_cube: bool,
 }
 
+/// MIN_PROGRAM_TEXEL_OFFSET (immediate and register texel offsets).
+pub const MIN_TEXEL_OFFSET: i32 = -8;
+/// MAX_PROGRAM_TEXEL_OFFSET.
+pub const MAX_TEXEL_OFFSET: i32 = 7;
+/// MIN_PROGRAM_TEXTURE_GATHER_OFFSET (TXGO).
+pub const MIN_GATHER_OFFSET: i32 = -32;
+/// MAX_PROGRAM_TEXTURE_GATHER_OFFSET (TXGO).
+pub const MAX_GATHER_OFFSET: i32 = 31;
+
 /// MAX_TEXTURE_LOD_BIAS.
 pub const MAX_LOD_BIAS: f32 = 16.0;
 /// MAX_TEXTURE_MAX_ANISOTROPY.
@@ -161,6 +170,20 @@ impl Default for SamplerState {
 }
 
 impl SamplerState {
+    /// GL's initial state for a texture of `target`: rectangle textures start with
+    /// CLAMP_TO_EDGE and LINEAR (ARB_texture_rectangle), buffer and multisample textures
+    /// are never filtered (NEAREST), everything else uses [`SamplerState::default`].
+    pub fn for_target(target: crate::texture::Target) -> Self {
+        use crate::texture::Target;
+        match target {
+            Target::Rect => SamplerState::simple(Filter::Linear, Wrap::ClampToEdge),
+            Target::Buffer | Target::T2DMs | Target::Array2DMs => {
+                SamplerState::simple(Filter::Nearest, Wrap::ClampToEdge)
+            }
+            _ => SamplerState::default(),
+        }
+    }
+
     /// Sampler with one filter for min and mag, no mipmapping, and one wrap mode.
     pub fn simple(filter: Filter, wrap: Wrap) -> Self {
         SamplerState {
@@ -347,6 +370,23 @@ mod tests {
             assert_eq!(f.test(0.5, 0.5), eq, "{f:?} =");
             assert_eq!(f.test(0.75, 0.5), gt, "{f:?} >");
         }
+    }
+
+    #[test]
+    fn initial_state_per_target() {
+        use crate::texture::Target;
+        let r = SamplerState::for_target(Target::Rect);
+        assert_eq!(r.wrap, [Wrap::ClampToEdge; 3]);
+        assert_eq!(
+            r.min_filter,
+            MinFilter {
+                filter: Filter::Linear,
+                mipmap: None
+            }
+        );
+        let d = SamplerState::for_target(Target::T2D);
+        assert_eq!(d.min_filter.mipmap, Some(Filter::Linear));
+        assert_eq!(d.wrap, [Wrap::Repeat; 3]);
     }
 
     #[test]
