@@ -126,16 +126,16 @@ fn compare(op: &str, a: i64, b: i64) -> bool {
 pub fn check_requirements(scene: &Scene) -> Option<String> {
     for (_, r) in &scene.requires {
         match r {
-            Require::GlVersion { op, version } => {
-                if !compare(op, i64::from(GL_VERSION), i64::from(*version)) {
-                    return Some(format!(
-                        "GL {op} {}.{} not met (glemu is GL {}.{})",
-                        version / 10,
-                        version % 10,
-                        GL_VERSION / 10,
-                        GL_VERSION % 10
-                    ));
-                }
+            Require::GlVersion { op, version }
+                if !compare(op, i64::from(GL_VERSION), i64::from(*version)) =>
+            {
+                return Some(format!(
+                    "GL {op} {}.{} not met (glemu is GL {}.{})",
+                    version / 10,
+                    version % 10,
+                    GL_VERSION / 10,
+                    GL_VERSION % 10
+                ));
             }
             Require::Extension { name, present } => {
                 let have = extensions().contains(&name.as_str());

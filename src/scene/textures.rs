@@ -311,10 +311,8 @@ impl Runner {
                 };
                 let mut t = Vec::new();
                 for k in 0..n {
-                    t.extend(std::iter::repeat_n(
-                        PALETTE[k as usize % PALETTE.len()],
-                        (w * h) as usize,
-                    ));
+                    let c = PALETTE[k as usize % PALETTE.len()];
+                    t.resize(t.len() + (w * h) as usize, c);
                 }
                 let size = if *target == gl::TEXTURE_1D_ARRAY {
                     [*w, n, 1]
