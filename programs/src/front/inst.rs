@@ -511,6 +511,9 @@ impl P {
         let name = info.name;
         let dtype = inst.dtype;
         let idx = self.prog.instructions.len() as u32;
+        if matches!(name, "LDB" | "STB" | "ATOMB") {
+            return self.storage_inst(info, m, inst);
+        }
         match op {
             If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Ret
             | Cali => {
@@ -852,6 +855,92 @@ impl P {
         Ok(inst)
     }
 
+    /// LDB/STB/ATOMB: the STORAGE variable's index is the byte offset, lowered to the
+    /// address operand of LOAD/STORE/ATOM with a `Storage` memory space.
+    fn storage_inst(
+        &mut self,
+        info: &OpInfo,
+        m: &Mods,
+        mut inst: Inst,
+    ) -> Result<Inst, ProgramError> {
+        let name = info.name;
+        let dtype = inst.dtype;
+        if name != "STB" {
+            let (dst, _) = self.dst_operand(false)?;
+            inst.dst = Some(dst);
+            self.comma()?;
+        }
+        if name != "LDB" {
+            let d = self.src(Kind::V, dtype, true, name)?;
+            inst.srcs.push(d);
+            self.comma()?;
+        }
+        let (n, s) = self.c.ident("a STORAGE variable")?;
+        let buffer = match self.syms.get(&n).map(|x| x.0.clone()) {
+            Some(Sym::Buffer { index, .. })
+                if self
+                    .prog
+                    .buffers
+                    .get(index as usize)
+                    .is_some_and(|b| b.kind == BufferKind::Storage) =>
+            {
+                index
+            }
+            _ => {
+                return Err(semantic(
+                    s,
+                    format!("{name} needs a STORAGE variable, '{n}' is not one"),
+                ))
+            }
+        };
+        let idx = if self.c.peek() == &Tok::LBracket {
+            self.array_index_rel(&n, 0, u32::MAX / 2)?
+        } else {
+            Index::Direct(0)
+        };
+        let span = s.to(self.c.prev_span());
+        let mut addr = Src {
+            file: File::Temp,
+            index: Index::Direct(0),
+            vertex: None,
+            buffer: 0,
+            imm: [0; 4],
+            swizzle: [0; 4],
+            ext_swizzle: None,
+            abs: false,
+            negate: false,
+            span,
+        };
+        match idx {
+            Index::Direct(off) => {
+                addr.file = File::Param;
+                addr.index = Index::Direct(self.param_slot(ParamSource::Constant([off; 4])));
+            }
+            Index::Relative { reg, offset: 0, .. } => {
+                let (file, slot, comp) = match reg {
+                    IndexReg::Temp { reg, comp } => (File::Temp, reg, comp),
+                    IndexReg::Input { slot, comp } => (File::Input, slot, comp),
+                    IndexReg::Address { reg, comp } => (File::Address, reg, comp),
+                    IndexReg::LoopCounter => {
+                        return Err(unsupported(span, "the loop counter as a storage offset"))
+                    }
+                };
+                addr.file = file;
+                addr.index = Index::Direct(slot);
+                addr.swizzle = [comp; 4];
+            }
+            Index::Relative { .. } => {
+                return Err(unsupported(
+                    span,
+                    "a constant added to a storage buffer offset",
+                ));
+            }
+        }
+        inst.srcs.push(addr);
+        inst.extra = self.mem_info(m, MemSpace::Storage { buffer }, name, inst.span)?;
+        Ok(inst)
+    }
+
     fn interpolatable(&self, index: &Index) -> bool {
         let Index::Direct(slot) = index else {
             return false;
@@ -950,7 +1039,7 @@ impl P {
                 },
             },
         };
-        let atomic = matches!(name, "ATOM" | "ATOMIM");
+        let atomic = matches!(name, "ATOM" | "ATOMIM" | "ATOMB");
         if atomic && m.atom.is_none() {
             return Err(semantic(
                 span,

@@ -190,6 +190,9 @@ STOREIM 50 - - - - - - - v,v
 ATOMIM 50 - - X - - - s v,v
 ATOMCTR 50 - - X - - - s -
 CALI 50 - - - - - - - c
+LDB 50 - - X X - F v su
+STB 50 - - - - - - - v,su
+ATOMB 50 - - X - - - s v,su
 ";
 
 /// ARB availability: which opcodes the base ARB programs and each NV option allow.
@@ -400,6 +403,10 @@ fn opcode_of(name: &str) -> Option<Opcode> {
         "ATOMIM" => Atomim,
         "ATOMCTR" => Atomctr,
         "CALI" => Cali,
+        // NV_shader_storage_buffer_object: LOAD/STORE/ATOM on a STORAGE variable.
+        "LDB" => Load,
+        "STB" => Store,
+        "ATOMB" => Atom,
         _ => return None,
     })
 }
