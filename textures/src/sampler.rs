@@ -199,7 +199,8 @@ impl SamplerState {
 
     /// Sets a parameter from scene-file/GL names: `min mag wrap_s wrap_t wrap_r
     /// compare_func compare_mode depth_mode base_level max_level lod_bias min_lod max_lod
-    /// max_anisotropy border_color swizzle_r swizzle_g swizzle_b swizzle_a srgb`, also the GL
+    /// max_anisotropy border_color border_color_i swizzle_r swizzle_g swizzle_b swizzle_a
+    /// srgb`, also the GL
     /// names (`TEXTURE_MIN_FILTER`, ...). `value` is a GL enum name (with or without `GL_`)
     /// or number(s); a float border colour is given as numbers.
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -256,6 +257,31 @@ impl SamplerState {
             "max_lod" => self.max_lod = num()?,
             "max_anisotropy" | "max_anisotropy_ext" => {
                 self.max_anisotropy = num()?.clamp(1.0, MAX_ANISOTROPY)
+            }
+            "border_color_i" | "border_color_ui" | "border_colori" | "border_colorui" => {
+                // TexParameterIiv / Iuiv: raw integers for integer textures.
+                let parts: Vec<u32> = v
+                    .trim_matches(|c| c == '(' || c == ')')
+                    .split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|s| !s.is_empty())
+                    .map(|s| {
+                        s.parse::<i64>()
+                            .ok()
+                            .and_then(|x| {
+                                i32::try_from(x)
+                                    .map(|x| x as u32)
+                                    .ok()
+                                    .or(u32::try_from(x).ok())
+                            })
+                            .ok_or_else(bad)
+                    })
+                    .collect::<Result<_, _>>()?;
+                if parts.len() != 4 {
+                    return Err(bad());
+                }
+                for (b, p) in self.border.iter_mut().zip(parts) {
+                    *b = p;
+                }
             }
             "border_color" => {
                 let parts: Vec<f32> = v
@@ -410,6 +436,10 @@ mod tests {
         assert_eq!(s.compare_func, CompareFunc::Greater);
         s.set_param("border_color", "(0.5, 0, 1, 1)").unwrap();
         assert_eq!(s.border[0], 0.5f32.to_bits());
+        s.set_param("border_color_i", "(-1, 2, 4000000000, 0)")
+            .unwrap();
+        assert_eq!(s.border, [u32::MAX, 2, 4_000_000_000, 0]);
+        assert!(s.set_param("border_color_i", "(1, 2)").is_err());
         s.set_param("swizzle_a", "GL_ZERO").unwrap();
         assert_eq!(s.swizzle[3], Swizzle::Zero);
         s.set_param("srgb", "GL_SKIP_DECODE_EXT").unwrap();
