@@ -144,7 +144,7 @@ pub fn draw(
             .as_ref()
             .ok_or_else(|| PipelineError::invalid_op("draw without a fragment program"))?;
         if raster_in.is_none() {
-            let plan = FragmentPlan::new(fp, &st.verts, vp.two_side, vp.flat_shading)?;
+            let plan = FragmentPlan::new(fp, &st.verts, vp.two_side, vp.flat_shading, vp.fog)?;
             let input = DrawInput::new(plan.raster.picks.len());
             raster_in = Some((plan, input));
         }

@@ -344,3 +344,84 @@ fn geometry_program_reads_patches_adjacency_ids_and_invocations() {
     // patch 0, invocation 0 at (-0.9, -0.9) → pixel (0, 0)
     assert_eq!(px(&f, 0, 0), [0.0, 0.0, 0.0, 1.0]);
 }
+
+fn tri_attribs(cw: bool) -> Vec<AttribBinding> {
+    let p = if cw {
+        floats(&[-1.0, -1.0, -1.0, 3.0, 3.0, -1.0])
+    } else {
+        floats(&[-1.0, -1.0, 3.0, -1.0, -1.0, 3.0])
+    };
+    vec![attrib(
+        AttribSlot::Position,
+        Some(array(&p, 2, 0, 0)),
+        [0.0; 4],
+    )]
+}
+
+#[test]
+fn two_sided_colour_follows_facing() {
+    let vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\n\
+        MOV result.color.front, {1, 0, 0, 1};\nMOV result.color.back, {0, 0, 1, 1};\nEND\n";
+    for (cw, two_side, want) in [
+        (false, true, [1.0, 0.0, 0.0, 1.0]),
+        (true, true, [0.0, 0.0, 1.0, 1.0]),
+        (true, false, [1.0, 0.0, 0.0, 1.0]),
+    ] {
+        let mut st = base_state(PrimitiveMode::Triangles, 3, tri_attribs(cw));
+        st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+        st.vertex.two_side = two_side;
+        let mut f = fb();
+        run(&st, &mut f, None);
+        assert_eq!(px(&f, 5, 5), want, "cw {cw} two-side {two_side}");
+    }
+}
+
+#[test]
+fn program_clip_distances_cut_the_primitive() {
+    let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV result.clip[0].x, vertex.position.x;\n\
+        MOV result.color, {0, 1, 0, 1};\nEND\n";
+    let mut st = base_state(PrimitiveMode::Triangles, 3, tri_attribs(false));
+    st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+    let mut f = fb();
+    run(&st, &mut f, None);
+    assert_eq!(px(&f, 2, 2)[1], 1.0, "not enabled: no clipping");
+    st.vertex.clip.enabled = 1;
+    let mut f = fb();
+    run(&st, &mut f, None);
+    assert_eq!(px(&f, 2, 2)[1], 0.0, "x < 0 clipped away");
+    assert_eq!(px(&f, 10, 2)[1], 1.0);
+}
+
+#[test]
+fn flat_shading_uses_the_provoking_vertex() {
+    let col = floats(&[1.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0]);
+    let mut a = tri_attribs(false);
+    a.push(attrib(
+        AttribSlot::Color,
+        Some(array(&col, 4, 0, 0)),
+        [0.0; 4],
+    ));
+    for (last, want) in [(true, [0.0, 0.0, 1.0, 1.0]), (false, [1.0, 0.0, 0.0, 1.0])] {
+        let mut st = base_state(PrimitiveMode::Triangles, 3, a.clone());
+        st.vertex.flat_shading = true;
+        st.vertex.provoking_last = last;
+        let mut f = fb();
+        run(&st, &mut f, None);
+        assert_eq!(px(&f, 7, 3), want);
+    }
+}
+
+#[test]
+fn arb_fog_linear_blends_towards_the_fog_colour() {
+    let vp =
+        "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.fogcoord.x, 0.25;\nEND\n";
+    let fp = "!!ARBfp1.0\nOPTION ARB_fog_linear;\nMOV result.color, {1, 1, 1, 1};\nEND\n";
+    let mut st = base_state(PrimitiveMode::Triangles, 3, tri_attribs(false));
+    st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+    st.programs.fragment = Some(stage(fp, Stage::Fragment, vec![]));
+    st.vertex.fog.color = [0.0, 0.0, 1.0, 1.0];
+    let mut f = fb();
+    run(&st, &mut f, None);
+    // f = (1 - 0.25) / (1 - 0) = 0.75
+    assert_eq!(px(&f, 4, 4), [0.75, 0.75, 1.0, 1.0]);
+}

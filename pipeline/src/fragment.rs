@@ -9,13 +9,15 @@
 use crate::clip::RasterPlan;
 use crate::env::{Resources, StageEnv};
 use crate::error::PipelineError;
-use crate::state::StageProgram;
+use crate::state::{FogParams, StageProgram};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{
     Env, EnvError, ImageCall, InterpCall, InterpKind, LaneState, MemRegion, TexCall, Vec4,
     MAX_LANES,
 };
-use glemu_programs::ir::{InputBinding, Opcode, OutputBinding, Stage, VarType, VaryingSlot};
+use glemu_programs::ir::{
+    FogMode, InputBinding, Opcode, OutputBinding, Stage, VarType, VaryingSlot,
+};
 use glemu_raster::{
     FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderError,
     ShaderInfo, VaryingInterp, LANES,
@@ -61,6 +63,9 @@ pub struct FragmentPlan {
     outputs: Vec<(usize, FragDst)>,
     origin_upper_left: bool,
     pixel_center_integer: bool,
+    /// `OPTION ARB_fog_*`: mode, parameters and the raster varying holding the fog
+    /// coordinate (None = the previous stage writes none: coordinate 0).
+    fog: Option<(FogMode, FogParams, Option<usize>)>,
 }
 
 fn varying_for(b: &InputBinding) -> Option<(VaryingSlot, bool)> {
@@ -89,6 +94,7 @@ impl FragmentPlan {
         last: &Vertices,
         two_side: bool,
         flat_shading: bool,
+        fog: FogParams,
     ) -> Result<FragmentPlan, PipelineError> {
         let prog = &fp.program;
         if prog.stage != Stage::Fragment {
@@ -202,6 +208,15 @@ impl FragmentPlan {
             };
             outputs.push((i, dst));
         }
+        let fog = prog.options.fog.map(|mode| {
+            let k = last.find(VaryingSlot::FogCoord).map(|k| {
+                let base = raster.picks.len();
+                raster.picks.push((Some(k), 0, false));
+                interps.push(VaryingInterp::default());
+                base
+            });
+            (mode, fog, k)
+        });
         let has = |ops: &[Opcode]| prog.instructions.iter().any(|i| ops.contains(&i.op));
         let info = ShaderInfo {
             varyings: interps,
@@ -225,7 +240,22 @@ impl FragmentPlan {
             outputs,
             origin_upper_left: prog.options.origin_upper_left,
             pixel_center_integer: prog.options.pixel_center_integer,
+            fog,
         })
+    }
+}
+
+/// ARB_fragment_program's fog factor for fog coordinate `c`, clamped to [0, 1].
+pub fn fog_factor(mode: FogMode, p: &FogParams, c: f32) -> f32 {
+    let f = match mode {
+        FogMode::Linear => (p.end - c) / (p.end - p.start),
+        FogMode::Exp => (-p.density * c).exp(),
+        FogMode::Exp2 => (-(p.density * c) * (p.density * c)).exp(),
+    };
+    if f.is_nan() {
+        0.0
+    } else {
+        f.clamp(0.0, 1.0)
     }
 }
 
@@ -498,6 +528,21 @@ impl FragmentShader for ProgramShader<'_> {
                     }
                 }
                 FragDst::SampleMask => out.sample_mask[..lanes].copy_from_slice(&r[0][..lanes]),
+            }
+        }
+        if let Some((mode, p, k)) = self.plan.fog {
+            let mut z = [0u32; LANES];
+            if let Some(k) = k {
+                batch.interpolate(k, &mut z);
+            }
+            let col = &mut out.color[0];
+            for i in 0..lanes {
+                let c = f32::from_bits(z[i]).abs();
+                let f = fog_factor(mode, &p, c);
+                for ch in 0..3 {
+                    let v = f32::from_bits(col[ch][i]);
+                    col[ch][i] = (f * v + (1.0 - f) * p.color[ch]).to_bits();
+                }
             }
         }
         out.kill = s.ls.kill_mask();

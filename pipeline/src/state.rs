@@ -168,6 +168,26 @@ impl Default for TessState {
     }
 }
 
+/// glFog state (GL defaults: black, density 1, start 0, end 1).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct FogParams {
+    pub color: [f32; 4],
+    pub density: f32,
+    pub start: f32,
+    pub end: f32,
+}
+
+impl Default for FogParams {
+    fn default() -> Self {
+        FogParams {
+            color: [0.0; 4],
+            density: 1.0,
+            start: 0.0,
+            end: 1.0,
+        }
+    }
+}
+
 /// Vertex processing state that is not part of a program.
 #[derive(Clone, Debug)]
 pub struct VertexProcessing {
@@ -184,6 +204,8 @@ pub struct VertexProcessing {
     pub point_size: f32,
     /// glShadeModel(GL_FLAT): colours take the provoking vertex's value.
     pub flat_shading: bool,
+    /// Fog parameters read by fragment programs with `OPTION ARB_fog_*`.
+    pub fog: FogParams,
     /// Rows of PROJECTION·MODELVIEW (clip = M · position), used for the position of
     /// `OPTION ARB_position_invariant` vertex programs.
     pub mvp: [[f32; 4]; 4],
@@ -202,6 +224,7 @@ impl VertexProcessing {
             rasterizer_discard: false,
             point_size: 1.0,
             flat_shading: false,
+            fog: FogParams::default(),
             mvp: [
                 [1.0, 0.0, 0.0, 0.0],
                 [0.0, 1.0, 0.0, 0.0],
