@@ -48,8 +48,8 @@ fn upload_configure_and_sample_through_nv_operands() {
     .unwrap();
     let mut out = [[0u32; 16]; 4];
     execute(&tex, &s, &op, &lanes, 0xffff, &mut out).unwrap();
-    for c in 0..4 {
-        assert_eq!(f32::from_bits(out[c][7]), 1.0);
+    for channel in &out {
+        assert_eq!(f32::from_bits(channel[7]), 1.0);
     }
     // TXP divides by q: (1.5, 0.5, _, 2) → (0.75, 0.25): bottom-right green.
     let coord = reg([1.5, 0.5, 0.0, 2.0]);
