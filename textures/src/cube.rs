@@ -52,7 +52,7 @@ pub fn on_face(face: u32, dir: [f32; 3]) -> (f32, f32, f32) {
     }
 }
 
-/// Face (s, t) in [0,1] for a direction: `s = (sc/|ma| + 1) / 2`.
+/// Face (s, t) in `[0, 1]` for a direction: `s = (sc/|ma| + 1) / 2`.
 #[inline]
 pub fn project(dir: [f32; 3]) -> (u32, f32, f32) {
     let (face, sc, tc, ma) = select(dir);

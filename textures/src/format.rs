@@ -73,17 +73,29 @@ impl Base {
 /// Storage of one component of a plain (array-of-components) format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Channel {
+    /// 8-bit unsigned normalized.
     Unorm8,
+    /// 8-bit signed normalized.
     Snorm8,
+    /// 16-bit unsigned normalized.
     Unorm16,
+    /// 16-bit signed normalized.
     Snorm16,
+    /// 16-bit float.
     F16,
+    /// 32-bit float.
     F32,
+    /// 8-bit unsigned integer.
     U8,
+    /// 8-bit signed integer.
     I8,
+    /// 16-bit unsigned integer.
     U16,
+    /// 16-bit signed integer.
     I16,
+    /// 32-bit unsigned integer.
     U32,
+    /// 32-bit signed integer.
     I32,
 }
 

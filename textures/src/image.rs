@@ -26,18 +26,31 @@ pub struct ImageBinding {
 /// Storage modifiers of LOADIM / STOREIM / ATOMIM.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Storage {
+    /// `.S8`: one sign-extended byte.
     S8,
+    /// `.U8`: one zero-extended byte.
     U8,
+    /// `.S16`: one sign-extended 16-bit value.
     S16,
+    /// `.U16`: one zero-extended 16-bit value.
     U16,
+    /// `.F32`: one word (float).
     F32,
+    /// `.S32`: one word (signed).
     S32,
+    /// `.U32`: one word (unsigned).
     U32,
+    /// `.F32X2`: two words (float).
     F32X2,
+    /// `.S32X2`: two words (signed).
     S32X2,
+    /// `.U32X2`: two words (unsigned).
     U32X2,
+    /// `.F32X4`: four words (float).
     F32X4,
+    /// `.S32X4`: four words (signed).
     S32X4,
+    /// `.U32X4`: four words (unsigned).
     U32X4,
 }
 
@@ -72,15 +85,25 @@ pub enum DataType {
 /// ATOMIM operations (table X.4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
+    /// `ADD`: memory + operand.
     Add,
+    /// `MIN`: minimum.
     Min,
+    /// `MAX`: maximum.
     Max,
+    /// `IWRAP`: increment, wrapping to 0 past the operand.
     Iwrap,
+    /// `DWRAP`: decrement, wrapping to the operand below 0.
     Dwrap,
+    /// `AND`.
     And,
+    /// `OR`.
     Or,
+    /// `XOR`.
     Xor,
+    /// `EXCH`: store the operand.
     Exch,
+    /// `CSWAP`: store operand.y if memory equals operand.x.
     Cswap,
 }
 

@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! glemu-textures: texture formats, images with mip chains, samplers and the texture
 //! instructions of the NVIDIA assembly languages, executed for batches of lanes.
 //!

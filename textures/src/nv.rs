@@ -26,16 +26,27 @@ use crate::texture::Target;
 /// A texture opcode of the assembly languages.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum NvOpcode {
+    /// `TEX`.
     Tex,
+    /// `TXB`.
     Txb,
+    /// `TXL`.
     Txl,
+    /// `TXP`.
     Txp,
+    /// `TXD`.
     Txd,
+    /// `TXF`.
     Txf,
+    /// `TXFMS`.
     Txfms,
+    /// `TXQ`.
     Txq,
+    /// `TXG`.
     Txg,
+    /// `TXGO`.
     Txgo,
+    /// `LOD`.
     Lod,
 }
 

@@ -20,7 +20,7 @@ pub fn snorm_to_f32(c: i32, bits: u32) -> f32 {
     ((c as f64 / max).max(-1.0)) as f32
 }
 
-/// Float to unsigned normalized: clamp to [0,1], scale and round to nearest (NaN → 0).
+/// Float to unsigned normalized: clamp to `[0, 1]`, scale and round to nearest (NaN → 0).
 #[inline]
 pub fn f32_to_unorm(v: f32, bits: u32) -> u32 {
     let max = ((1u64 << bits) - 1) as f64;
@@ -185,7 +185,7 @@ pub fn srgb8_table() -> &'static [f32; 256] {
     TABLE.get_or_init(|| std::array::from_fn(|i| srgb_to_linear(i as f32 / 255.0)))
 }
 
-/// Decodes an sRGB-encoded unorm8 value held as a float in [0,1].
+/// Decodes an sRGB-encoded unorm8 value held as a float in `[0, 1]`.
 #[inline]
 pub fn srgb_decode_unorm8(c: f32) -> f32 {
     let idx = (c.clamp(0.0, 1.0) * 255.0).round() as usize;

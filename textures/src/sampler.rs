@@ -3,11 +3,15 @@
 /// Wrap modes (GL 4.6 table 8.20 plus the EXT_texture_mirror_clamp modes).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Wrap {
+    /// `REPEAT`.
     Repeat,
+    /// `MIRRORED_REPEAT`.
     MirroredRepeat,
-    /// Legacy `GL_CLAMP`: coordinates clamped to [0,1], linear filtering blends the border.
+    /// Legacy `GL_CLAMP`: coordinates clamped to `[0, 1]`, linear filtering blends the border.
     Clamp,
+    /// `CLAMP_TO_EDGE`.
     ClampToEdge,
+    /// `CLAMP_TO_BORDER`.
     ClampToBorder,
     /// `MIRROR_CLAMP_EXT`.
     MirrorClamp,
@@ -20,7 +24,9 @@ pub enum Wrap {
 /// Magnification filter, also the per-level part of a minification filter.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Filter {
+    /// `NEAREST`.
     Nearest,
+    /// `LINEAR`.
     Linear,
 }
 
@@ -36,13 +42,21 @@ pub struct MinFilter {
 /// Depth comparison functions (TEXTURE_COMPARE_FUNC).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CompareFunc {
+    /// `NEVER`.
     Never,
+    /// `LESS`.
     Less,
+    /// `EQUAL`.
     Equal,
+    /// `LEQUAL`.
     Lequal,
+    /// `GREATER`.
     Greater,
+    /// `NOTEQUAL`.
     Notequal,
+    /// `GEQUAL`.
     Gequal,
+    /// `ALWAYS`.
     Always,
 }
 
@@ -79,11 +93,17 @@ pub enum DepthMode {
 /// One component of a texture swizzle.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Swizzle {
+    /// Red.
     R,
+    /// Green.
     G,
+    /// Blue.
     B,
+    /// Alpha.
     A,
+    /// `ZERO`.
     Zero,
+    /// `ONE`.
     One,
 }
 

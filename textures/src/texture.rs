@@ -16,16 +16,27 @@ use crate::format::Format;
 /// Texture targets (the SHADOW forms are a sampling mode, see [`crate::TexOp`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
+    /// `TEXTURE_1D`.
     T1D,
+    /// `TEXTURE_2D`.
     T2D,
+    /// `TEXTURE_3D`.
     T3D,
+    /// `TEXTURE_CUBE_MAP`.
     Cube,
+    /// `TEXTURE_RECTANGLE`.
     Rect,
+    /// `TEXTURE_1D_ARRAY`.
     Array1D,
+    /// `TEXTURE_2D_ARRAY`.
     Array2D,
+    /// `TEXTURE_CUBE_MAP_ARRAY`.
     ArrayCube,
+    /// `TEXTURE_BUFFER`.
     Buffer,
+    /// `TEXTURE_2D_MULTISAMPLE`.
     T2DMs,
+    /// `TEXTURE_2D_MULTISAMPLE_ARRAY`.
     Array2DMs,
 }
 

@@ -10,49 +10,88 @@ use crate::texture::Texture;
 /// Client pixel format (the `format` argument of `glTexImage*`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PixelFormat {
+    /// `RED`.
     Red,
+    /// `GREEN`.
     Green,
+    /// `BLUE`.
     Blue,
+    /// `ALPHA`.
     Alpha,
+    /// `RG`.
     Rg,
+    /// `RGB`.
     Rgb,
+    /// `BGR`.
     Bgr,
+    /// `RGBA`.
     Rgba,
+    /// `BGRA`.
     Bgra,
+    /// `LUMINANCE`.
     Luminance,
+    /// `LUMINANCE_ALPHA`.
     LuminanceAlpha,
+    /// `DEPTH_COMPONENT`.
     DepthComponent,
+    /// `DEPTH_STENCIL`.
     DepthStencil,
+    /// `RED_INTEGER`.
     RedInteger,
+    /// `RG_INTEGER`.
     RgInteger,
+    /// `RGB_INTEGER`.
     RgbInteger,
+    /// `BGR_INTEGER`.
     BgrInteger,
+    /// `RGBA_INTEGER`.
     RgbaInteger,
+    /// `BGRA_INTEGER`.
     BgraInteger,
 }
 
 /// Client pixel type (the `type` argument of `glTexImage*`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PixelType {
+    /// `UNSIGNED_BYTE`.
     UnsignedByte,
+    /// `BYTE`.
     Byte,
+    /// `UNSIGNED_SHORT`.
     UnsignedShort,
+    /// `SHORT`.
     Short,
+    /// `UNSIGNED_INT`.
     UnsignedInt,
+    /// `INT`.
     Int,
+    /// `HALF_FLOAT`.
     HalfFloat,
+    /// `FLOAT`.
     Float,
+    /// `UNSIGNED_BYTE_3_3_2`.
     UnsignedByte332,
+    /// `UNSIGNED_SHORT_5_6_5`.
     UnsignedShort565,
+    /// `UNSIGNED_SHORT_4_4_4_4`.
     UnsignedShort4444,
+    /// `UNSIGNED_SHORT_5_5_5_1`.
     UnsignedShort5551,
+    /// `UNSIGNED_INT_8_8_8_8`.
     UnsignedInt8888,
+    /// `UNSIGNED_INT_8_8_8_8_REV`.
     UnsignedInt8888Rev,
+    /// `UNSIGNED_INT_10_10_10_2`.
     UnsignedInt1010102,
+    /// `UNSIGNED_INT_2_10_10_10_REV`.
     UnsignedInt2101010Rev,
+    /// `UNSIGNED_INT_24_8`.
     UnsignedInt248,
+    /// `UNSIGNED_INT_10F_11F_11F_REV`.
     UnsignedInt10f11f11fRev,
+    /// `UNSIGNED_INT_5_9_9_9_REV`.
     UnsignedInt5999Rev,
+    /// `FLOAT_32_UNSIGNED_INT_24_8_REV`.
     Float32UnsignedInt248Rev,
 }
 
