@@ -318,6 +318,24 @@ impl<'a> Ctx<'a> {
     /// A texel as floats, sRGB-decoded and depth-compared (channel 0) when applicable.
     #[inline(always)]
     fn tap(&self, lv: &Lv, i: i32, j: i32, k: i32, reference: f32) -> [f32; 4] {
+        let off_i = i < 0 || i >= lv.w;
+        let off_j = j < 0 || j >= lv.h;
+        if self.seamless && off_i && off_j {
+            // A corner of a cube face touches three faces: GL takes the average of the
+            // three texels meeting there (§8.14.2.1).
+            let ci = i.clamp(0, lv.w - 1);
+            let cj = j.clamp(0, lv.h - 1);
+            let a = self.tap_one(lv, ci, cj, k, reference);
+            let b = self.tap_one(lv, i, cj, k, reference);
+            let c = self.tap_one(lv, ci, j, k, reference);
+            return std::array::from_fn(|n| (a[n] + b[n] + c[n]) / 3.0);
+        }
+        self.tap_one(lv, i, j, k, reference)
+    }
+
+    /// [`Ctx::tap`] for a texel at most one edge off its cube face.
+    #[inline(always)]
+    fn tap_one(&self, lv: &Lv, i: i32, j: i32, k: i32, reference: f32) -> [f32; 4] {
         let (i, j, k) = if self.seamless && (i < 0 || j < 0 || i >= lv.w || j >= lv.h) {
             let face = k.rem_euclid(6);
             let (f, ni, nj) = cube::remap_texel(face as u32, i, j, lv.w);

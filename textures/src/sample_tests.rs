@@ -309,6 +309,16 @@ fn cube_faces_and_seamless_edges() {
     s.seamless_cube = true;
     let g = run(&p.texture, &s, &o, &l)[0][1];
     assert!(g > 0.3 && g < 0.7, "{g}");
+    // Exactly at the +X/-Z/-Y corner the 2x2 footprint is red (+X), yellow (-Z),
+    // magenta (-Y) and the corner texel, which is the mean of those three; equal weights.
+    l.coord[0] = [1.0; 4];
+    l.coord[1] = [-1.0; 4];
+    l.coord[2] = [-1.0; 4];
+    let v = run(&p.texture, &s, &o, &l)[0];
+    let want = [1.0, 1.0 / 3.0, 1.0 / 3.0, 1.0];
+    for c in 0..4 {
+        assert!(close(v[c], want[c]), "{v:?}");
+    }
 }
 
 #[test]
