@@ -153,6 +153,9 @@ pub enum Opcode {
     Min,
     Mov,
     Mul,
+    /// `MUL.S.HI` / `MUL.U.HI`: the high 32 bits of the 64-bit integer product (`dtype` S32
+    /// or U32). `MUL.S24`/`.U24` lower to `Mul` with S32/U32.
+    MulHi,
     Nrm,
     Pow,
     Rcc,

@@ -340,7 +340,7 @@ impl P {
         };
         let items: Vec<InputBinding> = match name.as_str() {
             "id" if !out => vec![InputBinding::PrimitiveId],
-            "invocation" if st == Stage::Geometry && self.nv >= 50 => {
+            "invocation" if matches!(st, Stage::Geometry | Stage::TessControl) && self.nv >= 50 => {
                 vec![InputBinding::PrimitiveInvocation]
             }
             "vertexcount" if patchy && !out => vec![InputBinding::PrimitiveVertexCount],

@@ -23,7 +23,8 @@ struct Mods {
     sat: Saturate,
     precision: Precision,
     ntc: bool,
-    mul_mod: bool,
+    /// S24 / U24 / HI on MUL.
+    mul_mod: Option<(String, Span)>,
     atom: Option<(AtomOp, Span)>,
     coherent: bool,
     volatile: bool,
@@ -160,9 +161,32 @@ impl P {
         self.check_available(info, &name, nspan)?;
         let mut mods = self.suffix_mods(info, sfx, &name, nspan)?;
         self.dot_mods(info, &mut mods)?;
-        let dtype = self.pick_dtype(info, &mods);
+        let mut dtype = self.pick_dtype(info, &mods);
+        let mut op = info.op;
+        if let Some((mm, span)) = &mods.mul_mod {
+            // S24/U24 imply their type; HI needs an explicit .S or .U.
+            match (mm.as_str(), mods.dtype) {
+                ("S24" | "U24", Some(_)) => {
+                    return Err(semantic(
+                        *span,
+                        format!(
+                            "'.{mm}' implies the data type: no other data type modifier allowed"
+                        ),
+                    ));
+                }
+                ("S24", None) => dtype = DataType::S32,
+                ("U24", None) => dtype = DataType::U32,
+                (_, Some((DataType::S32 | DataType::U32, _))) => op = Opcode::MulHi,
+                _ => {
+                    return Err(semantic(
+                        *span,
+                        "'.HI' needs the .S or .U data type modifier",
+                    ));
+                }
+            }
+        }
         let inst = Inst {
-            op: info.op,
+            op,
             dtype,
             sat: mods.sat,
             precision: mods.precision,
@@ -385,11 +409,10 @@ impl P {
                     if op != Opcode::Mul {
                         return Err(not_ok());
                     }
-                    if m.mul_mod {
+                    if m.mul_mod.is_some() {
                         return Err(dup("multiply"));
                     }
-                    m.mul_mod = true;
-                    return Err(unsupported(span, format!("MUL.{name}")));
+                    m.mul_mod = Some((name.clone(), span));
                 }
                 "COH" | "VOL" if is_mem(op) || op == Opcode::Atom => {
                     if name == "COH" {
