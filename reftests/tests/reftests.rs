@@ -5,7 +5,8 @@
 //! exits non-zero if any scene failed or an expected failure passed.
 //!
 //! `cargo test -p glemu-reftests --test reftests [-- WORD...]` runs the scenes whose id
-//! contains one of the words. For each scene that does not pass, the rendered image goes
+//! contains one of the words. Every result is named on its own line (PASS, FAIL, SKIP,
+//! XFAIL, XPASS). For each scene that does not pass, the rendered image goes
 //! to `target/reftests/<id>.png` and, when the scene has a `probe png` reference, the
 //! difference (bad pixels red) to `target/reftests/<id>.diff.png`.
 
@@ -230,7 +231,7 @@ fn main() -> ExitCode {
     for (entry, verdict, note) in &results {
         summary.add(&entry.group, verdict);
         match verdict {
-            Verdict::Pass => {}
+            Verdict::Pass => println!("PASS {}", entry.id),
             Verdict::Skip(why) => println!("SKIP {}: {}", entry.id, why.trim_end()),
             Verdict::Fail(why) | Verdict::UnexpectedPass(why) | Verdict::Xfail(why) => {
                 println!("{} {}: {}", verdict.word(), entry.id, why.trim_end());
