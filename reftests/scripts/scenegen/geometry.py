@@ -420,3 +420,40 @@ probe rect rgba (14, 14, 4, 4) (1.0, 0.0, 0.0, 1.0)
 probe rect rgba (30, 38, 4, 4) (0.0, 1.0, 0.0, 1.0)""",
    spec="NV_gpu_program5 EMITS (vertex streams); ARB_transform_feedback3 (streams, per-stream queries); NV_transform_feedback",
    nv_req=("GL_NV_gpu_program5", "GL_NV_transform_feedback", "GL_ARB_transform_feedback3"))
+
+gs("gs_result_primid", "result.primid written by the geometry program (3 - primitive.id) reaches the fragment program's primitive.id.",
+   """!!NVgp5.0
+PRIMITIVE_IN TRIANGLES;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 3;
+INT TEMP id;
+MOV.S id.x, primitive.id.x;
+SUB.S id.x, 3, id.x;
+MOV result.position, vertex[0].position;
+MOV.S result.primid.x, id.x;
+EMIT;
+MOV result.position, vertex[1].position;
+MOV.S result.primid.x, id.x;
+EMIT;
+MOV result.position, vertex[2].position;
+MOV.S result.primid.x, id.x;
+EMIT;
+END""",
+   """#version 450
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+void main() {
+  for (int i = 0; i < 3; i++) { gl_Position = gl_in[i].gl_Position; gl_PrimitiveID = 3 - gl_PrimitiveIDIn; EmitVertex(); }
+}""",
+   vdat([(2, 2, BLACK), (30, 2, BLACK), (2, 30, BLACK), (34, 2, BLACK), (62, 2, BLACK), (34, 30, BLACK),
+         (2, 34, BLACK), (30, 34, BLACK), (2, 62, BLACK), (34, 34, BLACK), (62, 34, BLACK), (34, 62, BLACK)]),
+   "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 12\n" + "\n".join([probe(8, 8, (.75, 0, 1, 1)), probe(40, 8, (.5, 0, 1, 1)), probe(8, 40, (.25, 0, 1, 1)), probe(40, 40, (0, 0, 1, 1))]),
+   spec=SPEC + "; result.primid (geometry program result), fragment primitive.id",
+   fp="""!!NVfp5.0
+INT TEMP id;
+TEMP f;
+MOV.S id.x, primitive.id;
+I2F f.x, id.x;
+MUL result.color.x, f.x, 0.25;
+MOV result.color.yzw, {0.0, 0.0, 1.0, 1.0};
+END""", fsh="#version 450\nout vec4 color;\nvoid main() { color = vec4(float(gl_PrimitiveID) * 0.25, 0.0, 1.0, 1.0); }")

@@ -836,3 +836,24 @@ uint w = uint(abs(i.x - i.y)) + 5u;
 color = vec4(float(hx) * 0.015625, -float(hy) * 0.03125, float(z) * 0.000244140625, float(w) * 0.0078125);""",
    ip(lambda x, y: (((3000000000*x) >> 32)/64, -((y*-1500000000) >> 32)/32, x*y/4096, (abs(x-y)+5)/128)),
    tol=1, why="integer arithmetic, exact")
+
+fs(P, "temp_array_relative_write", "Relative addressing on the destination: a REP loop writes arr[i] = (i + 1) / 4 through an integer index, then a per-pixel index reads one entry back.",
+   S4 + " 2.X.4.3 (array destination with relative addressing), REP",
+   """TEMP arr[4];
+TEMP v, c;
+INT TEMP i, j;
+MOV.S i.x, 0;
+MOV v, {0.25, 0.0, 0.5, 1.0};
+REP 4;
+  MOV arr[i.x], v;
+  ADD v.x, v.x, 0.25;
+  ADD.S i.x, i.x, 1;
+ENDREP;
+MUL c.x, fragment.texcoord[0].x, 4.0;
+FLR.S j.x, c.x;
+MOV result.color, arr[j.x];""",
+   """vec4 arr[4];
+vec4 v = vec4(0.25, 0.0, 0.5, 1.0);
+for (int i = 0; i < 4; i++) { arr[i] = v; v.x += 0.25; }
+color = arr[int(floor(tc.x * 4.0))];""",
+   "\n".join(probe(8 + 16*k, 30, ((k+1)/4, 0, .5, 1)) for k in range(4)), tol=1, why="exact")

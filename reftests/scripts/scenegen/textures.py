@@ -337,3 +337,69 @@ fs(T, "tex_swizzle_param", "TEXTURE_SWIZZLE_R/G/B/A applied to the rgbw texture:
    "\n".join(probe(x, y, (lambda c: (c[2], c[0], 1, c[1]))(RGBW(x, y, 64, 64))) for (x, y) in [(10, 10), (50, 10), (10, 50), (50, 50)]),
    tol=1, why="NEAREST", decls=tdecl((0, "sampler2D")),
    test_pre="texture rgbw 0 (8, 8)\ntexparameter 2D swizzle_r blue\ntexparameter 2D swizzle_g red\ntexparameter 2D swizzle_b one\ntexparameter 2D swizzle_a green")
+
+fs(T, "tex_shadowrect_compare", "SHADOWRECT: unnormalized (texel) coordinates into the 16x8 piglit depth-ramp rectangle texture, reference r = t (GREATER, INTENSITY).",
+   "ARB_texture_rectangle; ARB_shadow; NV_gpu_program4 Table X.17 (SHADOWRECT: s, t unnormalized, reference in z)",
+   """TEMP c;
+MUL c.xy, fragment.texcoord[0], {16.0, 8.0, 0.0, 0.0};
+MOV c.z, fragment.texcoord[0].y;
+TEX result.color, c, texture[0], SHADOWRECT;""",
+   "float v = texture(tex0, vec3(tc.xy * vec2(16.0, 8.0), tc.y));\ncolor = vec4(v);",
+   "\n".join(probe(x, y, [1.0 if (y+.5)/64 > math.floor((x+.5)/4)/15 else 0.0]*4) for (x, y) in [(3, 30), (30, 50), (30, 10), (60, 62), (60, 30)]),
+   tol=1, why="compare results 0 or 1; NEAREST; no ties", decls=tdecl((0, "sampler2DRectShadow")),
+   test_pre="texture shadowRect 0 (16, 8)\ntexparameter Rect min nearest\ntexparameter Rect mag nearest",
+   nv_req=("GL_NV_gpu_program5", "GL_ARB_texture_rectangle"))
+
+fs(T, "tex_shadow1d_compare", "SHADOW1D: the 1D depth ramp (depth = i/15) compared with reference r = t (in z), GREATER, INTENSITY.",
+   "ARB_shadow; NV_gpu_program4 Table X.17 (SHADOW1D: s in x, reference in z)",
+   """TEMP c;
+MOV c, fragment.texcoord[0];
+MOV c.z, c.y;
+TEX result.color, c, texture[0], SHADOW1D;""",
+   "float v = texture(tex0, vec3(tc.x, 0.0, tc.y));\ncolor = vec4(v);",
+   "\n".join(probe(x, y, [1.0 if (y+.5)/64 > math.floor((x+.5)/4)/15 else 0.0]*4) for (x, y) in [(3, 30), (30, 50), (30, 10), (60, 62), (60, 30)]),
+   tol=1, why="compare results 0 or 1; NEAREST; no ties", decls=tdecl((0, "sampler1DShadow")),
+   test_pre="texture shadow1D 0 (16)\ntexparameter 1D min nearest\ntexparameter 1D mag nearest")
+
+def rgbw3_lin(x, y):
+    qx, qy = x // 32, y // 32
+    w = ((x % 32) + .5) / 32
+    a = RGBW3[0][qx + 2*qy]; b = RGBW3[1][qx + 2*qy]
+    return tuple((1 - w) * a[k] + w * b[k] for k in range(4))
+fs(T, "tex_3d_linear_slices", "3D LINEAR filtering between the two slices of the piglit rgbw 3D texture: s, t at texel centres per quadrant, r sweeping from slice 0's centre to slice 1's within each quadrant.",
+   "OpenGL 3.8.8 LINEAR filtering of 3D textures (trilinear weights in i, j, k); NV_gpu_program4 TEX 3D",
+   """TEMP c, q;
+MUL q.xy, fragment.position, 0.03125;
+FLR c.xy, q;
+MAD c.xy, c, 0.5, 0.25;
+FRC q.x, q.x;
+MAD c.z, q.x, 0.5, 0.25;
+TEX result.color, c, texture[0], 3D;""",
+   """vec2 q = gl_FragCoord.xy * 0.03125;
+vec2 c = floor(q) * 0.5 + 0.25;
+color = texture(tex0, vec3(c, fract(q.x) * 0.5 + 0.25));""",
+   "\n".join(probe(x, y, rgbw3_lin(x, y)) for (x, y) in [(2, 5), (16, 20), (40, 10), (60, 50), (20, 40), (33, 33)]),
+   tol=2, why="interpolation weights (x + 0.5)/32 are exact; 8-bit rounding", decls=tdecl((0, "sampler3D")),
+   test_pre="texture rgbw 3D 0\ntexparameter 3D min linear\ntexparameter 3D mag linear")
+
+C0 = (0.0, 0.0, 1.0, 1.0); C1 = (1.0, 1.0, 0.0, 1.0); BORDER = (1.0, 0.0, 0.0, 1.0)
+def checker_texel(i, j):
+    if not (0 <= i < 4 and 0 <= j < 4): return BORDER
+    return C0 if ((i // 2) + (j // 2)) % 2 == 0 else C1
+def border_lin(x, y):
+    s = -0.25 + 1.5 * (x + .5) / 64; t = -0.25 + 1.5 * (y + .5) / 64
+    u = s * 4 - .5; v = t * 4 - .5
+    i0 = math.floor(u); j0 = math.floor(v); a = u - i0; b = v - j0
+    out = []
+    for k in range(4):
+        out.append((1-a)*(1-b)*checker_texel(i0, j0)[k] + a*(1-b)*checker_texel(i0+1, j0)[k] +
+                   (1-a)*b*checker_texel(i0, j0+1)[k] + a*b*checker_texel(i0+1, j0+1)[k])
+    return tuple(out)
+fs(T, "tex_border_linear", "LINEAR filtering with CLAMP_TO_BORDER: near the edges the 4x4 checkerboard blends with the red border colour; coordinates run from -0.25 to 1.25.",
+   "OpenGL 3.8.7 CLAMP_TO_BORDER (border texels in the LINEAR footprint), 3.8.8 LINEAR",
+   "TEX result.color, fragment.texcoord[0], texture[0], 2D;",
+   "color = texture(tex0, tc.xy);",
+   "\n".join(probe(x, y, border_lin(x, y)) for (x, y) in [(1, 1), (3, 30), (20, 20), (32, 63), (50, 10), (62, 40)]),
+   tol=2, why="bilinear weights are multiples of 1/64 here; 8-bit rounding", decls=tdecl((0, "sampler2D")),
+   test_pre="texture checkerboard 0 0 (4, 4) (0.0, 0.0, 1.0, 1.0) (1.0, 1.0, 0.0, 1.0)\ntexparameter 2D min linear\ntexparameter 2D mag linear",
+   draw="draw rect tex -1 -1 2 2 -0.25 -0.25 1.5 1.5")
