@@ -67,7 +67,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(N as u32);
     let active = active.clamp(1, N as u32);
     let mask = u64::MAX >> (64 - active);
+    // GLEMU_TEX_CASE=name runs one case only.
+    let only = std::env::var("GLEMU_TEX_CASE").ok();
     for (name, s, dx, dy) in cases {
+        if only.as_deref().is_some_and(|o| !name.starts_with(o)) {
+            continue;
+        }
         let inputs: Vec<Lanes<N>> = (0..64).map(|f| lanes(dx, dy, f)).collect();
         let mut out = [[0u32; N]; 4];
         let iters = 200_000u64;

@@ -408,6 +408,9 @@ impl<'a> Ctx<'a> {
                 } else {
                     k
                 };
+                if self.plain {
+                    return self.raw(lv, i, j, kk).0.map(f32::from_bits);
+                }
                 self.tap(lv, i, j, kk, reference)
             }
             Filter::Linear => {
