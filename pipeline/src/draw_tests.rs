@@ -425,3 +425,57 @@ fn arb_fog_linear_blends_towards_the_fog_colour() {
     // f = (1 - 0.25) / (1 - 0) = 0.75
     assert_eq!(px(&f, 4, 4), [0.75, 0.75, 1.0, 1.0]);
 }
+
+#[test]
+fn fragment_program_samples_and_fetches_textures() {
+    use glemu_textures::{Base, Channel, Filter, Format, SamplerState, Target, Texture, Wrap};
+    // 2×2 RGBA32F texture: texel (i, j) = (i, j, 0.5, 1).
+    let mut tex = Texture::new(
+        Target::T2D,
+        Format::Plain(Base::Rgba, Channel::F32),
+        [2, 2, 1],
+        1,
+    )
+    .unwrap();
+    let texels: Vec<[u32; 4]> = (0..4)
+        .map(|k| [(k % 2) as f32, (k / 2) as f32, 0.5, 1.0].map(f32::to_bits))
+        .collect();
+    tex.write_texels(0, [0, 0, 0], [2, 2, 1], &texels).unwrap();
+    let unit = TextureUnit {
+        bindings: vec![TextureBinding {
+            texture: Arc::new(tex),
+            sampler: SamplerState::simple(Filter::Nearest, Wrap::ClampToEdge),
+        }],
+    };
+    let fp_tex = "!!ARBfp1.0\nTEX result.color, fragment.position, texture[0], 2D;\nEND\n";
+    let fp_fetch = "!!NVfp4.0\nINT TEMP c;\nMOV.S c, {1, 0, 0, 0};\nTXF result.color, c, texture[0], 2D;\nEND\n";
+    for (fp, x, y, want) in [
+        // window position / 16 as coordinates: pixel (12, 3) reads texel (1, 0)
+        (fp_tex, 12, 3, [1.0, 0.0, 0.5, 1.0]),
+        (fp_tex, 3, 12, [0.0, 1.0, 0.5, 1.0]),
+        (fp_fetch, 5, 5, [1.0, 0.0, 0.5, 1.0]),
+    ] {
+        let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+        // Sample at fragment.position / 16: the framebuffer maps onto [0, 1]².
+        let text = fp.replace(
+            "TEX result.color, fragment.position, texture[0], 2D;",
+            "TEMP p;\nMUL p, fragment.position, 0.0625;\nTEX result.color, p, texture[0], 2D;",
+        );
+        st.programs.fragment = Some(stage(&text, Stage::Fragment, vec![]));
+        st.textures = vec![unit.clone()];
+        let mut f = fb();
+        run(&st, &mut f, None);
+        assert_eq!(px(&f, x, y), want, "{text}");
+    }
+    // no texture of that target on the unit: (0, 0, 0, 1)
+    let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    st.programs.fragment = Some(stage(
+        "!!ARBfp1.0\nTEX result.color, fragment.position, texture[0], 3D;\nEND\n",
+        Stage::Fragment,
+        vec![],
+    ));
+    st.textures = vec![unit];
+    let mut f = fb();
+    run(&st, &mut f, None);
+    assert_eq!(px(&f, 1, 1), [0.0, 0.0, 0.0, 1.0]);
+}

@@ -11,7 +11,8 @@ use glemu_programs::exec::{
     Env, EnvError, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{Stage, TexTarget};
-use glemu_textures::{Lanes, LodMode, OpKind, Target, TexOp};
+use glemu_textures::nv::{unpack, NvOffset, NvOpcode};
+use glemu_textures::{Lanes, Target};
 use std::sync::Arc;
 
 /// Everything a draw's programs can reach outside their registers.
@@ -67,100 +68,20 @@ pub fn split_target(t: TexTarget) -> Option<(Target, bool)> {
     })
 }
 
-fn f(v: u32) -> f32 {
-    f32::from_bits(v)
-}
-
-/// Fills the texture crate's SoA request from the instruction's operands, following the
-/// coordinate layout of NV_gpu_program4 (table X.17: where the layer, the depth reference,
-/// the bias/LOD live for each target).
-fn build_lanes(call: &TexCall<'_>, target: Target, shadow: bool, lanes: &mut Lanes<MAX_LANES>) {
-    let c = call.coord;
-    let op2x = call.operand2.map(|o| o[0]);
-    for i in 0..MAX_LANES {
-        let mut v = [f(c[0][i]), f(c[1][i]), f(c[2][i]), f(c[3][i])];
-        if call.op == ExecTexOp::Proj {
-            let w = v[3];
-            for x in v.iter_mut().take(3) {
-                *x /= w;
-            }
-        }
-        let (coords, layer, reference): (usize, Option<usize>, Option<usize>) = match target {
-            Target::T1D | Target::Buffer => (1, None, shadow.then_some(2)),
-            Target::T2D | Target::Rect | Target::T2DMs => (2, None, shadow.then_some(2)),
-            Target::T3D => (3, None, None),
-            Target::Cube => (3, None, shadow.then_some(3)),
-            Target::Array1D => (1, Some(1), shadow.then_some(2)),
-            Target::Array2D | Target::Array2DMs => (2, Some(2), shadow.then_some(3)),
-            Target::ArrayCube => (3, Some(3), None),
-        };
-        for k in 0..3 {
-            lanes.coord[k][i] = if k < coords { v[k] } else { 0.0 };
-        }
-        lanes.layer[i] = layer.map(|l| v[l]).unwrap_or(0.0);
-        lanes.reference[i] = match (reference, target, shadow) {
-            (Some(r), _, _) => v[r],
-            (None, Target::ArrayCube, true) => op2x.map(|o| f(o[i])).unwrap_or(0.0),
-            _ => 0.0,
-        };
-        // Bias/LOD: coord.w, or operand2.x when w is taken (cube arrays, shadow cubes).
-        let w_taken = matches!(target, Target::ArrayCube) || (target == Target::Cube && shadow);
-        lanes.lod[i] = if w_taken {
-            op2x.map(|o| f(o[i])).unwrap_or(0.0)
-        } else {
-            v[3]
-        };
-        if call.op == ExecTexOp::Grad {
-            if let (Some(dx), Some(dy)) = (call.operand2, call.operand3) {
-                for k in 0..3 {
-                    lanes.ddx[k][i] = f(dx[k][i]);
-                    lanes.ddy[k][i] = f(dy[k][i]);
-                }
-            }
-        }
-        // Integer operands (TXF/TXFMS/TXQ).
-        let ic = [
-            c[0][i] as i32,
-            c[1][i] as i32,
-            c[2][i] as i32,
-            c[3][i] as i32,
-        ];
-        lanes.icoord = {
-            let mut a = lanes.icoord;
-            let vals = match target {
-                Target::Array1D => [ic[0], 0, ic[1], ic[3]],
-                _ => ic,
-            };
-            for k in 0..4 {
-                a[k][i] = vals[k];
-            }
-            a
-        };
-        match call.offsets {
-            TexOffsets::None => {
-                for k in 0..3 {
-                    lanes.offset[k][i] = 0;
-                }
-            }
-            TexOffsets::Const(o) => {
-                for k in 0..3 {
-                    lanes.offset[k][i] = o[k];
-                }
-            }
-            TexOffsets::PerLane(p) => {
-                for k in 0..3 {
-                    lanes.offset[k][i] = p[k][i];
-                }
-            }
-        }
-        if call.op == ExecTexOp::GatherOffsets {
-            if let (Some(ox), Some(oy)) = (call.operand2, call.operand3) {
-                for t in 0..4 {
-                    lanes.gather_offsets[0][t][i] = ox[t][i] as i32;
-                    lanes.gather_offsets[1][t][i] = oy[t][i] as i32;
-                }
-            }
-        }
+/// The texture crate's name for an instruction's operation.
+fn nv_opcode(op: ExecTexOp) -> NvOpcode {
+    match op {
+        ExecTexOp::Sample => NvOpcode::Tex,
+        ExecTexOp::Bias => NvOpcode::Txb,
+        ExecTexOp::Lod => NvOpcode::Txl,
+        ExecTexOp::Grad => NvOpcode::Txd,
+        ExecTexOp::Proj => NvOpcode::Txp,
+        ExecTexOp::Fetch => NvOpcode::Txf,
+        ExecTexOp::FetchMs => NvOpcode::Txfms,
+        ExecTexOp::Query => NvOpcode::Txq,
+        ExecTexOp::Gather => NvOpcode::Txg,
+        ExecTexOp::GatherOffsets => NvOpcode::Txgo,
+        ExecTexOp::QueryLod => NvOpcode::Lod,
     }
 }
 
@@ -189,22 +110,6 @@ impl Env for StageEnv<'_> {
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         let (target, shadow) = split_target(call.target)
             .ok_or_else(|| EnvError::not_supported("RENDERBUFFER texture target"))?;
-        let kind = match call.op {
-            ExecTexOp::Sample | ExecTexOp::Proj => OpKind::Sample(LodMode::Implicit),
-            ExecTexOp::Bias => OpKind::Sample(LodMode::Bias),
-            ExecTexOp::Lod => OpKind::Sample(LodMode::Explicit),
-            ExecTexOp::Grad => OpKind::Sample(LodMode::Gradients),
-            ExecTexOp::Fetch => OpKind::Fetch,
-            ExecTexOp::FetchMs => OpKind::FetchMs,
-            ExecTexOp::Query => OpKind::Size,
-            ExecTexOp::Gather => OpKind::Gather {
-                comp: call.gather_comp,
-            },
-            ExecTexOp::GatherOffsets => OpKind::GatherOffsets {
-                comp: call.gather_comp,
-            },
-            ExecTexOp::QueryLod => OpKind::QueryLod,
-        };
         let binding = self
             .res
             .textures
@@ -226,14 +131,38 @@ impl Env for StageEnv<'_> {
             }
             return Ok(());
         };
-        let op = TexOp {
-            kind,
-            target,
-            shadow,
-            quad_derivatives: self.stage == Stage::Fragment,
+        // Operand layout per target (where the layer, reference, bias/LOD live) is
+        // glemu-textures' `nv::unpack`, the one place that encodes tables X.17/X.18.
+        let mut operands: Vec<&Vec4> = vec![call.coord];
+        operands.extend(call.operand2);
+        operands.extend(call.operand3);
+        let reg_offset: Vec4;
+        let offset = match call.offsets {
+            TexOffsets::None => NvOffset::None,
+            TexOffsets::Const(o) => NvOffset::Const(o),
+            TexOffsets::PerLane(p) => {
+                let mut r = [[0u32; MAX_LANES]; 4];
+                for k in 0..3 {
+                    for i in 0..MAX_LANES {
+                        r[k][i] = p[k][i] as u32;
+                    }
+                }
+                reg_offset = r;
+                NvOffset::Register(&reg_offset)
+            }
         };
         let mut lanes = Lanes::<MAX_LANES>::new();
-        build_lanes(call, target, shadow, &mut lanes);
+        let op = unpack(
+            nv_opcode(call.op),
+            target,
+            shadow,
+            &operands,
+            offset,
+            call.gather_comp,
+            self.stage == Stage::Fragment,
+            &mut lanes,
+        )
+        .map_err(|e| EnvError(e.to_string()))?;
         glemu_textures::execute(
             &binding.texture,
             &binding.sampler,
