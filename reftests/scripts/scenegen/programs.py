@@ -857,3 +857,95 @@ vec4 v = vec4(0.25, 0.0, 0.5, 1.0);
 for (int i = 0; i < 4; i++) { arr[i] = v; v.x += 0.25; }
 color = arr[int(floor(tc.x * 4.0))];""",
    "\n".join(probe(8 + 16*k, 30, ((k+1)/4, 0, .5, 1)) for k in range(4)), tol=1, why="exact")
+
+fs(P, "cc_nan_tests", "Condition codes of a NaN (RCP of 0 gives +INF, INF * 0 gives NaN): NAN and NE pass, LEG, EQ, GT and LT fail; a finite negative value sets LT and LEG.",
+   S4 + " 2.X.4.3 (SF and ZF set for NaN; Table X.16 NAN, LEG, NE, EQ, LT)",
+   """TEMP z, n, r;
+MOV z.x, program.local[0].x;
+RCP n.x, z.x;
+MUL n.x, n.x, z.x;
+SUB n.y, z.x, 0.5;
+MOV r, {0.0, 0.0, 0.0, 1.0};
+MOVC n.xy, n;
+MOV r.x (NAN.x), 1.0;
+MOV r.y (NE.x), 0.5;
+MOV r.z (LEG.x), 1.0;
+MOV r.z (EQ.x), 1.0;
+MOV r.z (GT.x), 1.0;
+MOV r.z (LT.x), 1.0;
+ADD r.w (LT.y), r.w, -0.25;
+ADD r.w (LEG.y), r.w, -0.25;
+MOV result.color, r;""",
+   """float n = (1.0 / zero) * zero;
+float m = zero - 0.5;
+vec4 r = vec4(0.0, 0.0, 0.0, 1.0);
+if (isnan(n)) { r.x = 1.0; r.y = 0.5; } else { r.z = 1.0; }
+if (m < 0.0) r.w -= 0.25;
+if (!isnan(m)) r.w -= 0.25;
+color = r;""",
+   probe(32, 32, (1, .5, 0, .5)), decls="uniform float zero;", test_pre="NV: parameter local_fp 0 (0.0, 0.0, 0.0, 0.0)\nGL: uniform float zero 0.0",
+   tol=1, why="exact")
+
+VPB = """!!NVvp5.0
+MOV result.position, vertex.attrib[0];
+MUL result.texcoord[3], vertex.attrib[1], 0.5;
+MOV result.color.secondary, vertex.attrib[1].yzxw;
+MOV result.attrib[5], {0.25, 0.5, 0.75, 1.0};
+MOV result.fogcoord.x, vertex.attrib[1].z;
+END"""
+FPB = """!!NVfp5.0
+TEMP a;
+ADD a, fragment.texcoord[3], fragment.color.secondary;
+ADD a.x, a.x, fragment.attrib[5].x;
+MUL a.y, a.y, fragment.attrib[5].y;
+MOV a.z, fragment.fogcoord.x;
+MOV a.w, 1.0;
+MOV result.color, a;
+END"""
+scene(P, "vp_fp_bindings", "Vertex-to-fragment bindings other than colour: result.texcoord[3], result.color.secondary, result.attrib[5] and result.fogcoord read as fragment.texcoord[3], fragment.color.secondary, fragment.attrib[5], fragment.fogcoord.",
+      "NV_vertex_program4 result bindings, NV_fragment_program4 fragment attribute bindings (matched by binding)", 2, 0, "interpolated values; 8-bit rounding",
+      [("vertex program", VPB), ("fragment program", FPB)],
+      [("vertex shader", """#version 450
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 v;
+out vec4 t3;
+out vec4 sec;
+out vec4 a5;
+out float fog;
+void main() { gl_Position = pos; t3 = v * 0.5; sec = v.yzxw; a5 = vec4(0.25, 0.5, 0.75, 1.0); fog = v.z; }"""),
+       ("fragment shader", """#version 450
+in vec4 t3;
+in vec4 sec;
+in vec4 a5;
+in float fog;
+out vec4 color;
+void main() { vec4 a = t3 + sec; a.x += a5.x; a.y *= a5.y; color = vec4(a.xy, fog, 1.0); }""")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLE_STRIP 0 4\n" + "\n".join(probe(x, y, (lambda vx, vy: (0.5 * vx + vy + 0.25, (0.5 * vy + 0.3) * 0.5, 0.3, 1))(0.1 + 0.8 * (x + .5) / 64, 0.1 + 0.8 * (y + .5) / 64)) for (x, y) in GRID),
+      vdata="0/float/4 1/float/4\n-1.0 -1.0 0.0 1.0  0.1 0.1 0.3 1.0\n1.0 -1.0 0.0 1.0  0.9 0.1 0.3 1.0\n-1.0 1.0 0.0 1.0  0.1 0.9 0.3 1.0\n1.0 1.0 0.0 1.0  0.9 0.9 0.3 1.0")
+
+scene(P, "vp_conventional_arrays", "A vertex program reading conventional arrays from the vertex data: vertex.color, vertex.normal, vertex.texcoord[1] and vertex.fogcoord.",
+      "NV_vertex_program4 / ARB_vertex_program vertex attribute bindings (vertex.color, vertex.normal, vertex.texcoord[n], vertex.fogcoord)", 2, 0, "interpolated values; 8-bit rounding",
+      [("vertex program", """!!NVvp5.0
+TEMP c;
+MOV result.position, vertex.position;
+MAD c, vertex.normal, 0.5, 0.5;
+MUL c, c, vertex.color;
+ADD c.z, vertex.texcoord[1].x, vertex.fogcoord.x;
+MOV c.w, 1.0;
+MOV result.color, c;
+END"""), ("fragment program", "!!NVfp5.0\nMOV result.color, fragment.color;\nEND")],
+      [("vertex shader", """#version 450 compatibility
+out vec4 c;
+void main() {
+  gl_Position = gl_Vertex;
+  vec4 k = vec4(gl_Normal * 0.5 + 0.5, 0.5 + 0.5 * 0.0) * gl_Color;
+  k.z = gl_MultiTexCoord1.x + gl_FogCoord;
+  k.w = 1.0;
+  c = k;
+}"""), ("fragment shader", "#version 450\nin vec4 c;\nout vec4 color;\nvoid main() { color = c; }")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLE_STRIP 0 4\n" + probe(1, 1, (0.5 * 1.0, 0.75 * 0.8, 0.2 + 0.1, 1)),
+      vdata="vertex/float/4 color/float/4 normal/float/3 texcoord1/float/4 fogcoord/float/1\n"
+            "-1.0 -1.0 0.0 1.0  1.0 0.8 0.6 1.0  0.0 0.5 0.0  0.2 0.0 0.0 1.0  0.1\n"
+            "1.0 -1.0 0.0 1.0  1.0 0.8 0.6 1.0  1.0 0.0 0.0  0.4 0.0 0.0 1.0  0.1\n"
+            "-1.0 1.0 0.0 1.0  1.0 0.8 0.6 1.0  0.0 1.0 0.0  0.2 0.0 0.0 1.0  0.3\n"
+            "1.0 1.0 0.0 1.0  1.0 0.8 0.6 1.0  0.0 0.0 1.0  0.6 0.0 0.0 1.0  0.3")
