@@ -8,6 +8,8 @@
 //!
 //! Each iteration runs 64 batches of 16 lanes; throughput is reported per lane-instruction.
 
+#![allow(clippy::needless_range_loop)]
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glemu_programs::exec::{Env, EnvError, Executor, LaneState, TexCall, Vec4, MAX_LANES};
 use glemu_programs::ir::{ParamSource, Stage};

@@ -170,8 +170,10 @@ fn cali_calls_the_function_the_application_selected() {
     let funcs = p.subroutine_vars[0].functions.clone();
     assert_eq!(funcs.len(), 2);
     for (func, at) in funcs {
-        let mut env = TestEnv::default();
-        env.subroutines = vec![func];
+        let env = TestEnv {
+            subroutines: vec![func],
+            ..Default::default()
+        };
         let r = run_with(&p, 2, &[], env, |_| {});
         r.stats.expect("run");
         // The function at instruction `at` writes 1 (f, at 2) or 2 (g, at 4).
@@ -179,8 +181,10 @@ fn cali_calls_the_function_the_application_selected() {
         assert_eq!(r.state.output_f32(0, 1), [want; 4]);
     }
     // An index no function has: the call is skipped and counted.
-    let mut env = TestEnv::default();
-    env.subroutines = vec![99];
+    let env = TestEnv {
+        subroutines: vec![99],
+        ..Default::default()
+    };
     let r = run_with(&p, 1, &[], env, |_| {});
     assert_eq!(r.stats.expect("run").oob_reads, 1);
 }

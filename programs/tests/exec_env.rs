@@ -7,8 +7,10 @@ use glemu_programs::exec::{Executor, LaneState};
 use glemu_programs::ir::Stage;
 
 fn mem_with(words: &[u32]) -> TestEnv {
-    let mut env = TestEnv::default();
-    env.mem = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let env = TestEnv {
+        mem: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        ..Default::default()
+    };
     env
 }
 
@@ -100,8 +102,10 @@ fn helper_lanes_do_not_store() {
 fn atomic_counters() {
     let text = "!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nATOMCTR.U32.DECR r.y, c;\nATOMCTR.U32.GET r.z, c;\nEND\n";
     let p = assemble(text, Stage::Fragment);
-    let mut env = TestEnv::default();
-    env.counters = vec![5];
+    let env = TestEnv {
+        counters: vec![5],
+        ..Default::default()
+    };
     let r = run_with(&p, 2, &[], env, |_| {});
     r.stats.expect("run");
     // Lane 0 INCR → 5, lane 1 → 6; then DECR returns the decremented value.

@@ -109,7 +109,7 @@ pub(crate) fn truth(dtype: DataType, b: bool) -> u32 {
 }
 
 /// Number of sources an opcode reads (checked before indexing).
-fn src<'i>(inst: &'i Inst, i: usize) -> Res<&'i Src> {
+fn src(inst: &Inst, i: usize) -> Res<&Src> {
     inst.srcs
         .get(i)
         .ok_or_else(|| malformed("missing source operand"))

@@ -29,7 +29,9 @@ pub(crate) fn fmax(a: f32, b: f32) -> f32 {
 }
 
 /// RCC: the reciprocal clamped to [2^-64, 2^64] or [-2^64, -2^-64] by its sign
-/// (NV_gpu_program4 RCC). A NaN stays NaN.
+/// (NV_vertex_program1_1 / NV_gpu_program4 RCC). The sign bit decides, so RCC(+inf) =
+/// +2^-64 and RCC(-inf) = -2^-64 (the text's "not greater than zero" would send +0 to the
+/// negative range, which no hardware does). A NaN stays NaN.
 pub(crate) fn rcc(x: f32) -> f32 {
     let r = 1.0 / x;
     if r.is_nan() {
@@ -37,12 +39,7 @@ pub(crate) fn rcc(x: f32) -> f32 {
     }
     let lo = f32::from_bits(0x1f80_0000); // 2^-64
     let hi = f32::from_bits(0x5f80_0000); // 2^64
-    if r > 0.0 {
-        r.clamp(lo, hi)
-    } else {
-        // "not greater than zero", which includes -0 and +0 from ±inf operands.
-        (-r).clamp(lo, hi).copysign(-1.0)
-    }
+    r.abs().clamp(lo, hi).copysign(r)
 }
 
 /// SSG / sign of a float: 1, 0 or -1 (NaN gives 0).

@@ -66,15 +66,13 @@ pub(crate) fn implicit_return(g: &mut Group) -> bool {
     false
 }
 
-/// Pop frames up to and including the innermost loop; returns the loop's start.
+/// Pop the innermost loop (IF blocks keep no frames, so it is the top frame); returns
+/// the loop's start.
 fn pop_loop(g: &mut Group) -> Res<u32> {
-    while let Some(f) = g.frames.pop() {
-        match f {
-            Frame::Rep { start, .. } | Frame::Loop { start, .. } => return Ok(start),
-            Frame::Call { .. } => return Err(malformed("BRK/CONT outside a loop")),
-        }
+    match g.frames.pop() {
+        Some(Frame::Rep { start, .. }) | Some(Frame::Loop { start, .. }) => Ok(start),
+        _ => Err(malformed("BRK/CONT outside a loop")),
     }
-    Err(malformed("BRK/CONT outside a loop"))
 }
 
 fn loop_end(run_prog: &crate::ir::Program, start: u32) -> Res<u32> {
@@ -284,13 +282,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let pass = cond_any(run.st, &cond, g.mask);
             let prog = run.prog;
             branch(run, g, pass, |t| {
-                // Drop anything above the innermost loop, then run its ENDREP/ENDLOOP.
-                while let Some(f) = t.frames.last() {
-                    match f {
-                        Frame::Rep { .. } | Frame::Loop { .. } => break,
-                        Frame::Call { .. } => return Err(malformed("CONT outside a loop")),
-                    }
-                }
+                // The innermost loop is the top frame: run its ENDREP/ENDLOOP.
                 let start = match t.frames.last() {
                     Some(Frame::Rep { start, .. }) | Some(Frame::Loop { start, .. }) => *start,
                     _ => return Err(malformed("CONT outside a loop")),

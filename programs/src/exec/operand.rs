@@ -317,7 +317,7 @@ pub(crate) fn load32(
 }
 
 /// The register a direct, 32-bit operand reads (the common case), if `src` is one.
-fn direct_reg<'s>(st: &'s LaneState, acc: &'s Access, src: &Src) -> Option<&'s Vec4> {
+fn direct_reg<'s>(st: &'s LaneState, src: &Src) -> Option<&'s Vec4> {
     let Index::Direct(i) = src.index else {
         return None;
     };
@@ -347,7 +347,7 @@ pub(crate) fn load32_into(
     stats: &mut ExecStats,
     out: &mut Vec4,
 ) -> Res<()> {
-    if let Some(r) = direct_reg(st, acc, src) {
+    if let Some(r) = direct_reg(st, src) {
         for c in 0..4 {
             out[c] = r[(src.swizzle[c] & 3) as usize];
         }
@@ -714,7 +714,7 @@ fn write_enables(st: &LaneState, dst: &Dst, mask: LaneMask) -> [LaneMask; 4] {
     en
 }
 
-fn dst_file<'s>(st: &'s mut LaneState, file: File) -> Res<&'s mut RegFile> {
+fn dst_file(st: &mut LaneState, file: File) -> Res<&mut RegFile> {
     match file {
         File::Temp => Ok(&mut st.temps),
         File::Output => Ok(&mut st.outputs),

@@ -1,5 +1,5 @@
 //! Shared helpers for the executor tests: assemble, fill params, run, read back.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::needless_range_loop)]
 
 use glemu_programs::exec::{
     Env, EnvError, ExecError, ExecStats, Executor, InterpCall, LaneState, MemRegion, TexCall, Vec4,
