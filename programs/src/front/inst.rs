@@ -873,6 +873,7 @@ impl P {
                     let s = self.src(*kind, dtype, m.ntc, name)?;
                     inst.srcs.push(s);
                 }
+                self.check_short_packing(&inst, name)?;
             }
         }
         Ok(inst)
@@ -962,6 +963,44 @@ impl P {
         inst.srcs.push(addr);
         inst.extra = self.mem_info(m, MemSpace::Storage { buffer }, name, inst.span)?;
         Ok(inst)
+    }
+
+    /// PK2H/PK2US/PK4B/PK4UB may not write, and UP2H/UP2US/UP4B/UP4UB may not read, a
+    /// SHORT variable (too narrow to hold the packed bits).
+    fn check_short_packing(&self, inst: &Inst, name: &str) -> Result<(), ProgramError> {
+        use Opcode::*;
+        let short = |file: File, index: &Index| {
+            let slot = match index {
+                Index::Direct(i) => *i,
+                Index::Relative { base, .. } => *base,
+            };
+            match file {
+                File::Temp => self.prog.temps.get(slot as usize).is_some_and(|t| t.short),
+                File::Output => self
+                    .prog
+                    .outputs
+                    .get(slot as usize)
+                    .is_some_and(|o| o.info.short),
+                _ => false,
+            }
+        };
+        if matches!(inst.op, Pk2h | Pk2us | Pk4b | Pk4ub) {
+            if let Some(d) = inst.dst.as_ref().filter(|d| short(d.file, &d.index)) {
+                return Err(semantic(
+                    d.span,
+                    format!("{name} cannot write a SHORT variable"),
+                ));
+            }
+        }
+        if matches!(inst.op, Up2h | Up2us | Up4b | Up4ub) {
+            if let Some(s) = inst.srcs.iter().find(|s| short(s.file, &s.index)) {
+                return Err(semantic(
+                    s.span,
+                    format!("{name} cannot read a SHORT variable"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn interpolatable(&self, index: &Index) -> bool {
@@ -1174,7 +1213,10 @@ impl P {
         if let Some(s) = extra_operand {
             let ok = matches!(
                 target,
-                TexTarget::ArrayCube | TexTarget::ShadowArrayCube | TexTarget::ShadowCube
+                TexTarget::ArrayCube
+                    | TexTarget::ShadowArrayCube
+                    | TexTarget::ShadowCube
+                    | TexTarget::ShadowArray2D
             ) && matches!(op, Tex | Txb | Txl | Txg);
             if !ok {
                 return Err(semantic(s.span, format!("{name} takes a second coordinate operand only with cube-map array or shadow cube targets")));
@@ -1196,6 +1238,34 @@ impl P {
             return Err(semantic(
                 tspan,
                 format!("BUFFER textures can only be read with TXF or TXQ, not {name}"),
+            ));
+        }
+        if op == Txf
+            && matches!(
+                target,
+                TexTarget::Shadow1D
+                    | TexTarget::Shadow2D
+                    | TexTarget::ShadowRect
+                    | TexTarget::ShadowCube
+                    | TexTarget::ShadowArray1D
+                    | TexTarget::ShadowArray2D
+                    | TexTarget::ShadowArrayCube
+                    | TexTarget::Cube
+                    | TexTarget::ArrayCube
+            )
+        {
+            return Err(semantic(
+                tspan,
+                format!("TXF cannot fetch from a '{tname}' texture (no SHADOW or CUBE targets)"),
+            ));
+        }
+        if matches!(op, Txb | Txl | Txp)
+            && matches!(target, TexTarget::ShadowCube | TexTarget::ShadowArray2D)
+            && (op == Txp || inst.srcs.len() < 2)
+        {
+            return Err(semantic(
+                tspan,
+                format!("{name} cannot use target '{tname}' (no room for the reference value)"),
             ));
         }
         if matches!(op, Txg | Txgo)
@@ -1473,6 +1543,17 @@ impl P {
         let span = inst.span;
         match info.op {
             If => {
+                let depth = self
+                    .blocks
+                    .iter()
+                    .filter(|b| matches!(b.0, Block::If | Block::Else { .. }))
+                    .count();
+                if depth as u32 >= MAX_PROGRAM_IF_DEPTH {
+                    return Err(semantic(
+                        span,
+                        format!("IF nested {depth} deep: the limit is {MAX_PROGRAM_IF_DEPTH}"),
+                    ));
+                }
                 let cond = self.cc_test()?;
                 inst.extra = Extra::Flow {
                     target: idx,
@@ -1507,6 +1588,20 @@ impl P {
                 };
             }
             Rep | Loop => {
+                let depth = self
+                    .blocks
+                    .iter()
+                    .filter(|b| matches!(b.0, Block::Rep | Block::Loop))
+                    .count();
+                if depth as u32 >= MAX_PROGRAM_LOOP_DEPTH {
+                    return Err(semantic(
+                        span,
+                        format!(
+                            "{} nested {depth} deep: the limit is {MAX_PROGRAM_LOOP_DEPTH}",
+                            info.name
+                        ),
+                    ));
+                }
                 let has_operand = self.c.peek() != &Tok::Semi;
                 if has_operand {
                     let kind = Kind::V;

@@ -61,3 +61,7 @@ pub const MAX_PROGRAM_TEXTURE_GATHER_OFFSET: i32 = 31;
 /// ARB vertex program relative-address offsets `c[A0.x + n]`.
 pub const MAX_ARB_ADDRESS_OFFSET: i32 = 63;
 pub const MIN_ARB_ADDRESS_OFFSET: i32 = -64;
+/// IF/ELSE/ENDIF nesting depth (MAX_PROGRAM_IF_DEPTH_NV).
+pub const MAX_PROGRAM_IF_DEPTH: u32 = 64;
+/// REP/LOOP nesting depth (MAX_PROGRAM_LOOP_DEPTH_NV).
+pub const MAX_PROGRAM_LOOP_DEPTH: u32 = 64;

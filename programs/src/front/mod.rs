@@ -259,6 +259,15 @@ impl P {
                 format!("label '{name}' needs NV_vertex_program2/NV_fragment_program2 options"),
             ));
         }
+        if let Some((_, _, bspan)) = self.blocks.last() {
+            let _ = bspan;
+            return Err(cursor::semantic(
+                span,
+                format!(
+                    "label '{name}' inside an IF/REP/LOOP block: blocks may not contain labels"
+                ),
+            ));
+        }
         if self.c.eat_ident("SUBROUTINENUM") {
             if self.nv < 50 {
                 return Err(syntax(

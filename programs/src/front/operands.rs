@@ -282,6 +282,12 @@ impl P {
                 ));
             }
         }
+        if self.nv > 0 && !(0..i64::from(len)).contains(&offset) {
+            return Err(semantic(
+                self.c.prev_span(),
+                format!("relative offset {offset} for '{name}' is outside [0, {}] (the array size minus one)", i64::from(len) - 1),
+            ));
+        }
         let close = self.c.expect(&Tok::RBracket, "after an array index")?;
         let offset = i32::try_from(offset)
             .map_err(|_| semantic(open.to(close), "index offset too large"))?;
