@@ -38,10 +38,14 @@ pub fn adjust(lambda_base: f32, shader_bias: f32, s: &SamplerState) -> f32 {
     l.max(s.min_lod).min(s.max_lod)
 }
 
-/// The lambda threshold `c` between magnification and minification.
+/// The lambda threshold `c` between magnification and minification. GL 3.1+ lets an
+/// implementation always use 0, which is what llvmpipe (the reference renderer) does; the
+/// older rule (0.5 for mag LINEAR with min NEAREST_MIPMAP_*) applies only when
+/// [`SamplerState::legacy_mag_threshold`] is set.
 #[inline]
 pub fn mag_threshold(s: &SamplerState) -> f32 {
-    if s.mag_filter == Filter::Linear
+    if s.legacy_mag_threshold
+        && s.mag_filter == Filter::Linear
         && s.min_filter.filter == Filter::Nearest
         && s.min_filter.mipmap.is_some()
     {
@@ -123,6 +127,8 @@ mod tests {
     #[test]
     fn mag_threshold_rule() {
         let mut s = SamplerState::default(); // mag LINEAR, min NEAREST_MIPMAP_LINEAR
+        assert_eq!(mag_threshold(&s), 0.0);
+        s.legacy_mag_threshold = true;
         assert_eq!(mag_threshold(&s), 0.5);
         s.min_filter = MinFilter {
             filter: Filter::Linear,

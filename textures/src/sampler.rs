@@ -147,6 +147,10 @@ pub struct SamplerState {
     pub srgb_decode: bool,
     /// TEXTURE_CUBE_MAP_SEAMLESS: filter across cube faces.
     pub seamless_cube: bool,
+    /// Use the pre-GL 3.1 magnification switch-over point `c = 0.5` for mag LINEAR with
+    /// min NEAREST_MIPMAP_*; otherwise `c = 0` (as llvmpipe does). See
+    /// [`crate::lod::mag_threshold`].
+    pub legacy_mag_threshold: bool,
 }
 
 /// MIN_PROGRAM_TEXEL_OFFSET (immediate and register texel offsets).
@@ -185,6 +189,7 @@ impl Default for SamplerState {
             swizzle: [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A],
             srgb_decode: true,
             seamless_cube: false,
+            legacy_mag_threshold: false,
         }
     }
 }
