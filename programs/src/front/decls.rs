@@ -872,6 +872,25 @@ impl P {
                 format!("'{name}' is larger than {MAX_PROGRAM_PARAMETER_BUFFER_SIZE} elements"),
             ));
         }
+        let kind = match kw {
+            "BUFFER" => BufferKind::Buffer,
+            "BUFFER4" => BufferKind::Buffer4,
+            _ => BufferKind::CBuffer,
+        };
+        let clash = self.prog.buffers.iter().any(|b| {
+            b.binding == binding
+                && matches!(
+                    (b.kind, kind),
+                    (BufferKind::Buffer, BufferKind::Buffer4)
+                        | (BufferKind::Buffer4, BufferKind::Buffer)
+                )
+        });
+        if clash {
+            return Err(semantic(
+                bspan,
+                format!("program.buffer[{binding}] is used by both BUFFER and BUFFER4 variables"),
+            ));
+        }
         let index = self.prog.buffers.len() as u32;
         self.prog.buffers.push(BufferVar {
             name: name.clone(),

@@ -91,6 +91,24 @@ impl P {
                 ));
             }
         }
+        if self
+            .prog
+            .decls
+            .primitive_out
+            .is_some_and(|k| k != PrimKind::Points)
+        {
+            if let Some(i) = self
+                .prog
+                .instructions
+                .iter()
+                .find(|i| i.op == Opcode::Emits)
+            {
+                return Err(semantic(
+                    i.span,
+                    "EMITS needs 'PRIMITIVE_OUT POINTS' (multiple streams only for points)",
+                ));
+            }
+        }
         if self.stage == Stage::TessControl && self.prog.decls.vertices_out.is_none() {
             return Err(semantic(
                 span,

@@ -992,6 +992,36 @@ impl P {
                 ));
             }
         }
+        let long = |file: File, index: &Index| {
+            let slot = match index {
+                Index::Direct(i) => *i,
+                Index::Relative { base, .. } => *base,
+            };
+            match file {
+                File::Temp => self.prog.temps.get(slot as usize).is_some_and(|t| t.long),
+                File::Output => self
+                    .prog
+                    .outputs
+                    .get(slot as usize)
+                    .is_some_and(|o| o.info.long),
+                File::Input => self
+                    .prog
+                    .inputs
+                    .get(slot as usize)
+                    .is_some_and(|i| i.info.long),
+                _ => false,
+            }
+        };
+        if inst.op == Pk64 {
+            if let Some(d) = inst.dst.as_ref().filter(|d| !long(d.file, &d.index)) {
+                return Err(semantic(d.span, "PK64 must write a variable declared LONG"));
+            }
+        }
+        if inst.op == Up64 {
+            if let Some(s) = inst.srcs.iter().find(|s| !long(s.file, &s.index)) {
+                return Err(semantic(s.span, "UP64 must read a variable declared LONG"));
+            }
+        }
         if matches!(inst.op, Up2h | Up2us | Up4b | Up4ub) {
             if let Some(s) = inst.srcs.iter().find(|s| short(s.file, &s.index)) {
                 return Err(semantic(
