@@ -100,7 +100,7 @@ pub fn execute<const N: usize>(
     match op.kind {
         OpKind::Size => {
             for_lanes(mask, |i| {
-                let l = sampler.base_level as i64 + lanes.icoord[0][i] as i64;
+                let l = ctx.base as i64 + lanes.icoord[0][i] as i64;
                 let size = u32::try_from(l)
                     .ok()
                     .and_then(|l| tex.size(l))

@@ -234,7 +234,8 @@ impl SamplerState {
             .trim_start_matches("TEXTURE_")
             .to_ascii_lowercase();
         let v = value.trim();
-        let e = v.trim_start_matches("GL_").to_ascii_uppercase();
+        let upper = v.to_ascii_uppercase();
+        let e = upper.trim_start_matches("GL_").to_string();
         let num = || {
             v.parse::<f32>()
                 .map_err(|_| format!("bad number '{v}' for {name}"))
@@ -467,6 +468,10 @@ mod tests {
         assert!(s.set_param("border_color_i", "(1, 2)").is_err());
         s.set_param("swizzle_a", "GL_ZERO").unwrap();
         assert_eq!(s.swizzle[3], Swizzle::Zero);
+        s.set_param("depth_mode", "gl_intensity").unwrap();
+        assert_eq!(s.depth_mode, DepthMode::Intensity);
+        s.set_param("wrap_r", "clamp_to_border").unwrap();
+        assert_eq!(s.wrap[2], Wrap::ClampToBorder);
         s.set_param("srgb", "GL_SKIP_DECODE_EXT").unwrap();
         assert!(!s.srgb_decode);
         assert!(s.set_param("bogus", "1").is_err());
