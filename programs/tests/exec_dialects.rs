@@ -165,7 +165,7 @@ fn ddx_outside_fragment_programs_is_zero() {
 
 #[test]
 fn cali_calls_the_function_the_application_selected() {
-    let text = "!!NVfp5.0\nSUBROUTINETYPE st { f, g };\nSUBROUTINE st sv = program.subroutine[0];\nmain:\nCALI sv;\nRET;\nf:\nMOV result.color, 1;\nRET;\ng:\nMOV result.color, 2;\nRET;\nEND\n";
+    let text = "!!NVfp5.0\nSUBROUTINETYPE st { f, g };\nSUBROUTINE st sv = program.subroutine[0];\nmain:\nCALI sv;\nRET;\nf SUBROUTINENUM(3):\nMOV result.color, 1;\nRET;\ng SUBROUTINENUM(5):\nMOV result.color, 2;\nRET;\nEND\n";
     let p = assemble(text, Stage::Fragment);
     let funcs = p.subroutine_vars[0].functions.clone();
     assert_eq!(funcs.len(), 2);
