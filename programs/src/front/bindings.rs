@@ -16,6 +16,9 @@ pub(crate) struct InputRef {
     pub per_vertex: bool,
     /// Explicit `vertex[n]`.
     pub vertex: Option<u32>,
+    /// NV_fragment_program2 `fragment.texcoord[A0.x + n]`: a loop-counter index into the
+    /// texture coordinate inputs.
+    pub relative: Option<Index>,
     pub span: Span,
 }
 
@@ -161,6 +164,7 @@ impl P {
             items,
             per_vertex,
             vertex,
+            relative: None,
             span: ns,
         };
         if self.stage == Stage::Vertex {
@@ -237,6 +241,7 @@ impl P {
                     items: vec![InputBinding::TessCoord],
                     per_vertex: false,
                     vertex: None,
+                    relative: None,
                     span: ns,
                 })
             }
@@ -261,6 +266,11 @@ impl P {
             "color" => {
                 let (_, secondary) = self.color_suffix(false)?;
                 InputBinding::FragColor { secondary }
+            }
+            "texcoord"
+                if self.c.peek() == &Tok::LBracket && self.c.peek_ident_at(1) == Some("A0") =>
+            {
+                return self.texcoord_loop_index(ns);
             }
             "texcoord" => {
                 let (a, b) =
@@ -306,8 +316,75 @@ impl P {
             items,
             per_vertex: false,
             vertex: None,
+            relative: None,
             span,
         }
+    }
+
+    /// `fragment.texcoord[A0.x + n]` inside a LOOP block (NV_fragment_program2): every
+    /// texture coordinate set gets a consecutive input slot the loop counter indexes.
+    fn texcoord_loop_index(&mut self, ns: Span) -> Result<InputRef, ProgramError> {
+        self.c.expect(&Tok::LBracket, "before the loop index")?;
+        let a0 = self.c.bump();
+        if !self.opts.fp2 {
+            return Err(semantic(
+                a0,
+                "'A0.x' indexing needs OPTION NV_fragment_program2",
+            ));
+        }
+        if !self.blocks.iter().any(|b| b.0 == super::Block::Loop) {
+            return Err(semantic(
+                a0,
+                "'A0.x' (the loop counter) can only be used inside a LOOP/ENDLOOP block",
+            ));
+        }
+        self.c.expect(&Tok::Dot, "after 'A0'")?;
+        self.c.expect_ident("x", "after 'A0.' (only A0.x exists)")?;
+        let mut offset = 0i64;
+        if matches!(self.c.peek(), Tok::Plus | Tok::Minus) {
+            let neg = self.c.peek() == &Tok::Minus;
+            self.c.bump();
+            let (n, nspan) = self.c.int("an index offset")?;
+            offset = if neg {
+                -(n.min(1 << 20) as i64)
+            } else {
+                n.min(1 << 20) as i64
+            };
+            if !(0..i64::from(MAX_TEXTURE_COORDS)).contains(&offset) {
+                return Err(semantic(
+                    nspan,
+                    format!("texture coordinate offset {offset} is out of range"),
+                ));
+            }
+        }
+        self.c.expect(&Tok::RBracket, "after the loop index")?;
+        let base = match self.texcoord_array {
+            Some(b) => b,
+            None => {
+                let b = self.prog.inputs.len() as u32;
+                for i in 0..MAX_TEXTURE_COORDS {
+                    self.prog.inputs.push(InputSlot {
+                        binding: InputBinding::FragTexCoord(i),
+                        interp: Interp::default(),
+                        info: RegInfo::default(),
+                    });
+                }
+                self.texcoord_array = Some(b);
+                b
+            }
+        };
+        Ok(InputRef {
+            items: vec![InputBinding::FragTexCoord(0)],
+            per_vertex: false,
+            vertex: None,
+            relative: Some(Index::Relative {
+                reg: IndexReg::LoopCounter,
+                offset: offset as i32,
+                base,
+                len: MAX_TEXTURE_COORDS,
+            }),
+            span: ns,
+        })
     }
 
     fn primitive_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {

@@ -874,6 +874,10 @@ impl P {
                     inst.srcs.push(s);
                 }
                 self.check_short_packing(&inst, name)?;
+                if op == Rfl && !self.is_nv() && inst.dst.as_ref().is_some_and(|d| d.mask & 8 != 0)
+                {
+                    return Err(semantic(inst.span, "RFL may not write the w component"));
+                }
             }
         }
         Ok(inst)
@@ -1641,6 +1645,12 @@ impl P {
                         DataType::F32
                     };
                     let s = self.src(kind, dt, true, info.name)?;
+                    if !self.is_nv() && s.file != File::Param {
+                        return Err(semantic(
+                            s.span,
+                            format!("the {} operand must be a program parameter", info.name),
+                        ));
+                    }
                     inst.srcs.push(s);
                 } else if info.op == Loop || !self.is_nv() {
                     return Err(self.c.unexpected("a loop count operand"));

@@ -120,6 +120,8 @@ pub(crate) struct P {
     pub tex_units: HashMap<u32, (TexTarget, Span)>,
     /// Hidden temp standing for the `CC`/`CC0`/`CC1` dummy destination.
     pub cc_temp: Option<u32>,
+    /// First of the eight consecutive `fragment.texcoord` slots `A0.x` indexes (FP2).
+    pub texcoord_array: Option<u32>,
     pub seen_statement: bool,
     /// Conventional vertex attributes bound (ARB aliasing check): generic index → span.
     pub arb_alias: HashMap<u32, (bool, Span)>,
@@ -185,6 +187,7 @@ impl P {
             blocks: Vec::new(),
             tex_units: HashMap::new(),
             cc_temp: None,
+            texcoord_array: None,
             seen_statement: false,
             arb_alias: HashMap::new(),
             subroutine_nums: HashMap::new(),

@@ -347,6 +347,18 @@ impl P {
                                 "this attribute needs a vertex index: 'vertex[n].'",
                             ));
                         }
+                        if let Some(index) = r.relative {
+                            return Ok((
+                                Operand {
+                                    file: File::Input,
+                                    index,
+                                    vertex: None,
+                                    buffer: 0,
+                                    ty: None,
+                                },
+                                false,
+                            ));
+                        }
                         let b = r
                             .items
                             .into_iter()
