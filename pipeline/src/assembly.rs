@@ -88,6 +88,10 @@ impl PrimClass {
 pub struct Primitives {
     pub verts: Vec<u32>,
     pub provoking: Vec<u8>,
+    /// Per triangle, bit i set = the edge from vertex i to vertex i+1 is a polygon edge
+    /// (drawn in polygon mode LINE/POINT); empty = every edge is. Quads and polygons
+    /// split into triangles hide their diagonals.
+    pub edge_flags: Vec<u8>,
 }
 
 impl Primitives {
@@ -100,6 +104,24 @@ impl Primitives {
     fn push(&mut self, v: &[u32], provoking: u8) {
         self.verts.extend_from_slice(v);
         self.provoking.push(provoking);
+        if !self.edge_flags.is_empty() {
+            self.edge_flags.push(0b111);
+        }
+    }
+
+    /// Pushes a triangle with explicit edge flags.
+    fn push_flagged(&mut self, v: &[u32], provoking: u8, flags: u8) {
+        if self.edge_flags.is_empty() {
+            self.edge_flags = vec![0b111; self.provoking.len()];
+        }
+        self.verts.extend_from_slice(v);
+        self.provoking.push(provoking);
+        self.edge_flags.push(flags);
+    }
+
+    /// Edge flags of primitive `p`.
+    pub fn edges(&self, p: usize) -> u8 {
+        self.edge_flags.get(p).copied().unwrap_or(0b111)
     }
 }
 
@@ -177,7 +199,8 @@ fn assemble_run(
         M::Polygon => {
             // A polygon's provoking vertex is always its first (GL 2.x flat shading).
             for i in 1..n.saturating_sub(1) {
-                out.push(&[r[0], r[i], r[i + 1]], 0);
+                let flags = 0b010 | u8::from(i == 1) | (u8::from(i + 2 == n) << 2);
+                out.push_flagged(&[r[0], r[i], r[i + 1]], 0, flags);
             }
         }
         M::LinesAdjacency => r.chunks_exact(4).for_each(|c| out.push(c, pick(1, 2))),
@@ -198,12 +221,13 @@ fn assemble_run(
 /// Splits a quad (in polygon order) as the Mesa draw module does, so the diagonal matches
 /// the reference renderer: the provoking (last) vertex is shared by both triangles.
 fn quad(a: u32, b: u32, c: u32, d: u32, last: bool, out: &mut Primitives) {
+    // Diagonal edges (bit of the edge b→d or c→a) are hidden.
     if last {
-        out.push(&[a, b, d], 2);
-        out.push(&[b, c, d], 2);
+        out.push_flagged(&[a, b, d], 2, 0b101);
+        out.push_flagged(&[b, c, d], 2, 0b011);
     } else {
-        out.push(&[a, b, c], 0);
-        out.push(&[a, c, d], 0);
+        out.push_flagged(&[a, b, c], 0, 0b011);
+        out.push_flagged(&[a, c, d], 0, 0b110);
     }
 }
 
@@ -355,6 +379,12 @@ mod tests {
         );
         assert_eq!(run(M::QuadStrip, 6, false).0.len(), 4);
         assert_eq!(run(M::Polygon, 5, false).0.len(), 3);
+        let (_, p) = assemble(M::Polygon, &[0, 1, 2, 3, 4], 0, false).unwrap();
+        assert_eq!(p.edge_flags, vec![0b011, 0b010, 0b110]);
+        let (_, p) = assemble(M::Quads, &[0, 1, 2, 3], 0, true).unwrap();
+        assert_eq!(p.edge_flags, vec![0b101, 0b011]);
+        let (_, p) = assemble(M::Triangles, &[0, 1, 2], 0, true).unwrap();
+        assert_eq!((p.edges(0), p.edge_flags.len()), (0b111, 0));
     }
 
     #[test]

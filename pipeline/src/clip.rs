@@ -45,6 +45,8 @@ struct ClipVert {
     dist: [f32; MAX_PLANES],
     vary: Vec<u32>,
     point_size: f32,
+    /// The polygon edge leaving this vertex is drawn in polygon mode LINE/POINT.
+    edge: bool,
 }
 
 fn distances(pos: [f32; 4], user: &[f32; 8], p: &Planes, exact_xy: bool) -> [f32; MAX_PLANES] {
@@ -154,6 +156,7 @@ impl<'a> ClipContext<'a> {
                 .point_size_src
                 .map(|k| f32::from_bits(self.verts.get(v, k)[0]))
                 .unwrap_or(-1.0),
+            edge: true,
         }
     }
 
@@ -245,7 +248,7 @@ impl<'a> ClipContext<'a> {
             match class {
                 PrimClass::Points => self.add_point(idx[0], id, out),
                 PrimClass::Lines => self.add_line(&idx, prov, id, out),
-                PrimClass::Triangles => self.add_triangle(&idx, prov, id, out),
+                PrimClass::Triangles => self.add_triangle(&idx, prov, id, prims.edges(p), out),
                 _ => {}
             }
         }
@@ -345,10 +348,11 @@ impl<'a> ClipContext<'a> {
             dist,
             vary,
             point_size: l(a.point_size, b.point_size),
+            edge: a.edge,
         }
     }
 
-    fn add_triangle(&mut self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
+    fn add_triangle(&mut self, idx: &[usize], prov: u8, id: u32, edges: u8, out: &mut DrawInput) {
         let codes = [
             self.outcode(idx[0]),
             self.outcode(idx[1]),
@@ -363,10 +367,15 @@ impl<'a> ClipContext<'a> {
                 self.emit_shared(idx[1], out),
                 self.emit_shared(idx[2], out),
             ];
-            out.primitives.push(Primitive::triangle(e, prov, id));
+            let mut t = Primitive::triangle(e, prov, id);
+            t.edge_flags = edges;
+            out.primitives.push(t);
             return;
         }
         let mut poly: Vec<ClipVert> = idx.iter().map(|v| self.clip_vert(*v, false)).collect();
+        for (k, cv) in poly.iter_mut().enumerate() {
+            cv.edge = edges & (1 << k) != 0;
+        }
         self.flatten(&mut poly, prov as usize);
         for k in 0..MAX_PLANES {
             if poly.iter().all(|c| c.dist[k] >= 0.0) {
@@ -382,7 +391,11 @@ impl<'a> ClipContext<'a> {
                 }
                 if (da >= 0.0) != (db >= 0.0) {
                     let t = da / (da - db);
-                    next.push(self.lerp(a, b, t));
+                    let mut v = self.lerp(a, b, t);
+                    // Leaving the volume, the new edge runs along the clip plane: hidden
+                    // (as Mesa's clipper does); entering, it continues a's edge.
+                    v.edge = da < 0.0 && a.edge;
+                    next.push(v);
                 }
             }
             poly = next;
@@ -391,10 +404,14 @@ impl<'a> ClipContext<'a> {
             }
         }
         let e: Vec<u32> = poly.iter().map(|c| self.emit_clip_vert(c, out)).collect();
-        for i in 1..e.len() - 1 {
+        let n = e.len();
+        for i in 1..n - 1 {
             // Flat values were copied to every vertex, so any position can provoke.
-            out.primitives
-                .push(Primitive::triangle([e[0], e[i], e[i + 1]], 0, id));
+            let mut t = Primitive::triangle([e[0], e[i], e[i + 1]], 0, id);
+            t.edge_flags = u8::from(i == 1 && poly[0].edge)
+                | (u8::from(poly[i].edge) << 1)
+                | (u8::from(i + 2 == n && poly[n - 1].edge) << 2);
+            out.primitives.push(t);
         }
     }
 }
@@ -424,6 +441,7 @@ mod tests {
         let prims = Primitives {
             verts: vec![0, 1, 2],
             provoking: vec![2],
+            edge_flags: vec![],
         };
         cc.add(PrimClass::Triangles, &prims, &[5], &mut out);
         out
@@ -456,8 +474,11 @@ mod tests {
             [0.0, 0.5, -3.0, 1.0],
         ]);
         let out = tri(&v, &vp);
-        // a quad remains: two triangles, four vertices
+        // a quad remains: two triangles, four vertices; the fan diagonal and the edge
+        // along the near plane are hidden in polygon line mode
         assert_eq!(out.primitives.len(), 2);
+        assert_eq!(out.primitives[0].edge_flags, 0b011);
+        assert_eq!(out.primitives[1].edge_flags, 0b100);
         assert_eq!(out.vertices.len(), 4);
         for w in &out.vertices {
             assert!(w.pos[2] >= -1e-6, "depth inside [0,1]: {:?}", w.pos);
@@ -517,6 +538,7 @@ mod tests {
         let prims = Primitives {
             verts: vec![0, 2],
             provoking: vec![0, 0],
+            edge_flags: vec![],
         };
         cc.add(PrimClass::Points, &prims, &[0, 1], &mut out);
         assert_eq!(out.primitives.len(), 1, "the point at x = -3w is outside");
@@ -532,6 +554,7 @@ mod tests {
         let prims = Primitives {
             verts: vec![0, 1],
             provoking: vec![1],
+            edge_flags: vec![],
         };
         cc.add(PrimClass::Lines, &prims, &[0], &mut out);
         assert_eq!(out.primitives.len(), 1);

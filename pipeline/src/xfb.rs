@@ -339,6 +339,7 @@ mod tests {
         let prims = Primitives {
             verts: vec![0, 1, 2],
             provoking: vec![0; 3],
+            edge_flags: vec![],
         };
         // 24 bytes per point: two fit
         assert_eq!(st.capture(0, &v, PrimClass::Points, &prims).unwrap(), 2);
@@ -360,6 +361,7 @@ mod tests {
         let prims = Primitives {
             verts: vec![3, 4],
             provoking: vec![0; 2],
+            edge_flags: vec![],
         };
         assert_eq!(st.capture(0, &v, PrimClass::Points, &prims).unwrap(), 2);
         let b0 = st.buffers[0].clone().unwrap().buffer;
