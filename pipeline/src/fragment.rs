@@ -326,11 +326,15 @@ impl Env for FragEnv<'_, '_> {
         };
         let comps = if scalar { 1 } else { 4 };
         let mut tmp = [0u32; LANES];
-        // IPAO offsets: clamped to the supported range and snapped to 1/16 pixel
-        // (FRAGMENT_INTERPOLATION_OFFSET_BITS = 4).
+        // IPAO offsets are clamped to [MIN, MAX]_FRAGMENT_INTERPOLATION_OFFSET (±0.5) and
+        // used unsnapped (finer than the 4 advertised bits), as llvmpipe evaluates them.
         let snap = |v: u32| {
-            let o = f32::from_bits(v).clamp(-0.5, 0.4375);
-            (o * 16.0).floor() / 16.0
+            let o = f32::from_bits(v);
+            if o.is_nan() {
+                0.0
+            } else {
+                o.clamp(-0.5, 0.5)
+            }
         };
         let (mut dx, mut dy) = ([0.0f32; LANES], [0.0f32; LANES]);
         if call.kind == InterpKind::Offset {
