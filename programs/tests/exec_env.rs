@@ -225,3 +225,49 @@ fn missing_environment_support_is_a_clear_error() {
     assert!(e.to_string().contains("not supported"), "{e}");
     assert_eq!(e.inst, 0);
 }
+
+#[test]
+fn wide_and_vector_memory_accesses() {
+    // LOAD.U64 of a 64-bit word, ATOM.ADD.U64, STORE.F32X4 and LOAD.F32X2.
+    let text = "!!NVfp5.0\nLONG UINT TEMP w;\nUINT TEMP a, r;\nTEMP f;\nMOV.U a, {0, 8, 16, 0};\nLOAD.U64 w, a.x;\nATOM.ADD.U64 w.y, {5, 0, 0, 0}, a.y;\nUP64.U r, w;\nSTORE.F32X4 {1.5, 2.5, 3.5, 4.5}, a.z;\nLOAD.F32X2 f, a.z;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let mut words = vec![0u32; 8];
+    words[0] = 7;
+    words[1] = 1; // u64 at 0 = 2^32 + 7
+    words[2] = u32::MAX; // u64 at 8 = 2^32 - 1
+    let r = run_with(&p, 1, &[], mem_with(&words), |_| {});
+    r.stats.expect("run");
+    // r = (lo(w.x), hi(w.x), lo(w.y), hi(w.y)); w.y = old value at 8.
+    assert_eq!(r.state.temp_lane(2, 0), [7, 1, u32::MAX, 0]);
+    let mem: Vec<u32> = r
+        .env
+        .mem
+        .chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(mem[2..4], [4, 1]);
+    assert_eq!(mem[4..8], [1.5f32, 2.5, 3.5, 4.5].map(f32::to_bits));
+    assert_eq!(
+        r.state.temp_lane(3, 0).map(f32::from_bits),
+        [1.5, 2.5, 0.0, 0.0]
+    );
+}
+
+#[test]
+fn image_load_store_atomic() {
+    let text = "!!NVfp5.0\nIMAGE im = image[3];\nUINT TEMP r, o;\nLOADIM.U32 r, {1, 2, 0, 0}, im, 2D;\nADD.U r, r, 100;\nSTOREIM.U32 im, r, {2, 2, 0, 0}, 2D;\nATOMIM.MAX.U32 o, {50, 0, 0, 0}, {3, 0, 0, 0}, im, 2D;\nLOADIM.U32 o.y, {9, 9, 0, 0}, im, 2D;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let env = TestEnv {
+        image: (0..16).map(|i| [i, 0, 0, 0]).collect(),
+        ..Default::default()
+    };
+    let r = run_with(&p, 1, &[], env, |_| {});
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.temp_lane(0, 0)[0], 109);
+    assert_eq!(r.env.image[10], [109, 100, 100, 100]);
+    assert_eq!(r.state.temp_lane(1, 0)[0], 3);
+    assert_eq!(r.env.image[3][0], 50);
+    assert_eq!(r.state.temp_lane(1, 0)[1], 0);
+    assert_eq!(s.oob_reads, 1);
+    assert!(r.env.image_units.iter().all(|&u| u == 3));
+}

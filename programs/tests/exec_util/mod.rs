@@ -2,8 +2,8 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 use glemu_programs::exec::{
-    Env, EnvError, ExecError, ExecStats, Executor, InterpCall, LaneState, MemRegion, TexCall, Vec4,
-    MAX_LANES,
+    Env, EnvError, ExecError, ExecStats, Executor, ImageCall, InterpCall, LaneState, MemRegion,
+    TexCall, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{ParamSource, Program, Stage};
 use std::sync::Arc;
@@ -42,6 +42,19 @@ pub struct TestEnv {
     pub ended: Vec<usize>,
     pub tex_calls: Vec<(u32, u32)>,
     pub subroutines: Vec<u32>,
+    /// A 4×4 image (texel = y * 4 + x) on every image unit; units used are logged.
+    pub image: Vec<[u32; 4]>,
+    pub image_units: Vec<u32>,
+}
+
+impl TestEnv {
+    fn texel(&mut self, call: &ImageCall, c: [i32; 4]) -> Option<&mut [u32; 4]> {
+        self.image_units.push(call.unit);
+        if !(0..4).contains(&c[0]) || !(0..4).contains(&c[1]) {
+            return None;
+        }
+        self.image.get_mut((c[1] * 4 + c[0]) as usize)
+    }
 }
 
 impl Env for TestEnv {
@@ -130,6 +143,37 @@ impl Env for TestEnv {
     fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
         self.ended.push(lane);
         Ok(())
+    }
+    fn image_load(&mut self, call: &ImageCall, c: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
+        Ok(self.texel(call, c).map(|t| *t))
+    }
+    fn image_store(
+        &mut self,
+        call: &ImageCall,
+        c: [i32; 4],
+        v: [u32; 4],
+    ) -> Result<bool, EnvError> {
+        Ok(match self.texel(call, c) {
+            Some(t) => {
+                *t = v;
+                true
+            }
+            None => false,
+        })
+    }
+    fn image_atomic(
+        &mut self,
+        call: &ImageCall,
+        c: [i32; 4],
+        update: &dyn Fn(u32) -> Option<u32>,
+    ) -> Result<Option<u32>, EnvError> {
+        Ok(self.texel(call, c).map(|t| {
+            let old = t[0];
+            if let Some(n) = update(old) {
+                t[0] = n;
+            }
+            old
+        }))
     }
     fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
         self.subroutines
