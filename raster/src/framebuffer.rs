@@ -13,6 +13,9 @@ use crate::state::{Rect, MAX_COLOR_TARGETS};
 pub const TILE: usize = 64;
 /// Largest framebuffer edge accepted.
 pub const MAX_SIZE: u32 = 16384;
+/// Largest single plane (32-bit words), so absurd size × samples × format combinations
+/// are refused instead of exhausting memory: 1 GiB.
+pub const MAX_PLANE_WORDS: usize = 1 << 28;
 
 /// Depth/stencil formats. Stencil is 8 bits in both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,22 +86,23 @@ impl Framebuffer {
         let tiles_x = (width as usize).div_ceil(TILE);
         let tiles_y = (height as usize).div_ceil(TILE);
         let per_plane = tiles_x * tiles_y * TILE * TILE * samples as usize;
+        let mut planes = Vec::with_capacity(colors.len());
+        for &format in colors {
+            planes.push(ColorPlane {
+                format,
+                data: zeroed(per_plane * format.words())?,
+            });
+        }
         let mut fb = Framebuffer {
             width,
             height,
             samples,
             tiles_x,
             tiles_y,
-            colors: colors
-                .iter()
-                .map(|&format| ColorPlane {
-                    format,
-                    data: vec![0; per_plane * format.words()],
-                })
-                .collect(),
+            colors: planes,
             depth_format,
-            depth: vec![0; per_plane],
-            stencil: vec![0; per_plane],
+            depth: zeroed(per_plane)?,
+            stencil: zeroed(per_plane)?,
         };
         fb.clear_depth(1.0, None);
         Ok(fb)
@@ -383,6 +387,24 @@ impl Framebuffer {
     }
 }
 
+/// A zero-filled buffer, or an error instead of an abort when memory runs out (sizes come
+/// from scene files).
+fn zeroed<T: Clone + Default>(n: usize) -> Result<Vec<T>, RasterError> {
+    if n > MAX_PLANE_WORDS {
+        return Err(RasterError::NotSupported(format!(
+            "framebuffer plane of {n} words (max {MAX_PLANE_WORDS})"
+        )));
+    }
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        RasterError::Invalid(format!(
+            "framebuffer of {n} elements does not fit in memory"
+        ))
+    })?;
+    v.resize(n, T::default());
+    Ok(v)
+}
+
 /// Per stored word, the bits a colour mask keeps (1 = keep old).
 pub(crate) fn channel_keep_masks(format: ColorFormat, mask: [bool; 4]) -> [u32; 4] {
     let m = |b: bool, bits: u32| if b { 0 } else { bits };
@@ -460,6 +482,14 @@ mod tests {
     fn rejects_bad_sizes_and_counts() {
         assert!(Framebuffer::new(0, 1, 1, &[], DepthFormat::D24S8).is_err());
         assert!(Framebuffer::new(8, 8, 3, &[], DepthFormat::D24S8).is_err());
+        let huge = Framebuffer::new(
+            16384,
+            16384,
+            16,
+            &[ColorFormat::Rgba32F],
+            DepthFormat::D24S8,
+        );
+        assert!(matches!(huge, Err(RasterError::NotSupported(_))));
         assert!(
             Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba8Unorm; 9], DepthFormat::D24S8).is_err()
         );
