@@ -477,6 +477,33 @@ impl P {
         span: Span,
     ) -> Result<u32, ProgramError> {
         self.check_arb_alias(&binding, span)?;
+        if interp != Interp::default() {
+            let fixed = matches!(
+                binding,
+                InputBinding::FragPosition
+                    | InputBinding::FragFacing
+                    | InputBinding::FragFogCoord
+                    | InputBinding::FragClipDistance(_)
+            );
+            if fixed {
+                return Err(semantic(
+                    span,
+                    format!("interpolation modifiers are not allowed on {binding:?} (position, facing, fog coordinate and clip distances)"),
+                ));
+            }
+        }
+        if self.stage == Stage::Fragment {
+            let other = self
+                .input_map
+                .keys()
+                .any(|(b, i)| *b == binding && *i != interp);
+            if other {
+                return Err(semantic(
+                    span,
+                    "attribute variables bound to the same fragment attribute must use the same interpolation modifiers",
+                ));
+            }
+        }
         let key = (binding.clone(), interp);
         if let Some(&slot) = self.input_map.get(&key) {
             if let Some(s) = self.prog.inputs.get_mut(slot as usize) {
@@ -506,7 +533,7 @@ impl P {
     /// ARB_vertex_program: a conventional attribute and the generic one it aliases may not
     /// both be bound.
     fn check_arb_alias(&mut self, b: &InputBinding, span: Span) -> Result<(), ProgramError> {
-        if self.nv > 0 || self.stage != Stage::Vertex {
+        if self.stage != Stage::Vertex {
             return Ok(());
         }
         let (index, generic) = match b {

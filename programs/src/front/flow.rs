@@ -1,6 +1,7 @@
 //! Label resolution and whole-program checks run after the last statement.
 
 use super::cursor::semantic;
+use super::limits::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS;
 use super::{Sym, P};
 use crate::error::ProgramError;
 use crate::ir::*;
@@ -106,6 +107,15 @@ impl P {
                 return Err(semantic(
                     i.span,
                     "EMITS needs 'PRIMITIVE_OUT POINTS' (multiple streams only for points)",
+                ));
+            }
+        }
+        if let (Stage::Geometry, Some(n)) = (self.stage, self.prog.decls.vertices_out) {
+            let comps = 4 * self.prog.outputs.len() as u32;
+            if n.saturating_mul(comps) > MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS {
+                return Err(semantic(
+                    span,
+                    format!("VERTICES_OUT {n} x {comps} result components exceeds the limit of {MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS}"),
                 ));
             }
         }

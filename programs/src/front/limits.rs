@@ -65,3 +65,6 @@ pub const MIN_ARB_ADDRESS_OFFSET: i32 = -64;
 pub const MAX_PROGRAM_IF_DEPTH: u32 = 64;
 /// REP/LOOP nesting depth (MAX_PROGRAM_LOOP_DEPTH_NV).
 pub const MAX_PROGRAM_LOOP_DEPTH: u32 = 64;
+/// Vertex limit x result components of a geometry program
+/// (MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS).
+pub const MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS: u32 = 1024;
