@@ -78,7 +78,12 @@ fn build(tokens: &[[u8; 5]]) -> String {
             }
             12 if open.len() < 4 => {
                 open.push("ENDREP");
-                format!("REP.S {{{}}}.x;", a % 4)
+                if a % 2 == 0 {
+                    format!("REP.S {{{}}}.x;", a % 4)
+                } else {
+                    // A per-lane count in 0..=3: lanes split by count.
+                    format!("AND.S I1.x, {}.x, {{3}}.x;\nREP.S I1.x;", ireg(b))
+                }
             }
             13 if open.contains(&"ENDREP") => {
                 if a % 2 == 0 {
@@ -162,4 +167,26 @@ proptest! {
             }
         }
     }
+}
+
+/// The generator does produce divergent programs (so the property above compares real
+/// splits, not just uniform runs).
+#[test]
+fn generated_programs_diverge() {
+    // IF on a per-lane condition, then a per-lane REP count.
+    let text = build(&[[11, 0, 0, 0, 0], [12, 1, 0, 0, 0], [0, 1, 1, 1, 1]]);
+    let p = std::sync::Arc::new(
+        glemu_programs::assemble(&text, Some(Stage::Fragment)).expect("valid program"),
+    );
+    let ex = Executor::new(p.clone());
+    let mut st = LaneState::new(&p, MAX_LANES);
+    for l in 0..MAX_LANES {
+        st.set_input_f32(0, l, [l as f32 - 8.0, 1.0, -1.0, 0.5]);
+        st.set_input_f32(1, l, [(l % 4) as f32, 0.0, 0.0, 0.0]);
+    }
+    let all = st.all_lanes();
+    let s = ex
+        .run(&mut st, all, &params(&p, &[]), &mut TestEnv::default())
+        .expect("run");
+    assert!(s.splits >= 2, "{s:?}\n{text}");
 }
