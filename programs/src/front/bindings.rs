@@ -586,8 +586,25 @@ impl P {
                     } else {
                         (0, 0)
                     };
+                    // ARB_blend_func_extended: `.primary` / `.secondary` (dual source).
+                    let mut index = 0;
+                    if self.c.peek() == &Tok::Dot
+                        && matches!(self.c.peek_ident_at(1), Some("primary" | "secondary"))
+                    {
+                        self.c.bump();
+                        let (which, ws) = self.c.ident("primary or secondary")?;
+                        if !self.prog.options.blend_func_extended {
+                            return Err(semantic(
+                                ws,
+                                format!(
+                                    "'result.color.{which}' needs OPTION ARB_blend_func_extended"
+                                ),
+                            ));
+                        }
+                        index = u32::from(which == "secondary");
+                    }
                     (a..=b)
-                        .map(|target| OutputBinding::FragColor { target, index: 0 })
+                        .map(|target| OutputBinding::FragColor { target, index })
                         .collect()
                 }
                 "depth" => vec![OutputBinding::FragDepth],

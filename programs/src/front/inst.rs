@@ -1142,6 +1142,31 @@ impl P {
                 format!("{name} needs an atomic operation modifier such as .ADD"),
             ));
         }
+        if let (true, Some((a, aspan))) = (atomic, m.atom) {
+            use MemScalar::*;
+            let ok = match a {
+                AtomOp::Add | AtomOp::Exch => matches!(ty.scalar, U32 | S32 | U64 | S64 | F32),
+                AtomOp::IWrap | AtomOp::DWrap => ty.scalar == U32,
+                AtomOp::Min
+                | AtomOp::Max
+                | AtomOp::And
+                | AtomOp::Or
+                | AtomOp::Xor
+                | AtomOp::CSwap => {
+                    matches!(ty.scalar, U32 | S32 | U64 | S64)
+                }
+                _ => false,
+            };
+            if !ok {
+                return Err(semantic(
+                    aspan,
+                    format!(
+                        "{name}.{a:?} does not support the {:?} storage modifier",
+                        ty.scalar
+                    ),
+                ));
+            }
+        }
         if atomic && ty.count != 1 {
             return Err(semantic(
                 span,
