@@ -391,6 +391,12 @@ impl P {
                 }
             }
             let first = self.prog.temps.len() as u32;
+            if u64::from(first) + u64::from(len.unwrap_or(1)) > u64::from(MAX_PROGRAM_TEMPORARIES) {
+                return Err(semantic(
+                    span,
+                    format!("'{name}': more than {MAX_PROGRAM_TEMPORARIES} temporary registers"),
+                ));
+            }
             for _ in 0..len.unwrap_or(1) {
                 self.prog.temps.push(info);
             }

@@ -68,3 +68,5 @@ pub const MAX_PROGRAM_LOOP_DEPTH: u32 = 64;
 /// Vertex limit x result components of a geometry program
 /// (MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS).
 pub const MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS: u32 = 1024;
+/// Temporary registers, counting every element of TEMP arrays.
+pub const MAX_PROGRAM_TEMPORARIES: u32 = 4096;
