@@ -59,11 +59,6 @@ const EXPECTED_FAIL: &[(&str, &str)] = &[
         "an error-reporting demo: uses the undeclared name 'bogus'",
     ),
     (
-        "arbfp_nvfp2_flow.shader_test",
-        "NV_fragment_program2 section 2.X.8.REP: a fragment program will fail to load if the \
-         REP vector operand is not a program parameter (this scene uses 'REP a.x' on a TEMP)",
-    ),
-    (
         "vp-arl-constant-array-huge-relative-offset.shader_test",
         "ARB_vertex_program grammar: <addrRegPosOffset> is an integer from 0 to 63 (issue 26); \
          this piglit test uses +109, which Mesa accepts",
@@ -97,7 +92,14 @@ fn scene_programs_assemble() {
                 continue;
             }
             match assemble(&text, Some(stage)) {
-                Ok(_) => ok += 1,
+                Ok(p) => {
+                    ok += 1;
+                    let ir = glemu_programs::print::print_program(&p);
+                    assert!(
+                        ir.lines().count() > p.instructions.len(),
+                        "--ir output too short"
+                    );
+                }
                 Err(e) => {
                     let (l, c) = e.line_col(&text);
                     bad.push(format!(

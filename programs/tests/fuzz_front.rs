@@ -112,7 +112,10 @@ proptest! {
         let mut elapsed = std::time::Duration::MAX;
         for _ in 0..3 {
             let t0 = Instant::now();
-            let _ = assemble(&text, None);
+            if let Ok(p) = assemble(&text, None) {
+                // The --ir printer must handle whatever the front ends accept.
+                let _ = glemu_programs::print::print_program(&p);
+            }
             elapsed = elapsed.min(t0.elapsed());
             if elapsed.as_secs_f64() < 0.001 {
                 break;

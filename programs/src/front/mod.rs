@@ -122,6 +122,8 @@ pub(crate) struct P {
     pub cc_temp: Option<u32>,
     /// First of the eight consecutive `fragment.texcoord` slots `A0.x` indexes (FP2).
     pub texcoord_array: Option<u32>,
+    /// PARAM arrays already checked for duplicate bindings (ARB relative addressing).
+    pub unique_checked: std::collections::HashSet<u32>,
     pub seen_statement: bool,
     /// Conventional vertex attributes bound (ARB aliasing check): generic index → span.
     pub arb_alias: HashMap<u32, (bool, Span)>,
@@ -188,6 +190,7 @@ impl P {
             tex_units: HashMap::new(),
             cc_temp: None,
             texcoord_array: None,
+            unique_checked: std::collections::HashSet::new(),
             seen_statement: false,
             arb_alias: HashMap::new(),
             subroutine_nums: HashMap::new(),

@@ -554,12 +554,16 @@ impl P {
 
     /// ARB_vertex_program: a relatively addressed array may not bind one parameter twice.
     fn check_unique_params(
-        &self,
+        &mut self,
         name: &str,
         first: u32,
         len: u32,
         span: Span,
     ) -> Result<(), ProgramError> {
+        // Checked once per array: relative accesses in a long program stay linear.
+        if !self.unique_checked.insert(first) {
+            return Ok(());
+        }
         let rows = self
             .prog
             .params
