@@ -214,7 +214,7 @@ fn main() -> ExitCode {
             let verdict = classify(&status, expected.get(&entry.id).map(String::as_str));
             let image = Rgba8::load_png(&image_path).ok();
             let note = match (&verdict, image) {
-                (Verdict::Pass | Verdict::Skip(_), _) => {
+                (Verdict::Pass | Verdict::Skip(_) | Verdict::UnexpectedPass(_), _) => {
                     // Only failures keep their images, so target/reftests shows what to look at.
                     let _ = std::fs::remove_file(&image_path);
                     let _ = std::fs::remove_file(image_path.with_extension("diff.png"));

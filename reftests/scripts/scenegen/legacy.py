@@ -104,16 +104,19 @@ layout(location = 1) in vec4 piglit_texcoord;
 out vec4 tc;
 void main() { gl_Position = piglit_vertex; tc = piglit_texcoord; }"""
 def wf(body, decls=""): return "#version 450\nin vec4 tc;\nout vec4 color;\n%s\nvoid main() {\n%s\n}" % (decls, body)
-lscene("arbfp_nvfp2_flow", "ARBfp1.0 with OPTION NV_fragment_program2: condition codes, IF/ELSE/ENDIF, REP with a loop count, BRK, DIV and a subroutine call.",
+lscene("arbfp_nvfp2_flow", "ARBfp1.0 with OPTION NV_fragment_program2: condition codes, IF/ELSE/ENDIF, REP with a loop count from a program parameter (as fp2 requires) and per-pixel BRK exits, DIV and a subroutine call.",
        "NV_fragment_program2 (ARB_fragment_program option: IF, REP, BRK, CAL/RET, DIV, condition codes); NV_fragment_program_option",
        [("fragment program", """!!ARBfp1.0
 OPTION NV_fragment_program2;
+PARAM count = program.local[0];
 TEMP a, acc, k;
 MUL a, fragment.texcoord[0], 4.0;
 FLR a, a;
 MOV acc, 0.0;
 MOV k, 0.0;
-REP a.x;
+REP count;
+  SGEC k.z, k.x, a.x;
+  BRK (NE.z);
   ADD acc.x, acc.x, 0.25;
   ADD k.x, k.x, 1.0;
   SGEC k.y, k.x, a.y;
@@ -138,7 +141,7 @@ float k = 0.0;
 for (int i = 0; i < int(a.x); i++) { acc.x += 0.25; k += 1.0; if (k >= a.y) break; }
 if (tc.y - 0.5 > 0.0) acc.y = tc.x / 2.0; else acc.z = 1.0;
 color = vec4(acc.xyz, 1.0);"""))],
-       "clear color 0.0 0.0 0.0 1.0\nclear\ndraw rect -1 -1 2 2\n" +
+       "clear color 0.0 0.0 0.0 1.0\nclear\nNV: parameter local_fp 0 (4.0, 0.0, 0.0, 0.0)\ndraw rect -1 -1 2 2\n" +
        "\n".join(probe(x, y, ((lambda n, lim: (min(n, max(1, lim)) * .25 if n > 0 else 0))(math.floor(4*(x+.5)/64), math.floor(4*(y+.5)/64)),
                                ((x+.5)/128 if (y+.5)/64 > .5 else 0), (0 if (y+.5)/64 > .5 else 1), 1)) for (x, y) in [(3, 5), (20, 40), (40, 20), (60, 60), (50, 3)]),
        ("GL_ARB_fragment_program", "GL_NV_fragment_program2"), gl_req=("GL >= 4.5", "GLSL >= 4.50"), tol=2)

@@ -127,8 +127,8 @@ std("tess_isolines", "ISOLINES domain: outer[0] = 4 lines at v = 0, 1/4, 2/4, 3/
 PT_TEP = TEP_TRI + "\nMOV result.pointsize.x, 3.0;"
 std("tess_point_mode", "TESS_POINT_MODE: each distinct tessellated vertex of a triangle patch (levels 3) becomes a point; 12 points generated (9 on the outer ring, 3 on the inner triangle).",
     "TRIANGLES", "EQUAL", "CCW", ["3.0"]*3, ["3.0"], 3, TEP_TRI, TES_TRI, TRI_V,
-    "clear color 0.0 0.0 0.0 1.0\nclear\npoint size 3\npatch parameter vertices 3\n" + xfb_wrap("GL_POINTS", "draw arrays GL_PATCHES 0 3", 12), point=True,
-    tol=2, pixels=0, why="point positions are exact tessellation coordinates")
+    "clear color 0.0 0.0 0.0 1.0\nclear\npoint size 2\npatch parameter vertices 3\n" + xfb_wrap("GL_POINTS", "draw arrays GL_PATCHES 0 3", 12), point=True,
+    tol=2, pixels=0, why="point positions are exact tessellation coordinates; size 2 keeps the corner points (on pixel corners) free of coverage ties")
 
 # per-patch attribute and primitive id
 PP_TCP = """!!NVtcp5.0
