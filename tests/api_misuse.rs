@@ -310,7 +310,63 @@ const CASES: &[Case] = &[
         GlError::InvalidOperation,
         |c| c.draw_arrays_indirect(gl::TRIANGLES, 0),
     ),
+    (
+        "attaching to the default framebuffer",
+        GlError::InvalidOperation,
+        |c| c.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, 1),
+    ),
+    (
+        "clearing an incomplete framebuffer object",
+        GlError::InvalidFramebufferOperation,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.clear(gl::COLOR_BUFFER_BIT)
+        },
+    ),
+    (
+        "renderbuffer storage of a bad format",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_renderbuffer(gl::RENDERBUFFER, 1)?;
+            c.renderbuffer_storage(gl::RENDERBUFFER, gl::TRIANGLES, 4, 4)
+        },
+    ),
 ];
+
+#[test]
+fn multisampled_renderbuffer_blits_resolved() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    let rb = ctx.gen_renderbuffers(1)[0];
+    ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
+    ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, 8, 8)
+        .unwrap();
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, rb)
+        .unwrap();
+    assert_eq!(
+        ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(),
+        gl::FRAMEBUFFER_COMPLETE
+    );
+    ctx.clear_color([0.0, 0.0, 1.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, 0).unwrap();
+    ctx.blit_framebuffer(
+        [0, 0, 8, 8],
+        [0, 0, 4, 4],
+        gl::COLOR_BUFFER_BIT,
+        gl::NEAREST,
+    )
+    .unwrap();
+    ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, 0).unwrap();
+    assert_eq!(ctx.read_pixel(1, 1).unwrap(), [0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(
+        ctx.read_pixel(6, 6).unwrap(),
+        [0.0, 0.0, 0.0, 0.0],
+        "outside the blit target"
+    );
+}
 
 #[test]
 fn misuse_returns_the_gl_error() {
@@ -323,6 +379,7 @@ fn misuse_returns_the_gl_error() {
             Err(e) => assert!(!e.message.is_empty(), "{name}: empty message"),
         }
         // The context stays usable after the error.
+        ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
         ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

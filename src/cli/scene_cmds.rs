@@ -172,14 +172,7 @@ pub fn bench(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let Some((text, dir)) = read_scene(&path, err) else {
         return 1;
     };
-    let work = || bench_frames(&text, &dir, frames, warmup);
-    let result = match threads {
-        Some(t) => match rayon::ThreadPoolBuilder::new().num_threads(t).build() {
-            Ok(pool) => pool.install(work),
-            Err(e) => Err(format!("cannot build a {t}-thread pool: {e}")),
-        },
-        None => work(),
-    };
+    let result = bench_frames(&text, &dir, frames, warmup, threads.unwrap_or(0));
     match result {
         Ok(line) => {
             let _ = writeln!(out, "{line}");
@@ -192,7 +185,13 @@ pub fn bench(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     }
 }
 
-fn bench_frames(text: &str, dir: &Path, frames: usize, warmup: usize) -> Result<String, String> {
+fn bench_frames(
+    text: &str,
+    dir: &Path,
+    frames: usize,
+    warmup: usize,
+    threads: usize,
+) -> Result<String, String> {
     let sc = scene::parse(text).map_err(|e| e.to_string())?;
     if let Some(reason) = scene::check_requirements(&sc) {
         return Err(format!("SKIP: {reason}"));
@@ -207,6 +206,7 @@ fn bench_frames(text: &str, dir: &Path, frames: usize, warmup: usize) -> Result<
         },
     )
     .map_err(|e| e.to_string())?;
+    r.set_threads(threads).map_err(|e| e.to_string())?;
     let mut times = Vec::with_capacity(frames);
     let mut tris = 0;
     let mut pixels = 0;

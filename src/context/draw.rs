@@ -467,13 +467,16 @@ impl Context {
             return Ok(());
         }
         let state = self.snapshot(call)?;
-        let xfb = if self.xfb.state.active {
-            Some(&mut self.xfb.state)
-        } else {
-            None
-        };
-        let stats = glemu_pipeline::draw(&state, &self.rasterizer, &mut self.fb, xfb)
-            .map_err(from_pipeline)?;
+        let rasterizer = std::sync::Arc::clone(&self.rasterizer);
+        // The stream-out state is moved out while the draw target is borrowed.
+        let mut xfb_state = std::mem::take(&mut self.xfb.state);
+        let capture = xfb_state.active;
+        let result = self.draw_target().and_then(|fb| {
+            let xfb = if capture { Some(&mut xfb_state) } else { None };
+            glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
+        });
+        self.xfb.state = xfb_state;
+        let stats = result?;
         self.queries.add(&QueryCounts {
             samples_passed: stats.samples_passed,
             generated: stats.primitives_generated,

@@ -37,7 +37,7 @@ impl Context {
     /// assert!(ctx.resize_framebuffer(8, 2, 3).is_err());
     /// ```
     pub fn resize_framebuffer(&mut self, width: u32, height: u32, samples: u32) -> Result<()> {
-        self.fb = new_framebuffer(width, height, samples)?;
+        self.fb = new_framebuffer(width, height, samples.max(1))?;
         self.width = width;
         self.height = height;
         self.st.viewport = [0, 0, width as i32, height as i32];
@@ -73,35 +73,39 @@ impl Context {
             )));
         }
         let sc = scissor_rect(&self.st);
+        let (cc, cm, srgb, cd, dm) = (
+            self.st.clear_color,
+            self.st.color_mask,
+            self.st.framebuffer_srgb,
+            self.st.clear_depth as f32,
+            self.st.depth_mask,
+        );
+        let (cs, wm) = (
+            (self.st.clear_stencil & 0xff) as u8,
+            (self.st.stencil[0].write_mask & 0xff) as u8,
+        );
+        let fb = self.draw_target()?;
         if mask & gl::COLOR_BUFFER_BIT != 0 {
-            for rt in 0..self.fb.color_targets() {
-                self.fb
-                    .clear_color(
-                        rt,
-                        self.st.clear_color,
-                        sc,
-                        self.st.color_mask,
-                        self.st.framebuffer_srgb,
-                    )
-                    .map_err(from_raster)?;
+            for rt in 0..fb.color_targets() {
+                fb.clear_color(rt, cc, sc, cm, srgb).map_err(from_raster)?;
             }
         }
-        if mask & gl::DEPTH_BUFFER_BIT != 0 && self.st.depth_mask {
-            self.fb.clear_depth(self.st.clear_depth as f32, sc);
+        if mask & gl::DEPTH_BUFFER_BIT != 0 && dm {
+            fb.clear_depth(cd, sc);
         }
         if mask & gl::STENCIL_BUFFER_BIT != 0 {
-            let wm = (self.st.stencil[0].write_mask & 0xff) as u8;
-            self.fb
-                .clear_stencil((self.st.clear_stencil & 0xff) as u8, wm, sc);
+            fb.clear_stencil(cs, wm, sc);
         }
         Ok(())
     }
 
     fn check_xy(&self, x: i32, y: i32) -> Result<(u32, u32)> {
-        if x < 0 || y < 0 || x as u32 >= self.width || y as u32 >= self.height {
+        let fb = self.read_target()?;
+        if x < 0 || y < 0 || x as u32 >= fb.width() || y as u32 >= fb.height() {
             return Err(Error::invalid_value(format!(
                 "pixel ({x}, {y}) is outside the {}x{} framebuffer",
-                self.width, self.height
+                fb.width(),
+                fb.height()
             )));
         }
         Ok((x as u32, y as u32))
@@ -158,13 +162,13 @@ impl Context {
     /// ```
     pub fn read_sample(&self, x: i32, y: i32, s: u32) -> Result<[f32; 4]> {
         let (x, y) = self.check_xy(x, y)?;
-        if s >= self.fb.samples() {
+        if s >= self.read_target()?.samples() {
             return Err(Error::invalid_value(format!(
                 "sample {s} (the framebuffer has {})",
-                self.fb.samples()
+                self.read_target()?.samples()
             )));
         }
-        self.fb
+        self.read_target()?
             .read_sample(0, x, y, s)
             .ok_or_else(|| Error::invalid_value("sample outside the framebuffer"))
     }
@@ -177,7 +181,7 @@ impl Context {
     /// ```
     pub fn read_depth(&self, x: i32, y: i32) -> Result<f32> {
         let (x, y) = self.check_xy(x, y)?;
-        self.fb
+        self.read_target()?
             .read_depth(x, y, 0)
             .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))
     }
@@ -190,7 +194,7 @@ impl Context {
     /// ```
     pub fn read_stencil(&self, x: i32, y: i32) -> Result<u8> {
         let (x, y) = self.check_xy(x, y)?;
-        self.fb
+        self.read_target()?
             .read_stencil(x, y, 0)
             .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))
     }
@@ -202,6 +206,8 @@ impl Context {
     /// assert_eq!(ctx.read_rgba8_top_down().unwrap().len(), 3 * 2 * 4);
     /// ```
     pub fn read_rgba8_top_down(&self) -> Result<Vec<u8>> {
-        self.fb.to_rgba8_top_down(0).map_err(from_raster)
+        self.read_target()?
+            .to_rgba8_top_down(0)
+            .map_err(from_raster)
     }
 }

@@ -10,6 +10,7 @@
 pub mod arrays;
 pub mod buffers;
 mod draw;
+pub mod fbo;
 mod fixed;
 pub mod framebuffer;
 mod legacy_state;
@@ -51,6 +52,7 @@ pub struct Context {
     pub(crate) fb: glemu_raster::Framebuffer,
     pub(crate) rasterizer: Arc<glemu_raster::Rasterizer>,
     pub(crate) fixed: fixed::FixedCache,
+    pub(crate) fbos: fbo::Fbos,
     pub(crate) textures: textures::Textures,
     pub(crate) width: u32,
     pub(crate) height: u32,
@@ -152,6 +154,7 @@ impl Context {
                 })?,
             ),
             fixed: Default::default(),
+            fbos: Default::default(),
             textures: Default::default(),
             width,
             height,

@@ -87,17 +87,7 @@ impl Runner {
         self.ctx.active_texture(unit)?;
         let id = self.ctx.gen_textures(1)[0];
         self.ctx.bind_texture(target, id)?;
-        if matches!(
-            target,
-            gl::TEXTURE_1D
-                | gl::TEXTURE_2D
-                | gl::TEXTURE_3D
-                | gl::TEXTURE_RECTANGLE
-                | gl::TEXTURE_CUBE_MAP
-        ) {
-            // Fixed-function texturing reads unit 0's enable; programs ignore it.
-            let _ = unit;
-        }
+        self.last_texture = Some((target, id));
         Ok(())
     }
 

@@ -1,0 +1,555 @@
+//! Framebuffer and renderbuffer objects: multisampled colour/depth renderbuffers attached
+//! to framebuffer objects, the draw/read bindings, and blits (with MSAA resolve).
+//!
+//! A framebuffer object owns the storage of what is attached to it (built when its
+//! attachments change); a renderbuffer attached to two framebuffers does not share
+//! contents between them.
+
+use super::framebuffer::from_raster;
+use super::snapshot::scissor_rect;
+use super::Context;
+use crate::error::{Error, GlError, Result};
+use crate::gl;
+use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rect};
+use std::collections::HashMap;
+
+/// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`.
+pub const FRAMEBUFFER_INCOMPLETE_ATTACHMENT: u32 = 0x8CD6;
+/// `GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT`.
+pub const FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 = 0x8CD7;
+/// `GL_FRAMEBUFFER_UNSUPPORTED`.
+pub const FRAMEBUFFER_UNSUPPORTED: u32 = 0x8CDD;
+/// `GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE`.
+pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = 0x8D56;
+
+/// Colour attachment points.
+const MAX_COLOR_ATTACHMENTS: usize = 8;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Storage {
+    Color(ColorFormat),
+    Depth(DepthFormat),
+}
+
+/// A complete framebuffer's shape: width, height, samples, colour formats, depth format.
+type Layout = (u32, u32, u32, Vec<ColorFormat>, DepthFormat);
+
+/// A renderbuffer's storage description.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Renderbuffer {
+    storage: Option<(Storage, u32, u32, u32)>,
+}
+
+/// A framebuffer object.
+#[derive(Debug, Default)]
+pub(crate) struct Fbo {
+    color: [Option<u32>; MAX_COLOR_ATTACHMENTS],
+    depth: Option<u32>,
+    stencil: Option<u32>,
+    pub(crate) fb: Option<Framebuffer>,
+}
+
+/// Framebuffer/renderbuffer objects and bindings.
+#[derive(Debug, Default)]
+pub(crate) struct Fbos {
+    renderbuffers: HashMap<u32, Renderbuffer>,
+    pub(crate) objects: HashMap<u32, Fbo>,
+    next_rb: u32,
+    next_fb: u32,
+    bound_rb: u32,
+    pub(crate) draw: u32,
+    pub(crate) read: u32,
+}
+
+fn storage_of(internal_format: u32) -> Result<Storage> {
+    Ok(match internal_format {
+        gl::RGBA | gl::RGBA8 => Storage::Color(ColorFormat::Rgba8Unorm),
+        gl::SRGB8_ALPHA8 => Storage::Color(ColorFormat::Srgb8Alpha8),
+        gl::RGBA16F => Storage::Color(ColorFormat::Rgba16F),
+        gl::RGBA32F => Storage::Color(ColorFormat::Rgba32F),
+        gl::RGBA32UI => Storage::Color(ColorFormat::Rgba32Ui),
+        gl::RGBA32I => Storage::Color(ColorFormat::Rgba32I),
+        gl::DEPTH24_STENCIL8 | gl::DEPTH_COMPONENT24 | gl::DEPTH_COMPONENT | gl::DEPTH_STENCIL => {
+            Storage::Depth(DepthFormat::D24S8)
+        }
+        0x8CAC | 0x8CAD => Storage::Depth(DepthFormat::D32FS8),
+        f => return Err(Error::invalid_enum("renderbuffer internal format", f)),
+    })
+}
+
+impl Fbos {
+    /// Completeness status and, when complete, (size, samples, colour formats, depth).
+    fn status(&self, fbo: &Fbo) -> (u32, Option<Layout>) {
+        let mut dims: Option<(u32, u32, u32)> = None;
+        let mut colors = Vec::new();
+        let mut gap = false;
+        let mut any = false;
+        for c in &fbo.color {
+            match c {
+                None => gap = true,
+                Some(id) => {
+                    any = true;
+                    let Some(Renderbuffer {
+                        storage: Some((Storage::Color(f), w, h, s)),
+                    }) = self.renderbuffers.get(id)
+                    else {
+                        return (FRAMEBUFFER_INCOMPLETE_ATTACHMENT, None);
+                    };
+                    if gap {
+                        // The rasterizer addresses attachments densely from 0.
+                        return (FRAMEBUFFER_UNSUPPORTED, None);
+                    }
+                    colors.push(*f);
+                    match dims {
+                        Some(d) if d.2 != *s => return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None),
+                        Some(d) if (d.0, d.1) != (*w, *h) => {
+                            return (FRAMEBUFFER_UNSUPPORTED, None)
+                        }
+                        _ => dims = Some((*w, *h, *s)),
+                    }
+                }
+            }
+        }
+        let mut depth = DepthFormat::D24S8;
+        for id in [fbo.depth, fbo.stencil].into_iter().flatten() {
+            any = true;
+            let Some(Renderbuffer {
+                storage: Some((Storage::Depth(f), w, h, s)),
+            }) = self.renderbuffers.get(&id)
+            else {
+                return (FRAMEBUFFER_INCOMPLETE_ATTACHMENT, None);
+            };
+            depth = *f;
+            match dims {
+                Some(d) if d.2 != *s => return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None),
+                Some(d) if (d.0, d.1) != (*w, *h) => return (FRAMEBUFFER_UNSUPPORTED, None),
+                _ => dims = Some((*w, *h, *s)),
+            }
+        }
+        match (any, dims) {
+            (true, Some((w, h, s))) => (gl::FRAMEBUFFER_COMPLETE, Some((w, h, s, colors, depth))),
+            _ => (FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT, None),
+        }
+    }
+
+    fn rebuild(&mut self, id: u32) {
+        let Some(fbo) = self.objects.get(&id) else {
+            return;
+        };
+        let built = match self.status(fbo) {
+            (_, Some((w, h, s, colors, depth))) => {
+                Framebuffer::new(w, h, s.max(1), &colors, depth).ok()
+            }
+            _ => None,
+        };
+        if let Some(fbo) = self.objects.get_mut(&id) {
+            fbo.fb = built;
+        }
+    }
+}
+
+impl Context {
+    /// `glGenRenderbuffers`.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.gen_renderbuffers(2).len(), 2);
+    /// ```
+    pub fn gen_renderbuffers(&mut self, n: usize) -> Vec<u32> {
+        let f = &mut self.fbos;
+        (0..n)
+            .map(|_| {
+                f.next_rb += 1;
+                f.renderbuffers
+                    .insert(f.next_rb, Renderbuffer { storage: None });
+                f.next_rb
+            })
+            .collect()
+    }
+
+    /// `glBindRenderbuffer(RENDERBUFFER, id)`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let rb = ctx.gen_renderbuffers(1)[0];
+    /// ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
+    /// assert!(ctx.bind_renderbuffer(gl::FRAMEBUFFER, rb).is_err());
+    /// ```
+    pub fn bind_renderbuffer(&mut self, target: u32, id: u32) -> Result<()> {
+        if target != gl::RENDERBUFFER {
+            return Err(Error::invalid_enum("renderbuffer target", target));
+        }
+        if id != 0 {
+            self.fbos
+                .renderbuffers
+                .entry(id)
+                .or_insert(Renderbuffer { storage: None });
+            self.fbos.next_rb = self.fbos.next_rb.max(id);
+        }
+        self.fbos.bound_rb = id;
+        Ok(())
+    }
+
+    /// `glRenderbufferStorageMultisample` (samples 0 = single-sampled).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
+    /// ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, 16, 16).unwrap();
+    /// let e = ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 64, gl::RGBA8, 16, 16).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn renderbuffer_storage_multisample(
+        &mut self,
+        target: u32,
+        samples: u32,
+        internal_format: u32,
+        w: u32,
+        h: u32,
+    ) -> Result<()> {
+        if target != gl::RENDERBUFFER {
+            return Err(Error::invalid_enum("renderbuffer target", target));
+        }
+        let storage = storage_of(internal_format)?;
+        if samples > 16 {
+            return Err(Error::invalid_value(format!("{samples} samples (max 16)")));
+        }
+        if w == 0 || h == 0 || w > 16384 || h > 16384 {
+            return Err(Error::invalid_value(format!("renderbuffer size {w}x{h}")));
+        }
+        // Sample counts round up to a supported one, as GL allows.
+        let s = [1, 2, 4, 8, 16]
+            .into_iter()
+            .find(|&c| c >= samples.max(1))
+            .unwrap_or(16);
+        let id = self.fbos.bound_rb;
+        let rb = self
+            .fbos
+            .renderbuffers
+            .get_mut(&id)
+            .filter(|_| id != 0)
+            .ok_or_else(|| Error::invalid_operation("no renderbuffer is bound"))?;
+        rb.storage = Some((storage, w, h, s));
+        let users: Vec<u32> = self
+            .fbos
+            .objects
+            .iter()
+            .filter(|(_, f)| {
+                f.color.contains(&Some(id)) || f.depth == Some(id) || f.stencil == Some(id)
+            })
+            .map(|(k, _)| *k)
+            .collect();
+        for u in users {
+            self.fbos.rebuild(u);
+        }
+        Ok(())
+    }
+
+    /// `glRenderbufferStorage`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
+    /// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 8, 8).unwrap();
+    /// ```
+    pub fn renderbuffer_storage(
+        &mut self,
+        target: u32,
+        internal_format: u32,
+        w: u32,
+        h: u32,
+    ) -> Result<()> {
+        self.renderbuffer_storage_multisample(target, 0, internal_format, w, h)
+    }
+
+    /// `glGenFramebuffers`.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.gen_framebuffers(1).len(), 1);
+    /// ```
+    pub fn gen_framebuffers(&mut self, n: usize) -> Vec<u32> {
+        let f = &mut self.fbos;
+        (0..n)
+            .map(|_| {
+                f.next_fb += 1;
+                f.objects.insert(f.next_fb, Fbo::default());
+                f.next_fb
+            })
+            .collect()
+    }
+
+    /// `glBindFramebuffer(FRAMEBUFFER | DRAW_FRAMEBUFFER | READ_FRAMEBUFFER, id)`; 0 is the
+    /// default framebuffer.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let f = ctx.gen_framebuffers(1)[0];
+    /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    /// assert!(ctx.bind_framebuffer(gl::RENDERBUFFER, f).is_err());
+    /// ```
+    pub fn bind_framebuffer(&mut self, target: u32, id: u32) -> Result<()> {
+        let (draw, read) = match target {
+            gl::FRAMEBUFFER => (true, true),
+            gl::DRAW_FRAMEBUFFER => (true, false),
+            gl::READ_FRAMEBUFFER => (false, true),
+            t => return Err(Error::invalid_enum("framebuffer target", t)),
+        };
+        if id != 0 {
+            self.fbos.objects.entry(id).or_default();
+            self.fbos.next_fb = self.fbos.next_fb.max(id);
+        }
+        if draw {
+            self.fbos.draw = id;
+        }
+        if read {
+            self.fbos.read = id;
+        }
+        Ok(())
+    }
+
+    fn target_fbo(&self, target: u32) -> Result<u32> {
+        match target {
+            gl::FRAMEBUFFER | gl::DRAW_FRAMEBUFFER => Ok(self.fbos.draw),
+            gl::READ_FRAMEBUFFER => Ok(self.fbos.read),
+            t => Err(Error::invalid_enum("framebuffer target", t)),
+        }
+    }
+
+    /// `glFramebufferRenderbuffer`: attaches renderbuffer `rb` (0 detaches) at
+    /// `COLOR_ATTACHMENTn`, `DEPTH_ATTACHMENT`, `STENCIL_ATTACHMENT` or
+    /// `DEPTH_STENCIL_ATTACHMENT` of the framebuffer bound to `target`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, 1).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // the default framebuffer is bound
+    /// ```
+    pub fn framebuffer_renderbuffer(
+        &mut self,
+        target: u32,
+        attachment: u32,
+        rb_target: u32,
+        rb: u32,
+    ) -> Result<()> {
+        let id = self.target_fbo(target)?;
+        if rb_target != gl::RENDERBUFFER {
+            return Err(Error::invalid_enum("renderbuffer target", rb_target));
+        }
+        if id == 0 {
+            return Err(Error::invalid_operation(
+                "the default framebuffer has no attachment points",
+            ));
+        }
+        if rb != 0 && !self.fbos.renderbuffers.contains_key(&rb) {
+            return Err(Error::invalid_operation(format!(
+                "renderbuffer {rb} does not exist"
+            )));
+        }
+        let fbo = self.fbos.objects.entry(id).or_default();
+        let v = (rb != 0).then_some(rb);
+        match attachment {
+            a if (gl::COLOR_ATTACHMENT0..gl::COLOR_ATTACHMENT0 + MAX_COLOR_ATTACHMENTS as u32)
+                .contains(&a) =>
+            {
+                fbo.color[(a - gl::COLOR_ATTACHMENT0) as usize] = v
+            }
+            gl::DEPTH_ATTACHMENT => fbo.depth = v,
+            gl::STENCIL_ATTACHMENT => fbo.stencil = v,
+            gl::DEPTH_STENCIL_ATTACHMENT => {
+                fbo.depth = v;
+                fbo.stencil = v;
+            }
+            a => return Err(Error::invalid_enum("attachment", a)),
+        }
+        self.fbos.rebuild(id);
+        Ok(())
+    }
+
+    /// `glCheckFramebufferStatus`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
+    /// let f = ctx.gen_framebuffers(1)[0];
+    /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    /// assert_ne!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
+    /// ```
+    pub fn check_framebuffer_status(&self, target: u32) -> Result<u32> {
+        let id = self.target_fbo(target)?;
+        if id == 0 {
+            return Ok(gl::FRAMEBUFFER_COMPLETE);
+        }
+        Ok(self
+            .fbos
+            .objects
+            .get(&id)
+            .map(|f| self.fbos.status(f).0)
+            .unwrap_or(FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT))
+    }
+
+    /// `glDeleteFramebuffers` (binding 0 where they were bound).
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// let f = ctx.gen_framebuffers(1);
+    /// ctx.delete_framebuffers(&f);
+    /// ```
+    pub fn delete_framebuffers(&mut self, ids: &[u32]) {
+        for id in ids {
+            self.fbos.objects.remove(id);
+            if self.fbos.draw == *id {
+                self.fbos.draw = 0;
+            }
+            if self.fbos.read == *id {
+                self.fbos.read = 0;
+            }
+        }
+    }
+
+    /// The framebuffer draws and clears write.
+    pub(crate) fn draw_target(&mut self) -> Result<&mut Framebuffer> {
+        match self.fbos.draw {
+            0 => Ok(&mut self.fb),
+            id => self
+                .fbos
+                .objects
+                .get_mut(&id)
+                .and_then(|f| f.fb.as_mut())
+                .ok_or_else(|| {
+                    Error::new(
+                        GlError::InvalidFramebufferOperation,
+                        "the draw framebuffer is not complete",
+                    )
+                }),
+        }
+    }
+
+    /// The framebuffer reads and blits read.
+    pub(crate) fn read_target(&self) -> Result<&Framebuffer> {
+        match self.fbos.read {
+            0 => Ok(&self.fb),
+            id => self
+                .fbos
+                .objects
+                .get(&id)
+                .and_then(|f| f.fb.as_ref())
+                .ok_or_else(|| {
+                    Error::new(
+                        GlError::InvalidFramebufferOperation,
+                        "the read framebuffer is not complete",
+                    )
+                }),
+        }
+    }
+
+    /// `glBlitFramebuffer` from the read to the draw framebuffer: `COLOR_BUFFER_BIT`
+    /// (multisampled sources are resolved by averaging), `DEPTH_BUFFER_BIT`,
+    /// `STENCIL_BUFFER_BIT`; `NEAREST` or `LINEAR` (colour only; sampled at the nearest
+    /// source pixel centre).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.blit_framebuffer([0, 0, 4, 4], [0, 0, 4, 4], gl::COLOR_BUFFER_BIT, gl::NEAREST).unwrap();
+    /// let e = ctx.blit_framebuffer([0, 0, 4, 4], [0, 0, 4, 4], gl::DEPTH_BUFFER_BIT, gl::LINEAR).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation);
+    /// ```
+    pub fn blit_framebuffer(
+        &mut self,
+        src: [i32; 4],
+        dst: [i32; 4],
+        mask: u32,
+        filter: u32,
+    ) -> Result<()> {
+        let all = gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT | gl::STENCIL_BUFFER_BIT;
+        if mask & !all != 0 {
+            return Err(Error::invalid_value(format!("blit mask 0x{mask:X}")));
+        }
+        if !matches!(filter, gl::NEAREST | gl::LINEAR) {
+            return Err(Error::invalid_enum("blit filter", filter));
+        }
+        if filter == gl::LINEAR && mask & (gl::DEPTH_BUFFER_BIT | gl::STENCIL_BUFFER_BIT) != 0 {
+            return Err(Error::invalid_operation(
+                "depth/stencil blits must use NEAREST",
+            ));
+        }
+        let [sx0, sy0, sx1, sy1] = src;
+        let [dx0, dy0, dx1, dy1] = dst;
+        let (dw, dh) = (dx1 - dx0, dy1 - dy0);
+        if dw == 0 || dh == 0 || sx1 == sx0 || sy1 == sy0 {
+            return Ok(());
+        }
+        let scissor = scissor_rect(&self.st);
+        let mask4 = self.st.color_mask;
+        // Gather source values first: read and draw may be the same framebuffer.
+        let read = self.read_target()?;
+        let (rw, rh) = (read.width() as i32, read.height() as i32);
+        let mut writes = Vec::new();
+        for y in dy0.min(dy1)..dy0.max(dy1) {
+            for x in dx0.min(dx1)..dx0.max(dx1) {
+                let fx = (x - dx0) as f64 + 0.5;
+                let fy = (y - dy0) as f64 + 0.5;
+                let sx = (sx0 as f64 + fx * f64::from(sx1 - sx0) / f64::from(dw)).floor() as i32;
+                let sy = (sy0 as f64 + fy * f64::from(sy1 - sy0) / f64::from(dh)).floor() as i32;
+                if sx < 0 || sy < 0 || sx >= rw || sy >= rh {
+                    continue;
+                }
+                let (ux, uy) = (sx as u32, sy as u32);
+                let color = if mask & gl::COLOR_BUFFER_BIT != 0 {
+                    read.read_pixel(0, ux, uy)
+                } else {
+                    None
+                };
+                let depth = if mask & gl::DEPTH_BUFFER_BIT != 0 {
+                    read.read_depth(ux, uy, 0)
+                } else {
+                    None
+                };
+                let stencil = if mask & gl::STENCIL_BUFFER_BIT != 0 {
+                    read.read_stencil(ux, uy, 0)
+                } else {
+                    None
+                };
+                writes.push((x, y, color, depth, stencil));
+            }
+        }
+        let draw = self.draw_target()?;
+        let (w, h) = (draw.width() as i32, draw.height() as i32);
+        for (x, y, color, depth, stencil) in writes {
+            if x < 0 || y < 0 || x >= w || y >= h {
+                continue;
+            }
+            let r = Rect {
+                x,
+                y,
+                width: 1,
+                height: 1,
+            };
+            if let Some(s) = scissor {
+                if x < s.x || y < s.y || x >= s.x + s.width || y >= s.y + s.height {
+                    continue;
+                }
+            }
+            if let Some(c) = color {
+                for rt in 0..draw.color_targets() {
+                    draw.clear_color(rt, c, Some(r), mask4, false)
+                        .map_err(from_raster)?;
+                }
+            }
+            if let Some(d) = depth {
+                draw.clear_depth(d, Some(r));
+            }
+            if let Some(s) = stencil {
+                draw.clear_stencil(s, 0xff, Some(r));
+            }
+        }
+        Ok(())
+    }
+}
