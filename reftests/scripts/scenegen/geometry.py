@@ -457,3 +457,43 @@ I2F f.x, id.x;
 MUL result.color.x, f.x, 0.25;
 MOV result.color.yzw, {0.0, 0.0, 1.0, 1.0};
 END""", fsh="#version 450\nout vec4 color;\nvoid main() { color = vec4(float(gl_PrimitiveID) * 0.25, 0.0, 1.0, 1.0); }")
+
+gs("gs_texture_fetch", "A geometry program samples a texture (TXL at the input point's coordinates, 2x2 rgbw) and emits a solid square of that colour per point.",
+   """!!NVgp5.0
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 4;
+TEMP c, p;
+MAD c, vertex[0].position, {0.5, 0.5, 0.0, 0.0}, {0.5, 0.5, 0.0, 0.0};
+TXL c, c, texture[0], 2D;
+MOV p, vertex[0].position;
+ADD result.position, p, {-0.25, -0.25, 0.0, 0.0};
+MOV result.attrib[0], c;
+EMIT;
+ADD result.position, p, {0.25, -0.25, 0.0, 0.0};
+MOV result.attrib[0], c;
+EMIT;
+ADD result.position, p, {-0.25, 0.25, 0.0, 0.0};
+MOV result.attrib[0], c;
+EMIT;
+ADD result.position, p, {0.25, 0.25, 0.0, 0.0};
+MOV result.attrib[0], c;
+EMIT;
+END""",
+   """#version 450
+layout(points) in;
+layout(triangle_strip, max_vertices = 4) out;
+layout(binding = 0) uniform sampler2D tex0;
+out vec4 col;
+void main() {
+  vec4 p = gl_in[0].gl_Position;
+  vec4 c = textureLod(tex0, p.xy * 0.5 + 0.5, 0.0);
+  gl_Position = p + vec4(-0.25, -0.25, 0, 0); col = c; EmitVertex();
+  gl_Position = p + vec4(0.25, -0.25, 0, 0); col = c; EmitVertex();
+  gl_Position = p + vec4(-0.25, 0.25, 0, 0); col = c; EmitVertex();
+  gl_Position = p + vec4(0.25, 0.25, 0, 0); col = c; EmitVertex();
+}""",
+   "0/float/4 1/float/4\n-0.5 -0.5 0.0 1.0  0 0 0 1\n0.5 -0.5 0.0 1.0  0 0 0 1\n-0.5 0.5 0.0 1.0  0 0 0 1\n0.5 0.5 0.0 1.0  0 0 0 1",
+   "clear color 0.0 0.0 0.0 1.0\nclear\ntexture rgbw 0 (2, 2)\ndraw arrays GL_POINTS 0 4\n" +
+   "probe rect rgba (10, 10, 12, 12) (1.0, 0.0, 0.0, 1.0)\nprobe rect rgba (42, 10, 12, 12) (0.0, 1.0, 0.0, 1.0)\nprobe rect rgba (10, 42, 12, 12) (0.0, 0.0, 1.0, 1.0)\nprobe rect rgba (42, 42, 12, 12) (1.0, 1.0, 1.0, 1.0)\n" + probe(32, 32, BLACK),
+   spec=SPEC + "; NV_gpu_program4 TXL in geometry programs")

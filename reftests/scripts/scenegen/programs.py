@@ -949,3 +949,21 @@ void main() {
             "1.0 -1.0 0.0 1.0  1.0 0.8 0.6 1.0  1.0 0.0 0.0  0.4 0.0 0.0 1.0  0.1\n"
             "-1.0 1.0 0.0 1.0  1.0 0.8 0.6 1.0  0.0 1.0 0.0  0.2 0.0 0.0 1.0  0.3\n"
             "1.0 1.0 0.0 1.0  1.0 0.8 0.6 1.0  0.0 0.0 1.0  0.6 0.0 0.0 1.0  0.3")
+
+scene(P, "vp_texture_fetch", "Texture fetch in an !!NVvp5.0 vertex program: TXL of the 2x2 rgbw texture at each vertex of a 3x3 grid (texture coordinates 0, 1/3, 2/3, 1 avoid texel ties); colours interpolate across the grid.",
+      "NV_gpu_program4 TXL (texture access from any program type), NV_vertex_program4", 3, 0, "colour interpolation between vertex fetches; 8-bit rounding",
+      [("vertex program", """!!NVvp5.0
+TEMP c;
+MOV result.position, vertex.position;
+MOV c, vertex.texcoord[0];
+MOV c.w, 0.0;
+TXL result.color, c, texture[0], 2D;
+END"""), ("fragment program", "!!NVfp5.0\nMOV result.color, fragment.color;\nEND")],
+      [("vertex shader", """#version 450
+layout(location = 0) in vec4 piglit_vertex;
+layout(location = 1) in vec4 piglit_texcoord;
+layout(binding = 0) uniform sampler2D tex0;
+out vec4 c;
+void main() { gl_Position = piglit_vertex; c = textureLod(tex0, piglit_texcoord.xy, 0.0); }"""), ("fragment shader", "#version 450\nin vec4 c;\nout vec4 color;\nvoid main() { color = c; }")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\ntexture rgbw 0 (2, 2)\ndraw grid 3 3\n" +
+      "\n".join(probe(x, y, c) for (x, y, c) in [(5, 5, (1, 0, 0, 1)), (58, 5, (0, 1, 0, 1)), (5, 58, (0, 0, 1, 1)), (58, 58, (1, 1, 1, 1))]))

@@ -343,3 +343,21 @@ cs("point_sprite_coord", "Point sprites: with POINT_SPRITE enabled, fragment.poi
    glfs="#version 450\nout vec4 color;\nvoid main() { color = vec4(gl_PointCoord, 0.0, 1.0); }",
    tol=2, why="coordinates at pixel centres; 8-bit rounding",
    vdata="0/float/4\n%r %r 0.0 1.0\n%r %r 0.0 1.0" % (n(16), n(16), n(44), n(40)))
+
+cs("kil_no_depth_stencil_write", "Killed fragments update neither depth nor stencil: pass 1 (KIL where x < 32) writes depth 0.5 and stencil 1 only on the right; pass 2 (farther, stencil EQUAL 0) then shows only on the left.",
+   "NV_fragment_program4 KIL (killed fragments are discarded before per-fragment operations); OpenGL 4.1.5, 4.1.6",
+   None, "clear color 0.0 0.0 0.0 1.0\nclear depth 1.0\nclear stencil 0\nclear\nenable GL_DEPTH_TEST\ndepthfunc GL_LESS\nenable GL_STENCIL_TEST\nstencil func GL_ALWAYS 1 255\nstencil op GL_KEEP GL_KEEP GL_REPLACE\n" +
+   "NV: parameter env_fp 0 (0.0, 0.0, 0.0, 0.0)\nGL: uniform float pass 0.0\n" + rect(0.0, RED, 0, 0, 64, 64) + "\n" +
+   "stencil func GL_EQUAL 0 255\nNV: parameter env_fp 0 (100.0, 0.0, 0.0, 0.0)\nGL: uniform float pass 100.0\n" + rect(0.5, GREEN, 0, 0, 64, 64) + "\n" +
+   probe(16, 32, GREEN) + "\n" + probe(48, 32, RED) + "\nprobe depth 16 32 0.75\nprobe depth 48 32 0.5\nprobe stencil 16 32 0\nprobe stencil 48 32 1",
+   nvvp=VPP, glvs=VSP, nvfp="""!!NVfp5.0
+TEMP t;
+SUB t.x, fragment.position.x, 32.0;
+ADD t.x, t.x, program.env[0].x;
+KIL t.x;
+MOV result.color, fragment.color;
+END""", glfs="""#version 450
+in vec4 c;
+uniform float pass;
+out vec4 color;
+void main() { if (gl_FragCoord.x - 32.0 + pass < 0.0) discard; color = c; }""")

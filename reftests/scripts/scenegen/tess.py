@@ -60,12 +60,12 @@ def tess_scene(name, what, nv_progs, gl_progs, vdata, test, tol=2, pixels=0, why
     scene(TS, name, what, spec, tol, pixels, why, nv_progs, gl_progs, test, vdata=vdata,
           nv_req=("GL_NV_gpu_program5", "GL_NV_tessellation_program5", "GL_NV_transform_feedback"))
 
-def std(name, what, mode, spacing, order, outer, inner, nverts, tep_body, tes_body, vdata, draw_test, point=False, **kw):
+def std(name, what, mode, spacing, order, outer, inner, nverts, tep_body, tes_body, vdata, draw_test, point=False, tes_decl="", **kw):
     tess_scene(name, what,
                [("vertex program", VPA), ("tess control program", tcp(nverts, outer, inner)),
                 ("tess eval program", tep(mode, spacing, order, tep_body, point)), ("fragment program", FPA)],
                [("vertex shader", VSA), ("tessellation control shader", tcs(nverts, outer, inner)),
-                ("tessellation evaluation shader", tes(mode, spacing, order, tes_body, point)), ("fragment shader", FSA)],
+                ("tessellation evaluation shader", tes(mode, spacing, order, tes_body, point, tes_decl)), ("fragment shader", FSA)],
                vdata, draw_test, **kw)
 
 def xfb_wrap(prim, draw, count):
@@ -232,3 +232,22 @@ tess_scene("tess_no_tcp_default_levels", "A tessellation evaluation program with
            TRI_V, "clear color 0.0 0.0 0.0 1.0\nclear\npatch parameter vertices 3\npatch parameter default level outer 3 3 3 3\npatch parameter default level inner 2 2\n" +
            xfb_wrap("GL_TRIANGLES", "draw arrays GL_PATCHES 0 3", 9) + "\n" + "\n".join(tri_probe(x, y) for (x, y) in [(20, 10), (32, 30), (44, 10)]),
            spec=SPEC + "; ARB_tessellation_shader (default levels without a control stage)")
+
+DISP_TEP = """TEMP a, b, t;
+LRP a, vertex.tesscoord.x, vertex[1].position, vertex[0].position;
+LRP b, vertex.tesscoord.x, vertex[2].position, vertex[3].position;
+LRP result.position, vertex.tesscoord.y, b, a;
+MAD t, vertex.tesscoord.xyxy, 0.75, 0.125;
+MOV t.w, 0.0;
+TXL result.attrib[0], t, texture[0], 2D;"""
+DISP_TES = """  vec2 t = gl_TessCoord.xy;
+  gl_Position = mix(mix(gl_in[0].gl_Position, gl_in[1].gl_Position, t.x), mix(gl_in[3].gl_Position, gl_in[2].gl_Position, t.x), t.y);
+  col = textureLod(tex0, t * 0.75 + 0.125, 0.0);"""
+def disp_probe(x, y):
+    u = (n(x + .5) + 0.875) / 1.75; v = (n(y + .5) + 0.875) / 1.75
+    return probe(x, y, (u, v, 0.5, 1))
+std("tess_eval_texture_fetch", "A tessellation evaluation program fetches the 4x4 ramp texture (TXL) at texel-centre-aligned coordinates 0.125 + 0.75 (u, v), where the bilinear ramp is linear, so the colour is (u, v, 0.5) whatever the triangulation.",
+    "QUADS", "EQUAL", "CCW", ["4.0"]*4, ["4.0", "4.0"], 4, DISP_TEP,
+    DISP_TES, QUAD_V,
+    "clear color 0.0 0.0 0.0 1.0\nclear\ntexture ramp 0 (4, 4)\npatch parameter vertices 4\ndraw arrays GL_PATCHES 0 4\n" + "\n".join(disp_probe(x, y) for (x, y) in [(10, 10), (32, 32), (50, 20), (20, 50)]),
+    tes_decl="layout(binding = 0) uniform sampler2D tex0;")
