@@ -127,6 +127,29 @@ fn fill(c: &mut Criterion) {
             }
         }
     }
+    // The oracle's fill scenes run with GL_DEPTH_TEST: LEQUAL at one depth passes every
+    // time, so every fragment is tested (early), shaded and written.
+    let mut depth = DrawState::default();
+    depth.depth_stencil.depth_test = true;
+    depth.depth_stencil.depth_func = CompareFunc::LessEqual;
+    if let (Ok(r), Ok(mut fb)) = (
+        Rasterizer::new(1),
+        Framebuffer::new(w, h, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8),
+    ) {
+        let shader = Flat {
+            info: ShaderInfo::default(),
+            interpolate: true,
+        };
+        g.bench_function("cpu_1x_interp_depth_1t", |b| {
+            b.iter_custom(|iters| {
+                let t0 = cpu_time();
+                for _ in 0..iters {
+                    let _ = r.draw(&mut fb, &depth, &inp, &shader);
+                }
+                cpu_time().saturating_sub(t0)
+            })
+        });
+    }
     g.finish();
 }
 

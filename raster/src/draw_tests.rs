@@ -1187,3 +1187,38 @@ fn shader_errors_propagate() {
         Err(RasterError::Shader("instruction budget exhausted".into()))
     );
 }
+
+#[test]
+fn depth_paths_agree_bit_for_bit() {
+    // Early/late × depth-only fast path/generic stencil path must store identical depths,
+    // or later draws at equal depth would disagree on LEQUAL.
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut results = Vec::new();
+    for (stencil, late) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut st = DrawState::default();
+        st.depth_stencil.depth_test = true;
+        st.depth_stencil.depth_func = CompareFunc::LessEqual;
+        st.depth_stencil.stencil_test = stencil;
+        let info = ShaderInfo {
+            may_kill: late,
+            ..Default::default()
+        };
+        let mut f = fb(150, 100, 4, ColorFormat::Rgba8Unorm);
+        for seed in [5, 6] {
+            draw(
+                &r,
+                &mut f,
+                &st,
+                &random_mesh(150.0, 100.0, 7, seed),
+                &VaryShader::with(info.clone()),
+            );
+        }
+        let depths: Vec<f32> = (0..100 * 150 * 4)
+            .map(|i| f.read_depth((i / 4) % 150, i / 600, i % 4).unwrap_or(-1.0))
+            .collect();
+        results.push((f.to_rgba8_top_down(0).unwrap_or_default(), depths));
+    }
+    for r in &results[1..] {
+        assert!(r == &results[0]);
+    }
+}

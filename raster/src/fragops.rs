@@ -51,12 +51,8 @@ pub fn depth_stencil_sample(
     }
     if ds.depth_test {
         let zf = encode_depth(format, z);
-        let pass = match format {
-            DepthFormat::D24S8 => ds.depth_func.test(zf, *depth),
-            DepthFormat::D32FS8 => ds
-                .depth_func
-                .test(f32::from_bits(zf), f32::from_bits(*depth)),
-        };
+        // Stored words are ordered like their depths (see `encode_depth`).
+        let pass = ds.depth_func.test(zf, *depth);
         if !pass {
             if ds.stencil_test {
                 write_stencil(face, face.depth_fail, stencil, reference);

@@ -426,11 +426,19 @@ pub(crate) fn channel_keep_masks(format: ColorFormat, mask: [bool; 4]) -> [u32; 
 }
 
 /// Depth value → stored word.
-#[inline]
+#[inline(always)]
+#[allow(clippy::manual_clamp)] // NaN must become 0, which clamp() would not do.
 pub(crate) fn encode_depth(format: DepthFormat, d: f32) -> u32 {
-    let d = if d.is_nan() { 0.0 } else { d.clamp(0.0, 1.0) };
+    // max/min send NaN to 0; `+ 0.0` turns -0.0 into +0.0. Stored words of both formats
+    // are then ordered like the depths they hold, so tests compare them as integers.
+    let d = d.max(0.0).min(1.0) + 0.0;
     match format {
-        DepthFormat::D24S8 => (f64::from(d) * f64::from(0xff_ffffu32)).round() as u32,
+        // Round to nearest (ties to even) without a libm call or a saturating cast: adding
+        // 2^52 to a value in [0, 2^24) leaves its rounded integer in the low mantissa bits.
+        DepthFormat::D24S8 => {
+            ((f64::from(d) * f64::from(0xff_ffffu32) + 4_503_599_627_370_496.0).to_bits()
+                & 0xff_ffff) as u32
+        }
         DepthFormat::D32FS8 => d.to_bits(),
     }
 }

@@ -5,7 +5,7 @@ use crate::color::{self, ColorFormat};
 use crate::draw::DrawCtx;
 use crate::error::RasterError;
 use crate::fragops;
-use crate::framebuffer::{channel_keep_masks, TileMem, TILE};
+use crate::framebuffer::{channel_keep_masks, encode_depth, TileMem, TILE};
 use crate::setup::{AttrPlane, PrimSetup, SUBPIXEL};
 use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LANES};
 
@@ -309,7 +309,6 @@ fn test_samples<S>(
     let ns = ctx.samples as usize;
     let local = (((y as usize) % TILE) * TILE + (x as usize) % TILE) * ns;
     let ds = &ctx.state.depth_stencil;
-    let (rx, ry) = (x as f32 - prim.ox, y as f32 - prim.oy);
     for_bits(cov, |s| {
         let z = match z_override {
             Some(z) => z,
@@ -319,7 +318,7 @@ fn test_samples<S>(
                 } else {
                     [0.5; 2]
                 };
-                prim.frag_z(prim.z.at(rx + p[0], ry + p[1]))
+                sample_z(prim, x, y, p)
             }
         };
         let (Some(d), Some(st)) = (mem.depth.get_mut(local + s), mem.stencil.get_mut(local + s))
@@ -332,6 +331,102 @@ fn test_samples<S>(
         }
     });
     cov
+}
+
+/// Window depth of pixel (x, y) at in-pixel position `p`: the one formula every depth
+/// test uses, so early, late and fast paths agree bit for bit.
+#[inline(always)]
+fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
+    prim.frag_z(
+        prim.z
+            .at(x as f32 - prim.ox + p[0], y as f32 - prim.oy + p[1]),
+    )
+}
+
+/// Depth test without stencil for a whole batch (the common case), specialised on the
+/// comparison so the per-sample loop has no branches on state.
+fn depth_only_lanes<S>(
+    ctx: &DrawCtx<'_, S>,
+    prim: &PrimSetup,
+    mem: &mut TileMem<'_>,
+    lanes: &LaneData,
+    cov: &mut [u32; LANES],
+    z_override: Option<&[f32; LANES]>,
+) {
+    use crate::state::CompareFunc as F;
+    let f = ctx.state.depth_stencil.depth_func;
+    match f {
+        F::Never => *cov = [0; LANES],
+        F::Less => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a < b),
+        F::Equal => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a == b),
+        F::LessEqual => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a <= b),
+        F::Greater => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a > b),
+        F::NotEqual => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a != b),
+        F::GreaterEqual => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a >= b),
+        F::Always => depth_loop(ctx, prim, mem, lanes, cov, z_override, |_, _| true),
+    }
+}
+
+#[inline(always)]
+fn depth_loop<S, C: Fn(u32, u32) -> bool>(
+    ctx: &DrawCtx<'_, S>,
+    prim: &PrimSetup,
+    mem: &mut TileMem<'_>,
+    lanes: &LaneData,
+    cov: &mut [u32; LANES],
+    z_override: Option<&[f32; LANES]>,
+    pass: C,
+) {
+    let ns = ctx.samples as usize;
+    let write = ctx.state.depth_stencil.depth_write;
+    let fmt = ctx.depth_format;
+    for lane in 0..LANES {
+        let m = cov[lane];
+        if m == 0 {
+            continue;
+        }
+        let (x, y) = (lanes.x[lane], lanes.y[lane]);
+        let local = ((y as usize % TILE) * TILE + x as usize % TILE) * ns;
+        let Some(d) = mem.depth.get_mut(local..local + ns) else {
+            cov[lane] = 0;
+            continue;
+        };
+        let mut out = m;
+        if let Some(z) = z_override {
+            let zq = encode_depth(fmt, prim.frag_z(z[lane]));
+            for_bits(m, |s| test_one(&pass, write, zq, d, s, &mut out));
+        } else if ctx.msaa {
+            for_bits(m, |s| {
+                let p = ctx.sample_pos.get(s).copied().unwrap_or([0.5; 2]);
+                let zq = encode_depth(fmt, sample_z(prim, x, y, p));
+                test_one(&pass, write, zq, d, s, &mut out);
+            });
+        } else {
+            let zq = encode_depth(fmt, sample_z(prim, x, y, [0.5; 2]));
+            for_bits(m, |s| test_one(&pass, write, zq, d, s, &mut out));
+        }
+        cov[lane] = out;
+    }
+}
+
+#[inline(always)]
+fn test_one<C: Fn(u32, u32) -> bool>(
+    pass: &C,
+    write: bool,
+    zq: u32,
+    d: &mut [u32],
+    s: usize,
+    out: &mut u32,
+) {
+    if let Some(v) = d.get_mut(s) {
+        if pass(zq, *v) {
+            if write {
+                *v = zq;
+            }
+            return;
+        }
+    }
+    *out &= !(1 << s);
 }
 
 fn process_batch<S: FragmentShader>(
@@ -381,12 +476,19 @@ fn process_batch<S: FragmentShader>(
         let v = iw.at(l.rx[lane], l.ry[lane]);
         l.w[lane] = if v != 0.0 { 1.0 / v } else { 0.0 };
     }
+    let depth_only = !ctx.state.depth_stencil.stencil_test;
     if ctx.early {
-        for lane in 0..LANES {
-            let cov = w.lanes.coverage[lane];
-            if cov != 0 {
-                let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
-                w.lanes.coverage[lane] = test_samples(ctx, prim, mem, x, y, cov, None);
+        if depth_only {
+            let mut cov = w.lanes.coverage;
+            depth_only_lanes(ctx, prim, mem, &w.lanes, &mut cov, None);
+            w.lanes.coverage = cov;
+        } else {
+            for lane in 0..LANES {
+                let cov = w.lanes.coverage[lane];
+                if cov != 0 {
+                    let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
+                    w.lanes.coverage[lane] = test_samples(ctx, prim, mem, x, y, cov, None);
+                }
             }
         }
     }
@@ -426,15 +528,27 @@ fn process_batch<S: FragmentShader>(
             let k = (alpha * ctx.samples as f32 + 0.5) as u32;
             cov &= if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
         }
-        let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
-        if !ctx.early && ctx.tests && cov != 0 {
-            let z = ctx
-                .info
-                .writes_depth
-                .then(|| prim.frag_z(w.out.depth[lane]));
-            cov = test_samples(ctx, prim, mem, x, y, cov, z);
-        }
         final_cov[lane] = cov;
+    }
+    if !ctx.early && ctx.tests {
+        if depth_only {
+            let z = ctx.info.writes_depth.then_some(&w.out.depth);
+            depth_only_lanes(ctx, prim, mem, &w.lanes, &mut final_cov, z);
+        } else {
+            for lane in 0..LANES {
+                let cov = final_cov[lane];
+                if cov != 0 {
+                    let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
+                    let z = ctx
+                        .info
+                        .writes_depth
+                        .then(|| prim.frag_z(w.out.depth[lane]));
+                    final_cov[lane] = test_samples(ctx, prim, mem, x, y, cov, z);
+                }
+            }
+        }
+    }
+    for &cov in &final_cov {
         passed += if cov == ctx.full_mask {
             u64::from(ctx.samples)
         } else {
