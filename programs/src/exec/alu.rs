@@ -162,18 +162,20 @@ pub(crate) fn write32<E: Env + ?Sized>(
     store32(run.st, &acc, &w, &v, &mut run.stats)
 }
 
+/// Load the instruction's sources into `out` (unused slots stay zero).
+#[inline(always)]
 fn loads<E: Env + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
     dtype: DataType,
-) -> Res<[Vec4; 3]> {
+    out: &mut [Vec4; 3],
+) -> Res<()> {
     let acc = run.access(g);
-    let mut out = [[[0u32; MAX_LANES]; 4]; 3];
     for (o, s) in out.iter_mut().zip(inst.srcs.iter()) {
         load32_into(run.st, &acc, s, dtype, &mut run.stats, o)?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The legacy dialects take |x| in RSQ and LG2 (ARB_vertex_program, NV_vertex_program).
@@ -193,7 +195,9 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         Round | Trunc | Flr | Ceil => DataType::F32,
         _ => dt,
     };
-    let [a, b, c] = loads(run, g, inst, load_ty)?;
+    let mut srcs = [[[0u32; MAX_LANES]; 4]; 3];
+    loads(run, g, inst, load_ty, &mut srcs)?;
+    let [a, b, c] = &srcs;
     let n = inst.srcs.len();
     let need = |k: usize| -> Res<()> {
         if n < k {
@@ -206,14 +210,14 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
     let r: Vec4 = match inst.op {
         Mov | Swz => {
             need(1)?;
-            a
+            *a
         }
         Abs => {
             need(1)?;
             match dt {
-                DataType::S32 => map1(&a, |x| (x as i32).wrapping_abs() as u32),
-                DataType::U32 => a,
-                _ => map1(&a, |x| x & 0x7fff_ffff),
+                DataType::S32 => map1(a, |x| (x as i32).wrapping_abs() as u32),
+                DataType::U32 => *a,
+                _ => map1(a, |x| x & 0x7fff_ffff),
             }
         }
         Add | Sub => {
@@ -221,62 +225,62 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
             let sub = inst.op == Sub;
             if float {
                 if sub {
-                    fmap2(&a, &b, |x, y| x - y)
+                    fmap2(a, b, |x, y| x - y)
                 } else {
-                    fmap2(&a, &b, |x, y| x + y)
+                    fmap2(a, b, |x, y| x + y)
                 }
             } else {
                 if inst.cc_update.is_some() {
                     carry = Some(add_flags(run, g, inst, sub)?);
                 }
                 if sub {
-                    map2(&a, &b, u32::wrapping_sub)
+                    map2(a, b, u32::wrapping_sub)
                 } else {
-                    map2(&a, &b, u32::wrapping_add)
+                    map2(a, b, u32::wrapping_add)
                 }
             }
         }
         Mul => {
             need(2)?;
             if float {
-                fmap2(&a, &b, |x, y| x * y)
+                fmap2(a, b, |x, y| x * y)
             } else {
-                map2(&a, &b, u32::wrapping_mul)
+                map2(a, b, u32::wrapping_mul)
             }
         }
         Mad => {
             need(3)?;
             if float {
-                fmap3(&a, &b, &c, |x, y, z| x * y + z)
+                fmap3(a, b, c, |x, y, z| x * y + z)
             } else {
                 if inst.cc_update.is_some() {
-                    let p = map2(&a, &b, u32::wrapping_mul);
-                    carry = Some(flags_of(&p, &c, false));
+                    let p = map2(a, b, u32::wrapping_mul);
+                    carry = Some(flags_of(&p, c, false));
                 }
-                map3(&a, &b, &c, |x, y, z| x.wrapping_mul(y).wrapping_add(z))
+                map3(a, b, c, |x, y, z| x.wrapping_mul(y).wrapping_add(z))
             }
         }
         Min | Max => {
             need(2)?;
             let max = inst.op == Max;
             match dt {
-                DataType::S32 => map2(&a, &b, |x, y| {
+                DataType::S32 => map2(a, b, |x, y| {
                     let (x, y) = (x as i32, y as i32);
                     (if max { x.max(y) } else { x.min(y) }) as u32
                 }),
-                DataType::U32 => map2(&a, &b, |x, y| if max { x.max(y) } else { x.min(y) }),
+                DataType::U32 => map2(a, b, |x, y| if max { x.max(y) } else { x.min(y) }),
                 _ => {
                     if max {
-                        fmap2(&a, &b, fmax)
+                        fmap2(a, b, fmax)
                     } else {
-                        fmap2(&a, &b, fmin)
+                        fmap2(a, b, fmin)
                     }
                 }
             }
         }
         Cmp => {
             need(3)?;
-            map3(&a, &b, &c, |x, y, z| {
+            map3(a, b, c, |x, y, z| {
                 let neg = match dt {
                     DataType::S32 => (x as i32) < 0,
                     DataType::U32 => false,
@@ -291,27 +295,27 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         }
         Lrp => {
             need(3)?;
-            fmap3(&a, &b, &c, |t, x, y| t * x + (1.0 - t) * y)
+            fmap3(a, b, c, |t, x, y| t * x + (1.0 - t) * y)
         }
         Dp2 => {
             need(2)?;
-            dot(&a, &b, 2, false)
+            dot(a, b, 2, false)
         }
         Dp3 => {
             need(2)?;
-            dot(&a, &b, 3, false)
+            dot(a, b, 3, false)
         }
         Dp4 => {
             need(2)?;
-            dot(&a, &b, 4, false)
+            dot(a, b, 4, false)
         }
         Dph => {
             need(2)?;
-            dot(&a, &b, 3, true)
+            dot(a, b, 3, true)
         }
         Dp2a => {
             need(3)?;
-            let mut d = dot(&a, &b, 2, false);
+            let mut d = dot(a, b, 2, false);
             for l in 0..MAX_LANES {
                 let v = (f32::from_bits(d[0][l]) + f32::from_bits(c[0][l])).to_bits();
                 for comp in d.iter_mut() {
@@ -376,8 +380,8 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
             let mut r = [[0u32; MAX_LANES]; 4];
             for l in 0..MAX_LANES {
                 let f = |v: &Vec4, k: usize| f32::from_bits(v[k][l]);
-                let x = f(&a, 0) + f(&b, 0) * f(&c, 0) + f(&b, 1) * f(&c, 1);
-                let y = f(&a, 1) + f(&b, 0) * f(&c, 2) + f(&b, 1) * f(&c, 3);
+                let x = f(a, 0) + f(b, 0) * f(c, 0) + f(b, 1) * f(c, 1);
+                let y = f(a, 1) + f(b, 0) * f(c, 2) + f(b, 1) * f(c, 3);
                 r[0][l] = x.to_bits();
                 r[1][l] = y.to_bits();
                 r[2][l] = x.to_bits();
@@ -389,50 +393,50 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
             need(2)?;
             let s = [b[0]; 4];
             match dt {
-                DataType::S32 => map2(&a, &s, |x, y| int::sdiv(x as i32, y as i32) as u32),
-                DataType::U32 => map2(&a, &s, int::udiv),
-                _ => fmap2(&a, &s, |x, y| x / y),
+                DataType::S32 => map2(a, &s, |x, y| int::sdiv(x as i32, y as i32) as u32),
+                DataType::U32 => map2(a, &s, int::udiv),
+                _ => fmap2(a, &s, |x, y| x / y),
             }
         }
         Mod => {
             need(2)?;
             let s = [b[0]; 4];
             match dt {
-                DataType::U32 => map2(&a, &s, |x, y| x.checked_rem(y).unwrap_or(0)),
-                _ => map2(&a, &s, |x, y| {
+                DataType::U32 => map2(a, &s, |x, y| x.checked_rem(y).unwrap_or(0)),
+                _ => map2(a, &s, |x, y| {
                     (x as i32).checked_rem(y as i32).unwrap_or(0) as u32
                 }),
             }
         }
         Rcp => {
             need(1)?;
-            fscalar(&a, |x| 1.0 / x)
+            fscalar(a, |x| 1.0 / x)
         }
         Rcc => {
             need(1)?;
-            fscalar(&a, rcc)
+            fscalar(a, rcc)
         }
         Rsq => {
             need(1)?;
             let abs = legacy_abs(run.prog.dialect);
-            fscalar(&a, |x| 1.0 / (if abs { x.abs() } else { x }).sqrt())
+            fscalar(a, |x| 1.0 / (if abs { x.abs() } else { x }).sqrt())
         }
         Ex2 => {
             need(1)?;
-            fscalar(&a, f32::exp2)
+            fscalar(a, f32::exp2)
         }
         Lg2 => {
             need(1)?;
             let abs = legacy_abs(run.prog.dialect);
-            fscalar(&a, |x| (if abs { x.abs() } else { x }).log2())
+            fscalar(a, |x| (if abs { x.abs() } else { x }).log2())
         }
         Sin => {
             need(1)?;
-            fscalar(&a, f32::sin)
+            fscalar(a, f32::sin)
         }
         Cos => {
             need(1)?;
-            fscalar(&a, f32::cos)
+            fscalar(a, f32::cos)
         }
         Pow => {
             need(2)?;
@@ -484,7 +488,7 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         }
         Frc => {
             need(1)?;
-            fmap1(&a, |x| {
+            fmap1(a, |x| {
                 let r = x - x.floor();
                 // Tiny negative values round up to 1.0; keep the result below 1.
                 if r >= 1.0 {
@@ -503,23 +507,23 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
                 _ => f32::trunc,
             };
             match dt {
-                DataType::S32 => map1(&a, |x| f2s(f(f32::from_bits(x)))),
-                DataType::U32 => map1(&a, |x| f2u(f(f32::from_bits(x)))),
-                _ => fmap1(&a, f),
+                DataType::S32 => map1(a, |x| f2s(f(f32::from_bits(x)))),
+                DataType::U32 => map1(a, |x| f2u(f(f32::from_bits(x)))),
+                _ => fmap1(a, f),
             }
         }
         Ssg => {
             need(1)?;
             match dt {
-                DataType::S32 => map1(&a, |x| (x as i32).signum() as u32),
-                DataType::U32 => map1(&a, |x| u32::from(x != 0)),
-                _ => fmap1(&a, ssg),
+                DataType::S32 => map1(a, |x| (x as i32).signum() as u32),
+                DataType::U32 => map1(a, |x| u32::from(x != 0)),
+                _ => fmap1(a, ssg),
             }
         }
         Seq | Sne | Slt | Sle | Sgt | Sge => {
             need(2)?;
             let op = inst.op;
-            map2(&a, &b, |x, y| {
+            map2(a, b, |x, y| {
                 let ord = match dt {
                     DataType::S32 => Some((x as i32).cmp(&(y as i32))),
                     DataType::U32 => Some(x.cmp(&y)),
@@ -544,58 +548,56 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         Str => [[truth(dt, true); MAX_LANES]; 4],
         Ddx | Ddy => {
             need(1)?;
-            derivative(&a, inst.op == Ddy)
+            derivative(a, inst.op == Ddy)
         }
         And => {
             need(2)?;
-            map2(&a, &b, |x, y| x & y)
+            map2(a, b, |x, y| x & y)
         }
         Or => {
             need(2)?;
-            map2(&a, &b, |x, y| x | y)
+            map2(a, b, |x, y| x | y)
         }
         Xor => {
             need(2)?;
-            map2(&a, &b, |x, y| x ^ y)
+            map2(a, b, |x, y| x ^ y)
         }
         Not => {
             need(1)?;
-            map1(&a, |x| !x)
+            map1(a, |x| !x)
         }
         Shl => {
             need(2)?;
             let s = [b[0]; 4];
-            map2(&a, &s, int::shl)
+            map2(a, &s, int::shl)
         }
         Shr => {
             need(2)?;
             let s = [b[0]; 4];
             if dt == DataType::U32 {
-                map2(&a, &s, int::shr_u)
+                map2(a, &s, int::shr_u)
             } else {
-                map2(&a, &s, int::shr_s)
+                map2(a, &s, int::shr_s)
             }
         }
         Sad => {
             need(3)?;
             // The third operand is always unsigned (no negate difference for bits).
             let d = match dt {
-                DataType::U32 => map2(&a, &b, |x, y| x.abs_diff(y)),
-                _ => map2(&a, &b, |x, y| (x as i32).abs_diff(y as i32)),
+                DataType::U32 => map2(a, b, |x, y| x.abs_diff(y)),
+                _ => map2(a, b, |x, y| (x as i32).abs_diff(y as i32)),
             };
             if inst.cc_update.is_some() {
-                carry = Some(flags_of(&d, &c, false));
+                carry = Some(flags_of(&d, c, false));
             }
-            let r = map2(&d, &c, u32::wrapping_add);
+            let r = map2(&d, c, u32::wrapping_add);
             return write32(run, g, inst, DataType::U32, r, carry.as_ref());
         }
         Bfe => {
             need(2)?;
             let signed = dt != DataType::U32;
             let (w, o) = ([a[0]; 4], [a[1]; 4]);
-            map3(&w, &o, &b, |w, o, v| {
-                int::bfe(w as i32, o as i32, v, signed)
-            })
+            map3(&w, &o, b, |w, o, v| int::bfe(w as i32, o as i32, v, signed))
         }
         Bfi => {
             need(3)?;
@@ -610,20 +612,20 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         }
         Bfr => {
             need(1)?;
-            map1(&a, u32::reverse_bits)
+            map1(a, u32::reverse_bits)
         }
         Btc => {
             need(1)?;
-            map1(&a, u32::count_ones)
+            map1(a, u32::count_ones)
         }
         Btfl => {
             need(1)?;
-            map1(&a, |x| if x == 0 { u32::MAX } else { x.trailing_zeros() })
+            map1(a, |x| if x == 0 { u32::MAX } else { x.trailing_zeros() })
         }
         Btfm => {
             need(1)?;
             let signed = dt != DataType::U32;
-            map1(&a, |x| int::find_msb(x, signed))
+            map1(a, |x| int::find_msb(x, signed))
         }
         _ => {
             return Err(ExecErrorKind::NotSupported(format!(
