@@ -271,3 +271,79 @@ fn image_load_store_atomic() {
     assert_eq!(s.oob_reads, 1);
     assert!(r.env.image_units.iter().all(|&u| u == 3));
 }
+
+#[test]
+fn texture_instructions_pass_their_operands() {
+    use glemu_programs::exec::TexOp;
+    use glemu_programs::ir::{DataType, TexTarget};
+    let text = "!!NVfp5.0\nTEMP r;\nINT TEMP i;\nMOV.S i, {1, 2, 0, 0};\nTEX r, {0.5, 0.5, 0, 0}, texture[0], 2D;\nTXB r, {0.5, 0.5, 0, 2}, texture[0], 2D;\nTXL r, {0.5, 0.5, 0, 3}, texture[0], 2D;\nTXP r, {1, 1, 0, 2}, texture[0], 2D;\nTXD r, {0.5, 0.5, 0, 0}, {0.25, 0, 0, 0}, {0.75, 0, 0, 0}, texture[0], 2D;\nTXF.S r, i, texture[1], 2D;\nTXQ i, i.x, texture[1], 2D;\nTEX r, {0.5, 0.5, 0, 0}, texture[0], 2D, (1, -1);\nTXG r, {0.5, 0.5, 0, 0}, texture[0].z, 2D;\nTXGO r, {0.5, 0.5, 0, 0}, {1, 2, 3, 4}, {5, 6, 7, 8}, texture[0], 2D;\nLOD r, {0.5, 0.5, 0, 0}, texture[0], 2D;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 4, &[], TestEnv::default(), |_| {});
+    r.stats.expect("run");
+    let ops: Vec<TexOp> = r.env.tex_ops.iter().map(|t| t.op).collect();
+    assert_eq!(
+        ops,
+        vec![
+            TexOp::Sample,
+            TexOp::Bias,
+            TexOp::Lod,
+            TexOp::Proj,
+            TexOp::Grad,
+            TexOp::Fetch,
+            TexOp::Query,
+            TexOp::Sample,
+            TexOp::Gather,
+            TexOp::GatherOffsets,
+            TexOp::QueryLod
+        ]
+    );
+    let t = &r.env.tex_ops;
+    assert!(t.iter().all(|t| t.target == TexTarget::T2D));
+    assert_eq!(t[4].operand2, Some(0.25f32.to_bits()));
+    assert_eq!(t[4].operand3, Some(0.75f32.to_bits()));
+    assert_eq!(t[5].dtype, DataType::S32);
+    assert_eq!(t[7].offsets, Some([1, -1, 0]));
+    assert_eq!(t[8].gather_comp, 2);
+    // TXGO offsets arrive as integers.
+    assert_eq!(t[9].operand2, Some(1));
+    assert_eq!(t[9].operand3, Some(5));
+    // Every call covered the whole batch once.
+    assert!(r.env.tex_calls.iter().all(|&(_, lanes)| lanes == 0xf));
+}
+
+#[test]
+fn vp2_address_round_and_add() {
+    let text = "!!VP2.0\nARR A0, v[OPOS];\nARA A1, A0;\nMOV o[HPOS], c[A1.x];\nMOV o[COL0], c[A1.y];\nEND\n";
+    let p = assemble(text, Stage::Vertex);
+    let locals: Vec<[f32; 4]> = (0..256).map(|i| [i as f32; 4]).collect();
+    let r = run_with(&p, 1, &locals, TestEnv::default(), |st| {
+        // round-half-even: 2.5 → 2, 1.5 → 2, -0.5 → 0, 10.5 → 10.
+        st.set_input_f32(0, 0, [2.5, 1.5, 10.5, -0.5]);
+    });
+    r.stats.expect("run");
+    assert_eq!(r.state.address_lane(0, 0), [2, 2, 10, 0]);
+    // ARA: x = x + z, y = y + w.
+    assert_eq!(r.state.address_lane(1, 0), [12, 2, 12, 2]);
+    assert_eq!(r.state.output_f32(0, 0), [12.0; 4]);
+}
+
+#[test]
+fn ipac_ipas_and_emits() {
+    use glemu_programs::exec::InterpKind;
+    let text = "!!NVfp5.0\nTEMP r;\nIPAC r, fragment.texcoord[1];\nIPAS r, fragment.texcoord[1], 3;\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 2, &[], TestEnv::default(), |_| {});
+    r.stats.expect("run");
+    let kinds: Vec<InterpKind> = r.env.interp_calls.iter().map(|c| c.0).collect();
+    assert_eq!(kinds, vec![InterpKind::Centroid, InterpKind::Sample]);
+    assert!(r.env.interp_calls.iter().all(|c| c.2 == 0b11));
+    // The test environment returns the operand: IPAS's sample number.
+    assert_eq!(r.state.output_lane(0, 1)[0], 3);
+
+    let gp = "!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 2;\nMOV result.position, vertex[0].position;\nEMITS 1;\nEMIT;\nEND\n";
+    let p = assemble(gp, Stage::Geometry);
+    let r = run_with(&p, 1, &[], TestEnv::default(), |_| {});
+    r.stats.expect("run");
+    let streams: Vec<u32> = r.env.emitted.iter().map(|e| e.0).collect();
+    assert_eq!(streams, vec![1, 0]);
+}

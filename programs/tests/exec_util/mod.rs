@@ -3,7 +3,7 @@
 
 use glemu_programs::exec::{
     Env, EnvError, ExecError, ExecStats, Executor, ImageCall, InterpCall, LaneState, MemRegion,
-    TexCall, Vec4, MAX_LANES,
+    TexCall, TexOffsets, TexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{ParamSource, Program, Stage};
 use std::sync::Arc;
@@ -31,6 +31,18 @@ pub fn params(p: &Program, locals: &[[f32; 4]]) -> Vec<[u32; 4]> {
         .collect()
 }
 
+/// What one texture call asked for (lane 0's values).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TexLog {
+    pub op: TexOp,
+    pub target: glemu_programs::ir::TexTarget,
+    pub operand2: Option<u32>,
+    pub operand3: Option<u32>,
+    pub offsets: Option<[i32; 3]>,
+    pub gather_comp: u8,
+    pub dtype: glemu_programs::ir::DataType,
+}
+
 /// A little environment: flat memory for every region, counters, a fake texture that
 /// returns its coordinates (plus the unit in w for TEX), interpolation returning the
 /// operand, and a log of emitted vertices.
@@ -41,10 +53,13 @@ pub struct TestEnv {
     pub emitted: Vec<(u32, usize, [u32; 4])>,
     pub ended: Vec<usize>,
     pub tex_calls: Vec<(u32, u32)>,
+    /// Per texture call: op, target, whether operands 2/3 came, offsets, gather comp.
+    pub tex_ops: Vec<TexLog>,
     pub subroutines: Vec<u32>,
     /// A 4×4 image (texel = y * 4 + x) on every image unit; units used are logged.
     pub image: Vec<[u32; 4]>,
     pub image_units: Vec<u32>,
+    pub interp_calls: Vec<(glemu_programs::exec::InterpKind, u32, u32)>,
 }
 
 impl TestEnv {
@@ -60,6 +75,19 @@ impl TestEnv {
 impl Env for TestEnv {
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         self.tex_calls.push((call.unit, call.lanes));
+        self.tex_ops.push(TexLog {
+            op: call.op,
+            target: call.target,
+            operand2: call.operand2.map(|v| v[0][0]),
+            operand3: call.operand3.map(|v| v[0][0]),
+            offsets: match call.offsets {
+                TexOffsets::None => None,
+                TexOffsets::Const(o) => Some(o),
+                TexOffsets::PerLane(o) => Some([o[0][0], o[1][0], o[2][0]]),
+            },
+            gather_comp: call.gather_comp,
+            dtype: call.dtype,
+        });
         for l in 0..MAX_LANES {
             if call.lanes & (1 << l) != 0 {
                 out[0][l] = call.coord[0][l];
@@ -126,6 +154,7 @@ impl Env for TestEnv {
         }
     }
     fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.interp_calls.push((call.kind, call.input, call.lanes));
         for l in 0..MAX_LANES {
             if call.lanes & (1 << l) != 0 {
                 for c in 0..4 {
