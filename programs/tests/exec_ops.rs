@@ -580,3 +580,19 @@ fn address_registers_and_relative_params() {
     assert_eq!(r.state.output_f32(0, 1)[..2], [0.0, 0.0]);
     assert_eq!(stats.oob_reads, 2);
 }
+
+#[test]
+fn mul_hi_and_24_bit_multiplies() {
+    assert_eq!(
+        t0("UINT TEMP r;\nMUL.U.HI r, {4294967295, 65536, 3, 0}, {4294967295, 65536, 5, 7};"),
+        [0xffff_fffe, 1, 0, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMUL.S.HI r, {-1, -65536, 3, -2147483648}, {1, 65536, 5, -2147483648};"),
+        [-1, -1, 0, 0x4000_0000]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nMUL.S24 r, {-3, 1000, 0, 8388607}, {5, 1000, 9, 2};"),
+        [-15, 1_000_000, 0, 16_777_214]
+    );
+}

@@ -248,6 +248,16 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
                 map2(a, b, u32::wrapping_mul)
             }
         }
+        MulHi => {
+            need(2)?;
+            if dt == DataType::U32 {
+                map2(a, b, |x, y| ((u64::from(x) * u64::from(y)) >> 32) as u32)
+            } else {
+                map2(a, b, |x, y| {
+                    ((i64::from(x as i32) * i64::from(y as i32)) >> 32) as u32
+                })
+            }
+        }
         Mad => {
             need(3)?;
             if float {
