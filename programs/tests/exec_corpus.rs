@@ -1,0 +1,115 @@
+//! Every corpus program that assembles runs on 16 lanes without panicking and without a
+//! "malformed program" error (which would mean the executor and the front end disagree
+//! on the compiled form). Environment failures ("not supported" from the test env) are
+//! fine: they are the environment's answer, not the executor's.
+
+mod exec_util;
+use exec_util::*;
+use glemu_programs::exec::{ExecErrorKind, Executor, LaneState, MAX_LANES};
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// Program texts in a file: the whole file if it starts with `!!`, else the sections of
+/// a shader_test that start with `!!` (up to the next `[section]`).
+fn programs(text: &str) -> Vec<String> {
+    if text.trim_start().starts_with("!!") {
+        return vec![text.to_string()];
+    }
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            if let Some(c) = cur.take() {
+                out.push(c);
+            }
+            continue;
+        }
+        match &mut cur {
+            Some(c) => {
+                c.push_str(line);
+                c.push('\n');
+            }
+            None if line.trim_start().starts_with("!!") => cur = Some(format!("{line}\n")),
+            None => {}
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+#[test]
+fn corpus_programs_run_without_malformed_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    let mut paths = Vec::new();
+    files(&root.join("corpus"), &mut paths);
+    files(&root.join("oracle"), &mut paths);
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"),
+        &mut paths,
+    );
+    paths.sort();
+    let (mut ran, mut env_errors) = (0, 0);
+    let mut bad = Vec::new();
+    for path in &paths {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        for prog in programs(&text) {
+            let Ok(p) = glemu_programs::assemble(&prog, None) else {
+                continue;
+            };
+            let p = std::sync::Arc::new(p);
+            let ex = Executor::new(p.clone()).with_budget(100_000);
+            let mut st = LaneState::with_vertices(&p, MAX_LANES, 3);
+            for v in 0..3 {
+                for s in 0..p.inputs.len() {
+                    if let Some(r) = st.input_vertex_mut(v, s) {
+                        for (c, comp) in r.iter_mut().enumerate() {
+                            for (l, x) in comp.iter_mut().enumerate() {
+                                *x = ((l as f32 - 7.0) * 0.25 + c as f32 + v as f32).to_bits();
+                            }
+                        }
+                    }
+                }
+            }
+            let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
+            let mut env = TestEnv {
+                mem: vec![0; 4096],
+                counters: vec![0; 8],
+                subroutines: vec![0; 8],
+                image: vec![[0; 4]; 16],
+                ..Default::default()
+            };
+            let all = st.all_lanes();
+            ran += 1;
+            match ex.run(&mut st, all, &prm, &mut env) {
+                Ok(_) => {}
+                Err(e) => match e.kind {
+                    ExecErrorKind::Env(_) | ExecErrorKind::BudgetExceeded(_) => env_errors += 1,
+                    _ => bad.push(format!("{}: {e}", path.display())),
+                },
+            }
+        }
+    }
+    println!("{ran} programs ran, {env_errors} stopped by the test environment or budget");
+    assert!(ran > 100, "corpus not found under {}", root.display());
+    assert!(
+        bad.is_empty(),
+        "{} failures:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
