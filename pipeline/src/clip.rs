@@ -65,14 +65,20 @@ fn distances(pos: [f32; 4], user: &[f32; 8], p: &Planes, exact_xy: bool) -> [f32
         d[4] = w + z;
         d[5] = w - z;
     }
-    // Keep w positive so 1/w exists (matters with depth clamp, where near is off).
-    d[6] = w - 1e-7 * w.abs().max(1e-30);
+    // Keep w positive so 1/w exists and is finite (matters with depth clamp, where the
+    // near plane is off).
+    d[6] = w - 1e-30;
     for i in 0..8 {
         if p.user & (1 << i) != 0 {
             d[7 + i] = user[i];
         }
     }
     d
+}
+
+/// A clipped vertex that maps to a finite window position.
+fn usable(c: &ClipVert) -> bool {
+    c.pos[3] > 0.0 && c.pos.iter().all(|x| x.is_finite()) && (1.0 / c.pos[3]).is_finite()
 }
 
 /// Builds the rasterizer input for a set of primitives of one class.
@@ -291,6 +297,9 @@ impl<'a> ClipContext<'a> {
             return;
         }
         let mut cvs = [self.clip_vert(idx[0], false), self.clip_vert(idx[1], false)];
+        if cvs.iter().any(|c| c.pos.iter().any(|x| !x.is_finite())) {
+            return;
+        }
         let (mut t0, mut t1) = (0.0f32, 1.0f32);
         for k in 0..MAX_PLANES {
             let (d0, d1) = (cvs[0].dist[k], cvs[1].dist[k]);
@@ -315,6 +324,9 @@ impl<'a> ClipContext<'a> {
         self.flatten(&mut cvs, prov as usize);
         let a = self.lerp(&cvs[0], &cvs[1], t0);
         let b = self.lerp(&cvs[0], &cvs[1], t1);
+        if !usable(&a) || !usable(&b) {
+            return;
+        }
         let ea = self.emit_clip_vert(&a, out);
         let eb = self.emit_clip_vert(&b, out);
         out.primitives.push(Primitive::line(ea, eb, prov, id));
@@ -373,6 +385,10 @@ impl<'a> ClipContext<'a> {
             return;
         }
         let mut poly: Vec<ClipVert> = idx.iter().map(|v| self.clip_vert(*v, false)).collect();
+        // A non-finite vertex leaves no meaningful intersection (GL: undefined); drop it.
+        if poly.iter().any(|c| c.pos.iter().any(|x| !x.is_finite())) {
+            return;
+        }
         for (k, cv) in poly.iter_mut().enumerate() {
             cv.edge = edges & (1 << k) != 0;
         }
@@ -402,6 +418,11 @@ impl<'a> ClipContext<'a> {
             if poly.len() < 3 {
                 return;
             }
+        }
+        // Extreme inputs can cancel to w <= 0 at an intersection; such a primitive has no
+        // sensible window-space shape.
+        if !poly.iter().all(usable) {
+            return;
         }
         let e: Vec<u32> = poly.iter().map(|c| self.emit_clip_vert(c, out)).collect();
         let n = e.len();

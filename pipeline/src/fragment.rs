@@ -328,7 +328,7 @@ impl Env for FragEnv<'_, '_> {
         let mut tmp = [0u32; LANES];
         // IPAO offsets are clamped to [MIN, MAX]_FRAGMENT_INTERPOLATION_OFFSET (±0.5) and
         // used unsnapped (finer than the 4 advertised bits), as llvmpipe evaluates them.
-        let snap = |v: u32| {
+        let clamp_offset = |v: u32| {
             let o = f32::from_bits(v);
             if o.is_nan() {
                 0.0
@@ -339,8 +339,8 @@ impl Env for FragEnv<'_, '_> {
         let (mut dx, mut dy) = ([0.0f32; LANES], [0.0f32; LANES]);
         if call.kind == InterpKind::Offset {
             for i in 0..LANES.min(MAX_LANES) {
-                dx[i] = snap(call.operand[0][i]);
-                dy[i] = snap(call.operand[1][i]);
+                dx[i] = clamp_offset(call.operand[0][i]);
+                dy[i] = clamp_offset(call.operand[1][i]);
             }
         }
         let mut sample = [0u32; LANES];

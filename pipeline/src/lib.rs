@@ -45,3 +45,6 @@ pub use xfb::{XfbAttrib, XfbBinding, XfbMode, XfbState};
 
 #[cfg(test)]
 mod draw_tests;
+
+#[cfg(test)]
+mod proptests;
