@@ -596,3 +596,20 @@ fn mul_hi_and_24_bit_multiplies() {
         [-15, 1_000_000, 0, 16_777_214]
     );
 }
+
+#[test]
+fn relative_writes_out_of_range_are_dropped_and_counted() {
+    let text = "!!NVfp4.0\nTEMP arr[3];\nINT TEMP i;\nTEMP r;\nFLR.S i, fragment.color;\nMOV arr[0], 0;\nMOV arr[1], 0;\nMOV arr[2], 0;\nMOV arr[i.x], 5;\nADD r, arr[0], arr[1];\nADD r, r, arr[2];\nMOV result.color, r;\nEND\n";
+    let p = assemble(text, glemu_programs::ir::Stage::Fragment);
+    let r = run_with(&p, 3, &[], TestEnv::default(), |st| {
+        st.set_input_f32(0, 0, [1.0; 4]);
+        st.set_input_f32(0, 1, [3.0; 4]);
+        st.set_input_f32(0, 2, [-1.0; 4]);
+    });
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.output_f32(0, 0), [5.0; 4]);
+    assert_eq!(r.state.output_f32(0, 1), [0.0; 4]);
+    assert_eq!(r.state.output_f32(0, 2), [0.0; 4]);
+    // Two lanes × four components dropped.
+    assert_eq!(s.oob_writes, 8);
+}

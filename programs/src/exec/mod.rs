@@ -13,6 +13,15 @@
 //! touches its own lanes, results equal running each lane alone, including across
 //! arbitrary `BRA` jumps.
 //!
+//! Where the specs leave results undefined, glemu picks one documented answer so every
+//! batch width agrees and nothing traps: temporaries and outputs start at zero; shift
+//! counts use their low 5 bits (6 for 64-bit); integer division by zero gives all ones
+//! (unsigned) or ∓1 (signed); BFE/BFI clip offset+width to the register; float → int
+//! conversions saturate (NaN → 0); out-of-range relative indices read zero and drop
+//! writes; misaligned memory accesses behave as out of range; scalar results of ATOM,
+//! ATOMCTR and ATOMIM are replicated to all components; DDX/DDY are fine (per row/column
+//! of the 2×2 quad) and zero outside fragment programs; RCC clamps by the sign bit.
+//!
 //! What the rest of the GPU provides (textures, memory, counters, images, interpolation,
 //! geometry output, subroutine uniforms) comes through the [`Env`] trait, which the
 //! pipeline implements. Texture and interpolation calls are made once per group with SoA

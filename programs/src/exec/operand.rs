@@ -908,3 +908,49 @@ pub(crate) fn store_address_vec(
     let en = write_enables(st, dst, acc.mask);
     store_address(st, acc, dst, &en, |c, l| v[c][l])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn condition_table_x16() {
+        use CondOp::*;
+        // (SF, ZF, OF, CF) patterns: negative, zero, positive, NaN, carry, overflow.
+        let neg = SF;
+        let zero = ZF;
+        let pos = 0;
+        let nan = SF | ZF;
+        let carry = CF;
+        let ovf_pos = OF; // signed overflow with a positive-looking result
+        let ab_eq = CF | ZF;
+        assert!(test_flags(Lt, neg) && !test_flags(Lt, zero) && !test_flags(Lt, pos));
+        assert!(!test_flags(Lt, nan));
+        assert!(
+            test_flags(Lt, ovf_pos),
+            "positive-looking overflowed sum is less"
+        );
+        assert!(test_flags(Ge, zero) && test_flags(Ge, pos) && !test_flags(Ge, neg));
+        assert!(!test_flags(Gt, zero) && test_flags(Gt, pos));
+        assert!(test_flags(Le, zero) && test_flags(Le, neg) && !test_flags(Le, pos));
+        assert!(test_flags(Eq, zero) && !test_flags(Eq, nan));
+        assert!(test_flags(Ne, nan) && test_flags(Ne, pos) && !test_flags(Ne, zero));
+        assert!(test_flags(Nan, nan) && !test_flags(Nan, neg));
+        assert!(test_flags(Leg, neg) && !test_flags(Leg, nan));
+        assert!(test_flags(Cf, carry) && !test_flags(Ncf, carry) && test_flags(Ncf, pos));
+        assert!(test_flags(Of, ovf_pos) && !test_flags(Nof, ovf_pos));
+        assert!(test_flags(Ab, carry) && !test_flags(Ab, ab_eq) && !test_flags(Ab, pos));
+        assert!(test_flags(Ble, ab_eq) && test_flags(Ble, pos) && !test_flags(Ble, carry));
+        assert!(test_flags(Sf, neg) && test_flags(Nsf, pos));
+        assert!(test_flags(Tr, nan) && !test_flags(Fl, nan));
+    }
+
+    #[test]
+    fn float_flags() {
+        assert_eq!(flags32(0x8000_0000, DataType::F32), ZF); // -0 is zero, not negative
+        assert_eq!(flags32((-1.0f32).to_bits(), DataType::F32), SF);
+        assert_eq!(flags32(f32::NAN.to_bits(), DataType::F32), SF | ZF);
+        assert_eq!(flags32(0x8000_0000, DataType::S32), SF);
+        assert_eq!(flags64(f64::NAN.to_bits(), DataType::F64), SF | ZF);
+    }
+}
