@@ -126,6 +126,141 @@ proptest! {
     }
 }
 
+/// Words the grammars use, so random sequences reach deep into the parser.
+const VOCAB: &[&str] = &[
+    "TEMP",
+    "PARAM",
+    "ATTRIB",
+    "OUTPUT",
+    "ADDRESS",
+    "ALIAS",
+    "TEXTURE",
+    "BUFFER",
+    "CBUFFER",
+    "INT",
+    "UINT",
+    "LONG",
+    "SHORT",
+    "FLAT",
+    "SAMPLE",
+    "OPTION",
+    "NV_fragment_program2",
+    "MOV",
+    "ADD.S",
+    "MAD.SAT",
+    "TEX",
+    "TXG",
+    "TXGO",
+    "LDC.F32X4",
+    "ATOM.ADD.U32",
+    "IF",
+    "ELSE",
+    "ENDIF",
+    "REP",
+    "ENDREP",
+    "LOOP",
+    "ENDLOOP",
+    "BRK",
+    "CAL",
+    "RET",
+    "KIL",
+    "SWZ",
+    "ARL",
+    "EMIT",
+    "CALI",
+    "MOVC",
+    "DP4",
+    "PRIMITIVE_IN",
+    "POINTS",
+    "VERTICES_OUT",
+    "TESS_MODE",
+    "t",
+    "a",
+    "c",
+    "A0",
+    "R0",
+    "vertex",
+    "fragment",
+    "result",
+    "state",
+    "program",
+    "primitive",
+    "texture",
+    "position",
+    "color",
+    "texcoord",
+    "attrib",
+    "matrix",
+    "mvp",
+    "row",
+    "env",
+    "local",
+    "buffer",
+    "x",
+    "xy",
+    "xyzw",
+    "w",
+    "2D",
+    "CUBE",
+    "SHADOW2D",
+    "ARRAYCUBE",
+    "NE",
+    "GT1",
+    "offset",
+    "0",
+    "1",
+    "3",
+    "-1",
+    "1.5",
+    "4000000000",
+    ".",
+    "..",
+    ",",
+    ";",
+    ":",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    "=",
+    "+",
+    "-",
+    "|",
+    "\n",
+];
+
+const HEADERS: &[&str] = &[
+    "!!ARBvp1.0",
+    "!!ARBfp1.0",
+    "!!NVvp4.0",
+    "!!NVfp4.1",
+    "!!NVgp4.0",
+    "!!NVvp5.0",
+    "!!NVtcp5.0",
+    "!!NVtep5.0",
+    "!!NVgp5.0",
+    "!!NVfp5.0",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn token_soup_never_panics(h in 0usize..HEADERS.len(), words in prop::collection::vec(0usize..VOCAB.len(), 0..60)) {
+        let mut text = String::from(HEADERS[h]);
+        for w in words {
+            text.push(' ');
+            text.push_str(VOCAB[w]);
+        }
+        text.push_str(" END");
+        if let Ok(p) = assemble(&text, None) {
+            let _ = glemu_programs::print::print_program(&p);
+        }
+    }
+}
+
 #[test]
 fn corpus_is_present() {
     assert!(
