@@ -12,6 +12,7 @@
 
 mod runner;
 
+use glemu_reftests::child;
 use glemu_reftests::discover::{self, Roots, SceneEntry};
 use glemu_reftests::expected;
 use glemu_reftests::imagediff::{self, Rgba8};
@@ -39,24 +40,16 @@ const SCENE_TIMEOUT: Duration = Duration::from_secs(120);
 /// Child mode: runs one scene and reports on stdout; the image goes to `image_path`.
 /// Each scene runs in its own process so that a crash (a stack overflow cannot be
 /// caught) or a hang in glemu fails that scene only.
-fn child(scene: &Path, image_path: &Path) -> ExitCode {
+fn run_child(scene: &Path, image_path: &Path) -> ExitCode {
     let outcome = runner::run(scene);
     if let Some(img) = &outcome.image {
         if let Err(e) = img.save_png(image_path) {
             eprintln!("reftests: {e}");
         }
     }
-    let line = match &outcome.status {
-        Status::Pass => "PASS".to_string(),
-        Status::Fail(m) => format!("FAIL\t{}", m.replace(['\n', '\t'], " ")),
-        Status::Skip(m) => format!("SKIP\t{}", m.replace(['\n', '\t'], " ")),
-    };
-    println!("{CHILD_TAG}{line}");
+    println!("{}", child::format_result(&outcome.status));
     ExitCode::SUCCESS
 }
-
-/// Marks the child's result line among anything else glemu may print.
-const CHILD_TAG: &str = "reftests-result\t";
 
 /// Runs one scene in a child process; `image_path` receives its image, if any.
 fn run_scene(entry: &SceneEntry, image_path: &Path) -> Status {
@@ -116,11 +109,8 @@ fn run_scene(entry: &SceneEntry, image_path: &Path) -> Status {
     let Some(exit) = exit else {
         return Status::Fail(format!("timed out after {} s", SCENE_TIMEOUT.as_secs()));
     };
-    let result = stdout.lines().rev().find_map(|l| l.strip_prefix(CHILD_TAG));
-    match result.map(|r| r.split_once('\t').unwrap_or((r, ""))) {
-        Some(("PASS", _)) => Status::Pass,
-        Some(("SKIP", why)) => Status::Skip(why.to_string()),
-        Some((_, why)) => Status::Fail(why.to_string()),
+    match child::parse_result(&stdout) {
+        Some(status) => status,
         None => {
             let last = stderr
                 .lines()
@@ -172,7 +162,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let [flag, scene, image] = args.as_slice() {
         if flag == "--child" {
-            return child(Path::new(scene), Path::new(image));
+            return run_child(Path::new(scene), Path::new(image));
         }
     }
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
