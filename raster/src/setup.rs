@@ -446,7 +446,12 @@ impl Ctx<'_> {
         if pa.iter().chain(&pb).any(|c| c.is_nan()) {
             return;
         }
-        let width = self.state.raster.line_width.round().clamp(1.0, 1024.0);
+        let lw = self.state.raster.line_width;
+        let width = if lw.is_finite() {
+            lw.round().clamp(1.0, 1024.0)
+        } else {
+            1.0
+        };
         let Some(quad) = line_quad([pa[0], pa[1]], [pb[0], pb[1]], width) else {
             return;
         };

@@ -225,6 +225,10 @@ impl<'a> FragmentBatch<'a> {
     pub fn framebuffer_height(&self) -> u32 {
         self.fb_height
     }
+    /// Number of scalar varyings the primitive carries.
+    pub fn varyings(&self) -> usize {
+        self.attrs.len()
+    }
     /// Number of samples per pixel.
     pub fn samples(&self) -> u32 {
         self.sample_pos.len() as u32
