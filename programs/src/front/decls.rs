@@ -1244,6 +1244,12 @@ impl P {
                     return Err(semantic(span, "integer constant does not fit in 32 bits"));
                 }
                 let r = raw as u32;
+                if neg && ty == VarType::Uint && r != 0 {
+                    return Err(semantic(
+                        span,
+                        "a negative constant cannot be used where an unsigned integer is expected",
+                    ));
+                }
                 if neg {
                     r.wrapping_neg()
                 } else {

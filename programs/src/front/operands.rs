@@ -627,7 +627,14 @@ impl P {
             }
         }
         // A negative literal right after the sign: `-2` is parsed by the constant itself.
+        let literal = matches!(self.c.peek(), Tok::Int(_) | Tok::Float(_) | Tok::LBrace);
         let (op, lit_scalar) = self.src_register(const_ty)?;
+        if literal && negate && const_ty == VarType::Uint {
+            return Err(semantic(
+                start.to(self.c.prev_span()),
+                "a negative constant cannot be used where an unsigned integer is expected",
+            ));
+        }
         // A scalar literal may still carry a suffix in ARB programs (`3.14159.x`).
         let (swizzle, scalar) = if lit_scalar && self.c.peek() != &Tok::Dot {
             ([0, 0, 0, 0], true)
