@@ -215,3 +215,10 @@ ms("msaa_samples_passed", "Occlusion query on a 4x framebuffer counts samples: a
    [("vertex program", VPP), ("fragment program", FPC)], [("vertex shader", VSP), ("fragment shader", FSC)],
    "clear color 0.0 0.0 0.0 1.0\nclear\n" + setp(0.0, GREEN) + "\ndraw rect -1 -1 0.5 0.5\nenable GL_SAMPLE_MASK\nsample mask 1\n" + setp(0.0, BLUE) + "\ndraw rect 0 0 0.25 0.25\nsample mask 4294967295\ndisable GL_SAMPLE_MASK\n" +
    "probe samples passed 1088\nprobe rect rgba (0, 0, 16, 16) (0.0, 1.0, 0.0, 1.0)\nprobe rect rgba (32, 32, 8, 8) (0.0, 0.0, 0.25, 1.0)")
+
+ms("msaa_alpha_to_one", "SAMPLE_ALPHA_TO_ONE with alpha to coverage: alpha 0.5 covers half the samples, and the written alpha becomes 1, so the resolve is (0.5, 0.5, 0.5, 0.5) over transparent black.",
+   "OpenGL 4.1.3 SAMPLE_ALPHA_TO_COVERAGE and SAMPLE_ALPHA_TO_ONE",
+   [("vertex program", VPP), ("fragment program", FPC)], [("vertex shader", VSP), ("fragment shader", FSC)],
+   "clear color 0.0 0.0 0.0 0.0\nclear\nenable GL_SAMPLE_ALPHA_TO_COVERAGE\nenable GL_SAMPLE_ALPHA_TO_ONE\n" + setp(0.0, (1, 1, 1, 0.5)) + "\ndraw rect -1 -1 2 2\ndisable GL_SAMPLE_ALPHA_TO_ONE\ndisable GL_SAMPLE_ALPHA_TO_COVERAGE\n" +
+   "probe rect rgba (0, 0, 64, 64) (0.5, 0.5, 0.5, 0.5)",
+   tol=2, why="half the samples on average (implementations may dither which); 8-bit rounding")

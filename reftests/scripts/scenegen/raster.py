@@ -361,3 +361,10 @@ in vec4 c;
 uniform float pass;
 out vec4 color;
 void main() { if (gl_FragCoord.x - 32.0 + pass < 0.0) discard; color = c; }""")
+
+cs("draw_elements_basevertex", "DrawElementsBaseVertex: the same 6 indices drawn with base vertex 0 (red quad, left) and 4 (blue quad, right).",
+   "OpenGL 2.8.3 DrawElementsBaseVertex (basevertex added to each index)",
+   [(4, 8, RED), (28, 8, RED), (4, 56, RED), (28, 56, RED), (36, 8, BLUE), (60, 8, BLUE), (36, 56, BLUE), (60, 56, BLUE)],
+   "clear color 0.0 0.0 0.0 1.0\nclear\ndraw elements GL_TRIANGLES 6 0\ndraw elements GL_TRIANGLES 6 4\n" +
+   "\n".join([probe(16, 32, RED), probe(48, 32, BLUE), probe(32, 32, BLACK), probe(16, 60, BLACK)]),
+   elements="0 1 2 2 1 3")

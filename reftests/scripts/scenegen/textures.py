@@ -403,3 +403,45 @@ fs(T, "tex_border_linear", "LINEAR filtering with CLAMP_TO_BORDER: near the edge
    tol=2, why="bilinear weights are multiples of 1/64 here; 8-bit rounding", decls=tdecl((0, "sampler2D")),
    test_pre="texture checkerboard 0 0 (4, 4) (0.0, 0.0, 1.0, 1.0) (1.0, 1.0, 0.0, 1.0)\ntexparameter 2D min linear\ntexparameter 2D mag linear",
    draw="draw rect tex -1 -1 2 2 -0.25 -0.25 1.5 1.5")
+
+fs(T, "tex_lod_bias_param", "TEXTURE_LOD_BIAS (per texture) adds to the computed LOD: a 1:1 mapped miptree with bias 1.2 samples level 1 (green), and TXB adds its own bias on top in the right half (level 3, white).",
+   "OpenGL 3.8.9 (lambda' = log2(rho) + TEXTURE_LOD_BIAS + bias from the program); NV_gpu_program4 TEX, TXB",
+   """TEMP c, b;
+SGE b.x, fragment.position.x, 32.0;
+MOV c, fragment.texcoord[0];
+MUL c.w, b.x, 2.0;
+TXB result.color, c, texture[0], 2D;""",
+   "color = texture(tex0, tc.xy, gl_FragCoord.x >= 32.0 ? 2.0 : 0.0);",
+   probe(10, 10, (0, 1, 0, 1)) + "\n" + probe(50, 50, (1, 1, 1, 1)), tol=1, why="solid levels",
+   decls=tdecl((0, "sampler2D")), test_pre="texture miptree 0\ntexparameter 2D lod_bias 1.2", draw="draw rect tex -1 -1 2 2 0 0 8 8")
+
+fs(T, "tex_shadow_depth_mode_lequal", "Depth-texture comparison with COMPARE_FUNC LEQUAL and DEPTH_TEXTURE_MODE LUMINANCE: the result r = (ref <= depth) is returned as (r, r, r, 1).",
+   "ARB_shadow (TEXTURE_COMPARE_FUNC LEQUAL), ARB_depth_texture (DEPTH_TEXTURE_MODE LUMINANCE); NV_gpu_program4 TEX SHADOW2D",
+   """TEMP c;
+MOV c, fragment.texcoord[0];
+MOV c.z, c.y;
+TEX result.color, c, texture[0], SHADOW2D;""",
+   "float v = texture(tex0, vec3(tc.xy, tc.y));\ncolor = vec4(v, v, v, 1.0);",
+   "\n".join(probe(x, y, [1.0 if (y+.5)/64 <= math.floor((x+.5)/4)/15 else 0.0]*3 + [1.0]) for (x, y) in [(3, 30), (30, 50), (30, 10), (60, 62), (60, 30)]),
+   tol=1, why="compare results 0 or 1; NEAREST; no ties", decls=tdecl((0, "sampler2DShadow")),
+   test_pre="texture shadow2D 0 (16, 16)\ntexparameter 2D min nearest\ntexparameter 2D mag nearest\ntexparameter 2D compare_func lequal\ntexparameter 2D depth_mode luminance")
+
+RGBW1 = [(1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1), (1, 1, 1, 1)]
+fs(T, "tex_1d_rgbw", "TEX 1D on the piglit 4-texel 1D rgbw texture (red, green, blue, white), NEAREST.",
+   "OpenGL 3.8 1D textures; NV_gpu_program4 TEX 1D (s in x)",
+   "TEX result.color, fragment.texcoord[0], texture[0], 1D;",
+   "color = texture(tex0, tc.x);",
+   "\n".join(probe(8 + 16*k, 30, RGBW1[k]) for k in range(4)), tol=1, why="NEAREST, no ties (4 texels over 64 pixels)",
+   decls=tdecl((0, "sampler1D")), test_pre="texture rgbw 1D 0")
+
+fs(T, "tex_txf_miptree_lod", "TXF with an explicit level in w (0..3 by column) fetches texel (0, 0) of each miptree level: red, green, blue, white.",
+   S4 + " TXF (w = level of detail)",
+   """INT TEMP i;
+TEMP c;
+MUL c.x, fragment.position.x, 0.0625;
+FLR.S i.w, c.x;
+MOV.S i.xyz, 0;
+TXF result.color, i, texture[0], 2D;""",
+   "color = texelFetch(tex0, ivec2(0, 0), int(floor(gl_FragCoord.x * 0.0625)));",
+   "\n".join(probe(8 + 16*k, 30, MIP[k]) for k in range(4)), tol=1, why="texel fetch, exact",
+   decls=tdecl((0, "sampler2D")), test_pre="texture miptree 0")
