@@ -967,3 +967,33 @@ out vec4 c;
 void main() { gl_Position = piglit_vertex; c = textureLod(tex0, piglit_texcoord.xy, 0.0); }"""), ("fragment shader", "#version 450\nin vec4 c;\nout vec4 color;\nvoid main() { color = c; }")],
       "clear color 0.0 0.0 0.0 1.0\nclear\ntexture rgbw 0 (2, 2)\ndraw grid 3 3\n" +
       "\n".join(probe(x, y, c) for (x, y, c) in [(5, 5, (1, 0, 0, 1)), (58, 5, (0, 1, 0, 1)), (5, 58, (0, 0, 1, 1)), (58, 58, (1, 1, 1, 1))]))
+
+def round_even(v):
+    return round(v)
+fs(P, "int_round_trunc_cvt", "Float-to-integer rounding and CVT: ROUND.S rounds x.5 to even, TRUNC.S toward zero (on (x - 32) / 2), CVT.U8.S32.SAT clamps 8x - 100 to [0, 255] while CVT.U8.S32 keeps the low 8 bits.",
+   S4 + " ROUND, TRUNC (integer results); NV_gpu_program5 2.X.8.Z CVT (storage modifiers, SAT clamps, otherwise MSBs dropped)",
+   """TEMP i, f, r, s, o;
+FLR.S i, fragment.position;
+I2F.S f.x, i.x;
+ADD f.x, f.x, -32.0;
+MUL f.x, f.x, 0.5;
+ROUND.S r.x, f.x;
+TRUNC.S r.y, f.x;
+MAD.S s.x, i.x, 8, -100;
+CVT.U8.S32.SAT r.z, s.x;
+CVT.U8.S32 r.w, s.x;
+I2F.S o.xy, r;
+I2F.U o.zw, r;
+ADD o.xy, o, 16.0;
+MUL result.color, o, {0.03125, 0.03125, 0.00390625, 0.00390625};""",
+   """ivec2 i = ivec2(floor(gl_FragCoord.xy));
+float f = (float(i.x) - 32.0) * 0.5;
+int rx = int(roundEven(f));
+int ry = int(trunc(f));
+int s = i.x * 8 - 100;
+uint rz = uint(clamp(s, 0, 255));
+uint rw = uint(s) & 255u;
+color = vec4(float(rx + 16) * 0.03125, float(ry + 16) * 0.03125, float(rz) * 0.00390625, float(rw) * 0.00390625);""",
+   "\n".join(probe(x, y, ((round_even((x - 32) / 2) + 16) / 32, (int((x - 32) / 2) + 16) / 32, min(max(8*x - 100, 0), 255) / 256, ((8*x - 100) & 255) / 256))
+             for (x, y) in [(1, 5), (3, 40), (13, 31), (31, 12), (33, 58), (45, 20), (61, 7)]),
+   tol=1, why="integer results, exact")
