@@ -232,3 +232,32 @@ color = vec4(0.3, 0.6, 0.9, 1.0);""",
       probe(10, 10, (.3, .6, .9, 1)) + "\n" + probe(40, 40, (0, 0, 0, 1)) + "\nNV: probe buffer buf 0 uint (512, 31, 0, 4294967295, 1, 1)",
       "layout(std430, binding = 0) buffer M { uint m[]; };", ("GL_NV_gpu_program5", "GL_NV_shader_buffer_load", "GL_NV_shader_buffer_store"),
       draw="draw rect -1 -1 1 0.5")
+
+LOADSZ = """!!NVfp5.0
+LONG TEMP a, b;
+TEMP u8, s16, f2, h, r;
+PK64.U a.x, program.env[0];
+ADD.U64 b.x, a.x, 3;
+LOAD.U8 u8, b.x;
+ADD.U64 b.x, a.x, 6;
+LOAD.S16 s16, b.x;
+ADD.U64 b.x, a.x, 8;
+LOAD.F32X2 f2, b.x;
+I2F.U h.x, u8.x;
+I2F.S h.y, s16.x;
+MUL r.x, h.x, 0.00390625;
+ADD r.y, h.y, 256.0;
+MUL r.y, r.y, 0.001953125;
+MOV r.zw, f2.xxxy;
+MOV result.color, r;
+END"""
+memfs("load_global_sizes", "LOAD with U8, S16 and F32X2 storage modifiers at aligned byte offsets of a resident buffer (single-component loads return (v, 0, 0, 0)).",
+      "NV_gpu_program5 LOAD, 2.X.4.5 storage modifiers and alignment; NV_shader_buffer_load",
+      LOADSZ, """uint w0 = words[0];
+uint w1 = words[1];
+float u8 = float((w0 >> 24) & 255u);
+float s16 = float(int(w1) >> 16);
+color = vec4(u8 * 0.00390625, (s16 + 256.0) * 0.001953125, uintBitsToFloat(words[2]), uintBitsToFloat(words[3]));""",
+      "NV: buffer buf 16 uint (%d, %d, 1048576000, 1061158912)\nNV: buffer address env_fp 0 buf\nGL: parameter buffer fp 0 0 uint (%d, %d, 1048576000, 1061158912)" % (0xC0000000, 0xFF9C0000, 0xC0000000, 0xFF9C0000),
+      probe(32, 32, (0xC0 / 256, (-100 + 256) / 512, 0.25, 0.75)),
+      "layout(std430, binding = 0) readonly buffer D { uint words[]; };", ("GL_NV_gpu_program5", "GL_NV_shader_buffer_load"))

@@ -135,3 +135,36 @@ xs("xfb_geometry_output", "Transform feedback captures the geometry program's ou
    gl=[("vertex shader", "#version 450\nlayout(location = 0) in vec4 pos;\nlayout(location = 1) in vec4 vc;\nout vec4 vcol;\nvoid main() { gl_Position = pos; vcol = vc; }"), ("geometry shader", GSX),
        ("fragment shader", "#version 450\nin vec4 col;\nout vec4 color;\nvoid main() { color = col; }")],
    nv_req=("GL_NV_gpu_program5", "GL_NV_transform_feedback", "GL_NV_geometry_program4"), tol=2, why="interpolated colours")
+
+t = ["clear color 0.0 0.0 0.0 1.0", "clear", "NV: xfb attribs result.position result.attrib[0]", "GL: xfb varyings gl_Position col", "xfb separate",
+     "xfb buffer 0 1024", "xfb buffer 1 80", "begin transform feedback GL_TRIANGLES", "draw arrays GL_TRIANGLES 0 3", "draw arrays GL_TRIANGLES 1 3", "end transform feedback",
+     "probe primitives generated 2", "probe primitives written 1"]
+t += [pxfb(0, 4*i, rec(V4[i], ("pos",))) for i in range(3)] + [pxfb(0, 12, [0.0]*4)]
+t += [pxfb(1, 4*i, rec(V4[i], ("col",))) for i in range(3)] + [pxfb(1, 12, [0.0]*4)]
+xs("xfb_separate_overflow", "SEPARATE_ATTRIBS with one short buffer: buffer 1 (80 bytes) holds one triangle's colours but not two, so the second triangle is written to neither buffer (written = 1, generated = 2).",
+   "\n".join(t), tol=2, why="interpolated colours", spec=SPEC + " (a primitive is recorded only if every buffer has room for it)")
+
+FAN = [(0.0, 0.0, (1, 1, 1, 1)), (0.75, 0.0, (1, 0, 0, 1)), (0.0, 0.75, (0, 1, 0, 1)), (-0.75, 0.0, (0, 0, 1, 1)), (0.0, -0.75, (1, 1, 0, 1))]
+t = ["clear color 0.0 0.0 0.0 1.0", "clear", "NV: xfb attribs result.attrib[0]", "GL: xfb varyings col", "xfb buffer 0 1024",
+     "begin transform feedback GL_TRIANGLES", "draw arrays GL_TRIANGLE_FAN 0 5", "end transform feedback", "probe primitives written 3"]
+t += [pxfb(0, 4*i, rec(FAN[k], ("col",))) for i, k in enumerate([0, 1, 2, 0, 2, 3, 0, 3, 4])]
+xs("xfb_fan_to_triangles", "A 5-vertex TRIANGLE_FAN captured in TRIANGLES mode records (0,1,2) (0,2,3) (0,3,4).",
+   "\n".join(t), vdata=vdat(FAN), tol=2, why="interpolated colours", spec=SPEC + "; OpenGL 2.6.1 triangle fans")
+
+VPC2 = """!!NVvp5.0
+MOV result.position, vertex.attrib[0];
+MOV result.attrib[0], vertex.attrib[1];
+ADD result.pointsize.x, vertex.attrib[1].x, 2.0;
+MOV result.clip[0].x, vertex.attrib[1].y;
+END"""
+VSC2 = """#version 450
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 vc;
+out vec4 col;
+void main() { gl_Position = pos; col = vc; gl_PointSize = vc.x + 2.0; gl_ClipDistance[0] = vc.y; }"""
+t = ["clear color 0.0 0.0 0.0 1.0", "clear", "NV: xfb attribs result.pointsize result.clip[0]", "GL: xfb varyings gl_PointSize gl_ClipDistance[0]", "xfb buffer 0 1024",
+     "enable GL_RASTERIZER_DISCARD", "begin transform feedback GL_POINTS", "draw arrays GL_POINTS 0 4", "end transform feedback", "disable GL_RASTERIZER_DISCARD", "probe primitives written 4"]
+t += [pxfb(0, 0, [3.0, 0.0, 2.0, 1.0, 2.0, 0.0, 3.0, 1.0])]
+xs("xfb_pointsize_clip", "Capturing the scalar bindings result.pointsize and result.clip[0] (one float each, in list order) from points, with RASTERIZER_DISCARD.",
+   "\n".join(t), nv=[("vertex program", VPC2), ("fragment program", FPA)], gl=[("vertex shader", VSC2), ("fragment shader", FSA)],
+   spec=SPEC + " (POINT_SIZE and CLIP_DISTANCE_NV attributes: one component each)", why="nothing is drawn")
