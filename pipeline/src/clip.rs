@@ -67,7 +67,12 @@ fn distances(pos: [f32; 4], user: &[f32; 8], p: &Planes, exact_xy: bool) -> [f32
     }
     // Keep w positive so 1/w exists and is finite (matters with depth clamp, where the
     // near plane is off).
-    d[6] = w - 1e-30;
+    // A vertex with an infinite or NaN coordinate has no position at all: outside.
+    d[6] = if pos.iter().all(|c| c.is_finite()) {
+        w - 1e-30
+    } else {
+        -1.0
+    };
     for i in 0..8 {
         if p.user & (1 << i) != 0 {
             d[7 + i] = user[i];

@@ -157,11 +157,7 @@ pub fn draw(
     }
     if let (Some((plan, input)), Some(fp)) = (raster_in, progs.fragment.as_ref()) {
         if !input.primitives.is_empty() {
-            let shader = ProgramShader {
-                fp,
-                plan: &plan,
-                res: &res,
-            };
+            let shader = ProgramShader::new(fp, &plan, &res, fb.color_targets());
             let mut rstate = state.raster;
             rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
             rstate.depth_stencil.depth_range = [vp.viewport.near, vp.viewport.far];

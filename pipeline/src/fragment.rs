@@ -264,6 +264,30 @@ pub struct ProgramShader<'a> {
     pub fp: &'a StageProgram,
     pub plan: &'a FragmentPlan,
     pub res: &'a Resources,
+    /// Colour outputs the framebuffer reads that the program never writes: zeroed every
+    /// batch so they never carry another batch's values.
+    pub unwritten: Vec<usize>,
+}
+
+impl<'a> ProgramShader<'a> {
+    /// A shader for a framebuffer with `targets` colour attachments (dual-source
+    /// blending reads output 1 as well).
+    pub fn new(
+        fp: &'a StageProgram,
+        plan: &'a FragmentPlan,
+        res: &'a Resources,
+        targets: usize,
+    ) -> Self {
+        let unwritten = (0..targets.max(2))
+            .filter(|t| !plan.outputs.iter().any(|(_, d)| *d == FragDst::Color(*t)))
+            .collect();
+        ProgramShader {
+            fp,
+            plan,
+            res,
+            unwritten,
+        }
+    }
 }
 
 /// Per-worker registers.
@@ -511,8 +535,10 @@ impl FragmentShader for ProgramShader<'_> {
             .executor
             .run(&mut s.ls, active, &self.fp.params, &mut env)
             .map_err(|e| ShaderError(format!("fragment program: {e}")))?;
-        for c in out.color.iter_mut() {
-            *c = [[0; LANES]; 4];
+        for t in &self.unwritten {
+            if let Some(c) = out.color.get_mut(*t) {
+                *c = [[0; LANES]; 4];
+            }
         }
         for (slot, dst) in &self.plan.outputs {
             let Some(r) = s.ls.output(*slot) else {
