@@ -368,3 +368,50 @@ cs("draw_elements_basevertex", "DrawElementsBaseVertex: the same 6 indices drawn
    "clear color 0.0 0.0 0.0 1.0\nclear\ndraw elements GL_TRIANGLES 6 0\ndraw elements GL_TRIANGLES 6 4\n" +
    "\n".join([probe(16, 32, RED), probe(48, 32, BLUE), probe(32, 32, BLACK), probe(16, 60, BLACK)]),
    elements="0 1 2 2 1 3")
+
+def clip_rows(verts):
+    return "0/float/4 1/float/4\n" + "\n".join("%r %r %r %r  %s" % (x, y, z, w, " ".join(repr(float(c)) for c in col)) for (x, y, z, w, col) in verts)
+NEAR = [(-0.8, -0.8, 0.0, 1.0, RED), (0.8, -0.8, 0.0, 1.0, GREEN), (0.0, 0.8, -3.0, 1.0, BLUE)]
+def near_probe(x, y):
+    px, py = n(x + .5), n(y + .5)
+    d = (-0.8 - 0.0) * (-0.8 - 0.8) - (0.8 - 0.0) * (-0.8 - 0.8)
+    (x0, y0), (x1, y1), (x2, y2) = (-0.8, -0.8), (0.8, -0.8), (0.0, 0.8)
+    den = (y1 - y2) * (x0 - x2) + (x2 - x1) * (y0 - y2)
+    l0 = ((y1 - y2) * (px - x2) + (x2 - x1) * (py - y2)) / den
+    l1 = ((y2 - y0) * (px - x2) + (x0 - x2) * (py - y2)) / den
+    l2 = 1 - l0 - l1
+    z = -3.0 * l2
+    if z < -1.0: return probe(x, y, BLACK)
+    return probe(x, y, (l0, l1, l2, 1))
+cs("clip_near_plane", "A triangle whose top vertex lies in front of the near plane (z = -3w) is clipped at z = -w: the top third disappears and the colours of the remaining part are those of the original triangle (w = 1, linear).",
+   "OpenGL 2.20 primitive clipping (near plane of the clip volume, attributes interpolated at the new vertices)",
+   None, "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 3\n" + "\n".join(near_probe(x, y) for (x, y) in [(20, 10), (32, 20), (44, 10), (32, 40), (32, 50)]),
+   vdata=clip_rows(NEAR), tol=2, pixels=0, why="interpolated colours; the clip edge is a horizontal line between pixel rows")
+
+NEGW = [(-0.6, -0.6, 0.0, 1.0, RED), (0.6, -0.6, 0.0, 1.0, GREEN), (0.0, -0.3, 0.0, -0.5, BLUE)]
+def inv3(m):
+    a, b, c = m[0]; d, e, f = m[1]; g, h, i = m[2]
+    det = a*(e*i-f*h) - b*(d*i-f*g) + c*(d*h-e*g)
+    return [[(e*i-f*h)/det, (c*h-b*i)/det, (b*f-c*e)/det], [(f*g-d*i)/det, (a*i-c*g)/det, (c*d-a*f)/det], [(d*h-e*g)/det, (b*g-a*h)/det, (a*e-b*d)/det]]
+def homog_probe(x, y, verts):
+    # The points of the homogeneous triangle seen through pixel (x, y) with w > 0: solve
+    # for barycentrics (a, b, c) up to a positive scale; covered iff all are positive.
+    mi = inv3([[v[0] for v in verts], [v[1] for v in verts], [v[3] for v in verts]])
+    p = (n(x + .5), n(y + .5), 1.0)
+    u = [sum(mi[r][k] * p[k] for k in range(3)) for r in range(3)]
+    if not all(t > 0 for t in u): return probe(x, y, BLACK)
+    s = sum(u)
+    return probe(x, y, tuple(sum(u[j] / s * verts[j][4][k] for j in range(3)) for k in range(4)))
+cs("clip_negative_w", "A vertex with negative w (behind the eye): only the part of the triangle with w > 0 is visible; it projects to a wedge below y = -0.6 that widens towards the bottom edge, with perspective-correct colours (no 'external triangle').",
+   "OpenGL 2.20 primitive clipping (clip volume -w <= x, y, z <= w excludes w <= 0), 3.5.1 perspective-correct interpolation",
+   None, "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 3\n" + "\n".join(homog_probe(x, y, NEGW) for (x, y) in [(32, 2), (20, 5), (50, 3), (32, 30), (32, 60), (4, 2)]),
+   vdata=clip_rows(NEGW), tol=2, pixels=4, why="perspective-correct colours near w = 0; a few edge pixels may round differently")
+
+HUGE = [(-1000.0, -1000.0, 0.0, 1.0, (0.0, 0.0, 0.5, 1.0)), (3000.0, -1000.0, 0.0, 1.0, (1.0, 0.0, 0.5, 1.0)), (-1000.0, 3000.0, 0.0, 1.0, (0.0, 1.0, 0.5, 1.0))]
+def huge_probe(x, y):
+    px, py = n(x + .5), n(y + .5)
+    return probe(x, y, ((px + 1000) / 4000, (py + 1000) / 4000, 0.5, 1))
+cs("huge_triangle", "A triangle 2000 times larger than the viewport (clipping or guard band): the whole window is covered and the colour gradient across it is the tiny exact slice of the original interpolation.",
+   "OpenGL 2.20 clipping; 3.5.1 attribute interpolation (results must not depend on how the implementation clips)",
+   None, "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 3\n" + "\n".join(huge_probe(x, y) for (x, y) in [(0, 0), (63, 0), (0, 63), (63, 63), (32, 32)]),
+   vdata=clip_rows(HUGE), tol=2, why="colours vary by less than 1/255 over the window; 8-bit rounding")
