@@ -15,6 +15,59 @@
 //!
 //! Programs reach buffers, textures and the GPU address space ([`memory`]) through
 //! [`env`]. Errors are [`PipelineError`] values, never panics.
+//!
+//! A whole draw, from program text to pixels:
+//!
+//! ```
+//! use glemu_pipeline::fetch::{AttribBinding, AttribFormat, AttribSlot, VertexArray};
+//! use glemu_pipeline::*;
+//! use glemu_programs::{assemble, Stage};
+//! use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rasterizer};
+//! use std::sync::Arc;
+//!
+//! let vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
+//! let fp = "!!ARBfp1.0\nMOV result.color, {0, 1, 0, 1};\nEND\n";
+//! let stage = |text: &str, st| {
+//!     let p = Arc::new(assemble(text, Some(st)).unwrap());
+//!     // Parameters are resolved by the caller: here only literals.
+//!     let params = p.params.iter().map(|s| match s {
+//!         glemu_programs::ir::ParamSource::Constant(c) => *c,
+//!         _ => [0; 4],
+//!     }).collect();
+//!     StageProgram::new(p, params)
+//! };
+//! let xy: Vec<u8> = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]
+//!     .iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let state = DrawState {
+//!     programs: Programs {
+//!         vertex: Some(stage(vp, Stage::Vertex)),
+//!         fragment: Some(stage(fp, Stage::Fragment)),
+//!         ..Default::default()
+//!     },
+//!     attribs: vec![AttribBinding {
+//!         slot: AttribSlot::Position,
+//!         array: Some(VertexArray {
+//!             buffer: Buffer::from_bytes(xy),
+//!             offset: 0,
+//!             stride: 0,
+//!             format: AttribFormat::float(2),
+//!             divisor: 0,
+//!         }),
+//!         current: [0, 0, 0, 1.0f32.to_bits()],
+//!     }],
+//!     call: DrawCall::arrays(PrimitiveMode::Triangles, 0, 3),
+//!     vertex: VertexProcessing::new(8, 8),
+//!     textures: Vec::new(),
+//!     raster: glemu_raster::DrawState::default(),
+//!     counter_buffers: Vec::new(),
+//!     storage_buffers: Vec::new(),
+//!     memory: Arc::new(GpuMemory::new()),
+//! };
+//! let mut fb = Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
+//! let stats = draw(&state, &Rasterizer::new(1).unwrap(), &mut fb, None).unwrap();
+//! assert_eq!(stats.primitives_generated[0], 1);
+//! assert_eq!(fb.read_pixel(0, 4, 4), Some([0.0, 1.0, 0.0, 1.0]));
+//! ```
 
 // Lane loops index several SoA arrays with the same lane number, which reads better as
 // `for i in 0..n` than as zipped iterators.
