@@ -31,7 +31,8 @@ impl Cursor {
     /// Lexes `text` up to and including the first `END` that starts a statement.
     pub(crate) fn new(text: &str) -> Result<Cursor, ProgramError> {
         let mut lx = Lexer::new(text);
-        let mut toks: Vec<Token> = Vec::with_capacity(text.len() / 3 + 4);
+        // About one token per five bytes of typical program text; a wrong guess only regrows.
+        let mut toks: Vec<Token> = Vec::with_capacity(text.len() / 5 + 8);
         loop {
             let t = lx.next_token()?;
             let at_stmt_start = matches!(
