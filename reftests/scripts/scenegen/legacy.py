@@ -332,3 +332,80 @@ END""")],
 color = vec4(dFdx(r.x) * 16.0, dFdy(r.y) * 32.0, unpackHalf2x16(packHalf2x16(tc.xy)).y, 1.0);"""))],
        "clear color 0.0 0.0 0.0 1.0\nclear\ndraw rect -1 -1 2 2\n" + "\n".join(probe(x, y, (1, 1, (y+.5)/64, 1)) for (x, y) in GRID),
        ("GL_NV_fragment_program",), gl_req=("GL >= 4.5", "GLSL >= 4.50"), tol=2, why="derivatives of linear functions are exact: 4/64*16 = 1, 2/64*32 = 1")
+
+def exp_log(k):
+    fl = math.floor(k)
+    e = math.floor(math.log2(abs(k)))
+    return (k - fl, abs(k) / 2**e - 1.0, min(1.0, 2**k * 0.1), e * 0.25 + 0.25)
+KS = [1.25, 2.5, 3.75, 5.5]
+lscene("vp1_exp_log", "!!VP1.0 EXP and LOG: per-vertex constants k = 1.25, 2.5, 3.75, 5.5 (one per triangle) give frac(k) = EXP.y (red), mantissa - 1 = LOG.y (green), 0.1 * 2^k from EXP.z (blue, an 11-bit approximation) and floor(log2 k) = LOG.x (alpha).",
+       "NV_vertex_program 2.14.1.10.15 EXP, 2.14.1.10.16 LOG (x, y exact; z approximate to 2^-11)",
+       [("vertex program", """!!VP1.0
+MOV o[HPOS], v[OPOS];
+EXP R0, v[TEX0].x;
+LOG R1, v[TEX0].x;
+MOV o[COL0].x, R0.y;
+ADD o[COL0].y, R1.y, -c[0].x;
+MUL o[COL0].z, R0.z, c[0].y;
+MAD o[COL0].w, R1.x, c[0].z, c[0].z;
+END""")],
+       [("vertex program", """!!ARBvp1.0
+TEMP r0, r1;
+MOV result.position, vertex.position;
+EXP r0, vertex.texcoord[0].x;
+LOG r1, vertex.texcoord[0].x;
+MOV result.color.x, r0.y;
+ADD result.color.y, r1.y, -program.env[0].x;
+MUL result.color.z, r0.z, program.env[0].y;
+MAD result.color.w, r1.x, program.env[0].z, program.env[0].z;
+END""")],
+       "clear color 0.0 0.0 0.0 1.0\nclear\nparameter env_vp 0 (1.0, 0.1, 0.25, 0.0)\ndraw arrays GL_TRIANGLES 0 12\n" +
+       "\n".join(probe(x, y, exp_log(KS[k])) for k, (x, y) in enumerate([(8, 8), (40, 8), (8, 40), (40, 40)])),
+       ("GL_NV_vertex_program",), gl_req=("GL_ARB_vertex_program",), tol=2, why="EXP.z / LOG.z are approximations (2^-11); 8-bit rounding",
+       vdata="vertex/float/4 texcoord0/float/4\n" + "\n".join("%r %r 0.0 1.0  %r 0 0 1" % (x0 + dx, y0 + dy, KS[k])
+                   for k, (x0, y0) in enumerate([(-1.0, -1.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 0.0)])
+                   for (dx, dy) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]))
+
+lscene("arbfp_nvfp_option", "ARBfp1.0 with OPTION NV_fragment_program: condition-code updates (SUBC) and conditional writes, precision suffixes, DDX, PK2H and UP2H (a scalar operation here).",
+       "NV_fragment_program_option (ARB_fragment_program option: CC, R/H/X suffixes, DDX/DDY, PK*/UP*)",
+       [("fragment program", """!!ARBfp1.0
+OPTION NV_fragment_program;
+TEMP a, d, p, r;
+SUBC a.xy, fragment.texcoord[0], 0.5;
+MOV r, {0.2, 0.2, 0.2, 1.0};
+MOV r.x (GT.x), 1.0;
+MOVR r.y (LT.y), 0.6;
+DDX d.x, fragment.texcoord[0].x;
+MULR r.z, d.x, 32.0;
+PK2H p.x, fragment.texcoord[0];
+UP2H p, p.x;
+MOVH r.w, p.z;
+MOV result.color, r;
+END""")],
+       [("vertex shader", VS_GL), ("fragment shader", wf("""vec4 r = vec4(0.2, 0.2, 0.2, 1.0);
+vec2 a = tc.xy - 0.5;
+if (a.x > 0.0) r.x = 1.0;
+if (a.y < 0.0) r.y = 0.6;
+r.z = dFdx(tc.x) * 32.0;
+r.w = unpackHalf2x16(packHalf2x16(tc.xy)).x;
+color = r;"""))],
+       "clear color 0.0 0.0 0.0 1.0\nclear\ndraw rect -1 -1 2 2\n" +
+       "\n".join(probe(x, y, (1 if (x+.5)/64 > .5 else .2, .6 if (y+.5)/64 < .5 else .2, .5, (x+.5)/64)) for (x, y) in GRID),
+       ("GL_ARB_fragment_program", "GL_NV_fragment_program_option"), gl_req=("GL >= 4.5", "GLSL >= 4.50"), tol=2,
+       why="half-precision alpha within 1/255; derivative of a linear function is exact")
+
+lscene("vp11_position_invariant", "!!VP1.1 with OPTION NV_position_invariant under a pixel ortho projection: the position comes from the fixed-function transform, the program writes only o[COL0].",
+       "NV_vertex_program1_1 (NV_position_invariant option)",
+       [("vertex program", """!!VP1.1
+OPTION NV_position_invariant;
+MUL o[COL0], v[OPOS], c[0];
+MOV o[COL0].zw, c[1];
+END""")],
+       [("vertex program", """!!ARBvp1.0
+OPTION ARB_position_invariant;
+MUL result.color, vertex.position, program.env[0];
+MOV result.color.zw, program.env[1];
+END""")],
+       "clear color 0.0 0.0 0.0 1.0\nclear\nparameter env_vp 0 (0.015625, 0.015625, 0.0, 0.0)\nparameter env_vp 1 (0.0, 0.0, 0.5, 1.0)\northo\ndraw rect 8 8 48 48\n" +
+       probe(4, 4, BLACK) + "\n" + probe(60, 60, BLACK) + "\n" + probe(10, 30, (10.5/64, 30.5/64, .5, 1)) + "\n" + probe(50, 50, (50.5/64, 50.5/64, .5, 1)),
+       ("GL_NV_vertex_program1_1",), gl_req=("GL_ARB_vertex_program",), tol=2)
