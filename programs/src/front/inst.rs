@@ -1457,7 +1457,10 @@ impl P {
                 Some((t, _)) if *t != target => {
                     return Err(semantic(
                         tspan,
-                        format!("texture unit {u} is used with two targets ('{tname}' and {t:?}); a unit may have only one"),
+                        format!(
+                            "texture unit {u} is used with two targets ('{tname}' and '{}'); a unit may have only one",
+                            target_name(*t)
+                        ),
                     ));
                 }
                 Some(_) => {}
@@ -1804,5 +1807,31 @@ fn addr_src(index: u32, swizzle: [Comp; 4], span: Span) -> Src {
         abs: false,
         negate: false,
         span,
+    }
+}
+
+/// A texture target as programs spell it.
+pub(crate) fn target_name(t: TexTarget) -> &'static str {
+    use TexTarget::*;
+    match t {
+        T1D => "1D",
+        T2D => "2D",
+        T3D => "3D",
+        Cube => "CUBE",
+        Rect => "RECT",
+        Array1D => "ARRAY1D",
+        Array2D => "ARRAY2D",
+        ArrayCube => "ARRAYCUBE",
+        Shadow1D => "SHADOW1D",
+        Shadow2D => "SHADOW2D",
+        ShadowRect => "SHADOWRECT",
+        ShadowCube => "SHADOWCUBE",
+        ShadowArray1D => "SHADOWARRAY1D",
+        ShadowArray2D => "SHADOWARRAY2D",
+        ShadowArrayCube => "SHADOWARRAYCUBE",
+        Buffer => "BUFFER",
+        T2DMs => "2DMS",
+        Array2DMs => "ARRAY2DMS",
+        Renderbuffer => "RENDERBUFFER",
     }
 }

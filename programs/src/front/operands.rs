@@ -436,6 +436,9 @@ impl P {
                 }
                 self.c.bump();
                 let Some(sym) = self.sym(&name) else {
+                    if name == "texture" {
+                        return Err(syntax(span, "too few source operands before the texture"));
+                    }
                     return Err(semantic(span, format!("'{name}' is not declared")));
                 };
                 self.operand_of_sym(&name, sym, span).map(|o| (o, false))
