@@ -497,3 +497,40 @@ void main() {
    "clear color 0.0 0.0 0.0 1.0\nclear\ntexture rgbw 0 (2, 2)\ndraw arrays GL_POINTS 0 4\n" +
    "probe rect rgba (10, 10, 12, 12) (1.0, 0.0, 0.0, 1.0)\nprobe rect rgba (42, 10, 12, 12) (0.0, 1.0, 0.0, 1.0)\nprobe rect rgba (10, 42, 12, 12) (0.0, 0.0, 1.0, 1.0)\nprobe rect rgba (42, 42, 12, 12) (1.0, 1.0, 1.0, 1.0)\n" + probe(32, 32, BLACK),
    spec=SPEC + "; NV_gpu_program4 TXL in geometry programs")
+
+SADJ = [(-0.9, -0.5), (-0.9, 0.9), (-0.3, 0.5), (0.0, 0.9), (0.3, -0.5), (0.0, -0.9), (0.9, 0.5), (0.9, -0.9)]
+gs("gs_triangle_strip_adjacency", "TRIANGLE_STRIP_ADJACENCY with 8 vertices makes 2 triangles: the geometry program draws each from vertex[0], vertex[2], vertex[4] with the colour (index of vertex[1], vertex[3], vertex[5]) / 8, so the picture shows the strip's vertex numbering (first: main 0 2 4, adjacent 1 6 3; last, odd: main 4 2 6, adjacent 0 5 7).",
+   """!!NVgp5.0
+PRIMITIVE_IN TRIANGLES_ADJACENCY;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 3;
+TEMP c;
+MOV c, {0.0, 0.0, 0.0, 1.0};
+MOV c.x, vertex[1].attrib[0].x;
+MOV c.y, vertex[3].attrib[0].x;
+MOV c.z, vertex[5].attrib[0].x;
+MOV result.position, vertex[0].position;
+MOV result.attrib[0], c;
+EMIT;
+MOV result.position, vertex[2].position;
+MOV result.attrib[0], c;
+EMIT;
+MOV result.position, vertex[4].position;
+MOV result.attrib[0], c;
+EMIT;
+END""",
+   """#version 450
+layout(triangles_adjacency) in;
+layout(triangle_strip, max_vertices = 3) out;
+in vec4 vcol[];
+out vec4 col;
+void main() {
+  vec4 c = vec4(vcol[1].x, vcol[3].x, vcol[5].x, 1.0);
+  gl_Position = gl_in[0].gl_Position; col = c; EmitVertex();
+  gl_Position = gl_in[2].gl_Position; col = c; EmitVertex();
+  gl_Position = gl_in[4].gl_Position; col = c; EmitVertex();
+}""",
+   "0/float/4 1/float/4\n" + "\n".join("%r %r 0.0 1.0  %r 0 0 1" % (x, y, i / 8) for i, (x, y) in enumerate(SADJ)),
+   "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLE_STRIP_ADJACENCY 0 8\n" +
+   probe(19, 27, (1/8, 6/8, 3/8, 1)) + "\n" + probe(32, 36, (0, 5/8, 7/8, 1)),
+   spec=SPEC + "; OpenGL 3.2 Table 2.4 (triangle strips with adjacency: vertex selection for first and last primitives)")
