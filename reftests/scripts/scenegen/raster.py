@@ -415,3 +415,20 @@ cs("huge_triangle", "A triangle 2000 times larger than the viewport (clipping or
    "OpenGL 2.20 clipping; 3.5.1 attribute interpolation (results must not depend on how the implementation clips)",
    None, "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 3\n" + "\n".join(huge_probe(x, y) for (x, y) in [(0, 0), (63, 0), (0, 63), (63, 63), (32, 32)]),
    vdata=clip_rows(HUGE), tol=2, why="colours vary by less than 1/255 over the window; 8-bit rounding")
+
+ps("stencil_depth_fail_paths", "All three stencil-op paths: with depth cleared to 0.5, the left rectangle fails the depth test (dpfail: INCR_WRAP 5 -> 6), the right one passes (dppass: DECR_WRAP 5 -> 4), and a NEVER stencil test on the top strip takes sfail (INVERT: 5 -> 250).",
+   "OpenGL 4.1.5 stencil test (sfail / dpfail / dppass operations, INCR_WRAP, DECR_WRAP, INVERT)",
+   "clear color 0.0 0.0 0.0 1.0\nclear depth 0.5\nclear stencil 5\nclear\nenable GL_DEPTH_TEST\ndepthfunc GL_LESS\nenable GL_STENCIL_TEST\n"
+   "stencil func GL_ALWAYS 0 255\nstencil op GL_KEEP GL_INCR_WRAP GL_DECR_WRAP\n" + rect(0.5, RED, 0, 0, 32, 48) + "\n" + rect(-0.5, GREEN, 32, 0, 32, 48) + "\n" +
+   "stencil func GL_NEVER 0 255\nstencil op GL_INVERT GL_KEEP GL_KEEP\n" + rect(-0.5, BLUE, 0, 48, 64, 16) + "\n" +
+   "\n".join([probe(16, 24, BLACK), probe(48, 24, GREEN), probe(32, 56, BLACK)]) +
+   "\nprobe stencil 16 24 6\nprobe stencil 48 24 4\nprobe stencil 16 56 250\nprobe stencil 48 56 250")
+
+ps("scissored_masked_clear", "Clear honours the scissor box and the colour mask: after a full red clear, a green clear with scissor (16, 16, 32, 32) and colour mask (0, 1, 1, 1) only changes green/blue/alpha inside the box.",
+   "OpenGL 4.2.3 Clear (affected by the pixel ownership, scissor test and write masks)",
+   "clear color 1.0 0.0 0.0 1.0\nclear\nenable GL_SCISSOR_TEST\nscissor 16 16 32 32\ncolor mask 0 1 1 1\nclear color 0.0 1.0 0.5 0.25\nclear\ncolor mask 1 1 1 1\ndisable GL_SCISSOR_TEST\n" +
+   "\n".join([probe(8, 8, (1, 0, 0, 1)), probe(32, 32, (1, 1, .5, .25)), probe(47, 47, (1, 1, .5, .25)), probe(48, 48, (1, 0, 0, 1))]))
+
+blend_scene("blend_dst_alpha", "DST_ALPHA / ONE_MINUS_DST_ALPHA blending against a destination alpha of 0.25 from the clear colour.",
+            "OpenGL 4.1.8 blending (destination alpha factors)", "blend func GL_DST_ALPHA GL_ONE_MINUS_DST_ALPHA",
+            (1.0, 0.4, 0.8, 1.0), (0.2, 0.8, 0.4, 0.25), (0.25*1 + 0.75*0.2, 0.25*0.4 + 0.75*0.8, 0.25*0.8 + 0.75*0.4, 0.25*1 + 0.75*0.25))
