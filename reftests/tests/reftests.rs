@@ -231,7 +231,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    // A stale entry would silently hide nothing; it must be removed to keep the list true.
+    // An entry that names no scene is stale: report it so the list is kept true.
     if filters.is_empty() {
         for id in expected.keys() {
             if !scenes.iter().any(|s| &s.id == id) {
