@@ -432,3 +432,25 @@ ps("scissored_masked_clear", "Clear honours the scissor box and the colour mask:
 blend_scene("blend_dst_alpha", "DST_ALPHA / ONE_MINUS_DST_ALPHA blending against a destination alpha of 0.25 from the clear colour.",
             "OpenGL 4.1.8 blending (destination alpha factors)", "blend func GL_DST_ALPHA GL_ONE_MINUS_DST_ALPHA",
             (1.0, 0.4, 0.8, 1.0), (0.2, 0.8, 0.4, 0.25), (0.25*1 + 0.75*0.2, 0.25*0.4 + 0.75*0.8, 0.25*0.8 + 0.75*0.4, 0.25*1 + 0.75*0.25))
+
+E = (0.125, 0.125, 0.125, 0.125)
+ctr = (32.5, 32.5)
+ring = [(8.5, 32.5), (8.5, 8.5), (32.5, 8.5), (56.5, 8.5), (56.5, 32.5), (56.5, 56.5), (32.5, 56.5), (8.5, 56.5)]
+fan = []
+for i in range(8):
+    a = ring[i]; b = ring[(i + 1) % 8]
+    fan += [(ctr[0], ctr[1], E), (a[0], a[1], E), (b[0], b[1], E)]
+cs("fill_fan_shared_edges", "Eight triangles around a pixel centre with horizontal, vertical and diagonal shared edges through pixel centres, additive blending: every covered pixel, the centre included, is hit exactly once (0.125).",
+   "OpenGL 3.5.1 polygon rasterization (a fragment on a shared edge is produced for exactly one of the polygons)",
+   fan, "clear color 0.0 0.0 0.0 0.0\nclear\nenable GL_BLEND\nblend func GL_ONE GL_ONE\ndraw arrays GL_TRIANGLES 0 24\n" +
+   "\n".join(probe(x, y, E) for (x, y) in [(32, 32), (20, 32), (44, 32), (32, 20), (32, 44), (20, 20), (44, 44), (20, 44), (44, 20), (12, 30)]),
+   why="exact; outer edges through pixel centres follow the fill convention (llvmpipe's) and are checked by the PNG")
+
+def quad_rows(x0, y0, x1, y1, col):
+    return [(x0, y0, col), (x1, y0, col), (x0, y1, col), (x0, y1, col), (x1, y0, col), (x1, y1, col)]
+own = quad_rows(4.5, 4.5, 32.5, 32.5, RED) + quad_rows(32.5, 4.5, 60.5, 32.5, GREEN) + quad_rows(4.5, 32.5, 32.5, 60.5, BLUE) + quad_rows(32.5, 32.5, 60.5, 60.5, WHITE)
+cs("fill_rule_ownership", "Four rectangles meeting on the pixel-centre lines x = 32.5 and y = 32.5 (and bounded by others at 4.5 and 60.5): which rectangle owns the pixels on a shared edge is the fill convention glemu shares with llvmpipe (top-left rule in the framebuffer-object orientation).",
+   "OpenGL 3.5.1 (ownership of pixels on shared edges is implementation-defined but must be consistent); glemu DESIGN: llvmpipe's convention",
+   own, "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 24\n" +
+   "\n".join(probe(x, y, c) for (x, y, c) in [(16, 16, RED), (48, 16, GREEN), (16, 48, BLUE), (48, 48, WHITE)]),
+   why="the ownership of the centre row/column and of the outer rows/columns must match the reference exactly")
