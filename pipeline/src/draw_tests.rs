@@ -479,3 +479,37 @@ fn fragment_program_samples_and_fetches_textures() {
     run(&st, &mut f, None);
     assert_eq!(px(&f, 1, 1), [0.0, 0.0, 0.0, 1.0]);
 }
+
+#[test]
+fn tess_control_with_more_output_vertices_than_lanes() {
+    // 20 output vertices (two batches of invocations); each copies input vertex
+    // (invocation mod 4); the evaluation program uses vertices 0..3 and vertex 19's
+    // attribute, which only the second batch writes.
+    let tcp = "!!NVtcp5.0\nVERTICES_OUT 20;\nATTRIB ipos = vertex.position;\nINT TEMP id;\nTEMP c;\n\
+        MOV.S id.x, primitive.invocation.x;\nMOD.S id.y, id.x, 4;\nMOV result.position, ipos[id.y];\n\
+        I2F c.x, id.x;\nMUL c.x, c.x, 0.05;\nMOV c.yzw, {0, 0, 0, 1};\nMOV result.attrib[0], c;\n\
+        MOV result.patch.tessouter[0].x, 1.0;\nMOV result.patch.tessouter[1].x, 1.0;\n\
+        MOV result.patch.tessouter[2].x, 1.0;\nMOV result.patch.tessouter[3].x, 1.0;\n\
+        MOV result.patch.tessinner[0].x, 1.0;\nMOV result.patch.tessinner[1].x, 1.0;\nEND\n";
+    let tep = "!!NVtep5.0\nTESS_MODE QUADS;\nTEMP a, b;\n\
+        LRP a, vertex.tesscoord.x, vertex[1].position, vertex[0].position;\n\
+        LRP b, vertex.tesscoord.x, vertex[2].position, vertex[3].position;\n\
+        LRP result.position, vertex.tesscoord.y, b, a;\nMOV result.color, vertex[19].attrib[0];\nEND\n";
+    let pos = floats(&[-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0]);
+    let mut st = base_state(
+        PrimitiveMode::Patches,
+        4,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.vertex.tess.patch_vertices = 4;
+    st.programs.tess_control = Some(stage(tcp, Stage::TessControl, vec![]));
+    st.programs.tess_eval = Some(stage(tep, Stage::TessEval, vec![]));
+    let mut f = fb();
+    let s = run(&st, &mut f, None);
+    assert_eq!(s.primitives_generated[0], 2);
+    assert!((px(&f, 8, 8)[0] - 0.95).abs() < 1e-6, "{:?}", px(&f, 8, 8));
+}

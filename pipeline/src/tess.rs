@@ -70,11 +70,6 @@ fn run_control(
             "tessellation control program VERTICES_OUT {n_out} is not 1..32"
         )));
     }
-    if n_out > MAX_LANES {
-        return Err(PipelineError::not_supported(format!(
-            "tessellation control programs with more than {MAX_LANES} output vertices"
-        )));
-    }
     let layout = Vertices::layout_of(prog);
     let vertex_cols: Vec<(usize, VaryingSlot)> = layout
         .iter()
@@ -97,53 +92,61 @@ fn run_control(
     let mut patches = Vec::new();
     for (p, pv) in prims.verts.chunks_exact(n_in).enumerate() {
         let id = ids.get(p).copied().unwrap_or(p as u32);
-        for (slot, inp) in prog.inputs.iter().enumerate() {
-            for lane in 0..n_out {
-                for (v, vid) in pv.iter().enumerate() {
-                    let val = match &inp.binding {
-                        InputBinding::Varying(s) => input.slot(*vid as usize, *s).unwrap_or([0; 4]),
-                        InputBinding::PrimitiveId => [id, 0, 0, 0],
-                        InputBinding::PrimitiveInvocation => [lane as u32, 0, 0, 0],
-                        InputBinding::PrimitiveVertexCount => [n_in as u32, 0, 0, 0],
-                        InputBinding::PatchOut(_) | InputBinding::PatchIn(_) => [0; 4],
-                        b => {
-                            return Err(PipelineError::not_supported(format!(
-                                "tessellation control program input {b:?}"
-                            )))
-                        }
-                    };
-                    if let Some(r) = ls.input_vertex_mut(v, slot) {
-                        for c in 0..4 {
-                            r[c][lane] = val[c];
+        let first = verts.len();
+        let mut per_patch: Vec<(VaryingSlot, [u32; 4])> =
+            patch_cols.iter().map(|(_, s)| (*s, [0; 4])).collect();
+        // More output vertices than lanes run as consecutive batches of invocations.
+        for start in (0..n_out).step_by(MAX_LANES) {
+            let width = (n_out - start).min(MAX_LANES);
+            for (slot, inp) in prog.inputs.iter().enumerate() {
+                for lane in 0..width {
+                    let invocation = (start + lane) as u32;
+                    for (v, vid) in pv.iter().enumerate() {
+                        let val = match &inp.binding {
+                            InputBinding::Varying(s) => {
+                                input.slot(*vid as usize, *s).unwrap_or([0; 4])
+                            }
+                            InputBinding::PrimitiveId => [id, 0, 0, 0],
+                            InputBinding::PrimitiveInvocation => [invocation, 0, 0, 0],
+                            InputBinding::PrimitiveVertexCount => [n_in as u32, 0, 0, 0],
+                            InputBinding::PatchOut(_) | InputBinding::PatchIn(_) => [0; 4],
+                            b => {
+                                return Err(PipelineError::not_supported(format!(
+                                    "tessellation control program input {b:?}"
+                                )))
+                            }
+                        };
+                        if let Some(r) = ls.input_vertex_mut(v, slot) {
+                            for c in 0..4 {
+                                r[c][lane] = val[c];
+                            }
                         }
                     }
                 }
             }
-        }
-        tcs.executor
-            .run(&mut ls, lanes_mask(n_out), &tcs.params, &mut env)
-            .map_err(|e| PipelineError::execution(format!("tessellation control program: {e}")))?;
-        let first = verts.len();
-        for lane in 0..n_out {
-            let row: Vec<[u32; 4]> = vertex_cols
-                .iter()
-                .map(|(o, _)| ls.output_lane(*o, lane))
-                .collect();
-            verts.push_row(&row);
-        }
-        let per_patch = patch_cols
-            .iter()
-            .map(|(o, s)| {
-                let mut v = [0u32; 4];
+            tcs.executor
+                .run(&mut ls, lanes_mask(width), &tcs.params, &mut env)
+                .map_err(|e| {
+                    PipelineError::execution(format!("tessellation control program: {e}"))
+                })?;
+            for lane in 0..width {
+                let row: Vec<[u32; 4]> = vertex_cols
+                    .iter()
+                    .map(|(o, _)| ls.output_lane(*o, lane))
+                    .collect();
+                verts.push_row(&row);
+            }
+            for ((o, _), (_, v)) in patch_cols.iter().zip(per_patch.iter_mut()) {
                 for (c, out) in v.iter_mut().enumerate() {
-                    *out = (0..n_out)
-                        .map(|l| ls.output_lane(*o, l)[c])
-                        .find(|x| *x != 0)
-                        .unwrap_or(0);
+                    if *out == 0 {
+                        *out = (0..width)
+                            .map(|l| ls.output_lane(*o, l)[c])
+                            .find(|x| *x != 0)
+                            .unwrap_or(0);
+                    }
                 }
-                (*s, v)
-            })
-            .collect();
+            }
+        }
         patches.push(Patch {
             first,
             count: n_out,
