@@ -261,3 +261,29 @@ color = vec4(u8 * 0.00390625, (s16 + 256.0) * 0.001953125, uintBitsToFloat(words
       "NV: buffer buf 16 uint (%d, %d, 1048576000, 1061158912)\nNV: buffer address env_fp 0 buf\nGL: parameter buffer fp 0 0 uint (%d, %d, 1048576000, 1061158912)" % (0xC0000000, 0xFF9C0000, 0xC0000000, 0xFF9C0000),
       probe(32, 32, (0xC0 / 256, (-100 + 256) / 512, 0.25, 0.75)),
       "layout(std430, binding = 0) readonly buffer D { uint words[]; };", ("GL_NV_gpu_program5", "GL_NV_shader_buffer_load"))
+
+scene(MEM, "store_from_vertex_program", "STORE from a vertex program: each vertex writes 3 * vertex.id + 1 to word vertex.id of a resident buffer (idempotent, so repeated vertex invocations cannot change the result); `probe buffer` checks memory, points show the draw ran.",
+      "NV_shader_buffer_store (STORE in any program type); NV_gpu_program5 STORE, PK64; NV_gpu_program4 vertex.id", 1, 0, "exact point colours",
+      [("vertex program", """!!NVvp5.0
+LONG TEMP a;
+UINT TEMP i, v;
+PK64.U a.x, program.env[0];
+MOV.U i.x, vertex.id.x;
+MUL.U i.y, i.x, 4;
+ADD.U64 a.x, a.x, i.y;
+MAD.U v.x, i.x, 3, 1;
+STORE.U32 v.x, a.x;
+MOV result.position, vertex.attrib[0];
+MOV result.color, {0.5, 1.0, 0.25, 1.0};
+END"""), ("fragment program", "!!NVfp5.0\nMOV result.color, fragment.color;\nEND")],
+      [("vertex shader", """#version 450
+layout(location = 0) in vec4 pos;
+layout(std430, binding = 0) buffer D { uint data[]; };
+out vec4 c;
+void main() { data[gl_VertexID] = uint(gl_VertexID) * 3u + 1u; gl_Position = pos; c = vec4(0.5, 1.0, 0.25, 1.0); }"""),
+       ("fragment shader", "#version 450\nin vec4 c;\nout vec4 color;\nvoid main() { color = c; }")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\nNV: buffer buf 64\nNV: buffer address env_vp 0 buf\nGL: parameter buffer vp 0 60 uint (0)\npoint size 2\ndraw arrays GL_POINTS 0 4\n" +
+      "probe rect rgba (7, 7, 2, 2) (0.5, 1.0, 0.25, 1.0)\nprobe rect rgba (55, 55, 2, 2) (0.5, 1.0, 0.25, 1.0)\n" + probe(32, 32, (0, 0, 0, 1)) +
+      "\nNV: probe buffer buf 0 uint (1, 4, 7, 10)",
+      vdata="0/float/4\n-0.75 -0.75 0.0 1.0\n0.75 -0.75 0.0 1.0\n-0.75 0.75 0.0 1.0\n0.75 0.75 0.0 1.0",
+      nv_req=("GL_NV_gpu_program5", "GL_NV_shader_buffer_load", "GL_NV_shader_buffer_store"))
