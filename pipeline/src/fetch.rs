@@ -249,9 +249,10 @@ pub struct IndexBuffer {
 /// Marks a restart in an index list produced by [`read_indices`].
 pub const RESTART: u32 = u32::MAX;
 
-/// Reads `count` indices; indices equal to `restart` become [`RESTART`] (a genuine index
-/// 0xffffffff is also treated as a restart only if it equals `restart`... and otherwise
-/// cannot be fetched anyway because no array has that many elements).
+/// Reads `count` indices; those equal to `restart` become [`RESTART`]. A u32 index of
+/// 0xffffffff that is not the restart index also acts as a restart: it can never name a
+/// real element (GL leaves such a vertex undefined), and dropping its primitives is
+/// the least surprising undefined behaviour.
 pub fn read_indices(
     ib: &IndexBuffer,
     count: u32,
