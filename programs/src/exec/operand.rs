@@ -754,17 +754,25 @@ pub(crate) fn store32(
                 stats.oob_writes += u64::from(en.iter().map(|m| m.count_ones()).sum::<u32>());
                 return Ok(());
             };
+            const ALL: LaneMask = (1 << MAX_LANES) - 1;
             for c in 0..4 {
                 let m = en[c];
                 if m == 0 {
                     continue;
                 }
+                if m & ALL == ALL {
+                    r[c] = v[c];
+                    continue;
+                }
+                // Branch-free select: expand the lane bits to word masks first.
+                let mut sel = [0u32; MAX_LANES];
+                for (l, x) in sel.iter_mut().enumerate() {
+                    *x = 0u32.wrapping_sub((m >> l) & 1);
+                }
                 let d = &mut r[c];
                 let s = &v[c];
                 for l in 0..MAX_LANES {
-                    if m & (1 << l) != 0 {
-                        d[l] = s[l];
-                    }
+                    d[l] = (s[l] & sel[l]) | (d[l] & !sel[l]);
                 }
             }
             return Ok(());
