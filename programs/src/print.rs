@@ -98,7 +98,7 @@ pub fn print_program(p: &Program) -> String {
         );
     }
     for (u, t) in &p.texture_targets {
-        let _ = writeln!(out, "; texture[{u}] = {t:?}");
+        let _ = writeln!(out, "; texture[{u}] = {}", crate::front::target_name(*t));
     }
     for (i, inst) in p.instructions.iter().enumerate() {
         let _ = writeln!(out, "{i:4}: {}", inst_text(inst, &names));
@@ -234,7 +234,12 @@ fn index_reg(r: &IndexReg) -> String {
 }
 
 fn cond_text(c: &CondTest) -> String {
-    format!("{:?}{}{}", c.op, c.cc, swz(&c.swizzle)).to_uppercase()
+    format!(
+        "{}{}{}",
+        format!("{:?}", c.op).to_uppercase(),
+        c.cc,
+        swz(&c.swizzle)
+    )
 }
 
 fn src_text(s: &Src, names: &Names) -> String {
@@ -347,7 +352,7 @@ fn inst_text(i: &Inst, names: &Names) -> String {
                     )
                 }
             };
-            let mut x = format!("{unit}, {:?}", t.target);
+            let mut x = format!("{unit}, {}", crate::front::target_name(t.target));
             if t.gather_comp != 0 {
                 let _ = write!(x, " comp {}", comp(t.gather_comp));
             }
@@ -427,7 +432,7 @@ mod tests {
         .unwrap();
         let text = print_program(&p);
         assert!(
-            text.contains("ADD.F32.SAT t0(r).xy (GT0.XXXX), -|in0|, p0(k).wzyx"),
+            text.contains("ADD.F32.SAT t0(r).xy (GT0.xxxx), -|in0|, p0(k).wzyx"),
             "{text}"
         );
         assert!(text.contains("MOV.F32 out0, t0(r)"), "{text}");
@@ -442,7 +447,7 @@ mod tests {
         )
         .unwrap();
         let text = print_program(&p);
-        assert!(text.contains("   1: IF.F32 -> 2 if NE0.XXXX"), "{text}");
+        assert!(text.contains("   1: IF.F32 -> 2 if NE0.xxxx"), "{text}");
         assert!(text.contains("   2: ELSE.F32 -> 3"), "{text}");
     }
 }

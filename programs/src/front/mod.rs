@@ -19,6 +19,8 @@ mod state;
 #[cfg(test)]
 mod tests;
 
+pub use inst::target_name;
+
 use crate::assemble::Header;
 use crate::error::ProgramError;
 use crate::ir::*;
