@@ -256,7 +256,7 @@ fn set_on_instructions_true_values() {
         [-1, 0, 0, 0]
     );
     assert_eq!(
-        t0("UINT TEMP r;\nSGT.U r, {-1, 2, 3, 4}, {0, 2, 2, 2};"),
+        t0("UINT TEMP r;\nSGT.U r, {4294967295, 2, 3, 4}, {0, 2, 2, 2};"),
         [u32::MAX, 0, u32::MAX, u32::MAX]
     );
     // NaN compares unordered: only SNE is true.
@@ -283,7 +283,7 @@ fn integer_arithmetic_wraps() {
         [-5, 2, 0, 2]
     );
     assert_eq!(
-        t0("UINT TEMP r;\nMIN.U r, {-5, 3, 0, 7}, {2, 2, 2, 2};"),
+        t0("UINT TEMP r;\nMIN.U r, {4294967291, 3, 0, 7}, {2, 2, 2, 2};"),
         [2, 2, 0, 2]
     );
     assert_eq!(
@@ -296,7 +296,7 @@ fn integer_arithmetic_wraps() {
     );
     // Negating an unsigned operand is two's complement; |u| does nothing.
     assert_eq!(
-        t0("UINT TEMP r;\nMOV.U r, -{1, 0, 2, 3};"),
+        t0("UINT TEMP r;\nUINT TEMP t;\nMOV.U t, {1, 0, 2, 3};\nMOV.U r, -t;"),
         [u32::MAX, 0, u32::MAX - 1, u32::MAX - 2]
     );
     assert_eq!(
@@ -332,7 +332,7 @@ fn integer_division_and_modulus() {
         [103, 107, 100, 7]
     );
     assert_eq!(
-        t0("UINT TEMP r;\nSAD.S r, {-1, 10, 5, 0}, {4, -3, 5, 0}, {0, 0, 0, 0};"),
+        t0("UINT TEMP r;\nSAD.S r, {4294967295, 10, 5, 0}, {4, 4294967293, 5, 0}, {0, 0, 0, 0};"),
         [5, 13, 0, 0]
     );
 }
@@ -367,7 +367,7 @@ fn logic_and_shifts() {
         [-4, 4, -1, 1]
     );
     assert_eq!(
-        t0("UINT TEMP r;\nSHR.U r, {-16, 16, -1, 7}, 34;"),
+        t0("UINT TEMP r;\nSHR.U r, {4294967280, 16, 4294967295, 7}, 34;"),
         [0x3fff_fffc, 4, 0x3fff_ffff, 1]
     );
 }
@@ -390,11 +390,11 @@ fn bitfield_instructions() {
     );
     // offset + width > 32: the bits up to 31.
     assert_eq!(
-        t0("UINT TEMP r;\nBFE.U r, {8, 28, 0, 0}, {-1, 0, 0, 0};")[0],
+        t0("UINT TEMP r;\nBFE.U r, {8, 28, 0, 0}, {4294967295, 0, 0, 0};")[0],
         15
     );
     assert_eq!(
-        t0("UINT TEMP r;\nBFI.U r, {4, 8, 0, 0}, {5, 255, 0, 0}, {0, 0, -1, 0};"),
+        t0("UINT TEMP r;\nBFI.U r, {4, 8, 0, 0}, {5, 255, 0, 0}, {0, 0, 4294967295, 0};"),
         [0x500, 0xf00, 0xffff_f0ff, 0]
     );
     assert_eq!(
@@ -402,17 +402,20 @@ fn bitfield_instructions() {
         [1, 2, 3, 4]
     );
     assert_eq!(
-        t0("UINT TEMP r;\nBFR.U r, {1, 2, 0, -1};"),
+        t0("UINT TEMP r;\nBFR.U r, {1, 2, 0, 4294967295};"),
         [0x8000_0000, 0x4000_0000, 0, u32::MAX]
     );
-    assert_eq!(t0("UINT TEMP r;\nBTC.U r, {0, 7, -1, 256};"), [0, 3, 32, 1]);
     assert_eq!(
-        t0("UINT TEMP r;\nBTFL.U r, {0, 8, -1, 6};"),
+        t0("UINT TEMP r;\nBTC.U r, {0, 7, 4294967295, 256};"),
+        [0, 3, 32, 1]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nBTFL.U r, {0, 8, 4294967295, 6};"),
         [u32::MAX, 3, 0, 1]
     );
     assert_eq!(t0i("INT TEMP r;\nBTFL.S r, {0, 8, -1, 6};"), [-1, 3, 0, 1]);
     assert_eq!(
-        t0("UINT TEMP r;\nBTFM.U r, {0, 8, -1, 6};"),
+        t0("UINT TEMP r;\nBTFM.U r, {0, 8, 4294967295, 6};"),
         [u32::MAX, 3, 31, 2]
     );
     assert_eq!(
@@ -488,7 +491,7 @@ fn conversions_i2f_and_cvt_rounding() {
         [-1.0, 2.0, 0.0, 16777216.0]
     );
     assert_eq!(
-        t0f("TEMP r;\nI2F.U r, {-1, 2, 0, 7};"),
+        t0f("TEMP r;\nI2F.U r, {4294967295, 2, 0, 7};"),
         [4294967296.0, 2.0, 0.0, 7.0]
     );
     let v = "{-2.5, 2.5, -0.5, 3.5}";
@@ -514,7 +517,7 @@ fn conversions_i2f_and_cvt_rounding() {
     );
     // Integer narrowing: SAT clamps, otherwise low bits.
     assert_eq!(
-        t0("UINT TEMP r;\nCVT.U32.S32 r, {-5, 5, 0, 1};"),
+        t0("UINT TEMP r;\nCVT.U32.S32 r, {4294967291, 5, 0, 1};"),
         [(-5i32) as u32, 5, 0, 1]
     );
     assert_eq!(
