@@ -222,9 +222,9 @@ fn fan_is_watertight_1x_and_4x() {
 
 #[test]
 fn fan_through_pixel_centres_is_watertight() {
-    // Centre and rim on exact pixel centres/corners: many samples lie exactly on edges.
+    // Centre and rim on exact pixel centres: at 1× many centres lie exactly on the
+    // horizontal, vertical and diagonal edges; 4× checks the same mesh per sample.
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
-    let mut f = fb(64, 64, 4, ColorFormat::Rgba32F);
     let mut inp = DrawInput::new(0);
     let c = inp.push_vertex(vtx(32.5, 32.5), &[]);
     let rim = [
@@ -244,14 +244,17 @@ fn fan_through_pixel_centres_is_watertight() {
         inp.primitives
             .push(Primitive::triangle([c, 1 + i, 1 + (i + 1) % 8], 0, i));
     }
-    draw(
-        &r,
-        &mut f,
-        &additive(),
-        &inp,
-        &VaryShader::constant([1.0; 4]),
-    );
-    assert_all_samples(&f, 1.0);
+    for samples in [1, 4] {
+        let mut f = fb(64, 64, samples, ColorFormat::Rgba32F);
+        draw(
+            &r,
+            &mut f,
+            &additive(),
+            &inp,
+            &VaryShader::constant([1.0; 4]),
+        );
+        assert_all_samples(&f, 1.0);
+    }
 }
 
 #[test]
@@ -1220,5 +1223,61 @@ fn depth_paths_agree_bit_for_bit() {
     }
     for r in &results[1..] {
         assert!(r == &results[0]);
+    }
+}
+
+mod prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        /// Any fan around an arbitrary (subpixel) centre, with arbitrary rim angles and
+        /// either winding, covers every sample of a 4× framebuffer exactly once.
+        #[test]
+        fn any_fan_covers_each_sample_once(
+            cx in 0.0f32..40.0,
+            cy in 0.0f32..40.0,
+            mut angles in proptest::collection::vec(0.0f32..std::f32::consts::TAU, 3..12),
+            reverse in any::<bool>(),
+        ) {
+            angles.sort_by(f32::total_cmp);
+            angles.dedup_by(|a, b| (*a - *b).abs() < 1e-3);
+            // Consecutive rim points must stay less than half a turn apart for a convex
+            // cover of the centre; otherwise add the missing directions.
+            let mut rim = Vec::new();
+            for (i, &a) in angles.iter().enumerate() {
+                rim.push(a);
+                let next = angles.get(i + 1).copied().unwrap_or(angles[0] + std::f32::consts::TAU);
+                let mut t = a + 2.0;
+                while t < next - 1e-3 {
+                    rim.push(t);
+                    t += 2.0;
+                }
+            }
+            let mut inp = DrawInput::new(0);
+            let c = inp.push_vertex(vtx(cx, cy), &[]);
+            for &a in &rim {
+                inp.push_vertex(vtx(cx + 300.0 * a.cos(), cy + 300.0 * a.sin()), &[]);
+            }
+            let n = rim.len() as u32;
+            for i in 0..n {
+                let (a, b) = (1 + i, 1 + (i + 1) % n);
+                let v = if reverse { [c, b, a] } else { [c, a, b] };
+                inp.primitives.push(Primitive::triangle(v, 0, i));
+            }
+            let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+            let mut f = fb(40, 40, 4, ColorFormat::Rgba32F);
+            draw(&r, &mut f, &additive(), &inp, &VaryShader::constant([1.0; 4]));
+            for y in 0..40 {
+                for x in 0..40 {
+                    for s in 0..4 {
+                        let v = f.read_sample(0, x, y, s).unwrap_or([-1.0; 4])[0];
+                        prop_assert_eq!(v, 1.0, "pixel ({},{}) sample {}", x, y, s);
+                    }
+                }
+            }
+        }
     }
 }
