@@ -16,7 +16,7 @@ use glemu_programs::exec::{
     MAX_LANES,
 };
 use glemu_programs::ir::{
-    FogMode, InputBinding, Opcode, OutputBinding, Stage, VarType, VaryingSlot,
+    FogMode, InputBinding, Opcode, OutputBinding, Stage, ThreadMaskKind, VarType, VaryingSlot,
 };
 use glemu_raster::{
     FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderError,
@@ -42,6 +42,7 @@ enum FragSrc {
     SamplePosition,
     PointCoord,
     Helper,
+    Thread(Option<ThreadMaskKind>),
 }
 
 /// Output routing of one fragment program output.
@@ -175,6 +176,8 @@ impl FragmentPlan {
                     }
                     InputBinding::FragPointCoord => FragSrc::PointCoord,
                     InputBinding::FragHelperThread => FragSrc::Helper,
+                    InputBinding::ThreadId => FragSrc::Thread(None),
+                    InputBinding::ThreadMask(k) => FragSrc::Thread(Some(*k)),
                     other => {
                         return Err(PipelineError::not_supported(format!(
                             "fragment program input {other:?}"
@@ -485,6 +488,11 @@ impl ProgramShader<'_> {
                     reg[1][..lanes].copy_from_slice(&pc[1][..lanes]);
                     reg[2] = [0; MAX_LANES];
                     reg[3] = [ONE; MAX_LANES];
+                }
+                FragSrc::Thread(k) => {
+                    for i in 0..lanes {
+                        reg[0][i] = crate::vertex_stage::thread_value(*k, i as u32);
+                    }
                 }
                 FragSrc::Helper => {
                     let live = batch.live_mask();

@@ -9,7 +9,7 @@ use crate::fetch::{
 use crate::state::{DrawState, StageProgram};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{lanes_mask, MAX_LANES};
-use glemu_programs::ir::{Dialect, InputBinding, Program, Stage, VaryingSlot};
+use glemu_programs::ir::{Dialect, InputBinding, Program, Stage, ThreadMaskKind, VaryingSlot};
 use std::collections::HashMap;
 
 /// Where one vertex program input comes from.
@@ -19,6 +19,21 @@ enum Source<'a> {
     Value([u32; 4]),
     VertexId,
     InstanceId,
+    /// NV_shader_thread_group: lane number / lane masks within the batch.
+    Thread(Option<ThreadMaskKind>),
+}
+
+/// `thread id` or a lane mask (NV_shader_thread_group) for lane `lane` of a batch.
+pub fn thread_value(kind: Option<ThreadMaskKind>, lane: u32) -> u32 {
+    let bit = 1u32.checked_shl(lane).unwrap_or(0);
+    match kind {
+        None => lane,
+        Some(ThreadMaskKind::Eq) => bit,
+        Some(ThreadMaskKind::Ge) => !(bit.wrapping_sub(1)),
+        Some(ThreadMaskKind::Gt) => !(bit.wrapping_sub(1)) & !bit,
+        Some(ThreadMaskKind::Le) => bit.wrapping_sub(1) | bit,
+        Some(ThreadMaskKind::Lt) => bit.wrapping_sub(1),
+    }
 }
 
 fn slot_for(binding: &InputBinding) -> Option<AttribSlot> {
@@ -45,6 +60,8 @@ fn resolve<'a>(
     match binding {
         InputBinding::VertexId => return Ok(Source::VertexId),
         InputBinding::VertexInstance => return Ok(Source::InstanceId),
+        InputBinding::ThreadId => return Ok(Source::Thread(None)),
+        InputBinding::ThreadMask(k) => return Ok(Source::Thread(Some(*k))),
         _ => {}
     }
     let Some(slot) = slot_for(binding) else {
@@ -124,6 +141,9 @@ fn fetch_source(
         Source::Value(v) => out.extend(batch.iter().map(|_| *v)),
         Source::VertexId => out.extend(batch.iter().map(|(v, _)| [*v; 4])),
         Source::InstanceId => out.extend(batch.iter().map(|(_, i)| [*i; 4])),
+        Source::Thread(k) => {
+            out.extend((0..batch.len() as u32).map(|l| [thread_value(*k, l), 0, 0, 0]))
+        }
     }
 }
 
@@ -278,4 +298,20 @@ pub fn run(
     }
     out.invocations = jobs.len() as u64;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thread_masks() {
+        assert_eq!(thread_value(None, 5), 5);
+        assert_eq!(thread_value(Some(ThreadMaskKind::Eq), 3), 0b1000);
+        assert_eq!(thread_value(Some(ThreadMaskKind::Lt), 3), 0b0111);
+        assert_eq!(thread_value(Some(ThreadMaskKind::Le), 3), 0b1111);
+        assert_eq!(thread_value(Some(ThreadMaskKind::Gt), 3), !0b1111);
+        assert_eq!(thread_value(Some(ThreadMaskKind::Ge), 3), !0b0111);
+        assert_eq!(thread_value(Some(ThreadMaskKind::Ge), 0), u32::MAX);
+    }
 }
