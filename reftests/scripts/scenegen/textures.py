@@ -445,3 +445,23 @@ TXF result.color, i, texture[0], 2D;""",
    "color = texelFetch(tex0, ivec2(0, 0), int(floor(gl_FragCoord.x * 0.0625)));",
    "\n".join(probe(8 + 16*k, 30, MIP[k]) for k in range(4)), tol=1, why="texel fetch, exact",
    decls=tdecl((0, "sampler2D")), test_pre="texture miptree 0")
+
+def var_off_probe(x, y):
+    ox = x // 16 - 2; oy = y // 16 - 2
+    i = min(max(math.floor((x + .5) / 64 * 8) + ox, 0), 7)
+    j = min(max(math.floor((y + .5) / 64 * 8) + oy, 0), 7)
+    return probe(x, y, RGBW(i, j, 8, 8))
+fs(T, "tex_variable_offset", "NV_gpu_program5 texel offsets from a register (offset(o)): each 16x16 block uses offset (x/16 - 2, y/16 - 2) on the 8x8 rgbw texture (NEAREST, CLAMP_TO_EDGE), shifting the quadrant boundaries per block.",
+   "NV_gpu_program5 2.X.4.4 (<texOffsetVar>: offsets taken from a vector operand, added to the texel coordinates before wrapping)",
+   """INT TEMP o;
+TEMP f;
+MUL f.xy, fragment.position, 0.0625;
+FLR.S o.xy, f;
+ADD.S o.xy, o, -2;
+MOV.S o.zw, 0;
+TEX result.color, fragment.texcoord[0], texture[0], 2D, offset(o);""",
+   """vec2 o = floor(gl_FragCoord.xy * 0.0625) - 2.0;
+color = texture(tex0, tc.xy + o / 8.0);""",
+   "\n".join(var_off_probe(x, y) for (x, y) in [(3, 3), (20, 40), (36, 20), (50, 50), (30, 30), (60, 10), (10, 60)]),
+   tol=1, why="NEAREST; the twin moves the coordinate by offset/size, equivalent for NEAREST; no ties", decls=tdecl((0, "sampler2D")),
+   test_pre="texture rgbw 0 (8, 8)")
