@@ -186,3 +186,56 @@ fn branches_in_vp2_follow_each_lane() {
     assert_eq!(st.output_f32(hpos, 3)[0], 5.0);
     assert_eq!(st.output_f32(hpos, 12)[0], 4.0);
 }
+
+#[test]
+fn malformed_compiled_forms_are_errors_not_panics() {
+    use glemu_programs::ir::{Extra, Index, IndexReg};
+    let base = assemble(
+        "!!NVfp4.0\nTEMP R0;\nMOV.CC R0, fragment.color;\nIF GT.x;\nADD R0, R0, 1;\nENDIF;\nREP {2}.x;\nADD R0, R0, 1;\nENDREP;\nMOV result.color, R0;\nEND\n",
+        Stage::Fragment,
+    );
+    let n = base.instructions.len();
+    let mut variants: Vec<Program> = Vec::new();
+    for i in 0..n {
+        // Jump targets far out of range.
+        let mut p = (*base).clone();
+        if let Extra::Flow { target, .. } = &mut p.instructions[i].extra {
+            *target = u32::MAX;
+            variants.push(p);
+        }
+        // Missing operands.
+        let mut p = (*base).clone();
+        p.instructions[i].srcs.clear();
+        variants.push(p);
+        // Relative index through a register that does not exist.
+        let mut p = (*base).clone();
+        if let Some(s) = p.instructions[i].srcs.first_mut() {
+            s.index = Index::Relative {
+                reg: IndexReg::Address { reg: 9, comp: 0 },
+                offset: -5,
+                base: u32::MAX,
+                len: u32::MAX,
+            };
+            variants.push(p);
+        }
+    }
+    let mut p = (*base).clone();
+    p.entry = u32::MAX;
+    variants.push(p);
+    let mut errors = 0;
+    for v in variants {
+        let v = Arc::new(v);
+        let ex = Executor::new(v.clone()).with_budget(10_000);
+        let mut st = LaneState::new(&v, 16);
+        for l in 0..16 {
+            st.set_input_f32(0, l, [l as f32 - 8.0; 4]);
+        }
+        if ex
+            .run(&mut st, 0xffff, &params(&v, &[]), &mut TestEnv::default())
+            .is_err()
+        {
+            errors += 1;
+        }
+    }
+    assert!(errors > 5, "{errors}");
+}

@@ -237,7 +237,7 @@ impl Executor {
                 ExecError::new(pc, span, kind)
             })?;
             if let Next::Seq = next {
-                g.pc = pc + 1;
+                g.pc = pc.saturating_add(1);
                 // Falling through to an instruction label inside a subroutine returns.
                 if self.label_at.get(g.pc as usize).copied().unwrap_or(false) {
                     flow::implicit_return(g);

@@ -89,14 +89,14 @@ fn end_of_iteration(g: &mut Group, end: u32) -> Res<()> {
         Some(Frame::Rep { start, remaining }) => {
             let start = *start;
             match remaining {
-                None => g.pc = start + 1,
+                None => g.pc = start.saturating_add(1),
                 Some(r) => {
                     *r -= 1;
                     if *r > 0 {
-                        g.pc = start + 1;
+                        g.pc = start.saturating_add(1);
                     } else {
                         g.frames.pop();
-                        g.pc = end + 1;
+                        g.pc = end.saturating_add(1);
                     }
                 }
             }
@@ -112,10 +112,10 @@ fn end_of_iteration(g: &mut Group, end: u32) -> Res<()> {
             *remaining -= 1;
             *counter = counter.wrapping_add(*step);
             if *remaining > 0 {
-                g.pc = start + 1;
+                g.pc = start.saturating_add(1);
             } else {
                 g.frames.pop();
-                g.pc = end + 1;
+                g.pc = end.saturating_add(1);
             }
             Ok(())
         }
@@ -197,7 +197,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let pass = cond_any(run.st, &cond, g.mask);
             // Lanes failing the test skip to after the ELSE/ENDIF.
             branch(run, g, g.mask & !pass, |t| {
-                t.pc = target + 1;
+                t.pc = target.saturating_add(1);
                 Ok(())
             })
         }
@@ -222,7 +222,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let c = counts(run, g, inst, 0)?;
             split_by(run, g, &c, |ng, n| {
                 if n <= 0 {
-                    ng.pc = end + 1;
+                    ng.pc = end.saturating_add(1);
                 } else {
                     push_frame(
                         ng,
@@ -231,7 +231,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
                             remaining: Some(n),
                         },
                     )?;
-                    ng.pc = pc + 1;
+                    ng.pc = pc.saturating_add(1);
                 }
                 Ok(())
             })
@@ -247,7 +247,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             }
             split_by(run, g, &keys, |ng, (n, i0, s)| {
                 if n <= 0 {
-                    ng.pc = end + 1;
+                    ng.pc = end.saturating_add(1);
                 } else {
                     push_frame(
                         ng,
@@ -258,7 +258,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
                             step: s as i32,
                         },
                     )?;
-                    ng.pc = pc + 1;
+                    ng.pc = pc.saturating_add(1);
                 }
                 Ok(())
             })
@@ -303,7 +303,12 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let (target, cond) = flow_of(inst)?;
             let pass = cond_any(run.st, &cond, g.mask);
             branch(run, g, pass, |t| {
-                push_frame(t, Frame::Call { ret: pc + 1 })?;
+                push_frame(
+                    t,
+                    Frame::Call {
+                        ret: pc.saturating_add(1),
+                    },
+                )?;
                 t.pc = target;
                 Ok(())
             })
@@ -397,7 +402,7 @@ fn cali<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
         };
         let func = run
             .env
-            .subroutine(sv.first + i)
+            .subroutine(sv.first.saturating_add(i))
             .map_err(|e| ExecErrorKind::Env(e.0))?;
         match sv.functions.iter().find(|(f, _)| *f == func) {
             Some((_, at)) => targets[l] = Some(*at),
@@ -408,10 +413,15 @@ fn cali<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     split_by(run, g, &targets, |ng, t| {
         match t {
             Some(at) if ng.mask & pass == ng.mask => {
-                push_frame(ng, Frame::Call { ret: pc + 1 })?;
+                push_frame(
+                    ng,
+                    Frame::Call {
+                        ret: pc.saturating_add(1),
+                    },
+                )?;
                 ng.pc = at;
             }
-            _ => ng.pc = pc + 1,
+            _ => ng.pc = pc.saturating_add(1),
         }
         Ok(())
     })

@@ -522,7 +522,7 @@ fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         };
         match run
             .env
-            .counter_atomic(binding, first + i, update)
+            .counter_atomic(binding, first.saturating_add(i), update)
             .map_err(env_err)?
         {
             // INCR returns the old value, DECR the decremented one, GET the value.

@@ -90,7 +90,7 @@ pub(crate) fn resolve_index(
             for (o, v) in out.iter_mut().zip(r.iter()) {
                 let e = i64::from(*v) + i64::from(offset);
                 if e >= 0 && e < i64::from(len) {
-                    *o = Some(base + e as u32);
+                    *o = base.checked_add(e as u32);
                 }
             }
             Ok(out)

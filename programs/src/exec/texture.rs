@@ -86,7 +86,11 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let r = index_reg(run.st, &acc, reg)?;
             r.map(|v| {
                 let e = i64::from(v) + i64::from(offset);
-                (e >= 0 && e < i64::from(len)).then(|| base + e as u32)
+                if e >= 0 && e < i64::from(len) {
+                    base.checked_add(e as u32)
+                } else {
+                    None
+                }
             })
         }
     };
