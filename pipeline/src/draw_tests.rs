@@ -513,3 +513,68 @@ fn tess_control_with_more_output_vertices_than_lanes() {
     assert_eq!(s.primitives_generated[0], 2);
     assert!((px(&f, 8, 8)[0] - 0.95).abs() < 1e-6, "{:?}", px(&f, 8, 8));
 }
+
+#[test]
+fn restart_base_vertex_and_xfb_of_strips_and_loops() {
+    // Vertices 2..6 hold a strip; index 0xff restarts; base vertex 2 shifts the indices.
+    let pos = floats(&[
+        9.0, 9.0, 9.0, 9.0, // unused (before the base vertex)
+        -1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0, 0.0, 0.0,
+    ]);
+    let mut st = base_state(
+        PrimitiveMode::TriangleStrip,
+        7,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.call.indices = Some(IndexBuffer {
+        buffer: Buffer::from_bytes(vec![0, 1, 2, 0xff, 1, 3, 2]),
+        offset: 0,
+        ty: IndexType::U8,
+    });
+    st.call.base_vertex = 2;
+    st.call.primitive_restart = Some(0xff);
+    let buf = Buffer::new(1024).unwrap();
+    let mut x = XfbState {
+        attribs: vec![parse_attrib("result.position", 0).unwrap()],
+        buffers: vec![Some(XfbBinding {
+            buffer: buf.clone(),
+            offset: 0,
+            size: None,
+        })],
+        ..Default::default()
+    };
+    x.begin(PrimClass::Triangles).unwrap();
+    let mut f = fb();
+    let s = run(&st, &mut f, Some(&mut x));
+    assert_eq!((s.primitives_generated[0], s.primitives_written[0]), (2, 2));
+    let v: Vec<f32> = buf
+        .to_vec()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    // second triangle starts at vertex 1+2 = (1, -1)
+    assert_eq!(&v[12..14], &[1.0, -1.0]);
+    assert_eq!(
+        px(&f, 15, 15),
+        [1.0; 4],
+        "the second strip covers the top right"
+    );
+    // A line loop captured as lines closes back to its first vertex.
+    x.end().unwrap();
+    x.begin(PrimClass::Lines).unwrap();
+    let mut st = base_state(PrimitiveMode::LineLoop, 3, quad_attribs());
+    st.vertex.rasterizer_discard = true;
+    let s = run(&st, &mut fb(), Some(&mut x));
+    assert_eq!(s.primitives_written[0], 3);
+    let v: Vec<f32> = buf
+        .to_vec()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(&v[16..18], &[-1.0, 1.0], "last line starts at vertex 2");
+    assert_eq!(&v[20..22], &[-1.0, -1.0], "and ends at vertex 0");
+}
