@@ -72,5 +72,5 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
 
 /// The compiled form as text: the programs crate's printer (`--ir`).
 fn print_ir(p: &glemu_programs::Program) -> String {
-    format!("{p:#?}")
+    glemu_programs::print::print_program(p)
 }

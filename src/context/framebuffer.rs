@@ -15,6 +15,11 @@ pub(crate) fn from_raster(e: RasterError) -> Error {
 }
 
 pub(crate) fn new_framebuffer(w: u32, h: u32, samples: u32) -> Result<Framebuffer> {
+    if u64::from(w) * u64::from(h) * u64::from(samples) > 1 << 28 {
+        return Err(Error::out_of_memory(format!(
+            "a {w}x{h} framebuffer with {samples} samples"
+        )));
+    }
     Framebuffer::new(
         w,
         h,

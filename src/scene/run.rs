@@ -828,7 +828,12 @@ impl Runner {
     fn write_growing(&mut self, id: u32, offset: usize, data: &[u8]) -> Result<(), Error> {
         self.ctx.bind_buffer(gl::COPY_WRITE_BUFFER, id)?;
         let size = self.ctx.buffer_size(gl::COPY_WRITE_BUFFER)? as usize;
-        let end = offset + data.len();
+        let end = offset.saturating_add(data.len());
+        if end as u64 > glemu_pipeline::memory::MAX_BUFFER_SIZE {
+            return Err(Error::out_of_memory(format!(
+                "parameter buffer of {end} bytes"
+            )));
+        }
         if end > size {
             let mut bytes = self
                 .ctx

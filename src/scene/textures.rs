@@ -105,6 +105,24 @@ impl Runner {
 
     pub(crate) fn texture(&mut self, unit: u32, cmd: &TextureCmd) -> Result<(), Error> {
         use TextureCmd as T;
+        let (w, h, d) = match cmd {
+            T::Rgbw { w, h, .. } | T::Ramp { w, h } => (*w, *h, 1),
+            T::Checkerboard { w, h, .. } | T::Quads { w, h, .. } => (*w, *h, 1),
+            T::Shadow { w, h, layers, .. } | T::Layers { w, h, layers, .. } => (*w, *h, *layers),
+            T::Cube { size } => (*size, *size, 6),
+            _ => (1, 1, 1),
+        };
+        // Patterns are generated in memory first: refuse sizes GL would reject anyway.
+        if w == 0
+            || h == 0
+            || d == 0
+            || w > 16384
+            || h > 16384
+            || d > 2048
+            || u64::from(w) * u64::from(h) * u64::from(d) > 1 << 26
+        {
+            return Err(Error::invalid_value(format!("texture size {w}x{h}x{d}")));
+        }
         let nearest_edge = [
             (gl::TEXTURE_MIN_FILTER, gl::NEAREST),
             (gl::TEXTURE_MAG_FILTER, gl::NEAREST),
