@@ -16,6 +16,7 @@ use glemu_reftests::child;
 use glemu_reftests::discover::{self, Roots, SceneEntry};
 use glemu_reftests::expected;
 use glemu_reftests::imagediff::{self, Rgba8};
+use glemu_reftests::lint;
 use glemu_reftests::pngprobe;
 use glemu_reftests::report::{classify, Status, Summary, Verdict};
 use rayon::prelude::*;
@@ -122,6 +123,17 @@ fn run_scene(entry: &SceneEntry, image_path: &Path) -> Status {
     }
 }
 
+/// The suite's structural rules ([`lint::problems`]) for scenes below `roots.suite`.
+fn suite_lint(entry: &SceneEntry, roots: &Roots) -> Vec<String> {
+    if !entry.path.starts_with(&roots.suite) {
+        return Vec::new();
+    }
+    match std::fs::read_to_string(&entry.path) {
+        Ok(text) => lint::problems(&entry.path, &text, &|p: &Path| p.exists()),
+        Err(e) => vec![format!("cannot read the scene: {e}")],
+    }
+}
+
 /// Writes the actual image and, if the scene has a reference, the diff image. Returns a
 /// note for the report.
 fn save_images(entry: &SceneEntry, image: &Rgba8, out: &Path) -> Result<String, String> {
@@ -201,7 +213,13 @@ fn main() -> ExitCode {
                 let _ = std::fs::create_dir_all(dir);
             }
             let status = run_scene(entry, &image_path);
-            let verdict = classify(&status, expected.get(&entry.id).map(String::as_str));
+            let lint = suite_lint(entry, &roots);
+            let verdict = if lint.is_empty() {
+                classify(&status, expected.get(&entry.id).map(String::as_str))
+            } else {
+                // A scene that breaks the suite's rules fails whatever glemu does.
+                Verdict::Fail(format!("scene rules: {}", lint.join("; ")))
+            };
             let image = Rgba8::load_png(&image_path).ok();
             let note = match (&verdict, image) {
                 (Verdict::Pass | Verdict::Skip(_) | Verdict::UnexpectedPass(_), _) => {
