@@ -1,0 +1,34 @@
+//! `glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH]`.
+
+use glemu_demos::{args, headless, window, DemoError};
+use std::process::ExitCode;
+
+fn run() -> Result<(), DemoError> {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let a = args::parse(argv.iter().map(String::as_str))?;
+    match &a.headless {
+        Some(path) => {
+            let mut demo = glemu_demos::by_name(&a.demo)
+                .ok_or_else(|| DemoError::Usage(format!("no demo '{}'", a.demo)))?;
+            let frame = a.frames.unwrap_or(0);
+            headless::render_png(demo.as_mut(), a.size.0, a.size.1, frame, path)?;
+            println!("wrote {} (frame {frame})", path.display());
+            Ok(())
+        }
+        None => window::run(&a.demo, a.size, a.frames),
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(DemoError::Usage(m)) => {
+            eprintln!("{m}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("glemu-demos: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

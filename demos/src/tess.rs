@@ -1,0 +1,314 @@
+//! NV_tessellation_program5: a rippling water surface made of 8×8 quad patches.
+//!
+//! The tessellation control program computes each patch edge's level from the distance
+//! of the edge's midpoint to a focus point that wanders over the surface (so adjacent
+//! patches agree on shared edges and the mesh has no cracks); the largest level comes
+//! from a program parameter (animated, `+`/`-` in the window). The evaluation program
+//! displaces the generated vertices with two travelling waves and derives the exact
+//! normal; the fragment program lights it. A second pass draws the wireframe on top
+//! (`w` toggles it) so the adaptive tessellation is visible.
+
+use crate::demo::Demo;
+use crate::mat;
+use crate::upload::{array_buffer, env_params, program};
+use crate::Result;
+use glemu::{gl, Context};
+
+/// Patches per side of the surface.
+const GRID: usize = 8;
+
+const VERTEX: &str = "!!NVvp5.0
+MOV result.position, vertex.attrib[0];
+END
+";
+
+/// Edge levels fall from `lv.x` at the focus to `lv.y` at distance `1/sqrt(lv.z)`.
+/// Quad domain: outer[0] is the edge u = 0 (control points 0, 3), outer[1] v = 0 (0, 1),
+/// outer[2] u = 1 (1, 2), outer[3] v = 1 (3, 2).
+const CONTROL: &str = "!!NVtcp5.0
+VERTICES_OUT 4;
+PARAM lv = program.env[0];
+PARAM focus = program.env[1];
+ATTRIB ipos = vertex.position;
+INT TEMP id;
+TEMP m, d, o, span;
+MOV.S id.x, primitive.invocation.x;
+MOV result.position, ipos[id.x];
+ADD m.xy, vertex[0].position, vertex[3].position;
+MAD m.xy, m, 0.5, -focus;
+DP2 d.x, m, m;
+ADD m.xy, vertex[0].position, vertex[1].position;
+MAD m.xy, m, 0.5, -focus;
+DP2 d.y, m, m;
+ADD m.xy, vertex[1].position, vertex[2].position;
+MAD m.xy, m, 0.5, -focus;
+DP2 d.z, m, m;
+ADD m.xy, vertex[3].position, vertex[2].position;
+MAD m.xy, m, 0.5, -focus;
+DP2 d.w, m, m;
+MAD_SAT d, d, -lv.z, 1.0;
+MUL d, d, d;
+SUB span.x, lv.x, lv.y;
+MAD o, d, span.x, lv.y;
+MOV result.patch.tessouter[0].x, o.x;
+MOV result.patch.tessouter[1].x, o.y;
+MOV result.patch.tessouter[2].x, o.z;
+MOV result.patch.tessouter[3].x, o.w;
+MAX result.patch.tessinner[0].x, o.y, o.w;
+MAX result.patch.tessinner[1].x, o.x, o.z;
+END
+";
+
+/// Height `A sin(kx + t) cos(ky + 0.8t)`; `result.attrib[0]` is the unnormalized
+/// normal `(-dh/dx, -dh/dy, 1)`, `result.attrib[1].x` the height.
+const EVAL: &str = "!!NVtep5.0
+TESS_MODE QUADS;
+TESS_SPACING FRACTIONAL_ODD;
+TESS_VERTEX_ORDER CCW;
+PARAM mvp[4] = { program.env[0..3] };
+PARAM wave = program.env[4];
+TEMP a, b, p, s, c, n;
+LRP a, vertex.tesscoord.x, vertex[1].position, vertex[0].position;
+LRP b, vertex.tesscoord.x, vertex[2].position, vertex[3].position;
+LRP p, vertex.tesscoord.y, b, a;
+MUL a.xy, wave.x, {1.0, 0.8, 0.0, 0.0};
+MAD s.xy, p, wave.z, a;
+SIN c.x, s.x;
+COS c.y, s.x;
+SIN c.z, s.y;
+COS c.w, s.y;
+MUL p.z, c.x, c.w;
+MUL p.z, p.z, wave.y;
+MUL b.x, wave.y, wave.z;
+MUL n.x, c.y, c.w;
+MUL n.y, c.x, c.z;
+MUL n.x, n.x, -b.x;
+MUL n.y, n.y, b.x;
+MOV n.zw, {0.0, 0.0, 1.0, 0.0};
+MOV result.attrib[0], n;
+MOV result.attrib[1], p.z;
+DP4 result.position.x, mvp[0], p;
+DP4 result.position.y, mvp[1], p;
+DP4 result.position.z, mvp[2], p;
+DP4 result.position.w, mvp[3], p;
+END
+";
+
+const SHADE: &str = "!!NVfp5.0
+ATTRIB nrm = fragment.attrib[0];
+ATTRIB hgt = fragment.attrib[1];
+PARAM light = program.env[0];
+PARAM halfv = program.env[1];
+TEMP n, l, c;
+DP3 l.x, nrm, nrm;
+RSQ l.x, l.x;
+MUL n.xyz, nrm, l.x;
+DP3_SAT l.x, n, light;
+DP3_SAT l.y, n, halfv;
+POW l.y, l.y, 48.0;
+MAD_SAT l.z, hgt.x, 3.0, 0.5;
+LRP c.xyz, l.z, {1.0, 0.85, 0.45, 0.0}, {0.05, 0.25, 0.6, 0.0};
+MAD l.x, l.x, 0.8, 0.2;
+MUL c.xyz, c, l.x;
+MAD result.color.xyz, l.y, 0.7, c;
+MOV result.color.w, 1.0;
+END
+";
+
+const WIRE: &str = "!!NVfp5.0
+MOV result.color, program.env[2];
+END
+";
+
+/// Clear colour (also what tests expect where the surface is not).
+pub const CLEAR: [f32; 4] = [0.02, 0.02, 0.06, 1.0];
+
+/// The tessellation demo.
+#[derive(Debug)]
+pub struct Tess {
+    /// Largest tessellation level (at the focus) before animation; `None` animates it.
+    pub max_level: Option<f32>,
+    /// Draw the wireframe pass.
+    pub wireframe: bool,
+    shade: u32,
+    wire: u32,
+}
+
+impl Default for Tess {
+    fn default() -> Self {
+        Tess {
+            max_level: None,
+            wireframe: true,
+            shade: 0,
+            wire: 0,
+        }
+    }
+}
+
+/// 4 control points per patch, (x, y, 0, 1) each, corners in the order the evaluation
+/// program interpolates: (0,0) (1,0) (1,1) (0,1).
+fn patches() -> Vec<f32> {
+    let step = 2.0 / GRID as f32;
+    let mut v = Vec::with_capacity(GRID * GRID * 16);
+    for j in 0..GRID {
+        for i in 0..GRID {
+            let (x0, y0) = (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
+            let (x1, y1) = (x0 + step, y0 + step);
+            for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
+                v.extend_from_slice(&[x, y, 0.0, 1.0]);
+            }
+        }
+    }
+    v
+}
+
+impl Tess {
+    /// The largest level at time `t`.
+    pub fn level_at(&self, t: f32) -> f32 {
+        self.max_level
+            .unwrap_or_else(|| 11.0 + 8.0 * (0.4 * t).sin())
+            .clamp(1.0, 64.0)
+    }
+
+    /// Camera looking down at the surface from the front, tilted.
+    fn mvp(aspect: f32) -> mat::Mat4 {
+        let proj = mat::perspective(0.8, aspect, 0.5, 10.0);
+        let view = mat::mul(
+            &mat::translate(0.0, -0.1, -3.3),
+            &mat::rotate(-1.0, 1.0, 0.0, 0.0),
+        );
+        mat::mul(&proj, &view)
+    }
+}
+
+impl Demo for Tess {
+    fn setup(&mut self, ctx: &mut Context) -> Result<()> {
+        program(ctx, gl::VERTEX_PROGRAM_ARB, VERTEX)?;
+        program(ctx, gl::TESS_CONTROL_PROGRAM_NV, CONTROL)?;
+        program(ctx, gl::TESS_EVALUATION_PROGRAM_NV, EVAL)?;
+        self.wire = program(ctx, gl::FRAGMENT_PROGRAM_ARB, WIRE)?;
+        self.shade = program(ctx, gl::FRAGMENT_PROGRAM_ARB, SHADE)?;
+        array_buffer(ctx, &patches())?;
+        ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 16, 0)?;
+        ctx.enable_vertex_attrib_array(0)?;
+        ctx.patch_vertices(4)?;
+        ctx.enable(gl::DEPTH_TEST)?;
+        ctx.depth_func(gl::LEQUAL)?;
+        ctx.polygon_offset(1.0, 1.0)?;
+        ctx.clear_color(CLEAR)?;
+        let (l, h) = ([0.4f32, -0.5, 0.77], [0.2f32, -0.0, 0.98]);
+        let norm = |v: [f32; 3]| {
+            let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            [v[0] / n, v[1] / n, v[2] / n, 0.0]
+        };
+        env_params(
+            ctx,
+            gl::FRAGMENT_PROGRAM_ARB,
+            0,
+            &[norm(l), norm(h), [0.9, 0.95, 1.0, 1.0]],
+        )?;
+        Ok(())
+    }
+
+    fn draw(&mut self, ctx: &mut Context, t: f32) -> Result<()> {
+        let (w, h) = ctx.size();
+        let mvp = Tess::mvp(w as f32 / h.max(1) as f32);
+        let rows: Vec<[f32; 4]> = (0..4).map(|r| mat::row(&mvp, r)).collect();
+        env_params(ctx, gl::TESS_EVALUATION_PROGRAM_NV, 0, &rows)?;
+        env_params(
+            ctx,
+            gl::TESS_EVALUATION_PROGRAM_NV,
+            4,
+            &[[1.7 * t, 0.12, 4.0, 0.0]],
+        )?;
+        let focus = [0.7 * (0.53 * t).sin(), 0.7 * (0.37 * t).cos(), 0.0, 0.0];
+        let levels = [self.level_at(t), 1.0, 1.6, 0.0];
+        env_params(ctx, gl::TESS_CONTROL_PROGRAM_NV, 0, &[levels, focus])?;
+        ctx.clear(gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT)?;
+        let count = (GRID * GRID * 4) as i32;
+        ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, self.shade)?;
+        ctx.polygon_mode(gl::FRONT_AND_BACK, gl::FILL)?;
+        ctx.enable(gl::POLYGON_OFFSET_FILL)?;
+        ctx.draw_arrays(gl::PATCHES, 0, count)?;
+        ctx.disable(gl::POLYGON_OFFSET_FILL)?;
+        if self.wireframe {
+            ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, self.wire)?;
+            ctx.polygon_mode(gl::FRONT_AND_BACK, gl::LINE)?;
+            ctx.draw_arrays(gl::PATCHES, 0, count)?;
+            ctx.polygon_mode(gl::FRONT_AND_BACK, gl::FILL)?;
+        }
+        Ok(())
+    }
+
+    fn key(&mut self, key: char) {
+        match key {
+            'w' => self.wireframe = !self.wireframe,
+            '+' | '=' => self.max_level = Some((self.level_at(0.0) + 1.0).min(64.0)),
+            '-' => self.max_level = Some((self.level_at(0.0) - 1.0).max(1.0)),
+            'a' => self.max_level = None,
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{assert_near, render};
+
+    fn wire_pixels(level: f32) -> usize {
+        let mut demo = Tess {
+            max_level: Some(level),
+            ..Tess::default()
+        };
+        let f = render(&mut demo, 96, 72, 10);
+        f.count(|p| p[0] >= 225 && p[1] >= 235 && p[2] >= 250)
+    }
+
+    #[test]
+    fn surface_is_drawn_over_the_clear_colour() {
+        let f = render(&mut Tess::default(), 96, 72, 5);
+        assert!(f.distinct() > 50, "only {} colours", f.distinct());
+        assert_near(f.at(0, 71), &CLEAR, 1.5 / 255.0, "top-left corner is background");
+        let centre = f.at(48, 36);
+        assert!(
+            (centre[2] - CLEAR[2]).abs() > 0.1 || (centre[0] - CLEAR[0]).abs() > 0.1,
+            "centre {centre:?} should be the surface"
+        );
+    }
+
+    #[test]
+    fn higher_level_parameter_draws_more_wireframe() {
+        let coarse = wire_pixels(2.0);
+        let fine = wire_pixels(14.0);
+        assert!(coarse > 100, "coarse wireframe has {coarse} pixels");
+        assert!(fine > coarse * 3 / 2, "level 14: {fine} wire pixels, level 2: {coarse}");
+    }
+
+    #[test]
+    fn without_wireframe_no_wire_colour_remains() {
+        let mut demo = Tess {
+            wireframe: false,
+            max_level: Some(8.0),
+            ..Tess::default()
+        };
+        let f = render(&mut demo, 64, 48, 3);
+        let wire = f.count(|p| p[0] >= 225 && p[1] >= 235 && p[2] >= 250);
+        assert!(wire < 10, "{wire} wire-coloured pixels");
+        assert!(f.distinct() > 50);
+    }
+
+    #[test]
+    fn keys_change_level_and_wireframe() {
+        let mut demo = Tess::default();
+        demo.key('w');
+        assert!(!demo.wireframe);
+        demo.key('+');
+        assert_eq!(demo.max_level, Some(12.0));
+        demo.key('-');
+        demo.key('-');
+        assert_eq!(demo.max_level, Some(10.0));
+        demo.key('a');
+        assert_eq!(demo.max_level, None);
+    }
+}
