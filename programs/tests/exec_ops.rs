@@ -616,3 +616,24 @@ fn relative_writes_out_of_range_are_dropped_and_counted() {
     // Two lanes × four components dropped.
     assert_eq!(s.oob_writes, 8);
 }
+
+#[test]
+fn long_registers_convert_at_32_bit_access() {
+    // A 32-bit float result written to a LONG register is stored as f64 and read back
+    // as f32; integers are sign- or zero-extended.
+    let r = t0f("TEMP f;\nLONG TEMP d;\nMOV d, {0.1, -2, 3, 4};\nADD.F64 d, d, d;\nMOV f, d;");
+    assert_eq!(r, [((0.1f32 as f64) * 2.0) as f32, -4.0, 6.0, 8.0]);
+    // A 64-bit result written to a 32-bit register is narrowed.
+    let r = t0f("TEMP f;\nLONG TEMP d;\nDIV.F64 d, {1, 2, 3, 4}, {3, 3, 3, 3}.x;\nMOV.F64 f, d;");
+    assert_eq!(r, [1.0 / 3.0, 2.0 / 3.0, 1.0, 4.0 / 3.0]);
+    // S32 into a LONG INT register sign-extends: UP64 shows the high word.
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG INT TEMP d;\nMOV.S d, {-1, 5, 0, 0};\nUP64.S r, d;"),
+        [u32::MAX, u32::MAX, 5, 0]
+    );
+    // 64-bit integer arithmetic wraps at 64 bits.
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP d;\nPK64.U d, {4294967295, 4294967295, 0, 0};\nADD.U64 d, d, {1, 0, 0, 0}.x;\nUP64.U r, d;"),
+        [0, 0, 1, 0]
+    );
+}
