@@ -204,6 +204,19 @@ impl P {
         }
         let mods = self.var_mods()?;
         let (kw, kw_span) = self.c.ident("a declaration keyword")?;
+        if !matches!(
+            kw.as_str(),
+            "PRIMITIVE_IN"
+                | "PRIMITIVE_OUT"
+                | "VERTICES_OUT"
+                | "INVOCATIONS"
+                | "TESS_MODE"
+                | "TESS_SPACING"
+                | "TESS_VERTEX_ORDER"
+                | "TESS_POINT_MODE"
+        ) {
+            self.seen_body = true;
+        }
         match kw.as_str() {
             "TEMP" => self.decl_temp(mods),
             "ADDRESS" => {
@@ -1086,6 +1099,12 @@ impl P {
     }
 
     fn stage_declaration(&mut self, kw: &str, span: Span) -> Result<(), ProgramError> {
+        if self.seen_body {
+            return Err(syntax(
+                span,
+                format!("'{kw}' must come before every instruction and variable declaration"),
+            ));
+        }
         let st = self.stage;
         let allowed = match kw {
             "PRIMITIVE_IN" | "PRIMITIVE_OUT" => st == Stage::Geometry,

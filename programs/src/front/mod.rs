@@ -124,9 +124,14 @@ pub(crate) struct P {
     pub cc_temp: Option<u32>,
     /// First of the eight consecutive `fragment.texcoord` slots `A0.x` indexes (FP2).
     pub texcoord_array: Option<u32>,
+    /// Hidden temp used by the multi-instruction lowering of sized CVT.
+    pub cvt_temp: Option<u32>,
     /// PARAM arrays already checked for duplicate bindings (ARB relative addressing).
     pub unique_checked: std::collections::HashSet<u32>,
     pub seen_statement: bool,
+    /// An instruction, label or variable declaration was seen: stage declarations
+    /// (PRIMITIVE_IN ... TESS_POINT_MODE) must come before them.
+    pub seen_body: bool,
     /// Conventional vertex attributes bound (ARB aliasing check): generic index → span.
     pub arb_alias: HashMap<u32, (bool, Span)>,
     /// SUBROUTINENUM of labelled functions: label → number.
@@ -192,8 +197,10 @@ impl P {
             tex_units: HashMap::new(),
             cc_temp: None,
             texcoord_array: None,
+            cvt_temp: None,
             unique_checked: std::collections::HashSet::new(),
             seen_statement: false,
+            seen_body: false,
             arb_alias: HashMap::new(),
             subroutine_nums: HashMap::new(),
         })
@@ -240,12 +247,14 @@ impl P {
             || (self.c.peek_ident_at(1) == Some("SUBROUTINENUM"))
         {
             self.seen_statement = true;
+            self.seen_body = true;
             return self.label();
         }
         self.seen_statement = true;
         if self.naming_statement(name)? {
             return self.end_statement();
         }
+        self.seen_body = true;
         self.instruction()?;
         self.end_statement()
     }

@@ -276,3 +276,18 @@ fn subroutine_functions_are_listed() {
     assert_eq!(p.subroutine_vars[0].functions, vec![(1, 3), (5, 2)]);
     assert_eq!(p.subroutine_vars[0].first, 2);
 }
+
+#[test]
+fn sized_cvt_is_lowered_through_a_hidden_temp() {
+    let p = asm("!!NVfp5.0\nINT TEMP s;\nTEMP r;\nCVT.U8.S32.SAT r.z, s.x;\nEND");
+    let ops: Vec<(Opcode, DataType)> = p.instructions.iter().map(|i| (i.op, i.dtype)).collect();
+    use DataType::*;
+    use Opcode::*;
+    assert_eq!(ops, vec![(Cvt, S32), (Max, S32), (Min, S32), (Mov, U32)]);
+    let last = p.instructions.last().unwrap();
+    assert_eq!(last.dst.as_ref().map(|d| d.mask), Some(0b0100));
+    assert_eq!(p.params[1], ParamSource::Constant([255; 4]));
+    let p = asm("!!NVfp5.0\nINT TEMP s;\nCVT.S8.S32 s, s;\nEND");
+    let ops: Vec<Opcode> = p.instructions.iter().map(|i| i.op).collect();
+    assert_eq!(ops, vec![Cvt, Shl, Shr, Mov]);
+}
