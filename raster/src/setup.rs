@@ -102,6 +102,8 @@ pub struct DrawSetup {
     pub prims: Vec<PrimSetup>,
     pub attrs: Vec<AttrPlane>,
     pub varyings: usize,
+    /// Framebuffer ∩ scissor (x0, y0, x1, y1), half-open: no fragment lies outside.
+    pub clip: [i32; 4],
 }
 
 /// Framebuffer facts setup needs.
@@ -224,6 +226,7 @@ pub fn setup_draw(
     };
     let mut out = DrawSetup {
         varyings: nv,
+        clip,
         ..Default::default()
     };
     if bbox_empty(&clip) {

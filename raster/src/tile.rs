@@ -46,7 +46,10 @@ struct PrimCtx<'a> {
     /// Edge value offsets of each evaluated sample from the pixel corner.
     soff: [[i64; 16]; 4],
     n_eval: usize,
+    /// Pixels this primitive may touch in this tile: its bounds ∩ clip ∩ tile.
     region: [i32; 4],
+    /// Clip rectangle ∩ tile: blocks inside it need no per-pixel bounds checks.
+    clip: [i32; 4],
 }
 
 /// Iterates set bits.
@@ -101,6 +104,12 @@ pub(crate) fn run_tile<S: FragmentShader>(
             soff,
             n_eval: evals.len(),
             region,
+            clip: [
+                ctx.setup.clip[0].max(tx0),
+                ctx.setup.clip[1].max(ty0),
+                ctx.setup.clip[2].min(tx0 + t),
+                ctx.setup.clip[3].min(ty0 + t),
+            ],
         };
         w.n = 0;
         passed += raster_prim(ctx, &pc, mem, w)?;
@@ -146,18 +155,25 @@ fn classify(prim: &PrimSetup, bx: i32, by: i32) -> Class {
 /// Coverage masks of the four pixels of the quad at (qx, qy) (before the sample mask).
 /// Edge values of the other three pixels are one subpixel step away from the first.
 #[inline]
-fn quad_coverage<S>(ctx: &DrawCtx<'_, S>, pc: &PrimCtx<'_>, qx: i32, qy: i32) -> [u32; 4] {
-    let r = &pc.region;
+fn quad_coverage<S, const CLIP: bool>(
+    ctx: &DrawCtx<'_, S>,
+    pc: &PrimCtx<'_>,
+    qx: i32,
+    qy: i32,
+) -> [u32; 4] {
     let all = if pc.n_eval >= 32 {
         u32::MAX
     } else {
         (1u32 << pc.n_eval) - 1
     };
     let mut m = [all; 4];
-    for (i, v) in m.iter_mut().enumerate() {
-        let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
-        if x < r[0] || x >= r[2] || y < r[1] || y >= r[3] {
-            *v = 0;
+    if CLIP {
+        let r = &pc.clip;
+        for (i, v) in m.iter_mut().enumerate() {
+            let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
+            if x < r[0] || x >= r[2] || y < r[1] || y >= r[3] {
+                *v = 0;
+            }
         }
     }
     let (px, py) = (i64::from(qx) * SUBPIXEL, i64::from(qy) * SUBPIXEL);
@@ -202,11 +218,9 @@ fn raster_prim<S: FragmentShader>(
         while bx < x1 {
             let class = classify(pc.prim, bx, by);
             if class != Class::Reject {
-                let full = class == Class::Accept
-                    && bx >= x0
-                    && by >= y0
-                    && bx + BLOCK <= x1
-                    && by + BLOCK <= y1;
+                let c = &pc.clip;
+                let inside = bx >= c[0] && by >= c[1] && bx + BLOCK <= c[2] && by + BLOCK <= c[3];
+                let full = class == Class::Accept && inside;
                 let mut qy = by;
                 while qy < by + BLOCK {
                     if qy + 1 >= y0 && qy < y1 {
@@ -215,8 +229,10 @@ fn raster_prim<S: FragmentShader>(
                             if qx + 1 >= x0 && qx < x1 {
                                 let c = if full {
                                     [ctx.full_mask; 4]
+                                } else if inside {
+                                    quad_coverage::<S, false>(ctx, pc, qx, qy)
                                 } else {
-                                    quad_coverage(ctx, pc, qx, qy)
+                                    quad_coverage::<S, true>(ctx, pc, qx, qy)
                                 };
                                 passed += push_quad(ctx, pc, mem, w, qx, qy, c)?;
                             }
