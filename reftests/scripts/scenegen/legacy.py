@@ -409,3 +409,18 @@ END""")],
        "clear color 0.0 0.0 0.0 1.0\nclear\nparameter env_vp 0 (0.015625, 0.015625, 0.0, 0.0)\nparameter env_vp 1 (0.0, 0.0, 0.5, 1.0)\northo\ndraw rect 8 8 48 48\n" +
        probe(4, 4, BLACK) + "\n" + probe(60, 60, BLACK) + "\n" + probe(10, 30, (10.5/64, 30.5/64, .5, 1)) + "\n" + probe(50, 50, (50.5/64, 50.5/64, .5, 1)),
        ("GL_NV_vertex_program1_1",), gl_req=("GL_ARB_vertex_program",), tol=2)
+
+lscene("arbfp_fog_linear_option", "ARBfp1.0 with OPTION ARB_fog_linear: after the program, the colour is blended with FOG_COLOR by the linear factor (END - c) / (END - START) of the fog coordinate c the ARB vertex program writes (c = s across the window).",
+       "ARB_fragment_program 3.11.4.5 (ARB_fog_linear program option), ARB_vertex_program result.fogcoord; OpenGL 3.10 fog (linear)",
+       [("vertex program", """!!ARBvp1.0
+MOV result.position, vertex.position;
+MOV result.color, {0.2, 0.4, 1.0, 1.0};
+MOV result.fogcoord.x, vertex.texcoord[0].x;
+END"""), ("fragment program", """!!ARBfp1.0
+OPTION ARB_fog_linear;
+MOV result.color, fragment.color;
+END""")], None,
+       "clear color 0.0 0.0 0.0 1.0\nclear\nfog GL_FOG_COLOR (1.0, 0.0, 0.0, 1.0)\nfog GL_FOG_START (0.0)\nfog GL_FOG_END (1.0)\ndraw rect -1 -1 2 2\n" +
+       "\n".join(probe(x, y, (lambda s: ((1 - s) * 0.2 + s, (1 - s) * 0.4, (1 - s) * 1.0, 1))((x + .5) / 64)) for (x, y) in GRID),
+       ("GL_ARB_vertex_program", "GL_ARB_fragment_program"), gl_req=("GL_ARB_vertex_program", "GL_ARB_fragment_program"), self_twin=True, tol=2,
+       why="linear fog factor of an interpolated coordinate; 8-bit rounding")
