@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::fetch::{IndexBuffer, IndexType};
 use glemu_pipeline::{
-    ClipState, DrawCall, DrawState, PrimitiveMode, Programs, StageProgram, TessState,
+    ClipState, DrawCall, DrawState, FogParams, PrimitiveMode, Programs, StageProgram, TessState,
     VertexProcessing, Viewport,
 };
 use std::sync::Arc;
@@ -358,7 +358,6 @@ impl Context {
                 TARGETS[t]
             ))
         })?;
-        let program = self.with_position_invariance(program);
         let obj = self
             .programs
             .bound_object(t)
@@ -425,6 +424,17 @@ impl Context {
             default_inner: st.patch_inner,
         };
         vertex.rasterizer_discard = st.rasterizer_discard;
+        vertex.flat_shading = st.shade_model == gl::FLAT;
+        vertex.fog = FogParams {
+            color: st.fog.color,
+            density: st.fog.density,
+            start: st.fog.start,
+            end: st.fog.end,
+        };
+        let mvp = super::matrix::mul(&st.projection, &st.modelview);
+        for (r, row) in vertex.mvp.iter_mut().enumerate() {
+            *row = super::matrix::row(&mvp, r).map(|v| v as f32);
+        }
         vertex.point_size = st.point_size;
         vertex.program_point_size = st.program_point_size;
         let mut counter_buffers = Vec::new();

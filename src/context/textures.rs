@@ -353,6 +353,12 @@ impl Context {
             return Err(Error::invalid_value(format!("texture size {size:?}")));
         }
         let (o, t, face) = self.bound_texture_mut(target)?;
+        // GL passes a 1D array's layers as its height; glemu-textures keeps them as depth.
+        let size = if t == Target::Array1D && size[2] == 1 {
+            [size[0], 1, size[1]]
+        } else {
+            size
+        };
         let z = face.unwrap_or(0);
         let layers = if t == Target::Cube { 6 } else { 1 };
         let needs_new = match &o.image {

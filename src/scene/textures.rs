@@ -327,11 +327,6 @@ impl Runner {
                 } else {
                     [*w, h, n]
                 };
-                if *target == gl::TEXTURE_1D_ARRAY {
-                    return Err(Error::not_supported(
-                        "texture layers 1DArray (layer addressing of 1D arrays)",
-                    ));
-                }
                 self.upload(*target, 0, Format::RGBA8, size, &t)?;
                 self.params(*target, &nearest_edge)?;
             }
