@@ -424,3 +424,33 @@ END""")], None,
        "\n".join(probe(x, y, (lambda s: ((1 - s) * 0.2 + s, (1 - s) * 0.4, (1 - s) * 1.0, 1))((x + .5) / 64)) for (x, y) in GRID),
        ("GL_ARB_vertex_program", "GL_ARB_fragment_program"), gl_req=("GL_ARB_vertex_program", "GL_ARB_fragment_program"), self_twin=True, tol=2,
        why="linear fog factor of an interpolated coordinate; 8-bit rounding")
+
+lscene("arbfp_state_fog_params", "ARBfp1.0 reading fog state directly: state.fog.color and state.fog.params (density, start, end, 1/(end - start)) set by the scene become the colour.",
+       "ARB_fragment_program 3.11.3.1 state bindings (state.fog.color, state.fog.params)",
+       [("fragment program", """!!ARBfp1.0
+PARAM fc = state.fog.color;
+PARAM fp = state.fog.params;
+TEMP r;
+MUL r.xyz, fc, 0.5;
+MUL r.w, fp.y, fp.w;
+ADD r.x, r.x, fp.x;
+MOV result.color, r;
+END""")], None,
+       "clear color 0.0 0.0 0.0 1.0\nclear\nfog GL_FOG_COLOR (0.8, 0.4, 1.0, 1.0)\nfog GL_FOG_DENSITY (0.25)\nfog GL_FOG_START (1.0)\nfog GL_FOG_END (3.0)\ndraw rect -1 -1 2 2\n" +
+       probe(32, 32, (0.4 + 0.25, 0.2, 0.5, 1.0 * 0.5)),
+       ("GL_ARB_fragment_program",), gl_req=("GL_ARB_fragment_program",), self_twin=True, tol=1, why="exact")
+
+lscene("arbvp_texture_matrix", "ARBvp1.0 transforming texture coordinates by state.matrix.texture[0] (set with `matrix texture0`): a scale by 0.5 and an offset of 0.25 in s, and a swap of s and t through the matrix columns.",
+       "ARB_vertex_program 2.14.4.3 state.matrix.texture[n] (row access), matrix state loaded column-major",
+       [("vertex program", """!!ARBvp1.0
+PARAM tm[4] = { state.matrix.texture[0] };
+TEMP t;
+MOV result.position, vertex.position;
+DP4 t.x, tm[0], vertex.texcoord[0];
+DP4 t.y, tm[1], vertex.texcoord[0];
+MOV result.color, {0.0, 0.0, 0.5, 1.0};
+MOV result.color.xy, t;
+END""")], None,
+       "clear color 0.0 0.0 0.0 1.0\nclear\nmatrix texture0 (0.0, 0.5, 0.0, 0.0,  0.5, 0.0, 0.0, 0.0,  0.0, 0.0, 1.0, 0.0,  0.25, 0.0, 0.0, 1.0)\ndraw rect -1 -1 2 2\n" +
+       "\n".join(probe(x, y, (lambda s, t: (0.5 * t + 0.25, 0.5 * s, 0.5, 1))((x + .5) / 64, (y + .5) / 64)) for (x, y) in GRID),
+       ("GL_ARB_vertex_program",), gl_req=("GL_ARB_vertex_program",), self_twin=True, tol=2, why="interpolated values; 8-bit rounding")
