@@ -997,3 +997,17 @@ color = vec4(float(rx + 16) * 0.03125, float(ry + 16) * 0.03125, float(rz) * 0.0
    "\n".join(probe(x, y, ((round_even((x - 32) / 2) + 16) / 32, (int((x - 32) / 2) + 16) / 32, min(max(8*x - 100, 0), 255) / 256, ((8*x - 100) & 255) / 256))
              for (x, y) in [(1, 5), (3, 40), (13, 31), (31, 12), (33, 58), (45, 20), (61, 7)]),
    tol=1, why="integer results, exact")
+
+scene(P, "ff_vertex_nv_fragment", "No vertex program: the fixed-function vertex stage (PROJECTION x MODELVIEW with a pixel ortho projection, current colour, texcoord 0 passed through) feeds an !!NVfp5.0 fragment program.",
+      "OpenGL 2.11-2.14 fixed-function vertex processing; NV_fragment_program4 fragment.color / fragment.texcoord bindings", 2, 0, "interpolated texture coordinates; 8-bit rounding",
+      [("fragment program", """!!NVfp5.0
+MUL result.color, fragment.color, fragment.texcoord[0].xyxy;
+MOV result.color.w, 1.0;
+END""")],
+      [("vertex shader", """#version 450 compatibility
+out vec4 c;
+out vec4 t;
+void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; c = gl_Color; t = gl_MultiTexCoord0; }"""),
+       ("fragment shader", "#version 450\nin vec4 c;\nin vec4 t;\nout vec4 color;\nvoid main() { color = vec4((c * t.xyxy).xyz, 1.0); }")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\northo\ncolor 1.0 0.5 0.25 1.0\ndraw rect 8 8 48 48\n" +
+      "\n".join(probe(x, y, (lambda s, t: (s, 0.5 * t, 0.25 * s, 1))((x + .5 - 8) / 48, (y + .5 - 8) / 48)) for (x, y) in [(10, 10), (30, 40), (50, 20), (55, 55)]) + "\n" + probe(4, 4, (0, 0, 0, 1)))
