@@ -133,9 +133,12 @@ impl Env for StageEnv<'_> {
         };
         // Operand layout per target (where the layer, reference, bias/LOD live) is
         // glemu-textures' `nv::unpack`, the one place that encodes tables X.17/X.18.
-        let mut operands: Vec<&Vec4> = vec![call.coord];
-        operands.extend(call.operand2);
-        operands.extend(call.operand3);
+        let mut operands: [&Vec4; 3] = [call.coord; 3];
+        let mut n_ops = 1;
+        for o in [call.operand2, call.operand3].into_iter().flatten() {
+            operands[n_ops] = o;
+            n_ops += 1;
+        }
         let reg_offset: Vec4;
         let offset = match call.offsets {
             TexOffsets::None => NvOffset::None,
@@ -156,7 +159,7 @@ impl Env for StageEnv<'_> {
             nv_opcode(call.op),
             target,
             shadow,
-            &operands,
+            &operands[..n_ops],
             offset,
             call.gather_comp,
             self.stage == Stage::Fragment,
