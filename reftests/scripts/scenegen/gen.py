@@ -76,7 +76,7 @@ def build(sc, twin):
         hdr = "%s: %s\nSpec: %s\nTolerance: probe png tolerance %d pixels %d -- %s" % (
             name, sc["what"].strip(), sc["spec"].strip(), sc["tol"], sc["pixels"], sc["why"].strip())
         if sc["self_twin"]:
-            hdr += "\nThis plain ARB scene is its own twin: Mesa runs it as it is, so there is no\n%s.glsl.shader_test." % name
+            hdr += "\nThis scene is its own twin: Mesa runs it as it is (plain ARB programs or fixed\nfunction), so there is no %s.glsl.shader_test." % name
         lines.append(comment(hdr))
     req = list(sc["gl_req"] if twin else sc["nv_req"])
     req.append("SIZE %d %d" % sc["size"])

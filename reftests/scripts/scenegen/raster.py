@@ -454,3 +454,11 @@ cs("fill_rule_ownership", "Four rectangles meeting on the pixel-centre lines x =
    own, "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 24\n" +
    "\n".join(probe(x, y, c) for (x, y, c) in [(16, 16, RED), (48, 16, GREEN), (16, 48, BLUE), (48, 48, WHITE)]),
    why="the ownership of the centre row/column and of the outer rows/columns must match the reference exactly")
+
+scene(R, "flat_shading_fixed_function", "No programs at all: fixed-function vertex and fragment stages with SHADE_MODEL FLAT take the colour of the provoking (last) vertex for each triangle.",
+      "OpenGL 2.19 flatshading (Table 2.15: last vertex of an independent triangle); fixed-function pipeline", 1, 0, "flat colours",
+      [], [], "clear color 0.0 0.0 0.0 1.0\nclear\nshade model flat\ndraw arrays GL_TRIANGLES 0 6\nshade model smooth\n" +
+      "\n".join([probe(8, 16, BLUE), probe(56, 48, GREEN)]),
+      vdata="vertex/float/4 color/float/4\n" + "\n".join("%r %r 0.0 1.0  %s" % (n(x), n(y), " ".join(repr(float(c)) for c in col)) for (x, y, col) in
+                   [(2, 2, RED), (62, 2, GREEN), (2, 62, BLUE), (62, 2, RED), (62, 62, BLUE), (2, 62, GREEN)]),
+      nv_req=(), gl_req=(), self_twin=True)
