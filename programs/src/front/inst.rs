@@ -1447,7 +1447,32 @@ impl P {
             return Err(semantic(s, format!("'{n}' is not an IMAGE variable")));
         };
         if self.c.peek() == &Tok::LBracket {
-            return Err(unsupported(self.c.span(), "indexing IMAGE arrays"));
+            // A constant element of an IMAGE array is a single-unit image of its own.
+            let (first, len, var_name) = match self.prog.images.get(index as usize) {
+                Some(v) => (v.first, v.len, v.name.clone()),
+                None => return Err(semantic(s, format!("'{n}' is not an IMAGE variable"))),
+            };
+            match self.array_index_rel(&n, 0, len)? {
+                Index::Direct(k) => {
+                    let unit = first + k;
+                    let name = format!("{var_name}[{k}]");
+                    let image = match self.prog.images.iter().position(|i| i.name == name) {
+                        Some(i) => i as u32,
+                        None => {
+                            self.prog.images.push(ImageVar {
+                                name,
+                                first: unit,
+                                len: 1,
+                            });
+                            self.prog.images.len() as u32 - 1
+                        }
+                    };
+                    return Ok((MemSpace::Image { image }, s));
+                }
+                Index::Relative { .. } => {
+                    return Err(unsupported(s, "relative indexing of IMAGE arrays"));
+                }
+            }
         }
         Ok((MemSpace::Image { image: index }, s))
     }
