@@ -465,3 +465,19 @@ color = texture(tex0, tc.xy + o / 8.0);""",
    "\n".join(var_off_probe(x, y) for (x, y) in [(3, 3), (20, 40), (36, 20), (50, 50), (30, 30), (60, 10), (10, 60)]),
    tol=1, why="NEAREST; the twin moves the coordinate by offset/size, equivalent for NEAREST; no ties", decls=tdecl((0, "sampler2D")),
    test_pre="texture rgbw 0 (8, 8)")
+
+QBL, QBR, QTL, QTR = (1.0, 1.0, 0.0, 1.0), (0.0, 1.0, 1.0, 1.0), (1.0, 0.0, 1.0, 1.0), (0.5, 0.5, 0.5, 1.0)
+def quads_probe(x, y):
+    u = (-0.25 + 1.5 * (x + .5) / 64) * 8; v = (-0.25 + 1.5 * (y + .5) / 64) * 8
+    if not (0 <= u < 8 and 0 <= v < 8): return probe(x, y, (1, 0, 0, 1))
+    tc, tr = int(u // 2), int(v // 2)
+    c = (QBL if tc % 2 == 0 else QBR) if tr % 2 == 0 else (QTL if tc % 2 == 0 else QTR)
+    return probe(x, y, c)
+fs(T, "tex_quads_border", "The piglit quads pattern (8x8, 2x2-texel tiles: even tile rows alternate bl/br, odd rows tl/tr) sampled NEAREST over coordinates -0.25..1.25, with its CLAMP_TO_BORDER red border around it.",
+   "OpenGL 3.8.7 CLAMP_TO_BORDER with NEAREST; NV_gpu_program4 TEX",
+   "TEX result.color, fragment.texcoord[0], texture[0], 2D;",
+   "color = texture(tex0, tc.xy);",
+   "\n".join(quads_probe(x, y) for (x, y) in [(2, 2), (12, 12), (20, 12), (12, 20), (20, 20), (40, 33), (62, 62), (33, 61)]),
+   tol=1, why="NEAREST, no ties (texel coordinate steps of 3/16)", decls=tdecl((0, "sampler2D")),
+   test_pre="texture quads 0 0 (8, 8) (2, 2) (1.0, 1.0, 0.0, 1.0) (0.0, 1.0, 1.0, 1.0) (1.0, 0.0, 1.0, 1.0) (0.5, 0.5, 0.5, 1.0)",
+   draw="draw rect tex -1 -1 2 2 -0.25 -0.25 1.5 1.5")
