@@ -89,6 +89,7 @@ impl Rasterizer {
             width: fb.width(),
             height: fb.height(),
             depth_format: fb.depth_format(),
+            multisample: fb.samples() > 1 && state.multisample.enabled,
         };
         let setup = setup::setup_draw(input, state, info, target)?;
         if setup.prims.is_empty() {

@@ -1281,3 +1281,33 @@ mod prop {
         }
     }
 }
+
+#[test]
+fn multisampled_lines_are_rectangles() {
+    // Width-1 line from (1, 2.5) to (5, 2.5) at 4×: the rectangle [1, 5]×[2, 3] holds
+    // all samples of pixels 1..=4 in row 2 and nothing else.
+    let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(8, 8, 4, ColorFormat::Rgba32F);
+    let mut inp = DrawInput::new(0);
+    inp.push_vertex(vtx(1.0, 2.5), &[]);
+    inp.push_vertex(vtx(5.0, 2.5), &[]);
+    inp.primitives.push(Primitive::line(0, 1, 1, 0));
+    let s = draw(
+        &r,
+        &mut f,
+        &additive(),
+        &inp,
+        &VaryShader::constant([1.0; 4]),
+    );
+    assert_eq!(s.samples_passed, 16);
+    for x in 1..5 {
+        assert_eq!(f.read_pixel(0, x, 2).map(|p| p[0]), Some(1.0), "x={x}");
+    }
+    assert_eq!(f.read_pixel(0, 5, 2).map(|p| p[0]), Some(0.0));
+    // GL_MULTISAMPLE off: diamond exit draws pixels 1..=4 (all samples of each).
+    let mut st = additive();
+    st.multisample.enabled = false;
+    let mut f = fb(8, 8, 4, ColorFormat::Rgba32F);
+    let s = draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    assert_eq!(s.samples_passed, 16);
+}

@@ -112,6 +112,9 @@ pub struct Target {
     pub width: u32,
     pub height: u32,
     pub depth_format: DepthFormat,
+    /// Multisample rasterization (samples > 1 and GL_MULTISAMPLE on): lines become
+    /// rectangles instead of following the diamond-exit rule.
+    pub multisample: bool,
 }
 
 #[inline]
@@ -455,7 +458,12 @@ impl Ctx<'_> {
         } else {
             1.0
         };
-        let Some(quad) = line_quad([pa[0], pa[1]], [pb[0], pb[1]], width) else {
+        let quad = if self.target.multisample {
+            line_rect([pa[0], pa[1]], [pb[0], pb[1]], lw.clamp(1.0, 1024.0))
+        } else {
+            line_quad([pa[0], pa[1]], [pb[0], pb[1]], width)
+        };
+        let Some(quad) = quad else {
             return;
         };
         let pts = quad.map(|(x, y)| (snap(x), snap(y)));
@@ -591,6 +599,24 @@ fn tri_plane(p0: [f32; 4], p1: [f32; 4], p2: [f32; 4], v: [f32; 3]) -> Plane {
     }
 }
 
+/// Multisampled line (GL 3.5.4): a rectangle `width` wide, as long as the segment and
+/// centred on it; each sample inside it is covered.
+pub(crate) fn line_rect(a: [f32; 2], b: [f32; 2], width: f32) -> Option<[(f32, f32); 4]> {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let len = (dx * dx + dy * dy).sqrt();
+    if len == 0.0 || !len.is_finite() {
+        return None;
+    }
+    let h = if width.is_finite() { width * 0.5 } else { 0.5 };
+    let (nx, ny) = (-dy / len * h, dx / len * h);
+    Some([
+        (a[0] - nx, a[1] - ny),
+        (b[0] - nx, b[1] - ny),
+        (b[0] + nx, b[1] + ny),
+        (a[0] + nx, a[1] + ny),
+    ])
+}
+
 /// Line as a parallelogram under the GL diamond-exit rule (see `diamond`).
 /// Returns `None` for a zero-length line or one that produces no fragment.
 pub(crate) fn line_quad(a: [f32; 2], b: [f32; 2], width: f32) -> Option<[(f32, f32); 4]> {
@@ -706,6 +732,10 @@ mod tests {
         assert_eq!((q[0].0, q[1].0), (5.0, 1.0));
         // A line that stays inside one diamond draws nothing.
         assert!(line_quad([0.4, 0.5], [0.6, 0.5], 1.0).is_none());
+        // Multisampled: a plain rectangle around the segment.
+        let r = line_rect([1.0, 1.0], [5.0, 1.0], 2.0).unwrap_or_default();
+        assert_eq!(r, [(1.0, 0.0), (5.0, 0.0), (5.0, 2.0), (1.0, 2.0)]);
+        assert!(line_rect([1.0, 1.0], [1.0, 1.0], 2.0).is_none());
         // Starting near the top corner of pixel 0's diamond, still inside it.
         let q = line_quad([0.5, 0.95], [3.5, 0.95], 1.0).unwrap_or_default();
         assert_eq!(q[0].0, 0.0);
