@@ -1,4 +1,4 @@
-//! A draw call end to end: vertex stage → [tessellation] → [geometry] → stream-out →
+//! A draw call end to end: vertex stage → (tessellation) → (geometry) → stream-out →
 //! clipping and viewport → rasterizer with the fragment program.
 
 use crate::assembly::{assemble, drop_adjacency, PrimClass, Primitives};

@@ -58,7 +58,7 @@ impl AttribType {
 pub enum AttribConversion {
     /// glVertexAttribPointer with normalized = FALSE: integers converted to float as is.
     Float,
-    /// normalized = TRUE: unsigned to [0,1], signed to [-1,1] (GL 4.2 rule max(c/MAX, -1)).
+    /// normalized = TRUE: unsigned to 0..=1, signed to -1..=1 (GL 4.2 rule max(c/MAX, -1)).
     Normalized,
     /// glVertexAttribIPointer: integer bits delivered unchanged (sign- or zero-extended).
     Integer,

@@ -1,6 +1,6 @@
 //! glemu-pipeline: a draw call end to end (see ARCHITECTURE.md).
 //!
-//! The Context snapshots GL state into a [`DrawState`] and calls [`draw`] with the
+//! The Context snapshots GL state into a [`DrawState`] and calls [`draw()`] with the
 //! framebuffer, a [`glemu_raster::Rasterizer`] and its [`XfbState`]:
 //!
 //! 1. [`vertex_stage`] — vertex fetch ([`fetch`]: every attribute format, index buffers,
@@ -14,7 +14,7 @@
 //! 7. [`fragment`] — the fragment program as the rasterizer's shader.
 //!
 //! Programs reach buffers, textures and the GPU address space ([`memory`]) through
-//! [`env`]. Errors are [`PipelineError`] values, never panics.
+//! [`mod@env`]. Errors are [`PipelineError`] values, never panics.
 //!
 //! A whole draw, from program text to pixels:
 //!

@@ -258,7 +258,7 @@ impl TextureUnit {
 }
 
 /// Everything one draw call reads, snapshotted by the Context. Pass it to
-/// [`crate::draw`] with the framebuffer, the rasterizer and the stream-out state.
+/// [`crate::draw()`] with the framebuffer, the rasterizer and the stream-out state.
 #[derive(Clone, Debug)]
 pub struct DrawState {
     pub programs: Programs,
