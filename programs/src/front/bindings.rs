@@ -187,14 +187,10 @@ impl P {
                         self.opt_binding_index(MAX_TEXTURE_COORDS, "vertex.texcoord", range_ok)?;
                     Ok(mk((a..=b).map(InputBinding::VertexTexCoord).collect()))
                 }
-                "matrixindex" => {
-                    let (a, b) = self.opt_binding_index(
-                        MAX_PALETTE_MATRICES,
-                        "vertex.matrixindex",
-                        range_ok,
-                    )?;
-                    Ok(mk((a..=b).map(InputBinding::VertexMatrixIndex).collect()))
-                }
+                "matrixindex" => Err(semantic(
+                    ns,
+                    "'vertex.matrixindex' needs ARB_matrix_palette, which glemu does not expose",
+                )),
                 "attrib" => {
                     let (a, b) =
                         self.binding_index(MAX_VERTEX_ATTRIBS, "vertex.attrib", range_ok)?;
