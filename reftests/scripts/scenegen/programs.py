@@ -1011,3 +1011,94 @@ void main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; c = gl_Col
        ("fragment shader", "#version 450\nin vec4 c;\nin vec4 t;\nout vec4 color;\nvoid main() { color = vec4((c * t.xyxy).xyz, 1.0); }")],
       "clear color 0.0 0.0 0.0 1.0\nclear\northo\ncolor 1.0 0.5 0.25 1.0\ndraw rect 8 8 48 48\n" +
       "\n".join(probe(x, y, (lambda s, t: (s, 0.5 * t, 0.25 * s, 1))((x + .5 - 8) / 48, (y + .5 - 8) / 48)) for (x, y) in [(10, 10), (30, 40), (50, 20), (55, 55)]) + "\n" + probe(4, 4, (0, 0, 0, 1)))
+
+fs(P, "flow_rep_counts", "REP loop counts: a float count is floored (2.7 -> 2 iterations), a count of 0 or a negative count skips the block, and a count from an integer register (.S) is used as is.",
+   S4 + " REP (loop count = floor of the float operand; blocks with a count <= 0 are skipped)",
+   """TEMP r, k;
+INT TEMP n;
+MOV r, {0.0, 0.0, 0.0, 1.0};
+MOV k, {2.7, 0.0, -1.5, 0.0};
+REP k.x;
+  ADD r.x, r.x, 0.25;
+ENDREP;
+REP k.y;
+  ADD r.y, r.y, 0.5;
+ENDREP;
+REP k.z;
+  ADD r.y, r.y, 0.25;
+ENDREP;
+MOV.S n.x, 3;
+REP.S n.x;
+  ADD r.z, r.z, 0.25;
+ENDREP;
+MOV result.color, r;""",
+   "color = vec4(0.5, 0.0, 0.75, 1.0);",
+   probe(32, 32, (0.5, 0, 0.75, 1)), tol=1, why="exact")
+
+fs(P, "flow_call_in_loop", "Flow-control nesting: a REP loop calls a subroutine that returns early from inside an IF (RET with a condition), and the loop breaks from inside an IF/ENDIF after the call.",
+   S4 + " CAL/RET inside REP, conditional RET inside IF, BRK inside IF",
+   """TEMP a, acc, i, t;
+MUL a.x, fragment.texcoord[0].x, 8.0;
+FLR a.x, a.x;
+MOV acc, {0.0, 0.0, 0.0, 1.0};
+MOV i.x, 0.0;
+REP 8;
+  CAL step;
+  ADD i.x, i.x, 1.0;
+  SGEC t.x, i.x, a.x;
+  IF NE.x;
+    BRK;
+  ENDIF;
+ENDREP;
+MOV result.color, acc;
+RET;
+step:
+  ADD acc.x, acc.x, 0.125;
+  SGEC t.y, i.x, 3.0;
+  IF NE.y;
+    ADD acc.y, acc.y, 0.125;
+    RET;
+  ENDIF;
+  ADD acc.z, acc.z, 0.25;
+  RET;""",
+   """float n = floor(tc.x * 8.0);
+vec4 acc = vec4(0.0, 0.0, 0.0, 1.0);
+float i = 0.0;
+for (int k = 0; k < 8; k++) {
+  acc.x += 0.125;
+  if (i >= 3.0) acc.y += 0.125; else acc.z += 0.25;
+  i += 1.0;
+  if (i >= n) break;
+}
+color = acc;""",
+   "\n".join(probe(x, 30, (lambda n: (max(1, n) * .125, max(0, max(1, n) - 3) * .125, min(max(1, n), 3) * .25, 1))(math.floor(8 * (x + .5) / 64))) for x in [2, 12, 20, 28, 36, 44, 52, 60]),
+   tol=1, why="exact multiples of 1/8")
+
+fs(P, "swz_extended", "SWZ (extended swizzle) with negation and the constant selectors 0 and 1 per component.",
+   S4 + " SWZ",
+   """TEMP a;
+MOV a, fragment.texcoord[0];
+SWZ result.color, a, -x, 1, 0, y;
+ADD result.color.x, -a.x, 1.0;""",
+   "color = vec4(1.0 - tc.x, 1.0, 0.0, tc.y);",
+   probes_fn(lambda s, t: (1 - s, 1, 0, t), GRID))
+
+fs(P, "cc_integer_flags", "Condition codes from integer results: SLT.S writes -1 (SF set, ZF clear) or 0 (ZF set), so NE and LT select where x < y; an unsigned SUB.U.CC that wraps sets SF from the top bit.",
+   S4 + " 2.X.4.3 (integer SF = most significant bit, ZF = zero), Table X.16 NE, LT, EQ, SF",
+   """TEMP i, t, r;
+FLR.S i, fragment.position;
+MOV r, {0.0, 0.0, 0.0, 1.0};
+SLT.S.CC t.x, i.x, i.y;
+MOV r.x (NE.x), 1.0;
+MOV r.y (LT.x), 0.5;
+MOV r.y (EQ.x), 0.25;
+SUB.U.CC1 t.z, i.x, 32;
+MOV r.z (SF1.z), 0.75;
+MOV result.color, r;""",
+   """ivec2 i = ivec2(floor(gl_FragCoord.xy));
+vec4 r = vec4(0.0, 0.0, 0.0, 1.0);
+if (i.x < i.y) { r.x = 1.0; r.y = 0.5; } else { r.y = 0.25; }
+if (i.x < 32) r.z = 0.75;
+color = r;""",
+   ip(lambda x, y: ((1 if x < y else 0), (.5 if x < y else .25), (.75 if x < 32 else 0), 1), [(3, 5), (17, 40), (31, 31), (45, 12), (60, 58), (40, 50)]),
+   tol=1, why="exact")
