@@ -60,6 +60,22 @@ mod tests {
     }
 
     #[test]
+    fn every_committed_scene_follows_the_rules() {
+        let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+        let scenes = crate::discover::suite_scenes(&suite).expect("list the suite");
+        assert!(scenes.len() >= 150, "only {} scenes", scenes.len());
+        let mut bad = Vec::new();
+        for s in &scenes {
+            let text = std::fs::read_to_string(&s.path).expect("read a scene");
+            let p = problems(&s.path, &text, &|f: &Path| f.exists());
+            if !p.is_empty() {
+                bad.push(format!("{}: {}", s.id, p.join("; ")));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    #[test]
     fn a_complete_scene_has_no_problems() {
         assert!(problems(Path::new("d/a.shader_test"), GOOD, &all_exist).is_empty());
     }
