@@ -24,7 +24,8 @@ END
 
 /// The sum `s` of sin(10x + t), sin(10y + 1.3t), sin(7(x + y) + 0.7t) and
 /// sin(12 |(x, y) - 0.5| - 2t) picks the colour 0.5 + 0.5 sin(1.5 s + (0, 2.094, 4.189));
-/// [`plasma`] is the same formula on the CPU.
+/// [`plasma`] is the same formula on the CPU. An FP1 instruction may read only one
+/// parameter or constant vector, hence the `MOV` of `speed` first.
 const FRAGMENT: &str = "!!FP1.0
 DECLARE time = {0.0, 0.0, 0.0, 0.0};
 DEFINE freq = {10.0, 10.0, 7.0, 12.0};
@@ -32,7 +33,8 @@ DEFINE speed = {1.0, 1.3, 0.7, -2.0};
 DEFINE phase = {0.0, 2.094, 4.189, 1.5};
 DEFINE half = {0.5, 0.5, 0.0, 1.0};
 DEFINE one = {1.0, 1.0, 1.0, 1.0};
-MUL R0, time.x, speed;
+MOV R0, speed;
+MUL R0, time.x, R0;
 MAD R1.xy, f[TEX0], freq, R0;
 ADD R2.x, f[TEX0].x, f[TEX0].y;
 MAD R1.z, R2.x, freq.z, R0.z;
