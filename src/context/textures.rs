@@ -52,6 +52,15 @@ fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
     })
 }
 
+/// A level's size as one image upload covers it: w×h×depth, one face for cube maps.
+fn storage_dims(l: &glemu_textures::Level, t: Target) -> [u32; 3] {
+    if t == Target::Cube {
+        [l.width, l.height, 1]
+    } else {
+        [l.width, l.height, l.depth]
+    }
+}
+
 /// Name of a texture-parameter enum value as the sampler parser reads it.
 fn value_name(v: u32) -> Option<&'static str> {
     Some(match v {
@@ -353,26 +362,20 @@ impl Context {
             return Err(Error::invalid_value(format!("texture size {size:?}")));
         }
         let (o, t, face) = self.bound_texture_mut(target)?;
-        // GL passes a 1D array's layers as its height; glemu-textures keeps them as depth.
-        let size = if t == Target::Array1D && size[2] == 1 {
+        // `size` is in GL terms (a 1D array's layers are its height); `store` is the box
+        // of texels it covers in glemu-textures' layout (layers as depth).
+        let store = if t == Target::Array1D {
             [size[0], 1, size[1]]
         } else {
             size
         };
         let z = face.unwrap_or(0);
-        let layers = if t == Target::Cube { 6 } else { 1 };
         let needs_new = match &o.image {
             None => true,
             Some(img) => {
                 level == 0
                     && (img.format() != fmt
-                        || img.size(0).map(|s| s.map(|v| v.max(1))).map(|s| {
-                            if t == Target::Cube {
-                                [s[0], s[1], 1]
-                            } else {
-                                s
-                            }
-                        }) != Some(size))
+                        || img.level(0).map(|l| storage_dims(l, t)) != Some(store))
             }
         };
         if needs_new {
@@ -380,13 +383,16 @@ impl Context {
                 return Err(Error::not_supported("defining a mip level before level 0"));
             }
             let full = if t.has_mipmaps() {
-                full_chain_levels(size[0], size[1], if t == Target::T3D { size[2] } else { 1 })
+                full_chain_levels(
+                    store[0],
+                    store[1],
+                    if t == Target::T3D { store[2] } else { 1 },
+                )
             } else {
                 1
             };
-            let alloc = [size[0], size[1], size[2] * layers];
             o.image = Some(Arc::new(
-                Texture::new(t, fmt, alloc, full).map_err(from_tex)?,
+                Texture::new(t, fmt, size, full).map_err(from_tex)?,
             ));
         }
         let img = o
@@ -394,17 +400,13 @@ impl Context {
             .as_mut()
             .ok_or_else(|| Error::invalid_operation("texture has no image"))?;
         let img = Arc::make_mut(img);
-        // Unused dimensions report 0; a 2D level is w×h×1 here.
-        let lsize = img
-            .size(level)
-            .ok_or_else(|| Error::invalid_value(format!("level {level} is beyond the mip chain")))?
-            .map(|v| v.max(1));
-        let want = if t == Target::Cube {
-            [lsize[0], lsize[1], 1]
-        } else {
-            lsize
-        };
-        if want != size {
+        let want = img
+            .level(level)
+            .map(|l| storage_dims(l, t))
+            .ok_or_else(|| {
+                Error::invalid_value(format!("level {level} is beyond the mip chain"))
+            })?;
+        if want != store {
             return Err(Error::invalid_value(format!(
                 "level {level} must be {want:?}, got {size:?}"
             )));
@@ -424,7 +426,7 @@ impl Context {
                 values.len()
             )));
         }
-        img.write_texels(level, [0, 0, z], size, values)
+        img.write_texels(level, [0, 0, z], store, values)
             .map_err(from_tex)
     }
 

@@ -77,7 +77,8 @@ pub fn extensions() -> &'static [&'static str] {
         "GL_EXT_texture_array",
         "GL_ARB_texture_gather",
         "GL_ARB_sample_shading",
-        "GL_ARB_blend_func_extended",
+        "GL_NV_gpu_program_fp64",
+        "GL_ARB_fragment_coord_conventions",
     ]
 }
 
