@@ -222,3 +222,12 @@ ms("msaa_alpha_to_one", "SAMPLE_ALPHA_TO_ONE with alpha to coverage: alpha 0.5 c
    "clear color 0.0 0.0 0.0 0.0\nclear\nenable GL_SAMPLE_ALPHA_TO_COVERAGE\nenable GL_SAMPLE_ALPHA_TO_ONE\n" + setp(0.0, (1, 1, 1, 0.5)) + "\ndraw rect -1 -1 2 2\ndisable GL_SAMPLE_ALPHA_TO_ONE\ndisable GL_SAMPLE_ALPHA_TO_COVERAGE\n" +
    "probe rect rgba (0, 0, 64, 64) (0.5, 0.5, 0.5, 0.5)",
    tol=2, why="half the samples on average (implementations may dither which); 8-bit rounding")
+
+ms("msaa_lines", "Multisampled lines (4x) are rasterized as 1-pixel-wide rectangles: a horizontal line at y = 20.25 covers sample 3 of row 19 (1/4 grey) and samples 0-2 of row 20 (3/4 grey); a vertical line at x = 44.75 covers samples 0, 1, 3 of column 44 (3/4) and sample 2 of column 45 (1/4); a diagonal line shows partial coverage along its edges.",
+   "OpenGL 3.5.4 multisample line rasterization (rectangle of width w centred on the segment, coverage per sample); standard 4x sample positions",
+   [("vertex program", VPC), ("fragment program", FPC)], [("vertex shader", VSC), ("fragment shader", FSC)],
+   "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_LINES 0 6\n" +
+   "\n".join([probe(30, 19, (.25, .25, .25, 1)), probe(30, 20, (.75, .75, .75, 1)), probe(30, 21, BLACK), probe(30, 18, BLACK),
+              probe(44, 45, (.75, .75, .75, 1)), probe(45, 45, (.25, .25, .25, 1)), probe(43, 45, BLACK)]),
+   vdata=vd([(4.0, 20.25, WHITE), (60.0, 20.25, WHITE), (44.75, 30.0, WHITE), (44.75, 60.0, WHITE), (6.3, 30.1, WHITE), (30.6, 58.2, WHITE)]),
+   tol=1, pixels=8, why="coverage fractions are multiples of 1/4; line ends (rectangle caps) may differ by a few pixels")
