@@ -534,3 +534,49 @@ void main() {
    "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLE_STRIP_ADJACENCY 0 8\n" +
    probe(19, 27, (1/8, 6/8, 3/8, 1)) + "\n" + probe(32, 36, (0, 5/8, 7/8, 1)),
    spec=SPEC + "; OpenGL 3.2 Table 2.4 (triangle strips with adjacency: vertex selection for first and last primitives)")
+
+LSA = [(-0.9, -0.9), (-0.6, 0.2), (-0.2, -0.2), (0.2, 0.2), (0.6, -0.2), (0.9, 0.9)]
+gs("gs_line_strip_adjacency", "LINE_STRIP_ADJACENCY with 6 vertices gives 3 primitives (i, i+1, i+2, i+3): the geometry program draws the inner segment of each as a thin quad coloured (index of vertex[0], index of vertex[3], primitive.id) / 8.",
+   """!!NVgp5.0
+PRIMITIVE_IN LINES_ADJACENCY;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 4;
+INT TEMP id;
+TEMP c, d;
+MOV.S id.x, primitive.id.x;
+I2F c.z, id.x;
+MUL c.z, c.z, 0.125;
+MOV c.x, vertex[0].attrib[0].x;
+MOV c.y, vertex[3].attrib[0].x;
+MOV c.w, 1.0;
+MOV d, {0.0, 0.06, 0.0, 0.0};
+SUB result.position, vertex[1].position, d;
+MOV result.attrib[0], c;
+EMIT;
+SUB result.position, vertex[2].position, d;
+MOV result.attrib[0], c;
+EMIT;
+ADD result.position, vertex[1].position, d;
+MOV result.attrib[0], c;
+EMIT;
+ADD result.position, vertex[2].position, d;
+MOV result.attrib[0], c;
+EMIT;
+END""",
+   """#version 450
+layout(lines_adjacency) in;
+layout(triangle_strip, max_vertices = 4) out;
+in vec4 vcol[];
+out vec4 col;
+void main() {
+  vec4 c = vec4(vcol[0].x, vcol[3].x, float(gl_PrimitiveIDIn) * 0.125, 1.0);
+  vec4 d = vec4(0.0, 0.06, 0.0, 0.0);
+  gl_Position = gl_in[1].gl_Position - d; col = c; EmitVertex();
+  gl_Position = gl_in[2].gl_Position - d; col = c; EmitVertex();
+  gl_Position = gl_in[1].gl_Position + d; col = c; EmitVertex();
+  gl_Position = gl_in[2].gl_Position + d; col = c; EmitVertex();
+}""",
+   "0/float/4 1/float/4\n" + "\n".join("%r %r 0.0 1.0  %r 0 0 1" % (x, y, i / 8) for i, (x, y) in enumerate(LSA)),
+   "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_LINE_STRIP_ADJACENCY 0 6\n" +
+   probe(19, 32, (0, 3/8, 0, 1)) + "\n" + probe(32, 32, (1/8, 4/8, 1/8, 1)) + "\n" + probe(44, 32, (2/8, 5/8, 2/8, 1)),
+   spec=SPEC + "; OpenGL 3.2 2.6.1 line strips with adjacency (primitive i uses vertices i .. i+3)")

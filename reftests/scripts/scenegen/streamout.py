@@ -27,9 +27,9 @@ def rec(v, attrs=("pos", "col")):
         elif a == "extra": out += [x + .5, y + .5, 0.0, 1.0]
     return out
 def pxfb(buf, off, vals): return "probe xfb %d %d (%s)" % (buf, off, ", ".join(repr(float(v)) for v in vals))
-def xs(name, what, test, vdata=vdat(V4), tol=1, pixels=0, why="exact / interpolated colours", spec=SPEC, nv=None, gl=None, nv_req=("GL_NV_gpu_program5", "GL_NV_transform_feedback")):
+def xs(name, what, test, vdata=vdat(V4), tol=1, pixels=0, why="exact / interpolated colours", spec=SPEC, nv=None, gl=None, nv_req=("GL_NV_gpu_program5", "GL_NV_transform_feedback"), elements=None):
     scene(X, name, what, spec, tol, pixels, why, nv or [("vertex program", VPX), ("fragment program", FPA)],
-          gl or [("vertex shader", VSX), ("fragment shader", FSA)], test, vdata=vdata, nv_req=nv_req)
+          gl or [("vertex shader", VSX), ("fragment shader", FSA)], test, vdata=vdata, nv_req=nv_req, elements=elements)
 
 order = [0, 1, 2, 2, 1, 3]
 t = ["clear color 0.0 0.0 0.0 1.0", "clear", "NV: xfb attribs result.position result.attrib[0]", "GL: xfb varyings gl_Position col", "xfb buffer 0 1024",
@@ -168,3 +168,9 @@ t += [pxfb(0, 0, [3.0, 0.0, 2.0, 1.0, 2.0, 0.0, 3.0, 1.0])]
 xs("xfb_pointsize_clip", "Capturing the scalar bindings result.pointsize and result.clip[0] (one float each, in list order) from points, with RASTERIZER_DISCARD.",
    "\n".join(t), nv=[("vertex program", VPC2), ("fragment program", FPA)], gl=[("vertex shader", VSC2), ("fragment shader", FSA)],
    spec=SPEC + " (POINT_SIZE and CLIP_DISTANCE_NV attributes: one component each)", why="nothing is drawn")
+
+t = ["clear color 0.0 0.0 0.0 1.0", "clear", "NV: xfb attribs result.attrib[0]", "GL: xfb varyings col", "xfb buffer 0 1024",
+     "begin transform feedback GL_TRIANGLES", "draw elements GL_TRIANGLES 6", "end transform feedback", "probe primitives written 2"]
+t += [pxfb(0, 4*i, rec(V4[k], ("col",))) for i, k in enumerate([3, 1, 2, 0, 2, 1])]
+xs("xfb_indexed_draw", "Transform feedback of an indexed draw records vertices in index order (3 1 2, 0 2 1), not in buffer order.",
+   "\n".join(t), tol=2, why="interpolated colours", spec=SPEC + "; OpenGL 2.8.3 DrawElements", elements="3 1 2 0 2 1")
