@@ -1311,3 +1311,24 @@ fn multisampled_lines_are_rectangles() {
     let s = draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
     assert_eq!(s.samples_passed, 16);
 }
+
+#[test]
+fn whole_tiles_inside_a_triangle_are_filled_once() {
+    // The diagonal leaves tiles entirely inside one triangle (whole-tile accept) and
+    // tiles split by it; both paths must agree with the watertight count.
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    for samples in [1, 4] {
+        let mut f = fb(256, 200, samples, ColorFormat::Rgba32F);
+        let mut inp = DrawInput::new(0);
+        quad(&mut inp, -3.0, -5.0, 260.0, 210.0, 0.5, [0.0; 4]);
+        let s = draw(
+            &r,
+            &mut f,
+            &additive(),
+            &inp,
+            &VaryShader::constant([1.0; 4]),
+        );
+        assert_eq!(s.samples_passed, 256 * 200 * u64::from(samples));
+        assert_all_samples(&f, 1.0);
+    }
+}

@@ -127,12 +127,13 @@ enum Class {
     Partial,
 }
 
-fn classify(prim: &PrimSetup, bx: i32, by: i32) -> Class {
+/// Where the `size`×`size` pixel square at (bx, by) lies relative to the primitive.
+fn classify(prim: &PrimSetup, bx: i32, by: i32, size: i32) -> Class {
     let s = SUBPIXEL;
     let (x_lo, y_lo) = (i64::from(bx) * s, i64::from(by) * s);
     let (x_hi, y_hi) = (
-        x_lo + i64::from(BLOCK) * s - 1,
-        y_lo + i64::from(BLOCK) * s - 1,
+        x_lo + i64::from(size) * s - 1,
+        y_lo + i64::from(size) * s - 1,
     );
     let mut all_in = true;
     for e in &prim.edges[..prim.n_edges] {
@@ -212,11 +213,24 @@ fn raster_prim<S: FragmentShader>(
 ) -> Result<u64, RasterError> {
     let [x0, y0, x1, y1] = pc.region;
     let mut passed = 0;
+    // Whole-tile trivial accept: every block is fully covered.
+    let t = TILE as i32;
+    let (tx, ty) = (x0 - x0.rem_euclid(t), y0 - y0.rem_euclid(t));
+    let c = &pc.clip;
+    let tile_full = c[0] <= tx
+        && c[1] <= ty
+        && c[2] >= tx + t
+        && c[3] >= ty + t
+        && classify(pc.prim, tx, ty, t) == Class::Accept;
     let mut by = y0 & !(BLOCK - 1);
     while by < y1 {
         let mut bx = x0 & !(BLOCK - 1);
         while bx < x1 {
-            let class = classify(pc.prim, bx, by);
+            let class = if tile_full {
+                Class::Accept
+            } else {
+                classify(pc.prim, bx, by, BLOCK)
+            };
             if class != Class::Reject {
                 let c = &pc.clip;
                 let inside = bx >= c[0] && by >= c[1] && bx + BLOCK <= c[2] && by + BLOCK <= c[3];
