@@ -481,3 +481,19 @@ fs(T, "tex_quads_border", "The piglit quads pattern (8x8, 2x2-texel tiles: even 
    tol=1, why="NEAREST, no ties (texel coordinate steps of 3/16)", decls=tdecl((0, "sampler2D")),
    test_pre="texture quads 0 0 (8, 8) (2, 2) (1.0, 1.0, 0.0, 1.0) (0.0, 1.0, 1.0, 1.0) (1.0, 0.0, 1.0, 1.0) (0.5, 0.5, 0.5, 1.0)",
    draw="draw rect tex -1 -1 2 2 -0.25 -0.25 1.5 1.5")
+
+MF = [("nearest_mipmap_nearest", MIP[1]), ("linear_mipmap_nearest", MIP[1]),
+      ("nearest_mipmap_linear", tuple(0.75 * MIP[1][k] + 0.25 * MIP[2][k] for k in range(4))),
+      ("linear_mipmap_linear", tuple(0.75 * MIP[1][k] + 0.25 * MIP[2][k] for k in range(4)))]
+pre = ["texture miptree 0"]
+for k, (f, _) in enumerate(MF):
+    pre += ["texparameter 2D min %s" % f, "draw rect %g -1 0.5 2" % (-1 + 0.5 * k)]
+fs(T, "tex_mip_filters", "The four mipmapped minification filters at LOD 1.25 (TXL) on the solid-level miptree, one per column: *_MIPMAP_NEAREST pick level 1 (green), *_MIPMAP_LINEAR blend levels 1 and 2 by 0.25 (green/blue).",
+   "OpenGL 3.8.9 minification filters (level selection for MIPMAP_NEAREST, level interpolation for MIPMAP_LINEAR); NV_gpu_program4 TXL",
+   """TEMP c;
+MOV c, fragment.texcoord[0];
+MOV c.w, 1.25;
+TXL result.color, c, texture[0], 2D;""",
+   "color = textureLod(tex0, tc.xy, 1.25);",
+   "\n".join(probe(8 + 16 * k, 30, col) for k, (_, col) in enumerate(MF)), tol=1, why="solid levels; the level weight 0.25 is exact",
+   decls=tdecl((0, "sampler2D")), test_pre="\n".join(pre[:-1]), draw=pre[-1])
