@@ -1102,3 +1102,24 @@ if (i.x < 32) r.z = 0.75;
 color = r;""",
    ip(lambda x, y: ((1 if x < y else 0), (.5 if x < y else .25), (.75 if x < 32 else 0), 1), [(3, 5), (17, 40), (31, 31), (45, 12), (60, 58), (40, 50)]),
    tol=1, why="exact")
+
+fs(P, "flow_recursive_cal", "Recursive subroutine calls: rec adds 1/8 to x on the way down, calls itself while the counter (1 to 3 by column) stays positive, and adds 1/8 to y on the way back up, so x = y = depth / 8 (call depth at most 3).",
+   S4 + " CAL/RET (call stack, conditional CAL; recursion within MAX_PROGRAM_CALL_DEPTH_NV)",
+   """TEMP n, acc;
+MUL n.x, fragment.texcoord[0].x, 3.0;
+FLR n.x, n.x;
+ADD n.x, n.x, 1.0;
+MOV acc, {0.0, 0.0, 0.25, 1.0};
+CAL rec;
+MOV result.color, acc;
+RET;
+rec:
+  ADD acc.x, acc.x, 0.125;
+  SUBC n.x, n.x, 1.0;
+  CAL rec (GT.x);
+  ADD acc.y, acc.y, 0.125;
+  RET;""",
+   """float n = floor(tc.x * 3.0) + 1.0;
+color = vec4(n * 0.125, n * 0.125, 0.25, 1.0);""",
+   "\n".join(probe(x, 30, ((math.floor(3 * (x + .5) / 64) + 1) * .125,) * 2 + (.25, 1)) for x in [5, 30, 60]),
+   tol=1, why="exact multiples of 1/8")
