@@ -462,3 +462,25 @@ scene(R, "flat_shading_fixed_function", "No programs at all: fixed-function vert
       vdata="vertex/float/4 color/float/4\n" + "\n".join("%r %r 0.0 1.0  %s" % (n(x), n(y), " ".join(repr(float(c)) for c in col)) for (x, y, col) in
                    [(2, 2, RED), (62, 2, GREEN), (2, 62, BLUE), (62, 2, RED), (62, 62, BLUE), (2, 62, GREEN)]),
       nv_req=(), gl_req=(), self_twin=True)
+
+CL = [(0, 0, (2.0, -1.0, 0.5, 1.0)), (64, 0, (0.0, 1.0, 0.5, 1.0)), (0, 64, (0.0, 1.0, 0.5, 1.0)), (64, 64, (2.0, -1.0, 0.5, 1.0))]
+def clamp_probe(x, y):
+    # Clamped per vertex first: red (1, 0, 0, 0, ...) and green (0, 1, 1, 0) are interpolated.
+    px, py = x + .5, y + .5
+    if px + py <= 64:
+        l1, l2 = px / 64, py / 64; l0 = 1 - l1 - l2
+        w = [(l0, 0), (l1, 1), (l2, 2)]
+    else:
+        l1 = 1 - py / 64; l2 = 1 - px / 64; l3 = 1 - l1 - l2
+        w = [(l1, 1), (l2, 2), (l3, 3)]
+    cl = [tuple(min(1.0, max(0.0, c)) for c in CL[i][2]) for i in range(4)]
+    return probe(x, y, tuple(sum(a * cl[i][k] for a, i in w) for k in range(4)))
+cs("vertex_color_clamp", "Vertex colour clamping: result.color values of 2 and -1 are clamped to [0, 1] per vertex before interpolation (CLAMP_VERTEX_COLOR is TRUE by default), so halfway from a (2, -1) corner to the opposite green corners the colour is about (0.5, 0.5), not the (1, 0) that interpolating unclamped values and clamping afterwards gives.",
+   "ARB_vertex_program 2.14.7 (colour clamping applied as primitives are assembled); ARB_color_buffer_float CLAMP_VERTEX_COLOR default TRUE",
+   [(x, y, c) for (x, y, c) in [CL[0], CL[1], CL[2], CL[1], CL[3], CL[2]]],
+   "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 6\n" + "\n".join(clamp_probe(x, y) for (x, y) in [(31, 31), (10, 20), (50, 40), (5, 5)]),
+   glvs="""#version 450 compatibility
+layout(location = 0) in vec4 pos;
+layout(location = 1) in vec4 col;
+void main() { gl_Position = pos; gl_FrontColor = col; }""",
+   glfs="#version 450 compatibility\nvoid main() { gl_FragColor = gl_Color; }", tol=2, why="interpolated colours; 8-bit rounding")
