@@ -251,3 +251,15 @@ std("tess_eval_texture_fetch", "A tessellation evaluation program fetches the 4x
     DISP_TES, QUAD_V,
     "clear color 0.0 0.0 0.0 1.0\nclear\ntexture ramp 0 (4, 4)\npatch parameter vertices 4\ndraw arrays GL_PATCHES 0 4\n" + "\n".join(disp_probe(x, y) for (x, y) in [(10, 10), (32, 32), (50, 20), (20, 50)]),
     tes_decl="layout(binding = 0) uniform sampler2D tex0;")
+
+FACE_FP = """!!NVfp5.0
+TEMP f;
+MOV f, fragment.facing.x;
+CMP result.color, f, {0.0, 0.0, 1.0, 1.0}, {1.0, 0.0, 0.0, 1.0};
+END"""
+FACE_FS = "#version 450\nin vec4 col;\nout vec4 color;\nvoid main() { color = gl_FrontFacing ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0, 0.0, 1.0, 1.0); }"
+tess_scene("tess_vertex_order_cw", "TESS_VERTEX_ORDER CW: the generated triangles are clockwise in (u, v, w) space; this evaluation program maps the domain to the screen without mirroring it, so every triangle is back-facing (blue by fragment.facing), where CCW would give front-facing red.",
+           [("vertex program", VPA), ("tess control program", tcp(3, ["3.0"] * 3, ["3.0"])), ("tess eval program", tep("TRIANGLES", "EQUAL", "CW", TEP_TRI)), ("fragment program", FACE_FP)],
+           [("vertex shader", VSA), ("tessellation control shader", tcs(3, ["3.0"] * 3, ["3.0"])), ("tessellation evaluation shader", tes("TRIANGLES", "EQUAL", "CW", TES_TRI)), ("fragment shader", FACE_FS)],
+           TRI_V, "clear color 0.0 0.0 0.0 1.0\nclear\npatch parameter vertices 3\ndraw arrays GL_PATCHES 0 3\n" + "\n".join(probe(x, y, (0, 0, 1, 1)) for (x, y) in [(20, 10), (32, 30), (44, 10)]) + "\n" + probe(4, 60, (0, 0, 0, 1)),
+           tol=1, why="flat colours", spec=SPEC + "; ARB_tessellation_shader (vertex order cw/ccw in (u, v, w) space, Figure X.1)")
