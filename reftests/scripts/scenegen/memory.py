@@ -287,3 +287,39 @@ void main() { data[gl_VertexID] = uint(gl_VertexID) * 3u + 1u; gl_Position = pos
       "\nNV: probe buffer buf 0 uint (1, 4, 7, 10)",
       vdata="0/float/4\n-0.75 -0.75 0.0 1.0\n0.75 -0.75 0.0 1.0\n-0.75 0.75 0.0 1.0\n0.75 0.75 0.0 1.0",
       nv_req=("GL_NV_gpu_program5", "GL_NV_shader_buffer_load", "GL_NV_shader_buffer_store"))
+
+scene(MEM, "atomic_counter_geometry", "ATOMCTR in a geometry program with INVOCATIONS 2: each of the 2 invocations for each of 3 input points increments counter 2 once (+6), and the point is drawn by invocation 0 only.",
+      "NV_shader_atomic_counters (ATOMCTR in any program type); NV_gpu_program5 INVOCATIONS (the geometry program runs exactly N times per input primitive)", 1, 0, "exact",
+      [("vertex program", "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND"),
+       ("geometry program", """!!NVgp5.0
+OPTION NV_shader_atomic_counters;
+PRIMITIVE_IN POINTS;
+PRIMITIVE_OUT POINTS;
+VERTICES_OUT 1;
+INVOCATIONS 2;
+COUNTER c = program.counter[0][2];
+TEMP t;
+INT TEMP i;
+ATOMCTR.U.INCR t.x, c;
+MOV.S i.x, primitive.invocation.x;
+MOVC.S i.x, i.x;
+IF EQ.x;
+  MOV result.position, vertex[0].position;
+  MOV result.color, {1.0, 0.5, 0.0, 1.0};
+  EMIT;
+ENDIF;
+END"""), ("fragment program", "!!NVfp5.0\nMOV result.color, fragment.color;\nEND")],
+      [("vertex shader", "#version 450\nlayout(location = 0) in vec4 pos;\nvoid main() { gl_Position = pos; }"),
+       ("geometry shader", """#version 450
+layout(points, invocations = 2) in;
+layout(points, max_vertices = 1) out;
+layout(binding = 0, offset = 8) uniform atomic_uint c;
+out vec4 col;
+void main() {
+  atomicCounterIncrement(c);
+  if (gl_InvocationID == 0) { gl_Position = gl_in[0].gl_Position; col = vec4(1.0, 0.5, 0.0, 1.0); EmitVertex(); }
+}"""), ("fragment shader", "#version 450\nin vec4 col;\nout vec4 color;\nvoid main() { color = col; }")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\natomic counters 0 (0, 0, 10)\npoint size 2\ndraw arrays GL_POINTS 0 3\nprobe atomic counter 0 2 16\n" +
+      "probe rect rgba (7, 7, 2, 2) (1.0, 0.5, 0.0, 1.0)\n" + probe(32, 32, (0, 0, 0, 1)),
+      vdata="0/float/4\n-0.75 -0.75 0.0 1.0\n0.75 -0.75 0.0 1.0\n0.0 0.75 0.0 1.0",
+      nv_req=("GL_NV_gpu_program5", "GL_NV_shader_atomic_counters", "GL_NV_geometry_program4"))
