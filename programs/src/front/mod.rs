@@ -5,7 +5,8 @@
 //! - `cursor`: tokens up to `END`; `opcodes`: Table X.13 and the ARB option tables;
 //! - `decls`: OPTION and naming statements; `bindings`/`state`: `vertex.*`, `result.*`,
 //!   `state.*`, `program.*` to slots; `operands`: source/destination operands;
-//! - `inst`: instructions, modifiers, textures, memory; `flow`: block and label matching.
+//! - `inst`: instructions, modifiers, textures, memory, block matching (IF/REP/LOOP);
+//! - `flow`: label resolution and whole-program checks; `limits`: the enforced limits.
 
 mod bindings;
 mod cursor;
