@@ -497,3 +497,24 @@ TXL result.color, c, texture[0], 2D;""",
    "color = textureLod(tex0, tc.xy, 1.25);",
    "\n".join(probe(8 + 16 * k, 30, col) for k, (_, col) in enumerate(MF)), tol=1, why="solid levels; the level weight 0.25 is exact",
    decls=tdecl((0, "sampler2D")), test_pre="\n".join(pre[:-1]), draw=pre[-1])
+
+fs(T, "tex_txf_array_3d", "TXF on an ARRAY2D texture (layer in z, by column: 8 solid layers) in the bottom half, and TXF on the 2x2x2 rgbw 3D texture with the constant offset (1, 0, 1) from texel (0, j, 0) in the top half (j by column: magenta, black).",
+   S4 + " TXF (ARRAY2D: i, j, layer, lod; 3D: i, j, k, lod; 3-component texel offsets for 3D)",
+   """INT TEMP i, k;
+TEMP f, a, b;
+MUL f.x, fragment.position.x, 0.125;
+FLR.S i.z, f.x;
+MOV.S i.xyw, 0;
+TXF a, i, texture[0], ARRAY2D;
+MUL f.y, fragment.position.x, 0.03125;
+FLR.S k.y, f.y;
+MOV.S k.xzw, 0;
+TXF b, k, texture[1], 3D, (1, 0, 1);
+SGE f.z, fragment.position.y, 32.0;
+LRP result.color, f.z, b, a;""",
+   """vec4 a = texelFetch(tex0, ivec3(0, 0, int(floor(gl_FragCoord.x * 0.125))), 0);
+vec4 b = texelFetchOffset(tex1, ivec3(0, int(floor(gl_FragCoord.x * 0.03125)), 0), 0, ivec3(1, 0, 1));
+color = gl_FragCoord.y >= 32.0 ? b : a;""",
+   "\n".join(probe(4 + 8 * k, 10, LAY[k]) for k in range(8)) + "\n" + probe(10, 50, RGBW3[1][1]) + "\n" + probe(50, 50, RGBW3[1][3]),
+   tol=1, why="texel fetches, exact", decls=tdecl((0, "sampler2DArray"), (1, "sampler3D")),
+   test_pre="texture layers 0 2DArray (4, 4, 8)\ntexture rgbw 3D 1")
