@@ -69,7 +69,10 @@ pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Args, DemoEr
             "--size" => out.size = size(value(&mut it, a)?)?,
             "-h" | "--help" => return Err(DemoError::Usage(usage())),
             flag if flag.starts_with('-') => {
-                return Err(DemoError::Usage(format!("unknown option {flag}\n{}", usage())))
+                return Err(DemoError::Usage(format!(
+                    "unknown option {flag}\n{}",
+                    usage()
+                )))
             }
             name if out.demo.is_empty() => out.demo = name.to_string(),
             extra => return Err(DemoError::Usage(format!("unexpected argument '{extra}'"))),
@@ -94,7 +97,16 @@ mod tests {
 
     #[test]
     fn headless_with_frame_and_size() {
-        let a = parse(["tess", "--headless", "o.png", "--frames", "7", "--size", "32x16"]).unwrap();
+        let a = parse([
+            "tess",
+            "--headless",
+            "o.png",
+            "--frames",
+            "7",
+            "--size",
+            "32x16",
+        ])
+        .unwrap();
         assert_eq!(a.demo, "tess");
         assert_eq!(a.headless, Some(PathBuf::from("o.png")));
         assert_eq!(a.frames, Some(7));
@@ -112,7 +124,10 @@ mod tests {
             &["tess", "--bogus"][..],
             &["tess", "lit"][..],
         ] {
-            assert!(matches!(parse(bad.iter().copied()), Err(DemoError::Usage(_))), "{bad:?}");
+            assert!(
+                matches!(parse(bad.iter().copied()), Err(DemoError::Usage(_))),
+                "{bad:?}"
+            );
         }
     }
 }

@@ -23,6 +23,35 @@ pub fn render_png(
     path: &std::path::Path,
 ) -> Result<()> {
     let px = render(demo, width, height, frame)?;
-    image::save_buffer(path, &px, width, height, image::ExtendedColorType::Rgba8)?;
+    save_png(path, width, height, &px)
+}
+
+/// Writes RGBA8 rows (top row first) as the PNG `path`.
+pub fn save_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
+    image::save_buffer(path, rgba, width, height, image::ExtendedColorType::Rgba8)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn png_round_trips_the_frame() {
+        let path = std::env::temp_dir().join(format!("glemu-demos-{}.png", std::process::id()));
+        let mut demo = crate::legacy::Legacy::default();
+        let want = render(&mut demo, 24, 16, 3).unwrap();
+        render_png(&mut demo, 24, 16, 3, &path).unwrap();
+        let got = image::open(&path).unwrap().to_rgba8();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(got.dimensions(), (24, 16));
+        assert_eq!(got.into_raw(), want);
+    }
+
+    #[test]
+    fn unwritable_path_is_an_error() {
+        let mut demo = crate::legacy::Legacy::default();
+        let bad = std::path::Path::new("/nonexistent-dir/x.png");
+        assert!(render_png(&mut demo, 8, 8, 0, bad).is_err());
+    }
 }

@@ -128,7 +128,13 @@ fn geometry() -> Vec<f32> {
         ([0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
     ];
     for (n, u, w) in faces {
-        let at = |a: f32, b: f32| [n[0] + a * u[0] + b * w[0], n[1] + a * u[1] + b * w[1], n[2] + a * u[2] + b * w[2]];
+        let at = |a: f32, b: f32| {
+            [
+                n[0] + a * u[0] + b * w[0],
+                n[1] + a * u[1] + b * w[1],
+                n[2] + a * u[2] + b * w[2],
+            ]
+        };
         push_quad(
             &mut v,
             [at(-1.0, -1.0), at(1.0, -1.0), at(1.0, 1.0), at(-1.0, 1.0)],
@@ -226,7 +232,12 @@ mod tests {
     fn cube_and_floor_are_lit_and_textured() {
         let f = render(&mut Lit::default(), 80, 60, 4);
         assert!(f.distinct() > 200, "only {} colours", f.distinct());
-        assert_near(f.at(0, 59), &CLEAR, 1.5 / 255.0, "top-left corner is background");
+        assert_near(
+            f.at(0, 59),
+            &CLEAR,
+            1.5 / 255.0,
+            "top-left corner is background",
+        );
         let centre = f.at(40, 30);
         assert!(
             (0..3).any(|i| (centre[i] - CLEAR[i]).abs() > 0.1),
@@ -246,7 +257,10 @@ mod tests {
             .filter(|(a, b)| a.iter().zip(b.iter()).any(|(x, y)| x.abs_diff(*y) > 8))
             .count();
         assert!(differ > 20, "only {differ} pixels differ with 4x MSAA");
-        assert!(differ < 80 * 60 / 4, "{differ} pixels differ: more than edges");
+        assert!(
+            differ < 80 * 60 / 4,
+            "{differ} pixels differ: more than edges"
+        );
     }
 
     #[test]

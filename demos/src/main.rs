@@ -11,8 +11,16 @@ fn run() -> Result<(), DemoError> {
             let mut demo = glemu_demos::by_name(&a.demo)
                 .ok_or_else(|| DemoError::Usage(format!("no demo '{}'", a.demo)))?;
             let frame = a.frames.unwrap_or(0);
-            headless::render_png(demo.as_mut(), a.size.0, a.size.1, frame, path)?;
-            println!("wrote {} (frame {frame})", path.display());
+            let start = std::time::Instant::now();
+            let rgba = headless::render(demo.as_mut(), a.size.0, a.size.1, frame)?;
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            headless::save_png(path, a.size.0, a.size.1, &rgba)?;
+            println!(
+                "wrote {} (frame {frame}, {}x{}, setup + draw + readback {ms:.1} ms)",
+                path.display(),
+                a.size.0,
+                a.size.1
+            );
             Ok(())
         }
         None => window::run(&a.demo, a.size, a.frames),

@@ -105,7 +105,10 @@ mod tests {
             &rotate(std::f32::consts::FRAC_PI_2, 0.0, 0.0, 1.0),
         );
         let p = transform(&m, [1.0, 0.0, 0.0, 1.0]);
-        assert!((p[0] - 1.0).abs() < 1e-6 && (p[1] - 1.0).abs() < 1e-6, "{p:?}");
+        assert!(
+            (p[0] - 1.0).abs() < 1e-6 && (p[1] - 1.0).abs() < 1e-6,
+            "{p:?}"
+        );
     }
 
     #[test]

@@ -242,7 +242,12 @@ mod tests {
             let (u, v) = ((px + 0.5 - cx) / half_px, (py + 0.5 - cy) / half_px);
             let fall = (1.0 - (u * u + v * v)).powi(2);
             let want: Vec<f32> = tint[..3].iter().map(|c| c * fall).collect();
-            assert_near(f.at(px as u32, py as u32), &want, 2.0 / 255.0, "sprite centre");
+            assert_near(
+                f.at(px as u32, py as u32),
+                &want,
+                2.0 / 255.0,
+                "sprite centre",
+            );
         }
         // between the sprites stays black
         assert_near(f.at(32, 32), &[0.0, 0.0, 0.0], 0.0, "centre");

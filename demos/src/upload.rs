@@ -48,7 +48,11 @@ pub fn texture_rgba8(ctx: &mut Context, width: u32, height: u32, rgba: &[u8]) ->
         Some(rgba),
     )?;
     ctx.generate_mipmap(gl::TEXTURE_2D)?;
-    ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, gl::LINEAR_MIPMAP_LINEAR as i32)?;
+    ctx.tex_parameter_i(
+        gl::TEXTURE_2D,
+        gl::TEXTURE_MIN_FILTER,
+        gl::LINEAR_MIPMAP_LINEAR as i32,
+    )?;
     ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MAG_FILTER, gl::LINEAR as i32)?;
     ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_WRAP_S, gl::REPEAT as i32)?;
     ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_WRAP_T, gl::REPEAT as i32)?;
@@ -75,7 +79,11 @@ mod tests {
     #[test]
     fn a_bad_program_is_an_error() {
         let mut ctx = Context::new(4, 4).unwrap();
-        let e = program(&mut ctx, gl::FRAGMENT_PROGRAM_ARB, "!!NVfp5.0\nBOGUS;\nEND\n");
+        let e = program(
+            &mut ctx,
+            gl::FRAGMENT_PROGRAM_ARB,
+            "!!NVfp5.0\nBOGUS;\nEND\n",
+        );
         assert!(e.is_err());
         program(&mut ctx, gl::FRAGMENT_PROGRAM_ARB, "!!NVfp5.0\nEND\n").unwrap();
     }

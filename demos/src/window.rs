@@ -66,9 +66,11 @@ impl App {
     }
 
     fn redraw(&mut self) -> Result<()> {
-        let (Some(ctx), Some(surface), Some(window)) =
-            (self.ctx.as_mut(), self.surface.as_mut(), self.window.as_ref())
-        else {
+        let (Some(ctx), Some(surface), Some(window)) = (
+            self.ctx.as_mut(),
+            self.surface.as_mut(),
+            self.window.as_ref(),
+        ) else {
             return Ok(());
         };
         let (w, h) = ctx.size();
