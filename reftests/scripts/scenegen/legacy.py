@@ -454,3 +454,39 @@ END""")], None,
        "clear color 0.0 0.0 0.0 1.0\nclear\nmatrix texture0 (0.0, 0.5, 0.0, 0.0,  0.5, 0.0, 0.0, 0.0,  0.0, 0.0, 1.0, 0.0,  0.25, 0.0, 0.0, 1.0)\ndraw rect -1 -1 2 2\n" +
        "\n".join(probe(x, y, (lambda s, t: (0.5 * t + 0.25, 0.5 * s, 0.5, 1))((x + .5) / 64, (y + .5) / 64)) for (x, y) in GRID),
        ("GL_ARB_vertex_program",), gl_req=("GL_ARB_vertex_program",), self_twin=True, tol=2, why="interpolated values; 8-bit rounding")
+
+lscene("arbvp_nvvp2_option_branch", "ARBvp1.0 with OPTION NV_vertex_program2: a BRA loop with condition codes and a CAL/RET subroutine, like the VP2.0 scene, in ARB syntax: colour = 0.25 * floor(vertex.texcoord[0].x).",
+       "NV_vertex_program2_option (ARB_vertex_program option: BRA, CAL, RET, labels, condition codes, FLR)",
+       [("vertex program", """!!ARBvp1.0
+OPTION NV_vertex_program2;
+TEMP acc, cnt;
+MOV result.position, vertex.position;
+MOV acc, 0.0;
+FLRC cnt.x, vertex.texcoord[0].x;
+BRA done (LE.x);
+top:
+CAL addone;
+ADDC cnt.x, cnt.x, -1.0;
+BRA top (GT.x);
+done:
+MOV result.color, acc;
+MOV result.color.w, 1.0;
+RET;
+addone:
+ADD acc.xyz, acc, 0.25;
+RET;
+END""")],
+       [("vertex shader", """#version 450 compatibility
+out vec4 c;
+void main() {
+  gl_Position = gl_Vertex;
+  float acc = 0.0;
+  for (int i = 0; i < int(floor(gl_MultiTexCoord0.x)); i++) acc += 0.25;
+  c = vec4(vec3(acc), 1.0);
+}"""), ("fragment shader", "#version 450\nin vec4 c;\nout vec4 color;\nvoid main() { color = c; }")],
+       "clear color 0.0 0.0 0.0 1.0\nclear\ndraw arrays GL_TRIANGLES 0 12\n" +
+       "\n".join(probe(x, y, (k*.25, k*.25, k*.25, 1)) for (x, y, k) in [(8, 8, 0), (40, 8, 1), (8, 40, 2), (40, 40, 3)]),
+       ("GL_ARB_vertex_program", "GL_NV_vertex_program2_option"), gl_req=("GL >= 4.5", "GLSL >= 4.50"),
+       vdata="vertex/float/4 texcoord0/float/4\n" + "\n".join("%r %r 0.0 1.0  %r 0 0 1" % (x0 + dx, y0 + dy, k + 0.5)
+                   for k, (x0, y0) in enumerate([(-1.0, -1.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 0.0)])
+                   for (dx, dy) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]))

@@ -1123,3 +1123,12 @@ rec:
 color = vec4(n * 0.125, n * 0.125, 0.25, 1.0);""",
    "\n".join(probe(x, 30, ((math.floor(3 * (x + .5) / 64) + 1) * .125,) * 2 + (.25, 1)) for x in [5, 30, 60]),
    tol=1, why="exact multiples of 1/8")
+
+scene(P, "nv4_headers_txg41", "The older dialects: !!NVvp4.0 and !!NVfp4.1 (NV_gpu_program4_1 adds TXG), with integer ops and a gather of the 4x4 ramp's red channel.",
+      "NV_gpu_program4 program headers (!!NVvp4.0); NV_gpu_program4_1 (!!NVfp4.1, TXG)", 1, 0, "texel values only",
+      [("vertex program", "!!NVvp4.0\nMOV result.position, vertex.position;\nMOV result.texcoord[0], vertex.texcoord[0];\nEND"),
+       ("fragment program", "!!NVfp4.1\nTXG result.color, fragment.texcoord[0], texture[0], 2D;\nEND")],
+      [("vertex shader", VS_GL), ("fragment shader", wrap_fs("color = textureGather(tex0, tc.xy, 0);", "layout(binding = 0) uniform sampler2D tex0;"))],
+      "clear color 0.0 0.0 0.0 1.0\nclear\ntexture ramp 0 (4, 4)\ntexparameter 2D wrap_s clamp_to_edge\ntexparameter 2D wrap_t clamp_to_edge\ndraw rect -1 -1 2 2\n" +
+      "\n".join(probe(x, y, (lambda i0: ((i0) / 3, (i0 + 1) / 3, (i0 + 1) / 3, i0 / 3))(min(max(math.floor((x + .5) / 16 - .5), 0), 2)) if 8 <= x < 56 else None) for (x, y) in [(20, 20), (40, 40)]),
+      nv_req=("GL_NV_gpu_program4", "GL_NV_gpu_program4_1"))
