@@ -263,3 +263,36 @@ tess_scene("tess_vertex_order_cw", "TESS_VERTEX_ORDER CW: the generated triangle
            [("vertex shader", VSA), ("tessellation control shader", tcs(3, ["3.0"] * 3, ["3.0"])), ("tessellation evaluation shader", tes("TRIANGLES", "EQUAL", "CW", TES_TRI)), ("fragment shader", FACE_FS)],
            TRI_V, "clear color 0.0 0.0 0.0 1.0\nclear\npatch parameter vertices 3\ndraw arrays GL_PATCHES 0 3\n" + "\n".join(probe(x, y, (0, 0, 1, 1)) for (x, y) in [(20, 10), (32, 30), (44, 10)]) + "\n" + probe(4, 60, (0, 0, 0, 1)),
            tol=1, why="flat colours", spec=SPEC + "; ARB_tessellation_shader (vertex order cw/ccw in (u, v, w) space, Figure X.1)")
+
+LVA_TCP = """!!NVtcp5.0
+VERTICES_OUT 3;
+ATTRIB ipos = vertex.position;
+ATTRIB icol = vertex.attrib[0];
+INT TEMP id;
+TEMP l;
+MOV.S id.x, primitive.invocation.x;
+MOV result.position, ipos[id.x];
+MOV result.attrib[0], icol[id.x];
+MOV l, vertex[0].attrib[0].w;
+MOV result.patch.tessouter[0].x, l.x;
+MOV result.patch.tessouter[1].x, l.x;
+MOV result.patch.tessouter[2].x, l.x;
+MOV result.patch.tessinner[0].x, l.x;
+END"""
+LVA_TCS = """#version 450
+layout(vertices = 3) out;
+in vec4 vcol[];
+out vec4 tcol[];
+void main() {
+  gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;
+  tcol[gl_InvocationID] = vcol[gl_InvocationID];
+  float l = vcol[0].w;
+  gl_TessLevelOuter[0] = l; gl_TessLevelOuter[1] = l; gl_TessLevelOuter[2] = l;
+  gl_TessLevelInner[0] = l;
+}"""
+tess_scene("tess_levels_from_attrib", "Tessellation levels computed per patch from vertex data (attribute w of the patch's first vertex): levels 2 and 3 give 6 + 13 = 19 triangles, counted by transform feedback; drawn as lines.",
+           [("vertex program", VPA), ("tess control program", LVA_TCP), ("tess eval program", tep("TRIANGLES", "EQUAL", "CCW", TEP_TRI)), ("fragment program", FPA)],
+           [("vertex shader", VSA), ("tessellation control shader", LVA_TCS), ("tessellation evaluation shader", tes("TRIANGLES", "EQUAL", "CCW", TES_TRI)), ("fragment shader", FSA)],
+           "0/float/4 1/float/4\n-0.95 -0.9 0.0 1.0  1 0 0 2\n-0.05 -0.9 0.0 1.0  0 1 0 2\n-0.5 0.6 0.0 1.0  0 0 1 2\n0.05 -0.9 0.0 1.0  1 0 0 3\n0.95 -0.9 0.0 1.0  0 1 0 3\n0.5 0.6 0.0 1.0  0 0 1 3",
+           "clear color 0.0 0.0 0.0 1.0\nclear\npolygon mode GL_FRONT_AND_BACK GL_LINE\npatch parameter vertices 3\n" + xfb_wrap("GL_TRIANGLES", "draw arrays GL_PATCHES 0 6", 19),
+           tol=3, pixels=24, why="wireframe: the triangulation between rings is partly implementation-defined; the counts are exact")
