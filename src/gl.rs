@@ -285,6 +285,15 @@ gl_enums! {
     FOG_COLOR = 0x0B66,
     EXP = 0x0800,
     EXP2 = 0x0801,
+    // texgen / texenv
+    S = 0x2000,
+    T = 0x2001,
+    R = 0x2002,
+    Q = 0x2003,
+    OBJECT_PLANE = 0x2501,
+    EYE_PLANE = 0x2502,
+    TEXTURE_ENV = 0x2300,
+    TEXTURE_ENV_COLOR = 0x2201,
     // hints
     DONT_CARE = 0x1100,
     FASTEST = 0x1101,

@@ -303,4 +303,65 @@ impl Context {
     pub fn patch_default_inner(&self) -> [f32; 2] {
         self.st.patch_inner
     }
+
+    /// `glTexGenfv(coord, OBJECT_PLANE | EYE_PLANE, plane)` for the active texture unit
+    /// (read by `state.texgen[n].*`); eye planes are transformed by the inverse
+    /// modelview, as GL does.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.tex_gen_plane(gl::S, gl::EYE_PLANE, [1.0, 0.0, 0.0, 0.5]).unwrap();
+    /// assert_eq!(ctx.tex_gen_plane(gl::S, gl::FOG, [0.0; 4]).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn tex_gen_plane(&mut self, coord: u32, pname: u32, plane: [f32; 4]) -> Result<()> {
+        let c = match coord {
+            gl::S | gl::T | gl::R | gl::Q => (coord - gl::S) as usize,
+            x => return Err(Error::invalid_enum("texgen coordinate", x)),
+        };
+        let eye = match pname {
+            gl::EYE_PLANE => true,
+            gl::OBJECT_PLANE => false,
+            p => return Err(Error::invalid_enum("texgen plane", p)),
+        };
+        let unit = self.st.active_texture as usize;
+        let value = if eye {
+            let inv = matrix::inverse(&self.st.modelview);
+            let mut out = [0.0f32; 4];
+            for (k, o) in out.iter_mut().enumerate() {
+                *o = (0..4)
+                    .map(|r| f64::from(plane[r]) * inv[k * 4 + r])
+                    .sum::<f64>() as f32;
+            }
+            out
+        } else {
+            plane
+        };
+        let tg = self.st.texgen.get_mut(unit).ok_or_else(|| {
+            Error::invalid_operation(format!("texture unit {unit} has no texgen state"))
+        })?;
+        if eye {
+            tg.eye[c] = value;
+        } else {
+            tg.object[c] = value;
+        }
+        Ok(())
+    }
+
+    /// `glTexEnvfv(TEXTURE_ENV, TEXTURE_ENV_COLOR, c)` for the active texture unit (read
+    /// by `state.texenv[n].color`).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.tex_env_color([0.5, 0.5, 0.5, 1.0]).unwrap();
+    /// ```
+    pub fn tex_env_color(&mut self, c: [f32; 4]) -> Result<()> {
+        let unit = self.st.active_texture as usize;
+        let slot = self.st.tex_env_color.get_mut(unit).ok_or_else(|| {
+            Error::invalid_operation(format!("texture unit {unit} has no texenv state"))
+        })?;
+        *slot = c;
+        Ok(())
+    }
 }
