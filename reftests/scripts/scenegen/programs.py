@@ -1132,3 +1132,32 @@ scene(P, "nv4_headers_txg41", "The older dialects: !!NVvp4.0 and !!NVfp4.1 (NV_g
       "clear color 0.0 0.0 0.0 1.0\nclear\ntexture ramp 0 (4, 4)\ntexparameter 2D wrap_s clamp_to_edge\ntexparameter 2D wrap_t clamp_to_edge\ndraw rect -1 -1 2 2\n" +
       "\n".join(probe(x, y, (lambda i0: ((i0) / 3, (i0 + 1) / 3, (i0 + 1) / 3, i0 / 3))(min(max(math.floor((x + .5) / 16 - .5), 0), 2)) if 8 <= x < 56 else None) for (x, y) in [(20, 20), (40, 40)]),
       nv_req=("GL_NV_gpu_program4", "GL_NV_gpu_program4_1"))
+
+scene(P, "decl_output_alias_arrays", "Declarations: OUTPUT arrays bound to result.texcoord[1..2], an ALIAS of a TEMP, and an ATTRIB array over fragment.texcoord[1..2] read with a run-time index (left half: element 0, right half: element 1).",
+      S4.replace(" 2.X.8.Z", "") + " 2.X.3.2-2.X.3.5 (ATTRIB/OUTPUT arrays with binding ranges, ALIAS), 2.X.4.2 relative addressing of attribute arrays", 2, 0, "interpolated values; 8-bit rounding",
+      [("vertex program", """!!NVvp5.0
+OUTPUT tcs[2] = { result.texcoord[1..2] };
+TEMP t;
+ALIAS u = t;
+MOV result.position, vertex.position;
+MUL t, vertex.texcoord[0], {0.5, 0.25, 0.0, 0.0};
+MOV u.zw, {0.0, 0.0, 0.75, 1.0};
+MOV tcs[0], t;
+MOV tcs[1], t.yxwz;
+END"""), ("fragment program", """!!NVfp5.0
+ATTRIB tc[] = { fragment.texcoord[1..2] };
+INT TEMP i;
+TEMP f;
+MUL f.x, fragment.position.x, 0.03125;
+FLR.S i.x, f.x;
+MOV result.color, tc[i.x];
+END""")],
+      [("vertex shader", """#version 450
+layout(location = 0) in vec4 piglit_vertex;
+layout(location = 1) in vec4 piglit_texcoord;
+out vec4 t1;
+out vec4 t2;
+void main() { gl_Position = piglit_vertex; vec4 t = vec4(piglit_texcoord.xy * vec2(0.5, 0.25), 0.75, 1.0); t1 = t; t2 = t.yxwz; }"""),
+       ("fragment shader", "#version 450\nin vec4 t1;\nin vec4 t2;\nout vec4 color;\nvoid main() { color = gl_FragCoord.x < 32.0 ? t1 : t2; }")],
+      "clear color 0.0 0.0 0.0 1.0\nclear\ndraw rect -1 -1 2 2\n" +
+      "\n".join(probe(x, y, (lambda s, t: (0.5 * s, 0.25 * t, 0.75, 1) if x < 32 else (0.25 * t, 0.5 * s, 1, 0.75))((x + .5) / 64, (y + .5) / 64)) for (x, y) in GRID))
