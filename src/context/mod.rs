@@ -19,7 +19,7 @@ pub(crate) mod params;
 pub mod programs;
 pub mod queries;
 pub(crate) mod snapshot;
-pub mod state;
+pub(crate) mod state;
 pub mod textures;
 pub mod xfb;
 
