@@ -34,6 +34,12 @@ pub fn wrap(mode: Wrap, i: i32, size: i32, linear: bool) -> i32 {
     }
     match mode {
         Wrap::Repeat => {
+            // Power-of-two sizes (nearly every texture) wrap with a mask: two's complement
+            // `&` is the euclidean remainder, and an integer division costs ~25 cycles per
+            // texel index on the bilinear hot path.
+            if size & (size - 1) == 0 {
+                return i & (size - 1);
+            }
             // rem_euclid, written out because the std call is not inlined here.
             let r = i % size;
             if r < 0 {
@@ -87,6 +93,16 @@ mod tests {
             .map(|i| wrap(Wrap::MirroredRepeat, i, 4, false))
             .collect();
         assert_eq!(got, vec![3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0]);
+    }
+
+    #[test]
+    fn repeat_equals_euclidean_remainder_for_every_size() {
+        for size in 1..=70 {
+            for i in (-300..300).chain([i32::MIN, i32::MIN + 1, i32::MAX - 1, i32::MAX]) {
+                let want = (i64::from(i)).rem_euclid(i64::from(size)) as i32;
+                assert_eq!(wrap(Wrap::Repeat, i, size, true), want, "i={i} size={size}");
+            }
+        }
     }
 
     #[test]
