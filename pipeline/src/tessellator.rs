@@ -8,8 +8,12 @@
 //!
 //! Notes against the reference renderer: llvmpipe uses the D3D11 reference tessellator,
 //! whose triangulation of the stitched border and placement of fractional segments
-//! differ in detail (the spec leaves both implementation-dependent); vertex sets and
-//! counts for equal spacing match. For quads the first inner level subdivides the
+//! differ in detail (the spec leaves both implementation-dependent). Primitive and vertex
+//! counts match for every domain and spacing checked (`counts_match_llvmpipe`), and so do
+//! equal-spacing coordinates up to D3D11's 16.16 fixed point (1/3 → 0.333328). Fractional
+//! coordinates differ: the spec fixes only that the two short segments are equal,
+//! symmetric and shrink with n - f; glemu makes the n - 2 long ones 1/f (level 3.7 odd:
+//! 0.2703 long, 0.0946 short), D3D11 lengthens them (0.2867 long, 0.0700 short). For quads the first inner level subdivides the
 //! horizontal (v==0 / v==1) edges as in Figure X.3 and later GL specs; the 2.X.2.2 text of
 //! the extension states it the other way round.
 
@@ -653,5 +657,263 @@ mod tests {
         c.cw = true;
         let t = tessellate(&c, [3.0; 4], [3.0; 2]);
         assert!(signed_areas(&t, Triangles).iter().all(|a| *a <= 1e-9));
+    }
+
+    /// Primitive and point-mode vertex counts for level sets across every domain and
+    /// spacing. The expected counts were read from Mesa llvmpipe (oracle GLSL scenes
+    /// capturing `gl_TessCoord` with transform feedback, `probe primitives generated`) and
+    /// each agrees with the spec's rounding rules: equal → ceil, fractional_even →
+    /// next even ≥ 2, fractional_odd → next odd ≤ 63, MAX_TESS_GEN_LEVEL 64 clamping,
+    /// inner 1 + outer > 1 → 1 + epsilon, isoline count always equal-spacing rounded.
+    #[test]
+    fn counts_match_llvmpipe() {
+        // (mode, spacing, outer, inner, primitives, point-mode vertices)
+        type Row = (TessMode, TessSpacing, [f32; 4], [f32; 2], usize, usize);
+        let table: &[Row] = &[
+            (Triangles, Equal, [1.0; 4], [1.0; 2], 1, 3),
+            (Triangles, Equal, [2.0, 2.0, 2.0, 1.0], [1.0; 2], 6, 7),
+            (Triangles, Equal, [2.5, 3.7, 1.0, 1.0], [3.7, 1.0], 20, 15),
+            (
+                Triangles,
+                Equal,
+                [64.0, 64.0, 64.0, 1.0],
+                [64.0, 1.0],
+                6144,
+                3169,
+            ),
+            // above MAX_TESS_GEN_LEVEL: same as 64
+            (
+                Triangles,
+                Equal,
+                [100.0, 100.0, 100.0, 1.0],
+                [100.0, 1.0],
+                6144,
+                3169,
+            ),
+            (Triangles, FractionalOdd, [1.0; 4], [1.0; 2], 1, 3),
+            // inner 1 + epsilon → 3 segments, the inner ring collapses onto the edges
+            (
+                Triangles,
+                FractionalOdd,
+                [2.0, 2.0, 2.0, 1.0],
+                [1.0; 2],
+                13,
+                12,
+            ),
+            (
+                Triangles,
+                FractionalOdd,
+                [3.7, 3.7, 3.7, 1.0],
+                [3.7, 1.0],
+                37,
+                27,
+            ),
+            (
+                Triangles,
+                FractionalOdd,
+                [2.5, 2.5, 2.5, 1.0],
+                [2.5, 1.0],
+                13,
+                12,
+            ),
+            // fractional odd clamps to 63
+            (
+                Triangles,
+                FractionalOdd,
+                [64.0, 64.0, 64.0, 1.0],
+                [64.0, 1.0],
+                5953,
+                3072,
+            ),
+            // fractional even clamps to ≥ 2
+            (Triangles, FractionalEven, [1.0; 4], [1.0; 2], 6, 7),
+            (
+                Triangles,
+                FractionalEven,
+                [2.5, 2.5, 2.5, 1.0],
+                [2.5, 1.0],
+                24,
+                19,
+            ),
+            (
+                Triangles,
+                FractionalEven,
+                [3.7, 3.7, 3.7, 1.0],
+                [3.7, 1.0],
+                24,
+                19,
+            ),
+            (
+                Triangles,
+                FractionalEven,
+                [100.0, 100.0, 100.0, 1.0],
+                [100.0, 1.0],
+                6144,
+                3169,
+            ),
+            // quads: inner 1 with outer > 1 → inner treated as 1 + epsilon (2 segments)
+            (Quads, Equal, [3.0; 4], [1.0; 2], 12, 13),
+            (Quads, Equal, [2.0, 1.0, 1.0, 1.0], [1.0; 2], 5, 6),
+            (Quads, Equal, [2.5, 3.7, 1.0, 1.0], [3.7, 2.5], 19, 15),
+            (Quads, FractionalOdd, [3.7; 4], [3.7; 2], 50, 36),
+            (Quads, FractionalOdd, [2.0, 1.0, 1.0, 1.0], [1.0; 2], 12, 10),
+            (Quads, FractionalEven, [2.5; 4], [2.5; 2], 32, 25),
+            (Quads, FractionalEven, [1.0; 4], [1.0; 2], 8, 9),
+            (Quads, FractionalEven, [64.0; 4], [64.0; 2], 8192, 4225),
+            // isolines: 2.5 lines round up to 3 whatever the spacing; segments follow it
+            (Isolines, Equal, [2.5, 3.7, 1.0, 1.0], [1.0; 2], 12, 15),
+            (
+                Isolines,
+                FractionalOdd,
+                [2.5, 3.7, 1.0, 1.0],
+                [1.0; 2],
+                15,
+                18,
+            ),
+            (
+                Isolines,
+                FractionalEven,
+                [2.5, 3.7, 1.0, 1.0],
+                [1.0; 2],
+                12,
+                15,
+            ),
+            (Isolines, FractionalEven, [1.0; 4], [1.0; 2], 2, 3),
+        ];
+        for (mode, sp, outer, inner, prims, points) in table {
+            let mut c = cfg(*mode, *sp);
+            let t = tessellate(&c, *outer, *inner);
+            let what = format!("{mode:?} {sp:?} {outer:?} {inner:?}");
+            assert_eq!(t.primitive_count(), *prims, "{what}");
+            if *mode != Isolines {
+                check_cover(&t, *mode);
+            }
+            c.point_mode = true;
+            let p = tessellate(&c, *outer, *inner);
+            assert_eq!(p.primitive_count(), *points, "point mode {what}");
+            assert_eq!(p.coords, t.coords, "point mode keeps the vertex set {what}");
+        }
+    }
+
+    /// Point mode emits each generated vertex once, and only coincident "inner" vertices
+    /// of fractional odd spacing with an inner level of 1 share coordinates (the spec
+    /// keeps them distinct).
+    #[test]
+    fn point_mode_vertices_are_distinct() {
+        for (mode, sp, outer, inner) in [
+            (Triangles, Equal, [3.0; 4], [4.0; 2]),
+            (Quads, FractionalEven, [2.5; 4], [3.7; 2]),
+            (Isolines, FractionalOdd, [2.0, 3.7, 0.0, 0.0], [0.0; 2]),
+            (Quads, Equal, [1.0, 2.0, 3.0, 4.0], [5.0, 6.0]),
+        ] {
+            let mut c = cfg(mode, sp);
+            c.point_mode = true;
+            let t = tessellate(&c, outer, inner);
+            assert_eq!(distinct(&t), t.coords.len(), "{mode:?} {sp:?}");
+            assert_eq!(t.indices.len(), t.coords.len());
+        }
+        let mut c = cfg(Quads, FractionalOdd);
+        c.point_mode = true;
+        let t = tessellate(&c, [2.0, 1.0, 1.0, 1.0], [1.0; 2]);
+        assert_eq!((t.coords.len(), distinct(&t)), (10, 6));
+    }
+
+    /// Fractional edge splits follow 2.X.2: n-2 equal segments plus two equal shorter
+    /// ones, placed symmetrically; equal to the others when n == f, shrinking towards zero
+    /// as n - f approaches 2.
+    #[test]
+    fn fractional_segments_follow_the_spec() {
+        for sp in [FractionalOdd, FractionalEven] {
+            let mut last = (0u32, 0.0f32);
+            for f in [3.0f32, 3.2, 3.5, 3.7, 3.99, 5.0, 5.3, 5.9, 17.5, 63.0] {
+                let l = round_level(f, sp);
+                let p = edge_params(l, sp);
+                assert_eq!(p.len(), l.n as usize + 1, "{sp:?} {f}");
+                assert_eq!((p[0], p[p.len() - 1]), (0.0, 1.0));
+                let mut seg: Vec<f32> = p.windows(2).map(|w| w[1] - w[0]).collect();
+                assert!(seg.iter().all(|s| *s > 0.0), "{sp:?} {f}: {seg:?}");
+                for i in 0..seg.len() {
+                    assert!((seg[i] - seg[seg.len() - 1 - i]).abs() < 1e-5, "symmetric");
+                }
+                seg.sort_by(f32::total_cmp);
+                let (short, long) = (seg[0], seg[seg.len() - 1]);
+                assert!(
+                    (seg[1] - short).abs() < 1e-5,
+                    "two short segments {sp:?} {f}"
+                );
+                assert!(
+                    seg[2..].iter().all(|s| (s - long).abs() < 1e-5),
+                    "{sp:?} {f}"
+                );
+                if l.n as f32 == f {
+                    assert!((short - long).abs() < 1e-5, "n == f: all equal");
+                }
+                // same n, growing f (shrinking n - f): the short segments grow
+                let ratio = short / long;
+                if last.0 == l.n {
+                    assert!(ratio > last.1, "{sp:?} {f}: {ratio} after {}", last.1);
+                }
+                last = (l.n, ratio);
+            }
+        }
+        // level 3.7, fractional odd: n = 5, three segments of 1/3.7 (glemu's choice; the
+        // spec leaves the long length open) — llvmpipe's D3D11 tessellator gives
+        // 0.286667 long / 0.069992 short at the same level.
+        let p = edge_params(round_level(3.7, FractionalOdd), FractionalOdd);
+        let want = [
+            0.0,
+            1.0 / 3.7,
+            0.5 - 0.5 / 3.7,
+            0.5 + 0.5 / 3.7,
+            1.0 - 1.0 / 3.7,
+            1.0,
+        ];
+        for (a, b) in p.iter().zip(want) {
+            assert!((a - b).abs() < 1e-6, "{p:?}");
+        }
+        // level 1 with fractional odd: not subdivided; fractional even clamps to 2.
+        assert_eq!(
+            edge_params(round_level(1.0, FractionalOdd), FractionalOdd),
+            [0.0, 1.0]
+        );
+        assert_eq!(
+            edge_params(round_level(1.0, FractionalEven), FractionalEven),
+            [0.0, 0.5, 1.0]
+        );
+    }
+
+    /// Levels above MAX_TESS_GEN_LEVEL (and infinity) clamp: 64 for equal and fractional
+    /// even, 63 for fractional odd.
+    #[test]
+    fn clamping_at_max_level() {
+        for l in [64.0f32, 64.5, 1000.0, f32::INFINITY] {
+            assert_eq!(round_level(l, Equal).n, 64);
+            assert_eq!(round_level(l, FractionalEven).n, 64);
+            assert_eq!(round_level(l, FractionalOdd).n, 63);
+        }
+        assert_eq!(round_level(62.5, FractionalOdd).n, 63);
+        assert_eq!(round_level(62.5, FractionalEven).n, 64);
+        let t = tessellate(&cfg(Isolines, Equal), [1000.0, 1000.0, 0.0, 0.0], [0.0; 2]);
+        assert_eq!(t.primitive_count(), 64 * 64);
+    }
+
+    /// Triangles: the single-triangle case needs inner and all three outer levels at 1
+    /// after rounding; fractional even never reaches it (levels clamp to 2).
+    #[test]
+    fn triangle_inner_one_cases() {
+        let one = tessellate(&cfg(Triangles, Equal), [1.0, 0.5, 0.9, 7.0], [0.2, 9.0]);
+        assert_eq!((one.coords.len(), one.primitive_count()), (3, 1));
+        // one outer level above 1 → inner 1 + epsilon → equal: 2 segments (centre point)
+        let t = tessellate(&cfg(Triangles, Equal), [1.0, 1.0, 1.5, 1.0], [1.0, 0.0]);
+        assert!(t.coords.contains(&[1.0 / 3.0; 3]), "{:?}", t.coords);
+        assert_eq!((t.coords.len(), t.primitive_count()), (5, 4));
+        // fractional odd: 3 segments with f = 1 → the inner triangle sits on the corners
+        let t = tessellate(
+            &cfg(Triangles, FractionalOdd),
+            [1.0, 1.0, 2.0, 1.0],
+            [1.0, 0.0],
+        );
+        check_cover(&t, Triangles);
+        assert_eq!(t.coords.len(), 3 + 2 + 3);
     }
 }
