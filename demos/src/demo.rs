@@ -70,4 +70,35 @@ mod tests {
         }
         assert!(by_name("nope").is_none());
     }
+
+    /// Every demo animates (time reaches its parameters) and a frame is reproducible.
+    #[test]
+    fn frames_move_with_time_and_repeat_exactly() {
+        for (name, _) in NAMES {
+            let frame = |n| {
+                let mut demo = by_name(name).unwrap();
+                crate::headless::render(demo.as_mut(), 48, 36, n).unwrap()
+            };
+            let (a, b, again) = (frame(0), frame(15), frame(15));
+            assert_ne!(a, b, "{name}: frames 0 and 15 are the same");
+            assert_eq!(b, again, "{name}: frame 15 differs between runs");
+        }
+    }
+
+    #[test]
+    fn one_context_survives_a_resize() {
+        for (name, _) in NAMES {
+            let mut demo = by_name(name).unwrap();
+            let mut ctx = context_for(demo.as_mut(), 32, 32).unwrap();
+            demo.draw(&mut ctx, 0.5).unwrap();
+            ctx.resize_framebuffer(40, 20, demo.samples()).unwrap();
+            demo.draw(&mut ctx, 0.5).unwrap();
+            assert_eq!(ctx.size(), (40, 20), "{name}");
+            assert_eq!(
+                ctx.read_rgba8_top_down().unwrap().len(),
+                40 * 20 * 4,
+                "{name}"
+            );
+        }
+    }
 }
