@@ -4,9 +4,18 @@
 //!
 //! Per-patch results of a control program (`result.patch.*`) live in each lane's output
 //! registers; the patch takes, per component, the value of the first invocation that
-//! left it non-zero (all invocations writing the same value, or only invocation 0
-//! writing it, are both exact). Reading `primitive.out` values written by other
-//! invocations of the same patch is not supported (reads zero).
+//! left it non-zero (all invocations writing the same value, or only one invocation
+//! writing it, are both exact).
+//!
+//! The spec runs a patch's invocations in lock-step, so `primitive.out` reads see
+//! per-patch values written by any invocation in earlier instructions. The executor has
+//! no lane-to-lane channel within a run, so a program that reads `primitive.out` runs
+//! again with those inputs holding the per-patch values of the previous pass, until a
+//! pass reproduces what it read. That equals lock-step execution whenever each per-patch
+//! value read is written once before its reads (the usual "one invocation sets the
+//! levels, all use them"); a value read and then rewritten reads its final value; and a
+//! value that feeds back into itself never settles and is reported as not supported.
+//! `vertex.out` reads are rejected by the front end.
 
 use crate::assembly::{PrimClass, Primitives};
 use crate::env::{Resources, StageEnv};
@@ -50,6 +59,103 @@ impl Patch {
     }
 }
 
+/// Most passes [`run_control`] makes over one patch before giving up on a program whose
+/// per-patch outputs feed back into themselves: beyond the first pass each one settles
+/// at least one more link of a write → `primitive.out` read → write chain.
+const EXTRA_PASSES_PER_SLOT: usize = 1;
+
+/// What one pass over a patch's invocations produced: per-vertex rows and per-patch values.
+struct PassOut {
+    rows: Vec<Vec<[u32; 4]>>,
+    per_patch: Vec<(VaryingSlot, [u32; 4])>,
+}
+
+/// Everything a control pass needs besides the patch itself.
+struct Control<'a> {
+    tcs: &'a StageProgram,
+    input: &'a Vertices,
+    n_in: usize,
+    n_out: usize,
+    vertex_cols: Vec<(usize, VaryingSlot)>,
+    patch_cols: Vec<(usize, VaryingSlot)>,
+}
+
+impl Control<'_> {
+    /// Runs every invocation of one patch; `primitive.out` reads see `patch_view`.
+    fn pass(
+        &self,
+        ls: &mut LaneState,
+        env: &mut StageEnv<'_>,
+        pv: &[u32],
+        id: u32,
+        patch_view: &[(VaryingSlot, [u32; 4])],
+    ) -> Result<PassOut, PipelineError> {
+        let prog = &self.tcs.program;
+        let mut out = PassOut {
+            rows: Vec::with_capacity(self.n_out),
+            per_patch: self.patch_cols.iter().map(|(_, s)| (*s, [0; 4])).collect(),
+        };
+        // More output vertices than lanes run as consecutive batches of invocations.
+        for start in (0..self.n_out).step_by(MAX_LANES) {
+            let width = (self.n_out - start).min(MAX_LANES);
+            for (slot, inp) in prog.inputs.iter().enumerate() {
+                for lane in 0..width {
+                    let invocation = (start + lane) as u32;
+                    for (v, vid) in pv.iter().enumerate() {
+                        let val = match &inp.binding {
+                            InputBinding::Varying(s) => {
+                                self.input.slot(*vid as usize, *s).unwrap_or([0; 4])
+                            }
+                            InputBinding::PrimitiveId => [id, 0, 0, 0],
+                            InputBinding::PrimitiveInvocation => [invocation, 0, 0, 0],
+                            InputBinding::PrimitiveVertexCount => [self.n_in as u32, 0, 0, 0],
+                            InputBinding::PatchOut(s) => patch_view
+                                .iter()
+                                .find(|(x, _)| x == s)
+                                .map_or([0; 4], |(_, v)| *v),
+                            b => {
+                                return Err(PipelineError::not_supported(format!(
+                                    "tessellation control program input {b:?}"
+                                )))
+                            }
+                        };
+                        if let Some(r) = ls.input_vertex_mut(v, slot) {
+                            for c in 0..4 {
+                                r[c][lane] = val[c];
+                            }
+                        }
+                    }
+                }
+            }
+            self.tcs
+                .executor
+                .run(ls, lanes_mask(width), &self.tcs.params, env)
+                .map_err(|e| {
+                    PipelineError::execution(format!("tessellation control program: {e}"))
+                })?;
+            for lane in 0..width {
+                out.rows.push(
+                    self.vertex_cols
+                        .iter()
+                        .map(|(o, _)| ls.output_lane(*o, lane))
+                        .collect(),
+                );
+            }
+            for ((o, _), (_, v)) in self.patch_cols.iter().zip(out.per_patch.iter_mut()) {
+                for (c, val) in v.iter_mut().enumerate() {
+                    if *val == 0 {
+                        *val = (0..width)
+                            .map(|l| ls.output_lane(*o, l)[c])
+                            .find(|x| *x != 0)
+                            .unwrap_or(0);
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
 fn run_control(
     tcs: &StageProgram,
     res: &Resources,
@@ -71,17 +177,32 @@ fn run_control(
         )));
     }
     let layout = Vertices::layout_of(prog);
-    let vertex_cols: Vec<(usize, VaryingSlot)> = layout
+    let ctl = Control {
+        tcs,
+        input,
+        n_in,
+        n_out,
+        vertex_cols: layout
+            .iter()
+            .copied()
+            .filter(|(_, s)| !is_patch_slot(*s))
+            .collect(),
+        patch_cols: layout
+            .iter()
+            .copied()
+            .filter(|(_, s)| is_patch_slot(*s))
+            .collect(),
+    };
+    let reads_patch_out = prog
+        .inputs
         .iter()
-        .copied()
-        .filter(|(_, s)| !is_patch_slot(*s))
-        .collect();
-    let patch_cols: Vec<(usize, VaryingSlot)> = layout
-        .iter()
-        .copied()
-        .filter(|(_, s)| is_patch_slot(*s))
-        .collect();
-    let mut verts = Vertices::new(vertex_cols.iter().map(|(_, s)| *s).collect());
+        .any(|i| matches!(i.binding, InputBinding::PatchOut(_)));
+    let max_passes = if reads_patch_out {
+        1 + ctl.patch_cols.len() * EXTRA_PASSES_PER_SLOT + 1
+    } else {
+        1
+    };
+    let mut verts = Vertices::new(ctl.vertex_cols.iter().map(|(_, s)| *s).collect());
     let mut ls = LaneState::with_vertices(prog, MAX_LANES, n_in);
     let mut env = StageEnv {
         res,
@@ -92,65 +213,33 @@ fn run_control(
     let mut patches = Vec::new();
     for (p, pv) in prims.verts.chunks_exact(n_in).enumerate() {
         let id = ids.get(p).copied().unwrap_or(p as u32);
+        // `primitive.out` reads see the per-patch values the previous pass settled on
+        // (nothing written yet reads zero, which the spec leaves undefined); the patch is
+        // done when a pass reproduces the values it read.
+        let mut view: Vec<(VaryingSlot, [u32; 4])> = Vec::new();
+        let mut settled = None;
+        for _ in 0..max_passes {
+            let out = ctl.pass(&mut ls, &mut env, pv, id, &view)?;
+            if !reads_patch_out || out.per_patch == view {
+                settled = Some(out);
+                break;
+            }
+            view = out.per_patch;
+        }
+        let out = settled.ok_or_else(|| {
+            PipelineError::not_supported(
+                "tessellation control program whose per-patch outputs depend on \
+                 primitive.out reads of their own earlier values",
+            )
+        })?;
         let first = verts.len();
-        let mut per_patch: Vec<(VaryingSlot, [u32; 4])> =
-            patch_cols.iter().map(|(_, s)| (*s, [0; 4])).collect();
-        // More output vertices than lanes run as consecutive batches of invocations.
-        for start in (0..n_out).step_by(MAX_LANES) {
-            let width = (n_out - start).min(MAX_LANES);
-            for (slot, inp) in prog.inputs.iter().enumerate() {
-                for lane in 0..width {
-                    let invocation = (start + lane) as u32;
-                    for (v, vid) in pv.iter().enumerate() {
-                        let val = match &inp.binding {
-                            InputBinding::Varying(s) => {
-                                input.slot(*vid as usize, *s).unwrap_or([0; 4])
-                            }
-                            InputBinding::PrimitiveId => [id, 0, 0, 0],
-                            InputBinding::PrimitiveInvocation => [invocation, 0, 0, 0],
-                            InputBinding::PrimitiveVertexCount => [n_in as u32, 0, 0, 0],
-                            InputBinding::PatchOut(_) | InputBinding::PatchIn(_) => [0; 4],
-                            b => {
-                                return Err(PipelineError::not_supported(format!(
-                                    "tessellation control program input {b:?}"
-                                )))
-                            }
-                        };
-                        if let Some(r) = ls.input_vertex_mut(v, slot) {
-                            for c in 0..4 {
-                                r[c][lane] = val[c];
-                            }
-                        }
-                    }
-                }
-            }
-            tcs.executor
-                .run(&mut ls, lanes_mask(width), &tcs.params, &mut env)
-                .map_err(|e| {
-                    PipelineError::execution(format!("tessellation control program: {e}"))
-                })?;
-            for lane in 0..width {
-                let row: Vec<[u32; 4]> = vertex_cols
-                    .iter()
-                    .map(|(o, _)| ls.output_lane(*o, lane))
-                    .collect();
-                verts.push_row(&row);
-            }
-            for ((o, _), (_, v)) in patch_cols.iter().zip(per_patch.iter_mut()) {
-                for (c, out) in v.iter_mut().enumerate() {
-                    if *out == 0 {
-                        *out = (0..width)
-                            .map(|l| ls.output_lane(*o, l)[c])
-                            .find(|x| *x != 0)
-                            .unwrap_or(0);
-                    }
-                }
-            }
+        for row in &out.rows {
+            verts.push_row(row);
         }
         patches.push(Patch {
             first,
             count: n_out,
-            per_patch,
+            per_patch: out.per_patch,
             id,
         });
     }
@@ -299,4 +388,121 @@ pub fn run(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glemu_programs::assemble;
+    use std::sync::Arc;
+
+    fn control(text: &str) -> StageProgram {
+        let p = assemble(text, Some(Stage::TessControl)).unwrap_or_else(|e| panic!("{e:?}"));
+        let params = p
+            .params
+            .iter()
+            .map(|s| match s {
+                glemu_programs::ir::ParamSource::Constant(c) => *c,
+                _ => [0; 4],
+            })
+            .collect();
+        StageProgram::new(Arc::new(p), params)
+    }
+
+    fn res() -> Resources {
+        Resources {
+            textures: Vec::new(),
+            counter_buffers: Vec::new(),
+            storage_buffers: Vec::new(),
+            memory: None,
+        }
+    }
+
+    /// One patch of one input vertex, run through `text` with `n_out` output vertices.
+    fn run_one(text: &str) -> Result<(Vertices, Vec<Patch>), PipelineError> {
+        let tcs = control(text);
+        let mut input = Vertices::new(vec![VaryingSlot::Position]);
+        input.push_row(&[[0; 4]]);
+        let prims = Primitives {
+            verts: vec![0],
+            ..Primitives::default()
+        };
+        run_control(&tcs, &res(), &input, 1, &prims, &[7])
+    }
+
+    fn f(bits: u32) -> f32 {
+        f32::from_bits(bits)
+    }
+
+    #[test]
+    fn invocations_read_per_patch_outputs_written_by_another() {
+        // Only invocation 0 sets the level; every invocation then copies it through
+        // `primitive.out` into its own vertex.
+        let (verts, patches) = run_one(
+            "!!NVtcp5.0\nVERTICES_OUT 3;\nINT TEMP id;\nTEMP t;\n\
+             MOV.S id.x, primitive.invocation.x;\nSEQ.S.CC id.y, id.x, 0;\n\
+             IF NE.y;\nMOV result.patch.tessouter[0].x, 5.5;\nENDIF;\n\
+             MOV t, primitive.out.tessouter[0].x;\nMOV result.attrib[0], t;\nEND\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(verts.len(), 3);
+        for v in 0..3 {
+            let a = verts.slot(v, VaryingSlot::Attrib(0)).unwrap_or([0; 4]);
+            assert_eq!(a.map(f), [5.5; 4], "vertex {v}");
+        }
+        let outer = patches[0]
+            .value(VaryingSlot::TessOuter(0))
+            .unwrap_or([0; 4]);
+        assert_eq!(f(outer[0]), 5.5);
+        assert_eq!(patches[0].id, 7);
+    }
+
+    #[test]
+    fn chains_of_per_patch_values_settle() {
+        // Invocation 2 writes patch.attrib[0]; invocation 0 derives the level from it;
+        // invocation 1 derives patch.attrib[1] from the level.
+        let (_, patches) = run_one(
+            "!!NVtcp5.0\nVERTICES_OUT 3;\nINT TEMP id;\nTEMP t;\n\
+             MOV.S id.x, primitive.invocation.x;\nSEQ.S.CC id.y, id.x, 2;\n\
+             IF NE.y;\nMOV result.patch.attrib[0].x, 3.0;\nENDIF;\n\
+             SEQ.S.CC id.y, id.x, 0;\nIF NE.y;\n\
+             ADD result.patch.tessouter[0].x, primitive.out.patch.attrib[0].x, 1.0;\nENDIF;\n\
+             SEQ.S.CC id.y, id.x, 1;\nIF NE.y;\n\
+             MUL result.patch.attrib[1].x, primitive.out.tessouter[0].x, 2.0;\nENDIF;\nEND\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let p = &patches[0];
+        let x = |s| f(p.value(s).unwrap_or([0; 4])[0]);
+        assert_eq!(x(VaryingSlot::PatchAttrib(0)), 3.0);
+        assert_eq!(x(VaryingSlot::TessOuter(0)), 4.0);
+        assert_eq!(x(VaryingSlot::PatchAttrib(1)), 8.0);
+    }
+
+    #[test]
+    fn self_dependent_per_patch_values_are_not_supported() {
+        let e = run_one(
+            "!!NVtcp5.0\nVERTICES_OUT 1;\n\
+             ADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1.0;\nEND\n",
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(e.contains("not supported"), "{e}");
+    }
+
+    #[test]
+    fn programs_without_primitive_out_reads_run_once() {
+        // A value written by one invocation only (not invocation 0) still reaches the
+        // patch.
+        let (_, patches) = run_one(
+            "!!NVtcp5.0\nVERTICES_OUT 4;\nINT TEMP id;\n\
+             MOV.S id.x, primitive.invocation.x;\nSEQ.S.CC id.y, id.x, 3;\n\
+             IF NE.y;\nMOV result.patch.tessinner[1].x, 2.0;\nENDIF;\nEND\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let v = patches[0]
+            .value(VaryingSlot::TessInner(1))
+            .unwrap_or([0; 4]);
+        assert_eq!(f(v[0]), 2.0);
+    }
 }
