@@ -418,8 +418,15 @@ impl ProgramShader<'_> {
                     };
                     let comps = if *scalar { 1 } else { 4 };
                     for c in 0..comps {
-                        batch.interpolate(base + c, &mut s.tmp[0]);
-                        reg[c][..lanes].copy_from_slice(&s.tmp[0][..lanes]);
+                        // Straight into the register when the batch and register widths
+                        // agree (they do today), saving a copy per component.
+                        match <&mut [u32; LANES]>::try_from(&mut reg[c][..]) {
+                            Ok(r) => batch.interpolate(base + c, r),
+                            Err(_) => {
+                                batch.interpolate(base + c, &mut s.tmp[0]);
+                                reg[c][..lanes].copy_from_slice(&s.tmp[0][..lanes]);
+                            }
+                        }
                     }
                     if *scalar {
                         for (c, v) in [(1, 0), (2, 0), (3, ONE)] {

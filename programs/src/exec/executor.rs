@@ -56,7 +56,12 @@ impl Group {
         }
     }
 
+    // Called for every operand access; most groups have no open block at all.
+    #[inline]
     pub fn loop_counter(&self) -> i32 {
+        if self.frames.is_empty() {
+            return 0;
+        }
         self.frames
             .iter()
             .rev()
@@ -119,6 +124,7 @@ pub(crate) struct Run<'a, E: Env + ?Sized> {
 }
 
 impl<'a, E: Env + ?Sized> Run<'a, E> {
+    #[inline]
     pub fn access(&self, g: &Group) -> Access<'a> {
         Access {
             params: self.params,
