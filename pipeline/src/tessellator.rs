@@ -916,4 +916,59 @@ mod tests {
         check_cover(&t, Triangles);
         assert_eq!(t.coords.len(), 3 + 2 + 3);
     }
+
+    /// Equal-spacing domain coordinates as llvmpipe emits them in point mode (xfb of
+    /// `gl_TessCoord`): the same vertex sets, up to D3D11's 16.16 fixed point.
+    #[test]
+    fn equal_spacing_coordinates_match_llvmpipe() {
+        let tri: &[[f32; 3]] = &[
+            [0.0, 1.0, 0.0],
+            [0.0, 0.666672, 0.333328],
+            [0.0, 0.333328, 0.666672],
+            [0.0, 0.0, 1.0],
+            [0.25, 0.0, 0.75],
+            [0.5, 0.0, 0.5],
+            [0.75, 0.0, 0.25],
+            [1.0, 0.0, 0.0],
+            [0.166672, 0.666656, 0.166672],
+            [0.166672, 0.416656, 0.416672],
+            [0.166656, 0.166672, 0.666672],
+            [0.416656, 0.166672, 0.416672],
+            [0.666656, 0.166672, 0.166672],
+            [0.416656, 0.416672, 0.166672],
+            [0.333328, 0.333328, 0.333344],
+        ];
+        let quad: &[[f32; 3]] = &[
+            [0.0, 1.0, 0.0],
+            [0.0, 0.666672, 0.0],
+            [0.0, 0.333328, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.25, 0.0, 0.0],
+            [0.5, 0.0, 0.0],
+            [0.75, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.25, 0.666672, 0.0],
+            [0.25, 0.333328, 0.0],
+            [0.5, 0.333328, 0.0],
+            [0.75, 0.333328, 0.0],
+            [0.75, 0.666672, 0.0],
+            [0.5, 0.666672, 0.0],
+        ];
+        for (mode, outer, inner, want) in [
+            (Triangles, [2.5, 3.7, 1.0, 1.0], [3.7, 1.0], tri),
+            (Quads, [2.5, 3.7, 1.0, 1.0], [3.7, 2.5], quad),
+        ] {
+            let t = tessellate(&cfg(mode, Equal), outer, inner);
+            assert_eq!(t.coords.len(), want.len(), "{mode:?}");
+            for w in want {
+                let near = |c: &[f32; 3]| c.iter().zip(w).all(|(a, b)| (a - b).abs() < 1e-4);
+                assert_eq!(
+                    t.coords.iter().filter(|c| near(c)).count(),
+                    1,
+                    "{mode:?} {w:?}"
+                );
+            }
+        }
+    }
 }
