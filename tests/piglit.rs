@@ -6,11 +6,7 @@ use glemu::scene::{self, Outcome};
 use std::path::{Path, PathBuf};
 
 /// Files that do not pass, and why (relative to `corpus/piglit/tests`).
-const EXPECTED_NOT_PASSING: &[(&str, &str)] = &[(
-    "spec/arb_vertex_program/vp-arl-constant-array-huge-relative-offset.shader_test",
-    "the front end enforces ARB_vertex_program's grammar (<addrRegPosOffset> is 0..63) and \
-     rejects `vals[A0.x+109]`; Mesa accepts it",
-)];
+const EXPECTED_NOT_PASSING: &[(&str, &str)] = &[];
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/piglit/tests")

@@ -10,6 +10,7 @@ use crate::state::{DrawState, DrawStats};
 use crate::vertices::Vertices;
 use crate::xfb::XfbState;
 use crate::{geometry, tess, vertex_stage};
+use glemu_programs::ir::VaryingSlot;
 use glemu_raster::{DrawInput, Framebuffer, Rasterizer};
 use std::borrow::Cow;
 
@@ -125,6 +126,9 @@ pub fn draw(
                 "patches cannot be rasterized without tessellation",
             ));
         }
+        if vp.clamp_vertex_color {
+            clamp_colors(&mut st.verts);
+        }
         for (s, (p, _)) in st.streams.iter().enumerate() {
             if let Some(g) = stats.primitives_generated.get_mut(s) {
                 *g += p.len() as u64;
@@ -170,4 +174,47 @@ pub fn draw(
     }
     stats.memory_faults = state.memory.faults() - faults_before;
     Ok(stats)
+}
+
+/// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR). NaN becomes 0,
+/// as `f32::clamp` would keep it and a NaN colour must not reach blending unclamped.
+fn clamp_colors(verts: &mut Cow<'_, Vertices>) {
+    let colour_slots: Vec<usize> = verts
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, VaryingSlot::Color { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    if colour_slots.is_empty() || verts.slots.is_empty() {
+        return;
+    }
+    let stride = verts.slots.len();
+    let clamp = |bits: u32| {
+        let v = f32::from_bits(bits);
+        if v >= 1.0 {
+            1.0f32.to_bits()
+        } else if v > 0.0 {
+            bits
+        } else {
+            0.0f32.to_bits()
+        }
+    };
+    let needs = verts.data.chunks(stride).any(|v| {
+        colour_slots
+            .iter()
+            .any(|&k| v.get(k).is_some_and(|c| c.iter().any(|&b| clamp(b) != b)))
+    });
+    if !needs {
+        return;
+    }
+    for v in verts.to_mut().data.chunks_mut(stride) {
+        for &k in &colour_slots {
+            if let Some(c) = v.get_mut(k) {
+                for b in c.iter_mut() {
+                    *b = clamp(*b);
+                }
+            }
+        }
+    }
 }

@@ -211,6 +211,10 @@ pub struct VertexProcessing {
     pub mvp: [[f32; 4]; 4],
     /// GL_PROGRAM_POINT_SIZE / VERTEX_PROGRAM_POINT_SIZE: use `result.pointsize`.
     pub program_point_size: bool,
+    /// GL_CLAMP_VERTEX_COLOR (TRUE by default in a compatibility context): the colours the
+    /// last vertex-processing stage writes are clamped to [0, 1] before they are captured
+    /// and interpolated.
+    pub clamp_vertex_color: bool,
 }
 
 impl VertexProcessing {
@@ -232,6 +236,7 @@ impl VertexProcessing {
                 [0.0, 0.0, 0.0, 1.0],
             ],
             program_point_size: false,
+            clamp_vertex_color: true,
         }
     }
 }

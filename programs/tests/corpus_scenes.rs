@@ -58,11 +58,6 @@ const EXPECTED_FAIL: &[(&str, &str)] = &[
         "g_arb_error_demo.shader_test",
         "an error-reporting demo: uses the undeclared name 'bogus'",
     ),
-    (
-        "vp-arl-constant-array-huge-relative-offset.shader_test",
-        "ARB_vertex_program grammar: <addrRegPosOffset> is an integer from 0 to 63 (issue 26); \
-         this piglit test uses +109, which Mesa accepts",
-    ),
 ];
 
 #[test]

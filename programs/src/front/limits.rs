@@ -59,8 +59,14 @@ pub const MAX_PROGRAM_TEXEL_OFFSET: i32 = 7;
 pub const MIN_PROGRAM_TEXTURE_GATHER_OFFSET: i32 = -32;
 pub const MAX_PROGRAM_TEXTURE_GATHER_OFFSET: i32 = 31;
 /// ARB vertex program relative-address offsets `c[A0.x + n]`.
-pub const MAX_ARB_ADDRESS_OFFSET: i32 = 63;
-pub const MIN_ARB_ADDRESS_OFFSET: i32 = -64;
+///
+/// ARB_vertex_program's grammar names -64..63 as the range every implementation must
+/// support (issue 26); implementations may accept more, and both NVIDIA's driver and Mesa
+/// (whose limit is the 4096 local parameters) do. piglit's
+/// `vp-arl-constant-array-huge-relative-offset` relies on that, so glemu accepts the same
+/// range as Mesa: a positive offset below 4096 and a negative one down to -4096.
+pub const MAX_ARB_ADDRESS_OFFSET: i32 = 4095;
+pub const MIN_ARB_ADDRESS_OFFSET: i32 = -4096;
 /// IF/ELSE/ENDIF nesting depth (MAX_PROGRAM_IF_DEPTH_NV).
 pub const MAX_PROGRAM_IF_DEPTH: u32 = 64;
 /// REP/LOOP nesting depth (MAX_PROGRAM_LOOP_DEPTH_NV).
