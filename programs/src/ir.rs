@@ -709,7 +709,10 @@ pub enum ParamSource {
     State(StateBinding),
     /// FP1 `DECLARE name = {..};`: a named local parameter the app sets by name
     /// (ProgramNamedParameter4fNV); `initial` (raw f32 bits) until it does.
-    Named { name: String, initial: [u32; 4] },
+    Named {
+        name: String,
+        initial: [u32; 4],
+    },
 }
 
 /// GL state a program can bind (ARB/NV `state.*`, VP1 tracked matrices).

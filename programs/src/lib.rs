@@ -15,8 +15,8 @@ pub mod exec;
 pub mod front;
 pub mod ir;
 pub mod legacy;
-pub mod print;
 pub mod lexer;
+pub mod print;
 pub mod span;
 
 pub use assemble::{assemble, detect_header, Header};

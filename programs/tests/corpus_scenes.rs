@@ -53,12 +53,10 @@ fn programs(path: &Path) -> Vec<(usize, Stage, String)> {
 }
 
 /// Scene programs that must fail to load, with the rule they break.
-const EXPECTED_FAIL: &[(&str, &str)] = &[
-    (
-        "g_arb_error_demo.shader_test",
-        "an error-reporting demo: uses the undeclared name 'bogus'",
-    ),
-];
+const EXPECTED_FAIL: &[(&str, &str)] = &[(
+    "g_arb_error_demo.shader_test",
+    "an error-reporting demo: uses the undeclared name 'bogus'",
+)];
 
 #[test]
 fn scene_programs_assemble() {
