@@ -1,10 +1,13 @@
-//! Every real-world VP1/VP1.1/VSP1/FP1 program of the corpus (copied into tests/legacy/)
+//! Every real-world VP1/VP1.1/VSP1/FP1 program of the shared corpus, and piglit's `!!VP1.0`
+//! programs,
 //! assembles, except the few that break a load-time rule of their spec; those must fail
 //! with exactly that rule.
 
 use glemu_programs::ir::{Dialect, Stage};
 use glemu_programs::{assemble, ErrorKind};
 use std::path::PathBuf;
+
+mod legacy_files;
 
 fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/legacy")
@@ -24,12 +27,8 @@ const SPEC_VIOLATIONS: &[(&str, &str)] = &[
 
 #[test]
 fn corpus_programs_assemble() {
-    let mut files: Vec<_> = std::fs::read_dir(dir())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    assert!(files.len() >= 35, "corpus copy is missing files");
+    let files = legacy_files::paths();
+    assert!(files.len() >= 35, "corpus is missing files");
     let mut failures = Vec::new();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();

@@ -3,16 +3,11 @@
 
 use glemu_programs::assemble;
 use proptest::prelude::*;
-use std::path::PathBuf;
+
+mod legacy_files;
 
 fn corpus() -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/legacy");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    files
+    legacy_files::paths()
         .iter()
         .map(|p| std::fs::read_to_string(p).unwrap())
         .collect()
