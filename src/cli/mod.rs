@@ -44,7 +44,10 @@ fn default_scene(out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     match result {
         Ok(r) => match scene_cmds::write_png(r.context(), std::path::Path::new(path)) {
             Ok(()) => {
-                let _ = writeln!(out, "glemu: rendered the built-in default scene (NV_gpu_program5 vertex + tessellation + geometry + fragment programs, textured) to {path}");
+                // The full path, so a newcomer can open it whatever directory they ran in.
+                let shown = std::fs::canonicalize(path)
+                    .map_or_else(|_| path.to_string(), |p| p.display().to_string());
+                let _ = writeln!(out, "glemu: rendered the built-in default scene (NV_gpu_program5 vertex + tessellation + geometry + fragment programs, textured) to {shown}");
                 let _ = writeln!(out, "{USAGE}");
                 0
             }
