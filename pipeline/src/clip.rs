@@ -320,7 +320,13 @@ impl<'a> ClipContext<'a> {
         if t0 > t1 {
             return;
         }
+        // No plane cut the line, yet an endpoint was outside one: it lies on that plane to
+        // within rounding, e.g. w = 0 against the w > 0 plane, so check it maps to a window
+        // position before passing the line through unclipped.
         if t0 == 0.0 && t1 == 1.0 {
+            if !usable(&cvs[0]) || !usable(&cvs[1]) {
+                return;
+            }
             let a = self.emit_shared(idx[0], out);
             let b = self.emit_shared(idx[1], out);
             out.primitives.push(Primitive::line(a, b, prov, id));
@@ -568,6 +574,26 @@ mod tests {
         };
         cc.add(PrimClass::Points, &prims, &[0, 1], &mut out);
         assert_eq!(out.primitives.len(), 1, "the point at x = -3w is outside");
+    }
+
+    #[test]
+    fn line_to_a_w_zero_vertex_is_dropped_not_divided_by_zero() {
+        // Found by the clipping proptest: the w > 0 plane's intersection rounds to t = 1.
+        let v = verts(&[[0.0, 0.0, 0.0, 1.0218688], [0.0, 0.0, 0.0, 0.0]]);
+        let vp = VertexProcessing::new(64, 64);
+        let plan = plan();
+        let mut cc = ClipContext::new(&v, &plan, &vp);
+        let mut out = DrawInput::new(plan.picks.len());
+        let prims = Primitives {
+            verts: vec![0, 1],
+            provoking: vec![0],
+            edge_flags: vec![],
+        };
+        cc.add(PrimClass::Lines, &prims, &[], &mut out);
+        assert!(out
+            .vertices
+            .iter()
+            .all(|w| w.pos.iter().all(|x| x.is_finite())));
     }
 
     #[test]

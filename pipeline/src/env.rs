@@ -282,3 +282,48 @@ pub fn atomic_on(
     }
     Some(old)
 }
+
+/// The `Env` methods a stage's environment takes unchanged from its `base: StageEnv`
+/// (textures, memory, counters, image loads, subroutines); a stage adds only what differs
+/// (interpolation for fragments, emits for geometry).
+macro_rules! forward_env_to_base {
+    () => {
+        fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+            self.base.texture(call, out)
+        }
+        fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+            self.base.mem_read(r, a, out)
+        }
+        fn mem_write(&mut self, r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+            self.base.mem_write(r, a, d)
+        }
+        fn mem_atomic(
+            &mut self,
+            r: MemRegion,
+            a: u64,
+            size: u8,
+            update: &dyn Fn(u64) -> Option<u64>,
+        ) -> Result<Option<u64>, EnvError> {
+            self.base.mem_atomic(r, a, size, update)
+        }
+        fn counter_atomic(
+            &mut self,
+            binding: u32,
+            index: u32,
+            update: &dyn Fn(u32) -> u32,
+        ) -> Result<Option<u32>, EnvError> {
+            self.base.counter_atomic(binding, index, update)
+        }
+        fn image_load(
+            &mut self,
+            c: &ImageCall,
+            xy: [i32; 4],
+        ) -> Result<Option<[u32; 4]>, EnvError> {
+            self.base.image_load(c, xy)
+        }
+        fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
+            self.base.subroutine(slot)
+        }
+    };
+}
+pub(crate) use forward_env_to_base;

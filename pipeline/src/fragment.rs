@@ -7,6 +7,7 @@
 //! primitive from its facing.
 
 use crate::clip::RasterPlan;
+use crate::env::forward_env_to_base;
 use crate::env::{Resources, StageEnv};
 use crate::error::PipelineError;
 use crate::state::{FogParams, StageProgram};
@@ -306,38 +307,7 @@ struct FragEnv<'a, 'b> {
 }
 
 impl Env for FragEnv<'_, '_> {
-    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        self.base.texture(call, out)
-    }
-    fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
-        self.base.mem_read(r, a, out)
-    }
-    fn mem_write(&mut self, r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
-        self.base.mem_write(r, a, d)
-    }
-    fn mem_atomic(
-        &mut self,
-        r: MemRegion,
-        a: u64,
-        size: u8,
-        update: &dyn Fn(u64) -> Option<u64>,
-    ) -> Result<Option<u64>, EnvError> {
-        self.base.mem_atomic(r, a, size, update)
-    }
-    fn counter_atomic(
-        &mut self,
-        binding: u32,
-        index: u32,
-        update: &dyn Fn(u32) -> u32,
-    ) -> Result<Option<u32>, EnvError> {
-        self.base.counter_atomic(binding, index, update)
-    }
-    fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
-        self.base.image_load(c, xy)
-    }
-    fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
-        self.base.subroutine(slot)
-    }
+    forward_env_to_base!();
 
     fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         let src = self.plan.inputs.get(call.input as usize);

@@ -4,6 +4,7 @@
 //! invocation) so output order matches running invocations one after another.
 
 use crate::assembly::{assemble, PrimClass, PrimitiveMode, Primitives};
+use crate::env::forward_env_to_base;
 use crate::env::{Resources, StageEnv};
 use crate::error::{PipelineError, MAX_DRAW_ELEMENTS};
 use crate::fetch::RESTART;
@@ -44,38 +45,7 @@ struct GeomEnv<'a> {
 }
 
 impl Env for GeomEnv<'_> {
-    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        self.base.texture(call, out)
-    }
-    fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
-        self.base.mem_read(r, a, out)
-    }
-    fn mem_write(&mut self, r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
-        self.base.mem_write(r, a, d)
-    }
-    fn mem_atomic(
-        &mut self,
-        r: MemRegion,
-        a: u64,
-        size: u8,
-        update: &dyn Fn(u64) -> Option<u64>,
-    ) -> Result<Option<u64>, EnvError> {
-        self.base.mem_atomic(r, a, size, update)
-    }
-    fn counter_atomic(
-        &mut self,
-        binding: u32,
-        index: u32,
-        update: &dyn Fn(u32) -> u32,
-    ) -> Result<Option<u32>, EnvError> {
-        self.base.counter_atomic(binding, index, update)
-    }
-    fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
-        self.base.image_load(c, xy)
-    }
-    fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
-        self.base.subroutine(slot)
-    }
+    forward_env_to_base!();
 
     fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
         if stream >= 4 {
