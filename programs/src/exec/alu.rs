@@ -187,17 +187,37 @@ fn legacy_abs(d: Dialect) -> bool {
 }
 
 fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    // ROUND/TRUNC/FLR/CEIL always read floats and write the instruction's type.
+    let load_ty = match inst.op {
+        Opcode::Round | Opcode::Trunc | Opcode::Flr | Opcode::Ceil => DataType::F32,
+        _ => inst.dtype,
+    };
+    // The operand buffer is reused across instructions so the loaded slots are not
+    // zeroed first; only the slots this instruction does not load are cleared.
+    let mut srcs = run
+        .srcs
+        .take()
+        .unwrap_or_else(|| Box::new([[[0u32; MAX_LANES]; 4]; 3]));
+    let res = loads(run, g, inst, load_ty, &mut srcs).and_then(|()| {
+        for slot in srcs.iter_mut().skip(inst.srcs.len()) {
+            *slot = [[0; MAX_LANES]; 4];
+        }
+        arith32_on(run, g, inst, &srcs)
+    });
+    run.srcs = Some(srcs);
+    res
+}
+
+fn arith32_on<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+    srcs: &[Vec4; 3],
+) -> Res<()> {
     use Opcode::*;
     let dt = inst.dtype;
     let float = dt.is_float();
-    // ROUND/TRUNC/FLR/CEIL always read floats and write the instruction's type.
-    let load_ty = match inst.op {
-        Round | Trunc | Flr | Ceil => DataType::F32,
-        _ => dt,
-    };
-    let mut srcs = [[[0u32; MAX_LANES]; 4]; 3];
-    loads(run, g, inst, load_ty, &mut srcs)?;
-    let [a, b, c] = &srcs;
+    let [a, b, c] = srcs;
     let n = inst.srcs.len();
     let need = |k: usize| -> Res<()> {
         if n < k {

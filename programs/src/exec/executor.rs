@@ -121,6 +121,8 @@ pub(crate) struct Run<'a, E: Env + ?Sized> {
     pub spawned: SmallVec<[Group; 4]>,
     /// BUFFER/BUFFER4 operands of the current instruction (see [`Access::prefetched`]).
     pub prefetched: Vec<(u32, Index, Raw)>,
+    /// Reused source-operand buffer for 32-bit arithmetic (taken while in use).
+    pub srcs: Option<Box<[super::Vec4; 3]>>,
 }
 
 impl<'a, E: Env + ?Sized> Run<'a, E> {
@@ -196,6 +198,7 @@ impl Executor {
             stats: ExecStats::default(),
             spawned: SmallVec::new(),
             prefetched: Vec::new(),
+            srcs: None,
         };
         let mut groups: SmallVec<[Group; 4]> = SmallVec::new();
         if active != 0 {
