@@ -408,3 +408,21 @@ fn context_is_send() {
     fn is_send<T: Send>() {}
     is_send::<Context>();
 }
+
+#[test]
+fn vertex_array_misuse() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    assert_eq!(
+        ctx.bind_vertex_array(5).unwrap_err().gl,
+        GlError::InvalidOperation
+    );
+    let ids = ctx.gen_vertex_arrays(1);
+    ctx.delete_vertex_arrays(&ids);
+    assert_eq!(
+        ctx.bind_vertex_array(ids[0]).unwrap_err().gl,
+        GlError::InvalidOperation
+    );
+    // Deleting 0 and unknown names is silently ignored.
+    ctx.delete_vertex_arrays(&[0, 77]);
+    ctx.bind_vertex_array(0).unwrap();
+}

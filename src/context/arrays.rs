@@ -23,11 +23,27 @@ pub(crate) struct ArrayState {
     pub divisor: u32,
 }
 
-/// All arrays of the (single, default) vertex array object.
+/// The arrays of the bound vertex array object (`slots`) plus the saved state of every
+/// other one. The bound VAO's state lives in `slots` and in the context's
+/// `ELEMENT_ARRAY_BUFFER` binding so draws and buffer deletion need not know about VAOs.
 #[derive(Debug, Default)]
 pub(crate) struct Arrays {
     pub slots: BTreeMap<AttribSlot, ArrayState>,
     pub client_active_texture: u32,
+    /// Bound VAO name (0 = default object).
+    pub bound_vao: u32,
+    /// Generated names; `None` until first bound (GL creates the object on bind).
+    pub vaos: BTreeMap<u32, Option<SavedVao>>,
+    /// State of the default VAO while a named one is bound.
+    pub default_vao: SavedVao,
+    pub next_vao: u32,
+}
+
+/// What GL keeps in a vertex array object besides the bound one's live state.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct SavedVao {
+    pub slots: BTreeMap<AttribSlot, ArrayState>,
+    pub element_buffer: u32,
 }
 
 impl Arrays {
@@ -62,6 +78,133 @@ fn is_float_type(t: AttribType) -> bool {
 }
 
 impl Context {
+    /// `glGenVertexArrays`: `n` fresh names; each becomes an object when first bound.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// let ids = ctx.gen_vertex_arrays(2);
+    /// assert_eq!(ids.len(), 2);
+    /// assert!(!ids.contains(&0) && ids[0] != ids[1]);
+    /// assert!(!ctx.is_vertex_array(ids[0]));
+    /// ```
+    pub fn gen_vertex_arrays(&mut self, n: usize) -> Vec<u32> {
+        let a = &mut self.arrays;
+        (0..n)
+            .map(|_| {
+                loop {
+                    a.next_vao = a.next_vao.wrapping_add(1);
+                    if a.next_vao != 0 && !a.vaos.contains_key(&a.next_vao) {
+                        break;
+                    }
+                }
+                a.vaos.insert(a.next_vao, None);
+                a.next_vao
+            })
+            .collect()
+    }
+
+    /// `glIsVertexArray`: true for generated names that have been bound at least once.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// let ids = ctx.gen_vertex_arrays(1);
+    /// ctx.bind_vertex_array(ids[0]).unwrap();
+    /// assert!(ctx.is_vertex_array(ids[0]));
+    /// assert!(!ctx.is_vertex_array(0));
+    /// ```
+    pub fn is_vertex_array(&self, id: u32) -> bool {
+        matches!(self.arrays.vaos.get(&id), Some(Some(_)))
+    }
+
+    /// `glBindVertexArray`: 0 is the default object (compatibility profile). Names not
+    /// returned by `gen_vertex_arrays` (or already deleted) are `INVALID_OPERATION`.
+    /// Switches attribute pointers, enables, divisors and `ELEMENT_ARRAY_BUFFER`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let ids = ctx.gen_vertex_arrays(1);
+    /// ctx.bind_vertex_array(ids[0]).unwrap();
+    /// ctx.bind_vertex_array(0).unwrap();
+    /// assert_eq!(ctx.bind_vertex_array(99).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn bind_vertex_array(&mut self, id: u32) -> Result<()> {
+        if id != 0 && !self.arrays.vaos.contains_key(&id) {
+            return Err(Error::invalid_operation(format!(
+                "{id} is not a vertex array name from gen_vertex_arrays"
+            )));
+        }
+        if id == self.arrays.bound_vao {
+            return Ok(());
+        }
+        let element_buffer = self
+            .buffers
+            .bound
+            .get(&gl::ELEMENT_ARRAY_BUFFER)
+            .copied()
+            .unwrap_or(0);
+        let old = SavedVao {
+            slots: std::mem::take(&mut self.arrays.slots),
+            element_buffer,
+        };
+        self.store_vao(self.arrays.bound_vao, old);
+        let new = if id == 0 {
+            std::mem::take(&mut self.arrays.default_vao)
+        } else {
+            self.arrays
+                .vaos
+                .get_mut(&id)
+                .and_then(|v| v.take())
+                .unwrap_or_default()
+        };
+        self.arrays.slots = new.slots;
+        if new.element_buffer == 0 {
+            self.buffers.bound.remove(&gl::ELEMENT_ARRAY_BUFFER);
+        } else {
+            self.buffers
+                .bound
+                .insert(gl::ELEMENT_ARRAY_BUFFER, new.element_buffer);
+        }
+        self.arrays.bound_vao = id;
+        // The bound object's entry must still read as existing for `is_vertex_array`.
+        if id != 0 {
+            self.arrays.vaos.insert(id, Some(SavedVao::default()));
+        }
+        Ok(())
+    }
+
+    fn store_vao(&mut self, id: u32, state: SavedVao) {
+        if id == 0 {
+            self.arrays.default_vao = state;
+        } else if let Some(v) = self.arrays.vaos.get_mut(&id) {
+            *v = Some(state);
+        }
+    }
+
+    /// `glDeleteVertexArrays`: unknown names and 0 are ignored; deleting the bound
+    /// object binds the default one first.
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// let ids = ctx.gen_vertex_arrays(1);
+    /// ctx.bind_vertex_array(ids[0]).unwrap();
+    /// ctx.delete_vertex_arrays(&ids);
+    /// assert!(!ctx.is_vertex_array(ids[0]));
+    /// assert_eq!(ctx.bind_vertex_array(ids[0]).unwrap_err().gl, glemu::GlError::InvalidOperation);
+    /// ```
+    pub fn delete_vertex_arrays(&mut self, ids: &[u32]) {
+        for &id in ids {
+            if id == 0 || !self.arrays.vaos.contains_key(&id) {
+                continue;
+            }
+            if id == self.arrays.bound_vao {
+                // Binding 0 cannot fail.
+                let _ = self.bind_vertex_array(0);
+            }
+            self.arrays.vaos.remove(&id);
+        }
+    }
+
     fn generic_slot(index: u32) -> Result<AttribSlot> {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return Err(Error::invalid_value(format!(
