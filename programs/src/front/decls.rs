@@ -373,6 +373,39 @@ impl P {
     }
 
     /// `[n]` or `[]` after a declared name; `Ok(None)` without brackets, `Some(None)` for `[]`.
+    /// Closes a `{ binding, ... }` initializer of an ATTRIB or OUTPUT declaration and checks
+    /// the binding count against the declaration: several bindings need an array, and an
+    /// array's declared size must equal the number of bindings.
+    fn end_binding_list(
+        &mut self,
+        braced: bool,
+        kind: &str,
+        name: &str,
+        span: Span,
+        size: Option<Option<(u32, Span)>>,
+        count: usize,
+    ) -> Result<(), ProgramError> {
+        if braced {
+            self.c
+                .expect(&Tok::RBrace, &format!("to end the {kind} initializer"))?;
+        }
+        if size.is_none() && count != 1 {
+            return Err(semantic(
+                span,
+                format!("'{name}': a binding range needs an {kind} array"),
+            ));
+        }
+        if let Some(Some((n, nspan))) = size {
+            if n as usize != count {
+                return Err(semantic(
+                    nspan,
+                    format!("'{name}': declared size {n} does not match the {count} bindings"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn opt_array_size(&mut self) -> Result<Option<Option<(u32, Span)>>, ProgramError> {
         if !self.c.eat(&Tok::LBracket) {
             return Ok(None);
@@ -621,27 +654,7 @@ impl P {
                 break;
             }
         }
-        if braced {
-            self.c
-                .expect(&Tok::RBrace, "to end the ATTRIB initializer")?;
-        }
-        if size.is_none() && items.len() != 1 {
-            return Err(semantic(
-                span,
-                format!("'{name}': a binding range needs an ATTRIB array"),
-            ));
-        }
-        if let Some(Some((n, nspan))) = size {
-            if n as usize != items.len() {
-                return Err(semantic(
-                    nspan,
-                    format!(
-                        "'{name}': declared size {n} does not match the {} bindings",
-                        items.len()
-                    ),
-                ));
-            }
-        }
+        self.end_binding_list(braced, "ATTRIB", &name, span, size, items.len())?;
         let len = size.map(|_| items.len() as u32);
         let first = if len.is_some() {
             let first = self.prog.inputs.len() as u32;
@@ -689,27 +702,7 @@ impl P {
                 break;
             }
         }
-        if braced {
-            self.c
-                .expect(&Tok::RBrace, "to end the OUTPUT initializer")?;
-        }
-        if size.is_none() && items.len() != 1 {
-            return Err(semantic(
-                span,
-                format!("'{name}': a binding range needs an OUTPUT array"),
-            ));
-        }
-        if let Some(Some((n, nspan))) = size {
-            if n as usize != items.len() {
-                return Err(semantic(
-                    nspan,
-                    format!(
-                        "'{name}': declared size {n} does not match the {} bindings",
-                        items.len()
-                    ),
-                ));
-            }
-        }
+        self.end_binding_list(braced, "OUTPUT", &name, span, size, items.len())?;
         let len = size.map(|_| items.len() as u32);
         let mut first = None;
         for b in items {
