@@ -430,14 +430,7 @@ impl Texture {
                 "texel writes to compressed textures".into(),
             ));
         }
-        let bpt = self.format.bytes_per_texel();
-        if view.bytes_per_texel() != bpt || view.is_compressed() {
-            return Err(TexError::Invalid(format!(
-                "{} is not size-compatible with {}",
-                view.name(),
-                self.format.name()
-            )));
-        }
+        let bpt = self.view_texel_size(view)?;
         let (l, i) = self.texel_index(level, x, y, z, sample)?;
         let format = self.format;
         let lv = self
@@ -456,6 +449,20 @@ impl Texture {
         Ok(())
     }
 
+    /// Bytes per texel shared by the storage format and `view`, or an error when `view`
+    /// cannot reinterpret this texture's texels (different size, or compressed).
+    fn view_texel_size(&self, view: Format) -> Result<usize, TexError> {
+        let bpt = self.format.bytes_per_texel();
+        if view.bytes_per_texel() != bpt || view.is_compressed() || self.format.is_compressed() {
+            return Err(TexError::Invalid(format!(
+                "{} is not size-compatible with {}",
+                view.name(),
+                self.format.name()
+            )));
+        }
+        Ok(bpt)
+    }
+
     /// Reads one texel's bytes decoded as `view` (size-compatible reinterpretation).
     #[allow(clippy::too_many_arguments)]
     pub fn texel_as(
@@ -467,14 +474,7 @@ impl Texture {
         z: u32,
         sample: u32,
     ) -> Result<[u32; 4], TexError> {
-        let bpt = self.format.bytes_per_texel();
-        if view.bytes_per_texel() != bpt || view.is_compressed() || self.format.is_compressed() {
-            return Err(TexError::Invalid(format!(
-                "{} is not size-compatible with {}",
-                view.name(),
-                self.format.name()
-            )));
-        }
+        let bpt = self.view_texel_size(view)?;
         let (l, i) = self.texel_index(level, x, y, z, sample)?;
         let lv = self
             .levels
