@@ -4,6 +4,14 @@ use std::fmt;
 
 /// The GL error code an [`Error`] stands for (what `glGetError` would return).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+///
+/// ```
+/// use glemu::{gl, Context, GlError};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let e = ctx.enable(0xDEAD).unwrap_err();
+/// assert_eq!(e.gl, GlError::InvalidEnum);
+/// assert_eq!(e.gl.code(), gl::INVALID_ENUM);
+/// ```
 pub enum GlError {
     /// `GL_INVALID_ENUM`: an enum argument is not one the call accepts.
     InvalidEnum,
@@ -133,4 +141,12 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Result of every Context call.
+///
+/// ```
+/// fn clear_red(ctx: &mut glemu::Context) -> glemu::Result<()> {
+///     ctx.clear_color([1.0, 0.0, 0.0, 1.0])?;
+///     ctx.clear(glemu::gl::COLOR_BUFFER_BIT)
+/// }
+/// clear_red(&mut glemu::Context::new(2, 2).unwrap()).unwrap();
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -7,6 +7,10 @@ macro_rules! gl_enums {
     ($($name:ident = $val:expr,)*) => {
         $(#[allow(missing_docs)] pub const $name: u32 = $val;)*
         /// Every named enum: (`NAME` without the `GL_` prefix, value).
+        ///
+        /// ```
+        /// assert!(glemu::gl::NAMES.contains(&("TRIANGLES", glemu::gl::TRIANGLES)));
+        /// ```
         pub const NAMES: &[(&str, u32)] = &[$((stringify!($name), $val),)*];
     };
 }
@@ -328,6 +332,15 @@ gl_enums! {
 
 /// Looks an enum up by name; the `GL_` prefix is optional and case is ignored. Hex and
 /// decimal numbers are accepted too (piglit allows `enable 0x0B71`).
+///
+/// ```
+/// use glemu::gl::{self, enum_by_name};
+/// assert_eq!(enum_by_name("GL_TRIANGLES"), Some(gl::TRIANGLES));
+/// assert_eq!(enum_by_name("depth_test"), Some(gl::DEPTH_TEST));
+/// assert_eq!(enum_by_name("0x0B71"), Some(0x0B71));
+/// assert_eq!(enum_by_name("GL_LIGHT3"), Some(gl::LIGHT0 + 3));
+/// assert_eq!(enum_by_name("NOT_AN_ENUM"), None);
+/// ```
 pub fn enum_by_name(name: &str) -> Option<u32> {
     let n = name.strip_prefix("GL_").unwrap_or(name);
     if let Some(hex) = n.strip_prefix("0x").or_else(|| n.strip_prefix("0X")) {
@@ -364,6 +377,12 @@ pub fn enum_by_name(name: &str) -> Option<u32> {
 }
 
 /// The canonical name of an error code, for messages.
+///
+/// ```
+/// use glemu::gl;
+/// assert_eq!(gl::error_name(gl::INVALID_VALUE), "GL_INVALID_VALUE");
+/// assert_eq!(gl::error_name(0xFFFF), "GL_UNKNOWN_ERROR");
+/// ```
 pub fn error_name(code: u32) -> &'static str {
     match code {
         NO_ERROR => "GL_NO_ERROR",

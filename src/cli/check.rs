@@ -4,6 +4,12 @@ use glemu_programs::{assemble, Stage};
 use std::io::Write;
 
 /// Parses a `--target` name.
+///
+/// ```
+/// use glemu::{cli::check::stage_by_name, programs::Stage};
+/// assert_eq!(stage_by_name("tess-eval"), Some(Stage::TessEval));
+/// assert_eq!(stage_by_name("compute"), None);
+/// ```
 pub fn stage_by_name(name: &str) -> Option<Stage> {
     Some(match name {
         "vertex" => Stage::Vertex,
@@ -17,6 +23,15 @@ pub fn stage_by_name(name: &str) -> Option<Stage> {
 
 /// Assembles each file; errors go to `err` as `FILE:LINE:COL: error: MESSAGE`, `--ir`
 /// output to `out`. Returns the exit code (0 all valid, 1 any invalid or unreadable).
+///
+/// ```
+/// let path = std::env::temp_dir().join("glemu-doc-check.fp");
+/// std::fs::write(&path, "!!ARBfp1.0\nMOV result.color, fragment.nothing;\nEND\n").unwrap();
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let code = glemu::cli::check::run(&[path.to_string_lossy().into_owned()], &mut out, &mut err);
+/// assert_eq!(code, 1);
+/// assert!(String::from_utf8(err).unwrap().contains(":2:"));
+/// ```
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut files = Vec::new();
     let mut ir = false;

@@ -4,6 +4,12 @@ use crate::scene;
 use std::io::Write;
 
 /// Prints what glemu implements.
+///
+/// ```
+/// let mut out = Vec::new();
+/// assert_eq!(glemu::cli::info::run(&mut out), 0);
+/// assert!(String::from_utf8(out).unwrap().contains("!!NVtcp5.0"));
+/// ```
 pub fn run(out: &mut dyn Write) -> i32 {
     let mut s = String::new();
     s += "glemu: a software GPU running NVIDIA assembly programs\n";

@@ -16,6 +16,11 @@ const USAGE: &str = "usage:
   glemu                 (renders the built-in default scene to glemu-default.png)";
 
 /// The built-in scene `glemu` renders with no arguments.
+///
+/// ```
+/// let s = glemu::scene::parse(glemu::cli::DEFAULT_SCENE).unwrap();
+/// assert!(s.programs.iter().any(|p| p.text.starts_with("!!NVtcp5.0")));
+/// ```
 pub const DEFAULT_SCENE: &str = include_str!("default_scene.shader_test");
 
 /// Renders [`DEFAULT_SCENE`] to `glemu-default.png` (in `out/` when that directory

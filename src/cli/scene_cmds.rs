@@ -22,6 +22,14 @@ fn read_scene(path: &str, err: &mut dyn Write) -> Option<(String, PathBuf)> {
 }
 
 /// Prints a report; returns the exit code (0 pass, 1 fail, 77 skip).
+///
+/// ```
+/// use glemu::scene::{Outcome, Report};
+/// let r = Report { outcome: Outcome::Skip("needs GL_FOO".into()), messages: vec![], triangles: 0, pixels: 0 };
+/// let mut out = Vec::new();
+/// assert_eq!(glemu::cli::scene_cmds::print_report("x.shader_test", &r, &mut out), 77);
+/// assert_eq!(String::from_utf8(out).unwrap(), "SKIP: needs GL_FOO\n");
+/// ```
 pub fn print_report(path: &str, r: &Report, out: &mut dyn Write) -> i32 {
     for m in &r.messages {
         let _ = writeln!(out, "{path}: {m}");
@@ -43,6 +51,17 @@ pub fn print_report(path: &str, r: &Report, out: &mut dyn Write) -> i32 {
 }
 
 /// `glemu run SCENE`.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("glemu-doc-run");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("green.shader_test");
+/// std::fs::write(&path, "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n").unwrap();
+/// let path = path.to_string_lossy().into_owned();
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// assert_eq!(glemu::cli::scene_cmds::run(&[path], &mut out, &mut err), 0);
+/// assert!(String::from_utf8(out).unwrap().ends_with("PASS\n"));
+/// ```
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let [path] = args else {
         let _ = writeln!(err, "usage: glemu run SCENE.shader_test");
@@ -82,6 +101,14 @@ fn render_runner(text: &str, dir: &Path, opts: RunOptions) -> Result<Runner, Rep
 }
 
 /// Writes the context's resolved colour buffer as a PNG (top row first).
+///
+/// ```
+/// let mut ctx = glemu::Context::new(3, 2).unwrap();
+/// ctx.clear(glemu::gl::COLOR_BUFFER_BIT).unwrap();
+/// let png = std::env::temp_dir().join("glemu-doc-write.png");
+/// glemu::cli::scene_cmds::write_png(&ctx, &png).unwrap();
+/// assert!(std::fs::metadata(&png).unwrap().len() > 0);
+/// ```
 pub fn write_png(ctx: &crate::Context, path: &Path) -> Result<(), String> {
     let (w, h) = ctx.size();
     let px = ctx.read_rgba8_top_down().map_err(|e| e.to_string())?;
@@ -96,6 +123,19 @@ pub fn write_png(ctx: &crate::Context, path: &Path) -> Result<(), String> {
 }
 
 /// `glemu render SCENE -o OUT.png`.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("glemu-doc-render");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("green.shader_test");
+/// std::fs::write(&path, "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n").unwrap();
+/// let path = path.to_string_lossy().into_owned();
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let png = format!("{path}.png");
+/// let args = [path.clone(), "-o".to_string(), png.clone()];
+/// assert_eq!(glemu::cli::scene_cmds::render(&args, &mut out, &mut err), 0);
+/// assert!(std::path::Path::new(&png).exists());
+/// ```
 pub fn render(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut scene_path = None;
     let mut out_path = None;
@@ -132,6 +172,18 @@ pub fn render(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 
 }
 
 /// `glemu bench SCENE [--frames N] [--warmup W] [--threads T]`.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("glemu-doc-bench");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let path = dir.join("green.shader_test");
+/// std::fs::write(&path, "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n").unwrap();
+/// let path = path.to_string_lossy().into_owned();
+/// let (mut out, mut err) = (Vec::new(), Vec::new());
+/// let args = [path, "--frames".into(), "2".into(), "--warmup".into(), "0".into()];
+/// assert_eq!(glemu::cli::scene_cmds::bench(&args, &mut out, &mut err), 0, "{}", String::from_utf8_lossy(&err));
+/// assert!(!out.is_empty());
+/// ```
 pub fn bench(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut path = None;
     let mut frames = 20usize;

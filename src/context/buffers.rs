@@ -93,6 +93,15 @@ pub(crate) fn param_buffer_target(t: usize) -> u32 {
 }
 
 /// Parameter-buffer binding target of a program target enum (`VERTEX_PROGRAM_ARB`, ...).
+///
+/// ```
+/// use glemu::{context::buffers::param_buffer_target_for, gl};
+/// assert_eq!(
+///     param_buffer_target_for(gl::FRAGMENT_PROGRAM_ARB),
+///     Some(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV)
+/// );
+/// assert_eq!(param_buffer_target_for(gl::ARRAY_BUFFER), None);
+/// ```
 pub fn param_buffer_target_for(program_target: u32) -> Option<u32> {
     super::programs::target_index(program_target).map(param_buffer_target)
 }
@@ -100,6 +109,19 @@ pub fn param_buffer_target_for(program_target: u32) -> Option<u32> {
 /// A mapped buffer's contents (glMapBuffer). Valid until [`Context::unmap_buffer`];
 /// afterwards every access is `INVALID_OPERATION`.
 #[derive(Debug)]
+///
+/// ```
+/// use glemu::{gl, Context, GlError};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let b = ctx.gen_buffers(1)[0];
+/// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+/// ctx.buffer_data(gl::ARRAY_BUFFER, &[0; 8], gl::STATIC_DRAW).unwrap();
+/// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
+/// m.write(4, &[9, 9]).unwrap();
+/// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+/// assert_eq!(m.write(0, &[1]).unwrap_err().gl, GlError::InvalidOperation); // stale
+/// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![9, 9]);
+/// ```
 pub struct Mapping {
     data: Arc<Buffer>,
     live: Arc<AtomicBool>,

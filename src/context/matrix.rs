@@ -2,14 +2,37 @@
 //! inverses of the usual matrices round to f32 the way a careful driver would.
 
 /// A column-major 4×4 matrix.
+///
+/// ```
+/// use glemu::context::matrix::{Mat4, IDENTITY};
+/// let mut m: Mat4 = IDENTITY;
+/// m[12] = 5.0; // column 3, row 0: a translation by x = 5
+/// assert_eq!(glemu::context::matrix::transform(&m, [1.0, 0.0, 0.0, 1.0]), [6.0, 0.0, 0.0, 1.0]);
+/// ```
 pub type Mat4 = [f64; 16];
 
 /// The identity matrix.
+///
+/// ```
+/// use glemu::context::matrix::{mul, ortho, IDENTITY};
+/// let p = ortho(0.0, 4.0, 0.0, 4.0, -1.0, 1.0);
+/// assert_eq!(mul(&IDENTITY, &p), p);
+/// ```
 pub const IDENTITY: Mat4 = [
     1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
 ];
 
 /// `a · b`.
+///
+/// ```
+/// use glemu::context::matrix::{mul, transform, IDENTITY};
+/// let mut t = IDENTITY;
+/// t[12] = 1.0; // translate x by 1
+/// let mut s = IDENTITY;
+/// s[0] = 2.0; // scale x by 2
+/// // (t · s) scales first, then translates.
+/// assert_eq!(transform(&mul(&t, &s), [1.0, 0.0, 0.0, 1.0])[0], 3.0);
+/// ```
 pub fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
     let mut r = [0.0; 16];
     for c in 0..4 {
@@ -21,6 +44,14 @@ pub fn mul(a: &Mat4, b: &Mat4) -> Mat4 {
 }
 
 /// Transpose.
+///
+/// ```
+/// use glemu::context::matrix::{transpose, IDENTITY};
+/// let mut m = IDENTITY;
+/// m[12] = 7.0;
+/// assert_eq!(transpose(&m)[3], 7.0);
+/// assert_eq!(transpose(&transpose(&m)), m);
+/// ```
 pub fn transpose(m: &Mat4) -> Mat4 {
     let mut r = [0.0; 16];
     for c in 0..4 {
@@ -33,6 +64,14 @@ pub fn transpose(m: &Mat4) -> Mat4 {
 
 /// Inverse by cofactors; a singular matrix gives the zero matrix (GL leaves the result
 /// undefined; zero keeps programs finite).
+///
+/// ```
+/// use glemu::context::matrix::{inverse, mul, ortho, IDENTITY};
+/// let p = ortho(-2.0, 2.0, -1.0, 1.0, 1.0, 10.0);
+/// let i = mul(&p, &inverse(&p));
+/// assert!(i.iter().zip(IDENTITY.iter()).all(|(a, b)| (a - b).abs() < 1e-12));
+/// assert_eq!(inverse(&[0.0; 16]), [0.0; 16]);
+/// ```
 pub fn inverse(m: &Mat4) -> Mat4 {
     let a = |c: usize, r: usize| m[c * 4 + r];
     let mut inv = [0.0; 16];
@@ -62,6 +101,12 @@ pub fn inverse(m: &Mat4) -> Mat4 {
 }
 
 /// `glOrtho`.
+///
+/// ```
+/// use glemu::context::matrix::{ortho, transform};
+/// let p = ortho(0.0, 100.0, 0.0, 50.0, -1.0, 1.0);
+/// assert_eq!(transform(&p, [100.0, 50.0, 0.0, 1.0]), [1.0, 1.0, 0.0, 1.0]);
+/// ```
 pub fn ortho(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> Mat4 {
     let mut m = IDENTITY;
     m[0] = 2.0 / (r - l);
@@ -74,6 +119,13 @@ pub fn ortho(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> Mat4 {
 }
 
 /// `glFrustum`.
+///
+/// ```
+/// use glemu::context::matrix::{frustum, transform};
+/// let p = frustum(-1.0, 1.0, -1.0, 1.0, 1.0, 10.0);
+/// let v = transform(&p, [0.0, 0.0, -1.0, 1.0]); // on the near plane
+/// assert!((v[2] / v[3] + 1.0).abs() < 1e-12);
+/// ```
 pub fn frustum(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> Mat4 {
     let mut m = [0.0; 16];
     m[0] = 2.0 * n / (r - l);
@@ -87,11 +139,21 @@ pub fn frustum(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> Mat4 {
 }
 
 /// Row `r` of `m` as a vec4.
+///
+/// ```
+/// use glemu::context::matrix::{row, IDENTITY};
+/// assert_eq!(row(&IDENTITY, 2), [0.0, 0.0, 1.0, 0.0]);
+/// ```
 pub fn row(m: &Mat4, r: usize) -> [f64; 4] {
     [m[r], m[4 + r], m[8 + r], m[12 + r]]
 }
 
 /// `m · v`.
+///
+/// ```
+/// use glemu::context::matrix::{transform, IDENTITY};
+/// assert_eq!(transform(&IDENTITY, [1.0, 2.0, 3.0, 1.0]), [1.0, 2.0, 3.0, 1.0]);
+/// ```
 pub fn transform(m: &Mat4, v: [f64; 4]) -> [f64; 4] {
     let mut out = [0.0; 4];
     for (r, o) in out.iter_mut().enumerate() {

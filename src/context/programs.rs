@@ -9,10 +9,30 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// `MAX_PROGRAM_ENV_PARAMETERS_ARB` for every target.
+///
+/// ```
+/// use glemu::{context::programs::MAX_ENV_PARAMETERS, gl, Context, GlError};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let last = MAX_ENV_PARAMETERS as u32 - 1;
+/// ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, last, [1.0; 4]).unwrap();
+/// let e = ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, last + 1, [1.0; 4]);
+/// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+/// ```
 pub const MAX_ENV_PARAMETERS: usize = 256;
 /// `MAX_PROGRAM_LOCAL_PARAMETERS_ARB` for every target.
+///
+/// ```
+/// assert!(glemu::context::programs::MAX_LOCAL_PARAMETERS >= 96); // ARB_vertex_program's minimum
+/// ```
 pub const MAX_LOCAL_PARAMETERS: usize = 1024;
 /// Program targets in the order of [`target_index`].
+///
+/// ```
+/// use glemu::context::programs::{target_index, TARGETS};
+/// for (i, t) in TARGETS.iter().enumerate() {
+///     assert_eq!(target_index(*t), Some(i));
+/// }
+/// ```
 pub const TARGETS: [u32; 5] = [
     gl::VERTEX_PROGRAM_ARB,
     gl::FRAGMENT_PROGRAM_ARB,
@@ -23,6 +43,12 @@ pub const TARGETS: [u32; 5] = [
 
 /// Index 0..5 of a program target (vertex, fragment, geometry, tess control, tess eval);
 /// `FRAGMENT_PROGRAM_NV` shares the fragment slot.
+///
+/// ```
+/// use glemu::{context::programs::target_index, gl};
+/// assert_eq!(target_index(gl::FRAGMENT_PROGRAM_NV), target_index(gl::FRAGMENT_PROGRAM_ARB));
+/// assert_eq!(target_index(gl::TRIANGLES), None);
+/// ```
 pub fn target_index(target: u32) -> Option<usize> {
     match target {
         gl::VERTEX_PROGRAM_ARB => Some(0),
@@ -35,6 +61,12 @@ pub fn target_index(target: u32) -> Option<usize> {
 }
 
 /// The stage a target index runs at.
+///
+/// ```
+/// use glemu::{context::programs::{index_stage, target_index}, gl, programs::Stage};
+/// let i = target_index(gl::GEOMETRY_PROGRAM_NV).unwrap();
+/// assert_eq!(index_stage(i), Stage::Geometry);
+/// ```
 pub fn index_stage(i: usize) -> Stage {
     match i {
         0 => Stage::Vertex,

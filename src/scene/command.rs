@@ -5,6 +5,12 @@ use crate::gl;
 
 /// Which program-parameter array a `parameter` command writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use glemu::{gl, scene::{parse_command, Command}};
+/// let Command::Parameter { kind, index, .. } = parse_command("parameter local_fp 3 (1, 2, 3, 4)").unwrap() else { panic!() };
+/// assert_eq!((kind.target, kind.env, index), (gl::FRAGMENT_PROGRAM_ARB, false, 3));
+/// ```
 pub struct ParamKind {
     /// Program target enum (`VERTEX_PROGRAM_ARB`, ...).
     pub target: u32,
@@ -14,6 +20,11 @@ pub struct ParamKind {
 
 /// A texture pattern command.
 #[derive(Clone, Debug, PartialEq)]
+///
+/// ```
+/// use glemu::scene::{parse_command, Command};
+/// assert!(matches!(parse_command("texture rgbw 0 (8, 8)").unwrap(), Command::Texture { .. }));
+/// ```
 pub enum TextureCmd {
     /// `texture rgbw N (W, H) [FORMAT]`.
     Rgbw { w: u32, h: u32, format: Option<u32> },
@@ -65,6 +76,12 @@ pub enum TextureCmd {
 
 /// Which matrix a `matrix` command loads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use glemu::scene::{parse_command, Command, MatrixTarget};
+/// let c = parse_command("matrix texture2 identity").unwrap();
+/// assert!(matches!(c, Command::Matrix(MatrixTarget::Texture(2), _)));
+/// ```
 pub enum MatrixTarget {
     /// The modelview matrix.
     ModelView,
@@ -78,6 +95,12 @@ pub enum MatrixTarget {
 
 /// What a colour probe compares.
 #[derive(Clone, Debug, PartialEq)]
+///
+/// ```
+/// use glemu::scene::{parse_command, Command, ProbeRegion};
+/// let c = parse_command("probe rect rgba (1, 2, 3, 4) (0, 0, 0, 1)").unwrap();
+/// assert!(matches!(c, Command::ProbeColor { region: ProbeRegion::Rect(1, 2, 3, 4), rgba: true, .. }));
+/// ```
 pub enum ProbeRegion {
     /// One pixel in window coordinates.
     Pixel(i32, i32),
@@ -94,6 +117,12 @@ pub enum ProbeRegion {
 /// One `[test]` command.
 #[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq)]
+///
+/// ```
+/// use glemu::scene::{parse_command, Command};
+/// assert_eq!(parse_command("depthmask off").unwrap(), Command::DepthMask(false));
+/// assert!(parse_command("depthmask maybe").is_err());
+/// ```
 pub enum Command {
     ClearColor([f32; 4]),
     ClearDepth(f64),

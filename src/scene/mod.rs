@@ -18,6 +18,12 @@ use std::fmt;
 
 /// A scene line that could not be parsed or run.
 #[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// let e = glemu::scene::parse("[test]\nclear\nprobe rgba 1 2\n").unwrap_err();
+/// assert_eq!(e.line, 3);
+/// assert!(e.to_string().starts_with("line 3: "));
+/// ```
 pub struct SceneError {
     /// 1-based scene-file line.
     pub line: usize,

@@ -7,6 +7,13 @@ use glemu_programs::Stage;
 
 /// One program section: its stage, text and the scene-file line its text starts on.
 #[derive(Clone, Debug, PartialEq)]
+///
+/// ```
+/// let s = glemu::scene::parse("[vertex program]\n!!ARBvp1.0\nEND\n[test]\n").unwrap();
+/// assert_eq!(s.programs[0].stage, glemu::programs::Stage::Vertex);
+/// assert_eq!(s.programs[0].first_line, 2);
+/// assert_eq!(s.programs[0].text, "!!ARBvp1.0\nEND\n");
+/// ```
 pub struct ProgramSection {
     /// Stage named by the section header.
     pub stage: Stage,
@@ -18,6 +25,14 @@ pub struct ProgramSection {
 
 /// A `[require]` line.
 #[derive(Clone, Debug, PartialEq)]
+///
+/// ```
+/// use glemu::scene::{parse, Require};
+/// let s = parse("[require]\nGL >= 3.3\n!GL_ARB_foo\nsamples 4\n").unwrap();
+/// assert_eq!(s.requires[0].1, Require::GlVersion { op: ">=".into(), version: 33 });
+/// assert_eq!(s.requires[1].1, Require::Extension { name: "GL_ARB_foo".into(), present: false });
+/// assert_eq!(s.samples(), 4);
+/// ```
 pub enum Require {
     /// `GL >= 3.3` style: operator and version ×10.
     GlVersion { op: String, version: u32 },
@@ -37,6 +52,14 @@ pub enum Require {
 
 /// One `[vertex data]` column.
 #[derive(Clone, Debug, PartialEq)]
+///
+/// ```
+/// use glemu::{gl, scene::{parse, AttribTarget}};
+/// let s = parse("[vertex data]\nvertex/float/2 3/ubyte/4\n0 0 255 0 0 255\n").unwrap();
+/// let v = s.vertex_data.unwrap();
+/// assert_eq!(v.columns[1].target, AttribTarget::Generic(3));
+/// assert_eq!((v.columns[1].ty, v.columns[1].size, v.columns[1].offset), (gl::UNSIGNED_BYTE, 4, 8));
+/// ```
 pub struct Column {
     /// Where the column goes.
     pub target: AttribTarget,
@@ -52,6 +75,14 @@ pub struct Column {
 
 /// A vertex-data column's destination.
 #[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use glemu::scene::{parse, AttribTarget};
+/// let s = parse("[vertex data]\ntexcoord1/float/2 color/float/3\n0 0 1 1 1\n").unwrap();
+/// let v = s.vertex_data.unwrap();
+/// assert_eq!(v.columns[0].target, AttribTarget::TexCoord(1));
+/// assert_eq!(v.columns[1].target, AttribTarget::Color);
+/// ```
 pub enum AttribTarget {
     /// Generic attribute N.
     Generic(u32),
@@ -71,6 +102,12 @@ pub enum AttribTarget {
 
 /// Parsed `[vertex data]`: columns and interleaved bytes.
 #[derive(Clone, Debug, PartialEq, Default)]
+///
+/// ```
+/// let s = glemu::scene::parse("[vertex data]\n0/float/2\n0 0\n1 0\n0 1\n").unwrap();
+/// let v = s.vertex_data.unwrap();
+/// assert_eq!((v.count, v.stride, v.bytes.len()), (3, 8, 24));
+/// ```
 pub struct VertexData {
     /// The columns, in header order.
     pub columns: Vec<Column>,
@@ -84,6 +121,12 @@ pub struct VertexData {
 
 /// A parsed scene file.
 #[derive(Clone, Debug, Default)]
+///
+/// ```
+/// let s = glemu::scene::parse("[test]\nclear\n\nprobe all rgba 0 0 0 0\n").unwrap();
+/// let lines: Vec<usize> = s.commands.iter().map(|(l, _)| *l).collect();
+/// assert_eq!(lines, [2, 4]);
+/// ```
 pub struct Scene {
     /// `[require]` lines with their scene line numbers.
     pub requires: Vec<(usize, Require)>,
@@ -99,6 +142,11 @@ pub struct Scene {
 
 impl Scene {
     /// Framebuffer size from `[require]` (default 250×250).
+    ///
+    /// ```
+    /// assert_eq!(glemu::scene::parse("[test]\n").unwrap().size(), (250, 250));
+    /// assert_eq!(glemu::scene::parse("[require]\nSIZE 16 8\n").unwrap().size(), (16, 8));
+    /// ```
     pub fn size(&self) -> (u32, u32) {
         self.requires
             .iter()
@@ -111,6 +159,11 @@ impl Scene {
     }
 
     /// Sample count from `[require]` (default 1 = single-sampled).
+    ///
+    /// ```
+    /// assert_eq!(glemu::scene::parse("[test]\n").unwrap().samples(), 1);
+    /// assert_eq!(glemu::scene::parse("[require]\nsamples 8\n").unwrap().samples(), 8);
+    /// ```
     pub fn samples(&self) -> u32 {
         self.requires
             .iter()

@@ -11,6 +11,12 @@ use std::path::{Path, PathBuf};
 
 /// How a scene run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// let text = "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n";
+/// let r = glemu::scene::run_text(text, std::path::Path::new("."));
+/// assert_eq!(r.outcome, glemu::scene::Outcome::Pass);
+/// ```
 pub enum Outcome {
     /// Every probe passed.
     Pass,
@@ -22,6 +28,13 @@ pub enum Outcome {
 
 /// What a run printed and how it ended.
 #[derive(Clone, Debug)]
+///
+/// ```
+/// let text = "[require]\nSIZE 4 4\n[test]\nclear color 1 0 0 1\nclear\nprobe all rgba 0 1 0 1\n";
+/// let r = glemu::scene::run_text(text, std::path::Path::new("."));
+/// assert_eq!(r.outcome, glemu::scene::Outcome::Fail);
+/// assert!(r.messages[0].contains("line 6"), "{:?}", r.messages);
+/// ```
 pub struct Report {
     /// PASS, FAIL or SKIP.
     pub outcome: Outcome,
@@ -35,17 +48,42 @@ pub struct Report {
 
 /// Options of a run.
 #[derive(Clone, Debug, Default)]
+///
+/// ```
+/// use glemu::scene::{run_text_with, Outcome, RunOptions};
+/// // A reference run skips `probe png` (the PNG does not exist yet).
+/// let text = "[require]\nSIZE 4 4\n[test]\nclear\nprobe png missing.png\n";
+/// let opts = RunOptions { skip_png_probes: true };
+/// let r = run_text_with(text, std::path::Path::new("."), opts);
+/// assert_eq!(r.outcome, Outcome::Pass);
+/// ```
 pub struct RunOptions {
     /// Skip `probe png` lines (making a reference image).
     pub skip_png_probes: bool,
 }
 
 /// GL version glemu reports (×10).
+///
+/// ```
+/// let text = "[require]\nGL >= 4.7\n[test]\nclear\n";
+/// assert_eq!(glemu::scene::GL_VERSION, 46);
+/// let r = glemu::scene::run_text(text, std::path::Path::new("."));
+/// assert!(matches!(r.outcome, glemu::scene::Outcome::Skip(_)));
+/// ```
 pub const GL_VERSION: u32 = 46;
 /// Largest sample count.
+///
+/// ```
+/// assert_eq!(glemu::scene::limit("GL_MAX_SAMPLES"), Some(i64::from(glemu::scene::MAX_SAMPLES)));
+/// assert!(glemu::Context::with_samples(4, 4, glemu::scene::MAX_SAMPLES).is_ok());
+/// ```
 pub const MAX_SAMPLES: u32 = 16;
 
 /// Extensions glemu claims in `[require]` and `glemu info`.
+///
+/// ```
+/// assert!(glemu::scene::extensions().contains(&"GL_NV_gpu_program5"));
+/// ```
 pub fn extensions() -> &'static [&'static str] {
     &[
         "GL_ARB_vertex_program",
@@ -83,6 +121,11 @@ pub fn extensions() -> &'static [&'static str] {
 }
 
 /// Integer limits a `[require]` `INT` line may test.
+///
+/// ```
+/// assert_eq!(glemu::scene::limit("GL_MAX_PROGRAM_ENV_PARAMETERS_ARB"), Some(256));
+/// assert_eq!(glemu::scene::limit("GL_NOT_A_LIMIT"), None);
+/// ```
 pub fn limit(name: &str) -> Option<i64> {
     let n = name.strip_prefix("GL_").unwrap_or(name);
     let n = n
@@ -124,6 +167,14 @@ fn compare(op: &str, a: i64, b: i64) -> bool {
 }
 
 /// Why the scene would be skipped, if it would.
+///
+/// ```
+/// use glemu::scene::{check_requirements, parse};
+/// let ok = parse("[require]\nGL_NV_gpu_program5\n[test]\nclear\n").unwrap();
+/// assert_eq!(check_requirements(&ok), None);
+/// let skip = parse("[require]\nGL_EXT_no_such_thing\n[test]\nclear\n").unwrap();
+/// assert!(check_requirements(&skip).unwrap().contains("GL_EXT_no_such_thing"));
+/// ```
 pub fn check_requirements(scene: &Scene) -> Option<String> {
     for (_, r) in &scene.requires {
         match r {
@@ -163,6 +214,15 @@ pub fn check_requirements(scene: &Scene) -> Option<String> {
 }
 
 /// Runs a scene. `dir` is where PNG files named by the scene live.
+///
+/// ```
+/// let text = "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n";
+/// use glemu::scene::{parse, Outcome, RunOptions, Runner};
+/// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
+/// r.run_commands().unwrap();
+/// assert_eq!(r.report().outcome, Outcome::Pass);
+/// assert_eq!(r.context().read_pixels(0, 0, 1, 1).unwrap(), vec![[0.0, 1.0, 0.0, 1.0]]);
+/// ```
 pub struct Runner {
     pub(crate) ctx: Context,
     scene: Scene,
@@ -202,6 +262,13 @@ fn fail_at(line: usize, e: impl std::fmt::Display) -> SceneError {
 impl Runner {
     /// Creates the context for `scene` (size, samples), checks requirements and loads
     /// its programs. `Err` = the scene cannot run (a program failed to load, ...).
+    ///
+    /// ```
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let bad = parse("[fragment program]\n!!ARBfp1.0\nMOV result.color, nothing;\nEND\n[test]\nclear\n").unwrap();
+    /// let e = Runner::new(bad, std::path::Path::new("."), RunOptions::default()).err().unwrap();
+    /// assert!(e.message.contains("nothing"), "{e}");
+    /// ```
     pub fn new(scene: Scene, dir: &Path, opts: RunOptions) -> Result<Runner, SceneError> {
         let (w, h) = scene.size();
         let ctx = Context::with_samples(w, h, scene.samples()).map_err(|e| fail_at(0, e))?;
@@ -250,11 +317,28 @@ impl Runner {
     }
 
     /// Rasterizer worker threads (0 = one per CPU).
+    ///
+    /// ```
+    /// let text = "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n";
+    /// use glemu::scene::{parse, Outcome, RunOptions, Runner};
+    /// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.set_threads(1).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert_eq!(r.report().outcome, Outcome::Pass);
+    /// ```
     pub fn set_threads(&mut self, threads: usize) -> Result<(), Error> {
         self.ctx.set_threads(threads)
     }
 
     /// The context (for rendering the result).
+    ///
+    /// ```
+    /// let text = "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n";
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert_eq!(r.context().size(), (4, 4));
+    /// ```
     pub fn context(&self) -> &Context {
         &self.ctx
     }
@@ -323,6 +407,14 @@ impl Runner {
     }
 
     /// Runs the `[test]` commands once (a frame).
+    ///
+    /// ```
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let s = parse("[test]\nclear\ndraw arrays GL_TRIANGLES 0 3\n").unwrap();
+    /// let mut r = Runner::new(s, std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// // No [vertex data] and no program: the draw line fails and names its line.
+    /// assert_eq!(r.run_commands().unwrap_err().line, 3);
+    /// ```
     pub fn run_commands(&mut self) -> Result<(), SceneError> {
         self.restart_occlusion().map_err(|e| fail_at(0, e))?;
         let commands = self.scene.commands.clone();
@@ -337,6 +429,14 @@ impl Runner {
     }
 
     /// PASS/FAIL and messages so far.
+    ///
+    /// ```
+    /// let text = "[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\n";
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert!(r.report().messages.is_empty());
+    /// ```
     pub fn report(&self) -> Report {
         Report {
             outcome: if self.failed {
@@ -351,6 +451,16 @@ impl Runner {
     }
 
     /// Resets per-frame counters (bench mode).
+    ///
+    /// ```
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let s = parse("[require]\nSIZE 8 8\n[test]\nclear\ndraw rect -1 -1 2 2\n").unwrap();
+    /// let mut r = Runner::new(s, std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert_eq!(r.report().triangles, 2);
+    /// r.reset_counters();
+    /// assert_eq!(r.report().triangles, 0);
+    /// ```
     pub fn reset_counters(&mut self) {
         self.triangles = 0;
         self.pixels = 0;
@@ -1226,6 +1336,13 @@ pub fn run_text(text: &str, dir: &Path) -> Report {
 }
 
 /// [`run_text`] with options.
+///
+/// ```
+/// use glemu::scene::{run_text_with, Outcome, RunOptions};
+/// let r = run_text_with("[test]\nbogus command\n", std::path::Path::new("."), RunOptions::default());
+/// assert_eq!(r.outcome, Outcome::Fail);
+/// assert!(r.messages[0].starts_with("line 2"), "{:?}", r.messages);
+/// ```
 pub fn run_text_with(text: &str, dir: &Path, opts: RunOptions) -> Report {
     let fail = |e: SceneError| Report {
         outcome: Outcome::Fail,
