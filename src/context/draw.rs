@@ -257,6 +257,60 @@ impl Context {
         Ok(())
     }
 
+    /// `glMultiDrawElements`: one `draw_elements` per (count, byte offset) pair.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.multi_draw_elements(gl::TRIANGLES, &[3, 3], gl::UNSIGNED_SHORT, &[0]);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn multi_draw_elements(
+        &mut self,
+        mode: u32,
+        counts: &[i32],
+        ty: u32,
+        offsets: &[u64],
+    ) -> Result<()> {
+        if counts.len() != offsets.len() {
+            return Err(Error::invalid_value("counts and offsets differ in length"));
+        }
+        primitive_mode(mode)?;
+        index_type(ty)?;
+        for (&c, &o) in counts.iter().zip(offsets) {
+            self.draw_elements(mode, c, ty, o)?;
+        }
+        Ok(())
+    }
+
+    /// `glDrawRangeElements`: `draw_elements` with the promise that every index lies in
+    /// `start..=end`. `end < start` is `INVALID_VALUE`; glemu fetches only the indices it
+    /// is given, so a broken promise cannot read outside the arrays (GL leaves the
+    /// result undefined; glemu draws what the indices say).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_range_elements(gl::TRIANGLES, 5, 2, 3, gl::UNSIGNED_INT, 0);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn draw_range_elements(
+        &mut self,
+        mode: u32,
+        start: u32,
+        end: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+    ) -> Result<()> {
+        if end < start {
+            return Err(Error::invalid_value(format!(
+                "end {end} is below start {start}"
+            )));
+        }
+        self.draw_elements(mode, n, ty, offset)
+    }
+
     /// `glDrawArraysIndirect`: reads `{count, instanceCount, first, baseInstance}` (u32)
     /// at `offset` of the bound `DRAW_INDIRECT_BUFFER`.
     ///

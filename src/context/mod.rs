@@ -18,8 +18,10 @@ pub mod matrix;
 pub(crate) mod params;
 pub mod programs;
 pub mod queries;
+mod samplers;
 pub(crate) mod snapshot;
 pub(crate) mod state;
+mod tex_upload;
 pub mod textures;
 pub mod xfb;
 

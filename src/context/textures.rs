@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::{TextureBinding, TextureUnit};
 use glemu_textures::texture::full_chain_levels;
+use glemu_textures::upload::{unpack, PixelFormat, PixelType, Pixels};
 use glemu_textures::{Format, SamplerState, Target, TexError, Texture};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,17 +24,41 @@ pub(crate) struct TexObject {
     pub sampler: SamplerState,
 }
 
-/// Texture objects and per-unit bindings.
-#[derive(Debug, Default)]
+/// Largest width, height or depth of a texture level (`MAX_TEXTURE_SIZE`).
+pub const MAX_TEXTURE_SIZE: u32 = 16384;
+
+/// Texture objects, sampler objects and per-unit bindings.
+#[derive(Debug)]
 pub(crate) struct Textures {
     pub objects: HashMap<u32, TexObject>,
     pub next_id: u32,
     /// (unit, target) → texture id.
     pub bound: HashMap<(u32, Target), u32>,
+    /// Sampler objects (ARB_sampler_objects) by name.
+    pub samplers: HashMap<u32, SamplerState>,
+    pub next_sampler: u32,
+    /// unit → sampler object bound to it.
+    pub sampler_bound: HashMap<u32, u32>,
+    /// `UNPACK_ALIGNMENT` (1, 2, 4 or 8; GL's initial value is 4).
+    pub unpack_alignment: usize,
+}
+
+impl Default for Textures {
+    fn default() -> Textures {
+        Textures {
+            objects: HashMap::new(),
+            next_id: 0,
+            bound: HashMap::new(),
+            samplers: HashMap::new(),
+            next_sampler: 0,
+            sampler_bound: HashMap::new(),
+            unpack_alignment: 4,
+        }
+    }
 }
 
 /// Texture target of a GL enum (cube faces map to the cube target with their face).
-fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
+pub(super) fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
     Ok(match t {
         gl::TEXTURE_1D => (Target::T1D, None),
         gl::TEXTURE_2D => (Target::T2D, None),
@@ -53,7 +78,7 @@ fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
 }
 
 /// A level's size as one image upload covers it: w×h×depth, one face for cube maps.
-fn storage_dims(l: &glemu_textures::Level, t: Target) -> [u32; 3] {
+pub(super) fn storage_dims(l: &glemu_textures::Level, t: Target) -> [u32; 3] {
     if t == Target::Cube {
         [l.width, l.height, 1]
     } else {
@@ -125,57 +150,86 @@ fn param_name(p: u32) -> Result<&'static str> {
     })
 }
 
-/// Takes GL pixel data (`format`/`ty`) to canonical float texels.
-fn to_texels(format: u32, ty: u32, data: &[u8], n: usize) -> Result<Vec<[u32; 4]>> {
-    let comps = match format {
-        gl::RGBA | gl::BGRA => 4,
-        gl::RGB => 3,
-        gl::RED | gl::LUMINANCE | gl::ALPHA | gl::INTENSITY | gl::DEPTH_COMPONENT => 1,
-        f => return Err(Error::invalid_enum("pixel format", f)),
+/// A GL pixel `format` enum as glemu-textures' layout, through its GL name.
+fn pixel_format(format: u32) -> Result<PixelFormat> {
+    gl::NAMES
+        .iter()
+        .filter(|(_, v)| *v == format)
+        .find_map(|(n, _)| PixelFormat::from_name(n))
+        .ok_or_else(|| Error::invalid_enum("pixel format", format))
+}
+
+/// A GL pixel `type` enum as glemu-textures' element type, through its GL name.
+fn pixel_type(ty: u32) -> Result<PixelType> {
+    gl::NAMES
+        .iter()
+        .filter(|(_, v)| *v == ty)
+        .find_map(|(n, _)| PixelType::from_name(n))
+        .ok_or_else(|| Error::invalid_enum("pixel type", ty))
+}
+
+/// Unpacks client pixels (`format`/`ty`, rows padded to `alignment`) covering `size`
+/// (GL terms) into canonical texels for `target`. A format/type pair that does not fit
+/// the internal format (integer data for a float texture, too little data, ...) is
+/// `INVALID_OPERATION`, as glTexImage reports it.
+pub(super) fn unpack_client(
+    format: u32,
+    ty: u32,
+    data: &[u8],
+    size: [u32; 3],
+    alignment: usize,
+    target: Format,
+) -> Result<Vec<[u32; 4]>> {
+    let px = Pixels {
+        format: pixel_format(format)?,
+        ty: pixel_type(ty)?,
+        data,
+        alignment,
     };
-    let size = match ty {
-        gl::UNSIGNED_BYTE => 1,
-        gl::FLOAT => 4,
-        t => {
-            return Err(Error::not_supported(format!(
-                "pixel type 0x{t:04X} (use UNSIGNED_BYTE or FLOAT)"
-            )))
+    unpack(&px, size[0], size[1], size[2], target)
+        .map_err(|e| Error::invalid_operation(e.to_string()))
+}
+
+/// A texture or sampler parameter as the (name, value) text `SamplerState::set_param`
+/// takes: enum values arrive as floats of their value, the border colour as 4 values.
+pub(crate) fn param_setting(pname: u32, values: &[f32]) -> Result<(&'static str, String)> {
+    let name = param_name(pname)?;
+    let first = *values
+        .first()
+        .ok_or_else(|| Error::invalid_value("no parameter value"))?;
+    let value = match pname {
+        gl::TEXTURE_BORDER_COLOR => {
+            if values.len() < 4 {
+                return Err(Error::invalid_value("border colour needs 4 values"));
+            }
+            format!("{} {} {} {}", values[0], values[1], values[2], values[3])
         }
-    };
-    if data.len() < n * comps * size {
-        return Err(Error::invalid_operation(format!(
-            "{} bytes of pixel data, need {}",
-            data.len(),
-            n * comps * size
-        )));
-    }
-    let read = |i: usize| -> f32 {
-        if size == 1 {
-            f32::from(data[i]) / 255.0
-        } else {
-            f32::from_le_bytes([
-                data[i * 4],
-                data[i * 4 + 1],
-                data[i * 4 + 2],
-                data[i * 4 + 3],
-            ])
+        gl::TEXTURE_BASE_LEVEL | gl::TEXTURE_MAX_LEVEL => {
+            if first < 0.0 {
+                return Err(Error::invalid_value(format!("{name} {first} is negative")));
+            }
+            format!("{}", first as u32)
         }
+        gl::TEXTURE_LOD_BIAS
+        | gl::TEXTURE_MIN_LOD
+        | gl::TEXTURE_MAX_LOD
+        | gl::TEXTURE_MAX_ANISOTROPY => {
+            format!("{first}")
+        }
+        gl::TEXTURE_SWIZZLE_R
+        | gl::TEXTURE_SWIZZLE_G
+        | gl::TEXTURE_SWIZZLE_B
+        | gl::TEXTURE_SWIZZLE_A
+            if first == 0.0 || first == 1.0 =>
+        {
+            if first == 0.0 { "ZERO" } else { "ONE" }.to_string()
+        }
+        gl::TEXTURE_COMPARE_MODE if first == 0.0 => "NONE".to_string(),
+        _ => value_name(first as u32)
+            .ok_or_else(|| Error::invalid_enum(name, first as u32))?
+            .to_string(),
     };
-    Ok((0..n)
-        .map(|t| {
-            let c = |k: usize| read(t * comps + k);
-            let v = match (format, comps) {
-                (gl::BGRA, _) => [c(2), c(1), c(0), c(3)],
-                (_, 4) => [c(0), c(1), c(2), c(3)],
-                (_, 3) => [c(0), c(1), c(2), 1.0],
-                (gl::LUMINANCE, _) => [c(0), c(0), c(0), 1.0],
-                (gl::INTENSITY, _) => [c(0); 4],
-                (gl::ALPHA, _) => [0.0, 0.0, 0.0, c(0)],
-                _ => [c(0), 0.0, 0.0, 1.0],
-            };
-            v.map(f32::to_bits)
-        })
-        .collect())
+    Ok((name, value))
 }
 
 impl Context {
@@ -255,7 +309,10 @@ impl Context {
         }
     }
 
-    fn bound_texture_mut(&mut self, target: u32) -> Result<(&mut TexObject, Target, Option<u32>)> {
+    pub(super) fn bound_texture_mut(
+        &mut self,
+        target: u32,
+    ) -> Result<(&mut TexObject, Target, Option<u32>)> {
         let (t, face) = target_of(target)?;
         let unit = self.st.active_texture;
         let id = *self.textures.bound.get(&(unit, t)).ok_or_else(|| {
@@ -273,9 +330,10 @@ impl Context {
 
     /// `glTexImage1D/2D/3D` in one call: defines level `level` of the bound texture
     /// (`size` = width, height, depth/layers; cube faces through the face targets) from
-    /// `data` in `format`/`ty` (RGBA/RGB/RED/LUMINANCE/ALPHA/INTENSITY/DEPTH_COMPONENT,
-    /// UNSIGNED_BYTE or FLOAT), or zeros when `data` is `None`. Defining level 0 allocates
-    /// the full mip chain.
+    /// `data` in any GL client `format`/`ty` (RED..BGRA, LUMINANCE(_ALPHA), the `_INTEGER`
+    /// forms, DEPTH_COMPONENT/DEPTH_STENCIL; every base and packed type), rows padded to
+    /// the `UNPACK_ALIGNMENT` of [`Context::pixel_store_i`]; zeros when `data` is `None`.
+    /// Defining level 0 allocates the full mip chain.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -300,9 +358,26 @@ impl Context {
     ) -> Result<()> {
         let fmt = Format::from_gl(internal_format)
             .ok_or_else(|| Error::invalid_enum("internal format", internal_format))?;
-        let n = size.iter().map(|&s| s as usize).product::<usize>();
+        if fmt.is_compressed() {
+            return Err(Error::invalid_operation(
+                "compressed internal formats take compressed_tex_image",
+            ));
+        }
+        if size.contains(&0) || size.iter().any(|&s| s > MAX_TEXTURE_SIZE) {
+            return Err(Error::invalid_value(format!("texture size {size:?}")));
+        }
+        // The format/type pair is checked even without data, as GL does.
+        pixel_format(format)?;
+        pixel_type(ty)?;
         let texels = match data {
-            Some(d) => Some(to_texels(format, ty, d, n)?),
+            Some(d) => Some(unpack_client(
+                format,
+                ty,
+                d,
+                size,
+                self.textures.unpack_alignment,
+                fmt,
+            )?),
             None => None,
         };
         self.tex_image_texels(target, level, fmt, size, texels.as_deref())
@@ -358,9 +433,39 @@ impl Context {
         size: [u32; 3],
         texels: Option<&[[u32; 4]]>,
     ) -> Result<()> {
-        if size.contains(&0) || size.iter().any(|&s| s > 16384) {
+        if size.contains(&0) || size.iter().any(|&s| s > MAX_TEXTURE_SIZE) {
             return Err(Error::invalid_value(format!("texture size {size:?}")));
         }
+        let (img, store, z) = self.define_level(target, level, fmt, size)?;
+        let n = size.iter().map(|&s| s as usize).product::<usize>();
+        let zeros;
+        let values = match texels {
+            Some(v) => v,
+            None => {
+                zeros = vec![[0u32; 4]; n];
+                &zeros
+            }
+        };
+        if values.len() < n {
+            return Err(Error::invalid_value(format!(
+                "{} texels given, need {n}",
+                values.len()
+            )));
+        }
+        img.write_texels(level, [0, 0, z], store, values)
+            .map_err(from_tex)
+    }
+
+    /// Makes level `level` of the bound texture (re)defined as `fmt` × `size` (GL terms),
+    /// allocating the texture when level 0 changes shape or format, and returns the image
+    /// with the level's box in glemu-textures' layout and the cube face (as z).
+    pub(super) fn define_level(
+        &mut self,
+        target: u32,
+        level: u32,
+        fmt: Format,
+        size: [u32; 3],
+    ) -> Result<(&mut Texture, [u32; 3], u32)> {
         let (o, t, face) = self.bound_texture_mut(target)?;
         // `size` is in GL terms (a 1D array's layers are its height); `store` is the box
         // of texels it covers in glemu-textures' layout (layers as depth).
@@ -411,23 +516,7 @@ impl Context {
                 "level {level} must be {want:?}, got {size:?}"
             )));
         }
-        let n = size.iter().map(|&s| s as usize).product::<usize>();
-        let zeros;
-        let values = match texels {
-            Some(v) => v,
-            None => {
-                zeros = vec![[0u32; 4]; n];
-                &zeros
-            }
-        };
-        if values.len() < n {
-            return Err(Error::invalid_value(format!(
-                "{} texels given, need {n}",
-                values.len()
-            )));
-        }
-        img.write_texels(level, [0, 0, z], store, values)
-            .map_err(from_tex)
+        Ok((img, store, z))
     }
 
     /// `glGenerateMipmap`.
@@ -486,42 +575,7 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidEnum);
     /// ```
     pub fn tex_parameter_fv(&mut self, target: u32, pname: u32, values: &[f32]) -> Result<()> {
-        let name = param_name(pname)?;
-        let first = *values
-            .first()
-            .ok_or_else(|| Error::invalid_value("no parameter value"))?;
-        let value = match pname {
-            gl::TEXTURE_BORDER_COLOR => {
-                if values.len() < 4 {
-                    return Err(Error::invalid_value("border colour needs 4 values"));
-                }
-                format!("{} {} {} {}", values[0], values[1], values[2], values[3])
-            }
-            gl::TEXTURE_BASE_LEVEL | gl::TEXTURE_MAX_LEVEL => {
-                if first < 0.0 {
-                    return Err(Error::invalid_value(format!("{name} {first} is negative")));
-                }
-                format!("{}", first as u32)
-            }
-            gl::TEXTURE_LOD_BIAS
-            | gl::TEXTURE_MIN_LOD
-            | gl::TEXTURE_MAX_LOD
-            | gl::TEXTURE_MAX_ANISOTROPY => {
-                format!("{first}")
-            }
-            gl::TEXTURE_SWIZZLE_R
-            | gl::TEXTURE_SWIZZLE_G
-            | gl::TEXTURE_SWIZZLE_B
-            | gl::TEXTURE_SWIZZLE_A
-                if first == 0.0 || first == 1.0 =>
-            {
-                if first == 0.0 { "ZERO" } else { "ONE" }.to_string()
-            }
-            gl::TEXTURE_COMPARE_MODE if first == 0.0 => "NONE".to_string(),
-            _ => value_name(first as u32)
-                .ok_or_else(|| Error::invalid_enum(name, first as u32))?
-                .to_string(),
-        };
+        let (name, value) = param_setting(pname, values)?;
         let (o, _, _) = self.bound_texture_mut(target)?;
         o.sampler
             .set_param(name, &value)
@@ -532,12 +586,13 @@ impl Context {
     pub(crate) fn texture_units(&self) -> Vec<TextureUnit> {
         let mut units: Vec<TextureUnit> = Vec::new();
         for (&(unit, _), id) in &self.textures.bound {
-            let Some(img) = self
-                .textures
-                .objects
-                .get(id)
-                .and_then(|o| o.image.clone().map(|i| (i, o.sampler.clone())))
-            else {
+            let Some(img) = self.textures.objects.get(id).and_then(|o| {
+                let sampler = match self.textures.sampler_bound.get(&unit) {
+                    Some(s) => super::samplers::combined(&o.sampler, self.textures.samplers.get(s)),
+                    None => o.sampler.clone(),
+                };
+                o.image.clone().map(|i| (i, sampler))
+            }) else {
                 continue;
             };
             let u = unit as usize;
