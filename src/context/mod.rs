@@ -16,6 +16,7 @@ pub mod framebuffer;
 mod legacy_state;
 pub mod matrix;
 pub(crate) mod params;
+mod program_query;
 pub mod programs;
 pub mod queries;
 mod samplers;
