@@ -4,7 +4,9 @@
 //! Submodules, by object kind: `state` (plain GL state), `matrix`, `programs` (program
 //! objects and parameters), `params` (resolving a program's parameter slots per draw),
 //! `buffers` (buffer objects, mapping, GPU addresses), `arrays` (vertex arrays),
-//! `framebuffer` (clears, reads), `textures`, `xfb` and `queries`, `draw` (snapshot and
+//! `framebuffer` (clears, reads), `textures` (objects, image definition),
+//! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
+//! objects), `program_query` (glGetProgramiv), `xfb` and `queries`, `draw` (snapshot and
 //! submit), `fixed` (fixed-function programs generated from state).
 
 pub mod arrays;
