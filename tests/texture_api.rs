@@ -40,6 +40,21 @@ fn textured_quad_ctx() -> Context {
     ctx
 }
 
+/// Defines level 0 of the bound 2D texture from tightly packed RGBA8 bytes.
+fn upload_rgba8(ctx: &mut Context, size: [u32; 2], data: &[u8]) {
+    let (format, ty) = (gl::RGBA, gl::UNSIGNED_BYTE);
+    ctx.tex_image(
+        gl::TEXTURE_2D,
+        0,
+        gl::RGBA8,
+        [size[0], size[1], 1],
+        format,
+        ty,
+        Some(data),
+    )
+    .unwrap();
+}
+
 /// Draws the quad and returns the 4×4 image as RGBA8, bottom row first.
 fn draw(ctx: &mut Context) -> Vec<[u8; 4]> {
     ctx.clear_color([0.0, 0.0, 0.0, 0.0]).unwrap();
@@ -172,16 +187,7 @@ fn packed_short_and_integer_upload_paths() {
 fn sub_image_replaces_only_its_box() {
     let mut ctx = textured_quad_ctx();
     let white = [255u8; 64];
-    ctx.tex_image(
-        gl::TEXTURE_2D,
-        0,
-        gl::RGBA8,
-        [4, 4, 1],
-        gl::RGBA,
-        gl::UNSIGNED_BYTE,
-        Some(&white),
-    )
-    .unwrap();
+    upload_rgba8(&mut ctx, [4, 4], &white);
     let red: Vec<f32> = [1.0f32, 0.0, 0.0, 1.0].repeat(2);
     let bytes: Vec<u8> = red.iter().flat_map(|f| f.to_le_bytes()).collect();
     ctx.tex_sub_image(
@@ -303,16 +309,7 @@ fn sampler_object_overrides_texture_sampling_state_until_unbound() {
     // LINEAR blends neighbours (and, at the edges, the wrapped or clamped texel).
     // Texels: red, blue in both rows.
     let data = [[255u8, 0, 0, 255], [0, 0, 255, 255]].repeat(2).concat();
-    ctx.tex_image(
-        gl::TEXTURE_2D,
-        0,
-        gl::RGBA8,
-        [2, 2, 1],
-        gl::RGBA,
-        gl::UNSIGNED_BYTE,
-        Some(&data),
-    )
-    .unwrap();
+    upload_rgba8(&mut ctx, [2, 2], &data);
     let nearest = draw(&mut ctx);
     assert_eq!(
         &nearest[..4],
@@ -379,16 +376,7 @@ fn multi_draw_elements_draws_each_range() {
     // Two triangles through one index buffer: the left and right halves of the quad.
     let mut ctx = textured_quad_ctx();
     let white = [255u8; 64];
-    ctx.tex_image(
-        gl::TEXTURE_2D,
-        0,
-        gl::RGBA8,
-        [4, 4, 1],
-        gl::RGBA,
-        gl::UNSIGNED_BYTE,
-        Some(&white),
-    )
-    .unwrap();
+    upload_rgba8(&mut ctx, [4, 4], &white);
     let idx: Vec<u8> = [0u16, 1, 2, 1, 3, 2]
         .iter()
         .flat_map(|i| i.to_le_bytes())
