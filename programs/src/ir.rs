@@ -540,9 +540,13 @@ pub enum Extra {
         array_index: Option<Index>,
         cond: Option<CondTest>,
     },
-    /// CVT: source type and rounding; the destination type is `Inst::dtype`.
+    /// CVT.<to>.<from>: the two storage modifiers (every size, F16 included) and the
+    /// rounding. `Inst::dtype` is the register type of `to` (F16 → F32, S8/S16 → S32,
+    /// U8/U16 → U32); `Inst::sat` clamps integer results to `to`'s range and float results
+    /// to [0,1] / [-1,1].
     Convert {
-        from: DataType,
+        from: MemScalar,
+        to: MemScalar,
         rounding: Rounding,
     },
 }

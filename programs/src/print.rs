@@ -409,7 +409,9 @@ fn inst_text(i: &Inst, names: &Names) -> String {
             }
             ops.push(x);
         }
-        Extra::Convert { from, rounding } => ops.push(format!("from {from:?} {rounding:?}")),
+        Extra::Convert { from, to, rounding } => {
+            ops.push(format!("{to:?} from {from:?} {rounding:?}"))
+        }
     }
     if ops.is_empty() {
         s

@@ -526,6 +526,85 @@ fn conversions_i2f_and_cvt_rounding() {
     );
 }
 
+/// NV_gpu_program5 section 2.X.8.Z, CVT: F16 is "a floating-point type, but whose
+/// sixteen least significant bits describe a 16-bit floating-point value"; 8/16-bit
+/// operands are reduced to their size first; results "drop the most significant bits"
+/// without SAT and are "clamped to the closest value representable" with it.
+#[test]
+fn cvt_f16_small_types_and_saturation() {
+    // f32 → F16 bits (1.0, -2.0, 65504, 2^-24) and back.
+    assert_eq!(
+        t0("UINT TEMP r;\nCVT.F16.F32 r, {1, -2, 65504, 5.9604644775390625e-8};"),
+        [0x3c00, 0xc000, 0x7bff, 0x0001]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nCVT.F32.F16 r, {15360, 49152, 31744, 1};"),
+        [1.0, -2.0, f32::INFINITY, 5.960_464_5e-8]
+    );
+    // Rounding modifiers pick the half neighbour: 1 + 2^-11 is a tie.
+    let tie = "{1.00048828125, -1.00048828125, 65519, 70000}";
+    assert_eq!(
+        t0(&format!("UINT TEMP r;\nCVT.F16.F32 r, {tie};")),
+        [0x3c00, 0xbc00, 0x7bff, 0x7c00]
+    );
+    assert_eq!(
+        t0(&format!("UINT TEMP r;\nCVT.F16.F32.CEIL r, {tie};")),
+        [0x3c01, 0xbc00, 0x7c00, 0x7c00]
+    );
+    assert_eq!(
+        t0(&format!("UINT TEMP r;\nCVT.F16.F32.FLR r, {tie};")),
+        [0x3c00, 0xbc01, 0x7bff, 0x7bff]
+    );
+    assert_eq!(
+        t0(&format!("UINT TEMP r;\nCVT.F16.F32.TRUNC r, {tie};")),
+        [0x3c00, 0xbc00, 0x7bff, 0x7bff]
+    );
+    // 8/16-bit operands: only the low bits count, sign-extended for S8/S16.
+    assert_eq!(
+        t0i("INT TEMP r;\nCVT.S32.S8 r, {255, 384, 127, -129};"),
+        [-1, -128, 127, 127]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nCVT.U32.U16 r, {65537, 4294967295, 7, 0};"),
+        [1, 65535, 7, 0]
+    );
+    // 8/16-bit results: low bits (widened by sign) or clamped with SAT.
+    assert_eq!(
+        t0i("INT TEMP r;\nCVT.S8.S32 r, {200, -200, 5, 256};"),
+        [-56, 56, 5, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nCVT.S8.S32.SAT r, {200, -200, 5, 256};"),
+        [127, -128, 5, 127]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nCVT.U16.F32.SAT r, {-3, 70000, 2.5, 65535.7};"),
+        [0, 65535, 2, 65535]
+    );
+    // Integer saturation at 32 bits.
+    assert_eq!(
+        t0("UINT TEMP r;\nCVT.U32.S32.SAT r, {-1, 5, -2147483648, 0};"),
+        [0, 5, 0, 0]
+    );
+    // 64-bit registers meet 8/16-bit and F16 types.
+    assert_eq!(
+        t0i("INT TEMP r;\nLONG INT TEMP d;\nCVT.S64.S8 d, {255, 128, 1, 0};\nCVT.S32.S64 r, d;"),
+        [-1, -128, 1, 0]
+    );
+    assert_eq!(
+        t0i("INT TEMP r;\nLONG INT TEMP d;\nMOV.S64 d, {-300, 300, 70000, 1};\nCVT.S16.S64.SAT r, d;"),
+        [-300, 300, 32767, 1]
+    );
+    assert_eq!(
+        t0f("TEMP r;\nLONG TEMP d;\nCVT.F64.F16 d, {15360, 48128, 0, 0};\nMOV.F r, d;"),
+        [1.0, -1.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG TEMP d;\nMOV.F64 d, {0.333333333333333333, 2, 0, 0};\nCVT.F16.F64 r, d;"),
+        [0x3555, 0x4000, 0, 0]
+    );
+}
+
 #[test]
 fn pack_unpack_round_trips() {
     assert_eq!(

@@ -7,7 +7,7 @@ use super::error::ExecErrorKind;
 use super::executor::{Group, Run};
 use super::operand::{load32, load64, store64, Wide, WriteInfo};
 use super::{Vec4, MAX_LANES};
-use crate::ir::{DataType, Extra, Inst, Opcode, Rounding, Saturate};
+use crate::ir::{DataType, Extra, Inst, MemScalar, Opcode, Rounding, Saturate};
 
 type Res<T> = Result<T, ExecErrorKind>;
 
@@ -133,7 +133,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             for c in 0..4 {
                 for l in 0..MAX_LANES {
                     let f = f64::from_bits(v[c][l]).trunc();
-                    r[c][l] = float_to_int(f, rt, true);
+                    r[c][l] = float_to_int(f, scalar_of(rt), true);
                 }
             }
             if rt.is_64() {
@@ -143,22 +143,31 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             }
         }
         Opcode::Cvt => {
-            let (from, rounding) = match &inst.extra {
-                Extra::Convert { from, rounding } => (*from, *rounding),
-                _ => return Err(malformed("CVT without a source type")),
+            let (from, to, rounding) = match &inst.extra {
+                Extra::Convert { from, to, rounding } => (*from, *to, *rounding),
+                _ => return Err(malformed("CVT without its storage types")),
             };
-            let v = load64(run.st, &acc, s, from, &mut run.stats)?;
-            let sat = inst.sat != Saturate::None;
+            // An F16 operand is raw bits; every other type loads as its register type
+            // (which sign- or zero-extends 32-bit registers and keeps 64-bit ones).
+            let load_t = match from {
+                MemScalar::F16 => DataType::U64,
+                _ => to64(scalar_reg_type(from)),
+            };
+            let v = load64(run.st, &acc, s, load_t, &mut run.stats)?;
             let mut r: Wide = [[0; MAX_LANES]; 4];
             for c in 0..4 {
                 for l in 0..MAX_LANES {
-                    r[c][l] = cvt(v[c][l], from, dt, rounding, sat);
+                    r[c][l] = cvt(v[c][l], from, to, rounding, inst.sat);
                 }
             }
             if dt.is_64() {
                 write64(run, g, inst, dt, &r)
+            } else if to == MemScalar::F16 {
+                // Half bits are stored as they are: saturation happened before rounding
+                // to half, and no f32 rule applies to them.
+                write32(run, g, inst, DataType::U32, narrow(&r), None)
             } else {
-                // Integer saturation already happened in `cvt`; .SAT on a float result
+                // Integer saturation already happened in `cvt`; .SAT on an f32 result
                 // clamps to [0,1] in the write.
                 write32(run, g, inst, dt, narrow(&r), None)
             }
@@ -231,13 +240,24 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
     }
 }
 
+fn scalar_of(d: DataType) -> MemScalar {
+    match d {
+        DataType::F32 => MemScalar::F32,
+        DataType::F64 => MemScalar::F64,
+        DataType::S32 => MemScalar::S32,
+        DataType::U32 => MemScalar::U32,
+        DataType::S64 => MemScalar::S64,
+        DataType::U64 => MemScalar::U64,
+    }
+}
+
 fn narrow(r: &Wide) -> Vec4 {
     r.map(|c| c.map(|x| x as u32))
 }
 
-/// Round an integral-valued or fractional f64 to an integer of type `to`: saturating
-/// when `sat`, otherwise keeping the low bits of the (range-limited) integer. NaN → 0.
-fn float_to_int(f: f64, to: DataType, sat: bool) -> u64 {
+/// Round an integral-valued f64 to an integer of type `to`: saturating when `sat`,
+/// otherwise keeping the low bits of the (range-limited) integer. NaN → 0.
+fn float_to_int(f: f64, to: MemScalar, sat: bool) -> u64 {
     if f.is_nan() {
         return 0;
     }
@@ -247,18 +267,56 @@ fn float_to_int(f: f64, to: DataType, sat: bool) -> u64 {
     int_to_int(i, to, sat)
 }
 
-fn int_to_int(i: i128, to: DataType, sat: bool) -> u64 {
-    let (lo, hi): (i128, i128) = match to {
-        DataType::S32 => (i32::MIN.into(), i32::MAX.into()),
-        DataType::U32 => (0, u32::MAX.into()),
-        DataType::S64 => (i64::MIN.into(), i64::MAX.into()),
-        _ => (0, u64::MAX.into()),
+/// Bits of an integer storage type.
+fn int_bits(t: MemScalar) -> u32 {
+    match t {
+        MemScalar::S8 | MemScalar::U8 => 8,
+        MemScalar::S16 | MemScalar::U16 | MemScalar::F16 => 16,
+        MemScalar::S32 | MemScalar::U32 | MemScalar::F32 => 32,
+        MemScalar::S64 | MemScalar::U64 | MemScalar::F64 => 64,
+    }
+}
+
+fn is_signed(t: MemScalar) -> bool {
+    matches!(
+        t,
+        MemScalar::S8 | MemScalar::S16 | MemScalar::S32 | MemScalar::S64
+    )
+}
+
+fn is_float(t: MemScalar) -> bool {
+    matches!(t, MemScalar::F16 | MemScalar::F32 | MemScalar::F64)
+}
+
+/// The 32/64-bit register type holding a storage type.
+fn scalar_reg_type(t: MemScalar) -> DataType {
+    match t {
+        MemScalar::F16 | MemScalar::F32 => DataType::F32,
+        MemScalar::F64 => DataType::F64,
+        MemScalar::S8 | MemScalar::S16 | MemScalar::S32 => DataType::S32,
+        MemScalar::S64 => DataType::S64,
+        MemScalar::U8 | MemScalar::U16 | MemScalar::U32 => DataType::U32,
+        MemScalar::U64 => DataType::U64,
+    }
+}
+
+/// An integer converted to integer type `to`: clamped to its range with `sat`, else its
+/// low bits; the result sign- or zero-extended to 64 bits ("the same base data type with
+/// the register's size", NV_gpu_program5 section 2.X.8.Z, CVT).
+fn int_to_int(i: i128, to: MemScalar, sat: bool) -> u64 {
+    let bits = int_bits(to);
+    let (lo, hi): (i128, i128) = if is_signed(to) {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
     };
     let v = if sat { i.clamp(lo, hi) } else { i };
-    match to {
-        DataType::S32 => (v as i32) as i64 as u64,
-        DataType::U32 => u64::from(v as u32),
-        _ => v as u64,
+    let low = (v as u64) & (u64::MAX >> (64 - bits));
+    if is_signed(to) && bits < 64 {
+        let sh = 64 - bits;
+        (((low << sh) as i64) >> sh) as u64
+    } else {
+        low
     }
 }
 
@@ -327,65 +385,159 @@ fn int_to_f64(i: i128, r: Rounding) -> f64 {
     }
 }
 
-/// CVT of one component. `x` is the operand in 64-bit register form (floats as f64 bits,
-/// integers sign- or zero-extended), as 64-bit operand loads produce; the result is raw
-/// bits of type `to` (f32 bits in the low half for F32).
-pub(crate) fn cvt(x: u64, from: DataType, to: DataType, r: Rounding, sat: bool) -> u64 {
-    let from_int = |x: u64| -> i128 {
-        match from {
-            DataType::S32 => i128::from(x as u32 as i32),
-            DataType::S64 => i128::from(x as i64),
-            DataType::U32 => i128::from(x as u32),
-            _ => i128::from(x),
-        }
+/// Round the exact value `f` to half precision per `r` (NV_gpu_program5 CVT: "rounded to
+/// one of the two nearest values in the destination type according to the rounding
+/// modifier"; ROUND/default = nearest even). Overflow gives infinity or the largest
+/// finite half as the direction demands; NaN stays NaN; subnormal halves are kept.
+pub(crate) fn f64_to_f16(f: f64, r: Rounding) -> u16 {
+    let sign: u16 = if f.is_sign_negative() { 0x8000 } else { 0 };
+    if f.is_nan() {
+        return sign | 0x7e00;
+    }
+    let a = f.abs();
+    // Whether rounding moves the magnitude up when it is not exact.
+    let away = match r {
+        Rounding::Ceil => sign == 0,
+        Rounding::Floor => sign != 0,
+        Rounding::Trunc | Rounding::Default | Rounding::Nearest => false,
     };
-    match (from.is_float(), to.is_float()) {
-        (true, true) => {
-            let f = f64::from_bits(x);
-            if to == DataType::F64 {
-                f.to_bits()
+    let nearest = matches!(r, Rounding::Default | Rounding::Nearest);
+    const MAX: f64 = 65504.0;
+    if a >= 65536.0 {
+        // Beyond every half (infinity included): round-to-nearest and outward rounding
+        // overflow; inward rounding stops at the largest finite value.
+        let inf = a.is_infinite();
+        return sign
+            | if inf || nearest || away {
+                0x7c00
             } else {
-                let n = f as f32;
-                let cmp = if n.is_nan() || f.is_infinite() {
-                    std::cmp::Ordering::Equal
-                } else {
-                    f64::from(n)
-                        .partial_cmp(&f)
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                };
-                u64::from(to_f32_directed(n, cmp, r, f < 0.0).to_bits())
-            }
+                0x7bff
+            };
+    }
+    if a == 0.0 {
+        return sign;
+    }
+    // Spacing of halves around `a`: 2^(e-10) for normals, 2^-24 for subnormals.
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i64 - 1023;
+    let quantum = f64::from_bits(((e.max(-14) - 10 + 1023) as u64) << 52);
+    let m = a / quantum; // exact: dividing by a power of two
+    let floor = m.floor();
+    let frac = m - floor;
+    let k = if frac == 0.0 {
+        floor
+    } else if nearest {
+        if frac > 0.5 || (frac == 0.5 && floor % 2.0 != 0.0) {
+            floor + 1.0
+        } else {
+            floor
         }
-        (true, false) => {
-            let f = f64::from_bits(x);
-            float_to_int(round_f64(f, r), to, sat)
-        }
-        (false, true) => {
-            let i = from_int(x);
-            let d = int_to_f64(i, r);
-            if to == DataType::F64 {
-                d.to_bits()
+    } else if away {
+        floor + 1.0
+    } else {
+        floor
+    };
+    let v = k * quantum;
+    if v > MAX {
+        return sign | 0x7c00;
+    }
+    // `v` is a half value, so this conversion is exact.
+    sign | half::f16::from_f64(v).to_bits()
+}
+
+/// The exact value of a CVT operand.
+enum Exact {
+    Float(f64),
+    Int(i128),
+}
+
+/// CVT of one component. `x` is the operand as a 64-bit operand load gives it (floats as
+/// f64 bits, integers sign- or zero-extended, F16 as raw bits in the low 16). The result
+/// is in the register form of `to`: f32 bits for F32, f64 bits for F64, half bits in the
+/// low 16 for F16 (the F16 storage modifier's definition), integers sign- or
+/// zero-extended from `to`'s size to 64 bits.
+pub(crate) fn cvt(x: u64, from: MemScalar, to: MemScalar, r: Rounding, sat: Saturate) -> u64 {
+    // The operand is first reduced to `from`'s size (the register may be wider).
+    let v = match from {
+        MemScalar::F16 => Exact::Float(half::f16::from_bits(x as u16).to_f64()),
+        MemScalar::F32 | MemScalar::F64 => Exact::Float(f64::from_bits(x)),
+        _ => Exact::Int(match from {
+            MemScalar::S8 => i128::from(x as i8),
+            MemScalar::S16 => i128::from(x as i16),
+            MemScalar::S32 => i128::from(x as i32),
+            MemScalar::S64 => i128::from(x as i64),
+            MemScalar::U8 => i128::from(x as u8),
+            MemScalar::U16 => i128::from(x as u16),
+            MemScalar::U32 => i128::from(x as u32),
+            _ => i128::from(x),
+        }),
+    };
+    if !is_float(to) {
+        let sat = sat != Saturate::None;
+        return match v {
+            Exact::Float(f) => float_to_int(round_f64(f, r), to, sat),
+            Exact::Int(i) => int_to_int(i, to, sat),
+        };
+    }
+    match (v, to) {
+        (Exact::Float(f), MemScalar::F64) => f.to_bits(),
+        (Exact::Float(f), MemScalar::F32) => {
+            let n = f as f32;
+            let cmp = if n.is_nan() || f.is_infinite() {
+                std::cmp::Ordering::Equal
             } else {
-                // Two roundings (int → f64 → f32) could differ from one; decide from the
-                // exact integer instead.
-                let n = i as f32;
-                let back = n as i128;
-                let cmp = if n.is_finite() {
-                    back.cmp(&i)
-                } else {
-                    std::cmp::Ordering::Greater
-                };
-                u64::from(to_f32_directed(n, cmp, r, i < 0).to_bits())
-            }
+                f64::from(n)
+                    .partial_cmp(&f)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            };
+            u64::from(to_f32_directed(n, cmp, r, f < 0.0).to_bits())
         }
-        (false, false) => int_to_int(from_int(x), to, sat),
+        (Exact::Float(f), _) => u64::from(f64_to_f16(saturate(f, sat), r)),
+        (Exact::Int(i), MemScalar::F64) => int_to_f64(i, r).to_bits(),
+        (Exact::Int(i), MemScalar::F32) => {
+            // Two roundings (int → f64 → f32) could differ from one; decide from the
+            // exact integer instead.
+            let n = i as f32;
+            let back = n as i128;
+            let cmp = if n.is_finite() {
+                back.cmp(&i)
+            } else {
+                std::cmp::Ordering::Greater
+            };
+            u64::from(to_f32_directed(n, cmp, r, i < 0).to_bits())
+        }
+        (Exact::Int(i), _) => {
+            // Integers beyond 2^53 are far beyond every half: any value that large rounds
+            // the same way, and 2^60 is exact in f64.
+            let f = if i.unsigned_abs() > 1 << 53 {
+                (1u64 << 60) as f64 * if i < 0 { -1.0 } else { 1.0 }
+            } else {
+                i as f64
+            };
+            u64::from(f64_to_f16(saturate(f, sat), r))
+        }
+    }
+}
+
+/// `.SAT`/`.SSAT` of a float result that is rounded afterwards (F16): NaN → the low end.
+fn saturate(f: f64, sat: Saturate) -> f64 {
+    let lo = match sat {
+        Saturate::None => return f,
+        Saturate::Sat => 0.0,
+        Saturate::SSat => -1.0,
+    };
+    if f.is_nan() {
+        lo
+    } else {
+        f.clamp(lo, 1.0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use DataType::*;
+    use MemScalar::*;
+    const NO: Saturate = Saturate::None;
+    const SAT: Saturate = Saturate::Sat;
 
     fn f2u(x: f32) -> u64 {
         f64::from(x).to_bits()
@@ -410,29 +562,23 @@ mod tests {
     #[test]
     fn cvt_float_to_int_modes() {
         let v = f2u(2.5);
-        assert_eq!(cvt(v, F32, S32, Rounding::Default, false), 2);
-        assert_eq!(cvt(v, F32, S32, Rounding::Ceil, false), 3);
-        assert_eq!(cvt(v, F32, S32, Rounding::Floor, false), 2);
-        assert_eq!(cvt(v, F32, S32, Rounding::Trunc, false), 2);
+        assert_eq!(cvt(v, F32, S32, Rounding::Default, NO), 2);
+        assert_eq!(cvt(v, F32, S32, Rounding::Ceil, NO), 3);
+        assert_eq!(cvt(v, F32, S32, Rounding::Floor, NO), 2);
+        assert_eq!(cvt(v, F32, S32, Rounding::Trunc, NO), 2);
         let n = f2u(-2.5);
-        assert_eq!(cvt(n, F32, S32, Rounding::Nearest, false) as i32, -2);
-        assert_eq!(cvt(n, F32, S32, Rounding::Floor, false) as i32, -3);
-        assert_eq!(cvt(n, F32, S32, Rounding::Ceil, false) as i32, -2);
-        assert_eq!(cvt(n, F32, S32, Rounding::Trunc, false) as i32, -2);
-        assert_eq!(cvt(n, F32, U32, Rounding::Default, true), 0);
+        assert_eq!(cvt(n, F32, S32, Rounding::Nearest, NO) as i32, -2);
+        assert_eq!(cvt(n, F32, S32, Rounding::Floor, NO) as i32, -3);
+        assert_eq!(cvt(n, F32, S32, Rounding::Ceil, NO) as i32, -2);
+        assert_eq!(cvt(n, F32, S32, Rounding::Trunc, NO) as i32, -2);
+        assert_eq!(cvt(n, F32, U32, Rounding::Default, SAT), 0);
         assert_eq!(
-            cvt(f2u(3e9), F32, S32, Rounding::Default, true) as i32,
+            cvt(f2u(3e9), F32, S32, Rounding::Default, SAT) as i32,
             i32::MAX
         );
         // Without SAT the low bits are kept.
         assert_eq!(
-            cvt(
-                f2u(4294967296.0 + 512.0),
-                F32,
-                U32,
-                Rounding::Default,
-                false
-            ),
+            cvt(f2u(4294967296.0 + 512.0), F32, U32, Rounding::Default, NO),
             512
         );
     }
@@ -441,28 +587,28 @@ mod tests {
     fn cvt_int_to_float_modes() {
         let big = (1u64 << 24) + 1; // not representable in f32
         assert_eq!(
-            f32::from_bits(cvt(big, U32, F32, Rounding::Nearest, false) as u32),
+            f32::from_bits(cvt(big, U32, F32, Rounding::Nearest, NO) as u32),
             16777216.0
         );
         assert_eq!(
-            f32::from_bits(cvt(big, U32, F32, Rounding::Ceil, false) as u32),
+            f32::from_bits(cvt(big, U32, F32, Rounding::Ceil, NO) as u32),
             16777218.0
         );
         assert_eq!(
-            f32::from_bits(cvt(big, U32, F32, Rounding::Floor, false) as u32),
+            f32::from_bits(cvt(big, U32, F32, Rounding::Floor, NO) as u32),
             16777216.0
         );
         let nb = (-(1i64 << 24) - 1) as u64;
         assert_eq!(
-            f32::from_bits(cvt(nb, S64, F32, Rounding::Trunc, false) as u32),
+            f32::from_bits(cvt(nb, S64, F32, Rounding::Trunc, NO) as u32),
             -16777216.0
         );
         assert_eq!(
-            f32::from_bits(cvt(nb, S64, F32, Rounding::Floor, false) as u32),
+            f32::from_bits(cvt(nb, S64, F32, Rounding::Floor, NO) as u32),
             -16777218.0
         );
         assert_eq!(
-            f64::from_bits(cvt(u64::MAX, U64, F64, Rounding::Floor, false)),
+            f64::from_bits(cvt(u64::MAX, U64, F64, Rounding::Floor, NO)),
             18446744073709549568.0
         );
     }
@@ -470,24 +616,144 @@ mod tests {
     #[test]
     fn cvt_float_float_and_int_int() {
         let third = (1.0f64 / 3.0).to_bits();
-        let n = f32::from_bits(cvt(third, F64, F32, Rounding::Nearest, false) as u32);
-        let c = f32::from_bits(cvt(third, F64, F32, Rounding::Ceil, false) as u32);
-        let fl = f32::from_bits(cvt(third, F64, F32, Rounding::Floor, false) as u32);
+        let n = f32::from_bits(cvt(third, F64, F32, Rounding::Nearest, NO) as u32);
+        let c = f32::from_bits(cvt(third, F64, F32, Rounding::Ceil, NO) as u32);
+        let fl = f32::from_bits(cvt(third, F64, F32, Rounding::Floor, NO) as u32);
         assert!(f64::from(c) > 1.0 / 3.0 && f64::from(fl) < 1.0 / 3.0);
         assert!(n == c || n == fl);
-        assert_eq!(cvt(0x1_0000_0005, U64, U32, Rounding::Default, false), 5);
+        assert_eq!(cvt(0x1_0000_0005, U64, U32, Rounding::Default, NO), 5);
         assert_eq!(
-            cvt(0x1_0000_0005, U64, U32, Rounding::Default, true),
+            cvt(0x1_0000_0005, U64, U32, Rounding::Default, SAT),
             0xffff_ffff
         );
         assert_eq!(
-            cvt(u64::from(u32::MAX), S32, S64, Rounding::Default, false),
+            cvt(u64::from(u32::MAX), S32, S64, Rounding::Default, NO),
             u64::MAX
         );
         assert_eq!(
-            cvt(u64::from(u32::MAX), U32, S64, Rounding::Default, false),
+            cvt(u64::from(u32::MAX), U32, S64, Rounding::Default, NO),
             0xffff_ffff
         );
-        assert_eq!(cvt((-5i64) as u64, S64, U32, Rounding::Default, true), 0);
+        assert_eq!(cvt((-5i64) as u64, S64, U32, Rounding::Default, SAT), 0);
+    }
+
+    fn h(x: f64, r: Rounding) -> u16 {
+        cvt(x.to_bits(), F64, F16, r, NO) as u16
+    }
+
+    #[test]
+    fn cvt_to_f16_rounding_modes() {
+        // 1 + 2^-11 lies halfway between 1 and the next half (1 + 2^-10): ties go even.
+        let tie = 1.0 + 2f64.powi(-11);
+        assert_eq!(h(tie, Rounding::Nearest), 0x3c00);
+        assert_eq!(h(tie, Rounding::Ceil), 0x3c01);
+        assert_eq!(h(tie, Rounding::Floor), 0x3c00);
+        assert_eq!(h(-tie, Rounding::Floor), 0xbc01);
+        assert_eq!(h(-tie, Rounding::Trunc), 0xbc00);
+        // Just above the tie: a sticky bit below half precision decides (an f64 → f16
+        // conversion that drops low mantissa bits would round to even here).
+        assert_eq!(h(tie + 2f64.powi(-40), Rounding::Nearest), 0x3c01);
+        // 1 + 3·2^-11 is a tie with an odd lower neighbour: rounds up.
+        assert_eq!(h(1.0 + 3.0 * 2f64.powi(-11), Rounding::Default), 0x3c02);
+        // Overflow: 65520 is the first value rounding to infinity.
+        assert_eq!(h(65519.0, Rounding::Nearest), 0x7bff);
+        assert_eq!(h(65520.0, Rounding::Nearest), 0x7c00);
+        assert_eq!(h(65505.0, Rounding::Ceil), 0x7c00);
+        assert_eq!(h(1e10, Rounding::Trunc), 0x7bff);
+        assert_eq!(h(-1e10, Rounding::Ceil), 0xfbff);
+        assert_eq!(h(-1e10, Rounding::Floor), 0xfc00);
+        assert_eq!(h(f64::INFINITY, Rounding::Trunc), 0x7c00);
+        assert_eq!(h(f64::NEG_INFINITY, Rounding::Nearest), 0xfc00);
+        assert_eq!(h(f64::NAN, Rounding::Nearest) & 0x7e00, 0x7e00);
+        // Subnormal halves: 2^-24 is the smallest; half of it ties to zero (even).
+        assert_eq!(h(2f64.powi(-24), Rounding::Nearest), 0x0001);
+        assert_eq!(h(2f64.powi(-25), Rounding::Nearest), 0x0000);
+        assert_eq!(h(2f64.powi(-25), Rounding::Ceil), 0x0001);
+        assert_eq!(h(-2f64.powi(-30), Rounding::Ceil), 0x8000);
+        assert_eq!(h(3.0 * 2f64.powi(-25), Rounding::Nearest), 0x0002);
+        assert_eq!(h(-0.0, Rounding::Nearest), 0x8000);
+    }
+
+    #[test]
+    fn cvt_from_f16_and_int_to_f16() {
+        // Only the 16 low bits count; the value converts exactly.
+        assert_eq!(
+            f32::from_bits(cvt(0xdead_3e00, F16, F32, Rounding::Default, NO) as u32),
+            1.5
+        );
+        assert_eq!(
+            f64::from_bits(cvt(0x0001, F16, F64, Rounding::Default, NO)),
+            2f64.powi(-24)
+        );
+        assert!(f32::from_bits(cvt(0x7c01, F16, F32, Rounding::Default, NO) as u32).is_nan());
+        assert_eq!(
+            f32::from_bits(cvt(0xfc00, F16, F32, Rounding::Default, NO) as u32),
+            f32::NEG_INFINITY
+        );
+        // F16 → integer rounds per the modifier.
+        assert_eq!(cvt(0x4100, F16, S8, Rounding::Nearest, NO), 2); // 2.5 → 2 (even)
+        assert_eq!(cvt(0x4100, F16, S8, Rounding::Ceil, NO), 3);
+        assert_eq!(cvt(0xc100, F16, S32, Rounding::Floor, NO) as i64, -3);
+        // Integers to half: 2049 sits between 2048 and 2050.
+        assert_eq!(cvt(2049, S32, F16, Rounding::Nearest, NO), 0x6800);
+        assert_eq!(cvt(2049, S32, F16, Rounding::Ceil, NO), 0x6801);
+        assert_eq!(cvt(u64::MAX, U64, F16, Rounding::Nearest, NO), 0x7c00);
+        assert_eq!(cvt(u64::MAX, U64, F16, Rounding::Floor, NO), 0x7bff);
+        assert_eq!(cvt(u64::MAX, S64, F16, Rounding::Nearest, NO), 0xbc00);
+        assert_eq!(cvt(i64::MIN as u64, S64, F16, Rounding::Ceil, NO), 0xfbff);
+        // Float saturation applies before rounding to half.
+        assert_eq!(
+            cvt(2.0f64.to_bits(), F64, F16, Rounding::Default, SAT),
+            0x3c00
+        );
+        assert_eq!(
+            cvt((-0.5f64).to_bits(), F64, F16, Rounding::Default, SAT),
+            0x0000
+        );
+    }
+
+    #[test]
+    fn cvt_small_integers() {
+        // The operand is first reduced to its declared size (drop high bits).
+        assert_eq!(cvt(0x1ff, U8, U32, Rounding::Default, NO), 0xff);
+        assert_eq!(cvt(0x1ff, S8, S32, Rounding::Default, NO) as i64, -1);
+        assert_eq!(
+            cvt(0x1_8000, S16, S64, Rounding::Default, NO) as i64,
+            -32768
+        );
+        // Results keep their low bits without SAT, clamp with it, then widen by sign.
+        assert_eq!(cvt(300, S32, U8, Rounding::Default, NO), 44);
+        assert_eq!(cvt(300, S32, U8, Rounding::Default, SAT), 255);
+        assert_eq!(cvt(200, S32, S8, Rounding::Default, NO) as i64, -56);
+        assert_eq!(cvt(200, S32, S8, Rounding::Default, SAT), 127);
+        assert_eq!(
+            cvt((-200i64) as u64, S64, S8, Rounding::Default, SAT) as i64,
+            -128
+        );
+        assert_eq!(cvt((-1i64) as u64, S64, U16, Rounding::Default, SAT), 0);
+        assert_eq!(cvt((-1i64) as u64, S64, U16, Rounding::Default, NO), 0xffff);
+        assert_eq!(
+            cvt(0xffff_ffff_ffff, U64, S16, Rounding::Default, SAT),
+            32767
+        );
+        // 64-bit and small types meet directly.
+        assert_eq!(cvt(0xff, U8, U64, Rounding::Default, NO), 0xff);
+        assert_eq!(cvt(0x80, S8, U64, Rounding::Default, NO), (-128i64) as u64);
+        assert_eq!(cvt(0x80, S8, U64, Rounding::Default, SAT), 0);
+        assert_eq!(
+            f64::from_bits(cvt(0x80, S8, F64, Rounding::Default, NO)),
+            -128.0
+        );
+        assert_eq!(cvt(1e3f64.to_bits(), F64, S8, Rounding::Default, SAT), 127);
+        assert_eq!(cvt(1e3f64.to_bits(), F64, U16, Rounding::Default, NO), 1000);
+        assert_eq!(
+            cvt(70000.5f64.to_bits(), F64, U16, Rounding::Ceil, NO),
+            70001 & 0xffff
+        );
+        // Integer saturation to 32 bits from a 64-bit operand.
+        assert_eq!(
+            cvt(1 << 40, S64, S32, Rounding::Default, SAT),
+            i32::MAX as u64
+        );
     }
 }

@@ -708,6 +708,8 @@ impl P {
             _ => {}
         }
         // Everything else writes a destination first.
+        // CVT.F16 writes raw half bits, which any variable can hold (as PK2H's do).
+        let half_result = op == Cvt && m.cvt.first().is_some_and(|c| c.0 == MemScalar::F16);
         if info.out.is_some() {
             let (dst, dty) = self.dst_operand(false)?;
             let out_kind = info.out.unwrap_or(Kind::V);
@@ -715,7 +717,7 @@ impl P {
                 dty,
                 out_kind,
                 dtype,
-                m.ntc || is_mem(op) || op == Atomctr,
+                m.ntc || is_mem(op) || op == Atomctr || half_result,
                 name,
                 dst.span,
             )?;
@@ -1036,11 +1038,9 @@ impl P {
         Ok(())
     }
 
-    /// CVT.<to>.<from>: 32/64-bit types map onto one `Cvt`; 8/16-bit types and integer
-    /// saturation are lowered to CVT plus masks, shifts or clamps in a hidden temp, then
-    /// one MOV to the destination (which keeps the write mask, condition and CC update).
+    /// CVT.<to>.<from>: one `Cvt` carrying both storage modifiers; the executor does the
+    /// whole conversion (operand narrowing, rounding, saturation, result widening).
     fn convert(&mut self, m: &Mods, mut inst: Inst) -> Result<Inst, ProgramError> {
-        use MemScalar::*;
         let span = inst.span;
         let [(to, _), (from, _)] = m.cvt[..] else {
             return Err(semantic(
@@ -1048,17 +1048,12 @@ impl P {
                 "CVT needs two storage modifiers (result type, operand type), e.g. CVT.F32.S32",
             ));
         };
-        if matches!(to, F16) || matches!(from, F16) {
-            return Err(unsupported(span, "CVT to or from F16"));
-        }
-        let to_t = mem_dtype(MemType {
-            scalar: to,
-            count: 1,
-        });
-        let from_t = mem_dtype(MemType {
-            scalar: from,
-            count: 1,
-        });
+        let mem = |scalar| MemType { scalar, count: 1 };
+        // An F16 operand is the 16 low bits of an integer-looking component; read it raw.
+        let from_t = match from {
+            MemScalar::F16 => DataType::U32,
+            _ => mem_dtype(mem(from)),
+        };
         let src = self.src(Kind::V, from_t, true, "CVT")?;
         if src.negate || src.abs {
             return Err(semantic(
@@ -1066,205 +1061,13 @@ impl P {
                 "CVT does not support negation or absolute value on its operand",
             ));
         }
-        let small_to = matches!(to, S8 | S16 | U8 | U16);
-        let small_from = matches!(from, S8 | S16 | U8 | U16);
-        let int_sat = m.sat != Saturate::None && !to_t.is_float();
-        if !small_to && !small_from && !int_sat {
-            inst.dtype = to_t;
-            inst.srcs.push(src);
-            inst.extra = Extra::Convert {
-                from: from_t,
-                rounding: m.rounding,
-            };
-            return Ok(inst);
-        }
-        if to_t.is_64() || from_t.is_64() {
-            return Err(unsupported(
-                span,
-                "CVT between 64-bit and 8/16-bit types or with integer saturation",
-            ));
-        }
-        let scratch = match self.cvt_temp {
-            Some(t) => t,
-            None => {
-                let t = self.prog.temps.len() as u32;
-                self.prog.temps.push(RegInfo::default());
-                self.cvt_temp = Some(t);
-                t
-            }
+        inst.dtype = mem_dtype(mem(to));
+        inst.srcs.push(src);
+        inst.extra = Extra::Convert {
+            from,
+            to,
+            rounding: m.rounding,
         };
-        let tmp_dst = Dst {
-            file: File::Temp,
-            index: Index::Direct(scratch),
-            mask: 0xF,
-            cond: None,
-            span,
-        };
-        let tmp_src = Src {
-            file: File::Temp,
-            index: Index::Direct(scratch),
-            vertex: None,
-            buffer: 0,
-            imm: [0; 4],
-            swizzle: [0, 1, 2, 3],
-            ext_swizzle: None,
-            abs: false,
-            negate: false,
-            span,
-        };
-        let emit = |p: &mut P, op: Opcode, dtype: DataType, srcs: Vec<Src>, extra: Extra| {
-            p.prog.instructions.push(Inst {
-                op,
-                dtype,
-                sat: Saturate::None,
-                precision: Precision::Full,
-                cc_update: None,
-                dst: Some(tmp_dst.clone()),
-                srcs: srcs.into_iter().collect(),
-                extra,
-                span,
-            });
-        };
-        let konst = |p: &mut P, v: u32| {
-            let slot = p.param_slot(ParamSource::Constant([v; 4]));
-            Src {
-                file: File::Param,
-                index: Index::Direct(slot),
-                ..tmp_src.clone()
-            }
-        };
-        // Narrow operand types first reduce the register value to that size.
-        let mut operand = src;
-        if small_from {
-            let bits = if matches!(from, S8 | U8) { 8 } else { 16 };
-            if matches!(from, U8 | U16) {
-                let k = konst(self, (1u32 << bits) - 1);
-                emit(
-                    self,
-                    Opcode::And,
-                    DataType::U32,
-                    vec![operand, k],
-                    Extra::None,
-                );
-            } else {
-                let k = konst(self, 32 - bits);
-                emit(
-                    self,
-                    Opcode::Shl,
-                    DataType::U32,
-                    vec![operand, k.clone()],
-                    Extra::None,
-                );
-                emit(
-                    self,
-                    Opcode::Shr,
-                    DataType::S32,
-                    vec![tmp_src.clone(), k],
-                    Extra::None,
-                );
-            }
-            operand = tmp_src.clone();
-        }
-        let signed_inter = !matches!(from, U8 | U16 | U32);
-        let inter = if to_t.is_float() {
-            to_t
-        } else if signed_inter {
-            DataType::S32
-        } else {
-            DataType::U32
-        };
-        emit(
-            self,
-            Opcode::Cvt,
-            inter,
-            vec![operand],
-            Extra::Convert {
-                from: from_t,
-                rounding: m.rounding,
-            },
-        );
-        if int_sat {
-            let (lo, hi): (i64, i64) = match to {
-                U8 => (0, 255),
-                U16 => (0, 65535),
-                U32 => (0, i64::from(u32::MAX)),
-                S8 => (-128, 127),
-                S16 => (-32768, 32767),
-                _ => (i64::from(i32::MIN), i64::from(i32::MAX)),
-            };
-            if signed_inter {
-                if lo > i64::from(i32::MIN) {
-                    let k = konst(self, lo as i32 as u32);
-                    emit(
-                        self,
-                        Opcode::Max,
-                        DataType::S32,
-                        vec![tmp_src.clone(), k],
-                        Extra::None,
-                    );
-                }
-                if hi < i64::from(i32::MAX) {
-                    let k = konst(self, hi as u32);
-                    emit(
-                        self,
-                        Opcode::Min,
-                        DataType::S32,
-                        vec![tmp_src.clone(), k],
-                        Extra::None,
-                    );
-                }
-            } else if hi < i64::from(u32::MAX) {
-                let k = konst(self, hi as u32);
-                emit(
-                    self,
-                    Opcode::Min,
-                    DataType::U32,
-                    vec![tmp_src.clone(), k],
-                    Extra::None,
-                );
-            }
-        } else if small_to {
-            let bits = if matches!(to, S8 | U8) { 8 } else { 16 };
-            if matches!(to, U8 | U16) {
-                let k = konst(self, (1u32 << bits) - 1);
-                emit(
-                    self,
-                    Opcode::And,
-                    DataType::U32,
-                    vec![tmp_src.clone(), k],
-                    Extra::None,
-                );
-            } else {
-                let k = konst(self, 32 - bits);
-                emit(
-                    self,
-                    Opcode::Shl,
-                    DataType::U32,
-                    vec![tmp_src.clone(), k.clone()],
-                    Extra::None,
-                );
-                emit(
-                    self,
-                    Opcode::Shr,
-                    DataType::S32,
-                    vec![tmp_src.clone(), k],
-                    Extra::None,
-                );
-            }
-        }
-        // The instruction itself becomes the move into the real destination.
-        inst.op = Opcode::Mov;
-        inst.dtype = if to_t.is_float() {
-            to_t
-        } else if matches!(to, U8 | U16 | U32) {
-            DataType::U32
-        } else {
-            DataType::S32
-        };
-        if !to_t.is_float() {
-            inst.sat = Saturate::None;
-        }
-        inst.srcs.push(tmp_src);
         Ok(inst)
     }
 

@@ -125,8 +125,6 @@ pub(crate) struct P {
     pub cc_temp: Option<u32>,
     /// First of the eight consecutive `fragment.texcoord` slots `A0.x` indexes (FP2).
     pub texcoord_array: Option<u32>,
-    /// Hidden temp used by the multi-instruction lowering of sized CVT.
-    pub cvt_temp: Option<u32>,
     /// PARAM arrays already checked for duplicate bindings (ARB relative addressing).
     pub unique_checked: std::collections::HashSet<u32>,
     pub seen_statement: bool,
@@ -198,7 +196,6 @@ impl P {
             tex_units: HashMap::new(),
             cc_temp: None,
             texcoord_array: None,
-            cvt_temp: None,
             unique_checked: std::collections::HashSet::new(),
             seen_statement: false,
             seen_body: false,

@@ -278,16 +278,32 @@ fn subroutine_functions_are_listed() {
 }
 
 #[test]
-fn sized_cvt_is_lowered_through_a_hidden_temp() {
-    let p = asm("!!NVfp5.0\nINT TEMP s;\nTEMP r;\nCVT.U8.S32.SAT r.z, s.x;\nEND");
+fn cvt_is_one_instruction_carrying_both_storage_types() {
+    let p = asm(
+        "!!NVfp5.0\nINT TEMP s;\nTEMP r;\nCVT.U8.S32.SAT r.z, s.x;\nCVT.F16.F64.CEIL r, s;\nEND",
+    );
     let ops: Vec<(Opcode, DataType)> = p.instructions.iter().map(|i| (i.op, i.dtype)).collect();
-    use DataType::*;
-    use Opcode::*;
-    assert_eq!(ops, vec![(Cvt, S32), (Max, S32), (Min, S32), (Mov, U32)]);
-    let last = p.instructions.last().unwrap();
-    assert_eq!(last.dst.as_ref().map(|d| d.mask), Some(0b0100));
-    assert_eq!(p.params[1], ParamSource::Constant([255; 4]));
-    let p = asm("!!NVfp5.0\nINT TEMP s;\nCVT.S8.S32 s, s;\nEND");
-    let ops: Vec<Opcode> = p.instructions.iter().map(|i| i.op).collect();
-    assert_eq!(ops, vec![Cvt, Shl, Shr, Mov]);
+    assert_eq!(
+        ops,
+        vec![(Opcode::Cvt, DataType::U32), (Opcode::Cvt, DataType::F32)]
+    );
+    assert_eq!(
+        p.instructions[0].extra,
+        Extra::Convert {
+            from: MemScalar::S32,
+            to: MemScalar::U8,
+            rounding: Rounding::Default
+        }
+    );
+    assert_eq!(p.instructions[0].sat, Saturate::Sat);
+    assert_eq!(p.instructions[0].dst.as_ref().map(|d| d.mask), Some(0b0100));
+    assert_eq!(
+        p.instructions[1].extra,
+        Extra::Convert {
+            from: MemScalar::F64,
+            to: MemScalar::F16,
+            rounding: Rounding::Ceil
+        }
+    );
+    assert_eq!(p.temps.len(), 2, "no hidden temps");
 }
