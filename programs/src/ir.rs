@@ -316,6 +316,9 @@ pub struct Src {
     pub file: File,
     pub index: Index,
     /// Per-vertex index for geometry/tess inputs (`vertex[2].position`, `vertex[A0.x]...`).
+    /// For `File::Buffer` operands of a variable spanning several binding points
+    /// (`program.buffer[a..b]`, `program.storage[a..b]`): the outer index, which selects
+    /// the binding point relative to `a` (`buf[A0.x][3]`).
     pub vertex: Option<Index>,
     /// For `File::Buffer`: index into `Program::buffers`.
     pub buffer: u32,
@@ -517,6 +520,12 @@ pub struct MemInfo {
     pub atom: Option<AtomOp>,
     pub coherent: bool,
     pub volatile: bool,
+    /// LOADIM/STOREIM/ATOMIM: the image target named in the instruction.
+    pub target: Option<TexTarget>,
+    /// LOADIM/STOREIM/ATOMIM on an element of an IMAGE array chosen at run time
+    /// (`img[A0.x + 1]`): the element, relative to the variable's first unit. An element
+    /// outside the array makes the access out of range. None: the variable's first unit.
+    pub element: Option<Index>,
 }
 
 /// Extra, opcode-specific operands.
@@ -812,7 +821,11 @@ pub enum LightProductProp {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferVar {
     pub name: String,
+    /// The (first) binding point.
     pub binding: u32,
+    /// Number of consecutive binding points the variable spans (`program.buffer[a..b]`:
+    /// b - a + 1); 1 for a single binding.
+    pub bindings: u32,
     /// First element used (from `program.buffer[b][first..last]`).
     pub first: u32,
     /// Declared element count, if the declaration gave one.

@@ -67,8 +67,17 @@ pub fn print_program(p: &Program) -> String {
     for b in &p.buffers {
         let _ = writeln!(
             out,
-            "; buffer {} = {:?} binding {} first {} len {:?}",
-            b.name, b.kind, b.binding, b.first, b.len
+            "; buffer {} = {:?} binding {}{} first {} len {:?}",
+            b.name,
+            b.kind,
+            b.binding,
+            if b.bindings > 1 {
+                format!("..{}", b.binding + b.bindings - 1)
+            } else {
+                String::new()
+            },
+            b.first,
+            b.len
         );
     }
     for c in &p.counters {
@@ -242,6 +251,13 @@ fn cond_text(c: &CondTest) -> String {
     )
 }
 
+fn rel_text(i: &Index) -> String {
+    match i {
+        Index::Direct(i) => i.to_string(),
+        Index::Relative { reg, offset, .. } => format!("{}{offset:+}", index_reg(reg)),
+    }
+}
+
 fn src_text(s: &Src, names: &Names) -> String {
     let mut r = match s.file {
         File::Buffer => {
@@ -250,13 +266,13 @@ fn src_text(s: &Src, names: &Names) -> String {
                 .get(s.buffer as usize)
                 .cloned()
                 .unwrap_or_else(|| format!("buf{}", s.buffer));
-            format!(
-                "{n}[{}]",
-                match &s.index {
-                    Index::Direct(i) => i.to_string(),
-                    Index::Relative { reg, offset, .. } => format!("{}{offset:+}", index_reg(reg)),
-                }
-            )
+            // A variable over several binding points shows its binding index first.
+            let binding = s
+                .vertex
+                .as_ref()
+                .map(|v| format!("[{}]", rel_text(v)))
+                .unwrap_or_default();
+            format!("{n}{binding}[{}]", rel_text(&s.index))
         }
         File::Immediate => format!(
             "{{{:08x} {:08x} {:08x} {:08x}}}",
@@ -264,7 +280,7 @@ fn src_text(s: &Src, names: &Names) -> String {
         ),
         f => index_text(f, &s.index, names),
     };
-    if let Some(v) = &s.vertex {
+    if let Some(v) = s.vertex.as_ref().filter(|_| s.file != File::Buffer) {
         r = format!(
             "vertex[{}].{r}",
             match v {
@@ -377,6 +393,12 @@ fn inst_text(i: &Inst, names: &Names) -> String {
             }
             if m.volatile {
                 x.push_str(" VOL");
+            }
+            if let Some(e) = &m.element {
+                let _ = write!(x, " element[{}]", rel_text(e));
+            }
+            if let Some(t) = m.target {
+                let _ = write!(x, " {t:?}");
             }
             ops.push(x);
         }

@@ -347,3 +347,103 @@ fn ipac_ipas_and_emits() {
     let streams: Vec<u32> = r.env.emitted.iter().map(|e| e.0).collect();
     assert_eq!(streams, vec![1, 0]);
 }
+
+fn words(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// NV_shader_storage_buffer_object: the STORAGE index is a byte offset, which may be a
+/// register component plus a constant (`<arrayMemRel>`); offsets below zero are out of
+/// range.
+#[test]
+fn storage_offsets_add_a_constant_to_the_register() {
+    let text = "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE s = program.storage[0];\nINT TEMP a;\nUINT TEMP r, t;\nMOV.S a, {4, -8, 0, 0};\nLDB.U32 t, s[a.x + 8];\nMOV.U r.x, t.x;\nLDB.U32 t, s[a.y + 4];\nMOV.U r.y, t.x;\nSTB.U32 {77, 0, 0, 0}, s[a.x + 12];\nATOMB.ADD.U32 r.z, {5, 0, 0, 0}, s[a.x + 4];\nLDB.U32 t, s[a.x + 12];\nMOV.U r.w, t.x;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let env = mem_with(&[10, 11, 12, 13, 14, 15]);
+    let r = run_with(&p, 1, &[], env, |_| {});
+    let s = r.stats.expect("run");
+    // word 3; byte -4 is out of range; ATOMB returns word 2's old value; the store hit word 4.
+    assert_eq!(r.state.temp_lane(1, 0), [13, 0, 12, 77]);
+    assert_eq!(s.oob_reads, 1);
+    assert_eq!(&r.env.mem[8..12], &17u32.to_le_bytes());
+}
+
+/// `program.storage[a..b]` / `program.buffer[a..b]`: "the first index specifying an offset
+/// into the range of buffer object binding points" (NV_shader_storage_buffer_object,
+/// NV_gpu_program5 section 2.X.3.6), constant or relative.
+#[test]
+fn buffer_variables_over_several_binding_points() {
+    use glemu_programs::exec::MemRegion;
+    let text = "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE s = program.storage[1..2];\nCBUFFER cb[] = { program.buffer[3..4] };\nBUFFER4 b[2] = { program.buffer[5..6][0..1] };\nINT TEMP i;\nUINT TEMP r, t;\nTEMP q, f;\nFLR.S i, fragment.color;\nLDB.U32 t, s[1][4];\nMOV.U r.x, t.x;\nLDB.U32 t, s[i.x][0];\nMOV.U r.y, t.x;\nSTB.U32 {99, 0, 0, 0}, s[i.x][8];\nLDC.U32 t, cb[0][4];\nMOV.U r.z, t.x;\nLDC.U32 t, cb[i.x][0];\nMOV.U r.w, t.x;\nMOV f, b[i.x][1];\nMOV q, b[1][0];\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let env = TestEnv {
+        bound: vec![
+            (MemRegion::Storage { binding: 1 }, words(&[100, 101, 0])),
+            (MemRegion::Storage { binding: 2 }, words(&[200, 201, 0])),
+            (MemRegion::ParamBuffer { binding: 3 }, words(&[300, 301])),
+            (MemRegion::ParamBuffer { binding: 4 }, words(&[400, 401])),
+            (
+                MemRegion::ParamBuffer { binding: 5 },
+                words(&[1, 2, 3, 4, 5, 6, 7, 8]),
+            ),
+            (
+                MemRegion::ParamBuffer { binding: 6 },
+                words(&[9, 10, 11, 12, 13, 14, 15, 16]),
+            ),
+        ],
+        ..Default::default()
+    };
+    // Lane 0 indexes binding 0 of each range, lane 1 binding 1, lane 2 is out of range.
+    let r = run_with(&p, 3, &[], env, |st| {
+        for l in 0..3 {
+            st.set_input_f32(0, l, [l as f32, 0.0, 0.0, 0.0]);
+        }
+    });
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.temp_lane(1, 0), [201, 100, 301, 300]);
+    assert_eq!(r.state.temp_lane(1, 1), [201, 200, 301, 400]);
+    assert_eq!(r.state.temp_lane(1, 2), [201, 0, 301, 0]);
+    assert_eq!(r.state.temp_lane(4, 0), [5, 6, 7, 8]);
+    assert_eq!(r.state.temp_lane(4, 1), [13, 14, 15, 16]);
+    assert_eq!(r.state.temp_lane(4, 2), [0; 4]);
+    assert_eq!(r.state.temp_lane(3, 0), [9, 10, 11, 12]);
+    assert_eq!(&r.env.bound[0].1[8..12], &99u32.to_le_bytes());
+    assert_eq!(&r.env.bound[1].1[8..12], &99u32.to_le_bytes());
+    // Lane 2: the LDB, the LDC and the BUFFER4 read miss; its STB is dropped.
+    assert_eq!(s.oob_reads, 3);
+    assert_eq!(s.oob_writes, 1);
+}
+
+/// EXT_shader_image_load_store: `<imageUnit> ::= <imageVarName> <optArrayMem>` allows a
+/// relative element of an IMAGE array; the target zeroes the coordinates it does not use.
+#[test]
+fn image_arrays_index_relatively_and_targets_mask_coordinates() {
+    use glemu_programs::ir::TexTarget;
+    let text = "!!NVfp5.0\nIMAGE im[3] = { image[4..6] };\nINT TEMP i;\nUINT TEMP r, t;\nFLR.S i, fragment.color;\nLOADIM.U32 r.x, {1, 2, 3, 4}, im[i.x + 1], 2D;\nLOADIM.U32 t, {1, 2, 3, 4}, im[0], 1D;\nMOV.U r.y, t.x;\nSTOREIM.U32 im[i.x], {5, 0, 0, 0}, {0, 0, 7, 1}, ARRAY2DMS;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let env = TestEnv {
+        image: (0..16).map(|i| [i, 0, 0, 0]).collect(),
+        ..Default::default()
+    };
+    let r = run_with(&p, 3, &[], env, |st| {
+        for l in 0..3 {
+            st.set_input_f32(0, l, [l as f32, 0.0, 0.0, 0.0]);
+        }
+    });
+    let s = r.stats.expect("run");
+    assert_eq!(r.state.temp_lane(1, 0)[..2], [9, 1]);
+    assert_eq!(r.state.temp_lane(1, 1)[..2], [9, 1]);
+    // Lane 2's LOADIM index 3 is past the array: read as zero, counted.
+    assert_eq!(r.state.temp_lane(1, 2)[..2], [0, 1]);
+    assert_eq!(s.oob_reads, 1);
+    let calls = &r.env.image_calls;
+    assert!(calls.contains(&(5, TexTarget::T2D, [1, 2, 0, 0])));
+    assert!(calls.contains(&(6, TexTarget::T2D, [1, 2, 0, 0])));
+    assert!(calls.contains(&(4, TexTarget::T1D, [1, 0, 0, 0])));
+    for (u, l) in [(4, 0), (5, 1), (6, 2)] {
+        assert!(
+            calls.contains(&(u, TexTarget::Array2DMs, [0, 0, 7, 1])),
+            "lane {l} stores to unit {u}"
+        );
+    }
+}

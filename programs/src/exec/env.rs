@@ -115,6 +115,10 @@ pub enum MemRegion {
 pub struct ImageCall {
     /// Image unit (`program.image[unit]`, already resolved from an IMAGE array).
     pub unit: u32,
+    /// The instruction's image target. The executor has already zeroed the coordinates
+    /// the target does not use (EXT_shader_image_load_store section 2.X.8.Z, LOADIM:
+    /// y for 1D/BUFFER, z for 1D/2D/BUFFER/RECT/2DMS, w except for 2DMS/ARRAY2DMS).
+    pub target: TexTarget,
     /// The data format of the instruction (`LOADIM.U32X4` ...).
     pub ty: MemType,
     /// Lane index within the batch.

@@ -120,7 +120,7 @@ pub(crate) struct Run<'a, E: Env + ?Sized> {
     /// Groups created by splits during the current instruction.
     pub spawned: SmallVec<[Group; 4]>,
     /// BUFFER/BUFFER4 operands of the current instruction (see [`Access::prefetched`]).
-    pub prefetched: Vec<(u32, Index, Raw)>,
+    pub prefetched: Vec<(u32, Index, Option<Index>, Raw)>,
     /// Reused source-operand buffer for 32-bit arithmetic (taken while in use).
     pub srcs: Option<Box<[super::Vec4; 3]>>,
 }

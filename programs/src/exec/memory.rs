@@ -11,7 +11,8 @@ use super::executor::{Group, Run};
 use super::operand::{load32, load64, resolve_index, Raw, Wide};
 use super::{Vec4, MAX_LANES};
 use crate::ir::{
-    AtomOp, BufferKind, DataType, File, Inst, MemInfo, MemScalar, MemSpace, MemType, Opcode,
+    AtomOp, BufferKind, DataType, File, Inst, MemInfo, MemScalar, MemSpace, MemType, Opcode, Src,
+    TexTarget,
 };
 
 type Res<T> = Result<T, ExecErrorKind>;
@@ -90,7 +91,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
         if run
             .prefetched
             .iter()
-            .any(|(b, i, _)| *b == s.buffer && *i == s.index)
+            .any(|(b, i, v, _)| *b == s.buffer && *i == s.index && *v == s.vertex)
         {
             continue;
         }
@@ -110,13 +111,11 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
         };
         let acc = run.access(g);
         let slots = resolve_index(run.st, &acc, &s.index)?;
+        let binds = binding_points(run.st, &acc, var, s)?;
         let mut raw = Raw {
             lo: [[0; MAX_LANES]; 4],
             hi: [[0; MAX_LANES]; 4],
             long: false,
-        };
-        let region = MemRegion::ParamBuffer {
-            binding: var.binding,
         };
         let elem = if four { 16u64 } else { 4 };
         // Read each distinct element once.
@@ -125,10 +124,10 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
             if !lane_on(g.mask, l) || lane_on(done, l) {
                 continue;
             }
-            let slot = slots[l];
+            let (slot, bind) = (slots[l], binds[l]);
             let mut same = 0u32;
             for k in l..MAX_LANES {
-                if lane_on(g.mask, k) && slots[k] == slot {
+                if lane_on(g.mask, k) && slots[k] == slot && binds[k] == bind {
                     same |= 1 << k;
                 }
             }
@@ -139,11 +138,15 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
                 (None, _) => false,
             };
             let mut bytes = [0u8; 16];
-            let ok = match slot {
-                Some(i) if in_decl => {
+            let ok = match (slot, bind) {
+                (Some(i), Some(binding)) if in_decl => {
                     let addr = (u64::from(var.first) + u64::from(i)) * elem;
                     run.env
-                        .mem_read(region, addr, &mut bytes[..elem as usize])
+                        .mem_read(
+                            MemRegion::ParamBuffer { binding },
+                            addr,
+                            &mut bytes[..elem as usize],
+                        )
                         .map_err(env_err)?
                 }
                 _ => false,
@@ -165,7 +168,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
                 }
             }
         }
-        run.prefetched.push((s.buffer, s.index, raw));
+        run.prefetched.push((s.buffer, s.index, s.vertex, raw));
     }
     Ok(())
 }
@@ -194,33 +197,74 @@ fn addresses<E: Env + ?Sized>(
     Ok(v[0])
 }
 
-fn region_of(run_prog: &crate::ir::Program, space: &MemSpace) -> Res<MemRegion> {
-    Ok(match space {
-        MemSpace::Global => MemRegion::Global,
-        MemSpace::Constant { buffer } => MemRegion::ParamBuffer {
-            binding: run_prog
-                .buffers
-                .get(*buffer as usize)
-                .ok_or_else(|| malformed("buffer variable out of range"))?
-                .binding,
-        },
-        MemSpace::Storage { buffer } => MemRegion::Storage {
-            binding: run_prog
-                .buffers
-                .get(*buffer as usize)
-                .map(|b| b.binding)
-                .unwrap_or(*buffer),
-        },
+/// Per lane, the binding point a buffer variable operand reaches: the variable's own, or
+/// for a variable spanning several binding points the one its outer index (`Src::vertex`)
+/// selects; None when that index is outside the range.
+fn binding_points(
+    st: &super::state::LaneState,
+    acc: &super::operand::Access,
+    var: &crate::ir::BufferVar,
+    s: &Src,
+) -> Res<[Option<u32>; MAX_LANES]> {
+    match &s.vertex {
+        None => Ok([Some(var.binding); MAX_LANES]),
+        Some(idx) => Ok(resolve_index(st, acc, idx)?.map(|o| {
+            o.filter(|&i| i < var.bindings)
+                .and_then(|i| var.binding.checked_add(i))
+        })),
+    }
+}
+
+/// Where each lane's access goes: a region and a byte address in it, None when the
+/// operand already selects something out of range.
+type Targets = [Option<(MemRegion, u64)>; MAX_LANES];
+
+/// The per-lane targets of memory operand `s`: a GPU address for `Global`; for CBUFFER and
+/// STORAGE variables (`File::Buffer` operands) the index is the byte offset (from the
+/// variable's first element for CBUFFER) and `Src::vertex` picks the binding point.
+fn targets<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &Group,
+    space: &MemSpace,
+    s: &Src,
+) -> Res<Targets> {
+    let (buffer, constant) = match space {
+        MemSpace::Global => {
+            let a = addresses(run, g, s)?;
+            return Ok(a.map(|a| Some((MemRegion::Global, a))));
+        }
+        MemSpace::Constant { buffer } => (*buffer, true),
+        MemSpace::Storage { buffer } => (*buffer, false),
         _ => return Err(malformed("not a buffer memory space")),
-    })
+    };
+    let var = run
+        .prog
+        .buffers
+        .get(buffer as usize)
+        .ok_or_else(|| malformed("buffer variable out of range"))?;
+    let acc = run.access(g);
+    let offsets = resolve_index(run.st, &acc, &s.index)?;
+    let binds = binding_points(run.st, &acc, var, s)?;
+    let base = if constant { u64::from(var.first) } else { 0 };
+    let mut out: Targets = [None; MAX_LANES];
+    for l in 0..MAX_LANES {
+        if let (Some(o), Some(binding)) = (offsets[l], binds[l]) {
+            let region = if constant {
+                MemRegion::ParamBuffer { binding }
+            } else {
+                MemRegion::Storage { binding }
+            };
+            out[l] = Some((region, base + u64::from(o)));
+        }
+    }
+    Ok(out)
 }
 
 /// Load `ty` at per-lane addresses; returns 64-bit register values per component.
 fn load_vec<E: Env + ?Sized>(
     run: &mut Run<'_, E>,
     mask: u32,
-    region: MemRegion,
-    addr: &[Option<u64>; MAX_LANES],
+    addr: &Targets,
     ty: MemType,
 ) -> Res<Wide> {
     let size = scalar_size(ty.scalar);
@@ -231,7 +275,7 @@ fn load_vec<E: Env + ?Sized>(
         if !lane_on(mask, l) {
             continue;
         }
-        let Some(a) = addr[l] else {
+        let Some((region, a)) = addr[l] else {
             run.stats.oob_reads += 1;
             continue;
         };
@@ -278,21 +322,10 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         Opcode::Membar => run.env.memory_barrier().map_err(env_err),
         Opcode::Ldc => {
             let m = mem_info(inst)?;
-            let region = region_of(run.prog, &m.space)?;
             let s = src(inst, 0)?;
             // The operand's array index is a byte offset into the binding.
-            let acc = run.access(g);
-            let slots = resolve_index(run.st, &acc, &s.index)?;
-            let base = match &m.space {
-                MemSpace::Constant { buffer } => run
-                    .prog
-                    .buffers
-                    .get(*buffer as usize)
-                    .map_or(0, |b| u64::from(b.first)),
-                _ => 0,
-            };
-            let addr = slots.map(|o| o.map(|o| base + u64::from(o)));
-            let v = load_vec(run, g.mask, region, &addr, m.ty)?;
+            let addr = targets(run, g, &m.space, s)?;
+            let v = load_vec(run, g.mask, &addr, m.ty)?;
             // Swizzle and modifiers of the operand apply to the fetched vector.
             let raw = wide_to_raw(&v, reg_type(m.ty.scalar));
             let rt = reg_type(m.ty.scalar);
@@ -306,9 +339,8 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         }
         Opcode::Load => {
             let m = mem_info(inst)?;
-            let region = region_of(run.prog, &m.space)?;
-            let a = addresses(run, g, src(inst, 0)?)?;
-            let v = load_vec(run, g.mask, region, &a.map(Some), m.ty)?;
+            let a = targets(run, g, &m.space, src(inst, 0)?)?;
+            let v = load_vec(run, g.mask, &a, m.ty)?;
             write_loaded(run, g, inst, m.ty, &v)
         }
         Opcode::Store => store(run, g, inst),
@@ -329,11 +361,10 @@ fn wide_to_raw(v: &Wide, rt: DataType) -> Raw {
 
 fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
-    let region = region_of(run.prog, &m.space)?;
     let rt = reg_type(m.ty.scalar);
     let acc = run.access(g);
     let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
-    let a = addresses(run, g, src(inst, 1)?)?;
+    let a = targets(run, g, &m.space, src(inst, 1)?)?;
     let size = scalar_size(m.ty.scalar);
     let count = usize::from(m.ty.count.clamp(1, 4));
     let live = g.mask & !run.st.helper;
@@ -341,8 +372,12 @@ fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
         if !lane_on(live, l) {
             continue;
         }
+        let Some((region, addr)) = a[l] else {
+            run.stats.oob_writes += 1;
+            continue;
+        };
         let align = (size * if count == 1 { 1 } else { count }) as u64;
-        if a[l] % align != 0 {
+        if addr % align != 0 {
             run.stats.misaligned += 1;
             continue;
         }
@@ -359,7 +394,7 @@ fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
         }
         let ok = run
             .env
-            .mem_write(region, a[l], &bytes[..size * count])
+            .mem_write(region, addr, &bytes[..size * count])
             .map_err(env_err)?;
         if !ok {
             run.stats.oob_writes += 1;
@@ -440,11 +475,10 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     let op = m
         .atom
         .ok_or_else(|| malformed("ATOM without an operation"))?;
-    let region = region_of(run.prog, &m.space)?;
     let rt = reg_type(m.ty.scalar);
     let acc = run.access(g);
     let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
-    let a = addresses(run, g, src(inst, 1)?)?;
+    let a = targets(run, g, &m.space, src(inst, 1)?)?;
     let size = scalar_size(m.ty.scalar);
     if size < 4 {
         return Err(ExecErrorKind::NotSupported(format!(
@@ -459,7 +493,11 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
         if !lane_on(live, l) {
             continue;
         }
-        if a[l] % size as u64 != 0 {
+        let Some((region, addr)) = a[l] else {
+            run.stats.oob_writes += 1;
+            continue;
+        };
+        if addr % size as u64 != 0 {
             run.stats.misaligned += 1;
             continue;
         }
@@ -474,7 +512,7 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
         let update = move |old: u64| atomic_update(op, scalar, old, x, y);
         match run
             .env
-            .mem_atomic(region, a[l], size as u8, &update)
+            .mem_atomic(region, addr, size as u8, &update)
             .map_err(env_err)?
         {
             Some(old) => out[0][l] = decode(scalar, &old.to_le_bytes()[..size]),
@@ -540,6 +578,22 @@ fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
     write32(run, g, inst, DataType::U32, [out[0]; 4], None)
 }
 
+/// EXT_shader_image_load_store section 2.X.8.Z, LOADIM: the coordinates a target does
+/// not use are zero ("if (target == 1D || target == BUFFER) coords.y = 0; ...").
+fn image_coords(target: TexTarget, mut c: [i32; 4]) -> [i32; 4] {
+    use TexTarget::*;
+    if matches!(target, T1D | Buffer) {
+        c[1] = 0;
+    }
+    if matches!(target, T1D | T2D | Buffer | Rect | T2DMs) {
+        c[2] = 0;
+    }
+    if !matches!(target, T2DMs | Array2DMs) {
+        c[3] = 0;
+    }
+    c
+}
+
 fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let MemSpace::Image { image } = m.space else {
@@ -550,9 +604,19 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
         .images
         .get(image as usize)
         .ok_or_else(|| malformed("image variable out of range"))?;
-    let unit = var.first;
+    let target = m
+        .target
+        .ok_or_else(|| malformed("image instruction without a target"))?;
     let rt = reg_type(m.ty.scalar);
     let acc = run.access(g);
+    // Each lane's image unit: the variable's first, or the element its index selects.
+    let units: [Option<u32>; MAX_LANES] = match &m.element {
+        None => [Some(var.first); MAX_LANES],
+        Some(idx) => resolve_index(run.st, &acc, idx)?.map(|o| {
+            o.filter(|&k| k < var.len)
+                .and_then(|k| var.first.checked_add(k))
+        }),
+    };
     // LOADIM: coords in operand 0; STOREIM/ATOMIM: data in 0, coords in 1.
     let (data, coord_src) = match inst.op {
         Opcode::Loadim => (None, src(inst, 0)?),
@@ -572,12 +636,21 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
         if !lane_on(live, l) {
             continue;
         }
+        let Some(unit) = units[l] else {
+            if inst.op == Opcode::Loadim {
+                run.stats.oob_reads += 1;
+            } else {
+                run.stats.oob_writes += 1;
+            }
+            continue;
+        };
         let call = ImageCall {
             unit,
+            target,
             ty: m.ty,
             lane: l as u32,
         };
-        let c = [0, 1, 2, 3].map(|k| coords[k][l] as i32);
+        let c = image_coords(target, [0, 1, 2, 3].map(|k| coords[k][l] as i32));
         match inst.op {
             Opcode::Loadim => match run.env.image_load(&call, c).map_err(env_err)? {
                 Some(v) => {

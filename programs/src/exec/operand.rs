@@ -26,7 +26,7 @@ pub(crate) struct Access<'a> {
     /// before it runs: (buffer variable, element index, contents).
     /// (Owned: an empty Vec costs nothing to clone and keeps `Access` free of borrows of
     /// the run, so operands can be loaded while the lane state is borrowed mutably.)
-    pub prefetched: Vec<(u32, Index, Raw)>,
+    pub prefetched: Vec<(u32, Index, Option<Index>, Raw)>,
 }
 
 type Res<T> = Result<T, ExecErrorKind>;
@@ -255,9 +255,9 @@ pub(crate) fn load_raw(st: &LaneState, acc: &Access, src: &Src, stats: &mut Exec
             match acc
                 .prefetched
                 .iter()
-                .find(|(b, i, _)| *b == src.buffer && *i == src.index)
+                .find(|(b, i, v, _)| *b == src.buffer && *i == src.index && *v == src.vertex)
             {
-                Some((_, _, r)) => return Ok(r.clone()),
+                Some((_, _, _, r)) => return Ok(r.clone()),
                 None => return Err(malformed("buffer operand was not fetched")),
             }
         }

@@ -2,7 +2,7 @@
 //! TEXTURE, BUFFER*, COUNTER, IMAGE, STORAGE, SUBROUTINE*) and the stage declarations
 //! (PRIMITIVE_IN ... TESS_POINT_MODE).
 
-use super::cursor::{clamp_u32, semantic, syntax, unsupported};
+use super::cursor::{clamp_u32, semantic, syntax};
 use super::limits::*;
 use super::{ParamKey, Sym, P};
 use crate::error::ProgramError;
@@ -785,14 +785,18 @@ impl P {
                 ));
             }
         }
-        // Arrays must bind consecutive units so a relative index maps to a unit.
+        // NV_gpu_program5 section 2.X.3.8: "the list of texture image units assigned to
+        // the array must increase consecutively".
         let first = units.first().copied().unwrap_or(0);
         if units
             .iter()
             .enumerate()
             .any(|(i, u)| *u != first + i as u32)
         {
-            return Err(unsupported(span, "TEXTURE arrays of non-consecutive units"));
+            return Err(semantic(
+                span,
+                format!("'{name}': the texture image units of a TEXTURE array must increase consecutively"),
+            ));
         }
         let len = size.map(|_| units.len() as u32);
         self.declare(&name, span, Sym::Texture { first, len })
@@ -841,12 +845,15 @@ impl P {
         if bhi >= MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS {
             return Err(semantic(bspan, format!("program.buffer[{bhi}] exceeds the {MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS} binding points")));
         }
-        if bhi != binding {
-            return Err(unsupported(
+        // NV_gpu_program5 section 2.X.3.6 adds "program.buffer[a..b]": one variable over
+        // several binding points, indexed by binding first.
+        if bhi != binding && self.nv < 50 {
+            return Err(semantic(
                 bspan,
-                "buffer variables spanning several binding points",
+                format!("program.buffer[{binding}..{bhi}] spans several binding points, which needs NV_gpu_program5"),
             ));
         }
+        let bindings = bhi - binding + 1;
         let mut first = 0;
         let mut count = None;
         if self.c.peek() == &Tok::LBracket {
@@ -890,7 +897,8 @@ impl P {
             _ => BufferKind::CBuffer,
         };
         let clash = self.prog.buffers.iter().any(|b| {
-            b.binding == binding
+            b.binding <= bhi
+                && binding < b.binding.saturating_add(b.bindings)
                 && matches!(
                     (b.kind, kind),
                     (BufferKind::Buffer, BufferKind::Buffer4)
@@ -907,6 +915,7 @@ impl P {
         self.prog.buffers.push(BufferVar {
             name: name.clone(),
             binding,
+            bindings,
             first,
             len,
             kind: match kw {
@@ -1008,9 +1017,6 @@ impl P {
         if b >= MAX_STORAGE_BUFFER_BINDINGS {
             return Err(semantic(s, format!("program.storage[{b}] exceeds the {MAX_STORAGE_BUFFER_BINDINGS} storage bindings")));
         }
-        if a != b {
-            return Err(unsupported(s, "STORAGE arrays over several bindings"));
-        }
         if braced {
             self.c
                 .expect(&Tok::RBrace, "to end the STORAGE initializer")?;
@@ -1019,6 +1025,7 @@ impl P {
         self.prog.buffers.push(BufferVar {
             name: name.clone(),
             binding: a,
+            bindings: b - a + 1,
             first: 0,
             len: None,
             kind: BufferKind::Storage,

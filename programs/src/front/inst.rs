@@ -1,7 +1,7 @@
 //! Instructions: opcode name and suffixes, `.MOD` modifiers, operands by opcode shape,
 //! texture accesses and memory operations, with the per-instruction load-time checks.
 
-use super::cursor::{semantic, syntax, unsupported};
+use super::cursor::{semantic, syntax};
 use super::limits::*;
 use super::opcodes::{self, Kind, OpInfo, TypeMods, AF, AV, F2, FO, V2, V3};
 use super::operands::ParsedSrc;
@@ -693,16 +693,16 @@ impl P {
                 return Ok(inst);
             }
             Storeim => {
-                let (space, _) = self.image_unit()?;
+                let (space, element, _) = self.image_unit()?;
                 self.comma()?;
                 let data = self.src(Kind::V, dtype, true, name)?;
                 self.comma()?;
                 let coord = self.src(Kind::Vs, DataType::S32, true, name)?;
                 self.comma()?;
-                self.image_target()?;
+                let target = self.image_target()?;
                 inst.srcs.push(data);
                 inst.srcs.push(coord);
-                inst.extra = self.mem_info(m, space, name, inst.span)?;
+                inst.extra = self.image_info(m, space, element, target, name, inst.span)?;
                 return Ok(inst);
             }
             _ => {}
@@ -744,11 +744,12 @@ impl P {
                         format!("LDC needs a CBUFFER variable, '{n}' is not one"),
                     ));
                 }
+                let binding = self.buffer_binding_index(&n, index, s)?;
                 let elem = self.buffer_index(&n, index)?;
                 inst.srcs.push(Src {
                     file: File::Buffer,
                     index: elem,
-                    vertex: None,
+                    vertex: binding,
                     buffer: index,
                     imm: [0; 4],
                     swizzle: [0, 1, 2, 3],
@@ -785,10 +786,10 @@ impl P {
                 let coord = self.src(Kind::Vs, DataType::S32, true, name)?;
                 inst.srcs.push(coord);
                 self.comma()?;
-                let (space, _) = self.image_unit()?;
+                let (space, element, _) = self.image_unit()?;
                 self.comma()?;
-                self.image_target()?;
-                inst.extra = self.mem_info(m, space, name, inst.span)?;
+                let target = self.image_target()?;
+                inst.extra = self.image_info(m, space, element, target, name, inst.span)?;
             }
             Atomctr => {
                 self.comma()?;
@@ -833,6 +834,8 @@ impl P {
                     atom: m.atom.map(|a| a.0),
                     coherent: false,
                     volatile: false,
+                    target: None,
+                    element: None,
                 }));
             }
             Ipac | Ipao | Ipas => {
@@ -884,8 +887,10 @@ impl P {
         Ok(inst)
     }
 
-    /// LDB/STB/ATOMB: the STORAGE variable's index is the byte offset, lowered to the
-    /// address operand of LOAD/STORE/ATOM with a `Storage` memory space.
+    /// LDB/STB/ATOMB lower to LOAD/STORE/ATOM with a `Storage` memory space; their last
+    /// source is the STORAGE variable as a `File::Buffer` operand whose index is the byte
+    /// offset (and whose `vertex` selects the binding point of a `program.storage[a..b]`
+    /// variable).
     fn storage_inst(
         &mut self,
         info: &OpInfo,
@@ -922,49 +927,26 @@ impl P {
                 ))
             }
         };
+        let binding = self.buffer_binding_index(&n, buffer, s)?;
+        // The byte offset: a constant, a register component, or either plus a constant
+        // (the loop counter included); the executor resolves it like any array index.
         let idx = if self.c.peek() == &Tok::LBracket {
             self.array_index_rel(&n, 0, u32::MAX / 2)?
         } else {
             Index::Direct(0)
         };
-        let span = s.to(self.c.prev_span());
-        let mut addr = Src {
-            file: File::Temp,
-            index: Index::Direct(0),
-            vertex: None,
-            buffer: 0,
+        let addr = Src {
+            file: File::Buffer,
+            index: idx,
+            vertex: binding,
+            buffer,
             imm: [0; 4],
-            swizzle: [0; 4],
+            swizzle: [0, 1, 2, 3],
             ext_swizzle: None,
             abs: false,
             negate: false,
-            span,
+            span: s.to(self.c.prev_span()),
         };
-        match idx {
-            Index::Direct(off) => {
-                addr.file = File::Param;
-                addr.index = Index::Direct(self.param_slot(ParamSource::Constant([off; 4])));
-            }
-            Index::Relative { reg, offset: 0, .. } => {
-                let (file, slot, comp) = match reg {
-                    IndexReg::Temp { reg, comp } => (File::Temp, reg, comp),
-                    IndexReg::Input { slot, comp } => (File::Input, slot, comp),
-                    IndexReg::Address { reg, comp } => (File::Address, reg, comp),
-                    IndexReg::LoopCounter => {
-                        return Err(unsupported(span, "the loop counter as a storage offset"))
-                    }
-                };
-                addr.file = file;
-                addr.index = Index::Direct(slot);
-                addr.swizzle = [comp; 4];
-            }
-            Index::Relative { .. } => {
-                return Err(unsupported(
-                    span,
-                    "a constant added to a storage buffer offset",
-                ));
-            }
-        }
         inst.srcs.push(addr);
         inst.extra = self.mem_info(m, MemSpace::Storage { buffer }, name, inst.span)?;
         Ok(inst)
@@ -1215,10 +1197,30 @@ impl P {
             atom: m.atom.map(|a| a.0),
             coherent: m.coherent,
             volatile: m.volatile,
+            target: None,
+            element: None,
         })))
     }
 
-    fn image_unit(&mut self) -> Result<(MemSpace, Span), ProgramError> {
+    /// `mem_info` plus the image target and the run-time IMAGE array element.
+    fn image_info(
+        &self,
+        m: &Mods,
+        space: MemSpace,
+        element: Option<Index>,
+        target: TexTarget,
+        name: &str,
+        span: Span,
+    ) -> Result<Extra, ProgramError> {
+        let mut extra = self.mem_info(m, space, name, span)?;
+        if let Extra::Mem(info) = &mut extra {
+            info.target = Some(target);
+            info.element = element;
+        }
+        Ok(extra)
+    }
+
+    fn image_unit(&mut self) -> Result<(MemSpace, Option<Index>, Span), ProgramError> {
         let (n, s) = self.c.ident("an image")?;
         if n == "image" && !self.syms.contains_key(&n) {
             let (u, us) = self.c.bracket_int("an image unit")?;
@@ -1244,7 +1246,7 @@ impl P {
                     self.prog.images.len() as u32 - 1
                 }
             };
-            return Ok((MemSpace::Image { image }, s));
+            return Ok((MemSpace::Image { image }, None, s));
         }
         let Some(Sym::Image { index }) = self.syms.get(&n).map(|x| x.0.clone()) else {
             return Err(semantic(s, format!("'{n}' is not an IMAGE variable")));
@@ -1270,14 +1272,14 @@ impl P {
                             self.prog.images.len() as u32 - 1
                         }
                     };
-                    return Ok((MemSpace::Image { image }, s));
+                    return Ok((MemSpace::Image { image }, None, s));
                 }
-                Index::Relative { .. } => {
-                    return Err(unsupported(s, "relative indexing of IMAGE arrays"));
+                rel @ Index::Relative { .. } => {
+                    return Ok((MemSpace::Image { image: index }, Some(rel), s));
                 }
             }
         }
-        Ok((MemSpace::Image { image: index }, s))
+        Ok((MemSpace::Image { image: index }, None, s))
     }
 
     fn image_target(&mut self) -> Result<TexTarget, ProgramError> {

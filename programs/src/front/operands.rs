@@ -525,7 +525,8 @@ impl P {
                         format!("'{name}' can only be read with LDC/LOAD"),
                     ));
                 }
-                let index = if has_index {
+                let binding = self.buffer_binding_index(name, b, span)?;
+                let index = if self.c.peek() == &Tok::LBracket {
                     self.array_index(name, 0, len, true)?
                 } else {
                     Index::Direct(0)
@@ -533,7 +534,7 @@ impl P {
                 Ok(Operand {
                     file: File::Buffer,
                     index,
-                    vertex: None,
+                    vertex: binding,
                     buffer: b,
                     ty,
                 })
@@ -543,6 +544,34 @@ impl P {
                 format!("'{name}' cannot be used as an operand here"),
             )),
         }
+    }
+
+    /// The binding-point index of a buffer variable declared over several binding points
+    /// (`program.buffer[a..b]` / `program.storage[a..b]`), which NV_gpu_program5 section
+    /// 2.X.3.6 says "must be accessed as an array, with the first index specifying an
+    /// offset into the range of buffer object binding points". None for single bindings.
+    pub(crate) fn buffer_binding_index(
+        &mut self,
+        name: &str,
+        buffer: u32,
+        span: Span,
+    ) -> Result<Option<Index>, ProgramError> {
+        let bindings = self
+            .prog
+            .buffers
+            .get(buffer as usize)
+            .map_or(1, |b| b.bindings);
+        if bindings <= 1 {
+            return Ok(None);
+        }
+        if self.c.peek() != &Tok::LBracket {
+            return Err(semantic(
+                span,
+                format!("'{name}' spans {bindings} binding points and must be indexed by binding point first"),
+            ));
+        }
+        let binding_name = format!("{name} (binding points)");
+        self.array_index(&binding_name, 0, bindings, true).map(Some)
     }
 
     /// An array index where relative addressing is always allowed.

@@ -60,11 +60,23 @@ pub struct TestEnv {
     pub image: Vec<[u32; 4]>,
     pub image_units: Vec<u32>,
     pub interp_calls: Vec<(glemu_programs::exec::InterpKind, u32, u32)>,
+    /// Memory of particular regions (binding points); every other region uses `mem`.
+    pub bound: Vec<(MemRegion, Vec<u8>)>,
+    /// Per image call: unit, target and the coordinates the environment received.
+    pub image_calls: Vec<(u32, glemu_programs::ir::TexTarget, [i32; 4])>,
 }
 
 impl TestEnv {
+    fn memory(&mut self, r: MemRegion) -> &mut Vec<u8> {
+        match self.bound.iter().position(|(b, _)| *b == r) {
+            Some(i) => &mut self.bound[i].1,
+            None => &mut self.mem,
+        }
+    }
+
     fn texel(&mut self, call: &ImageCall, c: [i32; 4]) -> Option<&mut [u32; 4]> {
         self.image_units.push(call.unit);
+        self.image_calls.push((call.unit, call.target, c));
         if !(0..4).contains(&c[0]) || !(0..4).contains(&c[1]) {
             return None;
         }
@@ -98,9 +110,9 @@ impl Env for TestEnv {
         }
         Ok(())
     }
-    fn mem_read(&mut self, _r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+    fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
         let a = a as usize;
-        match self.mem.get(a..a + out.len()) {
+        match self.memory(r).get(a..a + out.len()) {
             Some(s) => {
                 out.copy_from_slice(s);
                 Ok(true)
@@ -108,9 +120,9 @@ impl Env for TestEnv {
             None => Ok(false),
         }
     }
-    fn mem_write(&mut self, _r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+    fn mem_write(&mut self, r: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
         let a = a as usize;
-        match self.mem.get_mut(a..a + d.len()) {
+        match self.memory(r).get_mut(a..a + d.len()) {
             Some(s) => {
                 s.copy_from_slice(d);
                 Ok(true)
@@ -120,14 +132,14 @@ impl Env for TestEnv {
     }
     fn mem_atomic(
         &mut self,
-        _r: MemRegion,
+        r: MemRegion,
         a: u64,
         size: u8,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<Option<u64>, EnvError> {
         let a = a as usize;
         let n = size as usize;
-        let Some(s) = self.mem.get_mut(a..a + n) else {
+        let Some(s) = self.memory(r).get_mut(a..a + n) else {
             return Ok(None);
         };
         let mut w = [0u8; 8];
