@@ -418,6 +418,7 @@ impl Context {
             .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
         let params = self.resolve_params(t, obj, &program)?;
         let mut sp = StageProgram::new(program, params);
+        sp.subroutines = self.subroutine_values(t);
         for i in 0..MAX_PARAM_BUFFERS {
             let r = self.indexed_range(param_buffer_target(t), i)?;
             if r.is_some() {

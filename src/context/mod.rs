@@ -4,7 +4,9 @@
 //! Submodules, by object kind: `state` (plain GL state), `matrix`, `programs` (program
 //! objects and parameters), `params` (resolving a program's parameter slots per draw),
 //! `buffers` (buffer objects, mapping, GPU addresses), `arrays` (vertex arrays),
-//! `framebuffer` (clears, reads), `textures` (objects, image definition),
+//! `framebuffer` (clears, reads), `fbo` (framebuffer objects), `render_texture` (texture
+//! attachments), `get` (glGetIntegerv), `subroutines` (program subroutine parameters),
+//! `textures` (objects, image definition),
 //! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
 //! objects), `program_query` (glGetProgramiv), `xfb` and `queries`, `draw` (snapshot and
 //! submit), `fixed` (fixed-function programs generated from state).
@@ -24,6 +26,7 @@ pub mod queries;
 mod samplers;
 pub(crate) mod snapshot;
 pub(crate) mod state;
+pub mod subroutines;
 mod tex_upload;
 pub mod textures;
 pub mod xfb;
@@ -59,6 +62,7 @@ pub struct Context {
     pub(crate) fixed: fixed::FixedCache,
     pub(crate) fbos: fbo::Fbos,
     pub(crate) textures: textures::Textures,
+    pub(crate) subroutines: subroutines::Subroutines,
     pub(crate) width: u32,
     pub(crate) height: u32,
 }
@@ -161,6 +165,7 @@ impl Context {
             fixed: Default::default(),
             fbos: Default::default(),
             textures: Default::default(),
+            subroutines: Default::default(),
             width,
             height,
         })

@@ -218,6 +218,7 @@ impl Context {
             }
         }
         self.programs.bound[t] = id;
+        self.subroutines.reset(t);
         Ok(())
     }
 
@@ -267,6 +268,7 @@ impl Context {
                 obj.program = Some(Arc::new(program));
                 obj.source = text.to_string();
                 obj.named.clear();
+                self.subroutines.reset(t);
                 Ok(())
             }
             Err(e) => {
