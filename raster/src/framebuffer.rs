@@ -293,6 +293,64 @@ impl Framebuffer {
         ))
     }
 
+    /// Stores sample `s` of pixel (x, y) in attachment `rt` from words in the form
+    /// [`Framebuffer::read_sample_raw`] returns (f32 bits for float and UNORM formats, sRGB
+    /// values as stored; raw integers for integer formats), so a texture's texels can be
+    /// loaded into the attachment it renders through. False outside the framebuffer.
+    pub fn write_sample_raw(&mut self, rt: usize, x: u32, y: u32, s: u32, v: [u32; 4]) -> bool {
+        if s >= self.samples {
+            return false;
+        }
+        let Some(base) = self.sample_index(x, y) else {
+            return false;
+        };
+        let Some(plane) = self.colors.get_mut(rt) else {
+            return false;
+        };
+        let nw = plane.format.words();
+        let o = (base + s as usize) * nw;
+        let Some(dst) = plane.data.get_mut(o..o + nw) else {
+            return false;
+        };
+        match plane.format {
+            ColorFormat::Rgba32Ui | ColorFormat::Rgba32I | ColorFormat::Rgba32F => {
+                color::encode_raw(v, dst)
+            }
+            f => color::encode(f, v.map(f32::from_bits), false, dst),
+        }
+        true
+    }
+
+    /// Stores depth `d` (clamped to [0, 1]) in sample `s` of pixel (x, y).
+    pub fn write_depth(&mut self, x: u32, y: u32, s: u32, d: f32) -> bool {
+        let v = encode_depth(self.depth_format, d);
+        match self.sample_at(x, y, s).and_then(|i| self.depth.get_mut(i)) {
+            Some(dst) => {
+                *dst = v;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Stores stencil `v` in sample `s` of pixel (x, y).
+    pub fn write_stencil(&mut self, x: u32, y: u32, s: u32, v: u8) -> bool {
+        match self
+            .sample_at(x, y, s)
+            .and_then(|i| self.stencil.get_mut(i))
+        {
+            Some(dst) => {
+                *dst = v;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn sample_at(&self, x: u32, y: u32, s: u32) -> Option<usize> {
+        (s < self.samples).then_some(self.sample_index(x, y)? + s as usize)
+    }
+
     /// Pixel (x, y) resolved: the average of its samples (sample 0 for integer formats).
     pub fn read_pixel(&self, rt: usize, x: u32, y: u32) -> Option<[f32; 4]> {
         let format = self.color_format(rt)?;
@@ -509,6 +567,31 @@ mod tests {
         assert_eq!(encode_depth(DepthFormat::D24S8, 0.0), 0);
         assert_eq!(decode_depth(DepthFormat::D24S8, 0xff_ffff), 1.0);
         assert_eq!(encode_depth(DepthFormat::D32FS8, 2.0), 1.0f32.to_bits());
+    }
+
+    #[test]
+    fn raw_writes_round_trip_per_sample() {
+        let formats = [ColorFormat::Srgb8Alpha8, ColorFormat::Rgba32I];
+        let mut fb = Framebuffer::new(70, 3, 4, &formats, DepthFormat::D24S8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let srgb = [0.2f32, 1.0, 0.0, 0.6].map(|c| ((c * 255.0).round() / 255.0).to_bits());
+        assert!(fb.write_sample_raw(0, 66, 2, 3, srgb));
+        assert_eq!(fb.read_sample_raw(0, 66, 2, 3), Some(srgb));
+        assert_eq!(fb.read_sample_raw(0, 66, 2, 2), Some([0; 4]));
+        let ints = [u32::MAX, 7, 0x8000_0000, 1];
+        assert!(fb.write_sample_raw(1, 0, 0, 0, ints));
+        assert_eq!(fb.read_sample_raw(1, 0, 0, 0), Some(ints));
+        assert!(!fb.write_sample_raw(0, 70, 0, 0, srgb));
+        assert!(!fb.write_sample_raw(0, 0, 0, 4, srgb));
+        assert!(fb.write_depth(69, 1, 1, 0.25));
+        assert_eq!(
+            fb.read_depth(69, 1, 1),
+            Some(decode_depth(DepthFormat::D24S8, 0x40_0000))
+        );
+        assert_eq!(fb.read_depth(69, 1, 0), Some(1.0));
+        assert!(fb.write_stencil(5, 2, 3, 0x5a));
+        assert_eq!(fb.read_stencil(5, 2, 3), Some(0x5a));
+        assert!(!fb.write_stencil(5, 3, 0, 1));
     }
 
     #[test]

@@ -532,6 +532,28 @@ impl Context {
             return Ok(());
         }
         let state = self.snapshot(call)?;
+        if self.draw_target_layered() {
+            let selects_layer = [
+                &state.programs.vertex,
+                &state.programs.geometry,
+                &state.programs.tess_eval,
+            ]
+            .into_iter()
+            .flatten()
+            .any(|sp| {
+                sp.program.outputs.iter().any(|o| {
+                    o.binding
+                        == glemu_programs::ir::OutputBinding::Varying(
+                            glemu_programs::ir::VaryingSlot::Layer,
+                        )
+                })
+            });
+            if selects_layer {
+                return Err(Error::not_supported(
+                    "selecting a layer of a layered framebuffer (result.layer)",
+                ));
+            }
+        }
         let rasterizer = std::sync::Arc::clone(&self.rasterizer);
         // The stream-out state is moved out while the draw target is borrowed.
         let mut xfb_state = std::mem::take(&mut self.xfb.state);
@@ -541,7 +563,11 @@ impl Context {
             glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
         });
         self.xfb.state = xfb_state;
+        // The snapshot's references to textures go first, so storing into a texture it
+        // samples (a feedback loop) does not copy the texture.
+        drop(state);
         let stats = result?;
+        self.store_draw_target(false)?;
         self.queries.add(&QueryCounts {
             samples_passed: stats.samples_passed,
             generated: stats.primitives_generated,

@@ -6,7 +6,9 @@
 //! contents between them.
 
 use super::framebuffer::from_raster;
+use super::render_texture;
 use super::snapshot::scissor_rect;
+use super::textures::Textures;
 use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
@@ -14,25 +16,29 @@ use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rect};
 use std::collections::HashMap;
 
 /// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`.
-pub const FRAMEBUFFER_INCOMPLETE_ATTACHMENT: u32 = 0x8CD6;
+pub const FRAMEBUFFER_INCOMPLETE_ATTACHMENT: u32 = gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
 /// `GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT`.
-pub const FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 = 0x8CD7;
+pub const FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 =
+    gl::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
 /// `GL_FRAMEBUFFER_UNSUPPORTED`.
-pub const FRAMEBUFFER_UNSUPPORTED: u32 = 0x8CDD;
+pub const FRAMEBUFFER_UNSUPPORTED: u32 = gl::FRAMEBUFFER_UNSUPPORTED;
 /// `GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE`.
-pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = 0x8D56;
+pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = gl::FRAMEBUFFER_INCOMPLETE_MULTISAMPLE;
+/// `GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS`.
+pub const FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: u32 = gl::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS;
 
 /// Colour attachment points.
-const MAX_COLOR_ATTACHMENTS: usize = 8;
+pub(crate) const MAX_COLOR_ATTACHMENTS: usize = 8;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Storage {
+pub(crate) enum Storage {
     Color(ColorFormat),
     Depth(DepthFormat),
 }
 
-/// A complete framebuffer's shape: width, height, samples, colour formats, depth format.
-type Layout = (u32, u32, u32, Vec<ColorFormat>, DepthFormat);
+/// A complete framebuffer's shape: width, height, samples, colour formats, depth format,
+/// layered.
+pub(crate) type Layout = (u32, u32, u32, Vec<ColorFormat>, DepthFormat, bool);
 
 /// A renderbuffer's storage description.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -40,13 +46,50 @@ pub(crate) struct Renderbuffer {
     storage: Option<(Storage, u32, u32, u32)>,
 }
 
+/// One image of a texture attached to a framebuffer: `layer` is the physical slice (array
+/// layer, 3D slice, cube face, cube-array layer-face); a layered attachment covers every
+/// slice of the level.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TexImage {
+    pub id: u32,
+    pub level: u32,
+    pub layer: u32,
+    pub layered: bool,
+}
+
+/// What an attachment point holds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Attachment {
+    Renderbuffer(u32),
+    Texture(TexImage),
+}
+
 /// A framebuffer object.
 #[derive(Debug, Default)]
 pub(crate) struct Fbo {
-    color: [Option<u32>; MAX_COLOR_ATTACHMENTS],
-    depth: Option<u32>,
-    stencil: Option<u32>,
+    pub(crate) color: [Option<Attachment>; MAX_COLOR_ATTACHMENTS],
+    pub(crate) depth: Option<Attachment>,
+    pub(crate) stencil: Option<Attachment>,
+    /// The storage draws render into, and the layout it was built for.
     pub(crate) fb: Option<Framebuffer>,
+    pub(crate) layout: Option<Layout>,
+}
+
+impl Fbo {
+    fn holds(&self, a: Attachment) -> bool {
+        self.color.contains(&Some(a)) || self.depth == Some(a) || self.stencil == Some(a)
+    }
+
+    /// Texture images attached anywhere.
+    pub(crate) fn textures(&self) -> impl Iterator<Item = TexImage> + '_ {
+        self.color
+            .iter()
+            .chain([&self.depth, &self.stencil])
+            .filter_map(|a| match a {
+                Some(Attachment::Texture(t)) => Some(*t),
+                _ => None,
+            })
+    }
 }
 
 /// Framebuffer/renderbuffer objects and bindings.
@@ -56,7 +99,7 @@ pub(crate) struct Fbos {
     pub(crate) objects: HashMap<u32, Fbo>,
     next_rb: u32,
     next_fb: u32,
-    bound_rb: u32,
+    pub(crate) bound_rb: u32,
     pub(crate) draw: u32,
     pub(crate) read: u32,
 }
@@ -72,79 +115,157 @@ fn storage_of(internal_format: u32) -> Result<Storage> {
         gl::DEPTH24_STENCIL8 | gl::DEPTH_COMPONENT24 | gl::DEPTH_COMPONENT | gl::DEPTH_STENCIL => {
             Storage::Depth(DepthFormat::D24S8)
         }
-        0x8CAC | 0x8CAD => Storage::Depth(DepthFormat::D32FS8),
+        gl::DEPTH_COMPONENT32F | gl::DEPTH32F_STENCIL8 => Storage::Depth(DepthFormat::D32FS8),
         f => return Err(Error::invalid_enum("renderbuffer internal format", f)),
     })
 }
 
+/// Which attachment point an image is checked for.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Point {
+    Color,
+    Depth,
+    Stencil,
+}
+
+/// An attached image's shape: storage, width, height, samples, layered.
+type Shape = (Storage, u32, u32, u32, bool);
+
 impl Fbos {
-    /// Completeness status and, when complete, (size, samples, colour formats, depth).
-    fn status(&self, fbo: &Fbo) -> (u32, Option<Layout>) {
-        let mut dims: Option<(u32, u32, u32)> = None;
+    /// The shape of the image at an attachment point, or the status that makes it
+    /// incomplete (GL 4.6 section 9.4.1, "framebuffer attachment completeness").
+    fn shape(
+        &self,
+        a: Attachment,
+        point: Point,
+        textures: &Textures,
+    ) -> std::result::Result<Shape, u32> {
+        let incomplete = Err(FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+        let (storage, w, h, s, layered, has_stencil) = match a {
+            Attachment::Renderbuffer(id) => match self.renderbuffers.get(&id) {
+                Some(Renderbuffer {
+                    storage: Some((st, w, h, s)),
+                }) => (*st, *w, *h, *s, false, matches!(st, Storage::Depth(_))),
+                _ => return incomplete,
+            },
+            Attachment::Texture(t) => {
+                let Some(img) = textures.objects.get(&t.id).and_then(|o| o.image.as_ref()) else {
+                    return incomplete;
+                };
+                let Some(l) = img.level(t.level) else {
+                    return incomplete;
+                };
+                if !t.layered && t.layer >= l.depth {
+                    return incomplete;
+                }
+                let fmt = img.format();
+                let Some(st) = render_texture::storage_of_texture(fmt) else {
+                    return if fmt.is_depth() == (point == Point::Color) {
+                        incomplete
+                    } else {
+                        Err(FRAMEBUFFER_UNSUPPORTED)
+                    };
+                };
+                (
+                    st,
+                    l.width,
+                    l.height,
+                    img.samples(),
+                    t.layered,
+                    fmt.has_stencil(),
+                )
+            }
+        };
+        match (point, storage) {
+            (Point::Color, Storage::Color(_)) | (Point::Depth, Storage::Depth(_)) => {}
+            (Point::Stencil, Storage::Depth(_)) if has_stencil => {}
+            _ => return incomplete,
+        }
+        Ok((storage, w, h, s, layered))
+    }
+
+    /// Completeness status and, when complete, the layout to build (GL 4.6 section 9.4.2).
+    fn status(&self, fbo: &Fbo, textures: &Textures) -> (u32, Option<Layout>) {
+        let mut dims: Option<(u32, u32, u32, bool)> = None;
         let mut colors = Vec::new();
         let mut gap = false;
-        let mut any = false;
-        for c in &fbo.color {
-            match c {
-                None => gap = true,
-                Some(id) => {
-                    any = true;
-                    let Some(Renderbuffer {
-                        storage: Some((Storage::Color(f), w, h, s)),
-                    }) = self.renderbuffers.get(id)
-                    else {
-                        return (FRAMEBUFFER_INCOMPLETE_ATTACHMENT, None);
-                    };
+        let mut depth = DepthFormat::D24S8;
+        let points = fbo
+            .color
+            .iter()
+            .map(|a| (*a, Point::Color))
+            .chain([(fbo.depth, Point::Depth), (fbo.stencil, Point::Stencil)]);
+        for (a, point) in points {
+            let Some(a) = a else {
+                gap |= point == Point::Color;
+                continue;
+            };
+            let (storage, w, h, s, layered) = match self.shape(a, point, textures) {
+                Ok(shape) => shape,
+                Err(status) => return (status, None),
+            };
+            match storage {
+                Storage::Color(f) => {
                     if gap {
                         // The rasterizer addresses attachments densely from 0.
                         return (FRAMEBUFFER_UNSUPPORTED, None);
                     }
-                    colors.push(*f);
-                    match dims {
-                        Some(d) if d.2 != *s => return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None),
-                        Some(d) if (d.0, d.1) != (*w, *h) => {
-                            return (FRAMEBUFFER_UNSUPPORTED, None)
-                        }
-                        _ => dims = Some((*w, *h, *s)),
-                    }
+                    colors.push(f);
                 }
+                Storage::Depth(f) => depth = f,
             }
-        }
-        let mut depth = DepthFormat::D24S8;
-        for id in [fbo.depth, fbo.stencil].into_iter().flatten() {
-            any = true;
-            let Some(Renderbuffer {
-                storage: Some((Storage::Depth(f), w, h, s)),
-            }) = self.renderbuffers.get(&id)
-            else {
-                return (FRAMEBUFFER_INCOMPLETE_ATTACHMENT, None);
-            };
-            depth = *f;
             match dims {
-                Some(d) if d.2 != *s => return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None),
-                Some(d) if (d.0, d.1) != (*w, *h) => return (FRAMEBUFFER_UNSUPPORTED, None),
-                _ => dims = Some((*w, *h, *s)),
+                Some(d) if d.2 != s => return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None),
+                Some(d) if d.3 != layered => return (FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS, None),
+                // GL allows differing sizes (rendering is limited to the intersection);
+                // glemu's framebuffers have one size.
+                Some(d) if (d.0, d.1) != (w, h) => return (FRAMEBUFFER_UNSUPPORTED, None),
+                _ => dims = Some((w, h, s, layered)),
             }
         }
-        match (any, dims) {
-            (true, Some((w, h, s))) => (gl::FRAMEBUFFER_COMPLETE, Some((w, h, s, colors, depth))),
-            _ => (FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT, None),
+        // Depth and stencil share one buffer in the rasterizer: two different images
+        // cannot both be attached when either is a texture.
+        if let (Some(d), Some(s)) = (fbo.depth, fbo.stencil) {
+            let textured =
+                matches!(d, Attachment::Texture(_)) || matches!(s, Attachment::Texture(_));
+            if textured && d != s {
+                return (FRAMEBUFFER_UNSUPPORTED, None);
+            }
+        }
+        match dims {
+            Some((w, h, s, layered)) => (
+                gl::FRAMEBUFFER_COMPLETE,
+                Some((w, h, s, colors, depth, layered)),
+            ),
+            None => (FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT, None),
         }
     }
 
-    fn rebuild(&mut self, id: u32) {
+    /// Makes `id`'s storage match its attachments: rebuilt (contents of renderbuffers
+    /// lost) when the layout changed, then texture images loaded into it.
+    pub(crate) fn refresh(&mut self, id: u32, textures: &Textures) {
         let Some(fbo) = self.objects.get(&id) else {
             return;
         };
-        let built = match self.status(fbo) {
-            (_, Some((w, h, s, colors, depth))) => {
-                Framebuffer::new(w, h, s.max(1), &colors, depth).ok()
-            }
-            _ => None,
+        let layout = self.status(fbo, textures).1;
+        let Some(fbo) = self.objects.get_mut(&id) else {
+            return;
         };
-        if let Some(fbo) = self.objects.get_mut(&id) {
-            fbo.fb = built;
+        if layout != fbo.layout || fbo.fb.is_none() {
+            fbo.fb = layout.as_ref().and_then(|(w, h, s, colors, depth, _)| {
+                Framebuffer::new(*w, *h, (*s).max(1), colors, *depth).ok()
+            });
+            fbo.layout = layout;
         }
+        render_texture::load(fbo, textures);
+    }
+
+    fn users_of(&self, a: Attachment) -> Vec<u32> {
+        self.objects
+            .iter()
+            .filter(|(_, f)| f.holds(a))
+            .map(|(k, _)| *k)
+            .collect()
     }
 }
 
@@ -232,17 +353,8 @@ impl Context {
             .filter(|_| id != 0)
             .ok_or_else(|| Error::invalid_operation("no renderbuffer is bound"))?;
         rb.storage = Some((storage, w, h, s));
-        let users: Vec<u32> = self
-            .fbos
-            .objects
-            .iter()
-            .filter(|(_, f)| {
-                f.color.contains(&Some(id)) || f.depth == Some(id) || f.stencil == Some(id)
-            })
-            .map(|(k, _)| *k)
-            .collect();
-        for u in users {
-            self.fbos.rebuild(u);
+        for u in self.fbos.users_of(Attachment::Renderbuffer(id)) {
+            self.fbos.refresh(u, &self.textures);
         }
         Ok(())
     }
@@ -309,10 +421,12 @@ impl Context {
         if read {
             self.fbos.read = id;
         }
+        // Texture images may have changed since the framebuffer last used them.
+        self.fbos.refresh(id, &self.textures);
         Ok(())
     }
 
-    fn target_fbo(&self, target: u32) -> Result<u32> {
+    pub(crate) fn target_fbo(&self, target: u32) -> Result<u32> {
         match target {
             gl::FRAMEBUFFER | gl::DRAW_FRAMEBUFFER => Ok(self.fbos.draw),
             gl::READ_FRAMEBUFFER => Ok(self.fbos.read),
@@ -351,8 +465,16 @@ impl Context {
                 "renderbuffer {rb} does not exist"
             )));
         }
+        self.attach(
+            id,
+            attachment,
+            (rb != 0).then_some(Attachment::Renderbuffer(rb)),
+        )
+    }
+
+    /// Sets an attachment point of framebuffer `id` (not 0) and refreshes its storage.
+    pub(crate) fn attach(&mut self, id: u32, attachment: u32, v: Option<Attachment>) -> Result<()> {
         let fbo = self.fbos.objects.entry(id).or_default();
-        let v = (rb != 0).then_some(rb);
         match attachment {
             a if (gl::COLOR_ATTACHMENT0..gl::COLOR_ATTACHMENT0 + MAX_COLOR_ATTACHMENTS as u32)
                 .contains(&a) =>
@@ -367,7 +489,7 @@ impl Context {
             }
             a => return Err(Error::invalid_enum("attachment", a)),
         }
-        self.fbos.rebuild(id);
+        self.fbos.refresh(id, &self.textures);
         Ok(())
     }
 
@@ -390,7 +512,7 @@ impl Context {
             .fbos
             .objects
             .get(&id)
-            .map(|f| self.fbos.status(f).0)
+            .map(|f| self.fbos.status(f, &self.textures).0)
             .unwrap_or(FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT))
     }
 
@@ -413,14 +535,26 @@ impl Context {
         }
     }
 
-    /// The framebuffer draws and clears write.
+    /// The framebuffer draws and clears write, holding the current contents of the
+    /// texture images attached to it. After writing, [`Context::store_draw_target`] puts
+    /// what was written back into those textures.
     pub(crate) fn draw_target(&mut self) -> Result<&mut Framebuffer> {
-        match self.fbos.draw {
+        let draw = self.fbos.draw;
+        if self
+            .fbos
+            .objects
+            .get(&draw)
+            .is_some_and(|f| f.textures().next().is_some())
+        {
+            self.fbos.refresh(draw, &self.textures);
+        }
+        match draw {
             0 => Ok(&mut self.fb),
             id => self
                 .fbos
                 .objects
                 .get_mut(&id)
+                .filter(|f| f.layout.is_some())
                 .and_then(|f| f.fb.as_mut())
                 .ok_or_else(|| {
                     Error::new(
@@ -439,6 +573,7 @@ impl Context {
                 .fbos
                 .objects
                 .get(&id)
+                .filter(|f| f.layout.is_some())
                 .and_then(|f| f.fb.as_ref())
                 .ok_or_else(|| {
                     Error::new(
@@ -489,6 +624,7 @@ impl Context {
         let scissor = scissor_rect(&self.st);
         let mask4 = self.st.color_mask;
         // Gather source values first: read and draw may be the same framebuffer.
+        self.fbos.refresh(self.fbos.read, &self.textures);
         let read = self.read_target()?;
         let (rw, rh) = (read.width() as i32, read.height() as i32);
         let mut writes = Vec::new();
@@ -550,6 +686,6 @@ impl Context {
                 draw.clear_stencil(s, 0xff, Some(r));
             }
         }
-        Ok(())
+        self.store_draw_target(false)
     }
 }

@@ -101,7 +101,7 @@ impl Context {
         if mask & gl::STENCIL_BUFFER_BIT != 0 {
             fb.clear_stencil(cs, wm, sc);
         }
-        Ok(())
+        self.store_draw_target(true)
     }
 
     fn check_xy(&self, x: i32, y: i32) -> Result<(u32, u32)> {
@@ -126,7 +126,7 @@ impl Context {
     pub fn read_pixel(&self, x: i32, y: i32) -> Result<[f32; 4]> {
         let (x, y) = self.check_xy(x, y)?;
         let v = self
-            .fb
+            .read_target()?
             .read_pixel(0, x, y)
             .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
         // A resolve writes RGBA8 too: round the average to the stored precision.

@@ -86,7 +86,8 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidValue); // the program uses one slot
     /// ```
     pub fn program_subroutine_parameters_uiv(&mut self, target: u32, params: &[u32]) -> Result<()> {
-        let t = target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
+        let t =
+            target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
         let program = self
             .programs
             .bound_object(t)
@@ -134,7 +135,8 @@ impl Context {
     /// assert_eq!(ctx.get_program_subroutine_parameter_uiv(gl::BLEND, 0).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
     pub fn get_program_subroutine_parameter_uiv(&self, target: u32, index: u32) -> Result<u32> {
-        let t = target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
+        let t =
+            target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
         if index >= MAX_PROGRAM_SUBROUTINE_PARAMETERS {
             return Err(Error::invalid_value(format!(
                 "subroutine parameter {index} (max {})",
@@ -284,8 +286,14 @@ END";
         // Defaults: the lowest SUBROUTINENUM of each type (full, red).
         assert_eq!(draw(&mut ctx, None), [1.0, 0.0, 0.0, 1.0]);
         assert_eq!(draw(&mut ctx, Some(&[1, 11])), [0.0, 1.0, 0.0, 1.0]);
-        assert_eq!(draw(&mut ctx, Some(&[2, 12])), [0.0, 0.0, 128.0 / 255.0, 1.0]);
-        assert_eq!(draw(&mut ctx, Some(&[2, 10])), [128.0 / 255.0, 0.0, 0.0, 1.0]);
+        assert_eq!(
+            draw(&mut ctx, Some(&[2, 12])),
+            [0.0, 0.0, 128.0 / 255.0, 1.0]
+        );
+        assert_eq!(
+            draw(&mut ctx, Some(&[2, 10])),
+            [128.0 / 255.0, 0.0, 0.0, 1.0]
+        );
         // A rejected update leaves the previous values.
         assert!(ctx.program_subroutine_parameters_uiv(t, &[12, 1]).is_err());
         assert_eq!(draw(&mut ctx, None), [128.0 / 255.0, 0.0, 0.0, 1.0]);

@@ -68,6 +68,7 @@ pub(super) fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
         gl::TEXTURE_1D_ARRAY => (Target::Array1D, None),
         gl::TEXTURE_2D_ARRAY => (Target::Array2D, None),
         gl::TEXTURE_CUBE_MAP_ARRAY => (Target::ArrayCube, None),
+        gl::TEXTURE_2D_MULTISAMPLE => (Target::T2DMs, None),
         f if (gl::TEXTURE_CUBE_MAP_POSITIVE_X..gl::TEXTURE_CUBE_MAP_POSITIVE_X + 6)
             .contains(&f) =>
         {

@@ -1,0 +1,622 @@
+//! Render to texture: texture images as framebuffer attachments
+//! (`glFramebufferTexture*`), multisample texture storage, and moving texels between a
+//! texture level/layer and the framebuffer storage draws render into.
+//!
+//! The texture is the truth. A framebuffer object keeps a rasterizer `Framebuffer` per
+//! layout; before a draw, clear or blit writes it, the attached texture images are loaded
+//! into it, and afterwards what it holds is stored back into those images, so a later draw
+//! samples what was rendered. While a texture is both sampled and rendered to (a feedback
+//! loop, GL 4.6 section 9.3.1: undefined results, no error), a draw samples the texture as
+//! it was before the draw began.
+
+use super::fbo::{Attachment, Fbo, Storage, TexImage};
+use super::textures::{from_tex, Textures};
+use super::Context;
+use crate::error::{Error, Result};
+use crate::gl;
+use glemu_raster::{ColorFormat, DepthFormat, Framebuffer};
+use glemu_textures::{Base, Channel, Format, Target, Texture};
+use std::sync::Arc;
+
+/// Largest texture edge glemu accepts; levels beyond log2 of it are `INVALID_VALUE`.
+const MAX_LEVEL: u32 = 14;
+/// `MAX_ARRAY_TEXTURE_LAYERS` and `MAX_3D_TEXTURE_SIZE`.
+const MAX_LAYERS: i32 = 2048;
+
+/// The rasterizer storage a texture format renders through, when one holds every value
+/// the format stores exactly (and converts the way writes to the format do). Formats with
+/// no such storage make the framebuffer `FRAMEBUFFER_UNSUPPORTED`.
+pub(crate) fn storage_of_texture(fmt: Format) -> Option<Storage> {
+    let color = |c| Some(Storage::Color(c));
+    match fmt {
+        Format::Plain(Base::R | Base::Rg | Base::Rgb | Base::Rgba, ch) => match ch {
+            Channel::Unorm8 => color(ColorFormat::Rgba8Unorm),
+            Channel::F16 => color(ColorFormat::Rgba16F),
+            Channel::F32 => color(ColorFormat::Rgba32F),
+            Channel::U8 | Channel::U16 | Channel::U32 => color(ColorFormat::Rgba32Ui),
+            Channel::I8 | Channel::I16 | Channel::I32 => color(ColorFormat::Rgba32I),
+            Channel::Snorm8 | Channel::Unorm16 | Channel::Snorm16 => None,
+        },
+        Format::Srgb8 | Format::Srgb8Alpha8 => color(ColorFormat::Srgb8Alpha8),
+        Format::Depth16 | Format::Depth24 | Format::Depth24Stencil8 => {
+            Some(Storage::Depth(DepthFormat::D24S8))
+        }
+        Format::Depth32F | Format::Depth32FStencil8 => Some(Storage::Depth(DepthFormat::D32FS8)),
+        _ => None,
+    }
+}
+
+/// The physical slice an attachment renders into (layered attachments: layer 0, where
+/// primitives go when no program selects a layer).
+fn slice(t: &TexImage) -> u32 {
+    if t.layered {
+        0
+    } else {
+        t.layer
+    }
+}
+
+fn image<'a>(textures: &'a Textures, t: &TexImage) -> Option<&'a Texture> {
+    textures.objects.get(&t.id)?.image.as_deref()
+}
+
+/// Visits every (x, y, sample) of a `w`×`h` image with `samples` samples in texel order.
+fn each_texel(w: u32, h: u32, samples: u32, mut f: impl FnMut(u32, u32, u32)) {
+    for y in 0..h {
+        for x in 0..w {
+            for s in 0..samples {
+                f(x, y, s);
+            }
+        }
+    }
+}
+
+/// Loads the texture images attached to `fbo` into its storage.
+pub(crate) fn load(fbo: &mut Fbo, textures: &Textures) {
+    let Fbo {
+        color,
+        depth,
+        stencil,
+        fb,
+        ..
+    } = fbo;
+    let Some(fb) = fb.as_mut() else {
+        return;
+    };
+    // Complete framebuffers have no gaps, so attachment n is render target n.
+    for (rt, a) in color.iter().flatten().enumerate() {
+        if let Attachment::Texture(t) = a {
+            load_image(fb, Some(rt), false, t, textures);
+        }
+    }
+    if let Some(Attachment::Texture(t)) = depth.or(*stencil) {
+        load_image(fb, None, stencil.is_some(), &t, textures);
+    }
+}
+
+fn load_image(
+    fb: &mut Framebuffer,
+    rt: Option<usize>,
+    stencil: bool,
+    t: &TexImage,
+    textures: &Textures,
+) {
+    let Some(img) = image(textures, t) else {
+        return;
+    };
+    let Some(level) = img.level(t.level) else {
+        return;
+    };
+    let (w, h, n) = (level.width, level.height, img.samples());
+    let base = slice(t) as usize * w as usize * h as usize * n as usize;
+    let texels = level.texels().get(base..).unwrap_or(&[]);
+    let mut it = texels.iter();
+    each_texel(w.min(fb.width()), h.min(fb.height()), n, |x, y, s| {
+        let Some(v) = it.next() else {
+            return;
+        };
+        match rt {
+            Some(rt) => {
+                fb.write_sample_raw(rt, x, y, s, *v);
+            }
+            None => {
+                fb.write_depth(x, y, s, f32::from_bits(v[0]));
+                if stencil {
+                    fb.write_stencil(x, y, s, v[1].min(255) as u8);
+                }
+            }
+        }
+    });
+}
+
+/// What `fb` holds for one attachment, as canonical texels of `old`'s level (depth
+/// attachments keep the texture's stencil when it is not attached as the stencil buffer).
+fn stored_values(
+    fb: &Framebuffer,
+    rt: Option<usize>,
+    stencil: bool,
+    old: &Texture,
+    t: &TexImage,
+) -> Option<Vec<[u32; 4]>> {
+    let level = old.level(t.level)?;
+    let (w, h, n) = (level.width, level.height, old.samples());
+    let base = slice(t) as usize * w as usize * h as usize * n as usize;
+    let mut previous = level.texels().get(base..).unwrap_or(&[]).iter();
+    let mut out = Vec::with_capacity(w as usize * h as usize * n as usize);
+    each_texel(w, h, n, |x, y, s| {
+        let prev = previous.next().copied().unwrap_or([0; 4]);
+        out.push(match rt {
+            Some(rt) => fb.read_sample_raw(rt, x, y, s).unwrap_or(prev),
+            None => {
+                let d = fb.read_depth(x, y, s).map_or(prev[0], f32::to_bits);
+                let st = match stencil {
+                    true => fb.read_stencil(x, y, s).map_or(prev[1], u32::from),
+                    false => prev[1],
+                };
+                [d, st, 0, 1.0f32.to_bits()]
+            }
+        });
+    });
+    Some(out)
+}
+
+fn store_image(
+    fb: &Framebuffer,
+    rt: Option<usize>,
+    stencil: bool,
+    t: &TexImage,
+    all_layers: bool,
+    textures: &mut Textures,
+) -> Result<()> {
+    let Some(obj) = textures.objects.get_mut(&t.id) else {
+        return Ok(());
+    };
+    let Some(img) = obj.image.as_mut() else {
+        return Ok(());
+    };
+    let Some(values) = stored_values(fb, rt, stencil, img, t) else {
+        return Ok(());
+    };
+    let Some(level) = img.level(t.level) else {
+        return Ok(());
+    };
+    let (w, h) = (level.width, level.height);
+    let slices = if t.layered && all_layers {
+        0..level.depth
+    } else {
+        slice(t)..slice(t) + 1
+    };
+    let img = Arc::make_mut(img);
+    for z in slices {
+        img.write_texels(t.level, [0, 0, z], [w, h, 1], &values)
+            .map_err(from_tex)?;
+    }
+    Ok(())
+}
+
+/// `FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE` values.
+const RENDERBUFFER_TYPE: i32 = gl::RENDERBUFFER as i32;
+const TEXTURE_TYPE: i32 = 0x1702;
+
+impl Context {
+    /// Stores what the draw framebuffer holds into the texture images attached to it
+    /// (every layer of a layered attachment when `all_layers`, as clears write).
+    pub(crate) fn store_draw_target(&mut self, all_layers: bool) -> Result<()> {
+        let Some(fbo) = self.fbos.objects.get(&self.fbos.draw) else {
+            return Ok(());
+        };
+        let Some(fb) = fbo.fb.as_ref() else {
+            return Ok(());
+        };
+        for (rt, a) in fbo.color.iter().flatten().enumerate() {
+            if let Attachment::Texture(t) = a {
+                store_image(fb, Some(rt), false, t, all_layers, &mut self.textures)?;
+            }
+        }
+        if let Some(Attachment::Texture(t)) = fbo.depth.or(fbo.stencil) {
+            store_image(
+                fb,
+                None,
+                fbo.stencil.is_some(),
+                &t,
+                all_layers,
+                &mut self.textures,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// True when the draw framebuffer has layered attachments.
+    pub(crate) fn draw_target_layered(&self) -> bool {
+        self.fbos
+            .objects
+            .get(&self.fbos.draw)
+            .and_then(|f| f.layout.as_ref())
+            .is_some_and(|l| l.5)
+    }
+
+    /// Checks a `glFramebufferTexture*` call: framebuffer target (not the default
+    /// framebuffer), texture name, level. Returns the framebuffer id and the texture's
+    /// target (`None` when detaching with texture 0).
+    fn check_texture_attach(
+        &self,
+        target: u32,
+        texture: u32,
+        level: i32,
+    ) -> Result<(u32, Option<Target>)> {
+        let id = self.target_fbo(target)?;
+        if id == 0 {
+            return Err(Error::invalid_operation(
+                "the default framebuffer has no attachment points",
+            ));
+        }
+        if texture == 0 {
+            return Ok((id, None));
+        }
+        let t = self
+            .textures
+            .objects
+            .get(&texture)
+            .and_then(|o| o.target)
+            .ok_or_else(|| {
+                Error::invalid_operation(format!(
+                    "texture {texture} is not an existing texture object"
+                ))
+            })?;
+        let max = if t.has_mipmaps() { MAX_LEVEL } else { 0 };
+        if level < 0 || level as u32 > max {
+            return Err(Error::invalid_value(format!(
+                "level {level} of a {t:?} texture (0..={max})"
+            )));
+        }
+        Ok((id, Some(t)))
+    }
+
+    /// `glFramebufferTexture2D`: attaches level `level` of 2D, rectangle, multisample or
+    /// cube-map-face texture `texture` (0 detaches) at `attachment` of the framebuffer
+    /// bound to `target`. `textarget` names the texture's target (a face for cube maps):
+    /// another target is `INVALID_ENUM`, one that does not match the texture
+    /// `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+    /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
+    /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 8, 8, gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
+    /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    /// ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0).unwrap();
+    /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
+    /// ctx.clear_color([0.0, 1.0, 0.0, 1.0]).unwrap();
+    /// ctx.clear(gl::COLOR_BUFFER_BIT).unwrap(); // the texture is green now
+    /// let e = ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_3D, t, 0);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidEnum);
+    /// let e = ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_RECTANGLE, t, 0);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn framebuffer_texture_2d(
+        &mut self,
+        target: u32,
+        attachment: u32,
+        textarget: u32,
+        texture: u32,
+        level: i32,
+    ) -> Result<()> {
+        let (want, face) = match textarget {
+            gl::TEXTURE_2D => (Target::T2D, 0),
+            gl::TEXTURE_RECTANGLE => (Target::Rect, 0),
+            gl::TEXTURE_2D_MULTISAMPLE => (Target::T2DMs, 0),
+            f if (gl::TEXTURE_CUBE_MAP_POSITIVE_X..gl::TEXTURE_CUBE_MAP_POSITIVE_X + 6)
+                .contains(&f) =>
+            {
+                (Target::Cube, f - gl::TEXTURE_CUBE_MAP_POSITIVE_X)
+            }
+            t => return Err(Error::invalid_enum("FramebufferTexture2D textarget", t)),
+        };
+        let (id, t) = self.check_texture_attach(target, texture, level)?;
+        let v = match t {
+            None => None,
+            Some(t) if t != want => {
+                return Err(Error::invalid_operation(format!(
+                    "texture {texture} is a {t:?} texture, not 0x{textarget:04X}"
+                )))
+            }
+            Some(_) => Some(Attachment::Texture(TexImage {
+                id: texture,
+                level: level as u32,
+                layer: face,
+                layered: false,
+            })),
+        };
+        self.attach(id, attachment, v)
+    }
+
+    /// `glFramebufferTextureLayer`: attaches one layer of a 3D, array, cube-map (a face)
+    /// or cube-map-array (a layer-face) texture level. `INVALID_OPERATION` for other
+    /// texture kinds, `INVALID_VALUE` for a negative or too large layer.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+    /// ctx.bind_texture(gl::TEXTURE_2D_ARRAY, t).unwrap();
+    /// ctx.tex_image(gl::TEXTURE_2D_ARRAY, 0, gl::RGBA8, [4, 4, 3], gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
+    /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    /// ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 0, 2).unwrap();
+    /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
+    /// ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 0, 3).unwrap();
+    /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+    /// let e = ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 0, -1);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn framebuffer_texture_layer(
+        &mut self,
+        target: u32,
+        attachment: u32,
+        texture: u32,
+        level: i32,
+        layer: i32,
+    ) -> Result<()> {
+        let (id, t) = self.check_texture_attach(target, texture, level)?;
+        let v = match t {
+            None => None,
+            Some(t) => {
+                let max = match t {
+                    Target::T3D | Target::Array1D | Target::Array2D | Target::Array2DMs => {
+                        MAX_LAYERS
+                    }
+                    Target::Cube => 6,
+                    Target::ArrayCube => MAX_LAYERS * 6,
+                    t => {
+                        return Err(Error::invalid_operation(format!(
+                            "FramebufferTextureLayer of a {t:?} texture"
+                        )))
+                    }
+                };
+                if !(0..max).contains(&layer) {
+                    return Err(Error::invalid_value(format!("layer {layer} (0..{max})")));
+                }
+                Some(Attachment::Texture(TexImage {
+                    id: texture,
+                    level: level as u32,
+                    layer: layer as u32,
+                    layered: false,
+                }))
+            }
+        };
+        self.attach(id, attachment, v)
+    }
+
+    /// `glFramebufferTexture`: attaches a whole texture level. A 3D, array or cube-map
+    /// texture is a layered attachment: clears write every layer; draws render into
+    /// layer 0 (selecting a layer with `result.layer` is not supported).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+    /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
+    /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 8, 8, gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
+    /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    /// ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 1).unwrap(); // 4x4 level 1
+    /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
+    /// assert!(ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 15).is_err());
+    /// ```
+    pub fn framebuffer_texture(
+        &mut self,
+        target: u32,
+        attachment: u32,
+        texture: u32,
+        level: i32,
+    ) -> Result<()> {
+        let (id, t) = self.check_texture_attach(target, texture, level)?;
+        let v = t.map(|t| {
+            Attachment::Texture(TexImage {
+                id: texture,
+                level: level as u32,
+                layer: 0,
+                layered: matches!(
+                    t,
+                    Target::T3D
+                        | Target::Cube
+                        | Target::Array1D
+                        | Target::Array2D
+                        | Target::ArrayCube
+                        | Target::Array2DMs
+                ),
+            })
+        });
+        self.attach(id, attachment, v)
+    }
+
+    /// `glGetFramebufferAttachmentParameteriv` for `FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE`
+    /// (`NONE`, `RENDERBUFFER`, `TEXTURE`), `..._OBJECT_NAME`, `..._TEXTURE_LEVEL`,
+    /// `..._TEXTURE_CUBE_MAP_FACE`, `..._TEXTURE_LAYER` and `..._LAYERED`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let f = ctx.gen_framebuffers(1)[0];
+    /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    /// let ty = gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE;
+    /// assert_eq!(ctx.get_framebuffer_attachment_parameter_iv(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, ty).unwrap(), 0);
+    /// let e = ctx.get_framebuffer_attachment_parameter_iv(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::BLEND);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn get_framebuffer_attachment_parameter_iv(
+        &self,
+        target: u32,
+        attachment: u32,
+        pname: u32,
+    ) -> Result<i32> {
+        let id = self.target_fbo(target)?;
+        let fbo = self
+            .fbos
+            .objects
+            .get(&id)
+            .filter(|_| id != 0)
+            .ok_or_else(|| {
+                Error::invalid_operation(
+                    "attachment queries of the default framebuffer are not supported",
+                )
+            })?;
+        let n = gl::COLOR_ATTACHMENT0;
+        let a = match attachment {
+            a if (n..n + super::fbo::MAX_COLOR_ATTACHMENTS as u32).contains(&a) => {
+                fbo.color.get((a - n) as usize).copied().flatten()
+            }
+            gl::DEPTH_ATTACHMENT => fbo.depth,
+            gl::STENCIL_ATTACHMENT => fbo.stencil,
+            gl::DEPTH_STENCIL_ATTACHMENT => {
+                if fbo.depth != fbo.stencil {
+                    return Err(Error::invalid_operation(
+                        "depth and stencil attachments differ",
+                    ));
+                }
+                fbo.depth
+            }
+            a => return Err(Error::invalid_enum("attachment", a)),
+        };
+        let tex = match a {
+            Some(Attachment::Texture(t)) => Some(t),
+            _ => None,
+        };
+        let cube = tex.is_some_and(|t| {
+            self.textures.objects.get(&t.id).and_then(|o| o.target) == Some(Target::Cube)
+        });
+        let int = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+        Ok(match (pname, a) {
+            (gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, None) => 0,
+            (gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, Some(Attachment::Renderbuffer(_))) => {
+                RENDERBUFFER_TYPE
+            }
+            (gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, Some(Attachment::Texture(_))) => TEXTURE_TYPE,
+            (gl::FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, None) => 0,
+            (gl::FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, Some(Attachment::Renderbuffer(r))) => int(r),
+            (gl::FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, Some(Attachment::Texture(t))) => int(t.id),
+            (gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL, Some(Attachment::Texture(t))) => {
+                int(t.level)
+            }
+            (gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, Some(Attachment::Texture(t))) => {
+                if cube && !t.layered {
+                    int(gl::TEXTURE_CUBE_MAP_POSITIVE_X + t.layer)
+                } else {
+                    0
+                }
+            }
+            (gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER, Some(Attachment::Texture(t))) => {
+                if cube || t.layered {
+                    0
+                } else {
+                    int(t.layer)
+                }
+            }
+            (gl::FRAMEBUFFER_ATTACHMENT_LAYERED, Some(Attachment::Texture(t))) => {
+                i32::from(t.layered)
+            }
+            (
+                gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL
+                | gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE
+                | gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER
+                | gl::FRAMEBUFFER_ATTACHMENT_LAYERED,
+                _,
+            ) => {
+                return Err(Error::invalid_enum(
+                    "texture attachment parameter of a non-texture attachment",
+                    pname,
+                ))
+            }
+            (p, _) => return Err(Error::invalid_enum("framebuffer attachment parameter", p)),
+        })
+    }
+
+    /// `glTexImage2DMultisample(TEXTURE_2D_MULTISAMPLE, samples, ...)`: multisample
+    /// storage (1, 2, 4, 8 or 16 samples; other counts up to 16 round up) for the texture
+    /// bound to `TEXTURE_2D_MULTISAMPLE`, contents zero. Sample positions are always the
+    /// standard fixed ones, so `fixed_sample_locations` changes nothing.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_texture(gl::TEXTURE_2D_MULTISAMPLE, 1).unwrap();
+    /// ctx.tex_image_2d_multisample(gl::TEXTURE_2D_MULTISAMPLE, 4, gl::RGBA8, 8, 8, true).unwrap();
+    /// let e = ctx.tex_image_2d_multisample(gl::TEXTURE_2D_MULTISAMPLE, 0, gl::RGBA8, 8, 8, true);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn tex_image_2d_multisample(
+        &mut self,
+        target: u32,
+        samples: u32,
+        internal_format: u32,
+        width: u32,
+        height: u32,
+        fixed_sample_locations: bool,
+    ) -> Result<()> {
+        let _ = fixed_sample_locations;
+        if target != gl::TEXTURE_2D_MULTISAMPLE {
+            return Err(Error::invalid_enum("multisample texture target", target));
+        }
+        let fmt = Format::from_gl(internal_format)
+            .ok_or_else(|| Error::invalid_enum("internal format", internal_format))?;
+        if samples == 0 || samples > 16 {
+            return Err(Error::invalid_value(format!("{samples} samples (1..=16)")));
+        }
+        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+            return Err(Error::invalid_value(format!(
+                "texture size {width}x{height}"
+            )));
+        }
+        let s = [1, 2, 4, 8, 16]
+            .into_iter()
+            .find(|&c| c >= samples)
+            .unwrap_or(16);
+        let unit = self.st.active_texture;
+        let id = *self
+            .textures
+            .bound
+            .get(&(unit, Target::T2DMs))
+            .ok_or_else(|| {
+                Error::invalid_operation("no texture is bound to TEXTURE_2D_MULTISAMPLE")
+            })?;
+        let tex = Texture::new_multisample(Target::T2DMs, fmt, [width, height, 1], s)
+            .map_err(from_tex)?;
+        let o = self
+            .textures
+            .objects
+            .get_mut(&id)
+            .ok_or_else(|| Error::invalid_operation(format!("texture {id} does not exist")))?;
+        o.image = Some(Arc::new(tex));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glemu_textures::Format;
+
+    #[test]
+    fn renderable_formats_map_to_exact_storage() {
+        let c = |f| storage_of_texture(f);
+        assert_eq!(
+            c(Format::RGBA8),
+            Some(Storage::Color(ColorFormat::Rgba8Unorm))
+        );
+        assert_eq!(
+            c(Format::Plain(Base::R, Channel::F16)),
+            Some(Storage::Color(ColorFormat::Rgba16F))
+        );
+        assert_eq!(
+            c(Format::Plain(Base::Rg, Channel::U16)),
+            Some(Storage::Color(ColorFormat::Rgba32Ui))
+        );
+        assert_eq!(
+            c(Format::Depth32F),
+            Some(Storage::Depth(DepthFormat::D32FS8))
+        );
+        // No rasterizer storage rounds like these.
+        assert_eq!(c(Format::Plain(Base::Rgba, Channel::Unorm16)), None);
+        assert_eq!(c(Format::Plain(Base::L, Channel::Unorm8)), None);
+        assert_eq!(c(Format::Rgb10A2), None);
+    }
+}

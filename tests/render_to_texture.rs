@@ -1,0 +1,506 @@
+//! Render to texture: draws and clears into texture levels, layers and cube faces through
+//! framebuffer objects, then later draws sample what was rendered (exact probes);
+//! multisample textures resolved by blits; completeness statuses (GL 4.6 section 9.4).
+
+use glemu::{gl, Context, GlError};
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Vertex program: position from attribute 0, texture coordinate = position * 0.5 + 0.5.
+const VP: &str = "!!ARBvp1.0
+ATTRIB p = vertex.attrib[0];
+MOV result.position, p;
+MAD result.texcoord[0], p, {0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5};
+MOV result.color, vertex.attrib[1];
+END
+";
+
+/// A context with pass-through programs enabled and a `w`×`h` window.
+fn context(w: u32, h: u32) -> Context {
+    let mut ctx = Context::new(w, h).unwrap();
+    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
+    ctx.program_string(gl::VERTEX_PROGRAM_ARB, VP).unwrap();
+    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
+    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
+    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
+    ctx
+}
+
+fn fragment(ctx: &mut Context, text: &str) {
+    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, text).unwrap();
+}
+
+/// Draws the rectangle [x0, x1]×[y0, y1] (NDC) at "depth" attribute z in colour `c`.
+fn rect(ctx: &mut Context, [x0, y0, x1, y1]: [f32; 4], z: f32, c: [f32; 4]) {
+    let mut v = Vec::new();
+    for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y0), (x1, y1), (x0, y1)] {
+        v.extend_from_slice(&[x, y, z, 1.0]);
+        v.extend_from_slice(&c);
+    }
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 100).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STREAM_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 32, 0)
+        .unwrap();
+    ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 32, 16)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.enable_vertex_attrib_array(1).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+}
+
+const FULL: [f32; 4] = [-1.0, -1.0, 1.0, 1.0];
+const COLOR: &str = "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n";
+
+fn nearest(ctx: &mut Context, target: u32) {
+    ctx.tex_parameter_i(target, gl::TEXTURE_MIN_FILTER, gl::NEAREST as i32)
+        .unwrap();
+    ctx.tex_parameter_i(target, gl::TEXTURE_MAG_FILTER, gl::NEAREST as i32)
+        .unwrap();
+}
+
+fn texture(ctx: &mut Context, target: u32, size: [u32; 3], format: u32) -> u32 {
+    let t = ctx.gen_textures(1)[0];
+    ctx.bind_texture(target, t).unwrap();
+    let faces: Vec<u32> = if target == gl::TEXTURE_CUBE_MAP {
+        (0..6)
+            .map(|f| gl::TEXTURE_CUBE_MAP_POSITIVE_X + f)
+            .collect()
+    } else {
+        vec![target]
+    };
+    for f in faces {
+        ctx.tex_image(f, 0, format, size, gl::RGBA, gl::UNSIGNED_BYTE, None)
+            .unwrap();
+    }
+    nearest(ctx, target);
+    t
+}
+
+fn status(ctx: &Context) -> u32 {
+    ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap()
+}
+
+fn px(ctx: &Context, x: i32, y: i32) -> [f32; 4] {
+    ctx.read_pixel(x, y).unwrap()
+}
+
+#[test]
+fn draw_into_a_texture_then_sample_it() {
+    let mut ctx = context(8, 8);
+    let t = texture(&mut ctx, gl::TEXTURE_2D, [8, 8, 1], gl::RGBA8);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    fragment(&mut ctx, COLOR);
+    ctx.clear_color([0.0, 0.0, 1.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    // Left half red.
+    rect(&mut ctx, [-1.0, -1.0, 0.0, 1.0], 0.0, [1.0, 0.0, 0.0, 1.0]);
+    // The framebuffer object reads back what the texture holds.
+    assert_eq!(px(&ctx, 1, 1), [1.0, 0.0, 0.0, 1.0]);
+
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    fragment(
+        &mut ctx,
+        "!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(px(&ctx, 2, 5), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(px(&ctx, 6, 5), [0.0, 0.0, 1.0, 1.0]);
+}
+
+#[test]
+fn a_mip_level_renders_at_its_size() {
+    let mut ctx = context(4, 4);
+    let t = texture(&mut ctx, gl::TEXTURE_2D, [16, 16, 1], gl::RGBA8);
+    let mip = gl::NEAREST_MIPMAP_NEAREST as i32;
+    ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, mip)
+        .unwrap();
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 2)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    ctx.clear_color([0.0, 1.0, 0.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    fragment(
+        &mut ctx,
+        "!!NVfp4.0\nTEMP c;\nMOV c, fragment.texcoord[0];\nMOV c.w, {2, 2, 2, 2};\nTXL result.color, c, texture[0], 2D;\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(px(&ctx, 1, 2), [0.0, 1.0, 0.0, 1.0], "level 2 was rendered");
+    fragment(
+        &mut ctx,
+        "!!NVfp4.0\nTEMP c;\nMOV c, fragment.texcoord[0];\nMOV c.w, {1, 1, 1, 1};\nTXL result.color, c, texture[0], 2D;\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(px(&ctx, 1, 2), [0.0; 4], "level 1 untouched");
+}
+
+#[test]
+fn cube_faces_array_layers_and_3d_slices() {
+    let mut ctx = context(4, 4);
+    let cube = texture(&mut ctx, gl::TEXTURE_CUBE_MAP, [4, 4, 1], gl::RGBA8);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0,
+        gl::TEXTURE_CUBE_MAP_POSITIVE_X + 3, // -Y
+        cube,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        ctx.get_framebuffer_attachment_parameter_iv(
+            gl::FRAMEBUFFER,
+            gl::COLOR_ATTACHMENT0,
+            gl::FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE
+        )
+        .unwrap(),
+        (gl::TEXTURE_CUBE_MAP_POSITIVE_X + 3) as i32
+    );
+    ctx.clear_color([1.0, 1.0, 0.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+
+    ctx.active_texture(1).unwrap();
+    let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [4, 4, 3], gl::RGBA8);
+    ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0, 1)
+        .unwrap();
+    ctx.clear_color([0.0, 1.0, 1.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+
+    ctx.active_texture(2).unwrap();
+    let vol = texture(&mut ctx, gl::TEXTURE_3D, [4, 4, 4], gl::RGBA8);
+    ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, vol, 0, 3)
+        .unwrap();
+    fragment(&mut ctx, COLOR);
+    rect(&mut ctx, FULL, 0.0, [1.0, 0.0, 1.0, 1.0]);
+
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    let probe = |ctx: &mut Context, fp: &str| {
+        fragment(ctx, fp);
+        rect(ctx, FULL, 0.0, [0.0; 4]);
+        px(ctx, 1, 1)
+    };
+    let down = "!!ARBfp1.0\nTEX result.color, {0.1, -1, 0.2, 0}, texture[0], CUBE;\nEND\n";
+    let up = "!!ARBfp1.0\nTEX result.color, {0.1, 1, 0.2, 0}, texture[0], CUBE;\nEND\n";
+    assert_eq!(probe(&mut ctx, down), [1.0, 1.0, 0.0, 1.0]);
+    assert_eq!(probe(&mut ctx, up), [0.0; 4]);
+    let layer = |l: u32| {
+        format!("!!NVfp4.0\nTEX result.color, {{0.5, 0.5, {l}, 0}}, texture[1], ARRAY2D;\nEND\n")
+    };
+    assert_eq!(probe(&mut ctx, &layer(1)), [0.0, 1.0, 1.0, 1.0]);
+    assert_eq!(probe(&mut ctx, &layer(2)), [0.0; 4]);
+    let slice = |r: f32| {
+        format!("!!ARBfp1.0\nTEX result.color, {{0.5, 0.5, {r}, 0}}, texture[2], 3D;\nEND\n")
+    };
+    assert_eq!(probe(&mut ctx, &slice(0.875)), [1.0, 0.0, 1.0, 1.0]);
+    assert_eq!(probe(&mut ctx, &slice(0.625)), [0.0; 4]);
+}
+
+#[test]
+fn depth_texture_attachment_keeps_what_the_depth_test_wrote() {
+    let mut ctx = context(4, 4);
+    let color = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let depth = ctx.gen_textures(1)[0];
+    ctx.active_texture(1).unwrap();
+    ctx.bind_texture(gl::TEXTURE_2D, depth).unwrap();
+    ctx.tex_image(
+        gl::TEXTURE_2D,
+        0,
+        gl::DEPTH_COMPONENT24,
+        [4, 4, 1],
+        gl::DEPTH_COMPONENT,
+        gl::FLOAT,
+        None,
+    )
+    .unwrap();
+    nearest(&mut ctx, gl::TEXTURE_2D);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0,
+        gl::TEXTURE_2D,
+        color,
+        0,
+    )
+    .unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::DEPTH_ATTACHMENT,
+        gl::TEXTURE_2D,
+        depth,
+        0,
+    )
+    .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    ctx.clear_depth(1.0).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT)
+        .unwrap();
+    ctx.enable(gl::DEPTH_TEST).unwrap();
+    // A fragment program writing depth 0.25 on the left half.
+    fragment(
+        &mut ctx,
+        "!!ARBfp1.0\nMOV result.color, fragment.color;\nMOV result.depth.z, {0.25, 0.25, 0.25, 0.25};\nEND\n",
+    );
+    rect(&mut ctx, [-1.0, -1.0, 0.0, 1.0], 0.0, [1.0, 0.0, 0.0, 1.0]);
+    ctx.disable(gl::DEPTH_TEST).unwrap();
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    fragment(
+        &mut ctx,
+        "!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    let q = (0.25f32 * 16_777_215.0).round() / 16_777_215.0;
+    let left = px(&ctx, 0, 0);
+    assert!((left[0] - q).abs() < 1.0 / 255.0, "{left:?}");
+    assert_eq!(px(&ctx, 3, 0)[0], 1.0);
+}
+
+#[test]
+fn multisample_texture_renders_and_blits_resolved() {
+    let mut ctx = context(4, 4);
+    let t = ctx.gen_textures(1)[0];
+    ctx.bind_texture(gl::TEXTURE_2D_MULTISAMPLE, t).unwrap();
+    ctx.tex_image_2d_multisample(gl::TEXTURE_2D_MULTISAMPLE, 4, gl::RGBA8, 4, 4, true)
+        .unwrap();
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0,
+        gl::TEXTURE_2D_MULTISAMPLE,
+        t,
+        0,
+    )
+    .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    assert_eq!(ctx.get_integer_v(gl::SAMPLES).unwrap(), vec![4]);
+    // A renderbuffer of another sample count cannot join it.
+    let rb = ctx.gen_renderbuffers(1)[0];
+    ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
+    ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4)
+        .unwrap();
+    ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::RENDERBUFFER, rb)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+    ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::RENDERBUFFER, 0)
+        .unwrap();
+    fragment(&mut ctx, COLOR);
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    // A diagonal edge through pixel (1, 1)'s corner: the pixels it splits get partial
+    // coverage; pixels fully inside are white.
+    let v: Vec<f32> = [[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]]
+        .iter()
+        .flat_map(|p| [p[0], p[1], 0.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+        .collect();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 100).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STREAM_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 32, 0)
+        .unwrap();
+    ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 32, 16)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.enable_vertex_attrib_array(1).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
+    let samples: Vec<f32> = (0..4)
+        .map(|s| ctx.read_sample(1, 2, s).unwrap()[0])
+        .collect();
+    assert!(
+        samples.contains(&1.0) && samples.contains(&0.0),
+        "{samples:?}"
+    );
+
+    ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, 0).unwrap();
+    ctx.blit_framebuffer(
+        [0, 0, 4, 4],
+        [0, 0, 4, 4],
+        gl::COLOR_BUFFER_BIT,
+        gl::NEAREST,
+    )
+    .unwrap();
+    ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, 0).unwrap();
+    let covered = samples.iter().filter(|&&c| c == 1.0).count() as f32;
+    assert_eq!(px(&ctx, 0, 0), [1.0; 4]);
+    assert_eq!(px(&ctx, 3, 3), [0.0; 4]);
+    let want = (covered / 4.0 * 255.0).round() / 255.0;
+    assert_eq!(px(&ctx, 1, 2)[0], want);
+}
+
+#[test]
+fn completeness_statuses() {
+    let mut ctx = context(4, 4);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+    let rgba16 = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], 0x805B); // RGBA16
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0,
+        gl::TEXTURE_2D,
+        rgba16,
+        0,
+    )
+    .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_UNSUPPORTED);
+    // A colour texture at the depth attachment; a level with no image.
+    let c = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, c, 0)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::TEXTURE_2D, c, 0)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::TEXTURE_2D, 0, 0)
+        .unwrap();
+    let rect_tex = ctx.gen_textures(1)[0];
+    ctx.bind_texture(gl::TEXTURE_RECTANGLE, rect_tex).unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0 + 1,
+        gl::TEXTURE_RECTANGLE,
+        rect_tex,
+        0,
+    )
+    .unwrap();
+    assert_eq!(
+        status(&ctx),
+        gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT,
+        "no image"
+    );
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0 + 1,
+        gl::TEXTURE_2D,
+        0,
+        0,
+    )
+    .unwrap();
+    // Layered and non-layered attachments together.
+    let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [4, 4, 2], gl::RGBA8);
+    ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0 + 1, arr, 0)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS);
+    // Drawing into an incomplete framebuffer.
+    fragment(&mut ctx, COLOR);
+    let e = ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap_err();
+    assert_eq!(e.gl, GlError::InvalidFramebufferOperation);
+}
+
+#[test]
+fn layered_clear_writes_every_layer_and_redefinition_is_seen() {
+    let mut ctx = context(4, 4);
+    let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [2, 2, 3], gl::RGBA8);
+    let f = ctx.gen_framebuffers(2);
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[0]).unwrap();
+    ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    ctx.clear_color([0.0, 0.0, 1.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    // Read each layer back through a second framebuffer.
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[1]).unwrap();
+    for layer in 0..3 {
+        ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0, layer)
+            .unwrap();
+        assert_eq!(px(&ctx, 1, 1), [0.0, 0.0, 1.0, 1.0], "layer {layer}");
+    }
+    // Redefining the attached image resizes what the framebuffer renders into.
+    ctx.bind_texture(gl::TEXTURE_2D_ARRAY, arr).unwrap();
+    ctx.tex_image(
+        gl::TEXTURE_2D_ARRAY,
+        0,
+        gl::RGBA8,
+        [3, 3, 3],
+        gl::RGBA,
+        gl::UNSIGNED_BYTE,
+        None,
+    )
+    .unwrap();
+    ctx.clear_color([1.0, 0.0, 0.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    assert_eq!(px(&ctx, 2, 2), [1.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn feedback_loop_samples_the_texture_as_before_the_draw() {
+    let mut ctx = context(4, 4);
+    let t = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
+        .unwrap();
+    ctx.clear_color([0.25, 0.0, 0.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    // Each pass adds the sampled value to itself: 0.25 -> 0.5 -> 1.0.
+    fragment(
+        &mut ctx,
+        "!!ARBfp1.0\nTEMP c;\nTEX c, fragment.texcoord[0], texture[0], 2D;\nADD result.color, c, c;\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(px(&ctx, 2, 2)[0], 128.0 / 255.0);
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(px(&ctx, 2, 2)[0], 1.0);
+}
+
+#[test]
+fn attach_errors() {
+    let mut ctx = context(4, 4);
+    let t = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let e = ctx
+        .framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
+        .unwrap_err();
+    assert_eq!(e.gl, GlError::InvalidOperation, "default framebuffer");
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    let cases: [(GlError, glemu::Result<()>); 6] = [
+        (
+            GlError::InvalidOperation,
+            ctx.framebuffer_texture_2d(
+                gl::FRAMEBUFFER,
+                gl::COLOR_ATTACHMENT0,
+                gl::TEXTURE_2D,
+                77,
+                0,
+            ),
+        ),
+        (
+            GlError::InvalidValue,
+            ctx.framebuffer_texture_2d(
+                gl::FRAMEBUFFER,
+                gl::COLOR_ATTACHMENT0,
+                gl::TEXTURE_2D,
+                t,
+                -1,
+            ),
+        ),
+        (
+            GlError::InvalidOperation,
+            ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 0, 0),
+        ),
+        (
+            GlError::InvalidEnum,
+            ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::BLEND, t, 0),
+        ),
+        (
+            GlError::InvalidEnum,
+            ctx.framebuffer_texture(gl::TEXTURE_2D, gl::COLOR_ATTACHMENT0, t, 0),
+        ),
+        (
+            GlError::InvalidEnum,
+            ctx.tex_image_2d_multisample(gl::TEXTURE_2D, 4, gl::RGBA8, 4, 4, true),
+        ),
+    ];
+    for (i, (want, got)) in cases.into_iter().enumerate() {
+        assert_eq!(got.unwrap_err().gl, want, "case {i}");
+    }
+}
