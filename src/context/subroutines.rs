@@ -9,8 +9,19 @@ use crate::error::{Error, Result};
 use glemu_programs::Program;
 
 /// `MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV`.
+///
+/// ```
+/// use glemu::{context::subroutines::MAX_PROGRAM_SUBROUTINE_PARAMETERS, gl, Context};
+/// let ctx = Context::new(4, 4).unwrap();
+/// let n = ctx.get_integer_v(gl::MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV).unwrap();
+/// assert_eq!(n, vec![MAX_PROGRAM_SUBROUTINE_PARAMETERS as i32]);
+/// ```
 pub const MAX_PROGRAM_SUBROUTINE_PARAMETERS: u32 = 1024;
 /// `MAX_PROGRAM_SUBROUTINE_NUM_NV`: SUBROUTINENUMs are below this.
+///
+/// ```
+/// assert!(glemu::context::subroutines::MAX_PROGRAM_SUBROUTINE_NUM >= 256); // the spec's minimum
+/// ```
 pub const MAX_PROGRAM_SUBROUTINE_NUM: u32 = 256;
 
 /// The values set per program target; `None` until the app sets them after the last
