@@ -12,10 +12,12 @@
 //!   generation, layer/level views.
 //! * [`sampler`]: [`SamplerState`] — wrap, filters, LOD, compare, swizzle, border, sRGB.
 //! * [`request`] + [`sample`]: one texture instruction ([`TexOp`]) over up to 64 lanes in
-//!   structure-of-arrays form ([`Lanes`]), results as raw bits: [`execute`].
+//!   structure-of-arrays form ([`Lanes`]), results as raw bits: [`execute`];
+//!   [`aniso`] is its anisotropic (elliptical weighted average) filter.
 //! * [`image`]: image load/store/atomics (LOADIM/STOREIM/ATOMIM).
 //! * [`patterns`]: piglit's test textures, byte-exact; [`load`]: PNG/JPEG files.
 
+pub mod aniso;
 pub mod bc;
 pub mod cube;
 pub mod error;

@@ -12,23 +12,6 @@ pub fn rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
     lx.max(ly)
 }
 
-/// Anisotropic footprint: (lambda_base, sample count N, major-axis index 0 = x / 1 = y),
-/// with `N = min(ceil(Pmax / Pmin), max_aniso)` and `lambda = log2(Pmax / N)`.
-#[inline]
-pub fn anisotropic(dx: [f32; 3], dy: [f32; 3], max_aniso: f32) -> (f32, u32, usize) {
-    let px = (dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2]).sqrt();
-    let py = (dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2]).sqrt();
-    let (pmax, pmin, axis) = if px >= py { (px, py, 0) } else { (py, px, 1) };
-    let ratio = if pmin > 0.0 {
-        (pmax / pmin).ceil()
-    } else {
-        max_aniso
-    };
-    let n = ratio.clamp(1.0, max_aniso.max(1.0));
-    let n = if n.is_finite() { n as u32 } else { 1 };
-    ((pmax / n as f32).log2(), n.max(1), axis)
-}
-
 /// lambda = clamp(lambda_base + clamp(bias_sampler + bias_shader, ±max), min_lod, max_lod).
 #[inline]
 pub fn adjust(lambda_base: f32, shader_bias: f32, s: &SamplerState) -> f32 {
@@ -162,17 +145,5 @@ mod tests {
         assert_eq!(select_levels(4.0, Filter::Linear, 0, 4), (4, 4, 0.0));
         assert_eq!(select_levels(3.5, Filter::Linear, 0, 4), (3, 4, 0.5));
         assert_eq!(select_levels(0.75, Filter::Linear, 1, 4), (1, 2, 0.75));
-    }
-
-    #[test]
-    fn anisotropy_sample_count() {
-        let (l, n, axis) = anisotropic([8.0, 0.0, 0.0], [0.0, 1.0, 0.0], 16.0);
-        assert_eq!((n, axis), (8, 0));
-        assert_eq!(l, 0.0);
-        let (l, n, axis) = anisotropic([1.0, 0.0, 0.0], [0.0, 32.0, 0.0], 4.0);
-        assert_eq!((n, axis), (4, 1));
-        assert_eq!(l, 3.0);
-        let (_, n, _) = anisotropic([2.0, 0.0, 0.0], [0.0, 2.0, 0.0], 16.0);
-        assert_eq!(n, 1);
     }
 }

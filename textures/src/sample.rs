@@ -8,6 +8,7 @@
 //! exact GL weights; llvmpipe filters 8-bit formats with 8-bit fixed-point weights, so
 //! bilinear results may differ from it by at most one 8-bit step.
 
+use crate::aniso;
 use crate::cube;
 use crate::error::TexError;
 use crate::format::{Base, Channel, Format, SampleType};
@@ -50,6 +51,19 @@ struct Lv<'a> {
     fh: f32,
     fd: f32,
     texels: &'a [[u32; 4]],
+}
+
+/// One lane's level of detail.
+#[derive(Clone, Copy, Default)]
+struct LaneLod {
+    /// lambda after bias and clamps (anisotropic filtering: of the level it walks).
+    lambda: f32,
+    /// Anisotropic filtering: lambda of the footprint's major axis (bias and clamps
+    /// applied), which decides minification.
+    lambda_major: f32,
+    /// Texel-space derivatives (base level) along x and y.
+    dx: [f32; 3],
+    dy: [f32; 3],
 }
 
 /// Everything about one call that does not vary per lane.
@@ -612,26 +626,49 @@ impl<'a> Ctx<'a> {
                 "implicit derivatives need whole quads ({N} lanes)"
             )));
         }
-        let aniso = self.s.max_anisotropy > 1.0 && !matches!(mode, LodMode::Explicit);
+        // Anisotropic filtering: an elliptical weighted average over one 2D level (see
+        // `aniso`). Integer textures are never filtered; 1D and 3D ones filter isotropically.
+        let ewa = self.s.max_anisotropy > 1.0
+            && !matches!(mode, LodMode::Explicit)
+            && !self.integer
+            && matches!(
+                self.target,
+                Target::T2D | Target::Rect | Target::Array2D | Target::Cube | Target::ArrayCube
+            );
         // With one filter for min and mag and no mipmaps, lambda changes nothing: skip the
         // derivatives and the log2 (the common case of piglit's NEAREST/LINEAR textures).
         let lod_matters = query
-            || aniso
+            || ewa
             || (self.s.min_filter.mipmap.is_some() && self.target.has_mipmaps())
             || self.s.min_filter.filter != self.s.mag_filter;
         for_lanes(mask, |i| {
-            let (lambda, n_aniso, axis, dx, dy) = if lod_matters {
-                self.lane_lod(mode, implicit, aniso, query, lanes, i, out)
+            let lod = if lod_matters {
+                self.lane_lod(mode, implicit, ewa, query, lanes, i, out)
             } else {
-                (0.0, 1, 0, [0.0; 3], [0.0; 3])
+                LaneLod::default()
             };
             if query {
                 return;
             }
+            let lambda = lod.lambda;
             let (c, k) = self.lane_coords(lanes, i);
             let off = [lanes.offset[0][i], lanes.offset[1][i], lanes.offset[2][i]];
             let reference = lanes.reference[i];
-            let minify = lambda > lod::mag_threshold(self.s);
+            let threshold = lod::mag_threshold(self.s);
+            // A footprint minified along its major axis is filtered anisotropically; one
+            // magnified along both axes takes the magnification filter, as without.
+            if ewa && lod.lambda_major > threshold {
+                let l = match self.s.min_filter.mipmap {
+                    Some(_) if self.target.has_mipmaps() => aniso::level(lambda, self.base, self.q),
+                    _ => self.base,
+                };
+                let res = self.finish_float(self.ewa(l, c, k, off, reference, &lod));
+                for ch in 0..4 {
+                    out[ch][i] = res[ch];
+                }
+                return;
+            }
+            let minify = lambda > threshold;
             let (filter, levels) = if minify {
                 let lv = match self.s.min_filter.mipmap {
                     Some(m) if self.target.has_mipmaps() => {
@@ -646,27 +683,13 @@ impl<'a> Ctx<'a> {
             let res = if self.integer {
                 self.swizzle_bits(self.nearest_raw(levels.0, c, k, off))
             } else {
-                let one_level = |l: u32| {
-                    if n_aniso > 1 && !self.target.is_cube() {
-                        // n probes spread along the major axis of the footprint, averaged.
-                        let d = if axis == 0 { dx } else { dy };
-                        let mut acc = [0.0f32; 4];
-                        for p in 1..=n_aniso {
-                            let t = p as f32 / (n_aniso + 1) as f32 - 0.5;
-                            let cc = [c[0] + t * d[0], c[1] + t * d[1], c[2] + t * d[2]];
-                            let v = self.filter_level(l, filter, cc, k, off, reference);
-                            for (a, v) in acc.iter_mut().zip(v) {
-                                *a += v;
-                            }
-                        }
-                        acc.map(|a| a / n_aniso as f32)
-                    } else {
-                        self.filter_level(l, filter, c, k, off, reference)
-                    }
-                };
-                let v0 = one_level(levels.0);
+                let v0 = self.filter_level(levels.0, filter, c, k, off, reference);
                 let v = if levels.1 != levels.0 && levels.2 > 0.0 {
-                    lerp4(v0, one_level(levels.1), levels.2)
+                    lerp4(
+                        v0,
+                        self.filter_level(levels.1, filter, c, k, off, reference),
+                        levels.2,
+                    )
                 } else {
                     v0
                 };
@@ -679,20 +702,94 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
-    /// lambda (after bias and clamps), anisotropic probe count and axis, and the
-    /// coordinate-space derivatives of lane `i`. For LOD queries also writes the result.
+    /// The elliptical weighted average of level `l` around `c` (see [`aniso`]): every
+    /// texel whose centre lies in the footprint ellipse, Gaussian-weighted. Taps wrap as
+    /// NEAREST lookups do; on seamless cube maps they continue onto the adjacent faces.
+    fn ewa(
+        &self,
+        l: u32,
+        c: [f32; 3],
+        k: i32,
+        off: [i32; 3],
+        reference: f32,
+        lod: &LaneLod,
+    ) -> [f32; 4] {
+        let lv = &self.level(l);
+        let b = self.level(self.base);
+        let rect = self.target == Target::Rect;
+        // Derivatives in texels of level l (sizes need not halve exactly: NPOT chains).
+        let (ku, kv) = if rect || b.w <= 0 || b.h <= 0 {
+            (1.0, 1.0)
+        } else {
+            (lv.fw / b.fw, lv.fh / b.fh)
+        };
+        let (dx, dy) = (lod.dx, lod.dy);
+        let ellipse = aniso::Ellipse::new([dx[0] * ku, dx[1] * kv], [dy[0] * ku, dy[1] * kv]);
+        let (su, sv) = if rect { (1.0, 1.0) } else { (lv.fw, lv.fh) };
+        let w = self.s.wrap;
+        // Texel-centre space: texel (i, j) sits at (i, j).
+        let cu = preclamp(w[0], c[0] * su + off[0] as f32, lv.fw) - 0.5;
+        let cv = preclamp(w[1], c[1] * sv + off[1] as f32, lv.fh) - 0.5;
+        // Far beyond any texture (or NaN): f32 no longer resolves texels there.
+        const FAR: f32 = (1 << 24) as f32;
+        let Some(e) = ellipse.filter(|_| cu.abs() < FAR && cv.abs() < FAR) else {
+            return self.filter_level(l, Filter::Linear, c, k, off, reference);
+        };
+        let (_, half_v) = e.half_extents();
+        let wr = |m, x: i32, size: i32| {
+            if self.seamless {
+                x
+            } else {
+                wrap(m, x, size, false)
+            }
+        };
+        let mut acc = [0.0f32; 4];
+        let mut den = 0.0f32;
+        for j in floor_i(cv - half_v)..=ceil_i(cv + half_v) {
+            let v = j as f32 - cv;
+            let (lo, hi) = e.row_span(v);
+            if lo > hi {
+                continue;
+            }
+            let jj = wr(w[1], j, lv.h);
+            for i in ceil_i(cu + lo)..=floor_i(cu + hi) {
+                let weight = e.weight(i as f32 - cu, v);
+                if weight == 0.0 {
+                    continue;
+                }
+                let ii = wr(w[0], i, lv.w);
+                let t = if self.plain {
+                    self.raw(lv, ii, jj, k).0.map(f32::from_bits)
+                } else {
+                    self.tap(lv, ii, jj, k, reference)
+                };
+                for (a, t) in acc.iter_mut().zip(t) {
+                    *a += weight * t;
+                }
+                den += weight;
+            }
+        }
+        if den > 0.0 {
+            acc.map(|a| a / den)
+        } else {
+            self.filter_level(l, Filter::Linear, c, k, off, reference)
+        }
+    }
+
+    /// lambda (after bias and clamps) and the texel-space derivatives of lane `i`; with
+    /// `ewa` lambda is the anisotropic one. For LOD queries also writes the result.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn lane_lod<const N: usize>(
         &self,
         mode: LodMode,
         implicit: bool,
-        aniso: bool,
+        ewa: bool,
         query: bool,
         lanes: &Lanes<N>,
         i: usize,
         out: &mut [[u32; N]; 4],
-    ) -> (f32, u32, usize, [f32; 3], [f32; 3]) {
+    ) -> LaneLod {
         let coord = [lanes.coord[0][i], lanes.coord[1][i], lanes.coord[2][i]];
         // Coordinate-space derivatives: coarse (per quad) for implicit LOD.
         let (dx, dy) = match mode {
@@ -713,10 +810,13 @@ impl<'a> Ctx<'a> {
             _ => ([0.0; 3], [0.0; 3]),
         };
         let (tdx, tdy) = self.texel_derivs(coord, dx, dy);
-        let (lambda_base, n_aniso, axis) = match mode {
-            LodMode::Explicit => (lanes.lod[i], 1, 0),
-            _ if aniso => lod::anisotropic(tdx, tdy, self.s.max_anisotropy),
-            _ => (lod::rho(tdx, tdy).log2(), 1, 0),
+        let (lambda_base, lambda_major) = match mode {
+            LodMode::Explicit => (lanes.lod[i], lanes.lod[i]),
+            _ if ewa => aniso::lambdas(tdx, tdy, self.s.max_anisotropy),
+            _ => {
+                let l = lod::rho(tdx, tdy).log2();
+                (l, l)
+            }
         };
         let bias = if mode == LodMode::Bias {
             lanes.lod[i]
@@ -733,9 +833,13 @@ impl<'a> Ctx<'a> {
             out[1][i] = v[1].to_bits();
             out[2][i] = 0;
             out[3][i] = 0;
-            return (lambda, 1, 0, dx, dy);
         }
-        (lambda, n_aniso, axis, dx, dy)
+        LaneLod {
+            lambda,
+            lambda_major: lod::adjust(lambda_major, bias, self.s),
+            dx: tdx,
+            dy: tdy,
+        }
     }
 
     fn query_lod(&self, lambda_prime: f32, lambda: f32) -> [f32; 2] {
@@ -894,6 +998,12 @@ fn floor_i(x: f32) -> i32 {
     } else {
         t
     }
+}
+
+/// ceil() to an integer (see [`floor_i`]).
+#[inline(always)]
+fn ceil_i(x: f32) -> i32 {
+    floor_i(-x).saturating_neg()
 }
 
 /// Integer part and fraction (the linear-filter weight) of `x`.

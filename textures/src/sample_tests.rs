@@ -608,6 +608,124 @@ fn anisotropic_filtering_samples_along_the_major_axis() {
     assert!(close(v[0], 0.5) && close(v[1], 0.5), "{v:?}");
 }
 
+/// A 16x16 texture of `slices` layers or faces with 5 levels: texel (x, level, slice)
+/// coloured by `f`.
+fn sliced(target: Target, slices: u32, f: impl Fn(u32, u32, u32) -> [f32; 4]) -> Texture {
+    let mut t = Texture::new(target, Format::RGBA8, [16, 16, slices], 5).unwrap();
+    for l in 0..5u32 {
+        let n = 16 >> l;
+        for z in 0..slices {
+            let texels: Vec<[u32; 4]> = (0..n * n)
+                .map(|i| f(i % n, l, z).map(f32::to_bits))
+                .collect();
+            t.write_texels(l, [0, 0, z], [n, n, 1], &texels).unwrap();
+        }
+    }
+    t
+}
+
+const BLACK: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+const WHITE: [f32; 4] = [1.0; 4];
+const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
+const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
+const BLUE: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+/// Level 0 in black/white columns, coarser levels red.
+fn columns(x: u32, l: u32) -> [f32; 4] {
+    match (l, x % 2) {
+        (0, 0) => BLACK,
+        (0, _) => WHITE,
+        _ => RED,
+    }
+}
+
+fn trilinear_aniso(max_aniso: f32) -> SamplerState {
+    let mut s = SamplerState::simple(Filter::Linear, Wrap::ClampToEdge);
+    s.min_filter.mipmap = Some(Filter::Linear);
+    s.max_anisotropy = max_aniso;
+    s
+}
+
+#[test]
+fn anisotropic_filtering_of_array_layers() {
+    // Layer 0 green everywhere at level 0; layer 1 black/white columns. An 8:1
+    // footprint reads level 0 of the selected layer with 16x anisotropy, level 3 (red)
+    // without; with 2x the level follows Pmax / 2 = 4 texels, so level 2 (red).
+    let t = sliced(Target::Array2D, 2, |x, l, z| match (z, l) {
+        (0, 0) => GREEN,
+        (0, _) => RED,
+        _ => columns(x, l),
+    });
+    let mut q = quad(0.5, 0.5, 8.0 / 16.0, 1.0 / 16.0);
+    let o = sample_op(Target::Array2D);
+    q.layer = [1.0; 4];
+    let v = run(&t, &trilinear_aniso(16.0), &o, &q)[0];
+    assert!(
+        close(v[0], 0.5) && close(v[1], 0.5) && close(v[2], 0.5),
+        "{v:?}"
+    );
+    assert_eq!(run(&t, &trilinear_aniso(1.0), &o, &q)[0], RED);
+    assert_eq!(run(&t, &trilinear_aniso(2.0), &o, &q)[0], RED);
+    q.layer = [0.0; 4];
+    assert_eq!(run(&t, &trilinear_aniso(16.0), &o, &q)[0], GREEN);
+}
+
+#[test]
+fn anisotropic_filtering_of_cube_faces() {
+    // +Z (face 4) has black/white columns at level 0, every other face is blue, coarser
+    // levels red. Direction (x, y, 1) maps to s = (x + 1) / 2 on +Z, so a quad stepping x
+    // by 1 and y by 1/8 has an 8:1 footprint (8 texels along s, 1 along t).
+    let t = sliced(Target::Cube, 6, |x, l, z| match (z, l) {
+        (4, _) => columns(x, l),
+        (_, 0) => BLUE,
+        _ => RED,
+    });
+    let o = sample_op(Target::Cube);
+    let quad_at = |x: f32| {
+        let mut l = Lanes::<4>::new();
+        l.coord[0] = [x, x + 1.0, x, x + 1.0];
+        l.coord[1] = [0.0, 0.0, 0.125, 0.125];
+        l.coord[2] = [1.0; 4];
+        l
+    };
+    // At the face centre the ellipse stays on +Z: an even mix of the columns.
+    let v = run(&t, &trilinear_aniso(16.0), &o, &quad_at(0.0))[0];
+    assert!(close(v[0], 0.5) && close(v[2], 0.5), "{v:?}");
+    assert_eq!(run(&t, &trilinear_aniso(1.0), &o, &quad_at(0.0))[0], RED);
+    // Near the +X edge it reaches 8 texels past it: seamless filtering takes them from
+    // the blue +X face, per-face filtering clamps to the last column of +Z (white).
+    let mut s = trilinear_aniso(16.0);
+    s.seamless_cube = true;
+    let v = run(&t, &s, &o, &quad_at(0.75))[0];
+    assert!(v[2] > v[0] + 0.05, "{v:?}");
+    s.seamless_cube = false;
+    let v = run(&t, &s, &o, &quad_at(0.75))[0];
+    assert!(close(v[0], v[2]) && v[0] > 0.5, "{v:?}");
+}
+
+#[test]
+fn anisotropic_filtering_limits_and_magnification() {
+    // Magnified along both axes: the magnification filter (here NEAREST) as without
+    // anisotropy, not a blur.
+    let t = sliced(Target::T2D, 1, |x, l, _| columns(x, l));
+    let mut s = trilinear_aniso(16.0);
+    s.mag_filter = Filter::Nearest;
+    let q = quad(0.57, 0.5, 0.25 / 16.0, 0.25 / 16.0);
+    assert_eq!(run(&t, &s, &sample_op(Target::T2D), &q)[0], WHITE);
+    // Explicit LOD (TXL) has no footprint: trilinear.
+    let mut l = quad(0.5, 0.5, 8.0 / 16.0, 1.0 / 16.0);
+    l.lod = [2.0; 4];
+    let o = op(OpKind::Sample(LodMode::Explicit), Target::T2D);
+    assert_eq!(run(&t, &s, &o, &l)[0], RED);
+    // Derivatives given by TXD drive the ellipse like implicit ones.
+    let mut g = point(0.5, 0.5);
+    g.ddx[0] = [0.5; 4];
+    g.ddy[1] = [1.0 / 16.0; 4];
+    let o = op(OpKind::Sample(LodMode::Gradients), Target::T2D);
+    let v = run(&t, &s, &o, &g)[0];
+    assert!(close(v[0], 0.5), "{v:?}");
+}
+
 #[test]
 fn swizzle_integer_and_masks() {
     let mut i = Texture::new(Target::T2D, Format::RG32I, [1, 1, 1], 1).unwrap();

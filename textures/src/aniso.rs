@@ -1,0 +1,220 @@
+//! Anisotropic filtering as an elliptical weighted average (EWA; Heckbert, "Fundamentals
+//! of Texture Mapping and Image Warping", 1989): the pixel's footprint in texel space is the
+//! ellipse spanned by the two screen-space derivative vectors, widened by one texel (the
+//! reconstruction filter) so it never shrinks below a texel; every texel centre inside it
+//! contributes with a Gaussian weight `exp(-2 r^2)` of its elliptical radius `r` (1 on the
+//! boundary). This is the filter Mesa's llvmpipe and softpipe use, so reference images
+//! agree with glemu's.
+//!
+//! EXT_texture_filter_anisotropic leaves the footprint to the implementation but bounds
+//! the degree of anisotropy: the level is chosen from `max(Pmin, Pmax / max_aniso)`, so
+//! with a finer level than isotropic filtering would pick, the ellipse stays at most
+//! about `2 * max_aniso` texels long. (llvmpipe 22.x always uses `Pmin`; the two agree
+//! whenever `Pmax / Pmin <= max_aniso`.)
+
+use std::sync::OnceLock;
+
+/// Entries of the weight table, indexed by `r^2` scaled to `0..=LUT_SIZE - 1`.
+const LUT_SIZE: usize = 1024;
+
+/// Gaussian falloff: the weight at the ellipse's boundary is `exp(-ALPHA)`.
+const ALPHA: f32 = 2.0;
+
+/// Longest derivative (texels of the chosen level) the filter walks. The level choice
+/// keeps it below `2 * max_aniso <= 32`; only a footprint the mip chain cannot shrink (a
+/// level clamped by BASE/MAX_LEVEL, MIN/MAX_LOD, or a texture without mipmaps) exceeds it,
+/// and shrinks to it, which bounds the work per lookup.
+pub const MAX_HALF_AXIS: f32 = 32.0;
+
+/// Weights for `r^2 = i / (LUT_SIZE - 1)`: a table keeps `exp` out of the inner loop and
+/// quantizes `r^2` the way Mesa's table does.
+fn weights() -> &'static [f32; LUT_SIZE] {
+    static LUT: OnceLock<[f32; LUT_SIZE]> = OnceLock::new();
+    LUT.get_or_init(|| std::array::from_fn(|i| (-ALPHA * i as f32 / (LUT_SIZE - 1) as f32).exp()))
+}
+
+/// The footprint ellipse `A u^2 + B u v + C v^2 <= F` around a sample point, in texels
+/// of one level.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ellipse {
+    a: f32,
+    b: f32,
+    c: f32,
+    /// `(LUT_SIZE - 1) / F`: turns `A u^2 + B u v + C v^2` into a table index.
+    scale: f32,
+    /// Half extents of the bounding box.
+    half_u: f32,
+    half_v: f32,
+}
+
+impl Ellipse {
+    /// The ellipse of derivative vectors `dx = (du/dx, dv/dx)` and `dy` (texels of the
+    /// level filtered), or `None` when they are not finite numbers.
+    pub fn new(dx: [f32; 2], dy: [f32; 2]) -> Option<Ellipse> {
+        let len = |d: [f32; 2]| (d[0] * d[0] + d[1] * d[1]).sqrt();
+        let longest = len(dx).max(len(dy));
+        if !longest.is_finite() {
+            return None;
+        }
+        // A footprint longer than the walk allows shrinks as a whole (keeping its shape).
+        let k = if longest > MAX_HALF_AXIS {
+            MAX_HALF_AXIS / longest
+        } else {
+            1.0
+        };
+        let (ux, vx, uy, vy) = (dx[0] * k, dx[1] * k, dy[0] * k, dy[1] * k);
+        let a = vx * vx + vy * vy + 1.0;
+        let b = -2.0 * (ux * vx + uy * vy);
+        let c = ux * ux + uy * uy + 1.0;
+        // F = A C - B^2 / 4 >= A + C - 1 > 0 thanks to the added unit circle.
+        let f = a * c - b * b / 4.0;
+        if !(f > 0.0 && f.is_finite()) {
+            return None;
+        }
+        Some(Ellipse {
+            a,
+            b,
+            c,
+            scale: (LUT_SIZE - 1) as f32 / f,
+            // The bounding box of A u^2 + B u v + C v^2 = F with 4F = 4AC - B^2.
+            half_u: c.sqrt(),
+            half_v: a.sqrt(),
+        })
+    }
+
+    /// Half extents (u, v) of the ellipse's bounding box.
+    pub fn half_extents(&self) -> (f32, f32) {
+        (self.half_u, self.half_v)
+    }
+
+    /// Weight of a texel centre at offset (u, v) from the sample point: `exp(-2 r^2)`
+    /// inside, 0 outside.
+    #[inline(always)]
+    pub fn weight(&self, u: f32, v: f32) -> f32 {
+        let q = (self.a * u * u + self.b * u * v + self.c * v * v) * self.scale;
+        // q >= 0 up to rounding (the form is positive definite); truncation as a table.
+        let i = q.max(0.0) as usize;
+        weights().get(i).copied().unwrap_or(0.0)
+    }
+
+    /// The offsets `u` of row offset `v` that can lie inside: `(lo, hi)`, empty when
+    /// `lo > hi`. Widened by the table's last step so no texel with a weight is missed.
+    #[inline]
+    pub fn row_span(&self, v: f32) -> (f32, f32) {
+        let f = LUT_SIZE as f32 / self.scale;
+        let bv = self.b * v;
+        let disc = bv * bv - 4.0 * self.a * (self.c * v * v - f);
+        if disc < 0.0 {
+            return (1.0, -1.0);
+        }
+        let r = disc.sqrt();
+        ((-bv - r) / (2.0 * self.a), (-bv + r) / (2.0 * self.a))
+    }
+}
+
+/// The level of detail anisotropic filtering uses: `(lambda_base, lambda_major)` from
+/// texel-space derivatives, with `lambda_base = log2(max(Pmin, Pmax / max_aniso))` (the
+/// level whose texels the ellipse walks) and `lambda_major = log2(Pmax)` (which decides
+/// minification: a footprint magnified along both axes takes the magnification filter).
+#[inline]
+pub fn lambdas(dx: [f32; 3], dy: [f32; 3], max_aniso: f32) -> (f32, f32) {
+    let px = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+    let py = dy[0] * dy[0] + dy[1] * dy[1] + dy[2] * dy[2];
+    let (pmax2, pmin2) = if px >= py { (px, py) } else { (py, px) };
+    let n = max_aniso.max(1.0);
+    let minor2 = pmin2.max(pmax2 / (n * n));
+    (0.5 * minor2.log2(), 0.5 * pmax2.log2())
+}
+
+/// The one level the ellipse is walked on: `base + floor(lambda)` clamped to `[base, q]`.
+/// The finer of the two levels trilinear filtering would blend keeps the most detail; the
+/// weighted average already removes what that level has beyond the pixel's footprint.
+#[inline]
+pub fn level(lambda: f32, base: u32, q: u32) -> u32 {
+    // `as` saturates: NaN and negatives give 0, huge values the top.
+    let whole = lambda.max(0.0) as u32;
+    base.saturating_add(whole).min(q)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_fall_from_one_to_exp_minus_two() {
+        let e = Ellipse::new([0.0, 0.0], [0.0, 0.0]).unwrap();
+        // Zero derivatives: the unit circle.
+        assert_eq!(e.half_extents(), (1.0, 1.0));
+        assert_eq!(e.weight(0.0, 0.0), 1.0);
+        let edge = e.weight(0.999, 0.0);
+        assert!((edge - (-2.0f32 * 0.998).exp()).abs() < 3e-3, "{edge}");
+        assert_eq!(e.weight(1.01, 0.0), 0.0);
+        assert_eq!(e.weight(0.75, 0.75), 0.0);
+        let mid = e.weight(0.5, 0.5);
+        assert!((mid - (-1.0f32).exp()).abs() < 3e-3, "{mid}");
+    }
+
+    #[test]
+    fn ellipse_follows_the_derivatives() {
+        // 8 texels per pixel along u, 1 along v: semi-axes sqrt(65) and sqrt(2).
+        let e = Ellipse::new([8.0, 0.0], [0.0, 1.0]).unwrap();
+        let (hu, hv) = e.half_extents();
+        assert!((hu - 65f32.sqrt()).abs() < 1e-5 && (hv - 2f32.sqrt()).abs() < 1e-5);
+        assert!(e.weight(7.9, 0.0) > 0.0);
+        assert_eq!(e.weight(0.0, 1.5), 0.0);
+        // The same footprint turned 90 degrees swaps the axes.
+        let r = Ellipse::new([0.0, 8.0], [1.0, 0.0]).unwrap();
+        assert_eq!(r.half_extents(), (hv, hu));
+        assert_eq!(r.weight(0.0, 7.9), e.weight(7.9, 0.0));
+        // A sheared footprint tilts the ellipse: along the diagonal it reaches further.
+        let s = Ellipse::new([4.0, 4.0], [0.5, -0.5]).unwrap();
+        assert!(s.weight(3.0, 3.0) > 0.0);
+        assert_eq!(s.weight(3.0, -3.0), 0.0);
+    }
+
+    #[test]
+    fn row_span_brackets_every_weighted_texel() {
+        let e = Ellipse::new([5.0, 2.0], [-1.0, 3.0]).unwrap();
+        let (_, hv) = e.half_extents();
+        let mut v = -hv;
+        while v <= hv {
+            let (lo, hi) = e.row_span(v);
+            let mut u = -20.0;
+            while u <= 20.0 {
+                if e.weight(u, v) > 0.0 {
+                    assert!(lo <= u && u <= hi, "({u}, {v}) outside [{lo}, {hi}]");
+                }
+                u += 0.125;
+            }
+            v += 0.25;
+        }
+    }
+
+    #[test]
+    fn huge_or_invalid_footprints() {
+        assert!(Ellipse::new([f32::NAN, 0.0], [0.0, 1.0]).is_none());
+        assert!(Ellipse::new([f32::INFINITY, 0.0], [0.0, 1.0]).is_none());
+        let e = Ellipse::new([1e6, 0.0], [0.0, 1e3]).unwrap();
+        let (hu, hv) = e.half_extents();
+        assert!(hu <= MAX_HALF_AXIS + 1.0 && hv <= 2.0, "{hu} {hv}");
+    }
+
+    #[test]
+    fn lambda_is_limited_by_max_anisotropy() {
+        // 8:1 footprint: with 16x the minor axis decides, with 2x the major one / 2.
+        assert_eq!(lambdas([8.0, 0.0, 0.0], [0.0, 1.0, 0.0], 16.0), (0.0, 3.0));
+        assert_eq!(lambdas([8.0, 0.0, 0.0], [0.0, 1.0, 0.0], 2.0), (2.0, 3.0));
+        assert_eq!(lambdas([0.0, 2.0, 0.0], [32.0, 0.0, 0.0], 4.0), (3.0, 5.0));
+        // Isotropic: both are log2(rho).
+        assert_eq!(lambdas([4.0, 0.0, 0.0], [0.0, 4.0, 0.0], 16.0), (2.0, 2.0));
+    }
+
+    #[test]
+    fn level_is_the_finer_one() {
+        assert_eq!(level(1.9, 0, 8), 1);
+        assert_eq!(level(-3.0, 2, 8), 2);
+        assert_eq!(level(0.5, 2, 8), 2);
+        assert_eq!(level(30.0, 0, 8), 8);
+        assert_eq!(level(f32::NAN, 1, 8), 1);
+    }
+}
