@@ -35,7 +35,7 @@ fn weights() -> &'static [f32; LUT_SIZE] {
 
 /// The footprint ellipse `A u^2 + B u v + C v^2 <= F` around a sample point, in texels
 /// of one level.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct Ellipse {
     a: f32,
     b: f32,
@@ -45,6 +45,7 @@ pub struct Ellipse {
     /// Half extents of the bounding box.
     half_u: f32,
     half_v: f32,
+    lut: &'static [f32; LUT_SIZE],
 }
 
 impl Ellipse {
@@ -79,6 +80,7 @@ impl Ellipse {
             // The bounding box of A u^2 + B u v + C v^2 = F with 4F = 4AC - B^2.
             half_u: c.sqrt(),
             half_v: a.sqrt(),
+            lut: weights(),
         })
     }
 
@@ -91,10 +93,24 @@ impl Ellipse {
     /// inside, 0 outside.
     #[inline(always)]
     pub fn weight(&self, u: f32, v: f32) -> f32 {
-        let q = (self.a * u * u + self.b * u * v + self.c * v * v) * self.scale;
+        self.weight_at((self.a * u * u + self.b * u * v + self.c * v * v) * self.scale)
+    }
+
+    /// The weight of table position `q` (`r^2` scaled to the table; see [`Ellipse::row`]).
+    #[inline(always)]
+    pub fn weight_at(&self, q: f32) -> f32 {
         // q >= 0 up to rounding (the form is positive definite); truncation as a table.
-        let i = q.max(0.0) as usize;
-        weights().get(i).copied().unwrap_or(0.0)
+        self.lut.get(q.max(0.0) as usize).copied().unwrap_or(0.0)
+    }
+
+    /// Walking a row: `(q, dq, ddq)` with `q` the table position of offset (u, v); the
+    /// texel one step further along u is at `q + dq`, and `dq` grows by `ddq` per step
+    /// (the form is quadratic in u).
+    #[inline(always)]
+    pub fn row(&self, u: f32, v: f32) -> (f32, f32, f32) {
+        let q = (self.a * u * u + self.b * u * v + self.c * v * v) * self.scale;
+        let dq = (self.a * (2.0 * u + 1.0) + self.b * v) * self.scale;
+        (q, dq, 2.0 * self.a * self.scale)
     }
 
     /// The offsets `u` of row offset `v` that can lie inside: `(lo, hi)`, empty when
@@ -187,6 +203,24 @@ mod tests {
                 u += 0.125;
             }
             v += 0.25;
+        }
+    }
+
+    #[test]
+    fn stepping_a_row_matches_direct_evaluation() {
+        let e = Ellipse::new([6.0, -2.5], [1.5, 2.0]).unwrap();
+        let v = 0.75;
+        let (mut q, mut dq, ddq) = e.row(-5.25, v);
+        for n in 0..11 {
+            let u = -5.25 + n as f32;
+            let want = e.weight(u, v);
+            assert!(
+                (e.weight_at(q) - want).abs() < 3e-3,
+                "{u}: {} {want}",
+                e.weight_at(q)
+            );
+            q += dq;
+            dq += ddq;
         }
     }
 

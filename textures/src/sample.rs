@@ -15,7 +15,7 @@ use crate::format::{Base, Channel, Format, SampleType};
 use crate::lod;
 use crate::pack::srgb_decode_unorm8;
 use crate::request::{Lanes, LodMode, OpKind, TexOp};
-use crate::sampler::{CompareFunc, DepthMode, Filter, SamplerState, Swizzle};
+use crate::sampler::{CompareFunc, DepthMode, Filter, SamplerState, Swizzle, Wrap};
 use crate::texture::{Level, Target, Texture};
 use crate::wrap::{preclamp, wrap};
 
@@ -751,13 +751,44 @@ impl<'a> Ctx<'a> {
             if lo > hi {
                 continue;
             }
+            let (i0, i1) = (ceil_i(cu + lo), floor_i(cu + hi));
             let jj = wr(w[1], j, lv.h);
-            for i in ceil_i(cu + lo)..=floor_i(cu + hi) {
-                let weight = e.weight(i as f32 - cu, v);
+            let (mut q, mut dq, ddq) = e.row(i0 as f32 - cu, v);
+            // Plain texels: a run of consecutive texels of the row is read as one slice
+            // (inside the level, or any stretch REPEAT maps onto consecutive texels).
+            let row = (self.plain && (0..lv.h).contains(&jj) && (0..lv.d).contains(&k))
+                .then(|| (k as usize * lv.h as usize + jj as usize) * lv.w as usize);
+            let mut i = i0;
+            while i <= i1 {
+                let ii = wr(w[0], i, lv.w);
+                let contiguous = (0..lv.w).contains(&ii) && (i == ii || w[0] == Wrap::Repeat);
+                let run = match row {
+                    Some(r) if contiguous => {
+                        let n = (i1 - i + 1).min(lv.w - ii) as usize;
+                        lv.texels.get(r + ii as usize..r + ii as usize + n)
+                    }
+                    _ => None,
+                };
+                if let Some(texels) = run {
+                    for t in texels {
+                        let weight = e.weight_at(q);
+                        q += dq;
+                        dq += ddq;
+                        for (a, t) in acc.iter_mut().zip(t) {
+                            *a += weight * f32::from_bits(*t);
+                        }
+                        den += weight;
+                    }
+                    i += texels.len().max(1) as i32;
+                    continue;
+                }
+                let weight = e.weight_at(q);
+                q += dq;
+                dq += ddq;
+                i += 1;
                 if weight == 0.0 {
                     continue;
                 }
-                let ii = wr(w[0], i, lv.w);
                 let t = if self.plain {
                     self.raw(lv, ii, jj, k).0.map(f32::from_bits)
                 } else {
