@@ -471,7 +471,10 @@ impl Context {
             }
         }
         vertex.clip = clip;
-        vertex.two_side = st.two_side;
+        // Fixed-function two-sided lighting selects back colours like
+        // VERTEX_PROGRAM_TWO_SIDE does for programs.
+        let fixed_two_side = !st.program_enabled[0] && st.lighting && st.light_two_side;
+        vertex.two_side = st.two_side || fixed_two_side;
         vertex.provoking_last = st.provoking_vertex == gl::LAST_VERTEX_CONVENTION;
         vertex.tess = TessState {
             patch_vertices: st.patch_vertices,

@@ -273,6 +273,13 @@ impl Context {
                 }
                 f.density = first
             }
+            gl::FOG_COORD_SRC => {
+                let src = first as u32;
+                if !matches!(src, gl::FRAGMENT_DEPTH | gl::FOG_COORD) {
+                    return Err(Error::invalid_enum("fog coordinate source", src));
+                }
+                self.st.fog_coord_src = src;
+            }
             gl::FOG_START => f.start = first,
             gl::FOG_END => f.end = first,
             gl::FOG_COLOR => {

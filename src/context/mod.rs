@@ -279,12 +279,13 @@ impl Context {
             c if (gl::LIGHT0..gl::LIGHT0 + state::MAX_LIGHTS as u32).contains(&c) => {
                 st.light_enabled[(c - gl::LIGHT0) as usize]
             }
+            gl::NORMALIZE => st.normalize,
+            gl::COLOR_MATERIAL => st.color_material,
+            gl::COLOR_SUM => st.color_sum,
             gl::DITHER
-            | gl::NORMALIZE
             | gl::LINE_SMOOTH
             | gl::POINT_SMOOTH
             | gl::POLYGON_SMOOTH
-            | gl::COLOR_MATERIAL
             | gl::ALPHA_TEST => false,
             c if (gl::TEXTURE_GEN_S..=gl::TEXTURE_GEN_Q).contains(&c) => false,
             c => return Err(Error::invalid_enum("capability", c)),
@@ -341,14 +342,12 @@ impl Context {
             gl::GEOMETRY_PROGRAM_NV => st.program_enabled[2] = on,
             gl::TESS_CONTROL_PROGRAM_NV => st.program_enabled[3] = on,
             gl::TESS_EVALUATION_PROGRAM_NV => st.program_enabled[4] = on,
-            // Accepted and without effect on what glemu renders (smoothing, dither,
-            // normalisation and texgen are not part of the program paths).
-            gl::DITHER
-            | gl::NORMALIZE
-            | gl::LINE_SMOOTH
-            | gl::POINT_SMOOTH
-            | gl::POLYGON_SMOOTH
-            | gl::COLOR_MATERIAL => {}
+            // Accepted and without effect on what glemu renders (smoothing, dither and
+            // texgen are not part of the program paths).
+            gl::NORMALIZE => st.normalize = on,
+            gl::COLOR_MATERIAL => st.color_material = on,
+            gl::COLOR_SUM => st.color_sum = on,
+            gl::DITHER | gl::LINE_SMOOTH | gl::POINT_SMOOTH | gl::POLYGON_SMOOTH => {}
             c if (gl::CLIP_PLANE0..gl::CLIP_PLANE0 + state::MAX_CLIP_PLANES as u32)
                 .contains(&c) =>
             {
