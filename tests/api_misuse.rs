@@ -332,6 +332,93 @@ const CASES: &[Case] = &[
             c.renderbuffer_storage(gl::RENDERBUFFER, gl::TRIANGLES, 4, 4)
         },
     ),
+    (
+        "subroutine parameters for a non-program target",
+        GlError::InvalidEnum,
+        |c| c.program_subroutine_parameters_uiv(gl::TEXTURE_2D, &[0]),
+    ),
+    (
+        "subroutine parameters with no program loaded",
+        GlError::InvalidOperation,
+        |c| c.program_subroutine_parameters_uiv(gl::FRAGMENT_PROGRAM_ARB, &[]),
+    ),
+    (
+        "subroutine parameter query past the limit",
+        GlError::InvalidValue,
+        |c| {
+            c.get_program_subroutine_parameter_uiv(gl::VERTEX_PROGRAM_ARB, 5000)
+                .map(|_| ())
+        },
+    ),
+    (
+        "texture attachment on the default framebuffer",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, 1, 0)
+        },
+    ),
+    (
+        "texture attachment of a name that is no texture",
+        GlError::InvalidOperation,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 42, 0)
+        },
+    ),
+    (
+        "texture layer attachment of a 2D texture",
+        GlError::InvalidOperation,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 1, 0, 0)
+        },
+    ),
+    (
+        "FramebufferTexture2D with a 3D textarget",
+        GlError::InvalidEnum,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_3D, 0, 0)
+        },
+    ),
+    (
+        "texture attachment at a negative level",
+        GlError::InvalidValue,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 1, -1)
+        },
+    ),
+    (
+        "multisample texture storage with 0 samples",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D_MULTISAMPLE, 1)?;
+            c.tex_image_2d_multisample(gl::TEXTURE_2D_MULTISAMPLE, 0, gl::RGBA8, 4, 4, true)
+        },
+    ),
+    (
+        "integer query of a non-state enum",
+        GlError::InvalidEnum,
+        |c| c.get_integer_v(gl::TRIANGLES).map(|_| ()),
+    ),
+    (
+        "light model of an unknown parameter",
+        GlError::InvalidEnum,
+        |c| c.light_model_i(gl::FOG, 1),
+    ),
+    (
+        "fog coordinate source of a non-source",
+        GlError::InvalidEnum,
+        |c| c.fog_fv(gl::FOG_COORD_SRC, &[gl::LINEAR as f32]),
+    ),
 ];
 
 #[test]
