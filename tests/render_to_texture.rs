@@ -414,6 +414,20 @@ fn layered_clear_writes_every_layer_and_redefinition_is_seen() {
             .unwrap();
         assert_eq!(px(&ctx, 1, 1), [0.0, 0.0, 1.0, 1.0], "layer {layer}");
     }
+    // An upload into the attached layer is what reads through the framebuffer see.
+    ctx.bind_texture(gl::TEXTURE_2D_ARRAY, arr).unwrap();
+    let white = [255u8; 16];
+    ctx.tex_sub_image(
+        gl::TEXTURE_2D_ARRAY,
+        0,
+        [0, 0, 2],
+        [2, 2, 1],
+        gl::RGBA,
+        gl::UNSIGNED_BYTE,
+        &white,
+    )
+    .unwrap();
+    assert_eq!(px(&ctx, 1, 1), [1.0; 4]);
     // Redefining the attached image resizes what the framebuffer renders into.
     ctx.bind_texture(gl::TEXTURE_2D_ARRAY, arr).unwrap();
     ctx.tex_image(
@@ -503,4 +517,39 @@ fn attach_errors() {
     for (i, (want, got)) in cases.into_iter().enumerate() {
         assert_eq!(got.unwrap_err().gl, want, "case {i}");
     }
+}
+
+#[test]
+fn deleting_an_attached_texture_detaches_it_from_the_bound_framebuffer() {
+    let mut ctx = context(4, 4);
+    let a = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let b = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let f = ctx.gen_framebuffers(2);
+    // f[1] holds `a` but is not bound when `a` goes: it stays attached there.
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[1]).unwrap();
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, a, 0)
+        .unwrap();
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[0]).unwrap();
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, b, 0)
+        .unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0 + 1,
+        gl::TEXTURE_2D,
+        a,
+        0,
+    )
+    .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    ctx.delete_textures(&[a]);
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE, "only `b` is left");
+    let ty = gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE;
+    let at1 = gl::COLOR_ATTACHMENT0 + 1;
+    assert_eq!(
+        ctx.get_framebuffer_attachment_parameter_iv(gl::FRAMEBUFFER, at1, ty)
+            .unwrap(),
+        0
+    );
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[1]).unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
 }

@@ -377,6 +377,81 @@ impl Context {
         self.renderbuffer_storage_multisample(target, 0, internal_format, w, h)
     }
 
+    /// `glDeleteRenderbuffers`: deleted renderbuffers are unbound and detached from the
+    /// bound framebuffers.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let rb = ctx.gen_renderbuffers(1);
+    /// ctx.bind_renderbuffer(gl::RENDERBUFFER, rb[0]).unwrap();
+    /// ctx.delete_renderbuffers(&rb);
+    /// assert!(!ctx.is_renderbuffer(rb[0]));
+    /// assert_eq!(ctx.get_integer_v(gl::RENDERBUFFER_BINDING).unwrap(), vec![0]);
+    /// ```
+    pub fn delete_renderbuffers(&mut self, ids: &[u32]) {
+        for id in ids {
+            self.fbos.renderbuffers.remove(id);
+            if self.fbos.bound_rb == *id {
+                self.fbos.bound_rb = 0;
+            }
+        }
+        self.detach_deleted(&[], ids);
+    }
+
+    /// `glIsRenderbuffer`: true for names bound or given storage at least once.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_renderbuffer(gl::RENDERBUFFER, 3).unwrap();
+    /// assert!(ctx.is_renderbuffer(3));
+    /// assert!(!ctx.is_renderbuffer(0));
+    /// ```
+    pub fn is_renderbuffer(&self, id: u32) -> bool {
+        id != 0 && self.fbos.renderbuffers.contains_key(&id)
+    }
+
+    /// `glIsFramebuffer`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let f = ctx.gen_framebuffers(1)[0];
+    /// assert!(ctx.is_framebuffer(f));
+    /// ctx.delete_framebuffers(&[f]);
+    /// assert!(!ctx.is_framebuffer(f));
+    /// ```
+    pub fn is_framebuffer(&self, id: u32) -> bool {
+        id != 0 && self.fbos.objects.contains_key(&id)
+    }
+
+    /// Detaches deleted textures and renderbuffers from the bound draw and read
+    /// framebuffers (GL 4.6 sections 9.2.5 and 9.2.8: images attached to other
+    /// framebuffers stay attached, and those framebuffers become incomplete).
+    pub(crate) fn detach_deleted(&mut self, textures: &[u32], renderbuffers: &[u32]) {
+        let gone = |a: &Option<Attachment>| match a {
+            Some(Attachment::Texture(t)) => textures.contains(&t.id),
+            Some(Attachment::Renderbuffer(r)) => renderbuffers.contains(r),
+            None => false,
+        };
+        for id in [self.fbos.draw, self.fbos.read] {
+            let Some(fbo) = self.fbos.objects.get_mut(&id) else {
+                continue;
+            };
+            for a in fbo
+                .color
+                .iter_mut()
+                .chain([&mut fbo.depth, &mut fbo.stencil])
+            {
+                if gone(a) {
+                    *a = None;
+                }
+            }
+            self.fbos.refresh(id, &self.textures);
+        }
+    }
+
     /// `glGenFramebuffers`.
     ///
     /// ```

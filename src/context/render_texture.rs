@@ -196,7 +196,7 @@ fn store_image(
 
 /// `FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE` values.
 const RENDERBUFFER_TYPE: i32 = gl::RENDERBUFFER as i32;
-const TEXTURE_TYPE: i32 = 0x1702;
+const TEXTURE_TYPE: i32 = gl::TEXTURE as i32;
 
 impl Context {
     /// Stores what the draw framebuffer holds into the texture images attached to it
@@ -224,6 +224,22 @@ impl Context {
             )?;
         }
         Ok(())
+    }
+
+    /// Re-reads the attached textures of the bound draw and read framebuffers after a
+    /// texture upload, so reads through them see it (others are refreshed when bound or
+    /// drawn to).
+    pub(crate) fn refresh_bound_fbos(&mut self) {
+        for id in [self.fbos.draw, self.fbos.read] {
+            let textured = self
+                .fbos
+                .objects
+                .get(&id)
+                .is_some_and(|f| f.textures().next().is_some());
+            if textured {
+                self.fbos.refresh(id, &self.textures);
+            }
+        }
     }
 
     /// True when the draw framebuffer has layered attachments.
@@ -586,6 +602,7 @@ impl Context {
             .get_mut(&id)
             .ok_or_else(|| Error::invalid_operation(format!("texture {id} does not exist")))?;
         o.image = Some(Arc::new(tex));
+        self.refresh_bound_fbos();
         Ok(())
     }
 }

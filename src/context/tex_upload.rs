@@ -107,7 +107,9 @@ impl Context {
         let texels = unpack_client(format, ty, data, size, alignment, fmt)?;
         Arc::make_mut(img)
             .write_texels(level, poff, psize, &texels)
-            .map_err(from_tex)
+            .map_err(from_tex)?;
+        self.refresh_bound_fbos();
+        Ok(())
     }
 
     /// `glCompressedTexImage2D/3D`: defines level `level` of the bound texture from

@@ -308,6 +308,7 @@ impl Context {
             self.textures.objects.remove(id);
             self.textures.bound.retain(|_, b| b != id);
         }
+        self.detach_deleted(ids, &[]);
     }
 
     pub(super) fn bound_texture_mut(
@@ -454,7 +455,9 @@ impl Context {
             )));
         }
         img.write_texels(level, [0, 0, z], store, values)
-            .map_err(from_tex)
+            .map_err(from_tex)?;
+        self.refresh_bound_fbos();
+        Ok(())
     }
 
     /// Makes level `level` of the bound texture (re)defined as `fmt` × `size` (GL terms),
@@ -535,7 +538,11 @@ impl Context {
             .image
             .as_mut()
             .ok_or_else(|| Error::invalid_operation("the texture has no image"))?;
-        Arc::make_mut(img).generate_mipmaps(base).map_err(from_tex)
+        Arc::make_mut(img)
+            .generate_mipmaps(base)
+            .map_err(from_tex)?;
+        self.refresh_bound_fbos();
+        Ok(())
     }
 
     /// `glTexParameteri`.
