@@ -113,8 +113,10 @@ impl Context {
     }
 
     /// `glCompressedTexImage2D/3D`: defines level `level` of the bound texture from
-    /// S3TC blocks (`COMPRESSED_RGB(A)_S3TC_DXT1/3/5_EXT`): 8 or 16 bytes per 4×4 block,
-    /// rows of blocks bottom first. `data` shorter than the image is `INVALID_VALUE`.
+    /// S3TC blocks (`COMPRESSED_RGB(A)_S3TC_DXT1/3/5_EXT`, and the sRGB ones
+    /// `COMPRESSED_SRGB(_ALPHA)_S3TC_DXT1/3/5_EXT` whose colour is sRGB-decoded when
+    /// sampled): 8 or 16 bytes per 4×4 block, rows of blocks bottom first. `data` shorter
+    /// than the image is `INVALID_VALUE`.
     ///
     /// ```
     /// use glemu::{gl, Context};
@@ -124,6 +126,7 @@ impl Context {
     /// let block = [0x00, 0xF8, 0x00, 0xF8, 0, 0, 0, 0];
     /// ctx.compressed_tex_image(gl::TEXTURE_2D, 0, gl::COMPRESSED_RGB_S3TC_DXT1_EXT, [4, 4, 1], &block).unwrap();
     /// assert!(ctx.compressed_tex_image(gl::TEXTURE_2D, 0, gl::COMPRESSED_RGB_S3TC_DXT1_EXT, [8, 8, 1], &block).is_err());
+    /// ctx.compressed_tex_image(gl::TEXTURE_2D, 0, gl::COMPRESSED_SRGB_S3TC_DXT1_EXT, [4, 4, 1], &block).unwrap();
     /// ```
     pub fn compressed_tex_image(
         &mut self,

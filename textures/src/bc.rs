@@ -78,7 +78,8 @@ pub fn decode_block(format: Format, block: &[u8]) -> [[u32; 4]; 16] {
         *d = *s;
     }
     let half = |o: usize| -> [u8; 8] { std::array::from_fn(|i| b[o + i]) };
-    match format {
+    // sRGB variants store the same blocks; the sRGB decode happens when sampling.
+    match format.linear() {
         Format::Bc1Rgb => colour_block(&half(0), false, false),
         Format::Bc1Rgba => colour_block(&half(0), false, true),
         Format::Bc2 => {
@@ -179,6 +180,24 @@ mod tests {
         let t = decode_block(Format::Bc3, &blk);
         assert_eq!(t[1][3], 0);
         assert_eq!(t[2][3], 255);
+    }
+
+    #[test]
+    fn srgb_blocks_decode_like_linear_ones() {
+        // Decoding is the same; the sRGB curve is applied when sampling.
+        let blk: [u8; 16] = std::array::from_fn(|i| (i as u8).wrapping_mul(37) ^ 0x5a);
+        for (srgb, lin) in [
+            (Format::Bc1Srgb, Format::Bc1Rgb),
+            (Format::Bc1SrgbAlpha, Format::Bc1Rgba),
+            (Format::Bc2Srgb, Format::Bc2),
+            (Format::Bc3Srgb, Format::Bc3),
+        ] {
+            assert_eq!(
+                decode_block(srgb, &blk),
+                decode_block(lin, &blk),
+                "{srgb:?}"
+            );
+        }
     }
 
     #[test]

@@ -217,6 +217,14 @@ pub enum Format {
     Bc2,
     /// BC3 / DXT5.
     Bc3,
+    /// BC1 / DXT1 without alpha, sRGB-encoded colour (COMPRESSED_SRGB_S3TC_DXT1_EXT).
+    Bc1Srgb,
+    /// BC1 / DXT1 with 1-bit alpha, sRGB-encoded colour.
+    Bc1SrgbAlpha,
+    /// BC2 / DXT3, sRGB-encoded colour, linear alpha.
+    Bc2Srgb,
+    /// BC3 / DXT5, sRGB-encoded colour, linear alpha.
+    Bc3Srgb,
 }
 
 macro_rules! plain {
@@ -338,6 +346,22 @@ const TABLE: &[(&str, u32, Format)] = &[
     ("COMPRESSED_RGBA_S3TC_DXT1_EXT", 0x83F1, Format::Bc1Rgba),
     ("COMPRESSED_RGBA_S3TC_DXT3_EXT", 0x83F2, Format::Bc2),
     ("COMPRESSED_RGBA_S3TC_DXT5_EXT", 0x83F3, Format::Bc3),
+    ("COMPRESSED_SRGB_S3TC_DXT1_EXT", 0x8C4C, Format::Bc1Srgb),
+    (
+        "COMPRESSED_SRGB_ALPHA_S3TC_DXT1_EXT",
+        0x8C4D,
+        Format::Bc1SrgbAlpha,
+    ),
+    (
+        "COMPRESSED_SRGB_ALPHA_S3TC_DXT3_EXT",
+        0x8C4E,
+        Format::Bc2Srgb,
+    ),
+    (
+        "COMPRESSED_SRGB_ALPHA_S3TC_DXT5_EXT",
+        0x8C4F,
+        Format::Bc3Srgb,
+    ),
     // Unsized and legacy internal formats.
     ("RED", 0x1903, Format::R8),
     ("RG", 0x8227, Format::RG8),
@@ -413,15 +437,44 @@ impl Format {
     /// True for sRGB-encoded formats (decoded to linear when sampled unless decode is
     /// skipped).
     pub fn is_srgb(self) -> bool {
-        matches!(self, Format::Srgb8 | Format::Srgb8Alpha8)
+        matches!(
+            self,
+            Format::Srgb8
+                | Format::Srgb8Alpha8
+                | Format::Bc1Srgb
+                | Format::Bc1SrgbAlpha
+                | Format::Bc2Srgb
+                | Format::Bc3Srgb
+        )
     }
 
     /// True for block-compressed formats (4×4 blocks).
     pub fn is_compressed(self) -> bool {
         matches!(
             self,
-            Format::Bc1Rgb | Format::Bc1Rgba | Format::Bc2 | Format::Bc3
+            Format::Bc1Rgb
+                | Format::Bc1Rgba
+                | Format::Bc2
+                | Format::Bc3
+                | Format::Bc1Srgb
+                | Format::Bc1SrgbAlpha
+                | Format::Bc2Srgb
+                | Format::Bc3Srgb
         )
+    }
+
+    /// The same encoding without sRGB: what the stored bytes decode as before any sRGB
+    /// conversion (SRGB8 -> RGB8, the sRGB S3TC formats -> their linear twins).
+    pub fn linear(self) -> Format {
+        match self {
+            Format::Srgb8 => Format::RGB8,
+            Format::Srgb8Alpha8 => Format::RGBA8,
+            Format::Bc1Srgb => Format::Bc1Rgb,
+            Format::Bc1SrgbAlpha => Format::Bc1Rgba,
+            Format::Bc2Srgb => Format::Bc2,
+            Format::Bc3Srgb => Format::Bc3,
+            f => f,
+        }
     }
 
     /// The base internal format's component set, for colour formats.
@@ -429,7 +482,7 @@ impl Format {
         match self {
             Format::Plain(b, _) => b,
             Format::Srgb8 | Format::Rgb565 | Format::R11fG11fB10f | Format::Rgb9E5 => Base::Rgb,
-            Format::Bc1Rgb => Base::Rgb,
+            Format::Bc1Rgb | Format::Bc1Srgb => Base::Rgb,
             Format::Depth16
             | Format::Depth24
             | Format::Depth32F
@@ -454,8 +507,8 @@ impl Format {
             | Format::Depth32F
             | Format::Depth24Stencil8 => 4,
             Format::Depth32FStencil8 => 8,
-            Format::Bc1Rgb | Format::Bc1Rgba => 8,
-            Format::Bc2 | Format::Bc3 => 16,
+            Format::Bc1Rgb | Format::Bc1Rgba | Format::Bc1Srgb | Format::Bc1SrgbAlpha => 8,
+            Format::Bc2 | Format::Bc3 | Format::Bc2Srgb | Format::Bc3Srgb => 16,
         }
     }
 
@@ -544,7 +597,15 @@ impl Format {
             Format::Depth32F => [w0, 0, 0, ONE_F],
             Format::Depth24Stencil8 => [un(w0 >> 8, 24), w0 & 0xff, 0, ONE_F],
             Format::Depth32FStencil8 => [w0, w1 & 0xff, 0, ONE_F],
-            Format::Bc1Rgb | Format::Bc1Rgba | Format::Bc2 | Format::Bc3 => [0; 4],
+            // Blocks decode whole (bc::decode_image), never texel by texel.
+            Format::Bc1Rgb
+            | Format::Bc1Rgba
+            | Format::Bc2
+            | Format::Bc3
+            | Format::Bc1Srgb
+            | Format::Bc1SrgbAlpha
+            | Format::Bc2Srgb
+            | Format::Bc3Srgb => [0; 4],
         }
     }
 
@@ -606,7 +667,14 @@ impl Format {
             Format::Depth32F => (v[0] as u64, 4),
             Format::Depth24Stencil8 => ((unorm(0, 24) << 8 | v[1].min(255)) as u64, 4),
             Format::Depth32FStencil8 => (v[0] as u64 | ((v[1].min(255) as u64) << 32), 8),
-            Format::Bc1Rgb | Format::Bc1Rgba | Format::Bc2 | Format::Bc3 => return,
+            Format::Bc1Rgb
+            | Format::Bc1Rgba
+            | Format::Bc2
+            | Format::Bc3
+            | Format::Bc1Srgb
+            | Format::Bc1SrgbAlpha
+            | Format::Bc2Srgb
+            | Format::Bc3Srgb => return,
         };
         for (dst, src) in out.iter_mut().zip(word.to_le_bytes().iter()).take(len) {
             *dst = *src;
@@ -734,6 +802,27 @@ mod tests {
         let mut out = [0u8; 4];
         Format::R11fG11fB10f.encode([f(1.0); 4], &mut out);
         assert_eq!(u32::from_le_bytes(out), w as u32);
+    }
+
+    #[test]
+    fn srgb_s3tc_formats_are_their_linear_twins_plus_decode() {
+        let pairs = [
+            (0x8C4C, Format::Bc1Srgb, Format::Bc1Rgb),
+            (0x8C4D, Format::Bc1SrgbAlpha, Format::Bc1Rgba),
+            (0x8C4E, Format::Bc2Srgb, Format::Bc2),
+            (0x8C4F, Format::Bc3Srgb, Format::Bc3),
+        ];
+        for (value, f, lin) in pairs {
+            assert_eq!(Format::from_gl(value), Some(f));
+            assert!(f.is_srgb() && f.is_compressed(), "{f:?}");
+            assert!(!lin.is_srgb());
+            assert_eq!(f.linear(), lin);
+            assert_eq!(lin.linear(), lin);
+            assert_eq!(f.bytes_per_texel(), lin.bytes_per_texel());
+            assert_eq!(f.image_bytes(5, 9, 1), lin.image_bytes(5, 9, 1));
+            assert_eq!(f.base(), lin.base());
+        }
+        assert_eq!(Format::Srgb8Alpha8.linear(), Format::RGBA8);
     }
 
     #[test]

@@ -233,6 +233,7 @@ fn border_texel(format: Format, s: &SamplerState) -> [u32; 4] {
                     | Format::R11fG11fB10f
                     | Format::Rgb9E5
                     | Format::Bc1Rgb
+                    | Format::Bc1Srgb
             ) {
                 t[3] = ONE;
             }

@@ -933,6 +933,34 @@ fn compressed_textures_sample_decoded_blocks() {
 }
 
 #[test]
+fn srgb_compressed_textures_decode_colour_not_alpha() {
+    // One BC3 block: alpha a0 = 128 everywhere (index 0); colour c0 = c1 = 565 grey
+    // (16, 32, 16) -> RGB8 (132, 130, 132), index 0 everywhere.
+    let grey = 16u16 << 11 | 32 << 5 | 16;
+    let [g0, g1] = grey.to_le_bytes();
+    let block = [128, 0, 0, 0, 0, 0, 0, 0, g0, g1, g0, g1, 0, 0, 0, 0];
+    let srgb = |c: f32| ((c / 255.0 + 0.055) / 1.055).powf(2.4);
+    let mut s = SamplerState::simple(Filter::Nearest, Wrap::Repeat);
+    for (format, bytes, alpha) in [
+        (Format::Bc3Srgb, &block[..], 128.0 / 255.0),
+        (Format::Bc1Srgb, &block[8..], 1.0),
+    ] {
+        let mut t = Texture::new(Target::T2D, format, [4, 4, 1], 1).unwrap();
+        t.write_bytes(0, [0, 0, 0], [4, 4, 1], bytes).unwrap();
+        s.srgb_decode = true;
+        let v = run(&t, &s, &sample_op(Target::T2D), &point(0.4, 0.6))[0];
+        let want = [srgb(132.0), srgb(130.0), srgb(132.0), alpha];
+        for c in 0..4 {
+            assert!((v[c] - want[c]).abs() < 1e-4, "{format:?} {v:?} {want:?}");
+        }
+        // SKIP_DECODE_EXT: the stored values.
+        s.srgb_decode = false;
+        let v = run(&t, &s, &sample_op(Target::T2D), &point(0.4, 0.6))[0];
+        assert_eq!(v, [132.0 / 255.0, 130.0 / 255.0, 132.0 / 255.0, alpha]);
+    }
+}
+
+#[test]
 fn gather_with_offset_and_depth_without_compare() {
     let t = r8(4, 1, &[0, 85, 170, 255]);
     let s = SamplerState::simple(Filter::Nearest, Wrap::ClampToEdge);
