@@ -2,8 +2,11 @@
 //! the viewport and scissor box, and the implementation limits apps size things by.
 
 use super::fbo::MAX_COLOR_ATTACHMENTS;
-use super::state::{MAX_LIGHTS, MAX_VERTEX_ATTRIBS};
+use super::state::{
+    MAX_CLIP_PLANES, MAX_LIGHTS, MAX_TEXTURE_COORDS, MAX_TEXTURE_UNITS, MAX_VERTEX_ATTRIBS,
+};
 use super::subroutines::{MAX_PROGRAM_SUBROUTINE_NUM, MAX_PROGRAM_SUBROUTINE_PARAMETERS};
+use super::textures::MAX_TEXTURE_SIZE;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
@@ -27,6 +30,51 @@ fn texture_binding_target(pname: u32) -> Option<Target> {
     })
 }
 
+/// The non-indexed binding a `*_BINDING` name reports, by buffer target.
+fn buffer_binding_target(pname: u32) -> Option<u32> {
+    Some(match pname {
+        gl::ARRAY_BUFFER_BINDING => gl::ARRAY_BUFFER,
+        gl::ELEMENT_ARRAY_BUFFER_BINDING => gl::ELEMENT_ARRAY_BUFFER,
+        gl::UNIFORM_BUFFER_BINDING => gl::UNIFORM_BUFFER,
+        gl::SHADER_STORAGE_BUFFER_BINDING => gl::SHADER_STORAGE_BUFFER,
+        gl::ATOMIC_COUNTER_BUFFER_BINDING => gl::ATOMIC_COUNTER_BUFFER,
+        gl::TRANSFORM_FEEDBACK_BUFFER_BINDING => gl::TRANSFORM_FEEDBACK_BUFFER,
+        gl::DRAW_INDIRECT_BUFFER_BINDING => gl::DRAW_INDIRECT_BUFFER,
+        // COPY_READ/WRITE_BUFFER_BINDING and TEXTURE_BUFFER share their target's value.
+        gl::COPY_READ_BUFFER | gl::COPY_WRITE_BUFFER | gl::TEXTURE_BUFFER => pname,
+        _ => return None,
+    })
+}
+
+/// Indexed buffer-binding names: (target, what) with what 0 = buffer, 1 = start,
+/// 2 = size.
+fn indexed_binding(pname: u32) -> Option<(u32, u8)> {
+    Some(match pname {
+        gl::UNIFORM_BUFFER_BINDING => (gl::UNIFORM_BUFFER, 0),
+        gl::UNIFORM_BUFFER_START => (gl::UNIFORM_BUFFER, 1),
+        gl::UNIFORM_BUFFER_SIZE => (gl::UNIFORM_BUFFER, 2),
+        gl::SHADER_STORAGE_BUFFER_BINDING => (gl::SHADER_STORAGE_BUFFER, 0),
+        gl::SHADER_STORAGE_BUFFER_START => (gl::SHADER_STORAGE_BUFFER, 1),
+        gl::SHADER_STORAGE_BUFFER_SIZE => (gl::SHADER_STORAGE_BUFFER, 2),
+        gl::ATOMIC_COUNTER_BUFFER_BINDING => (gl::ATOMIC_COUNTER_BUFFER, 0),
+        gl::ATOMIC_COUNTER_BUFFER_START => (gl::ATOMIC_COUNTER_BUFFER, 1),
+        gl::ATOMIC_COUNTER_BUFFER_SIZE => (gl::ATOMIC_COUNTER_BUFFER, 2),
+        gl::TRANSFORM_FEEDBACK_BUFFER_BINDING => (gl::TRANSFORM_FEEDBACK_BUFFER, 0),
+        gl::TRANSFORM_FEEDBACK_BUFFER_START => (gl::TRANSFORM_FEEDBACK_BUFFER, 1),
+        gl::TRANSFORM_FEEDBACK_BUFFER_SIZE => (gl::TRANSFORM_FEEDBACK_BUFFER, 2),
+        _ => return None,
+    })
+}
+
+/// Binding points of an indexed target.
+fn indexed_count(target: u32) -> u32 {
+    match target {
+        gl::ATOMIC_COUNTER_BUFFER => 8,
+        gl::TRANSFORM_FEEDBACK_BUFFER => 4,
+        _ => 16,
+    }
+}
+
 fn int(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
@@ -38,8 +86,12 @@ impl Context {
     /// unit, `ACTIVE_TEXTURE`), `VIEWPORT`, `SCISSOR_BOX`, `SAMPLES` of the draw
     /// framebuffer, and limits (`MAX_COLOR_ATTACHMENTS`, `MAX_DRAW_BUFFERS`,
     /// `MAX_VERTEX_ATTRIBS`, `MAX_TEXTURE_SIZE`, `MAX_RENDERBUFFER_SIZE`, `MAX_SAMPLES`,
-    /// `MAX_LIGHTS`, `MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV`, `MAX_PROGRAM_SUBROUTINE_NUM_NV`).
-    /// Other names are `INVALID_ENUM`.
+    /// `MAX_LIGHTS`, `MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV`, `MAX_PROGRAM_SUBROUTINE_NUM_NV`,
+    /// texture, clip-plane, viewport, patch and stream-out limits); also the other buffer
+    /// bindings (`UNIFORM_`, `SHADER_STORAGE_`, `ATOMIC_COUNTER_`, `TRANSFORM_FEEDBACK_`,
+    /// `DRAW_INDIRECT_BUFFER_BINDING`, `COPY_READ/WRITE_BUFFER`, `TEXTURE_BUFFER`),
+    /// `SAMPLER_BINDING`, `SAMPLE_BUFFERS`, `PATCH_VERTICES`, `PRIMITIVE_RESTART_INDEX`,
+    /// `DEPTH_FUNC`, `CULL_FACE_MODE`, `FRONT_FACE`. Other names are `INVALID_ENUM`.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -60,12 +112,14 @@ impl Context {
                 .unwrap_or(0);
             return Ok(vec![int(id)]);
         }
-        let buffer = |target: u32| int(self.buffers.bound.get(&target).copied().unwrap_or(0));
+        if let Some(target) = buffer_binding_target(pname) {
+            let id = self.buffers.bound.get(&target).copied().unwrap_or(0);
+            return Ok(vec![int(id)]);
+        }
         let one = |v: u32| Ok(vec![int(v)]);
+        let st = &self.st;
         match pname {
             gl::VERTEX_ARRAY_BINDING => one(self.arrays.bound_vao),
-            gl::ARRAY_BUFFER_BINDING => Ok(vec![buffer(gl::ARRAY_BUFFER)]),
-            gl::ELEMENT_ARRAY_BUFFER_BINDING => Ok(vec![buffer(gl::ELEMENT_ARRAY_BUFFER)]),
             gl::DRAW_FRAMEBUFFER_BINDING => one(self.fbos.draw),
             gl::READ_FRAMEBUFFER_BINDING => one(self.fbos.read),
             gl::RENDERBUFFER_BINDING => one(self.fbos.bound_rb),
@@ -87,13 +141,73 @@ impl Context {
             }
             gl::MAX_COLOR_ATTACHMENTS | gl::MAX_DRAW_BUFFERS => one(MAX_COLOR_ATTACHMENTS as u32),
             gl::MAX_VERTEX_ATTRIBS => one(MAX_VERTEX_ATTRIBS as u32),
-            gl::MAX_TEXTURE_SIZE | gl::MAX_RENDERBUFFER_SIZE => one(16384),
+            gl::SAMPLER_BINDING => one(self.sampler_binding(st.active_texture)?),
+            gl::SAMPLE_BUFFERS => {
+                let samples = self.get_integer_v(gl::SAMPLES)?;
+                Ok(vec![i32::from(samples.first().is_some_and(|&s| s > 0))])
+            }
+            gl::PATCH_VERTICES => one(st.patch_vertices),
+            gl::PRIMITIVE_RESTART_INDEX => one(st.primitive_restart_index),
+            gl::DEPTH_FUNC => one(st.depth_func),
+            gl::CULL_FACE_MODE => one(st.cull_mode),
+            gl::FRONT_FACE => one(st.front_face),
+            gl::MAX_TEXTURE_SIZE
+            | gl::MAX_RENDERBUFFER_SIZE
+            | gl::MAX_3D_TEXTURE_SIZE
+            | gl::MAX_CUBE_MAP_TEXTURE_SIZE => one(MAX_TEXTURE_SIZE),
+            gl::MAX_VIEWPORT_DIMS => Ok(vec![16384, 16384]),
+            gl::MAX_ARRAY_TEXTURE_LAYERS => one(2048),
+            gl::MAX_CLIP_PLANES => one(MAX_CLIP_PLANES as u32),
+            gl::MAX_TEXTURE_COORDS => one(MAX_TEXTURE_COORDS as u32),
+            gl::MAX_TEXTURE_UNITS
+            | gl::MAX_TEXTURE_IMAGE_UNITS
+            | gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS => one(MAX_TEXTURE_UNITS as u32),
+            gl::MAX_PATCH_VERTICES => one(32),
+            gl::MAX_TRANSFORM_FEEDBACK_BUFFERS => one(4),
             gl::MAX_SAMPLES => one(16),
             gl::MAX_LIGHTS => one(MAX_LIGHTS as u32),
             gl::MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV => one(MAX_PROGRAM_SUBROUTINE_PARAMETERS),
             gl::MAX_PROGRAM_SUBROUTINE_NUM_NV => one(MAX_PROGRAM_SUBROUTINE_NUM),
             p => Err(Error::invalid_enum("integer state", p)),
         }
+    }
+
+    /// `glGetIntegeri_v(pname, index)` for the indexed buffer bindings of
+    /// `UNIFORM_BUFFER`, `SHADER_STORAGE_BUFFER`, `ATOMIC_COUNTER_BUFFER` and
+    /// `TRANSFORM_FEEDBACK_BUFFER`: `*_BINDING` (the buffer), `*_START` and `*_SIZE` (0
+    /// for a whole-buffer `bind_buffer_base`). An index past the target's binding points
+    /// is `INVALID_VALUE`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let b = ctx.gen_buffers(1)[0];
+    /// ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
+    /// ctx.buffer_data_size(gl::UNIFORM_BUFFER, 256, gl::STATIC_DRAW).unwrap();
+    /// ctx.bind_buffer_range(gl::UNIFORM_BUFFER, 3, b, 64, 32).unwrap();
+    /// assert_eq!(ctx.get_integer_i_v(gl::UNIFORM_BUFFER_BINDING, 3).unwrap(), b as i64);
+    /// assert_eq!(ctx.get_integer_i_v(gl::UNIFORM_BUFFER_START, 3).unwrap(), 64);
+    /// assert_eq!(ctx.get_integer_i_v(gl::UNIFORM_BUFFER_SIZE, 3).unwrap(), 32);
+    /// let e = ctx.get_integer_i_v(gl::UNIFORM_BUFFER_BINDING, 16).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn get_integer_i_v(&self, pname: u32, index: u32) -> Result<i64> {
+        let (target, what) = indexed_binding(pname)
+            .ok_or_else(|| Error::invalid_enum("indexed integer state", pname))?;
+        if index >= indexed_count(target) {
+            return Err(Error::invalid_value(format!(
+                "binding point {index} of 0x{target:04X} (max {})",
+                indexed_count(target) - 1
+            )));
+        }
+        let b = self.buffers.indexed.get(&(target, index));
+        let v = match (what, b) {
+            (_, None) => 0,
+            (0, Some(b)) => u64::from(b.id),
+            (1, Some(b)) => b.offset,
+            (_, Some(b)) => b.size.unwrap_or(0),
+        };
+        Ok(i64::try_from(v).unwrap_or(i64::MAX))
     }
 }
 
@@ -143,6 +257,45 @@ mod tests {
             ctx.get_integer_v(gl::ELEMENT_ARRAY_BUFFER_BINDING).unwrap(),
             vec![4]
         );
+    }
+
+    #[test]
+    fn buffer_bindings_plain_and_indexed() {
+        let mut ctx = Context::new(4, 4).unwrap();
+        let b = ctx.gen_buffers(1)[0];
+        ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, b).unwrap();
+        ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 64, gl::STATIC_DRAW)
+            .unwrap();
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 2, b)
+            .unwrap();
+        let get = |p| ctx.get_integer_v(p).unwrap();
+        assert_eq!(get(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING), vec![b as i32]);
+        assert_eq!(get(gl::DRAW_INDIRECT_BUFFER_BINDING), vec![0]);
+        let xfb = |p, i| ctx.get_integer_i_v(p, i).unwrap();
+        assert_eq!(xfb(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 2), i64::from(b));
+        assert_eq!(xfb(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 1), 0);
+        assert_eq!(
+            xfb(gl::TRANSFORM_FEEDBACK_BUFFER_SIZE, 2),
+            0,
+            "whole buffer"
+        );
+        assert!(ctx
+            .get_integer_i_v(gl::TRANSFORM_FEEDBACK_BUFFER_START, 4)
+            .is_err());
+        assert!(ctx.get_integer_i_v(gl::VIEWPORT, 0).is_err());
+    }
+
+    #[test]
+    fn plain_state_and_limits() {
+        let mut ctx = Context::new(4, 4).unwrap();
+        ctx.depth_func(gl::GEQUAL).unwrap();
+        ctx.patch_vertices(5).unwrap();
+        let get = |c: &Context, p| c.get_integer_v(p).unwrap();
+        assert_eq!(get(&ctx, gl::DEPTH_FUNC), vec![gl::GEQUAL as i32]);
+        assert_eq!(get(&ctx, gl::PATCH_VERTICES), vec![5]);
+        assert_eq!(get(&ctx, gl::FRONT_FACE), vec![gl::CCW as i32]);
+        assert_eq!(get(&ctx, gl::MAX_VIEWPORT_DIMS), vec![16384, 16384]);
+        assert_eq!(get(&ctx, gl::SAMPLE_BUFFERS), vec![0]);
     }
 
     #[test]
