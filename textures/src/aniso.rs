@@ -9,8 +9,16 @@
 //! EXT_texture_filter_anisotropic leaves the footprint to the implementation but bounds
 //! the degree of anisotropy: the level is chosen from `max(Pmin, Pmax / max_aniso)`, so
 //! with a finer level than isotropic filtering would pick, the ellipse stays at most
-//! about `2 * max_aniso` texels long. (llvmpipe 22.x always uses `Pmin`; the two agree
-//! whenever `Pmax / Pmin <= max_aniso`.)
+//! about `2 * max_aniso` texels long.
+//!
+//! Where llvmpipe (Mesa 22.3) differs, on purpose:
+//! * it always takes the level from `Pmin` (its `Pmax / max_aniso` test never fires), so
+//!   any TEXTURE_MAX_ANISOTROPY above 1 acts as unlimited; the two agree wherever
+//!   `Pmax / Pmin <= max_aniso`;
+//! * it filters magnified footprints with the ellipse too (a Gaussian blur of radius one
+//!   texel); glemu keeps the magnification filter when both axes are magnified;
+//! * it reads each texel at its corner rather than its centre, which under the mirrored
+//!   wrap modes picks the neighbouring texel in every mirrored period.
 
 use std::sync::OnceLock;
 
