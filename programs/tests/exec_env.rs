@@ -447,3 +447,33 @@ fn image_arrays_index_relatively_and_targets_mask_coordinates() {
         );
     }
 }
+
+/// NV_gpu_program5 IPAC/IPAO/IPAS take "a fragment program attribute variable", which
+/// may be an array element chosen at run time: one call per attribute the lanes name.
+#[test]
+fn interpolation_of_relatively_indexed_attributes() {
+    use glemu_programs::exec::InterpKind;
+    use glemu_programs::ir::InputBinding;
+    let text = "!!NVfp5.0\nATTRIB tc[3] = { fragment.texcoord[0..2] };\nINT TEMP i;\nTEMP r;\nFLR.S i, fragment.color;\nMOV r, 9;\nIPAO r, tc[i.x], {0.25, -0.5, 0, 0};\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let color = input_slot(&p, |b| matches!(b, InputBinding::FragColor { .. }));
+    let r = run_with(&p, 4, &[], TestEnv::default(), |st| {
+        for (l, i) in [0.0, 1.0, 1.0, 5.0].into_iter().enumerate() {
+            st.set_input_f32(color, l, [i, 0.0, 0.0, 0.0]);
+        }
+    });
+    let s = r.stats.expect("run");
+    assert_eq!(
+        r.env.interp_calls,
+        vec![(InterpKind::Offset, 0, 0b0001), (InterpKind::Offset, 1, 0b0110)]
+    );
+    for l in 0..3 {
+        assert_eq!(
+            r.state.temp_lane(1, l).map(f32::from_bits)[..2],
+            [0.25, -0.5]
+        );
+    }
+    // Lane 3's index is past the array: zero, counted.
+    assert_eq!(r.state.temp_lane(1, 3), [0; 4]);
+    assert_eq!(s.oob_reads, 1);
+}

@@ -5,9 +5,9 @@ use super::alu::write32;
 use super::env::{Env, InterpCall, InterpKind, TexCall, TexOffsets, TexOp};
 use super::error::ExecErrorKind;
 use super::executor::{Group, Run};
-use super::operand::{index_reg, load32, load_raw, shape32};
+use super::operand::{index_reg, load32, load_raw, resolve_index, shape32, Raw};
 use super::{LaneMask, Vec4, MAX_LANES};
-use crate::ir::{DataType, Extra, File, Index, Inst, Opcode, TexOffset, TexUnit};
+use crate::ir::{DataType, Extra, File, Index, Inst, Opcode, Src, TexOffset, TexUnit};
 
 type Res<T> = Result<T, ExecErrorKind>;
 
@@ -157,14 +157,6 @@ pub(crate) fn interpolate<E: Env + ?Sized>(
     if attr.file != File::Input {
         return Err(malformed("interpolation of a non-attribute"));
     }
-    let slot = match attr.index {
-        Index::Direct(s) => s,
-        Index::Relative { .. } => {
-            return Err(ExecErrorKind::NotSupported(
-                "IPAC/IPAS/IPAO on a relatively indexed attribute".into(),
-            ))
-        }
-    };
     let kind = match inst.op {
         Opcode::Ipac => InterpKind::Centroid,
         Opcode::Ipas => InterpKind::Sample,
@@ -176,17 +168,48 @@ pub(crate) fn interpolate<E: Env + ?Sized>(
         (InterpKind::Offset, Some(s)) => load32(run.st, &acc, s, DataType::F32, &mut run.stats)?,
         _ => [[0; MAX_LANES]; 4],
     };
-    let call = InterpCall {
-        kind,
-        input: slot,
-        lanes: g.mask,
-        operand: &operand,
+    // A relatively indexed attribute array may name a different attribute in each lane:
+    // one call per distinct attribute, each for the lanes naming it.
+    let slots = resolve_index(run.st, &acc, &attr.index)?;
+    let mut raw = Raw {
+        lo: [[0; MAX_LANES]; 4],
+        hi: [[0; MAX_LANES]; 4],
+        long: false,
     };
-    let mut raw = load_raw(run.st, &acc, attr, &mut run.stats)?;
-    run.env
-        .interpolate(&call, &mut raw.lo)
-        .map_err(|e| ExecErrorKind::Env(e.0))?;
-    raw.long = false;
+    let mut done: LaneMask = 0;
+    for l in 0..MAX_LANES {
+        if g.mask & (1 << l) == 0 || done & (1 << l) != 0 {
+            continue;
+        }
+        let slot = slots[l];
+        let same = (l..MAX_LANES)
+            .filter(|&k| g.mask & (1 << k) != 0 && slots[k] == slot)
+            .fold(0, |m, k| m | (1 << k));
+        done |= same;
+        let Some(slot) = slot else {
+            run.stats.oob_reads += u64::from(same.count_ones());
+            continue;
+        };
+        let one = Src {
+            index: Index::Direct(slot),
+            ..attr.clone()
+        };
+        let mut part = load_raw(run.st, &acc, &one, &mut run.stats)?;
+        let call = InterpCall {
+            kind,
+            input: slot,
+            lanes: same,
+            operand: &operand,
+        };
+        run.env
+            .interpolate(&call, &mut part.lo)
+            .map_err(|e| ExecErrorKind::Env(e.0))?;
+        for k in (0..MAX_LANES).filter(|&k| same & (1 << k) != 0) {
+            for c in 0..4 {
+                raw.lo[c][k] = part.lo[c][k];
+            }
+        }
+    }
     let v = shape32(&raw, attr, DataType::F32);
     write32(run, g, inst, inst.dtype, v, None)
 }

@@ -841,10 +841,7 @@ impl P {
             Ipac | Ipao | Ipas => {
                 self.comma()?;
                 let s = self.src(Kind::V, dtype, m.ntc, name)?;
-                let ok = s.file == File::Input
-                    && s.vertex.is_none()
-                    && matches!(s.index, Index::Direct(_))
-                    && self.interpolatable(&s.index);
+                let ok = s.file == File::Input && s.vertex.is_none() && self.interpolatable(&s.index);
                 if !ok {
                     return Err(semantic(
                         s.span,
@@ -1053,12 +1050,19 @@ impl P {
         Ok(inst)
     }
 
+    /// Whether IPAC/IPAO/IPAS may read `index`: an attribute variable (every element of a
+    /// relatively indexed array) other than fragment.facing and primitive.id.
     fn interpolatable(&self, index: &Index) -> bool {
-        let Index::Direct(slot) = index else {
-            return false;
+        let slots = match *index {
+            Index::Direct(slot) => slot..slot + 1,
+            Index::Relative { base, len, .. } => base..base.saturating_add(len),
         };
+        !slots.is_empty() && slots.into_iter().all(|slot| self.interpolatable_slot(slot))
+    }
+
+    fn interpolatable_slot(&self, slot: u32) -> bool {
         matches!(
-            self.prog.inputs.get(*slot as usize).map(|s| &s.binding),
+            self.prog.inputs.get(slot as usize).map(|s| &s.binding),
             Some(
                 InputBinding::FragColor { .. }
                     | InputBinding::FragTexCoord(_)
