@@ -306,7 +306,8 @@ pub enum File {
     /// A BUFFER / BUFFER4 variable; `Src::index` is the element index within it and
     /// `Src::buffer` names the variable.
     Buffer,
-    /// An immediate vector stored inline in the operand (`Src::imm`).
+    /// A literal vector of an operand read as a 64-bit type (`ADD.F64 d, d, 0.1`), kept
+    /// inline at full precision in `Src::imm`; it reads like a `LONG` register.
     Immediate,
 }
 
@@ -322,8 +323,9 @@ pub struct Src {
     pub vertex: Option<Index>,
     /// For `File::Buffer`: index into `Program::buffers`.
     pub buffer: u32,
-    /// Inline value for `File::Immediate` (raw bits; 64-bit literals use pairs).
-    pub imm: [u32; 4],
+    /// Inline value for `File::Immediate`: the 64-bit raw bits of each component (f64
+    /// bits, or two's-complement integers).
+    pub imm: [u64; 4],
     /// Component selected for each of x, y, z, w.
     pub swizzle: [Comp; 4],
     /// `SWZ`'s extended swizzle: per component 0, 1 or a component, each possibly negated.

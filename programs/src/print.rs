@@ -275,7 +275,7 @@ fn src_text(s: &Src, names: &Names) -> String {
             format!("{n}{binding}[{}]", rel_text(&s.index))
         }
         File::Immediate => format!(
-            "{{{:08x} {:08x} {:08x} {:08x}}}",
+            "{{{:016x} {:016x} {:016x} {:016x}}}",
             s.imm[0], s.imm[1], s.imm[2], s.imm[3]
         ),
         f => index_text(f, &s.index, names),

@@ -465,7 +465,10 @@ fn interpolation_of_relatively_indexed_attributes() {
     let s = r.stats.expect("run");
     assert_eq!(
         r.env.interp_calls,
-        vec![(InterpKind::Offset, 0, 0b0001), (InterpKind::Offset, 1, 0b0110)]
+        vec![
+            (InterpKind::Offset, 0, 0b0001),
+            (InterpKind::Offset, 1, 0b0110)
+        ]
     );
     for l in 0..3 {
         assert_eq!(

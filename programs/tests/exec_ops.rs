@@ -605,6 +605,34 @@ fn cvt_f16_small_types_and_saturation() {
     );
 }
 
+/// Literals of fp64 and 64-bit integer instructions keep full precision
+/// (NV_gpu_program5 / NV_gpu_program_fp64): 0.1 + 0.2 - 0.3 is 2^-54 in f64, while f32
+/// literals widened to f64 would give about -7.45e-9.
+#[test]
+fn literals_of_64_bit_instructions_keep_full_precision() {
+    let f = t0f(
+        "TEMP f;\nLONG TEMP d;\nADD.F64 d, 0.1, {0.2, 0, 0, 0};\nSUB.F64 d, d, 0.3;\nMOV.F f, d;",
+    );
+    assert_eq!(f[0], (0.1f64 + 0.2 - 0.3) as f32);
+    assert_eq!(f[3], (0.1f64 - 0.3) as f32);
+    // A 64-bit integer literal beyond 32 bits, split into words by UP64.
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP d;\nMOV.U64 d, {4294967301, 18446744073709551615, 0, 0};\nUP64.U r, d;"),
+        [5, 1, 0xffff_ffff, 0xffff_ffff]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG INT TEMP d;\nADD.S64 d, {-9223372036854775808, 0, 0, 0}, {1, 0, 0, 0};\nUP64.U r, d;"),
+        [1, 0x8000_0000, 0, 0]
+    );
+    // 1/3 written out to f64 precision survives a CVT to F64 and back.
+    let third = "0.33333333333333331483";
+    let r = t0(&format!(
+        "UINT TEMP r;\nLONG TEMP d;\nMOV.F64 d, {third};\nUP64.U r, d;"
+    ));
+    let bits = (1.0f64 / 3.0).to_bits();
+    assert_eq!(r[..2], [bits as u32, (bits >> 32) as u32]);
+}
+
 #[test]
 fn pack_unpack_round_trips() {
     assert_eq!(

@@ -181,8 +181,10 @@ pub(crate) fn load_raw(st: &LaneState, acc: &Access, src: &Src, stats: &mut Exec
     match src.file {
         File::Immediate => {
             for c in 0..4 {
-                raw.lo[c] = [src.imm[c]; MAX_LANES];
+                raw.lo[c] = [src.imm[c] as u32; MAX_LANES];
+                raw.hi[c] = [(src.imm[c] >> 32) as u32; MAX_LANES];
             }
+            raw.long = true;
         }
         File::Temp => {
             let slots = resolve_index(st, acc, &src.index)?;

@@ -524,7 +524,10 @@ impl P {
             Kind::Vu | Kind::Su => VarType::Uint,
             _ => var_of(dtype),
         };
-        let s = self.src_operand(const_ty)?;
+        // Literals read as a 64-bit type keep their full precision (NV_gpu_program5:
+        // fp64 and 64-bit integer operands).
+        let wide = (dtype.is_64() && matches!(kind, Kind::V | Kind::S | Kind::Su)).then_some(dtype);
+        let s = self.src_operand_typed(const_ty, wide)?;
         if matches!(kind, Kind::S | Kind::Su) && !s.scalar {
             return Err(semantic(
                 s.src.span,
@@ -841,7 +844,8 @@ impl P {
             Ipac | Ipao | Ipas => {
                 self.comma()?;
                 let s = self.src(Kind::V, dtype, m.ntc, name)?;
-                let ok = s.file == File::Input && s.vertex.is_none() && self.interpolatable(&s.index);
+                let ok =
+                    s.file == File::Input && s.vertex.is_none() && self.interpolatable(&s.index);
                 if !ok {
                     return Err(semantic(
                         s.span,

@@ -617,6 +617,79 @@ impl P {
         Ok(())
     }
 
+    /// A 64-bit literal: `{a, b, c, d}` (missing components are 0, 0, 0, 1) or a scalar,
+    /// as raw bits of `dt`. Returns the bits and whether it was a scalar.
+    fn literal64(&mut self, dt: DataType) -> Result<([u64; 4], bool), ProgramError> {
+        let one = match dt {
+            DataType::F64 => 1.0f64.to_bits(),
+            _ => 1,
+        };
+        if !self.c.eat(&Tok::LBrace) {
+            let (v, _) = self.signed_scalar64(dt)?;
+            return Ok(([v; 4], true));
+        }
+        let mut v = [0, 0, 0, one];
+        let mut n = 0;
+        loop {
+            let (x, s) = self.signed_scalar64(dt)?;
+            match v.get_mut(n) {
+                Some(slot) => *slot = x,
+                None => return Err(syntax(s, "a constant vector has at most 4 components")),
+            }
+            n += 1;
+            if !self.c.eat(&Tok::Comma) {
+                break;
+            }
+        }
+        self.c.expect(&Tok::RBrace, "to end a constant vector")?;
+        Ok((v, false))
+    }
+
+    /// An optionally signed number as the raw bits of 64-bit type `dt`.
+    fn signed_scalar64(&mut self, dt: DataType) -> Result<(u64, Span), ProgramError> {
+        let start = self.c.span();
+        let neg = if self.c.eat(&Tok::Minus) {
+            true
+        } else {
+            self.c.eat(&Tok::Plus);
+            false
+        };
+        let tok = self.c.peek().clone();
+        let span = start.to(self.c.span());
+        let bits = match (tok, dt) {
+            (Tok::Int(i), DataType::F64) => (if neg { -(i as f64) } else { i as f64 }).to_bits(),
+            (Tok::Float(f), DataType::F64) => (if neg { -f } else { f }).to_bits(),
+            (Tok::Int(i), DataType::S64) => {
+                if i > 1 << 63 || (i == 1 << 63 && !neg) {
+                    return Err(semantic(span, "integer constant does not fit in 64 bits"));
+                }
+                if neg {
+                    i.wrapping_neg()
+                } else {
+                    i
+                }
+            }
+            (Tok::Int(i), _) => {
+                if neg && i != 0 {
+                    return Err(semantic(
+                        span,
+                        "a negative constant cannot be used where an unsigned integer is expected",
+                    ));
+                }
+                i
+            }
+            (Tok::Float(_), _) => {
+                return Err(semantic(
+                    span,
+                    "an integer variable needs an integer constant",
+                ))
+            }
+            _ => return Err(self.c.unexpected("a number")),
+        };
+        self.c.bump();
+        Ok((bits, span))
+    }
+
     fn maybe_array(
         &mut self,
         name: &str,
@@ -636,6 +709,17 @@ impl P {
 
     /// A full source operand: sign, `|abs|`, register, swizzle.
     pub(crate) fn src_operand(&mut self, const_ty: VarType) -> Result<ParsedSrc, ProgramError> {
+        self.src_operand_typed(const_ty, None)
+    }
+
+    /// `src_operand`, where a literal read as the 64-bit type `wide` (fp64/int64
+    /// instructions) is kept at full precision as an immediate instead of a 32-bit
+    /// parameter.
+    pub(crate) fn src_operand_typed(
+        &mut self,
+        const_ty: VarType,
+        wide: Option<DataType>,
+    ) -> Result<ParsedSrc, ProgramError> {
         let start = self.c.span();
         let mut negate = false;
         if self.c.eat(&Tok::Minus) {
@@ -660,7 +744,23 @@ impl P {
         }
         // A negative literal right after the sign: `-2` is parsed by the constant itself.
         let literal = matches!(self.c.peek(), Tok::Int(_) | Tok::Float(_) | Tok::LBrace);
-        let (op, lit_scalar) = self.src_register(const_ty)?;
+        let (op, lit_scalar, imm) = match wide.filter(|_| literal) {
+            Some(dt) => {
+                let (imm, scalar) = self.literal64(dt)?;
+                let op = Operand {
+                    file: File::Immediate,
+                    index: Index::Direct(0),
+                    vertex: None,
+                    buffer: 0,
+                    ty: None,
+                };
+                (op, scalar, imm)
+            }
+            None => {
+                let (op, scalar) = self.src_register(const_ty)?;
+                (op, scalar, [0; 4])
+            }
+        };
         if literal && negate && const_ty == VarType::Uint {
             return Err(semantic(
                 start.to(self.c.prev_span()),
@@ -684,7 +784,7 @@ impl P {
                 index: op.index,
                 vertex: op.vertex,
                 buffer: op.buffer,
-                imm: [0; 4],
+                imm,
                 swizzle,
                 ext_swizzle: None,
                 abs,
