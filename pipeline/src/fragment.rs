@@ -179,6 +179,8 @@ impl FragmentPlan {
                     InputBinding::FragHelperThread => FragSrc::Helper,
                     InputBinding::ThreadId => FragSrc::Thread(None),
                     InputBinding::ThreadMask(k) => FragSrc::Thread(Some(*k)),
+                    // One SM running one warp at a time (see the ir docs).
+                    InputBinding::WarpId | InputBinding::SmId => FragSrc::Const([0; 4]),
                     other => {
                         return Err(PipelineError::not_supported(format!(
                             "fragment program input {other:?}"

@@ -62,6 +62,8 @@ fn resolve<'a>(
         InputBinding::VertexInstance => return Ok(Source::InstanceId),
         InputBinding::ThreadId => return Ok(Source::Thread(None)),
         InputBinding::ThreadMask(k) => return Ok(Source::Thread(Some(*k))),
+        // One SM running one warp at a time (see the ir docs).
+        InputBinding::WarpId | InputBinding::SmId => return Ok(Source::Value([0; 4])),
         _ => {}
     }
     let Some(slot) = slot_for(binding) else {

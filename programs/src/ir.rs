@@ -642,6 +642,12 @@ pub enum InputBinding {
     TessInner(u32),
     /// NV_shader_thread_group built-ins.
     ThreadId,
+    /// `*.warpid` and `*.smid` (NV_shader_thread_group): glemu is one SM running one warp
+    /// (an executor batch) at a time, so both are always 0 -- deterministic, and within the
+    /// ranges the spec gives (0..WARPS_PER_SM_NV-1, 0..SM_COUNT_NV-1) for one SM of one
+    /// resident warp.
+    WarpId,
+    SmId,
     ThreadMask(ThreadMaskKind),
 }
 

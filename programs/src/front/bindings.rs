@@ -199,10 +199,8 @@ impl P {
                 "id" if self.is_nv() => one(InputBinding::VertexId),
                 "instance" if self.is_nv() => one(InputBinding::VertexInstance),
                 "threadid" if self.nv >= 50 => one(InputBinding::ThreadId),
-                "warpid" | "smid" if self.nv >= 50 => Err(unsupported(
-                    ns,
-                    format!("the 'vertex.{name}' thread group binding"),
-                )),
+                "warpid" if self.nv >= 50 => one(InputBinding::WarpId),
+                "smid" if self.nv >= 50 => one(InputBinding::SmId),
                 n if self.nv >= 50 && thread_mask(n).is_some() => one(InputBinding::ThreadMask(
                     thread_mask(n).unwrap_or(ThreadMaskKind::Eq),
                 )),
@@ -298,12 +296,8 @@ impl P {
             "helperthread" if self.nv >= 50 => InputBinding::FragHelperThread,
             "barycentric" if self.nv >= 50 => InputBinding::FragBarycentric,
             "threadid" if self.nv >= 50 => InputBinding::ThreadId,
-            "warpid" | "smid" if self.nv >= 50 => {
-                return Err(unsupported(
-                    ns,
-                    format!("the 'fragment.{name}' thread group binding"),
-                ))
-            }
+            "warpid" if self.nv >= 50 => InputBinding::WarpId,
+            "smid" if self.nv >= 50 => InputBinding::SmId,
             n if self.nv >= 50 && thread_mask(n).is_some() => {
                 InputBinding::ThreadMask(thread_mask(n).unwrap_or(ThreadMaskKind::Eq))
             }
@@ -443,12 +437,8 @@ impl P {
                 (a..=b).map(|i| wrap(VaryingSlot::PatchAttrib(i))).collect()
             }
             "threadid" if self.nv >= 50 => vec![InputBinding::ThreadId],
-            "warpid" | "smid" if self.nv >= 50 => {
-                return Err(unsupported(
-                    ns,
-                    format!("the 'primitive.{name}' thread group binding"),
-                ))
-            }
+            "warpid" if self.nv >= 50 => vec![InputBinding::WarpId],
+            "smid" if self.nv >= 50 => vec![InputBinding::SmId],
             n if self.nv >= 50 && thread_mask(n).is_some() => {
                 vec![InputBinding::ThreadMask(
                     thread_mask(n).unwrap_or(ThreadMaskKind::Eq),

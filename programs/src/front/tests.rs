@@ -307,3 +307,17 @@ fn cvt_is_one_instruction_carrying_both_storage_types() {
     );
     assert_eq!(p.temps.len(), 2, "no hidden temps");
 }
+
+#[test]
+fn thread_group_warp_and_sm_ids_are_inputs() {
+    let p = asm("!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nUINT TEMP t;\nMOV.U t.x, primitive.warpid.x;\nMOV.U t.y, primitive.smid.x;\nEND");
+    let b: Vec<&InputBinding> = p.inputs.iter().map(|i| &i.binding).collect();
+    assert_eq!(b, vec![&InputBinding::WarpId, &InputBinding::SmId]);
+    let p = asm("!!NVfp5.0\nATTRIB w = fragment.warpid;\nMOV.U result.color.x, w.x;\nEND");
+    assert_eq!(p.inputs[0].binding, InputBinding::WarpId);
+    assert!(assemble(
+        "!!NVfp4.0\nMOV.U result.color.x, fragment.smid.x;\nEND",
+        None
+    )
+    .is_err());
+}
