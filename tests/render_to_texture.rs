@@ -321,6 +321,19 @@ fn multisample_texture_renders_and_blits_resolved() {
     );
 
     ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, 0).unwrap();
+    // Each sample of the texture holds what was rendered (TXFMS fetches it).
+    for (sample, want) in samples.iter().enumerate() {
+        fragment(
+            &mut ctx,
+            &format!(
+                "!!NVfp4.0\nINT TEMP c;\nMOV.S c, {{1, 2, 0, {sample}}};\nTXFMS result.color, c, texture[0], 2DMS;\nEND\n"
+            ),
+        );
+        rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+        ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, 0).unwrap();
+        assert_eq!(px(&ctx, 0, 0)[0], *want, "sample {sample}");
+        ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, f).unwrap();
+    }
     ctx.blit_framebuffer(
         [0, 0, 4, 4],
         [0, 0, 4, 4],
