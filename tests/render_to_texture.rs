@@ -566,3 +566,59 @@ fn deleting_an_attached_texture_detaches_it_from_the_bound_framebuffer() {
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f[1]).unwrap();
     assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
 }
+
+#[test]
+fn draw_buffers_route_outputs_to_attachments_with_gaps() {
+    let mut ctx = context(4, 4);
+    let a = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    ctx.active_texture(1).unwrap();
+    let c = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    let at = |k: u32| gl::COLOR_ATTACHMENT0 + k;
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, at(0), gl::TEXTURE_2D, a, 0)
+        .unwrap();
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, at(2), gl::TEXTURE_2D, c, 0)
+        .unwrap();
+    assert_eq!(
+        status(&ctx),
+        gl::FRAMEBUFFER_COMPLETE,
+        "a gap at attachment 1"
+    );
+    ctx.draw_buffers(&[at(2), at(0)]).unwrap();
+    assert_eq!(
+        ctx.get_integer_v(gl::DRAW_BUFFER0 + 1).unwrap(),
+        vec![at(0) as i32]
+    );
+    fragment(
+        &mut ctx,
+        "!!ARBfp1.0\nOPTION ARB_draw_buffers;\nMOV result.color[0], {1, 0, 0, 1};\nMOV result.color[1], {0, 1, 0, 1};\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(
+        px(&ctx, 1, 1),
+        [0.0, 1.0, 0.0, 1.0],
+        "output 1 at attachment 0"
+    );
+    // Clears write the draw buffers only: attachment 2 keeps red.
+    ctx.draw_buffer(at(0)).unwrap();
+    ctx.clear_color([0.0, 0.0, 1.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.read_buffer(at(2)).unwrap();
+    assert_eq!(px(&ctx, 1, 1), [1.0, 0.0, 0.0, 1.0]);
+    ctx.read_buffer(at(0)).unwrap();
+    assert_eq!(px(&ctx, 1, 1), [0.0, 0.0, 1.0, 1.0]);
+    ctx.read_buffer(at(1)).unwrap();
+    assert_eq!(
+        ctx.read_pixel(1, 1).unwrap_err().gl,
+        GlError::InvalidOperation
+    );
+    // What was rendered is in the textures.
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    fragment(
+        &mut ctx,
+        "!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\nEND\n",
+    );
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    assert_eq!(px(&ctx, 2, 2), [1.0, 0.0, 0.0, 1.0]);
+}

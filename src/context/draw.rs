@@ -501,7 +501,8 @@ impl Context {
             counter_buffers.push(self.indexed_range(gl::ATOMIC_COUNTER_BUFFER, i)?);
             storage_buffers.push(self.indexed_range(gl::SHADER_STORAGE_BUFFER, i)?);
         }
-        let raster = super::snapshot::raster_state(&self.st)?;
+        let mut raster = super::snapshot::raster_state(&self.st)?;
+        raster.blend.draw_buffers = self.plane_outputs();
         Ok(DrawState {
             programs,
             attribs: self.attrib_bindings()?,

@@ -5,6 +5,7 @@
 //! attachments change); a renderbuffer attached to two framebuffers does not share
 //! contents between them.
 
+use super::draw_buffers::{Buffers, DefaultBuffers};
 use super::framebuffer::from_raster;
 use super::render_texture;
 use super::snapshot::scissor_rect;
@@ -73,6 +74,7 @@ pub(crate) struct Fbo {
     /// The storage draws render into, and the layout it was built for.
     pub(crate) fb: Option<Framebuffer>,
     pub(crate) layout: Option<Layout>,
+    pub(crate) buffers: Buffers,
 }
 
 impl Fbo {
@@ -102,6 +104,7 @@ pub(crate) struct Fbos {
     pub(crate) bound_rb: u32,
     pub(crate) draw: u32,
     pub(crate) read: u32,
+    pub(crate) default_buffers: DefaultBuffers,
 }
 
 fn storage_of(internal_format: u32) -> Result<Storage> {
@@ -188,7 +191,6 @@ impl Fbos {
     fn status(&self, fbo: &Fbo, textures: &Textures) -> (u32, Option<Layout>) {
         let mut dims: Option<(u32, u32, u32, bool)> = None;
         let mut colors = Vec::new();
-        let mut gap = false;
         let mut depth = DepthFormat::D24S8;
         let points = fbo
             .color
@@ -197,7 +199,6 @@ impl Fbos {
             .chain([(fbo.depth, Point::Depth), (fbo.stencil, Point::Stencil)]);
         for (a, point) in points {
             let Some(a) = a else {
-                gap |= point == Point::Color;
                 continue;
             };
             let (storage, w, h, s, layered) = match self.shape(a, point, textures) {
@@ -205,13 +206,8 @@ impl Fbos {
                 Err(status) => return (status, None),
             };
             match storage {
-                Storage::Color(f) => {
-                    if gap {
-                        // The rasterizer addresses attachments densely from 0.
-                        return (FRAMEBUFFER_UNSUPPORTED, None);
-                    }
-                    colors.push(f);
-                }
+                // One plane per attached colour image, in attachment order.
+                Storage::Color(f) => colors.push(f),
                 Storage::Depth(f) => depth = f,
             }
             match dims {
@@ -700,6 +696,18 @@ impl Context {
         let mask4 = self.st.color_mask;
         // Gather source values first: read and draw may be the same framebuffer.
         self.fbos.refresh(self.fbos.read, &self.textures);
+        // Colour goes from the read buffer to every draw buffer; a NONE read buffer
+        // copies no colour.
+        let src_plane = (mask & gl::COLOR_BUFFER_BIT != 0)
+            .then(|| self.read_plane().ok())
+            .flatten();
+        let dst_planes: Vec<usize> = self
+            .plane_outputs()
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.is_some())
+            .map(|(p, _)| p)
+            .collect();
         let read = self.read_target()?;
         let (rw, rh) = (read.width() as i32, read.height() as i32);
         let mut writes = Vec::new();
@@ -713,11 +721,7 @@ impl Context {
                     continue;
                 }
                 let (ux, uy) = (sx as u32, sy as u32);
-                let color = if mask & gl::COLOR_BUFFER_BIT != 0 {
-                    read.read_pixel(0, ux, uy)
-                } else {
-                    None
-                };
+                let color = src_plane.and_then(|p| read.read_pixel(p, ux, uy));
                 let depth = if mask & gl::DEPTH_BUFFER_BIT != 0 {
                     read.read_depth(ux, uy, 0)
                 } else {
@@ -749,7 +753,8 @@ impl Context {
                 }
             }
             if let Some(c) = color {
-                for rt in 0..draw.color_targets() {
+                let n = draw.color_targets();
+                for &rt in dst_planes.iter().filter(|&&p| p < n) {
                     draw.clear_color(rt, c, Some(r), mask4, false)
                         .map_err(from_raster)?;
                 }

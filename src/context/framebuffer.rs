@@ -89,9 +89,13 @@ impl Context {
             (self.st.clear_stencil & 0xff) as u8,
             (self.st.stencil[0].write_mask & 0xff) as u8,
         );
+        // Clears write the draw buffers only (GL 4.6 section 17.4.3).
+        let outputs = self.plane_outputs();
         let fb = self.draw_target()?;
         if mask & gl::COLOR_BUFFER_BIT != 0 {
-            for rt in 0..fb.color_targets() {
+            let n = fb.color_targets();
+            let planes = outputs.iter().enumerate().filter(|(_, o)| o.is_some());
+            for (rt, _) in planes.filter(|(p, _)| *p < n) {
                 fb.clear_color(rt, cc, sc, cm, srgb).map_err(from_raster)?;
             }
         }
@@ -127,7 +131,7 @@ impl Context {
         let (x, y) = self.check_xy(x, y)?;
         let v = self
             .read_target()?
-            .read_pixel(0, x, y)
+            .read_pixel(self.read_plane()?, x, y)
             .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
         // A resolve writes RGBA8 too: round the average to the stored precision.
         Ok(v.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() / 255.0))
@@ -174,7 +178,7 @@ impl Context {
             )));
         }
         self.read_target()?
-            .read_sample(0, x, y, s)
+            .read_sample(self.read_plane()?, x, y, s)
             .ok_or_else(|| Error::invalid_value("sample outside the framebuffer"))
     }
 
@@ -212,7 +216,7 @@ impl Context {
     /// ```
     pub fn read_rgba8_top_down(&self) -> Result<Vec<u8>> {
         self.read_target()?
-            .to_rgba8_top_down(0)
+            .to_rgba8_top_down(self.read_plane()?)
             .map_err(from_raster)
     }
 }

@@ -91,7 +91,8 @@ impl Context {
     /// bindings (`UNIFORM_`, `SHADER_STORAGE_`, `ATOMIC_COUNTER_`, `TRANSFORM_FEEDBACK_`,
     /// `DRAW_INDIRECT_BUFFER_BINDING`, `COPY_READ/WRITE_BUFFER`, `TEXTURE_BUFFER`),
     /// `SAMPLER_BINDING`, `SAMPLE_BUFFERS`, `PATCH_VERTICES`, `PRIMITIVE_RESTART_INDEX`,
-    /// `DEPTH_FUNC`, `CULL_FACE_MODE`, `FRONT_FACE`. Other names are `INVALID_ENUM`.
+    /// `DEPTH_FUNC`, `CULL_FACE_MODE`, `FRONT_FACE`, `DRAW_BUFFER`, `DRAW_BUFFERi`,
+    /// `READ_BUFFER`. Other names are `INVALID_ENUM`.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -118,6 +119,12 @@ impl Context {
         }
         let one = |v: u32| Ok(vec![int(v)]);
         let st = &self.st;
+        let draw_buffers = self.buffers(self.fbos.draw).draw;
+        if let Some(i) = pname.checked_sub(gl::DRAW_BUFFER0) {
+            if let Some(&b) = draw_buffers.get(i as usize) {
+                return one(b);
+            }
+        }
         match pname {
             gl::VERTEX_ARRAY_BINDING => one(self.arrays.bound_vao),
             gl::DRAW_FRAMEBUFFER_BINDING => one(self.fbos.draw),
@@ -141,6 +148,8 @@ impl Context {
             }
             gl::MAX_COLOR_ATTACHMENTS | gl::MAX_DRAW_BUFFERS => one(MAX_COLOR_ATTACHMENTS as u32),
             gl::MAX_VERTEX_ATTRIBS => one(MAX_VERTEX_ATTRIBS as u32),
+            gl::DRAW_BUFFER => one(draw_buffers[0]),
+            gl::READ_BUFFER => one(self.buffers(self.fbos.read).read),
             gl::SAMPLER_BINDING => one(self.sampler_binding(st.active_texture)?),
             gl::SAMPLE_BUFFERS => {
                 let samples = self.get_integer_v(gl::SAMPLES)?;

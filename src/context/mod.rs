@@ -14,6 +14,7 @@
 pub mod arrays;
 pub mod buffers;
 mod draw;
+mod draw_buffers;
 pub mod fbo;
 mod fixed;
 pub mod framebuffer;
