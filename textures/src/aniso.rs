@@ -28,11 +28,14 @@ const LUT_SIZE: usize = 1024;
 /// Gaussian falloff: the weight at the ellipse's boundary is `exp(-ALPHA)`.
 const ALPHA: f32 = 2.0;
 
-/// Longest derivative (texels of the chosen level) the filter walks. The level choice
-/// keeps it below `2 * max_aniso <= 32`; only a footprint the mip chain cannot shrink (a
-/// level clamped by BASE/MAX_LEVEL, MIN/MAX_LOD, or a texture without mipmaps) exceeds it,
-/// and shrinks to it, which bounds the work per lookup.
-pub const MAX_HALF_AXIS: f32 = 32.0;
+/// Bound on `sqrt(F)`, the ellipse's area over pi (texels of the chosen level), i.e. on
+/// the texels one lookup weighs (about `pi * sqrt(F)`). With derivatives `dx`, `dy`,
+/// `F = det(dx, dy)^2 + |dx|^2 + |dy|^2 + 1`; the level choice keeps `Pmin < 2` and
+/// `Pmax < 2 * max_aniso <= 32`, so `F < 72^2` and no ordinary footprint comes near it.
+/// Only one the mip chain cannot shrink (a level clamped by BASE/MAX_LEVEL or MIN/MAX_LOD,
+/// a texture without mipmaps, a large negative LOD bias) exceeds it, and shrinks to it
+/// as a whole, keeping its shape.
+pub const MAX_SQRT_F: f32 = 80.0;
 
 /// Weights for `r^2 = i / (LUT_SIZE - 1)`: a table keeps `exp` out of the inner loop and
 /// quantizes `r^2` the way Mesa's table does.
@@ -60,14 +63,18 @@ impl Ellipse {
     /// The ellipse of derivative vectors `dx = (du/dx, dv/dx)` and `dy` (texels of the
     /// level filtered), or `None` when they are not finite numbers.
     pub fn new(dx: [f32; 2], dy: [f32; 2]) -> Option<Ellipse> {
-        let len = |d: [f32; 2]| (d[0] * d[0] + d[1] * d[1]).sqrt();
-        let longest = len(dx).max(len(dy));
-        if !longest.is_finite() {
+        let lengths = dx[0] * dx[0] + dx[1] * dx[1] + dy[0] * dy[0] + dy[1] * dy[1];
+        let det = dx[0] * dy[1] - dx[1] * dy[0];
+        let f = det * det + lengths + 1.0;
+        if !f.is_finite() {
             return None;
         }
-        // A footprint longer than the walk allows shrinks as a whole (keeping its shape).
-        let k = if longest > MAX_HALF_AXIS {
-            MAX_HALF_AXIS / longest
+        // Scaling both derivatives by k gives F(k) = det^2 k^4 + lengths k^2 + 1; solve
+        // F(k) = MAX_SQRT_F^2 for k^2 (the root written without cancellation).
+        let k = if f > MAX_SQRT_F * MAX_SQRT_F {
+            let room = MAX_SQRT_F * MAX_SQRT_F - 1.0;
+            let disc = lengths * lengths + 4.0 * det * det * room;
+            (2.0 * room / (lengths + disc.sqrt())).sqrt()
         } else {
             1.0
         };
@@ -236,9 +243,22 @@ mod tests {
     fn huge_or_invalid_footprints() {
         assert!(Ellipse::new([f32::NAN, 0.0], [0.0, 1.0]).is_none());
         assert!(Ellipse::new([f32::INFINITY, 0.0], [0.0, 1.0]).is_none());
+        // Shrunk to the budget, shape kept: 1000:1 stays a thin ellipse along u.
         let e = Ellipse::new([1e6, 0.0], [0.0, 1e3]).unwrap();
         let (hu, hv) = e.half_extents();
-        assert!(hu <= MAX_HALF_AXIS + 1.0 && hv <= 2.0, "{hu} {hv}");
+        assert!(hu <= MAX_SQRT_F + 1.0 && hv < 1.01, "{hu} {hv}");
+        let f = |e: &Ellipse| (LUT_SIZE - 1) as f32 / e.scale;
+        assert!((f(&e).sqrt() - MAX_SQRT_F).abs() < 0.5, "{}", f(&e).sqrt());
+        // Isotropic 1000 texels: a circle of radius about sqrt(80).
+        let e = Ellipse::new([1e3, 0.0], [0.0, 1e3]).unwrap();
+        let (hu, hv) = e.half_extents();
+        assert!(
+            (hu - hv).abs() < 1e-3 && (hu - 80f32.sqrt()).abs() < 0.1,
+            "{hu}"
+        );
+        // The largest ordinary footprint (Pmin < 2, Pmax < 32) is left alone.
+        let e = Ellipse::new([31.9, 0.0], [0.0, 1.99]).unwrap();
+        assert!((e.half_extents().0 - (31.9f32 * 31.9 + 1.0).sqrt()).abs() < 1e-3);
     }
 
     #[test]
