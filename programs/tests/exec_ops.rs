@@ -633,6 +633,28 @@ fn literals_of_64_bit_instructions_keep_full_precision() {
     assert_eq!(r[..2], [bits as u32, (bits >> 32) as u32]);
 }
 
+/// SAD with 64-bit types (NV_gpu_program5 Table X.13 lists SAD with 64-bit integer
+/// modifiers): |op0 - op1| + op2, op2 and the result unsigned, the sum wrapping.
+#[test]
+fn sad_64_bit() {
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG INT TEMP d;\nLONG UINT TEMP u;\nSAD.S64 u, {-5, 10, -9223372036854775808, 0}, {5, -10, 9223372036854775807, 0}, {1, 2, 3, 0};\nUP64.U r, u;"),
+        [11, 0, 22, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG INT TEMP d;\nLONG UINT TEMP u;\nSAD.S64 u, {-9223372036854775808, 0, 0, 0}, {9223372036854775807, 0, 0, 0}, {3, 0, 0, 0};\nUP64.U r, u;"),
+        [2, 0, 0, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP u;\nSAD.U64 u, {3, 18446744073709551615, 0, 0}, {5, 0, 0, 0}, {0, 1, 0, 0};\nUP64.U r, u;"),
+        [2, 0, 0, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP u;\nSAD.U64 u, {3, 18446744073709551615, 0, 0}, {5, 0, 0, 0}, {0, 1, 0, 0};\nUP64.U r, u.y;"),
+        [0, 0, 0, 0]
+    );
+}
+
 #[test]
 fn pack_unpack_round_trips() {
     assert_eq!(

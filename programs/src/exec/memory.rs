@@ -481,10 +481,8 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     let a = targets(run, g, &m.space, src(inst, 1)?)?;
     let size = scalar_size(m.ty.scalar);
     if size < 4 {
-        return Err(ExecErrorKind::NotSupported(format!(
-            "ATOM on {:?} (only 32/64-bit atomics exist)",
-            m.ty.scalar
-        )));
+        // The front end rejects these storage modifiers on ATOM (its Table X.Y).
+        return Err(malformed("ATOM on an 8/16-bit type"));
     }
     let mut out: Wide = [[0; MAX_LANES]; 4];
     let live = g.mask & !run.st.helper;

@@ -104,7 +104,13 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
     let acc = run.access(g);
     let mut s = [[[0u64; MAX_LANES]; 4]; 3];
     for (i, src) in inst.srcs.iter().take(3).enumerate() {
-        s[i] = load64(run.st, &acc, src, load_ty, &mut run.stats)?;
+        // SAD's third operand is always unsigned (NV_gpu_program4 section 2.X.8.Z).
+        let ty = if inst.op == Sad && i == 2 {
+            DataType::U64
+        } else {
+            load_ty
+        };
+        s[i] = load64(run.st, &acc, src, ty, &mut run.stats)?;
     }
     if inst.srcs.len() < min_srcs(inst.op) {
         return Err(ExecErrorKind::Malformed("missing source operand".into()));
@@ -208,6 +214,18 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
                     x.checked_rem(y).unwrap_or(0)
                 }
             })
+        }
+        Sad if !float => {
+            // |op0 - op1| + op2, the sum unsigned and wrapping.
+            let diff = map2(&a, &b, |x, y| {
+                if signed {
+                    (x as i64).abs_diff(y as i64)
+                } else {
+                    x.abs_diff(y)
+                }
+            });
+            let r = map2(&diff, &c, u64::wrapping_add);
+            return write64(run, g, inst, DataType::U64, &r);
         }
         Rcp if float => scalar(&|x| 1.0 / x),
         Rsq if float => scalar(&|x| 1.0 / x.sqrt()),
@@ -320,7 +338,7 @@ fn min_srcs(op: Opcode) -> usize {
     match op {
         Sfl | Str => 0,
         Mov | Swz | Abs | Rcp | Rsq | Frc | Flr | Ceil | Round | Trunc | Ssg | Not => 1,
-        Mad | Cmp => 3,
+        Mad | Cmp | Sad => 3,
         _ => 2,
     }
 }
