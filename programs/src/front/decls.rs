@@ -831,10 +831,15 @@ impl P {
         }
         let info = self.reg_info(&m, kw, false)?;
         let (name, span) = self.c.ident("a buffer variable name")?;
-        let size = self.opt_array_size()?;
+        let mut size = self.opt_array_size()?;
+        // CBUFFER allows a second size: `CBUFFER cb[n][m]` is n binding points of m
+        // elements each; the outer size must match the binding range.
+        let mut outer = None;
         if kw == "CBUFFER" {
-            // CBUFFER allows a second size for two-dimensional arrays of buffers.
-            let _ = self.opt_array_size()?;
+            if let Some(inner) = self.opt_array_size()? {
+                outer = size;
+                size = Some(inner);
+            }
         }
         self.c.expect(&Tok::Eq, "in a buffer declaration")?;
         let braced = self.c.eat(&Tok::LBrace);
@@ -854,6 +859,14 @@ impl P {
             ));
         }
         let bindings = bhi - binding + 1;
+        if let Some(Some((n, nspan))) = outer {
+            if n != bindings {
+                return Err(semantic(
+                    nspan,
+                    format!("'{name}': declared {n} buffers, but the binding names {bindings} binding points"),
+                ));
+            }
+        }
         let mut first = 0;
         let mut count = None;
         if self.c.peek() == &Tok::LBracket {

@@ -321,3 +321,28 @@ fn thread_group_warp_and_sm_ids_are_inputs() {
     )
     .is_err());
 }
+
+#[test]
+fn two_dimensional_cbuffer_sizes_bindings_then_elements() {
+    let p = asm("!!NVfp5.0\nCBUFFER cb[2][64] = { program.buffer[3..4] };\nUINT TEMP r;\nLDC.U32 r, cb[1][60];\nEND");
+    assert_eq!(
+        (
+            p.buffers[0].binding,
+            p.buffers[0].bindings,
+            p.buffers[0].len
+        ),
+        (3, 2, Some(64))
+    );
+    assert_eq!(p.instructions[0].srcs[0].vertex, Some(Index::Direct(1)));
+    assert_eq!(p.instructions[0].srcs[0].index, Index::Direct(60));
+    let e = assemble("!!NVfp5.0\nCBUFFER cb[2][64] = { program.buffer[3..4] };\nUINT TEMP r;\nLDC.U32 r, cb[1][64];\nEND", None).unwrap_err();
+    assert!(e.to_string().contains("out of bounds"), "{e}");
+    let e = assemble(
+        "!!NVfp5.0\nCBUFFER cb[3][64] = { program.buffer[3..4] };\nEND",
+        None,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("declared 3 buffers"), "{e}");
+    let e = assemble("!!NVfp5.0\nCBUFFER cb[] = { program.buffer[3..4] };\nUINT TEMP r;\nLDC.U32 r, cb[2][0];\nEND", None).unwrap_err();
+    assert!(e.to_string().contains("index 2 is out of bounds"), "{e}");
+}
