@@ -622,3 +622,70 @@ fn draw_buffers_route_outputs_to_attachments_with_gaps() {
     rect(&mut ctx, FULL, 0.0, [0.0; 4]);
     assert_eq!(px(&ctx, 2, 2), [1.0, 0.0, 0.0, 1.0]);
 }
+
+/// A geometry program sends each input triangle to layers 2 (red), 0 (green) and 7 (one
+/// the array lacks: not drawn) of a layered 2D-array attachment (NV_geometry_program4:
+/// each primitive goes to the layer of its provoking vertex's result.layer).
+#[test]
+fn geometry_program_selects_layers_of_a_layered_attachment() {
+    let mut ctx = context(4, 4);
+    let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [4, 4, 3], gl::RGBA8);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0)
+        .unwrap();
+    ctx.clear_color([0.0, 0.0, 1.0, 1.0]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.bind_program(gl::GEOMETRY_PROGRAM_NV, 3).unwrap();
+    ctx.program_string(
+        gl::GEOMETRY_PROGRAM_NV,
+        "!!NVgp4.0
+PRIMITIVE_IN TRIANGLES;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 9;
+PARAM layers[3] = { {2, 0, 0, 0}, {0, 0, 0, 0}, {7, 0, 0, 0} };
+PARAM cols[3] = { {1, 0, 0, 1}, {0, 1, 0, 1}, {1, 1, 1, 1} };
+INT TEMP k, l;
+MOV.S k.x, 0;
+REP 3;
+  FLR.S l.x, layers[k.x];
+  MOV result.position, vertex[0].position;
+  MOV result.color, cols[k.x];
+  MOV.S result.layer.x, l.x;
+  EMIT;
+  MOV result.position, vertex[1].position;
+  MOV result.color, cols[k.x];
+  MOV.S result.layer.x, l.x;
+  EMIT;
+  MOV result.position, vertex[2].position;
+  MOV result.color, cols[k.x];
+  MOV.S result.layer.x, l.x;
+  EMIT;
+  ENDPRIM;
+  ADD.S k.x, k.x, 1;
+ENDREP;
+END
+",
+    )
+    .unwrap();
+    ctx.enable(gl::GEOMETRY_PROGRAM_NV).unwrap();
+    fragment(&mut ctx, COLOR);
+    ctx.begin_query(gl::PRIMITIVES_GENERATED, 1).unwrap();
+    rect(&mut ctx, FULL, 0.0, [0.0; 4]);
+    ctx.end_query(gl::PRIMITIVES_GENERATED).unwrap();
+    // Counted once, not once per layer pass: 2 triangles in, 3 out each.
+    assert_eq!(ctx.get_query_result(1).unwrap(), 6);
+    ctx.disable(gl::GEOMETRY_PROGRAM_NV).unwrap();
+    let g = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, g).unwrap();
+    let want = [
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 0.0, 0.0, 1.0],
+    ];
+    for (layer, want) in want.iter().enumerate() {
+        ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0, layer as i32)
+            .unwrap();
+        assert_eq!(px(&ctx, 2, 1), *want, "layer {layer}");
+    }
+}

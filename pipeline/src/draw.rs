@@ -9,7 +9,7 @@ use crate::fragment::{FragmentPlan, ProgramShader};
 use crate::state::{DrawState, DrawStats};
 use crate::vertices::Vertices;
 use crate::xfb::XfbState;
-use crate::{geometry, tess, vertex_stage};
+use crate::{geometry, layer, tess, vertex_stage};
 use glemu_programs::ir::VaryingSlot;
 use glemu_raster::{DrawInput, Framebuffer, Rasterizer};
 use std::borrow::Cow;
@@ -155,7 +155,13 @@ pub fn draw(
         if let Some((plan, input)) = raster_in.as_mut() {
             let mut cc = ClipContext::new(&st.verts, &plan.raster, vp);
             if let Some((p, ids)) = st.streams.first() {
-                cc.add(st.class, p, ids, input);
+                match vp.layer {
+                    Some(l) => {
+                        let (p, ids) = layer::select(&st.verts, st.class, p, ids, l);
+                        cc.add(st.class, &p, &ids, input);
+                    }
+                    None => cc.add(st.class, p, ids, input),
+                }
             }
         }
     }

@@ -10,7 +10,8 @@
 //!    evaluation program.
 //! 4. [`geometry`] — geometry programs with invocations, EMIT/EMITS/ENDPRIM and streams.
 //! 5. [`xfb`] — stream-out.
-//! 6. [`clip`] — frustum/user clipping, guard band, viewport transform.
+//! 6. [`clip`] — frustum/user clipping, guard band, viewport transform ([`layer`] picks
+//!    the primitives of one layer of a layered framebuffer).
 //! 7. [`fragment`] — the fragment program as the rasterizer's shader.
 //!
 //! Programs reach buffers, textures and the GPU address space ([`memory`]) through
@@ -81,6 +82,7 @@ pub mod error;
 pub mod fetch;
 pub mod fragment;
 pub mod geometry;
+pub mod layer;
 pub mod memory;
 pub mod state;
 pub mod tess;

@@ -215,6 +215,10 @@ pub struct VertexProcessing {
     /// last vertex-processing stage writes are clamped to [0, 1] before they are captured
     /// and interpolated.
     pub clamp_vertex_color: bool,
+    /// Layered framebuffers, drawn one layer at a time: `Some(l)` rasterizes only the
+    /// primitives whose provoking vertex selects layer `l` (`result.layer.x`, 0 when not
+    /// written); `None` rasterizes every primitive.
+    pub layer: Option<u32>,
 }
 
 impl VertexProcessing {
@@ -237,6 +241,7 @@ impl VertexProcessing {
             ],
             program_point_size: false,
             clamp_vertex_color: true,
+            layer: None,
         }
     }
 }

@@ -535,43 +535,40 @@ impl Context {
         if call.count == 0 || call.instances == 0 {
             return Ok(());
         }
-        let state = self.snapshot(call)?;
-        if self.draw_target_layered() {
-            let selects_layer = [
-                &state.programs.vertex,
-                &state.programs.geometry,
-                &state.programs.tess_eval,
-            ]
-            .into_iter()
-            .flatten()
-            .any(|sp| {
-                sp.program.outputs.iter().any(|o| {
-                    o.binding
-                        == glemu_programs::ir::OutputBinding::Varying(
-                            glemu_programs::ir::VaryingSlot::Layer,
-                        )
-                })
+        let mut state = self.snapshot(call)?;
+        let rasterizer = std::sync::Arc::clone(&self.rasterizer);
+        // A layered framebuffer that a program selects layers of is drawn one layer at a
+        // time; stream-out and primitive counts come from the first pass only.
+        let passes = self.layer_passes(&state);
+        let mut stats = glemu_pipeline::DrawStats::default();
+        for layer in 0..passes.unwrap_or(1) {
+            state.vertex.layer = passes.map(|_| layer);
+            self.set_render_layer(layer);
+            // The stream-out state is moved out while the draw target is borrowed.
+            let mut xfb_state = std::mem::take(&mut self.xfb.state);
+            let capture = xfb_state.active && layer == 0;
+            let result = self.draw_target().and_then(|fb| {
+                let xfb = if capture { Some(&mut xfb_state) } else { None };
+                glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
             });
-            if selects_layer {
-                return Err(Error::not_supported(
-                    "selecting a layer of a layered framebuffer (result.layer)",
-                ));
+            self.xfb.state = xfb_state;
+            let pass = result?;
+            if layer == 0 {
+                stats = pass;
+            } else {
+                stats.samples_passed += pass.samples_passed;
+            }
+            if passes.is_some() {
+                self.store_draw_target(false)?;
             }
         }
-        let rasterizer = std::sync::Arc::clone(&self.rasterizer);
-        // The stream-out state is moved out while the draw target is borrowed.
-        let mut xfb_state = std::mem::take(&mut self.xfb.state);
-        let capture = xfb_state.active;
-        let result = self.draw_target().and_then(|fb| {
-            let xfb = if capture { Some(&mut xfb_state) } else { None };
-            glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
-        });
-        self.xfb.state = xfb_state;
-        // The snapshot's references to textures go first, so storing into a texture it
-        // samples (a feedback loop) does not copy the texture.
-        drop(state);
-        let stats = result?;
-        self.store_draw_target(false)?;
+        self.set_render_layer(0);
+        if passes.is_none() {
+            // The snapshot's references to textures go first, so storing into a texture
+            // it samples (a feedback loop) does not copy the texture.
+            drop(state);
+            self.store_draw_target(false)?;
+        }
         self.queries.add(&QueryCounts {
             samples_passed: stats.samples_passed,
             generated: stats.primitives_generated,

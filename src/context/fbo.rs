@@ -75,6 +75,8 @@ pub(crate) struct Fbo {
     pub(crate) fb: Option<Framebuffer>,
     pub(crate) layout: Option<Layout>,
     pub(crate) buffers: Buffers,
+    /// The layer of layered attachments a draw is rendering (drawn one at a time).
+    pub(crate) render_layer: u32,
 }
 
 impl Fbo {

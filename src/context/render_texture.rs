@@ -14,6 +14,8 @@ use super::textures::{from_tex, Textures};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use glemu_pipeline::DrawState;
+use glemu_programs::ir::{OutputBinding, VaryingSlot};
 use glemu_raster::{ColorFormat, DepthFormat, Framebuffer};
 use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::sync::Arc;
@@ -46,11 +48,11 @@ pub(crate) fn storage_of_texture(fmt: Format) -> Option<Storage> {
     }
 }
 
-/// The physical slice an attachment renders into (layered attachments: layer 0, where
-/// primitives go when no program selects a layer).
-fn slice(t: &TexImage) -> u32 {
+/// The physical slice an attachment renders into: its layer, or for layered attachments
+/// the layer being drawn (0, where primitives go when no program selects a layer).
+fn slice(t: &TexImage, render_layer: u32) -> u32 {
     if t.layered {
-        0
+        render_layer
     } else {
         t.layer
     }
@@ -78,19 +80,21 @@ pub(crate) fn load(fbo: &mut Fbo, textures: &Textures) {
         depth,
         stencil,
         fb,
+        render_layer,
         ..
     } = fbo;
+    let layer = *render_layer;
     let Some(fb) = fb.as_mut() else {
         return;
     };
     // Complete framebuffers have no gaps, so attachment n is render target n.
     for (rt, a) in color.iter().flatten().enumerate() {
         if let Attachment::Texture(t) = a {
-            load_image(fb, Some(rt), false, t, textures);
+            load_image(fb, Some(rt), false, t, layer, textures);
         }
     }
     if let Some(Attachment::Texture(t)) = depth.or(*stencil) {
-        load_image(fb, None, stencil.is_some(), &t, textures);
+        load_image(fb, None, stencil.is_some(), &t, layer, textures);
     }
 }
 
@@ -99,6 +103,7 @@ fn load_image(
     rt: Option<usize>,
     stencil: bool,
     t: &TexImage,
+    layer: u32,
     textures: &Textures,
 ) {
     let Some(img) = image(textures, t) else {
@@ -108,7 +113,7 @@ fn load_image(
         return;
     };
     let (w, h, n) = (level.width, level.height, img.samples());
-    let base = slice(t) as usize * w as usize * h as usize * n as usize;
+    let base = slice(t, layer) as usize * w as usize * h as usize * n as usize;
     let texels = level.texels().get(base..).unwrap_or(&[]);
     let mut it = texels.iter();
     each_texel(w.min(fb.width()), h.min(fb.height()), n, |x, y, s| {
@@ -137,10 +142,11 @@ fn stored_values(
     stencil: bool,
     old: &Texture,
     t: &TexImage,
+    layer: u32,
 ) -> Option<Vec<[u32; 4]>> {
     let level = old.level(t.level)?;
     let (w, h, n) = (level.width, level.height, old.samples());
-    let base = slice(t) as usize * w as usize * h as usize * n as usize;
+    let base = slice(t, layer) as usize * w as usize * h as usize * n as usize;
     let mut previous = level.texels().get(base..).unwrap_or(&[]).iter();
     let mut out = Vec::with_capacity(w as usize * h as usize * n as usize);
     each_texel(w, h, n, |x, y, s| {
@@ -165,6 +171,7 @@ fn store_image(
     rt: Option<usize>,
     stencil: bool,
     t: &TexImage,
+    layer: u32,
     all_layers: bool,
     textures: &mut Textures,
 ) -> Result<()> {
@@ -174,7 +181,7 @@ fn store_image(
     let Some(img) = obj.image.as_mut() else {
         return Ok(());
     };
-    let Some(values) = stored_values(fb, rt, stencil, img, t) else {
+    let Some(values) = stored_values(fb, rt, stencil, img, t, layer) else {
         return Ok(());
     };
     let Some(level) = img.level(t.level) else {
@@ -184,7 +191,7 @@ fn store_image(
     let slices = if t.layered && all_layers {
         0..level.depth
     } else {
-        slice(t)..slice(t) + 1
+        slice(t, layer)..slice(t, layer) + 1
     };
     let img = Arc::make_mut(img);
     for z in slices {
@@ -208,20 +215,23 @@ impl Context {
         let Some(fb) = fbo.fb.as_ref() else {
             return Ok(());
         };
+        let layer = fbo.render_layer;
         for (rt, a) in fbo.color.iter().flatten().enumerate() {
             if let Attachment::Texture(t) = a {
-                store_image(fb, Some(rt), false, t, all_layers, &mut self.textures)?;
+                store_image(
+                    fb,
+                    Some(rt),
+                    false,
+                    t,
+                    layer,
+                    all_layers,
+                    &mut self.textures,
+                )?;
             }
         }
         if let Some(Attachment::Texture(t)) = fbo.depth.or(fbo.stencil) {
-            store_image(
-                fb,
-                None,
-                fbo.stencil.is_some(),
-                &t,
-                all_layers,
-                &mut self.textures,
-            )?;
+            let stencil = fbo.stencil.is_some();
+            store_image(fb, None, stencil, &t, layer, all_layers, &mut self.textures)?;
         }
         Ok(())
     }
@@ -242,13 +252,38 @@ impl Context {
         }
     }
 
-    /// True when the draw framebuffer has layered attachments.
-    pub(crate) fn draw_target_layered(&self) -> bool {
-        self.fbos
-            .objects
-            .get(&self.fbos.draw)
-            .and_then(|f| f.layout.as_ref())
-            .is_some_and(|l| l.5)
+    /// The number of layers to draw one by one: `Some(n)` when the draw framebuffer is
+    /// layered and a program of `state` writes `result.layer`; n is the fewest layers
+    /// among its attachments (GL 4.6 section 9.8).
+    pub(crate) fn layer_passes(&self, state: &DrawState) -> Option<u32> {
+        let fbo = self.fbos.objects.get(&self.fbos.draw)?;
+        if !fbo.layout.as_ref().is_some_and(|l| l.5) {
+            return None;
+        }
+        let layer_out = OutputBinding::Varying(VaryingSlot::Layer);
+        let programs = [
+            &state.programs.vertex,
+            &state.programs.geometry,
+            &state.programs.tess_eval,
+        ];
+        let selects = programs
+            .into_iter()
+            .flatten()
+            .any(|sp| sp.program.outputs.iter().any(|o| o.binding == layer_out));
+        if !selects {
+            return None;
+        }
+        fbo.textures()
+            .filter(|t| t.layered)
+            .filter_map(|t| Some(image(&self.textures, &t)?.level(t.level)?.depth))
+            .min()
+    }
+
+    /// Sets the layer of layered attachments that draws load, render and store.
+    pub(crate) fn set_render_layer(&mut self, layer: u32) {
+        if let Some(fbo) = self.fbos.objects.get_mut(&self.fbos.draw) {
+            fbo.render_layer = layer;
+        }
     }
 
     /// Checks a `glFramebufferTexture*` call: framebuffer target (not the default
@@ -404,8 +439,9 @@ impl Context {
     }
 
     /// `glFramebufferTexture`: attaches a whole texture level. A 3D, array or cube-map
-    /// texture is a layered attachment: clears write every layer; draws render into
-    /// layer 0 (selecting a layer with `result.layer` is not supported).
+    /// texture is a layered attachment: clears write every layer; each primitive goes to
+    /// the layer its provoking vertex writes to `result.layer` (layer 0 when no program
+    /// writes it; primitives selecting a layer the framebuffer lacks are not drawn).
     ///
     /// ```
     /// use glemu::{gl, Context};
