@@ -480,3 +480,26 @@ fn interpolation_of_relatively_indexed_attributes() {
     assert_eq!(r.state.temp_lane(1, 3), [0; 4]);
     assert_eq!(s.oob_reads, 1);
 }
+
+/// NV_gpu_program5_mem_extended: BufferMemoryLoad/Store of 8/16-bit and F16 vectors, one
+/// element per component, sign- or zero-extended on load and truncated on store.
+#[test]
+fn mem_extended_small_vector_loads_and_stores() {
+    let text = "!!NVfp5.0\nOPTION NV_gpu_program5_mem_extended;\nCBUFFER cb[] = { program.buffer[0] };\nINT TEMP i;\nUINT TEMP u;\nTEMP f;\nLONG UINT TEMP a;\nMOV.U64 a, 0;\nLOAD.S8X4 i, a.x;\nLDC.U16X2 u, cb[4];\nLDC.F16X4 f, cb[8];\nSTORE.S16X2 {-2, 70000, 0, 0}, a.x;\nMOV.U64 a, 4;\nSTORE.U8X4 {1, 258, 3, 4}, a.x;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let env = mem_with(&[0x80ff_017f, 0xffff_0001, 0xc000_3c00, 0x7c00_3800]);
+    let r = run_with(&p, 1, &[], env, |_| {});
+    r.stats.expect("run");
+    assert_eq!(
+        r.state.temp_lane(0, 0).map(|x| x as i32),
+        [127, 1, -1, -128]
+    );
+    assert_eq!(r.state.temp_lane(1, 0), [1, 0xffff, 0, 0]);
+    assert_eq!(
+        r.state.temp_lane(2, 0).map(f32::from_bits),
+        [1.0, -2.0, 0.5, f32::INFINITY]
+    );
+    // -2 and 70000 keep their low 16 bits; 258 its low 8.
+    assert_eq!(&r.env.mem[0..4], &[0xfe, 0xff, 0x70, 0x11]);
+    assert_eq!(&r.env.mem[4..8], &[1, 2, 3, 4]);
+}

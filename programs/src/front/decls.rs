@@ -109,6 +109,10 @@ impl P {
                 self.opts.fp2 = true;
                 true
             }
+            "NV_gpu_program5_mem_extended" if self.nv >= 50 => {
+                self.opts.mem_extended = true;
+                true
+            }
             // Extensions that only unlock syntax we always accept in NV programs.
             "NV_shader_atomic_float"
             | "NV_shader_atomic_int64"

@@ -43,7 +43,10 @@ fn data_type_mod(m: &str) -> Option<DataType> {
     })
 }
 
-fn mem_type_mod(m: &str) -> Option<MemType> {
+/// A storage modifier: `F32`, `U8`, `S32X4` ... Vectors of 8/16-bit and F16 components
+/// (`S8X4`, `F16X2` ...) only exist with NV_gpu_program5_mem_extended; `small_vectors` says
+/// whether to accept them.
+fn mem_type_mod(m: &str, small_vectors: bool) -> Option<MemType> {
     let (base, count) = match m.split_once('X') {
         Some((b, n)) => (b, n.parse::<u8>().ok()?),
         None => (m, 1),
@@ -66,6 +69,7 @@ fn mem_type_mod(m: &str) -> Option<MemType> {
         _ => return None,
     };
     if count > 1
+        && !small_vectors
         && !matches!(
             scalar,
             MemScalar::F32
@@ -336,9 +340,21 @@ impl P {
             let not_ok = || semantic(span, format!("'.{name}' is not allowed on {}", info.name));
             let op = info.op;
             if is_mem(op) {
-                if let Some(t) = mem_type_mod(&name) {
+                if let Some(t) = mem_type_mod(&name, true) {
                     if m.mem.is_some() {
                         return Err(dup("storage type"));
+                    }
+                    // NV_gpu_program5_mem_extended: small vectors on the load/store
+                    // instructions only, and only with the option.
+                    let small_vector = t.count > 1 && mem_type_mod(&name, false).is_none();
+                    if small_vector
+                        && (!self.opts.mem_extended
+                            || matches!(op, Opcode::Atom | Opcode::Atomim | Opcode::Atomctr))
+                    {
+                        return Err(semantic(
+                            span,
+                            format!("'.{name}' needs OPTION NV_gpu_program5_mem_extended and a load or store instruction"),
+                        ));
                     }
                     if self.nv < 50 && op != Opcode::Ldc && op != Opcode::Load {
                         return Err(not_ok());
@@ -348,7 +364,7 @@ impl P {
                 }
             }
             if op == Opcode::Cvt {
-                if let Some(t) = mem_type_mod(&name).filter(|t| t.count == 1) {
+                if let Some(t) = mem_type_mod(&name, false).filter(|t| t.count == 1) {
                     if m.cvt.len() >= 2 {
                         return Err(dup("storage type"));
                     }
@@ -439,7 +455,7 @@ impl P {
                     };
                 }
                 _ => {
-                    if mem_type_mod(&name).is_some() || atom_op(&name).is_some() {
+                    if mem_type_mod(&name, true).is_some() || atom_op(&name).is_some() {
                         return Err(not_ok());
                     }
                     return Err(syntax(

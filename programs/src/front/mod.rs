@@ -96,6 +96,9 @@ pub(crate) struct NvOpts {
     pub vp3: bool,
     pub fpo: bool,
     pub fp2: bool,
+    /// NV_gpu_program5_mem_extended: 8/16-bit and F16 vector storage modifiers on loads
+    /// and stores.
+    pub mem_extended: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
