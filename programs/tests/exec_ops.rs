@@ -605,6 +605,30 @@ fn cvt_f16_small_types_and_saturation() {
     );
 }
 
+/// CVT into a 64-bit register: "the result components are converted to values of the
+/// same base data type with a size matching the result register's component size"; an
+/// F16 result keeps its definition (half bits in the 16 low bits).
+#[test]
+fn cvt_results_widen_to_64_bit_registers() {
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG INT TEMP d;\nCVT.S32.F32 d, {-5, 3, 0, 0};\nUP64.U r, d;"),
+        [0xffff_fffb, 0xffff_ffff, 3, 0]
+    );
+    let m5 = (-5.0f64).to_bits();
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG TEMP d;\nCVT.F32.S32 d, {-5, 3, 0, 0};\nUP64.U r, d;"),
+        [m5 as u32, (m5 >> 32) as u32, 0, 0x4008_0000]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG TEMP d;\nCVT.F16.S32 d, {-5, 3, 0, 0};\nUP64.U r, d;"),
+        [0xc500, 0, 0x4200, 0]
+    );
+    assert_eq!(
+        t0("UINT TEMP r;\nLONG UINT TEMP d;\nCVT.U8.S32 d, {-5, 3, 0, 0};\nUP64.U r, d;"),
+        [0xfb, 0, 3, 0]
+    );
+}
+
 /// Literals of fp64 and 64-bit integer instructions keep full precision
 /// (NV_gpu_program5 / NV_gpu_program_fp64): 0.1 + 0.2 - 0.3 is 2^-54 in f64, while f32
 /// literals widened to f64 would give about -7.45e-9.
