@@ -987,3 +987,50 @@ pub struct Symbol {
     pub first: u32,
     pub len: u32,
 }
+
+impl Program {
+    /// PROGRAM_ATTRIB_COMPONENTS_NV (NV_gpu_program4 section 2.X.3.2): four per input slot
+    /// an instruction reads (every element of a relatively addressed array); attributes
+    /// only declared are not counted, as the spec requires.
+    pub fn attrib_components(&self) -> u32 {
+        let mut used = vec![false; self.inputs.len()];
+        for inst in &self.instructions {
+            let offset_src = match &inst.extra {
+                Extra::Tex(t) => match &t.offset {
+                    Some(TexOffset::Register(s)) => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            };
+            for s in inst.srcs.iter().chain(offset_src) {
+                if s.file == File::Input {
+                    mark(&mut used, &s.index);
+                }
+            }
+        }
+        4 * used.iter().filter(|u| **u).count() as u32
+    }
+
+    /// PROGRAM_RESULT_COMPONENTS_NV (NV_gpu_program4 section 2.X.3.5): four per output
+    /// slot an instruction writes (every element of a relatively addressed array).
+    pub fn result_components(&self) -> u32 {
+        let mut used = vec![false; self.outputs.len()];
+        for d in self.instructions.iter().filter_map(|i| i.dst.as_ref()) {
+            if d.file == File::Output {
+                mark(&mut used, &d.index);
+            }
+        }
+        4 * used.iter().filter(|u| **u).count() as u32
+    }
+}
+
+/// Flag the slots `index` can reach.
+fn mark(used: &mut [bool], index: &Index) {
+    let (first, len) = match *index {
+        Index::Direct(i) => (i, 1),
+        Index::Relative { base, len, .. } => (base, len),
+    };
+    for u in used.iter_mut().skip(first as usize).take(len as usize) {
+        *u = true;
+    }
+}

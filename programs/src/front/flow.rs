@@ -111,7 +111,9 @@ impl P {
             }
         }
         if let (Stage::Geometry, Some(n)) = (self.stage, self.prog.decls.vertices_out) {
-            let comps = 4 * self.prog.outputs.len() as u32;
+            // "the number of result variable components written by the program"
+            // (NV_geometry_program4 section 2.14.6.4).
+            let comps = self.prog.result_components();
             if n.saturating_mul(comps) > MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS {
                 return Err(semantic(
                     span,

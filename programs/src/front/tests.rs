@@ -346,3 +346,17 @@ fn two_dimensional_cbuffer_sizes_bindings_then_elements() {
     let e = assemble("!!NVfp5.0\nCBUFFER cb[] = { program.buffer[3..4] };\nUINT TEMP r;\nLDC.U32 r, cb[2][0];\nEND", None).unwrap_err();
     assert!(e.to_string().contains("index 2 is out of bounds"), "{e}");
 }
+
+#[test]
+fn attrib_and_result_components_count_only_what_instructions_use() {
+    let p = asm("!!NVfp4.0\nATTRIB unused = fragment.texcoord[3];\nATTRIB tc[2] = { fragment.texcoord[0..1] };\nINT TEMP i;\nOUTPUT o = result.color[1];\nTEMP t;\nMOV t, tc[i.x];\nADD result.color, t, fragment.color;\nEND");
+    // tc[0], tc[1] (relative), fragment.color; texcoord[3] is only declared.
+    assert_eq!(p.attrib_components(), 12);
+    assert_eq!(p.result_components(), 4);
+    // A geometry program's VERTICES_OUT × written components: 256 × 4 fits 1024 even with
+    // a declared, unwritten output.
+    let gp = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 256;\nOUTPUT unused = result.color;\nMOV result.position, vertex[0].position;\nEMIT;\nEND";
+    assert_eq!(asm(gp).result_components(), 4);
+    let e = assemble(&gp.replace("256", "257"), None).unwrap_err();
+    assert!(e.to_string().contains("exceeds the limit of 1024"), "{e}");
+}
