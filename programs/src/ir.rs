@@ -528,6 +528,9 @@ pub struct MemInfo {
     /// (`img[A0.x + 1]`): the element, relative to the variable's first unit. An element
     /// outside the array makes the access out of range. None: the variable's first unit.
     pub element: Option<Index>,
+    /// STOREIM without a storage modifier: a formatted store, the data converted to the
+    /// image unit format (`ty` then only names the data type: F32, S32 or U32).
+    pub formatted: bool,
 }
 
 /// Extra, opcode-specific operands.

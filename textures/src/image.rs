@@ -5,15 +5,19 @@
 //! with a storage modifier, or *formatted* (converted to the image unit format) without.
 //! Invalid accesses (missing texel, incompatible formats, bad layer) load zero, store
 //! nothing and make atomics return zero, as the spec requires.
+//!
+//! A draw works on [`ImageMemory`], a copy of the bound level in atomic words that any
+//! number of threads share, and writes it back into the [`Texture`] when it ends.
 
 use crate::error::TexError;
 use crate::format::Format;
 use crate::texture::{Target, Texture};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// An image unit binding (`BindImageTextureEXT` minus the texture).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ImageBinding {
-    /// Level bound.
+    /// Level bound (the level the [`ImageMemory`] is made from).
     pub level: u32,
     /// `layered`: the coordinate selects layers/faces; otherwise `layer` does.
     pub layered: bool,
@@ -82,29 +86,13 @@ pub enum DataType {
     U32,
 }
 
-/// ATOMIM operations (table X.4).
+/// How STOREIM writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum AtomicOp {
-    /// `ADD`: memory + operand.
-    Add,
-    /// `MIN`: minimum.
-    Min,
-    /// `MAX`: maximum.
-    Max,
-    /// `IWRAP`: increment, wrapping to 0 past the operand.
-    Iwrap,
-    /// `DWRAP`: decrement, wrapping to the operand below 0.
-    Dwrap,
-    /// `AND`.
-    And,
-    /// `OR`.
-    Or,
-    /// `XOR`.
-    Xor,
-    /// `EXCH`: store the operand.
-    Exch,
-    /// `CSWAP`: store operand.y if memory equals operand.x.
-    Cswap,
+pub enum StoreKind {
+    /// Formatted: data of this type converted to the image unit format.
+    Formatted(DataType),
+    /// Unformatted: raw words of this storage size.
+    Raw(Storage),
 }
 
 /// True if `format` can be an image unit format (table X.2).
@@ -154,275 +142,335 @@ pub fn is_image_format(format: Format) -> bool {
     )
 }
 
-/// Physical texel address of one access.
+/// A texture level as image memory for the duration of a draw: its bytes as 32-bit words
+/// with std atomics, so every invocation of every stage, on any thread, loads, stores and
+/// runs atomics on it without locks and without data races. [`ImageMemory::write_back`]
+/// puts the result into the texture (bytes and decoded texels) after the draw.
+///
+/// Texels of 1 and 2 bytes share a word with their neighbours; they are written with a
+/// compare-and-swap loop on that word, so concurrent stores to neighbouring texels never
+/// lose each other. 8- and 16-byte texels are written word by word: concurrent stores to
+/// one such texel may interleave, which the spec leaves undefined anyway.
+#[derive(Debug)]
+pub struct ImageMemory {
+    target: Target,
+    format: Format,
+    level: u32,
+    width: u32,
+    height: u32,
+    depth: u32,
+    samples: u32,
+    /// Bytes of the level.
+    len: usize,
+    words: Vec<AtomicU32>,
+    written: AtomicBool,
+}
+
+/// Where one access lands: byte offset and size.
 #[derive(Copy, Clone, Debug)]
-struct Addr {
-    x: u32,
-    y: u32,
-    z: u32,
-    sample: u32,
+struct Texel {
+    offset: usize,
+    size: usize,
 }
 
-fn resolve(tex: &Texture, b: &ImageBinding, target: Target, c: [i32; 4]) -> Option<Addr> {
-    if !is_image_format(b.format)
-        || !is_image_format(tex.format())
-        || b.format.bytes_per_texel() != tex.format().bytes_per_texel()
-    {
-        return None;
-    }
-    let lv = tex.level(b.level)?;
-    // Components the instruction's target does not use are zeroed (LOADIM pseudo-code).
-    let mut c = c;
-    if matches!(target, Target::T1D | Target::Buffer) {
-        c[1] = 0;
-    }
-    if matches!(
-        target,
-        Target::T1D | Target::T2D | Target::Buffer | Target::Rect | Target::T2DMs
-    ) {
-        c[2] = 0;
-    }
-    if !target.is_multisample() {
-        c[3] = 0;
-    }
-    let has_layers = tex.target().is_array() || tex.target().is_cube();
-    // Table X.1: which coordinate is i, j, k and which selects the layer/face.
-    let (i, j, k, layer) = match tex.target() {
-        Target::T1D | Target::Buffer => (c[0], 0, 0, 0),
-        Target::T2D | Target::Rect | Target::T2DMs => (c[0], c[1], 0, 0),
-        Target::T3D => (c[0], c[1], c[2], 0),
-        Target::Array1D => (c[0], 0, 0, c[1]),
-        Target::Cube | Target::Array2D | Target::ArrayCube | Target::Array2DMs => {
-            (c[0], c[1], 0, c[2])
-        }
-    };
-    let z = if has_layers {
-        if b.layered {
-            layer
+impl ImageMemory {
+    /// Copies `level` of `tex` into image memory. Fails if the level does not exist.
+    pub fn new(tex: &Texture, level: u32) -> Result<ImageMemory, TexError> {
+        let lv = tex
+            .level(level)
+            .ok_or_else(|| TexError::Invalid(format!("level {level} does not exist")))?;
+        // Formats outside table X.2 (compressed, depth, sRGB ...) make every access
+        // invalid, so their bytes are never needed.
+        let bytes = if is_image_format(tex.format()) {
+            lv.bytes()
         } else {
-            if layer != 0 {
-                return None;
-            }
-            i32::try_from(b.layer).ok()?
-        }
-    } else {
-        k
-    };
-    let ok = |v: i32, n: u32| v >= 0 && (v as u32) < n;
-    if !ok(i, lv.width) || !ok(j, lv.height) || !ok(z, lv.depth) || !ok(c[3], tex.samples()) {
-        return None;
+            &[]
+        };
+        let words = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                AtomicU32::new(u32::from_le_bytes(w))
+            })
+            .collect();
+        Ok(ImageMemory {
+            target: tex.target(),
+            format: tex.format(),
+            level,
+            width: lv.width,
+            height: lv.height,
+            depth: lv.depth,
+            samples: tex.samples(),
+            len: bytes.len(),
+            words,
+            written: AtomicBool::new(false),
+        })
     }
-    Some(Addr {
-        x: i as u32,
-        y: j as u32,
-        z: z as u32,
-        sample: c[3] as u32,
-    })
+
+    /// The texture level this memory holds.
+    pub fn level(&self) -> u32 {
+        self.level
+    }
+
+    /// True once a store or atomic has changed (or may have changed) a texel.
+    pub fn written(&self) -> bool {
+        self.written.load(Ordering::Relaxed)
+    }
+
+    /// Copies the memory back into `tex` (which must be the texture it was made from, or
+    /// one of the same shape), updating bytes and decoded texels.
+    pub fn write_back(&self, tex: &mut Texture) -> Result<(), TexError> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        let mut bytes = Vec::with_capacity(self.words.len() * 4);
+        for w in &self.words {
+            bytes.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        }
+        bytes.truncate(self.len);
+        tex.write_bytes(
+            self.level,
+            [0, 0, 0],
+            [self.width, self.height, self.depth],
+            &bytes,
+        )
+    }
+
+    /// The texel `coords` select through binding `b` with an instruction of target
+    /// `target`, or `None` when the access is invalid (EXT_shader_image_load_store
+    /// section 3.9.X and Table X.5, which maps assembly coordinates to texels).
+    fn resolve(&self, b: &ImageBinding, target: Target, coords: [i32; 4]) -> Option<Texel> {
+        if !is_image_format(b.format)
+            || !is_image_format(self.format)
+            || b.format.bytes_per_texel() != self.format.bytes_per_texel()
+        {
+            return None;
+        }
+        // The instruction target zeroes the components it does not use (LOADIM
+        // pseudo-code).
+        let mut c = coords;
+        if matches!(target, Target::T1D | Target::Buffer) {
+            c[1] = 0;
+        }
+        if matches!(
+            target,
+            Target::T1D | Target::T2D | Target::Buffer | Target::Rect | Target::T2DMs
+        ) {
+            c[2] = 0;
+        }
+        if !target.is_multisample() {
+            c[3] = 0;
+        }
+        // A single layer of a layered texture is a texture of the layer's own target.
+        let layered_tex =
+            self.target.is_array() || self.target.is_cube() || self.target == Target::T3D;
+        let bound = if layered_tex && !b.layered {
+            match self.target {
+                Target::Array1D => Target::T1D,
+                Target::Array2DMs => Target::T2DMs,
+                _ => Target::T2D,
+            }
+        } else {
+            self.target
+        };
+        // Table X.5: which components are i, j, k and the face/layer; the others must be 0.
+        let (i, j, k, layer) = match bound {
+            Target::T1D | Target::Buffer => {
+                if c[1] != 0 || c[2] != 0 {
+                    return None;
+                }
+                (c[0], 0, 0, 0)
+            }
+            Target::T2D | Target::Rect | Target::T2DMs => {
+                if c[2] != 0 {
+                    return None;
+                }
+                (c[0], c[1], 0, 0)
+            }
+            Target::T3D => (c[0], c[1], c[2], 0),
+            Target::Array1D => {
+                if c[1] != 0 {
+                    return None;
+                }
+                (c[0], 0, 0, c[2])
+            }
+            Target::Cube | Target::Array2D | Target::ArrayCube | Target::Array2DMs => {
+                (c[0], c[1], 0, c[2])
+            }
+        };
+        let z = if bound != self.target {
+            i32::try_from(b.layer).ok()?
+        } else if bound == Target::T3D {
+            k
+        } else {
+            layer
+        };
+        let ok = |v: i32, n: u32| v >= 0 && (v as u32) < n;
+        if !ok(i, self.width) || !ok(j, self.height) || !ok(z, self.depth) {
+            return None;
+        }
+        if !ok(c[3], self.samples) {
+            return None;
+        }
+        let size = self.format.bytes_per_texel();
+        let index = ((z as usize * self.height as usize + j as usize) * self.width as usize
+            + i as usize)
+            * self.samples as usize
+            + c[3] as usize;
+        let offset = index.checked_mul(size)?;
+        (offset.checked_add(size)? <= self.len).then_some(Texel { offset, size })
+    }
+
+    fn read(&self, t: Texel) -> Option<[u8; 16]> {
+        let mut out = [0u8; 16];
+        let first = t.offset / 4;
+        let nwords = t.size.div_ceil(4);
+        let mut raw = [0u8; 16];
+        for k in 0..nwords {
+            let w = self.words.get(first + k)?.load(Ordering::Relaxed);
+            raw.get_mut(4 * k..4 * k + 4)?
+                .copy_from_slice(&w.to_le_bytes());
+        }
+        let shift = t.offset % 4;
+        out.get_mut(..t.size)?
+            .copy_from_slice(raw.get(shift..shift + t.size)?);
+        Some(out)
+    }
+
+    fn write(&self, t: Texel, data: &[u8]) -> Option<()> {
+        let data = data.get(..t.size)?;
+        if t.size >= 4 {
+            for (k, chunk) in data.chunks_exact(4).enumerate() {
+                let w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                self.words
+                    .get(t.offset / 4 + k)?
+                    .store(w, Ordering::Relaxed);
+            }
+        } else {
+            let shift = (t.offset % 4) * 8;
+            let mut value = 0u32;
+            for (k, b) in data.iter().enumerate() {
+                value |= u32::from(*b) << (8 * k);
+            }
+            let mask = (u32::MAX >> (32 - 8 * t.size as u32)) << shift;
+            let word = self.words.get(t.offset / 4)?;
+            // Never fails: the closure always returns Some.
+            let _ = word.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+                Some(old & !mask | (value << shift) & mask)
+            });
+        }
+        self.written.store(true, Ordering::Relaxed);
+        Some(())
+    }
+
+    /// LOADIM of one texel: raw words per the storage modifier, `None` when invalid
+    /// (the storage size must equal the unit format's texel size, table X.3). Unused
+    /// components are 0, 0, 1 (float 1 for `F32*` storage).
+    pub fn load(
+        &self,
+        b: &ImageBinding,
+        target: Target,
+        storage: Storage,
+        coords: [i32; 4],
+    ) -> Option<[u32; 4]> {
+        if storage.bytes() != b.format.bytes_per_texel() {
+            return None;
+        }
+        let r = self.read(self.resolve(b, target, coords)?)?;
+        let one = if storage.is_float() {
+            1.0f32.to_bits()
+        } else {
+            1
+        };
+        Some(match storage {
+            Storage::S8 => [r[0] as i8 as i32 as u32, 0, 0, one],
+            Storage::U8 => [u32::from(r[0]), 0, 0, one],
+            Storage::S16 => [i16::from_le_bytes([r[0], r[1]]) as i32 as u32, 0, 0, one],
+            Storage::U16 => [u32::from(u16::from_le_bytes([r[0], r[1]])), 0, 0, one],
+            Storage::F32 | Storage::S32 | Storage::U32 => [word(&r, 0), 0, 0, one],
+            Storage::F32X2 | Storage::S32X2 | Storage::U32X2 => [word(&r, 0), word(&r, 1), 0, one],
+            _ => [word(&r, 0), word(&r, 1), word(&r, 2), word(&r, 3)],
+        })
+    }
+
+    /// STOREIM of one texel; `false` when the access is invalid and nothing was written.
+    pub fn store(
+        &self,
+        b: &ImageBinding,
+        target: Target,
+        kind: StoreKind,
+        data: [u32; 4],
+        coords: [i32; 4],
+    ) -> bool {
+        let mut bytes = [0u8; 16];
+        match kind {
+            StoreKind::Raw(s) => {
+                if s.bytes() != b.format.bytes_per_texel() {
+                    return false;
+                }
+                for (k, w) in data.iter().enumerate() {
+                    bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+                }
+            }
+            StoreKind::Formatted(dt) => {
+                let Some(v) = formatted_value(b.format, dt, data) else {
+                    return false;
+                };
+                let n = b.format.bytes_per_texel().min(16);
+                b.format.encode(v, &mut bytes[..n]);
+            }
+        }
+        match self.resolve(b, target, coords) {
+            Some(t) => self.write(t, &bytes).is_some(),
+            None => false,
+        }
+    }
+
+    /// ATOMIM on one 32-bit texel: atomically replaces the word `old` by `update(old)`
+    /// (no store when it returns `None`) and returns `old`; `None` when invalid (only
+    /// 1x32 formats, table X.4 storage U32/S32/F32).
+    pub fn atomic(
+        &self,
+        b: &ImageBinding,
+        target: Target,
+        storage: Storage,
+        coords: [i32; 4],
+        update: &dyn Fn(u32) -> Option<u32>,
+    ) -> Option<u32> {
+        if storage.bytes() != 4 || b.format.bytes_per_texel() != 4 {
+            return None;
+        }
+        let t = self.resolve(b, target, coords)?;
+        let word = self.words.get(t.offset / 4)?;
+        let old = match word.fetch_update(Ordering::AcqRel, Ordering::Acquire, update) {
+            Ok(old) => {
+                self.written.store(true, Ordering::Relaxed);
+                old
+            }
+            Err(old) => old,
+        };
+        Some(old)
+    }
 }
 
-fn raw_bytes(tex: &Texture, b: &ImageBinding, a: Addr) -> Option<[u8; 16]> {
-    let lv = tex.level(b.level)?;
-    let bpt = tex.format().bytes_per_texel();
-    let idx = ((a.z as usize * lv.height as usize + a.y as usize) * lv.width as usize
-        + a.x as usize)
-        * tex.samples() as usize
-        + a.sample as usize;
-    let src = lv.bytes().get(idx * bpt..(idx + 1) * bpt)?;
-    let mut out = [0u8; 16];
-    for (d, s) in out.iter_mut().zip(src) {
-        *d = *s;
+/// The canonical value a formatted store of `data` (of type `dt`) encodes into `format`
+/// (converted as TexImage with RGBA/FLOAT, RGBA_INTEGER/INT or RGBA_INTEGER/UNSIGNED_INT
+/// would), or `None` when data and format disagree on float versus integer.
+fn formatted_value(format: Format, dt: DataType, data: [u32; 4]) -> Option<[u32; 4]> {
+    use crate::format::SampleType;
+    match (format.sample_type(), dt) {
+        (SampleType::Float, DataType::F32) => Some(data),
+        (SampleType::Uint, DataType::U32) | (SampleType::Sint, DataType::S32) => Some(data),
+        // Integers are clamped to the other signedness before the format saturates them.
+        (SampleType::Uint, DataType::S32) => Some(data.map(|v| (v as i32).max(0) as u32)),
+        (SampleType::Sint, DataType::U32) => Some(data.map(|v| v.min(i32::MAX as u32))),
+        _ => None,
     }
-    Some(out)
 }
 
 fn word(b: &[u8; 16], i: usize) -> u32 {
     u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-}
-
-/// LOADIM for the lanes in `mask`: `coords` are (x, y, z, sample) per lane; results are
-/// raw words per the storage modifier (unused components 0, 0, 1 with 1 as float or int).
-pub fn load<const N: usize>(
-    tex: &Texture,
-    b: &ImageBinding,
-    target: Target,
-    storage: Storage,
-    coords: &[[i32; N]; 4],
-    mask: u64,
-    out: &mut [[u32; N]; 4],
-) {
-    let one = if storage.is_float() {
-        1.0f32.to_bits()
-    } else {
-        1
-    };
-    let valid = storage.bytes() == b.format.bytes_per_texel();
-    for i in lanes(mask, N) {
-        let c = [coords[0][i], coords[1][i], coords[2][i], coords[3][i]];
-        let raw = if valid {
-            resolve(tex, b, target, c).and_then(|a| raw_bytes(tex, b, a))
-        } else {
-            None
-        };
-        let v = match raw {
-            None => [0; 4],
-            Some(r) => match storage {
-                Storage::S8 => [r[0] as i8 as i32 as u32, 0, 0, one],
-                Storage::U8 => [r[0] as u32, 0, 0, one],
-                Storage::S16 => [i16::from_le_bytes([r[0], r[1]]) as i32 as u32, 0, 0, one],
-                Storage::U16 => [u16::from_le_bytes([r[0], r[1]]) as u32, 0, 0, one],
-                Storage::F32 | Storage::S32 | Storage::U32 => [word(&r, 0), 0, 0, one],
-                Storage::F32X2 | Storage::S32X2 | Storage::U32X2 => {
-                    [word(&r, 0), word(&r, 1), 0, one]
-                }
-                _ => [word(&r, 0), word(&r, 1), word(&r, 2), word(&r, 3)],
-            },
-        };
-        for c in 0..4 {
-            out[c][i] = v[c];
-        }
-    }
-}
-
-/// How STOREIM writes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum StoreKind {
-    /// Formatted: data of this type converted to the image unit format.
-    Formatted(DataType),
-    /// Unformatted: raw words of this storage size.
-    Raw(Storage),
-}
-
-/// STOREIM for the lanes in `mask` (lanes in increasing order, so the highest active lane
-/// wins when several write one texel).
-pub fn store<const N: usize>(
-    tex: &mut Texture,
-    b: &ImageBinding,
-    target: Target,
-    kind: StoreKind,
-    data: &[[u32; N]; 4],
-    coords: &[[i32; N]; 4],
-    mask: u64,
-) -> Result<(), TexError> {
-    if let StoreKind::Raw(s) = kind {
-        if s.bytes() != b.format.bytes_per_texel() {
-            return Ok(());
-        }
-    }
-    if let StoreKind::Formatted(dt) = kind {
-        let int_fmt = b.format.is_integer();
-        if int_fmt == (dt == DataType::F32) {
-            return Ok(());
-        }
-    }
-    for i in lanes(mask, N) {
-        let c = [coords[0][i], coords[1][i], coords[2][i], coords[3][i]];
-        let Some(a) = resolve(tex, b, target, c) else {
-            continue;
-        };
-        let v = [data[0][i], data[1][i], data[2][i], data[3][i]];
-        match kind {
-            StoreKind::Formatted(_) => {
-                tex.set_texel_as(b.format, b.level, a.x, a.y, a.z, a.sample, v)?
-            }
-            StoreKind::Raw(s) => {
-                let (bytes, texel, fmt) = tex.texel_bytes_mut(b.level, a.x, a.y, a.z, a.sample)?;
-                let mut raw = [0u8; 16];
-                for (k, w) in v.iter().enumerate() {
-                    raw[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
-                }
-                for (d, s) in bytes.iter_mut().zip(raw.iter()).take(s.bytes()) {
-                    *d = *s;
-                }
-                *texel = fmt.decode(bytes);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// ATOMIM for the lanes in `mask`, in lane order: `data.x` is the operand (`data.y` the
-/// new value of CSWAP); each lane's result (the old value, 0 when invalid) is written to
-/// all four components of `out`. Only 32-bit images (U32 / S32 storage) are supported.
-#[allow(clippy::too_many_arguments)]
-pub fn atomic<const N: usize>(
-    tex: &mut Texture,
-    b: &ImageBinding,
-    target: Target,
-    op: AtomicOp,
-    signed: bool,
-    data: &[[u32; N]; 4],
-    coords: &[[i32; N]; 4],
-    mask: u64,
-    out: &mut [[u32; N]; 4],
-) -> Result<(), TexError> {
-    for i in lanes(mask, N) {
-        let c = [coords[0][i], coords[1][i], coords[2][i], coords[3][i]];
-        let mut old = 0u32;
-        if b.format.bytes_per_texel() == 4 {
-            if let Some(a) = resolve(tex, b, target, c) {
-                let (bytes, texel, fmt) = tex.texel_bytes_mut(b.level, a.x, a.y, a.z, a.sample)?;
-                let mut w = [0u8; 4];
-                for (d, s) in w.iter_mut().zip(bytes.iter()) {
-                    *d = *s;
-                }
-                old = u32::from_le_bytes(w);
-                let new = atomic_op(op, signed, old, data[0][i], data[1][i]);
-                for (d, s) in bytes.iter_mut().zip(new.to_le_bytes()) {
-                    *d = s;
-                }
-                *texel = fmt.decode(bytes);
-            }
-        }
-        for ch in out.iter_mut() {
-            ch[i] = old;
-        }
-    }
-    Ok(())
-}
-
-/// One atomic computation (ATOMIM pseudo-code): the value written back.
-pub fn atomic_op(op: AtomicOp, signed: bool, mem: u32, a: u32, b: u32) -> u32 {
-    match op {
-        AtomicOp::Add => mem.wrapping_add(a),
-        AtomicOp::Min if signed => (mem as i32).min(a as i32) as u32,
-        AtomicOp::Min => mem.min(a),
-        AtomicOp::Max if signed => (mem as i32).max(a as i32) as u32,
-        AtomicOp::Max => mem.max(a),
-        AtomicOp::Iwrap => {
-            if mem >= a {
-                0
-            } else {
-                mem + 1
-            }
-        }
-        AtomicOp::Dwrap => {
-            if mem == 0 || mem > a {
-                a
-            } else {
-                mem - 1
-            }
-        }
-        AtomicOp::And => mem & a,
-        AtomicOp::Or => mem | a,
-        AtomicOp::Xor => mem ^ a,
-        AtomicOp::Exch => a,
-        AtomicOp::Cswap => {
-            if mem == a {
-                b
-            } else {
-                mem
-            }
-        }
-    }
-}
-
-fn lanes(mask: u64, n: usize) -> impl Iterator<Item = usize> {
-    let mask = if n >= 64 {
-        mask
-    } else {
-        mask & ((1u64 << n) - 1)
-    };
-    (0..64usize).filter(move |i| mask >> i & 1 == 1)
 }
 
 #[cfg(test)]
@@ -438,192 +486,303 @@ mod tests {
         }
     }
 
+    fn f(v: f32) -> u32 {
+        v.to_bits()
+    }
+
     #[test]
-    fn store_then_load_raw_and_formatted() {
+    fn formatted_store_then_raw_load_and_write_back() {
         let mut t = Texture::new(Target::T2D, Format::RGBA8, [2, 2, 1], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
         let b = bind(Format::RGBA8);
-        let mut data = [[0u32; 4]; 4];
-        data[0][1] = 1.0f32.to_bits();
-        data[3][1] = 0.5f32.to_bits();
-        let mut coords = [[0i32; 4]; 4];
-        coords[0][1] = 1;
-        coords[1][1] = 1;
-        store(
-            &mut t,
+        let data = [f(1.0), 0, 0, f(0.5)];
+        assert!(m.store(
             &b,
             Target::T2D,
             StoreKind::Formatted(DataType::F32),
-            &data,
-            &coords,
-            0b10,
-        )
-        .unwrap();
-        let mut out = [[7u32; 4]; 4];
-        load(
-            &t,
+            data,
+            [1, 1, 0, 0]
+        ));
+        let raw = m.load(
             &bind(Format::R32UI),
             Target::T2D,
             Storage::U32,
-            &coords,
-            0b10,
-            &mut out,
+            [1, 1, 0, 0],
         );
-        assert_eq!(out[0][1], 0x8000_00ff);
-        assert_eq!(out[3][1], 1);
-        // Lane 0 was not in the mask.
-        assert_eq!(out[0][0], 7);
-        // The sampled copy follows.
-        assert_eq!(t.texel(0, 1, 1, 0, 0).unwrap()[0], 1.0f32.to_bits());
-        // Unformatted store through a 32-bit view.
-        let mut raw = [[0u32; 4]; 4];
-        raw[0][0] = 0x0000_ff00;
-        store(
-            &mut t,
+        assert_eq!(raw, Some([0x8000_00ff, 0, 0, 1]));
+        // Integer data into a normalized format is not a conversion the spec defines.
+        assert!(!m.store(
+            &b,
+            Target::T2D,
+            StoreKind::Formatted(DataType::U32),
+            [1; 4],
+            [0; 4]
+        ));
+        assert!(m.written());
+        // Unformatted store through a 32-bit view, then back into the texture.
+        assert!(m.store(
             &bind(Format::R32UI),
             Target::T2D,
             StoreKind::Raw(Storage::U32),
-            &raw,
-            &[[0; 4]; 4],
-            1,
-        )
-        .unwrap();
-        assert_eq!(t.texel(0, 0, 0, 0, 0).unwrap()[1], 1.0f32.to_bits());
+            [0x0000_ff00, 0, 0, 0],
+            [0; 4]
+        ));
+        m.write_back(&mut t).unwrap();
+        assert_eq!(t.texel(0, 1, 1, 0, 0).unwrap()[0], f(1.0));
+        assert_eq!(t.texel(0, 1, 1, 0, 0).unwrap()[3], 0x3f00_8081); // 128/255
+        assert_eq!(t.texel(0, 0, 0, 0, 0).unwrap()[1], f(1.0));
+    }
+
+    #[test]
+    fn float_formats_convert_on_store() {
+        let t = Texture::new(Target::T2D, Format::RGBA32F, [1, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        let b = bind(Format::RGBA32F);
+        let v = [f(1.5), f(-2.0), f(0.25), f(8.0)];
+        assert!(m.store(
+            &b,
+            Target::T2D,
+            StoreKind::Formatted(DataType::F32),
+            v,
+            [0; 4]
+        ));
+        assert_eq!(m.load(&b, Target::T2D, Storage::F32X4, [0; 4]), Some(v));
+        let r = Texture::new(Target::T2D, Format::R32F, [1, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&r, 0).unwrap();
+        let b = bind(Format::R32F);
+        assert!(m.store(
+            &b,
+            Target::T2D,
+            StoreKind::Formatted(DataType::F32),
+            v,
+            [0; 4]
+        ));
+        assert_eq!(
+            m.load(&b, Target::T2D, Storage::F32, [0; 4]),
+            Some([f(1.5), 0, 0, f(1.0)])
+        );
+        // R32UI formatted store of signed data clamps negatives to 0.
+        let u = Texture::new(Target::T2D, Format::R32UI, [1, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&u, 0).unwrap();
+        let b = bind(Format::R32UI);
+        let neg = [(-5i32) as u32; 4];
+        assert!(m.store(
+            &b,
+            Target::T2D,
+            StoreKind::Formatted(DataType::S32),
+            neg,
+            [0; 4]
+        ));
+        assert_eq!(
+            m.load(&b, Target::T2D, Storage::U32, [0; 4]),
+            Some([0, 0, 0, 1])
+        );
     }
 
     #[test]
     fn invalid_accesses() {
-        let mut t = Texture::new(Target::T2D, Format::R32UI, [2, 2, 1], 1).unwrap();
-        let mut out = [[9u32; 1]; 4];
-        let far = [[5i32; 1]; 4];
-        load(
-            &t,
-            &bind(Format::R32UI),
-            Target::T2D,
-            Storage::U32,
-            &far,
-            1,
-            &mut out,
+        let t = Texture::new(Target::T2D, Format::R32UI, [2, 2, 1], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        let b = bind(Format::R32UI);
+        assert_eq!(m.load(&b, Target::T2D, Storage::U32, [5, 0, 0, 0]), None);
+        assert_eq!(m.load(&b, Target::T2D, Storage::U32, [-1, 0, 0, 0]), None);
+        // Size-incompatible view.
+        assert_eq!(
+            m.load(&bind(Format::R8UI), Target::T2D, Storage::U8, [0; 4]),
+            None
         );
-        assert_eq!(out, [[0]; 4]);
-        // Size-incompatible view: invalid.
-        load(
-            &t,
-            &bind(Format::R8UI),
-            Target::T2D,
-            Storage::U8,
-            &[[0; 1]; 4],
-            1,
-            &mut out,
+        // Storage width other than the format's.
+        assert_eq!(m.load(&b, Target::T2D, Storage::U32X2, [0; 4]), None);
+        // A z the 2D texture does not have (ARRAY2D target keeps it): invalid.
+        assert_eq!(
+            m.load(&b, Target::Array2D, Storage::U32, [0, 0, 1, 0]),
+            None
         );
-        assert_eq!(out[0][0], 0);
-        // Wrong storage width for the format: invalid.
-        load(
-            &t,
-            &bind(Format::R32UI),
-            Target::T2D,
-            Storage::U32X2,
-            &[[0; 1]; 4],
-            1,
-            &mut out,
-        );
-        assert_eq!(out[0][0], 0);
+        // ... but the 2D target zeroes it first.
+        assert!(m
+            .load(&b, Target::T2D, Storage::U32, [0, 0, 1, 0])
+            .is_some());
         // Float data into an integer image: ignored.
-        store(
-            &mut t,
-            &bind(Format::R32UI),
+        assert!(!m.store(
+            &b,
             Target::T2D,
             StoreKind::Formatted(DataType::F32),
-            &[[1; 1]; 4],
-            &[[0; 1]; 4],
-            1,
-        )
-        .unwrap();
-        assert_eq!(t.texel(0, 0, 0, 0, 0).unwrap()[0], 0);
+            [1; 4],
+            [0; 4]
+        ));
+        assert!(!m.written());
+        assert_eq!(
+            m.atomic(&b, Target::T2D, Storage::U32, [2, 0, 0, 0], &Some),
+            None
+        );
+        // Formats outside table X.2 are never accessed.
+        let d = Texture::new(Target::T2D, Format::Srgb8Alpha8, [1, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&d, 0).unwrap();
+        assert_eq!(
+            m.load(&bind(Format::RGBA8), Target::T2D, Storage::U32, [0; 4]),
+            None
+        );
+        assert!(ImageMemory::new(&d, 3).is_err());
     }
 
     #[test]
-    fn atomics() {
-        let mut t = Texture::new(Target::Array2D, Format::R32UI, [1, 1, 2], 1).unwrap();
+    fn atomics_return_the_old_value() {
+        let t = Texture::new(Target::Array2D, Format::R32UI, [1, 1, 2], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
         let b = ImageBinding {
             level: 0,
             layered: false,
             layer: 1,
             format: Format::R32UI,
         };
-        let mut out = [[0u32; 4]; 4];
-        let data = [[5u32; 4], [0; 4], [0; 4], [0; 4]];
-        atomic(
-            &mut t,
-            &b,
-            Target::T2D,
-            AtomicOp::Add,
-            false,
-            &data,
-            &[[0; 4]; 4],
-            0b1111,
-            &mut out,
-        )
-        .unwrap();
-        assert_eq!(out[0], [0, 5, 10, 15]);
-        assert_eq!(t.texel(0, 0, 0, 1, 0).unwrap()[0], 20);
-        assert_eq!(t.texel(0, 0, 0, 0, 0).unwrap()[0], 0);
-        assert_eq!(atomic_op(AtomicOp::Iwrap, false, 3, 3, 0), 0);
-        assert_eq!(atomic_op(AtomicOp::Iwrap, false, 2, 3, 0), 3);
-        assert_eq!(atomic_op(AtomicOp::Dwrap, false, 0, 3, 0), 3);
-        assert_eq!(atomic_op(AtomicOp::Dwrap, false, 2, 3, 0), 1);
+        let add5 = |v: u32| Some(v + 5);
+        let olds: Vec<_> = (0..4)
+            .map(|_| m.atomic(&b, Target::T2D, Storage::U32, [0; 4], &add5))
+            .collect();
+        assert_eq!(olds, [Some(0), Some(5), Some(10), Some(15)]);
+        // A failed compare-and-swap stores nothing.
         assert_eq!(
-            atomic_op(AtomicOp::Min, true, (-1i32) as u32, 1, 0),
-            (-1i32) as u32
+            m.atomic(&b, Target::T2D, Storage::U32, [0; 4], &|_| None),
+            Some(20)
         );
-        assert_eq!(atomic_op(AtomicOp::Min, false, (-1i32) as u32, 1, 0), 1);
-        assert_eq!(atomic_op(AtomicOp::Cswap, false, 4, 4, 9), 9);
-        assert_eq!(atomic_op(AtomicOp::Cswap, false, 4, 5, 9), 4);
-        assert_eq!(atomic_op(AtomicOp::Exch, false, 4, 5, 9), 5);
+        let layered = bind(Format::R32UI);
+        assert_eq!(
+            m.load(&layered, Target::Array2D, Storage::U32, [0, 0, 1, 0])
+                .map(|v| v[0]),
+            Some(20)
+        );
+        assert_eq!(
+            m.load(&layered, Target::Array2D, Storage::U32, [0, 0, 0, 0])
+                .map(|v| v[0]),
+            Some(0)
+        );
+        // Not layered: a non-zero layer coordinate is invalid.
+        assert_eq!(
+            m.load(&b, Target::Array2D, Storage::U32, [0, 0, 1, 0]),
+            None
+        );
+        // Atomics need a 32-bit texel.
+        let r8 = Texture::new(Target::T2D, Format::R8UI, [4, 1, 1], 1).unwrap();
+        let m8 = ImageMemory::new(&r8, 0).unwrap();
+        assert_eq!(
+            m8.atomic(&bind(Format::R8UI), Target::T2D, Storage::U8, [0; 4], &add5),
+            None
+        );
     }
 
     #[test]
-    fn layered_cube_and_1d_array_coordinates() {
-        let mut t = Texture::new(Target::Cube, Format::R32UI, [2, 2, 6], 1).unwrap();
+    fn atomics_are_atomic_across_threads() {
+        let t = Texture::new(Target::T2D, Format::R32UI, [1, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
         let b = bind(Format::R32UI);
-        let mut coords = [[0i32; 1]; 4];
-        coords[2][0] = 4; // +Z face
-        store(
-            &mut t,
-            &b,
-            Target::Cube,
-            StoreKind::Raw(Storage::U32),
-            &[[77; 1], [0; 1], [0; 1], [0; 1]],
-            &coords,
-            1,
-        )
-        .unwrap();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..1000 {
+                        m.atomic(&b, Target::T2D, Storage::U32, [0; 4], &|v| Some(v + 1));
+                    }
+                });
+            }
+        });
+        assert_eq!(
+            m.load(&b, Target::T2D, Storage::U32, [0; 4]).map(|v| v[0]),
+            Some(4000)
+        );
+    }
+
+    #[test]
+    fn byte_texels_sharing_a_word_do_not_clobber_each_other() {
+        let mut t = Texture::new(Target::T1D, Format::R8UI, [4, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        let b = bind(Format::R8UI);
+        std::thread::scope(|s| {
+            for x in 0..4 {
+                let (m, b) = (&m, &b);
+                s.spawn(move || {
+                    for v in 0..200u32 {
+                        m.store(
+                            b,
+                            Target::T1D,
+                            StoreKind::Raw(Storage::U8),
+                            [v + x as u32, 0, 0, 0],
+                            [x, 0, 0, 0],
+                        );
+                    }
+                });
+            }
+        });
+        m.write_back(&mut t).unwrap();
+        for x in 0..4 {
+            assert_eq!(t.texel(0, x, 0, 0, 0).unwrap()[0], 199 + x);
+        }
+    }
+
+    #[test]
+    fn layered_cube_1d_array_and_3d_coordinates() {
+        let mut t = Texture::new(Target::Cube, Format::R32UI, [2, 2, 6], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        let b = bind(Format::R32UI);
+        let st = |m: &ImageMemory, b: &ImageBinding, tg, c| {
+            m.store(b, tg, StoreKind::Raw(Storage::U32), [77, 0, 0, 0], c)
+        };
+        assert!(st(&m, &b, Target::Cube, [0, 0, 4, 0])); // +Z face
+        assert!(!st(&m, &b, Target::Cube, [0, 0, 6, 0])); // no such face
+        m.write_back(&mut t).unwrap();
         assert_eq!(t.texel(0, 0, 0, 4, 0).unwrap()[0], 77);
-        coords[2][0] = 6; // no such face
-        let mut out = [[1u32; 1]; 4];
-        load(&t, &b, Target::Cube, Storage::U32, &coords, 1, &mut out);
-        assert_eq!(out[0][0], 0);
+        // Table X.5: a 1D array's layer is z; y must be 0.
         let mut a = Texture::new(Target::Array1D, Format::R8UI, [4, 3, 1], 1).unwrap();
-        let c = [[1i32; 1], [2; 1], [0; 1], [0; 1]]; // x = 1, layer = 2
-        store(
-            &mut a,
-            &bind(Format::R8UI),
-            Target::Array1D,
-            StoreKind::Formatted(DataType::U32),
-            &[[300; 1], [0; 1], [0; 1], [0; 1]],
-            &c,
-            1,
-        )
-        .unwrap();
-        assert_eq!(a.texel(0, 1, 0, 2, 0).unwrap()[0], 255); // formatted stores saturate
-        load(
-            &a,
+        let m = ImageMemory::new(&a, 0).unwrap();
+        let b8 = bind(Format::R8UI);
+        let fmt = StoreKind::Formatted(DataType::U32);
+        assert!(m.store(&b8, Target::Array1D, fmt, [300, 0, 0, 0], [1, 0, 2, 0]));
+        assert!(!m.store(&b8, Target::Array1D, fmt, [1, 0, 0, 0], [1, 1, 2, 0]));
+        let s8 = m.load(
             &bind(Format::R8I),
             Target::Array1D,
             Storage::S8,
-            &c,
-            1,
-            &mut out,
+            [1, 0, 2, 0],
         );
-        assert_eq!(out[0][0], u32::MAX); // raw 0xff read as S8 is -1
+        assert_eq!(s8.map(|v| v[0]), Some(u32::MAX)); // saturated 255 read as S8 is -1
+        m.write_back(&mut a).unwrap();
+        assert_eq!(a.texel(0, 1, 0, 2, 0).unwrap()[0], 255);
+        // A 3D texture bound layered uses z; one slice bound alone is a 2D image.
+        let d = Texture::new(Target::T3D, Format::R32UI, [2, 2, 3], 1).unwrap();
+        let m = ImageMemory::new(&d, 0).unwrap();
+        assert!(st(&m, &b, Target::T3D, [1, 1, 2, 0]));
+        let slice = ImageBinding {
+            layered: false,
+            layer: 2,
+            ..b
+        };
+        assert_eq!(
+            m.load(&slice, Target::T2D, Storage::U32, [1, 1, 0, 0])
+                .map(|v| v[0]),
+            Some(77)
+        );
+        assert_eq!(
+            m.load(&slice, Target::T3D, Storage::U32, [1, 1, 2, 0]),
+            None
+        );
+    }
+
+    #[test]
+    fn multisample_sample_coordinate() {
+        let t = Texture::new_multisample(Target::T2DMs, Format::R32UI, [2, 2, 1], 4).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        let b = bind(Format::R32UI);
+        let raw = StoreKind::Raw(Storage::U32);
+        assert!(m.store(&b, Target::T2DMs, raw, [9, 0, 0, 0], [1, 0, 0, 3]));
+        assert!(!m.store(&b, Target::T2DMs, raw, [9, 0, 0, 0], [1, 0, 0, 4]));
+        assert_eq!(
+            m.load(&b, Target::T2DMs, Storage::U32, [1, 0, 0, 3])
+                .map(|v| v[0]),
+            Some(9)
+        );
+        // A 2D target zeroes w: sample 0.
+        assert_eq!(
+            m.load(&b, Target::T2D, Storage::U32, [1, 0, 0, 3])
+                .map(|v| v[0]),
+            Some(0)
+        );
     }
 }

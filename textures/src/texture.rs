@@ -487,33 +487,6 @@ impl Texture {
         Ok(view.decode(bytes))
     }
 
-    /// Raw bytes of one texel (for atomics on the stored word).
-    pub(crate) fn texel_bytes_mut(
-        &mut self,
-        level: u32,
-        x: u32,
-        y: u32,
-        z: u32,
-        sample: u32,
-    ) -> Result<(&mut [u8], &mut [u32; 4], Format), TexError> {
-        let bpt = self.format.bytes_per_texel();
-        let (l, i) = self.texel_index(level, x, y, z, sample)?;
-        let format = self.format;
-        let lv = self
-            .levels
-            .get_mut(l)
-            .ok_or(TexError::Invalid("level".into()))?;
-        let bytes = lv
-            .bytes
-            .get_mut(i * bpt..(i + 1) * bpt)
-            .ok_or(TexError::Invalid("texel bytes".into()))?;
-        let texel = lv
-            .texels
-            .get_mut(i)
-            .ok_or(TexError::Invalid("texel".into()))?;
-        Ok((bytes, texel, format))
-    }
-
     /// Replaces a box of a level with bytes already in the internal format (rows tightly
     /// packed; for compressed formats `offset` and `size` must be block-aligned except at the
     /// level's edge).

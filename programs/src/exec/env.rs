@@ -119,8 +119,11 @@ pub struct ImageCall {
     /// the target does not use (EXT_shader_image_load_store section 2.X.8.Z, LOADIM:
     /// y for 1D/BUFFER, z for 1D/2D/BUFFER/RECT/2DMS, w except for 2DMS/ARRAY2DMS).
     pub target: TexTarget,
-    /// The data format of the instruction (`LOADIM.U32X4` ...).
+    /// The data format of the instruction (`LOADIM.U32X4` ...); for a formatted STOREIM,
+    /// only the data type (F32, S32 or U32, count 1).
     pub ty: MemType,
+    /// A STOREIM without a storage modifier: the data is converted to the unit's format.
+    pub formatted: bool,
     /// Lane index within the batch.
     pub lane: u32,
 }

@@ -646,6 +646,7 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
             unit,
             target,
             ty: m.ty,
+            formatted: m.formatted,
             lane: l as u32,
         };
         let c = image_coords(target, [0, 1, 2, 3].map(|k| coords[k][l] as i32));

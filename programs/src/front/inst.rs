@@ -855,6 +855,7 @@ impl P {
                     volatile: false,
                     target: None,
                     element: None,
+                    formatted: false,
                 }));
             }
             Ipac | Ipao | Ipas => {
@@ -1223,6 +1224,7 @@ impl P {
             volatile: m.volatile,
             target: None,
             element: None,
+            formatted: false,
         })))
     }
 
@@ -1236,10 +1238,20 @@ impl P {
         name: &str,
         span: Span,
     ) -> Result<Extra, ProgramError> {
+        // LOADIM and ATOMIM are always unformatted; STOREIM without a storage modifier
+        // is a formatted store.
+        let formatted = m.mem.is_none();
+        if formatted && name != "STOREIM" {
+            return Err(semantic(
+                span,
+                format!("{name} needs a storage modifier such as .U32"),
+            ));
+        }
         let mut extra = self.mem_info(m, space, name, span)?;
         if let Extra::Mem(info) = &mut extra {
             info.target = Some(target);
             info.element = element;
+            info.formatted = formatted;
         }
         Ok(extra)
     }
