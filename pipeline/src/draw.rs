@@ -60,6 +60,7 @@ pub fn draw(
         counter_buffers: state.counter_buffers.clone(),
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),
+        images: state.images.clone(),
     };
     let faults_before = state.memory.faults();
     let mut stats = DrawStats::default();

@@ -61,6 +61,7 @@ fn base_state(mode: PrimitiveMode, count: u32, attribs: Vec<AttribBinding>) -> D
         counter_buffers: Vec::new(),
         storage_buffers: Vec::new(),
         memory: Arc::new(GpuMemory::new()),
+        images: Vec::new(),
     }
 }
 

@@ -5,10 +5,11 @@
 //! builds a small [`StageEnv`] around it. Geometry and fragment stages wrap a `StageEnv`
 //! to add EMIT and IPAx.
 
+use crate::images::{self, ImageUnit};
 use crate::memory::{read_le, write_le, Buffer, GpuMemory};
 use crate::state::{BufferRange, TextureUnit};
 use glemu_programs::exec::{
-    Env, EnvError, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
+    Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{Stage, TexTarget};
 use glemu_textures::nv::{unpack, NvOffset, NvOpcode};
@@ -22,6 +23,8 @@ pub struct Resources {
     pub counter_buffers: Vec<Option<BufferRange>>,
     pub storage_buffers: Vec<Option<BufferRange>>,
     pub memory: Option<Arc<GpuMemory>>,
+    /// Image units, by unit number.
+    pub images: Vec<Option<ImageUnit>>,
 }
 
 /// Per-stage view of [`Resources`] plus the stage's own parameter buffers.
@@ -257,6 +260,32 @@ impl Env for StageEnv<'_> {
         Ok(atomic_on(buf, off, 4, &|old| Some(u64::from(update(old as u32)))).map(|v| v as u32))
     }
 
+    fn image_load(
+        &mut self,
+        call: &ImageCall,
+        coord: [i32; 4],
+    ) -> Result<Option<[u32; 4]>, EnvError> {
+        images::load(&self.res.images, call, coord)
+    }
+
+    fn image_store(
+        &mut self,
+        call: &ImageCall,
+        coord: [i32; 4],
+        value: [u32; 4],
+    ) -> Result<bool, EnvError> {
+        images::store(&self.res.images, call, coord, value)
+    }
+
+    fn image_atomic(
+        &mut self,
+        call: &ImageCall,
+        coord: [i32; 4],
+        update: &dyn Fn(u32) -> Option<u32>,
+    ) -> Result<Option<u32>, EnvError> {
+        images::atomic(&self.res.images, call, coord, update)
+    }
+
     fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
         self.subroutines
             .get(slot as usize)
@@ -284,7 +313,7 @@ pub fn atomic_on(
 }
 
 /// The `Env` methods a stage's environment takes unchanged from its `base: StageEnv`
-/// (textures, memory, counters, image loads, subroutines); a stage adds only what differs
+/// (textures, memory, counters, images, subroutines); a stage adds only what differs
 /// (interpolation for fragments, emits for geometry).
 macro_rules! forward_env_to_base {
     () => {
@@ -320,6 +349,22 @@ macro_rules! forward_env_to_base {
             xy: [i32; 4],
         ) -> Result<Option<[u32; 4]>, EnvError> {
             self.base.image_load(c, xy)
+        }
+        fn image_store(
+            &mut self,
+            c: &ImageCall,
+            xy: [i32; 4],
+            v: [u32; 4],
+        ) -> Result<bool, EnvError> {
+            self.base.image_store(c, xy, v)
+        }
+        fn image_atomic(
+            &mut self,
+            c: &ImageCall,
+            xy: [i32; 4],
+            update: &dyn Fn(u32) -> Option<u32>,
+        ) -> Result<Option<u32>, EnvError> {
+            self.base.image_atomic(c, xy, update)
         }
         fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
             self.base.subroutine(slot)

@@ -63,6 +63,7 @@
 //!     counter_buffers: Vec::new(),
 //!     storage_buffers: Vec::new(),
 //!     memory: Arc::new(GpuMemory::new()),
+//!     images: Vec::new(),
 //! };
 //! let mut fb = Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
 //! let stats = draw(&state, &Rasterizer::new(1).unwrap(), &mut fb, None).unwrap();
@@ -82,6 +83,7 @@ pub mod error;
 pub mod fetch;
 pub mod fragment;
 pub mod geometry;
+pub mod images;
 pub mod layer;
 pub mod memory;
 pub mod state;
@@ -94,6 +96,7 @@ pub mod xfb;
 pub use assembly::{PrimClass, PrimitiveMode};
 pub use draw::draw;
 pub use error::{PipelineError, PipelineErrorKind};
+pub use images::{ImageAccess, ImageUnit};
 pub use memory::{Buffer, GpuMemory};
 pub use state::*;
 pub use xfb::{XfbAttrib, XfbBinding, XfbMode, XfbState};

@@ -7,6 +7,7 @@
 
 use crate::assembly::PrimitiveMode;
 use crate::fetch::{AttribBinding, IndexBuffer};
+use crate::images::ImageUnit;
 use crate::memory::{Buffer, GpuMemory};
 use glemu_programs::exec::Executor;
 use glemu_programs::Program;
@@ -286,6 +287,8 @@ pub struct DrawState {
     pub storage_buffers: Vec<Option<BufferRange>>,
     /// The GPU address space LOAD/STORE/ATOM use.
     pub memory: Arc<GpuMemory>,
+    /// Image units (EXT_shader_image_load_store), by unit number.
+    pub images: Vec<Option<ImageUnit>>,
 }
 
 /// Counters a draw adds to (queries and their per-stream variants).

@@ -415,6 +415,7 @@ mod tests {
             counter_buffers: Vec::new(),
             storage_buffers: Vec::new(),
             memory: None,
+            images: Vec::new(),
         }
     }
 

@@ -503,6 +503,7 @@ impl Context {
         }
         let mut raster = super::snapshot::raster_state(&self.st)?;
         raster.blend.draw_buffers = self.plane_outputs();
+        let images = self.image_units_for(&programs);
         Ok(DrawState {
             programs,
             attribs: self.attrib_bindings()?,
@@ -513,6 +514,7 @@ impl Context {
             counter_buffers,
             storage_buffers,
             memory: Arc::clone(&self.memory),
+            images,
         })
     }
 
@@ -552,7 +554,14 @@ impl Context {
                 glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
             });
             self.xfb.state = xfb_state;
-            let pass = result?;
+            let pass = match result {
+                Ok(p) => p,
+                Err(e) => {
+                    // Image stores made before the failure still land, as on a GPU.
+                    let _ = self.write_back_images();
+                    return Err(e);
+                }
+            };
             if layer == 0 {
                 stats = pass;
             } else {
@@ -563,10 +572,11 @@ impl Context {
             }
         }
         self.set_render_layer(0);
+        // The snapshot's references to textures go first, so storing into a texture it
+        // samples (a feedback loop) and writing image stores back do not copy the texture.
+        drop(state);
+        self.write_back_images()?;
         if passes.is_none() {
-            // The snapshot's references to textures go first, so storing into a texture
-            // it samples (a feedback loop) does not copy the texture.
-            drop(state);
             self.store_draw_target(false)?;
         }
         self.queries.add(&QueryCounts {

@@ -6,7 +6,7 @@
 //! `buffers` (buffer objects, mapping, GPU addresses), `arrays` (vertex arrays),
 //! `framebuffer` (clears, reads), `fbo` (framebuffer objects), `render_texture` (texture
 //! attachments), `get` (glGetIntegerv), `subroutines` (program subroutine parameters),
-//! `textures` (objects, image definition),
+//! `textures` (objects, image definition), `images` (image units),
 //! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
 //! objects), `program_query` (glGetProgramiv), `xfb` and `queries`, `draw` (snapshot and
 //! submit), `fixed` (fixed-function programs generated from state).
@@ -19,6 +19,7 @@ pub mod fbo;
 mod fixed;
 pub mod framebuffer;
 mod get;
+pub mod images;
 mod legacy_state;
 pub mod matrix;
 pub(crate) mod params;
@@ -66,6 +67,7 @@ pub struct Context {
     pub(crate) fbos: fbo::Fbos,
     pub(crate) textures: textures::Textures,
     pub(crate) subroutines: subroutines::Subroutines,
+    pub(crate) images: images::Images,
     pub(crate) width: u32,
     pub(crate) height: u32,
 }
@@ -169,6 +171,7 @@ impl Context {
             fbos: Default::default(),
             textures: Default::default(),
             subroutines: Default::default(),
+            images: Default::default(),
             width,
             height,
         })

@@ -307,6 +307,7 @@ impl Context {
         for id in ids {
             self.textures.objects.remove(id);
             self.textures.bound.retain(|_, b| b != id);
+            self.images.detach(*id);
         }
         self.detach_deleted(ids, &[]);
     }
