@@ -186,7 +186,7 @@ BRA 00 - - - - - - - c
 LOOP 00 - - - - - - - v
 ENDLOOP 00 - - - - - - - -
 LOADIM 50 - - X X - F v v
-STOREIM 50 - - - - - - - v,v
+STOREIM 50 X X - - - F - v,v
 ATOMIM 50 - - X - - - s v,v
 ATOMCTR 50 - - X - - - s -
 CALI 50 - - - - - - - c
