@@ -171,6 +171,7 @@ impl Context {
             gl::MAX_TEXTURE_UNITS
             | gl::MAX_TEXTURE_IMAGE_UNITS
             | gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS => one(MAX_TEXTURE_UNITS as u32),
+            gl::MAX_IMAGE_UNITS => one(super::images::MAX_IMAGE_UNITS),
             gl::MAX_PATCH_VERTICES => one(32),
             gl::MAX_TRANSFORM_FEEDBACK_BUFFERS => one(4),
             gl::MAX_SAMPLES => one(16),

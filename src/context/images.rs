@@ -86,6 +86,7 @@ impl Context {
     /// let e = ctx.bind_image_texture(0, t, 0, false, 0, gl::STATIC_DRAW, gl::R32UI);
     /// assert_eq!(e.unwrap_err().gl, GlError::InvalidEnum);
     /// ctx.bind_image_texture(0, 0, 0, false, 0, gl::READ_ONLY, gl::R32UI).unwrap(); // unbind
+    /// assert_eq!(ctx.get_integer_v(gl::MAX_IMAGE_UNITS).unwrap(), vec![MAX_IMAGE_UNITS as i32]);
     /// ```
     #[allow(clippy::too_many_arguments)]
     pub fn bind_image_texture(
