@@ -259,6 +259,11 @@ pub enum Opcode {
     Tgall,
     Tgany,
     Tgeq,
+    /// NV_shader_thread_shuffle: result (in-range predicate, value) from another lane.
+    Shfdown,
+    Shfidx,
+    Shfup,
+    Shfxor,
     // geometry
     Emit,
     Emits,

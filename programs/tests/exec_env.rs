@@ -503,3 +503,53 @@ fn mem_extended_small_vector_loads_and_stores() {
     assert_eq!(&r.env.mem[0..4], &[0xfe, 0xff, 0x70, 0x11]);
     assert_eq!(&r.env.mem[4..8], &[1, 2, 3, 4]);
 }
+
+/// NV_shader_thread_shuffle over an 8-lane batch whose thread ids are the lane indices:
+/// (in range, value) per lane, with segments from the mask operand's bits 8-12.
+#[test]
+fn thread_shuffles_read_other_lanes() {
+    let text = "!!NVfp5.0\nOPTION NV_shader_thread_shuffle;\nTEMP v, a, b, c, d;\nMOV v, fragment.color;\nSHFDOWN a, v.x, 1, 7171;\nSHFUP b, v.x, 1, 7168;\nSHFXOR c, v.x, 1, 31;\nSHFIDX d, v.x, 2, 7171;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 8, &[], TestEnv::default(), |st| {
+        for l in 0..8 {
+            st.set_input_f32(0, l, [100.0 + l as f32, 0.0, 0.0, 0.0]);
+        }
+    });
+    r.stats.expect("run");
+    let got = |t: usize| -> Vec<(f32, f32)> {
+        (0..8)
+            .map(|l| {
+                let v = r.state.temp_lane(t, l).map(f32::from_bits);
+                (v[0], v[1])
+            })
+            .collect()
+    };
+    // 7171 = segments of 4 (mask 0x1c << 8) clamped to 3: down stays inside a segment.
+    let down: Vec<(f32, f32)> = (0..8)
+        .map(|l| {
+            if l % 4 == 3 {
+                (0.0, 100.0 + l as f32)
+            } else {
+                (1.0, 101.0 + l as f32)
+            }
+        })
+        .collect();
+    assert_eq!(got(1), down);
+    // 7168 = segments of 4, clamp 0: up reads the previous lane except at a segment start.
+    let up: Vec<(f32, f32)> = (0..8)
+        .map(|l| {
+            if l % 4 == 0 {
+                (0.0, 100.0 + l as f32)
+            } else {
+                (1.0, 99.0 + l as f32)
+            }
+        })
+        .collect();
+    assert_eq!(got(2), up);
+    // XOR 1 over the whole warp swaps neighbours.
+    let xor: Vec<(f32, f32)> = (0..8).map(|l| (1.0, 100.0 + (l ^ 1) as f32)).collect();
+    assert_eq!(got(3), xor);
+    // IDX 2 within segments of 4: every lane reads its segment's third lane.
+    let idx: Vec<(f32, f32)> = (0..8).map(|l| (1.0, 102.0 + (l & 4) as f32)).collect();
+    assert_eq!(got(4), idx);
+}

@@ -122,6 +122,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         | Up64 => convert::exec(run, g, inst),
         Arl | Arr | Ara => address(run, g, inst),
         Tgall | Tgany | Tgeq => thread_group(run, g, inst),
+        Shfdown | Shfidx | Shfup | Shfxor => shuffle(run, g, inst),
         _ if inst.dtype.is_64() => wide::exec(run, g, inst),
         _ => arith32(run, g, inst),
     }
@@ -811,6 +812,51 @@ fn address<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         return store32(run.st, &acc, &w, &v, &mut run.stats);
     }
     store_address_vec(run.st, &acc, dst, &out)
+}
+
+/// NV_shader_thread_shuffle: each lane reads `op0.x` of a source lane computed from its
+/// thread id (its lane index, as `*.threadid` reports), `op1.x` (index) and `op2.x` (clamp
+/// in bits 0-4, segmentation mask in bits 8-12); the result is (in range, value, 0, 0).
+///
+/// The spec's prose says "lower than" / "greater than" maxThreadId; read strictly that
+/// would keep SHFUP from ever reading thread 0 and SHFDOWN from reading the segment's last
+/// thread, so the bounds are inclusive, as in NVIDIA's SHFL instruction that these
+/// opcodes expose. A source lane outside the batch (a warp here is a batch) or not running
+/// this instruction is an "inactive thread" (undefined result): the lane keeps its own value.
+fn shuffle<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let dt = inst.dtype;
+    let acc = run.access(g);
+    let value = load32(run.st, &acc, src(inst, 0)?, dt, &mut run.stats)?;
+    let index = load32(run.st, &acc, src(inst, 1)?, DataType::U32, &mut run.stats)?;
+    let mask = load32(run.st, &acc, src(inst, 2)?, DataType::U32, &mut run.stats)?;
+    let mut r = [[0u32; MAX_LANES]; 4];
+    for l in 0..MAX_LANES {
+        if g.mask & (1 << l) == 0 {
+            continue;
+        }
+        let lane = l as i64;
+        let b = i64::from(index[0][l] & 31);
+        let clamp = i64::from(mask[0][l] & 31);
+        let seg = i64::from((mask[0][l] >> 8) & 31);
+        let min = lane & seg;
+        let max = min | (clamp & !seg);
+        let (j, ok) = match inst.op {
+            Opcode::Shfdown => (lane + b, lane + b <= max),
+            Opcode::Shfup => (lane - b, lane - b >= max),
+            Opcode::Shfxor => (lane ^ b, (lane ^ b) <= max),
+            _ => {
+                let j = (b & !seg) | min;
+                (j, j <= max)
+            }
+        };
+        let from = usize::try_from(j)
+            .ok()
+            .filter(|&j| ok && j < MAX_LANES && g.mask & (1 << j) != 0)
+            .unwrap_or(l);
+        r[0][l] = truth(dt, ok);
+        r[1][l] = value[0][from];
+    }
+    write32(run, g, inst, dt, r, None)
 }
 
 /// TGALL / TGANY / TGEQ over the lanes of the running group.

@@ -109,6 +109,10 @@ impl P {
                 self.opts.fp2 = true;
                 true
             }
+            "NV_shader_thread_shuffle" if self.nv >= 50 => {
+                self.opts.thread_shuffle = true;
+                true
+            }
             "NV_gpu_program5_mem_extended" if self.nv >= 50 => {
                 self.opts.mem_extended = true;
                 true

@@ -567,6 +567,12 @@ impl P {
         if matches!(name, "LDB" | "STB" | "ATOMB") {
             return self.storage_inst(info, m, inst);
         }
+        if matches!(op, Shfdown | Shfidx | Shfup | Shfxor) && !self.opts.thread_shuffle {
+            return Err(semantic(
+                inst.span,
+                format!("{name} needs OPTION NV_shader_thread_shuffle"),
+            ));
+        }
         match op {
             If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Ret
             | Cali => {

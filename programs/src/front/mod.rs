@@ -99,6 +99,8 @@ pub(crate) struct NvOpts {
     /// NV_gpu_program5_mem_extended: 8/16-bit and F16 vector storage modifiers on loads
     /// and stores.
     pub mem_extended: bool,
+    /// NV_shader_thread_shuffle: SHFDOWN/SHFIDX/SHFUP/SHFXOR.
+    pub thread_shuffle: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

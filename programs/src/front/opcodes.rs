@@ -157,6 +157,10 @@ TEX 40 X X X X - F v vf,t
 TGALL 50 X X X X - F v v
 TGANY 50 X X X X - F v v
 TGEQ 50 X X X X - F v v
+SHFDOWN 50 X X - - - F v v,vu,vu
+SHFIDX 50 X X - - - F v v,vu,vu
+SHFUP 50 X X - - - F v v,vu,vu
+SHFXOR 50 X X - - - F v v,vu,vu
 TRUNC 40 6 6 X X X F v vf
 TXB 40 X X X X - F v vf,t
 TXD 40 X X X X - F v vf,vf,vf,t
@@ -370,6 +374,10 @@ fn opcode_of(name: &str) -> Option<Opcode> {
         "TGALL" => Tgall,
         "TGANY" => Tgany,
         "TGEQ" => Tgeq,
+        "SHFDOWN" => Shfdown,
+        "SHFIDX" => Shfidx,
+        "SHFUP" => Shfup,
+        "SHFXOR" => Shfxor,
         "TRUNC" => Trunc,
         "TXB" => Txb,
         "TXD" => Txd,
