@@ -646,6 +646,9 @@ pub enum InputBinding {
     /// TEP/TCP `primitive.patch.*` and TCP `primitive.out` reads.
     PatchIn(VaryingSlot),
     PatchOut(VaryingSlot),
+    /// TCP `vertex.out[m].*`: a per-vertex result of output vertex `m` (written by
+    /// invocation `m`); `Src::vertex` selects `m`.
+    VertexOut(VaryingSlot),
     TessOuter(u32),
     TessInner(u32),
     /// NV_shader_thread_group built-ins.
@@ -693,6 +696,17 @@ pub enum VaryingSlot {
     TessOuter(u32),
     TessInner(u32),
     PrimitiveId,
+}
+
+impl VaryingSlot {
+    /// Per-patch values of a tessellation control program's output patch (one per patch,
+    /// shared by its invocations), as opposed to per-vertex ones.
+    pub fn is_per_patch(self) -> bool {
+        matches!(
+            self,
+            VaryingSlot::PatchAttrib(_) | VaryingSlot::TessOuter(_) | VaryingSlot::TessInner(_)
+        )
+    }
 }
 
 /// Where an output slot's value goes.

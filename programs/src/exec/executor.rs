@@ -92,6 +92,41 @@ impl Group {
     }
 }
 
+/// The groups of one batch.
+pub(crate) type Groups = SmallVec<[Group; 4]>;
+
+/// One group holding every lane of `active`, at the program's entry.
+pub(crate) fn initial_groups(prog: &Program, active: LaneMask) -> Groups {
+    let mut groups = Groups::new();
+    if active != 0 {
+        groups.push(Group {
+            pc: prog.entry,
+            mask: active,
+            frames: SmallVec::new(),
+            pushed: Vec::new(),
+            steps: 0,
+        });
+    }
+    groups
+}
+
+/// Where a group stands in the lock-step order of NV_tessellation_program5 section
+/// 2.X.5: the CAL site of each open call, outermost first, then its pc. Lanes inside a
+/// subroutine are "at" their CAL in the caller, so they run before lanes that skipped
+/// the call and wait after it, as the spec's threads do.
+pub(crate) fn position(g: &Group) -> SmallVec<[u32; 4]> {
+    let mut at: SmallVec<[u32; 4]> = g
+        .frames
+        .iter()
+        .filter_map(|f| match f {
+            Frame::Call { ret } => Some(ret.saturating_sub(1)),
+            _ => None,
+        })
+        .collect();
+    at.push(g.pc);
+    at
+}
+
 /// What running one instruction did to the group's control flow.
 pub(crate) enum Next {
     /// Continue with the next instruction.
@@ -200,70 +235,90 @@ impl Executor {
             prefetched: Vec::new(),
             srcs: None,
         };
-        let mut groups: SmallVec<[Group; 4]> = SmallVec::new();
-        if active != 0 {
-            groups.push(Group {
-                pc: prog.entry,
-                mask: active,
-                frames: SmallVec::new(),
-                pushed: Vec::new(),
-                steps: 0,
-            });
-        }
-        let n = prog.instructions.len() as u32;
-        while !groups.is_empty() {
-            let gi = if groups.len() == 1 {
-                0
-            } else {
-                pick_and_merge(&mut groups)
-            };
-            let g = &mut groups[gi];
-            if g.pc >= n {
-                // End of the program text: a subroutine returns, the main program ends.
-                if !flow::implicit_return(g) {
-                    groups.swap_remove(gi);
-                }
-                continue;
-            }
-            g.steps += 1;
-            if g.steps > self.budget {
-                let inst = &prog.instructions[g.pc as usize];
-                return Err(ExecError::new(
-                    g.pc,
-                    inst.span,
-                    ExecErrorKind::BudgetExceeded(self.budget),
-                ));
-            }
-            run.stats.instructions += 1;
-            run.stats.lane_instructions += u64::from(g.mask.count_ones());
-            let pc = g.pc;
-            let next = step(&mut run, g).map_err(|kind| {
-                let span = prog
-                    .instructions
-                    .get(pc as usize)
-                    .map(|i| i.span)
-                    .unwrap_or_default();
-                ExecError::new(pc, span, kind)
-            })?;
-            if let Next::Seq = next {
-                g.pc = pc.saturating_add(1);
-                // Falling through to an instruction label inside a subroutine returns.
-                if self.label_at.get(g.pc as usize).copied().unwrap_or(false) {
-                    flow::implicit_return(g);
-                }
-            }
-            if g.mask == 0 {
-                groups.swap_remove(gi);
-            }
-            if !run.spawned.is_empty() {
-                run.stats.splits += run.spawned.len() as u64;
-                groups.extend(run.spawned.drain(..).filter(|s| s.mask != 0));
-            }
+        let mut groups = initial_groups(prog, active);
+        while let Some(gi) = self.pick(&mut groups) {
+            self.exec_group(&mut run, &mut groups, gi)?;
         }
         Ok(run.stats)
     }
 
-    fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
+    /// The group that runs next (after merging groups that met), or None when every lane
+    /// has finished. Groups at the end of the text return from their subroutine or end.
+    pub(crate) fn pick(&self, groups: &mut Groups) -> Option<usize> {
+        let n = self.program.instructions.len() as u32;
+        loop {
+            if groups.is_empty() {
+                return None;
+            }
+            let gi = if groups.len() == 1 {
+                0
+            } else {
+                pick_and_merge(groups)
+            };
+            let g = &mut groups[gi];
+            if g.pc < n {
+                return Some(gi);
+            }
+            // End of the program text: a subroutine returns, the main program ends.
+            if !flow::implicit_return(g) {
+                groups.swap_remove(gi);
+            }
+        }
+    }
+
+    /// Execute the instruction at the pc of `groups[gi]` for that group.
+    pub(crate) fn exec_group<E: Env + ?Sized>(
+        &self,
+        run: &mut Run<'_, E>,
+        groups: &mut Groups,
+        gi: usize,
+    ) -> Result<(), ExecError> {
+        let prog = &*self.program;
+        let Some(g) = groups.get_mut(gi) else {
+            return Ok(());
+        };
+        g.steps += 1;
+        if g.steps > self.budget {
+            let span = prog
+                .instructions
+                .get(g.pc as usize)
+                .map(|i| i.span)
+                .unwrap_or_default();
+            return Err(ExecError::new(
+                g.pc,
+                span,
+                ExecErrorKind::BudgetExceeded(self.budget),
+            ));
+        }
+        run.stats.instructions += 1;
+        run.stats.lane_instructions += u64::from(g.mask.count_ones());
+        let pc = g.pc;
+        let next = step(run, g).map_err(|kind| {
+            let span = prog
+                .instructions
+                .get(pc as usize)
+                .map(|i| i.span)
+                .unwrap_or_default();
+            ExecError::new(pc, span, kind)
+        })?;
+        if let Next::Seq = next {
+            g.pc = pc.saturating_add(1);
+            // Falling through to an instruction label inside a subroutine returns.
+            if self.label_at.get(g.pc as usize).copied().unwrap_or(false) {
+                flow::implicit_return(g);
+            }
+        }
+        if g.mask == 0 {
+            groups.swap_remove(gi);
+        }
+        if !run.spawned.is_empty() {
+            run.stats.splits += run.spawned.len() as u64;
+            groups.extend(run.spawned.drain(..).filter(|s| s.mask != 0));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
         let p = &*self.program;
         if st.temps.lo.len() != p.temps.len()
             || st.outputs.lo.len() != p.outputs.len()
@@ -280,13 +335,18 @@ impl Executor {
     }
 }
 
-/// Index of the group with the lowest pc, after merging every group at the same place
-/// into it.
-fn pick_and_merge(groups: &mut SmallVec<[Group; 4]>) -> usize {
+/// Index of the group that comes first in lock-step order ([`position`]: lowest pc,
+/// callers' CAL sites first), after merging every group at the same place into it.
+/// Within one subroutine level this is the lowest pc, so lanes split by IF or a loop
+/// reconverge where their blocks end.
+fn pick_and_merge(groups: &mut Groups) -> usize {
     let mut best = 0;
-    for (i, g) in groups.iter().enumerate() {
-        if g.pc < groups[best].pc {
+    let mut best_at = position(&groups[0]);
+    for (i, g) in groups.iter().enumerate().skip(1) {
+        let at = position(g);
+        if at < best_at {
             best = i;
+            best_at = at;
         }
     }
     let mut i = 0;

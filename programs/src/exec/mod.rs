@@ -39,6 +39,7 @@ mod executor;
 mod float;
 mod flow;
 mod int;
+mod lockstep;
 mod memory;
 mod operand;
 mod state;

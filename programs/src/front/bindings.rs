@@ -130,6 +130,8 @@ impl P {
 
     fn vertex_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
         let mut vertex = None;
+        // TCP `vertex.out[m].*`: results of the output patch instead of the input's.
+        let mut out = false;
         if self.vertex_arrays() && self.c.peek() == &Tok::LBracket {
             let (n, span) = self.c.bracket_int("a vertex index")?;
             if n >= MAX_PATCH_VERTICES.max(6) {
@@ -146,14 +148,24 @@ impl P {
                     format!("'vertex.{name}' is not available in geometry programs"),
                 ));
             }
-            if name == "out" {
-                return Err(unsupported(
+            if name == "out" && self.stage != Stage::TessControl {
+                return Err(semantic(
                     ns,
-                    "reading 'vertex.out' in tessellation control programs",
+                    "'vertex.out' is only available in tessellation control programs",
                 ));
             }
+            out = name == "out";
             if self.c.peek() == &Tok::LBracket {
-                let (n, _) = self.c.bracket_int("a vertex index")?;
+                let (n, span) = self.c.bracket_int("a vertex index")?;
+                // NV_tessellation_program5: vertex.out[m] with m >= VERTICES_OUT fails
+                // to load (VERTICES_OUT precedes every statement).
+                let limit = match (out, self.prog.decls.vertices_out) {
+                    (true, Some(v)) => v,
+                    _ => MAX_PATCH_VERTICES,
+                };
+                if n >= limit {
+                    return Err(semantic(span, format!("vertex index {n} is out of range")));
+                }
                 vertex = Some(n);
             }
             self.c.expect(&Tok::Dot, "after 'vertex.in'")?;
@@ -210,8 +222,15 @@ impl P {
                 )),
             };
         }
-        // Geometry / tessellation: per-vertex varyings of the previous stage.
-        let v = |s: VaryingSlot| InputBinding::Varying(s);
+        // Geometry / tessellation: per-vertex varyings of the previous stage (or, for
+        // `vertex.out`, of this one).
+        let v = |s: VaryingSlot| {
+            if out {
+                InputBinding::VertexOut(s)
+            } else {
+                InputBinding::Varying(s)
+            }
+        };
         let items = match name.as_str() {
             "position" => vec![v(VaryingSlot::Position)],
             "color" => {
@@ -416,7 +435,17 @@ impl P {
             }
         };
         let items: Vec<InputBinding> = match name.as_str() {
-            "id" if !out => vec![InputBinding::PrimitiveId],
+            // "produces the same value" with primitive, primitive.in and primitive.out.
+            "id" => vec![InputBinding::PrimitiveId],
+            "tessouter" | "tessinner" | "patch" if st == Stage::TessControl && !out => {
+                return Err(semantic(
+                    ns,
+                    format!(
+                        "tessellation control programs read 'primitive.{name}' only as \
+                         'primitive.out.{name}'"
+                    ),
+                ))
+            }
             "invocation" if matches!(st, Stage::Geometry | Stage::TessControl) && self.nv >= 50 => {
                 vec![InputBinding::PrimitiveInvocation]
             }
