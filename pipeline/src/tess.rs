@@ -2,20 +2,11 @@
 //! fixed-function [`tessellator`](crate::tessellator), and the evaluation program (one
 //! lane per generated vertex).
 //!
-//! Per-patch results of a control program (`result.patch.*`) live in each lane's output
-//! registers; the patch takes, per component, the value of the first invocation that
-//! left it non-zero (all invocations writing the same value, or only one invocation
-//! writing it, are both exact).
-//!
-//! The spec runs a patch's invocations in lock-step, so `primitive.out` reads see
-//! per-patch values written by any invocation in earlier instructions. The executor has
-//! no lane-to-lane channel within a run, so a program that reads `primitive.out` runs
-//! again with those inputs holding the per-patch values of the previous pass, until a
-//! pass reproduces what it read. That equals lock-step execution whenever each per-patch
-//! value read is written once before its reads (the usual "one invocation sets the
-//! levels, all use them"); a value read and then rewritten reads its final value; and a
-//! value that feeds back into itself never settles and is reported as not supported.
-//! `vertex.out` reads are rejected by the front end.
+//! The control program's invocations of one patch run in lock-step as the lanes of one
+//! or two batches (NV_tessellation_program5 allows 32 output vertices); the executor
+//! keeps `vertex.out[m]` and `primitive.out` reads current after every instruction and
+//! holds the per-patch results in every lane (see `glemu_programs::exec`'s lockstep
+//! module for the order it picks where the spec leaves one open).
 
 use crate::assembly::{PrimClass, Primitives};
 use crate::env::{Resources, StageEnv};
@@ -35,13 +26,6 @@ pub struct TessOut {
     pub ids: Vec<u32>,
 }
 
-fn is_patch_slot(s: VaryingSlot) -> bool {
-    matches!(
-        s,
-        VaryingSlot::PatchAttrib(_) | VaryingSlot::TessOuter(_) | VaryingSlot::TessInner(_)
-    )
-}
-
 /// One output patch: per-vertex rows (layout `verts.slots`) and per-patch values.
 struct Patch {
     first: usize,
@@ -59,103 +43,38 @@ impl Patch {
     }
 }
 
-/// Most passes [`run_control`] makes over one patch before giving up on a program whose
-/// per-patch outputs feed back into themselves: beyond the first pass each one settles
-/// at least one more link of a write → `primitive.out` read → write chain.
-const EXTRA_PASSES_PER_SLOT: usize = 1;
-
-/// What one pass over a patch's invocations produced: per-vertex rows and per-patch values.
-struct PassOut {
-    rows: Vec<Vec<[u32; 4]>>,
-    per_patch: Vec<(VaryingSlot, [u32; 4])>,
+/// Where a control program input's value comes from.
+enum ControlInput {
+    /// A varying of input vertex copy `v` (copies past the input patch read zero).
+    Vary(VaryingSlot),
+    Id,
+    Invocation,
+    VertexCount,
+    /// `vertex.out` / `primitive.out`: kept by the executor while the patch runs.
+    OutputPatch,
 }
 
-/// Everything a control pass needs besides the patch itself.
-struct Control<'a> {
-    tcs: &'a StageProgram,
-    input: &'a Vertices,
-    n_in: usize,
-    n_out: usize,
-    vertex_cols: Vec<(usize, VaryingSlot)>,
-    patch_cols: Vec<(usize, VaryingSlot)>,
+fn control_inputs(prog: &glemu_programs::ir::Program) -> Result<Vec<ControlInput>, PipelineError> {
+    prog.inputs
+        .iter()
+        .map(|i| match i.binding {
+            InputBinding::Varying(s) => Ok(ControlInput::Vary(s)),
+            InputBinding::PrimitiveId => Ok(ControlInput::Id),
+            InputBinding::PrimitiveInvocation => Ok(ControlInput::Invocation),
+            InputBinding::PrimitiveVertexCount => Ok(ControlInput::VertexCount),
+            InputBinding::VertexOut(_) | InputBinding::PatchOut(_) => Ok(ControlInput::OutputPatch),
+            ref b => Err(PipelineError::not_supported(format!(
+                "tessellation control program input {b:?}"
+            ))),
+        })
+        .collect()
 }
 
-impl Control<'_> {
-    /// Runs every invocation of one patch; `primitive.out` reads see `patch_view`.
-    fn pass(
-        &self,
-        ls: &mut LaneState,
-        env: &mut StageEnv<'_>,
-        pv: &[u32],
-        id: u32,
-        patch_view: &[(VaryingSlot, [u32; 4])],
-    ) -> Result<PassOut, PipelineError> {
-        let prog = &self.tcs.program;
-        let mut out = PassOut {
-            rows: Vec::with_capacity(self.n_out),
-            per_patch: self.patch_cols.iter().map(|(_, s)| (*s, [0; 4])).collect(),
-        };
-        // More output vertices than lanes run as consecutive batches of invocations.
-        for start in (0..self.n_out).step_by(MAX_LANES) {
-            let width = (self.n_out - start).min(MAX_LANES);
-            for (slot, inp) in prog.inputs.iter().enumerate() {
-                for lane in 0..width {
-                    let invocation = (start + lane) as u32;
-                    for (v, vid) in pv.iter().enumerate() {
-                        let val = match &inp.binding {
-                            InputBinding::Varying(s) => {
-                                self.input.slot(*vid as usize, *s).unwrap_or([0; 4])
-                            }
-                            InputBinding::PrimitiveId => [id, 0, 0, 0],
-                            InputBinding::PrimitiveInvocation => [invocation, 0, 0, 0],
-                            InputBinding::PrimitiveVertexCount => [self.n_in as u32, 0, 0, 0],
-                            InputBinding::PatchOut(s) => patch_view
-                                .iter()
-                                .find(|(x, _)| x == s)
-                                .map_or([0; 4], |(_, v)| *v),
-                            b => {
-                                return Err(PipelineError::not_supported(format!(
-                                    "tessellation control program input {b:?}"
-                                )))
-                            }
-                        };
-                        if let Some(r) = ls.input_vertex_mut(v, slot) {
-                            for c in 0..4 {
-                                r[c][lane] = val[c];
-                            }
-                        }
-                    }
-                }
-            }
-            self.tcs
-                .executor
-                .run(ls, lanes_mask(width), &self.tcs.params, env)
-                .map_err(|e| {
-                    PipelineError::execution(format!("tessellation control program: {e}"))
-                })?;
-            for lane in 0..width {
-                out.rows.push(
-                    self.vertex_cols
-                        .iter()
-                        .map(|(o, _)| ls.output_lane(*o, lane))
-                        .collect(),
-                );
-            }
-            for ((o, _), (_, v)) in self.patch_cols.iter().zip(out.per_patch.iter_mut()) {
-                for (c, val) in v.iter_mut().enumerate() {
-                    if *val == 0 {
-                        *val = (0..width)
-                            .map(|l| ls.output_lane(*o, l)[c])
-                            .find(|x| *x != 0)
-                            .unwrap_or(0);
-                    }
-                }
-            }
-        }
-        Ok(out)
-    }
-}
-
+/// Runs the control program over every patch: its `VERTICES_OUT` invocations run in
+/// lock-step as the lanes of one or two batches ([`Executor::run_patch`]), so they read
+/// each other's results through `vertex.out` and `primitive.out`.
+///
+/// [`Executor::run_patch`]: glemu_programs::exec::Executor::run_patch
 fn run_control(
     tcs: &StageProgram,
     res: &Resources,
@@ -176,34 +95,17 @@ fn run_control(
             "tessellation control program VERTICES_OUT {n_out} is not 1..32"
         )));
     }
+    let sources = control_inputs(prog)?;
     let layout = Vertices::layout_of(prog);
-    let ctl = Control {
-        tcs,
-        input,
-        n_in,
-        n_out,
-        vertex_cols: layout
-            .iter()
-            .copied()
-            .filter(|(_, s)| !is_patch_slot(*s))
-            .collect(),
-        patch_cols: layout
-            .iter()
-            .copied()
-            .filter(|(_, s)| is_patch_slot(*s))
-            .collect(),
-    };
-    let reads_patch_out = prog
-        .inputs
-        .iter()
-        .any(|i| matches!(i.binding, InputBinding::PatchOut(_)));
-    let max_passes = if reads_patch_out {
-        1 + ctl.patch_cols.len() * EXTRA_PASSES_PER_SLOT + 1
-    } else {
-        1
-    };
-    let mut verts = Vertices::new(ctl.vertex_cols.iter().map(|(_, s)| *s).collect());
-    let mut ls = LaneState::with_vertices(prog, MAX_LANES, n_in);
+    let (patch_cols, vertex_cols): (Vec<_>, Vec<_>) =
+        layout.iter().copied().partition(|(_, s)| s.is_per_patch());
+    let mut verts = Vertices::new(vertex_cols.iter().map(|(_, s)| *s).collect());
+    // Copies of the per-vertex inputs: the input patch's vertices, and the output
+    // patch's for `vertex.out[m]`.
+    let copies = n_in.max(n_out);
+    let mut states: Vec<LaneState> = (0..n_out.div_ceil(MAX_LANES))
+        .map(|_| LaneState::with_vertices(prog, MAX_LANES, copies))
+        .collect();
     let mut env = StageEnv {
         res,
         stage: Stage::TessControl,
@@ -213,33 +115,53 @@ fn run_control(
     let mut patches = Vec::new();
     for (p, pv) in prims.verts.chunks_exact(n_in).enumerate() {
         let id = ids.get(p).copied().unwrap_or(p as u32);
-        // `primitive.out` reads see the per-patch values the previous pass settled on
-        // (nothing written yet reads zero, which the spec leaves undefined); the patch is
-        // done when a pass reproduces the values it read.
-        let mut view: Vec<(VaryingSlot, [u32; 4])> = Vec::new();
-        let mut settled = None;
-        for _ in 0..max_passes {
-            let out = ctl.pass(&mut ls, &mut env, pv, id, &view)?;
-            if !reads_patch_out || out.per_patch == view {
-                settled = Some(out);
-                break;
+        for (b, ls) in states.iter_mut().enumerate() {
+            for (slot, src) in sources.iter().enumerate() {
+                for v in 0..copies {
+                    let val = |lane: usize| match src {
+                        ControlInput::Vary(s) => pv
+                            .get(v)
+                            .and_then(|vid| input.slot(*vid as usize, *s))
+                            .unwrap_or([0; 4]),
+                        ControlInput::Id => [id, 0, 0, 0],
+                        ControlInput::Invocation => [(b * MAX_LANES + lane) as u32, 0, 0, 0],
+                        ControlInput::VertexCount => [n_in as u32, 0, 0, 0],
+                        ControlInput::OutputPatch => [0; 4],
+                    };
+                    if let Some(r) = ls.input_vertex_mut(v, slot) {
+                        for lane in 0..MAX_LANES {
+                            let x = val(lane);
+                            for c in 0..4 {
+                                r[c][lane] = x[c];
+                            }
+                        }
+                    }
+                }
             }
-            view = out.per_patch;
         }
-        let out = settled.ok_or_else(|| {
-            PipelineError::not_supported(
-                "tessellation control program whose per-patch outputs depend on \
-                 primitive.out reads of their own earlier values",
-            )
-        })?;
+        tcs.executor
+            .run_patch(&mut states, n_out, &tcs.params, &mut env)
+            .map_err(|e| PipelineError::execution(format!("tessellation control program: {e}")))?;
         let first = verts.len();
-        for row in &out.rows {
-            verts.push_row(row);
+        for (m, ls) in (0..n_out).filter_map(|m| Some((m, states.get(m / MAX_LANES)?))) {
+            let row: Vec<[u32; 4]> = vertex_cols
+                .iter()
+                .map(|(o, _)| ls.output_lane(*o, m % MAX_LANES))
+                .collect();
+            verts.push_row(&row);
         }
+        // Every lane holds the patch's per-patch values.
+        let per_patch = patch_cols
+            .iter()
+            .map(|(o, s)| {
+                let v = states.first().map_or([0; 4], |ls| ls.output_lane(*o, 0));
+                (*s, v)
+            })
+            .collect();
         patches.push(Patch {
             first,
             count: n_out,
-            per_patch: out.per_patch,
+            per_patch,
             id,
         });
     }
@@ -480,19 +402,141 @@ mod tests {
     }
 
     #[test]
-    fn self_dependent_per_patch_values_are_not_supported() {
-        let e = run_one(
-            "!!NVtcp5.0\nVERTICES_OUT 1;\n\
-             ADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1.0;\nEND\n",
+    fn per_patch_read_modify_write_sees_its_own_earlier_value() {
+        // Lock-step makes this defined: each instruction reads what the previous one
+        // wrote; all three invocations write the same value in one instruction.
+        let (_, patches) = run_one(
+            "!!NVtcp5.0\nVERTICES_OUT 3;\n\
+             ADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1.0;\n\
+             MUL result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 3.0;\nEND\n",
         )
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
-        assert!(e.contains("not supported"), "{e}");
+        .unwrap_or_else(|e| panic!("{e}"));
+        let v = patches[0]
+            .value(VaryingSlot::TessOuter(0))
+            .unwrap_or([0; 4]);
+        assert_eq!(f(v[0]), 3.0);
+    }
+
+    /// Patches of `n_in` input vertices whose positions are (p, v, 0, 1) for patch p and
+    /// vertex v, run through `text`.
+    fn run_patches(
+        text: &str,
+        n_in: usize,
+        patches: usize,
+    ) -> Result<(Vertices, Vec<Patch>), PipelineError> {
+        let tcs = control(text);
+        let mut input = Vertices::new(vec![VaryingSlot::Position]);
+        for p in 0..patches {
+            for v in 0..n_in {
+                input.push_row(&[[p as f32, v as f32, 0.0, 1.0].map(f32::to_bits)]);
+            }
+        }
+        let prims = Primitives {
+            verts: (0..(n_in * patches) as u32).collect(),
+            ..Primitives::default()
+        };
+        let ids: Vec<u32> = (0..patches as u32).collect();
+        run_control(&tcs, &res(), &input, n_in, &prims, &ids)
+    }
+
+    fn attrib(verts: &Vertices, v: usize, n: u32) -> [f32; 4] {
+        verts
+            .slot(v, VaryingSlot::Attrib(n))
+            .unwrap_or([0; 4])
+            .map(f)
     }
 
     #[test]
-    fn programs_without_primitive_out_reads_run_once() {
+    fn vertex_out_reads_see_the_neighbours_positions() {
+        // Each output vertex copies its input vertex, then averages its two neighbours'
+        // results (through vertex.out, after every invocation wrote its own).
+        let text = "!!NVtcp5.0\nVERTICES_OUT 4;\nINT TEMP i;\nTEMP a;\n\
+             ATTRIB o[] = { vertex.out.position };\nATTRIB ip[] = { vertex.position };\n\
+             MOV.S i.x, primitive.invocation.x;\nMOV result.position, ip[i.x][0];\n\
+             ADD.S i.y, i.x, 1;\nAND.S i.y, i.y, 3;\nADD.S i.z, i.x, 3;\nAND.S i.z, i.z, 3;\n\
+             ADD a, o[i.y][0], o[i.z][0];\nMUL result.attrib[0], a, 0.5;\nEND\n";
+        let (verts, patches) = run_patches(text, 4, 2).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(verts.len(), 8);
+        assert_eq!(patches.len(), 2);
+        for p in 0..2 {
+            for v in 0..4 {
+                let y = (((v + 1) % 4) + ((v + 3) % 4)) as f32 * 0.5;
+                assert_eq!(
+                    attrib(&verts, p * 4 + v, 0),
+                    [p as f32, y, 0.0, 1.0],
+                    "patch {p} vertex {v}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn divergent_if_else_orders_blocks() {
+        // Even invocations set a patch attribute in the IF block; odd ones read it in
+        // the ELSE block (which runs after it), then everyone reads vertex 1's result.
+        let text = "!!NVtcp5.0\nVERTICES_OUT 4;\nINT TEMP i;\n\
+             MOV.S i.x, primitive.invocation.x;\nAND.S.CC i.y, i.x, 1;\n\
+             IF EQ.y;\nMOV result.patch.attrib[2], {1, 2, 3, 4};\nMOV result.attrib[1].x, -1;\n\
+             ELSE;\nMUL result.attrib[1], primitive.out.patch.attrib[2], 10;\nENDIF;\n\
+             MOV result.attrib[0], vertex.out[1].attrib[1];\nEND\n";
+        let (verts, patches) = run_patches(text, 3, 1).unwrap_or_else(|e| panic!("{e}"));
+        for v in 0..4 {
+            let own = attrib(&verts, v, 1);
+            if v % 2 == 0 {
+                assert_eq!(own[0], -1.0);
+            } else {
+                assert_eq!(own, [10.0, 20.0, 30.0, 40.0]);
+            }
+            assert_eq!(attrib(&verts, v, 0), [10.0, 20.0, 30.0, 40.0], "vertex {v}");
+        }
+        let pa = patches[0]
+            .value(VaryingSlot::PatchAttrib(2))
+            .unwrap_or([0; 4]);
+        assert_eq!(pa.map(f), [1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn thirty_two_vertex_patches() {
+        // Invocation 31 (second batch) sets the level; every vertex adds the level to
+        // the invocation number of its mirror vertex (other batch for all of them).
+        let text = "!!NVtcp5.0\nVERTICES_OUT 32;\nINT TEMP i;\nTEMP t;\n\
+             ATTRIB o[] = { vertex.out.attrib[1] };\n\
+             MOV.S i.x, primitive.invocation.x;\nI2F result.attrib[1].x, i.x;\n\
+             SEQ.S.CC i.y, i.x, 31;\nIF NE.y;\nMOV result.patch.tessouter[1].x, 64;\nENDIF;\n\
+             SUB.S i.z, 31, i.x;\nMOV t.x, o[i.z][0].x;\n\
+             ADD result.attrib[0].x, t.x, primitive.out.tessouter[1].x;\nEND\n";
+        let (verts, patches) = run_patches(text, 4, 2).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(verts.len(), 64);
+        for p in 0..2 {
+            for v in 0..32 {
+                assert_eq!(attrib(&verts, p * 32 + v, 0)[0], 64.0 + (31 - v) as f32);
+            }
+            let l = patches[p]
+                .value(VaryingSlot::TessOuter(1))
+                .unwrap_or([0; 4]);
+            assert_eq!(f(l[0]), 64.0);
+        }
+    }
+
+    #[test]
+    fn input_patch_and_primitive_bindings() {
+        // vertex[m] of the input patch, primitive.id, primitive.vertexcount and
+        // primitive.invocation.
+        let text = "!!NVtcp5.0\nVERTICES_OUT 2;\nINT TEMP i;\n\
+             MOV result.attrib[0], vertex[2].position;\nMOV.S i.x, primitive.id.x;\n\
+             MOV.S i.y, primitive.vertexcount.x;\nMOV.S i.z, primitive.invocation.x;\n\
+             I2F result.attrib[1].xyz, i;\nEND\n";
+        let (verts, _) = run_patches(text, 3, 2).unwrap_or_else(|e| panic!("{e}"));
+        for p in 0..2 {
+            for v in 0..2 {
+                assert_eq!(attrib(&verts, p * 2 + v, 0), [p as f32, 2.0, 0.0, 1.0]);
+                assert_eq!(attrib(&verts, p * 2 + v, 1)[..3], [p as f32, 3.0, v as f32]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_written_by_one_invocation_reaches_the_patch() {
         // A value written by one invocation only (not invocation 0) still reaches the
         // patch.
         let (_, patches) = run_one(

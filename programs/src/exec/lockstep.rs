@@ -194,7 +194,13 @@ impl Executor {
     ) -> Result<ExecStats, ExecError> {
         let prog = &**self.program();
         let links = Links::of(prog);
-        let bad = |m: String| Err(ExecError::new(0, Default::default(), ExecErrorKind::BadState(m)));
+        let bad = |m: String| {
+            Err(ExecError::new(
+                0,
+                Default::default(),
+                ExecErrorKind::BadState(m),
+            ))
+        };
         if states.len() * MAX_LANES < invocations {
             return bad(format!(
                 "{} lane states cannot hold {invocations} invocations",
@@ -283,7 +289,8 @@ mod tests {
     /// result.attrib[0].x of every vertex (as f32) and the patch's outer level 0.
     fn run(n: usize, body: &str) -> (Vec<f32>, f32) {
         let text = format!("!!NVtcp5.0\nVERTICES_OUT {n};\n{body}\nEND\n");
-        let p = Arc::new(assemble(&text, Some(Stage::TessControl)).unwrap_or_else(|e| panic!("{e}")));
+        let p =
+            Arc::new(assemble(&text, Some(Stage::TessControl)).unwrap_or_else(|e| panic!("{e}")));
         let ex = Executor::new(p.clone());
         let params: Vec<[u32; 4]> = p
             .params
@@ -317,7 +324,9 @@ mod tests {
         let attr = slot(VaryingSlot::Attrib(0));
         let verts = (0..n)
             .map(|m| {
-                attr.map_or(0.0, |k| states[m / MAX_LANES].output_f32(k, m % MAX_LANES)[0])
+                attr.map_or(0.0, |k| {
+                    states[m / MAX_LANES].output_f32(k, m % MAX_LANES)[0]
+                })
             })
             .collect();
         let outer = slot(VaryingSlot::TessOuter(0)).map_or(0.0, |k| states[0].output_f32(k, 0)[0]);
