@@ -107,7 +107,7 @@ pub fn draw(
         }
         if let Some(gs) = &progs.geometry {
             let (p, i) = st.streams.swap_remove(0);
-            let g = geometry::run(gs, &res, &st.verts, st.class, &p, &i, vp.provoking_last)?;
+            let g = geometry::run(gs, &res, &st.verts, st.class, &p, &i, vp)?;
             st = Stage2 {
                 verts: Cow::Owned(g.verts),
                 class: g.class,

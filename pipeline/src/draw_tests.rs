@@ -346,6 +346,55 @@ fn geometry_program_reads_patches_adjacency_ids_and_invocations() {
     assert_eq!(px(&f, 0, 0), [0.0, 0.0, 0.0, 1.0]);
 }
 
+#[test]
+fn geometry_program_reads_default_levels_vertex_ids_and_thread_ids() {
+    // Patches straight from the vertex stage carry the default levels
+    // (NV_tessellation_program5); vertex[m].id is the vertex program's result.id.
+    let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\n\
+        ADD.S result.id.x, vertex.id.x, 100;\nEND\n";
+    let gp = "!!NVgp5.0\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n\
+        INT TEMP i;\nTEMP c;\n\
+        MOV c.x, primitive.tessouter[1].x;\nMOV c.y, primitive.tessinner[0].x;\n\
+        MOV.S i.x, vertex[1].id.x;\nI2F c.z, i.x;\nMOV.U i.y, primitive.threadid.x;\nI2F c.w, i.y;\n\
+        MOV result.attrib[0], c;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n";
+    let pos = floats(&[-0.5, -0.5, 0.5, -0.5, 0.5, 0.5, -0.5, 0.5]);
+    let mut st = base_state(
+        PrimitiveMode::Patches,
+        4,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.vertex.tess.patch_vertices = 2;
+    st.vertex.tess.default_outer = [2.0, 3.0, 4.0, 5.0];
+    st.vertex.tess.default_inner = [6.0, 7.0];
+    st.vertex.rasterizer_discard = true;
+    st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+    st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
+    let buf = Buffer::new(4 * 4 * 2).unwrap();
+    let mut x = XfbState {
+        mode: XfbMode::Interleaved,
+        attribs: vec![parse_attrib("result.attrib[0]", 0).unwrap()],
+        buffers: vec![Some(XfbBinding {
+            buffer: buf.clone(),
+            offset: 0,
+            size: None,
+        })],
+        ..Default::default()
+    };
+    x.begin(PrimClass::Points).unwrap();
+    let mut f = fb();
+    run(&st, &mut f, Some(&mut x));
+    let v: Vec<f32> = buf
+        .to_vec()
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert_eq!(v, [3.0, 6.0, 101.0, 0.0, 3.0, 6.0, 103.0, 1.0]);
+}
+
 fn tri_attribs(cw: bool) -> Vec<AttribBinding> {
     let p = if cw {
         floats(&[-1.0, -1.0, -1.0, 3.0, 3.0, -1.0])

@@ -8,12 +8,13 @@ use crate::env::forward_env_to_base;
 use crate::env::{Resources, StageEnv};
 use crate::error::{PipelineError, MAX_DRAW_ELEMENTS};
 use crate::fetch::RESTART;
-use crate::state::StageProgram;
+use crate::state::{StageProgram, VertexProcessing};
+use crate::vertex_stage::thread_value;
 use crate::vertices::Vertices;
 use glemu_programs::exec::{
     lanes_mask, Env, EnvError, ImageCall, LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
 };
-use glemu_programs::ir::{InputBinding, PrimKind, Stage, VaryingSlot};
+use glemu_programs::ir::{InputBinding, PrimKind, Stage, ThreadMaskKind, VaryingSlot};
 
 /// Per-stream output of a geometry stage.
 #[derive(Clone, Debug, Default)]
@@ -98,8 +99,9 @@ pub fn run(
     class: PrimClass,
     prims: &Primitives,
     ids: &[u32],
-    provoking_last: bool,
+    vertex: &VertexProcessing,
 ) -> Result<GeometryOut, PipelineError> {
+    let provoking_last = vertex.provoking_last;
     let prog = &gs.program;
     if prog.stage != Stage::Geometry {
         return Err(PipelineError::invalid_op(
@@ -134,7 +136,21 @@ pub fn run(
         Id,
         Invocation,
         VertexCount,
+        Thread(Option<ThreadMaskKind>),
+        /// A per-patch value of an input patch (PRIMITIVE_IN PATCHES).
+        Patch([u32; 4]),
     }
+    // Patches reach a geometry program straight from the vertex stage: their levels
+    // are the default ones and other per-patch attributes are undefined (zero), as
+    // NV_tessellation_program5 says for patches without a control program.
+    let patch_value = |s: VaryingSlot| {
+        match s {
+            VaryingSlot::TessOuter(i) => vertex.tess.default_outer.get(i as usize).copied(),
+            VaryingSlot::TessInner(i) => vertex.tess.default_inner.get(i as usize).copied(),
+            _ => None,
+        }
+        .map_or([0; 4], |l| [l.to_bits(), 0, 0, 0])
+    };
     let srcs: Vec<Src> = prog
         .inputs
         .iter()
@@ -143,6 +159,9 @@ pub fn run(
             InputBinding::PrimitiveId => Ok(Src::Id),
             InputBinding::PrimitiveInvocation => Ok(Src::Invocation),
             InputBinding::PrimitiveVertexCount => Ok(Src::VertexCount),
+            InputBinding::ThreadId => Ok(Src::Thread(None)),
+            InputBinding::ThreadMask(k) => Ok(Src::Thread(Some(*k))),
+            InputBinding::PatchIn(s) => Ok(Src::Patch(patch_value(*s))),
             b => Err(PipelineError::not_supported(format!(
                 "geometry program input {b:?}"
             ))),
@@ -185,6 +204,8 @@ pub fn run(
                         Src::Id => [id, 0, 0, 0],
                         Src::Invocation => [*inv, 0, 0, 0],
                         Src::VertexCount => [per as u32, 0, 0, 0],
+                        Src::Thread(k) => [thread_value(*k, lane as u32), 0, 0, 0],
+                        Src::Patch(v) => *v,
                     };
                     if let Some(r) = ls.input_vertex_mut(v, slot) {
                         for c in 0..4 {

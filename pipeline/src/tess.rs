@@ -13,9 +13,10 @@ use crate::env::{Resources, StageEnv};
 use crate::error::{check_alloc, PipelineError};
 use crate::state::{StageProgram, TessState};
 use crate::tessellator::{tessellate, TessConfig};
+use crate::vertex_stage::thread_value;
 use crate::vertices::Vertices;
 use glemu_programs::exec::{lanes_mask, LaneState, MAX_LANES};
-use glemu_programs::ir::{InputBinding, Stage, TessSpacing, VaryingSlot};
+use glemu_programs::ir::{InputBinding, Stage, TessSpacing, ThreadMaskKind, VaryingSlot};
 
 /// The result of tessellating a set of patches.
 #[derive(Clone, Debug)]
@@ -50,6 +51,8 @@ enum ControlInput {
     Id,
     Invocation,
     VertexCount,
+    /// NV_shader_thread_group: the invocation is the thread of a 32-wide warp.
+    Thread(Option<ThreadMaskKind>),
     /// `vertex.out` / `primitive.out`: kept by the executor while the patch runs.
     OutputPatch,
 }
@@ -62,6 +65,8 @@ fn control_inputs(prog: &glemu_programs::ir::Program) -> Result<Vec<ControlInput
             InputBinding::PrimitiveId => Ok(ControlInput::Id),
             InputBinding::PrimitiveInvocation => Ok(ControlInput::Invocation),
             InputBinding::PrimitiveVertexCount => Ok(ControlInput::VertexCount),
+            InputBinding::ThreadId => Ok(ControlInput::Thread(None)),
+            InputBinding::ThreadMask(k) => Ok(ControlInput::Thread(Some(k))),
             InputBinding::VertexOut(_) | InputBinding::PatchOut(_) => Ok(ControlInput::OutputPatch),
             ref b => Err(PipelineError::not_supported(format!(
                 "tessellation control program input {b:?}"
@@ -126,6 +131,9 @@ fn run_control(
                         ControlInput::Id => [id, 0, 0, 0],
                         ControlInput::Invocation => [(b * MAX_LANES + lane) as u32, 0, 0, 0],
                         ControlInput::VertexCount => [n_in as u32, 0, 0, 0],
+                        ControlInput::Thread(k) => {
+                            [thread_value(*k, (b * MAX_LANES + lane) as u32), 0, 0, 0]
+                        }
                         ControlInput::OutputPatch => [0; 4],
                     };
                     if let Some(r) = ls.input_vertex_mut(v, slot) {
@@ -275,6 +283,10 @@ pub fn run(
                             InputBinding::PatchIn(s) => patch.value(*s).unwrap_or([0; 4]),
                             InputBinding::PrimitiveId => [patch.id, 0, 0, 0],
                             InputBinding::PrimitiveVertexCount => [patch.count as u32, 0, 0, 0],
+                            InputBinding::ThreadId => [lane as u32, 0, 0, 0],
+                            InputBinding::ThreadMask(k) => {
+                                [thread_value(Some(*k), lane as u32), 0, 0, 0]
+                            }
                             b => {
                                 return Err(PipelineError::not_supported(format!(
                                     "tessellation evaluation program input {b:?}"
@@ -532,6 +544,32 @@ mod tests {
                 assert_eq!(attrib(&verts, p * 2 + v, 0), [p as f32, 2.0, 0.0, 1.0]);
                 assert_eq!(attrib(&verts, p * 2 + v, 1)[..3], [p as f32, 3.0, v as f32]);
             }
+        }
+    }
+
+    #[test]
+    fn vertex_ids_and_thread_ids() {
+        // vertex[m].id reads the previous stage's result.id; primitive.threadid and the
+        // thread masks number the invocations as the threads of one warp.
+        let tcs = control(
+            "!!NVtcp5.0\nVERTICES_OUT 20;\nINT TEMP i;\n\
+             MOV.U i.x, vertex[1].id.x;\nMOV.U i.y, primitive.threadid.x;\n\
+             MOV.U i.z, primitive.threadltmask.x;\nMOV.U result.attrib[0], i;\nEND\n",
+        );
+        let mut input = Vertices::new(vec![VaryingSlot::Position, VaryingSlot::VertexId]);
+        input.push_row(&[[0; 4], [40, 0, 0, 0]]);
+        input.push_row(&[[0; 4], [41, 0, 0, 0]]);
+        let prims = Primitives {
+            verts: vec![0, 1],
+            ..Primitives::default()
+        };
+        let (verts, _) =
+            run_control(&tcs, &res(), &input, 2, &prims, &[0]).unwrap_or_else(|e| panic!("{e}"));
+        for v in 0..20u32 {
+            let a = verts
+                .slot(v as usize, VaryingSlot::Attrib(0))
+                .unwrap_or([9; 4]);
+            assert_eq!(a[..3], [41, v, (1u32 << v) - 1], "invocation {v}");
         }
     }
 

@@ -61,7 +61,8 @@ pub fn parse_attrib(name: &str, stream: u32) -> Result<XfbAttrib, PipelineError>
         ("fogcoord", None) => one(VaryingSlot::FogCoord),
         ("pointsize", None) => one(VaryingSlot::PointSize),
         ("clip", Some(i)) => one(VaryingSlot::ClipDistance(i)),
-        ("primid", None) | ("id", None) => one(VaryingSlot::PrimitiveId),
+        ("primid", None) => one(VaryingSlot::PrimitiveId),
+        ("id", None) => one(VaryingSlot::VertexId),
         ("layer", None) => one(VaryingSlot::Layer),
         ("viewport", None) => one(VaryingSlot::ViewportIndex),
         (c, None) if c == "color" || c.starts_with("color.") => {

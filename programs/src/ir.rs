@@ -696,6 +696,9 @@ pub enum VaryingSlot {
     TessOuter(u32),
     TessInner(u32),
     PrimitiveId,
+    /// `result.id` of vertex and tessellation programs, read by the next stage as
+    /// `vertex[m].id` (NV_vertex_program4 "result.id", NV_geometry_program4).
+    VertexId,
 }
 
 impl VaryingSlot {

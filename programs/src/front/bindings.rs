@@ -252,7 +252,8 @@ impl P {
             }
             "fogcoord" => vec![v(VaryingSlot::FogCoord)],
             "pointsize" => vec![v(VaryingSlot::PointSize)],
-            "id" => vec![InputBinding::VertexId],
+            // The previous stage's `result.id` (NV_geometry_program4, NV_tessellation_program5).
+            "id" => vec![v(VaryingSlot::VertexId)],
             "tesscoord" if self.stage == Stage::TessEval && vertex.is_none() => {
                 return Ok(InputRef {
                     items: vec![InputBinding::TessCoord],
@@ -684,7 +685,9 @@ impl P {
                 "viewportmask" if self.nv >= 50 && st != Stage::TessControl => {
                     vec![v(VaryingSlot::ViewportMask)]
                 }
-                "id" if nv => vec![v(VaryingSlot::PrimitiveId)],
+                "id" if nv && st == Stage::Geometry => vec![v(VaryingSlot::PrimitiveId)],
+                // The vertex ID handed to the next stage's `vertex[m].id`.
+                "id" if nv => vec![v(VaryingSlot::VertexId)],
                 "patch" if st == Stage::TessControl => {
                     self.c.expect(&Tok::Dot, "after 'result.patch'")?;
                     let (k, ks) = self.c.ident("attrib, tessouter or tessinner")?;

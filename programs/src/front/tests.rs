@@ -345,6 +345,62 @@ fn two_dimensional_cbuffer_sizes_bindings_then_elements() {
     assert!(e.to_string().contains("declared 3 buffers"), "{e}");
     let e = assemble("!!NVfp5.0\nCBUFFER cb[] = { program.buffer[3..4] };\nUINT TEMP r;\nLDC.U32 r, cb[2][0];\nEND", None).unwrap_err();
     assert!(e.to_string().contains("index 2 is out of bounds"), "{e}");
+
+fn tessellation_control_reads_of_the_output_patch() {
+    let p = asm(
+        "!!NVtcp5.0\nVERTICES_OUT 4;\nATTRIB o = vertex.out.attrib[1];\nINT TEMP i;\n\
+         MOV result.attrib[0], vertex.out[3].position;\nMOV result.attrib[1], o[i.x];\n\
+         MOV result.attrib[2], primitive.out.tessouter[1];\nMOV.S i, primitive.out.id;\nEND",
+    );
+    let bindings: Vec<&InputBinding> = p.inputs.iter().map(|i| &i.binding).collect();
+    assert!(bindings.contains(&&InputBinding::VertexOut(VaryingSlot::Attrib(1))));
+    assert!(bindings.contains(&&InputBinding::VertexOut(VaryingSlot::Position)));
+    assert!(bindings.contains(&&InputBinding::PatchOut(VaryingSlot::TessOuter(1))));
+    assert!(bindings.contains(&&InputBinding::PrimitiveId));
+    let first = &p.instructions[0].srcs[0];
+    assert_eq!(
+        (first.file, first.vertex),
+        (File::Input, Some(Index::Direct(3)))
+    );
+    // NV_tessellation_program5 load-time rules.
+    for (text, word) in [
+        (
+            "!!NVtcp5.0\nVERTICES_OUT 4;\nMOV result.position, vertex.out[4].position;\nEND",
+            "out of range",
+        ),
+        (
+            "!!NVtep5.0\nTESS_MODE TRIANGLES;\nMOV result.position, vertex.out[0].position;\nEND",
+            "only available in tessellation control",
+        ),
+        (
+            "!!NVtcp5.0\nVERTICES_OUT 4;\nMOV result.position, primitive.tessouter[0];\nEND",
+            "primitive.out.tessouter",
+        ),
+        (
+            "!!NVtcp5.0\nVERTICES_OUT 4;\nMOV result.position, primitive.in.patch.attrib[0];\nEND",
+            "primitive.out.patch",
+        ),
+    ] {
+        let e = err(text);
+        assert!(e.message.contains(word), "{text}: {}", e.message);
+    }
+}
+
+#[test]
+fn vertex_ids_travel_as_a_varying() {
+    let vp = asm("!!NVvp4.0\nMOV.S result.id.x, vertex.id.x;\nEND");
+    assert_eq!(
+        vp.outputs[0].binding,
+        OutputBinding::Varying(VaryingSlot::VertexId)
+    );
+    let gp = asm(
+        "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n\
+         MOV.S result.attrib[0], vertex[0].id;\nEMIT;\nEND",
+    );
+    assert_eq!(
+        gp.inputs[0].binding,
+        InputBinding::Varying(VaryingSlot::VertexId)
+    );
 }
 
 #[test]
