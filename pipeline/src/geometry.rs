@@ -137,8 +137,9 @@ pub fn run(
         Invocation,
         VertexCount,
         Thread(Option<ThreadMaskKind>),
-        /// A per-patch value of an input patch (PRIMITIVE_IN PATCHES).
-        Patch([u32; 4]),
+        /// The same value for every primitive: per-patch values of input patches
+        /// (PRIMITIVE_IN PATCHES), warp and SM ids (one warp on one SM).
+        Value([u32; 4]),
     }
     // Patches reach a geometry program straight from the vertex stage: their levels
     // are the default ones and other per-patch attributes are undefined (zero), as
@@ -161,7 +162,8 @@ pub fn run(
             InputBinding::PrimitiveVertexCount => Ok(Src::VertexCount),
             InputBinding::ThreadId => Ok(Src::Thread(None)),
             InputBinding::ThreadMask(k) => Ok(Src::Thread(Some(*k))),
-            InputBinding::PatchIn(s) => Ok(Src::Patch(patch_value(*s))),
+            InputBinding::PatchIn(s) => Ok(Src::Value(patch_value(*s))),
+            InputBinding::WarpId | InputBinding::SmId => Ok(Src::Value([0; 4])),
             b => Err(PipelineError::not_supported(format!(
                 "geometry program input {b:?}"
             ))),
@@ -205,7 +207,7 @@ pub fn run(
                         Src::Invocation => [*inv, 0, 0, 0],
                         Src::VertexCount => [per as u32, 0, 0, 0],
                         Src::Thread(k) => [thread_value(*k, lane as u32), 0, 0, 0],
-                        Src::Patch(v) => *v,
+                        Src::Value(v) => *v,
                     };
                     if let Some(r) = ls.input_vertex_mut(v, slot) {
                         for c in 0..4 {

@@ -53,6 +53,8 @@ enum ControlInput {
     VertexCount,
     /// NV_shader_thread_group: the invocation is the thread of a 32-wide warp.
     Thread(Option<ThreadMaskKind>),
+    /// Warp and SM ids: a patch is one warp on one SM.
+    Zero,
     /// `vertex.out` / `primitive.out`: kept by the executor while the patch runs.
     OutputPatch,
 }
@@ -67,6 +69,7 @@ fn control_inputs(prog: &glemu_programs::ir::Program) -> Result<Vec<ControlInput
             InputBinding::PrimitiveVertexCount => Ok(ControlInput::VertexCount),
             InputBinding::ThreadId => Ok(ControlInput::Thread(None)),
             InputBinding::ThreadMask(k) => Ok(ControlInput::Thread(Some(k))),
+            InputBinding::WarpId | InputBinding::SmId => Ok(ControlInput::Zero),
             InputBinding::VertexOut(_) | InputBinding::PatchOut(_) => Ok(ControlInput::OutputPatch),
             ref b => Err(PipelineError::not_supported(format!(
                 "tessellation control program input {b:?}"
@@ -134,7 +137,7 @@ fn run_control(
                         ControlInput::Thread(k) => {
                             [thread_value(*k, (b * MAX_LANES + lane) as u32), 0, 0, 0]
                         }
-                        ControlInput::OutputPatch => [0; 4],
+                        ControlInput::OutputPatch | ControlInput::Zero => [0; 4],
                     };
                     if let Some(r) = ls.input_vertex_mut(v, slot) {
                         for lane in 0..MAX_LANES {
@@ -284,6 +287,7 @@ pub fn run(
                             InputBinding::PrimitiveId => [patch.id, 0, 0, 0],
                             InputBinding::PrimitiveVertexCount => [patch.count as u32, 0, 0, 0],
                             InputBinding::ThreadId => [lane as u32, 0, 0, 0],
+                            InputBinding::WarpId | InputBinding::SmId => [0; 4],
                             InputBinding::ThreadMask(k) => {
                                 [thread_value(Some(*k), lane as u32), 0, 0, 0]
                             }

@@ -1,7 +1,7 @@
 //! Input (`vertex.*`, `fragment.*`, `primitive.*`) and output (`result.*`) bindings, per
 //! stage, and the slots they resolve to.
 
-use super::cursor::{semantic, syntax, unsupported};
+use super::cursor::{semantic, syntax};
 use super::limits::*;
 use super::P;
 use crate::error::ProgramError;

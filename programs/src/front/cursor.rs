@@ -14,14 +14,6 @@ pub(crate) fn semantic(span: Span, msg: impl Into<String>) -> ProgramError {
     ProgramError::new(ErrorKind::Semantic, span, msg)
 }
 
-pub(crate) fn unsupported(span: Span, msg: impl Into<String>) -> ProgramError {
-    ProgramError::new(
-        ErrorKind::Unsupported,
-        span,
-        format!("not supported: {}", msg.into()),
-    )
-}
-
 pub(crate) struct Cursor {
     toks: Vec<Token>,
     pos: usize,

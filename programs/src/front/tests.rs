@@ -345,7 +345,9 @@ fn two_dimensional_cbuffer_sizes_bindings_then_elements() {
     assert!(e.to_string().contains("declared 3 buffers"), "{e}");
     let e = assemble("!!NVfp5.0\nCBUFFER cb[] = { program.buffer[3..4] };\nUINT TEMP r;\nLDC.U32 r, cb[2][0];\nEND", None).unwrap_err();
     assert!(e.to_string().contains("index 2 is out of bounds"), "{e}");
+}
 
+#[test]
 fn tessellation_control_reads_of_the_output_patch() {
     let p = asm(
         "!!NVtcp5.0\nVERTICES_OUT 4;\nATTRIB o = vertex.out.attrib[1];\nINT TEMP i;\n\
