@@ -456,3 +456,71 @@ fn stores_persist_across_draws_and_reach_texture_sampling() {
         [1.0, 0.0, 0.0, 1.0]
     );
 }
+
+#[test]
+fn tessellation_programs_reach_image_units() {
+    // One quad patch, levels 1: the control program's 4 invocations each add 1 to texel
+    // (invocation, 0) of image 0; the evaluation program stores 1 + its (u, v) corner's
+    // index into the 2×2 image 1 at (u, v).
+    let mut ctx = context(2, "!!NVfp5.0\nMOV result.color, {1, 1, 0, 1};\nEND\n");
+    program(
+        &mut ctx,
+        gl::TESS_CONTROL_PROGRAM_NV,
+        "!!NVtcp5.0
+VERTICES_OUT 4;
+ATTRIB ipos = vertex.position;
+INT TEMP id, old;
+MOV.S id, {0, 0, 0, 0};
+MOV.S id.x, primitive.invocation.x;
+MOV result.position, ipos[id.x];
+ATOMIM.ADD.U32 old.x, {1, 0, 0, 0}, id, image[0], 2D;
+MOV result.patch.tessouter[0].x, 1.0;
+MOV result.patch.tessouter[1].x, 1.0;
+MOV result.patch.tessouter[2].x, 1.0;
+MOV result.patch.tessouter[3].x, 1.0;
+MOV result.patch.tessinner[0].x, 1.0;
+MOV result.patch.tessinner[1].x, 1.0;
+END
+",
+    );
+    program(
+        &mut ctx,
+        gl::TESS_EVALUATION_PROGRAM_NV,
+        "!!NVtep5.0
+TESS_MODE QUADS;
+TEMP a, b;
+INT TEMP c, v;
+LRP a, vertex.tesscoord.x, vertex[1].position, vertex[0].position;
+LRP b, vertex.tesscoord.x, vertex[2].position, vertex[3].position;
+LRP result.position, vertex.tesscoord.y, b, a;
+MOV.S c, {0, 0, 0, 0};
+FLR.S c.xy, vertex.tesscoord;
+MAD.S v.x, c.y, 2, c.x;
+ADD.S v.x, v.x, 1;
+STOREIM.U32 image[1], v, c, 2D;
+END
+",
+    );
+    positions(&mut ctx, &[-1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, 1.0]);
+    ctx.patch_vertices(4).unwrap();
+    let counts = texture(&mut ctx, Format::R32UI, 4, 1, &zeros(4));
+    let corners = texture(&mut ctx, Format::R32UI, 2, 2, &zeros(4));
+    ctx.bind_image_texture(0, counts, 0, false, 0, gl::READ_WRITE, gl::R32UI)
+        .unwrap();
+    ctx.bind_image_texture(1, corners, 0, false, 0, gl::WRITE_ONLY, gl::R32UI)
+        .unwrap();
+    ctx.draw_arrays(gl::PATCHES, 0, 4).unwrap();
+    let first = |t| -> Vec<u32> {
+        ctx.get_texture_texels(t, 0)
+            .unwrap()
+            .iter()
+            .map(|v| v[0])
+            .collect()
+    };
+    assert_eq!(first(counts), [1, 1, 1, 1]);
+    assert_eq!(first(corners), [1, 2, 3, 4]);
+    assert_eq!(
+        ctx.read_pixels(4, 4, 1, 1).unwrap()[0],
+        [1.0, 1.0, 0.0, 1.0]
+    );
+}
