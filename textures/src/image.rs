@@ -164,6 +164,9 @@ pub struct ImageMemory {
     len: usize,
     words: Vec<AtomicU32>,
     written: AtomicBool,
+    /// One flag per row (y, z) of the level: rows written during the draw, the only ones
+    /// [`ImageMemory::write_back`] copies and re-decodes.
+    dirty_rows: Vec<AtomicBool>,
 }
 
 /// Where one access lands: byte offset and size.
@@ -171,6 +174,8 @@ pub struct ImageMemory {
 struct Texel {
     offset: usize,
     size: usize,
+    /// Row index `z × height + y`.
+    row: usize,
 }
 
 impl ImageMemory {
@@ -205,6 +210,9 @@ impl ImageMemory {
             len: bytes.len(),
             words,
             written: AtomicBool::new(false),
+            dirty_rows: (0..lv.height as usize * lv.depth as usize)
+                .map(|_| AtomicBool::new(false))
+                .collect(),
         })
     }
 
@@ -218,23 +226,54 @@ impl ImageMemory {
         self.written.load(Ordering::Relaxed)
     }
 
-    /// Copies the memory back into `tex` (which must be the texture it was made from, or
-    /// one of the same shape), updating bytes and decoded texels.
+    /// Copies the rows written since creation back into `tex` (the texture it was made
+    /// from, or one of the same shape), updating bytes and decoded texels.
     pub fn write_back(&self, tex: &mut Texture) -> Result<(), TexError> {
-        if self.len == 0 {
-            return Ok(());
+        let row_bytes = self.width as usize * self.samples as usize * self.format.bytes_per_texel();
+        let mut row = 0;
+        while row < self.dirty_rows.len() {
+            if !self.dirty_rows[row].load(Ordering::Relaxed) {
+                row += 1;
+                continue;
+            }
+            // A run of dirty rows within one slice is one sub-image write.
+            let (y, z) = (row % self.height as usize, row / self.height as usize);
+            let mut end = row + 1;
+            while end < self.dirty_rows.len()
+                && end % self.height as usize != 0
+                && self.dirty_rows[end].load(Ordering::Relaxed)
+            {
+                end += 1;
+            }
+            let bytes = self.bytes(row * row_bytes, end * row_bytes)?;
+            tex.write_bytes(
+                self.level,
+                [0, y as u32, z as u32],
+                [self.width, (end - row) as u32, 1],
+                &bytes,
+            )?;
+            row = end;
         }
-        let mut bytes = Vec::with_capacity(self.words.len() * 4);
-        for w in &self.words {
-            bytes.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
+        Ok(())
+    }
+
+    /// Bytes `start..end` of the level.
+    fn bytes(&self, start: usize, end: usize) -> Result<Vec<u8>, TexError> {
+        let first = start / 4;
+        let mut out = Vec::with_capacity(end.saturating_sub(start) + 8);
+        for w in self.words.get(first..end.div_ceil(4)).unwrap_or(&[]) {
+            out.extend_from_slice(&w.load(Ordering::Relaxed).to_le_bytes());
         }
-        bytes.truncate(self.len);
-        tex.write_bytes(
-            self.level,
-            [0, 0, 0],
-            [self.width, self.height, self.depth],
-            &bytes,
-        )
+        out.get(start - first * 4..end - first * 4)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| TexError::Invalid("image write-back out of range".into()))
+    }
+
+    fn mark(&self, t: Texel) {
+        self.written.store(true, Ordering::Relaxed);
+        if let Some(d) = self.dirty_rows.get(t.row) {
+            d.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The texel `coords` select through binding `b` with an instruction of target
@@ -319,7 +358,8 @@ impl ImageMemory {
             * self.samples as usize
             + c[3] as usize;
         let offset = index.checked_mul(size)?;
-        (offset.checked_add(size)? <= self.len).then_some(Texel { offset, size })
+        let row = z as usize * self.height as usize + j as usize;
+        (offset.checked_add(size)? <= self.len).then_some(Texel { offset, size, row })
     }
 
     fn read(&self, t: Texel) -> Option<[u8; 16]> {
@@ -360,7 +400,7 @@ impl ImageMemory {
                 Some(old & !mask | (value << shift) & mask)
             });
         }
-        self.written.store(true, Ordering::Relaxed);
+        self.mark(t);
         Some(())
     }
 
@@ -445,7 +485,7 @@ impl ImageMemory {
         let word = self.words.get(t.offset / 4)?;
         let old = match word.fetch_update(Ordering::AcqRel, Ordering::Acquire, update) {
             Ok(old) => {
-                self.written.store(true, Ordering::Relaxed);
+                self.mark(t);
                 old
             }
             Err(old) => old,
@@ -763,6 +803,23 @@ mod tests {
             m.load(&slice, Target::T3D, Storage::U32, [1, 1, 2, 0]),
             None
         );
+    }
+
+    #[test]
+    fn write_back_copies_only_written_rows() {
+        let mut t = Texture::new(Target::Array2D, Format::R8UI, [3, 3, 2], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        // A texel changed behind the memory's back in a row no program writes survives.
+        t.set_texel(0, 2, 0, 1, 0, [5, 0, 0, 0]).unwrap();
+        let b = bind(Format::R8UI);
+        let raw = StoreKind::Raw(Storage::U8);
+        assert!(m.store(&b, Target::Array2D, raw, [7, 0, 0, 0], [1, 1, 1, 0]));
+        assert!(m.store(&b, Target::Array2D, raw, [8, 0, 0, 0], [2, 2, 1, 0]));
+        m.write_back(&mut t).unwrap();
+        assert_eq!(t.texel(0, 2, 0, 1, 0).unwrap()[0], 5);
+        assert_eq!(t.texel(0, 1, 1, 1, 0).unwrap()[0], 7);
+        assert_eq!(t.texel(0, 2, 2, 1, 0).unwrap()[0], 8);
+        assert_eq!(t.texel(0, 1, 1, 0, 0).unwrap()[0], 0);
     }
 
     #[test]
