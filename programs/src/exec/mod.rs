@@ -8,8 +8,11 @@
 //! Flow control is per lane. Lanes that make the same decisions run together as one
 //! *group* (one program counter, one call/loop stack, a lane mask); when lanes disagree at
 //! a branch the group splits, and groups that reach the same instruction with the same
-//! stack merge again. The group with the lowest program counter always runs next, so lanes
-//! that diverge inside an IF or a loop reconverge after it. Because each group only ever
+//! stack merge again. The group with the lowest program counter always runs next (lanes
+//! inside a subroutine count as being at their CAL, so they run before lanes waiting after
+//! it), so lanes that diverge inside an IF, a loop or a conditional CAL reconverge after
+//! it. Tessellation control patches use the same order to run their invocations in
+//! lock-step across batches ([`Executor::run_patch`]). Because each group only ever
 //! touches its own lanes, results equal running each lane alone, including across
 //! arbitrary `BRA` jumps.
 //!
