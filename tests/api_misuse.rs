@@ -414,6 +414,22 @@ const CASES: &[Case] = &[
         GlError::InvalidEnum,
         |c| c.light_model_i(gl::FOG, 1),
     ),
+    ("nine draw buffers", GlError::InvalidValue, |c| {
+        c.draw_buffers(&[gl::NONE; 9])
+    }),
+    (
+        "a framebuffer-object draw buffer on the default framebuffer",
+        GlError::InvalidOperation,
+        |c| c.draw_buffers(&[gl::COLOR_ATTACHMENT0]),
+    ),
+    (
+        "reading colour with read buffer NONE",
+        GlError::InvalidOperation,
+        |c| {
+            c.read_buffer(gl::NONE)?;
+            c.read_pixel(0, 0).map(|_| ())
+        },
+    ),
     (
         "fog coordinate source of a non-source",
         GlError::InvalidEnum,
