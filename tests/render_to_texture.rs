@@ -689,3 +689,59 @@ END
         assert_eq!(px(&ctx, 2, 1), *want, "layer {layer}");
     }
 }
+
+/// A depth renderbuffer shared by two framebuffers holds one content: what the first
+/// wrote decides the second's depth test, and it survives a change of attachments.
+#[test]
+fn shared_depth_renderbuffer_keeps_one_content() {
+    let mut ctx = context(4, 4);
+    let a = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let b = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    let d = ctx.gen_renderbuffers(1)[0];
+    ctx.bind_renderbuffer(gl::RENDERBUFFER, d).unwrap();
+    ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4)
+        .unwrap();
+    let f = ctx.gen_framebuffers(2);
+    for (&fbo, tex) in f.iter().zip([a, b]) {
+        ctx.bind_framebuffer(gl::FRAMEBUFFER, fbo).unwrap();
+        ctx.framebuffer_texture_2d(
+            gl::FRAMEBUFFER,
+            gl::COLOR_ATTACHMENT0,
+            gl::TEXTURE_2D,
+            tex,
+            0,
+        )
+        .unwrap();
+        ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::RENDERBUFFER, d)
+            .unwrap();
+        assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+        ctx.clear(gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT)
+            .unwrap();
+    }
+    ctx.enable(gl::DEPTH_TEST).unwrap();
+    let at_depth = |z: f32| {
+        format!("!!ARBfp1.0\nMOV result.color, fragment.color;\nMOV result.depth.z, {{{z}, {z}, {z}, {z}}};\nEND\n")
+    };
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[0]).unwrap();
+    fragment(&mut ctx, &at_depth(0.25));
+    rect(&mut ctx, [-1.0, -1.0, 0.0, 1.0], 0.0, [1.0, 0.0, 0.0, 1.0]);
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[1]).unwrap();
+    fragment(&mut ctx, &at_depth(0.5));
+    rect(&mut ctx, FULL, 0.0, [0.0, 1.0, 0.0, 1.0]);
+    assert_eq!(px(&ctx, 0, 0), [0.0; 4], "behind what f[0] drew");
+    assert_eq!(px(&ctx, 3, 0), [0.0, 1.0, 0.0, 1.0]);
+    // A new attachment rebuilds f[0]'s storage; the renderbuffer keeps its depth.
+    let c = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f[0]).unwrap();
+    ctx.framebuffer_texture_2d(
+        gl::FRAMEBUFFER,
+        gl::COLOR_ATTACHMENT0 + 1,
+        gl::TEXTURE_2D,
+        c,
+        0,
+    )
+    .unwrap();
+    let q = |v: f32| (v * 16_777_215.0).round() / 16_777_215.0;
+    assert!((ctx.read_depth(0, 0).unwrap() - q(0.25)).abs() < 1e-6);
+    assert!((ctx.read_depth(3, 0).unwrap() - q(0.5)).abs() < 1e-6);
+}

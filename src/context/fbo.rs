@@ -1,19 +1,21 @@
 //! Framebuffer and renderbuffer objects: multisampled colour/depth renderbuffers attached
 //! to framebuffer objects, the draw/read bindings, and blits (with MSAA resolve).
 //!
-//! A framebuffer object owns the storage of what is attached to it (built when its
-//! attachments change); a renderbuffer attached to two framebuffers does not share
-//! contents between them.
+//! A framebuffer object owns the rasterizer storage draws write (built when its
+//! attachments change); the attached images themselves (textures and renderbuffers) are
+//! loaded into it and stored back around each write (see `render_texture`), so images
+//! shared by several framebuffers keep one content.
 
 use super::draw_buffers::{Buffers, DefaultBuffers};
 use super::framebuffer::from_raster;
 use super::render_texture;
 use super::snapshot::scissor_rect;
-use super::textures::Textures;
+use super::textures::{from_tex, Textures};
 use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
 use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rect};
+use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
 
 /// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`.
@@ -41,10 +43,52 @@ pub(crate) enum Storage {
 /// layered.
 pub(crate) type Layout = (u32, u32, u32, Vec<ColorFormat>, DepthFormat, bool);
 
-/// A renderbuffer's storage description.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// A renderbuffer: its storage description and contents (a texture image of its format,
+/// one level, `samples` per texel), which every framebuffer it is attached to loads and
+/// stores; `version` counts stores so a framebuffer reloads only what changed. Only
+/// framebuffers see renderbuffers, so their stores wait until another one needs them.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Renderbuffer {
     storage: Option<(Storage, u32, u32, u32)>,
+    pub(crate) image: Option<Texture>,
+    pub(crate) version: u64,
+    /// The framebuffer whose storage holds writes not yet stored into `image`: stores
+    /// are deferred until another framebuffer needs the contents or that storage goes.
+    pub(crate) dirty_in: Option<u32>,
+}
+
+/// The texture format holding a renderbuffer storage's values exactly (depth formats
+/// keep a stencil, as the rasterizer's depth buffers do).
+fn image_format(storage: Storage) -> Format {
+    match storage {
+        Storage::Color(ColorFormat::Rgba8Unorm) => Format::RGBA8,
+        Storage::Color(ColorFormat::Srgb8Alpha8) => Format::Srgb8Alpha8,
+        Storage::Color(ColorFormat::Rgba16F) => Format::Plain(Base::Rgba, Channel::F16),
+        Storage::Color(ColorFormat::Rgba32F) => Format::Plain(Base::Rgba, Channel::F32),
+        Storage::Color(ColorFormat::Rgba32Ui) => Format::Plain(Base::Rgba, Channel::U32),
+        Storage::Color(ColorFormat::Rgba32I) => Format::Plain(Base::Rgba, Channel::I32),
+        Storage::Depth(DepthFormat::D24S8) => Format::Depth24Stencil8,
+        Storage::Depth(DepthFormat::D32FS8) => Format::Depth32FStencil8,
+    }
+}
+
+/// Zeroed contents for new renderbuffer storage; depth starts at 1 (the far plane), as
+/// a fresh framebuffer's does.
+fn new_image(storage: Storage, w: u32, h: u32, samples: u32) -> Result<Texture> {
+    let fmt = image_format(storage);
+    let mut img = if samples > 1 {
+        Texture::new_multisample(Target::T2DMs, fmt, [w, h, 1], samples)
+    } else {
+        Texture::new(Target::T2D, fmt, [w, h, 1], 1)
+    }
+    .map_err(from_tex)?;
+    if let Storage::Depth(_) = storage {
+        let n = w as usize * h as usize * samples as usize;
+        let far = vec![[1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()]; n];
+        img.write_texels(0, [0, 0, 0], [w, h, 1], &far)
+            .map_err(from_tex)?;
+    }
+    Ok(img)
 }
 
 /// One image of a texture attached to a framebuffer: `layer` is the physical slice (array
@@ -77,6 +121,8 @@ pub(crate) struct Fbo {
     pub(crate) buffers: Buffers,
     /// The layer of layered attachments a draw is rendering (drawn one at a time).
     pub(crate) render_layer: u32,
+    /// Renderbuffer id → the version of its contents `fb` holds.
+    pub(crate) loaded: HashMap<u32, u64>,
 }
 
 impl Fbo {
@@ -99,7 +145,7 @@ impl Fbo {
 /// Framebuffer/renderbuffer objects and bindings.
 #[derive(Debug, Default)]
 pub(crate) struct Fbos {
-    renderbuffers: HashMap<u32, Renderbuffer>,
+    pub(crate) renderbuffers: HashMap<u32, Renderbuffer>,
     pub(crate) objects: HashMap<u32, Fbo>,
     next_rb: u32,
     next_fb: u32,
@@ -150,6 +196,7 @@ impl Fbos {
             Attachment::Renderbuffer(id) => match self.renderbuffers.get(&id) {
                 Some(Renderbuffer {
                     storage: Some((st, w, h, s)),
+                    ..
                 }) => (*st, *w, *h, *s, false, matches!(st, Storage::Depth(_))),
                 _ => return incomplete,
             },
@@ -239,13 +286,17 @@ impl Fbos {
         }
     }
 
-    /// Makes `id`'s storage match its attachments: rebuilt (contents of renderbuffers
-    /// lost) when the layout changed, then texture images loaded into it.
+    /// Makes `id`'s storage match its attachments (rebuilt when the layout changed), then
+    /// loads the attached images into it.
     pub(crate) fn refresh(&mut self, id: u32, textures: &Textures) {
         let Some(fbo) = self.objects.get(&id) else {
             return;
         };
         let layout = self.status(fbo, textures).1;
+        if layout != fbo.layout {
+            self.flush_held_by(id);
+        }
+        self.flush_for(id);
         let Some(fbo) = self.objects.get_mut(&id) else {
             return;
         };
@@ -254,8 +305,72 @@ impl Fbos {
                 Framebuffer::new(*w, *h, (*s).max(1), colors, *depth).ok()
             });
             fbo.layout = layout;
+            fbo.loaded.clear();
         }
-        render_texture::load(fbo, textures);
+        render_texture::load(id, fbo, textures, &self.renderbuffers);
+    }
+
+    /// Stores renderbuffer `rb`'s pending writes from the framebuffer holding them.
+    fn flush_renderbuffer(&mut self, rb: u32) {
+        let Some(r) = self.renderbuffers.get_mut(&rb) else {
+            return;
+        };
+        let Some(holder) = r.dirty_in.take() else {
+            return;
+        };
+        let Some(fbo) = self.objects.get_mut(&holder) else {
+            return;
+        };
+        let (Some(fb), Some(img)) = (fbo.fb.as_ref(), r.image.as_mut()) else {
+            return;
+        };
+        for (part, a) in render_texture::parts(fbo) {
+            if a == Attachment::Renderbuffer(rb) {
+                // A failed store leaves the old contents: the image's shape is the
+                // storage's, so this cannot fail for a complete framebuffer.
+                let _ = render_texture::store_image(fb, part, img, 0, 0..1);
+            }
+        }
+        r.version += 1;
+        fbo.loaded.insert(rb, r.version);
+    }
+
+    /// Stores every renderbuffer whose pending writes framebuffer `id` holds (before its
+    /// storage is rebuilt, re-attached or deleted).
+    pub(crate) fn flush_held_by(&mut self, id: u32) {
+        let held: Vec<u32> = self
+            .renderbuffers
+            .iter()
+            .filter(|(_, r)| r.dirty_in == Some(id))
+            .map(|(k, _)| *k)
+            .collect();
+        for rb in held {
+            self.flush_renderbuffer(rb);
+        }
+    }
+
+    /// Stores the pending writes another framebuffer holds for the renderbuffers `id`
+    /// is about to load.
+    fn flush_for(&mut self, id: u32) {
+        let Some(fbo) = self.objects.get(&id) else {
+            return;
+        };
+        let wanted: Vec<u32> = render_texture::parts(fbo)
+            .into_iter()
+            .filter_map(|(_, a)| match a {
+                Attachment::Renderbuffer(rb) => Some(rb),
+                Attachment::Texture(_) => None,
+            })
+            .filter(|rb| {
+                self.renderbuffers
+                    .get(rb)
+                    .and_then(|r| r.dirty_in)
+                    .is_some_and(|h| h != id)
+            })
+            .collect();
+        for rb in wanted {
+            self.flush_renderbuffer(rb);
+        }
     }
 
     fn users_of(&self, a: Attachment) -> Vec<u32> {
@@ -279,8 +394,7 @@ impl Context {
         (0..n)
             .map(|_| {
                 f.next_rb += 1;
-                f.renderbuffers
-                    .insert(f.next_rb, Renderbuffer { storage: None });
+                f.renderbuffers.insert(f.next_rb, Renderbuffer::default());
                 f.next_rb
             })
             .collect()
@@ -300,10 +414,7 @@ impl Context {
             return Err(Error::invalid_enum("renderbuffer target", target));
         }
         if id != 0 {
-            self.fbos
-                .renderbuffers
-                .entry(id)
-                .or_insert(Renderbuffer { storage: None });
+            self.fbos.renderbuffers.entry(id).or_default();
             self.fbos.next_rb = self.fbos.next_rb.max(id);
         }
         self.fbos.bound_rb = id;
@@ -350,7 +461,10 @@ impl Context {
             .get_mut(&id)
             .filter(|_| id != 0)
             .ok_or_else(|| Error::invalid_operation("no renderbuffer is bound"))?;
+        rb.image = Some(new_image(storage, w, h, s)?);
+        rb.dirty_in = None;
         rb.storage = Some((storage, w, h, s));
+        rb.version += 1;
         for u in self.fbos.users_of(Attachment::Renderbuffer(id)) {
             self.fbos.refresh(u, &self.textures);
         }
@@ -547,6 +661,8 @@ impl Context {
 
     /// Sets an attachment point of framebuffer `id` (not 0) and refreshes its storage.
     pub(crate) fn attach(&mut self, id: u32, attachment: u32, v: Option<Attachment>) -> Result<()> {
+        // The storage may stop holding an image: store what it holds first.
+        self.fbos.flush_held_by(id);
         let fbo = self.fbos.objects.entry(id).or_default();
         match attachment {
             a if (gl::COLOR_ATTACHMENT0..gl::COLOR_ATTACHMENT0 + MAX_COLOR_ATTACHMENTS as u32)
@@ -598,6 +714,7 @@ impl Context {
     /// ```
     pub fn delete_framebuffers(&mut self, ids: &[u32]) {
         for id in ids {
+            self.fbos.flush_held_by(*id);
             self.fbos.objects.remove(id);
             if self.fbos.draw == *id {
                 self.fbos.draw = 0;
@@ -613,14 +730,8 @@ impl Context {
     /// what was written back into those textures.
     pub(crate) fn draw_target(&mut self) -> Result<&mut Framebuffer> {
         let draw = self.fbos.draw;
-        if self
-            .fbos
-            .objects
-            .get(&draw)
-            .is_some_and(|f| f.textures().next().is_some())
-        {
-            self.fbos.refresh(draw, &self.textures);
-        }
+        // Attached images may have been written since (uploads, other framebuffers).
+        self.fbos.refresh(draw, &self.textures);
         match draw {
             0 => Ok(&mut self.fb),
             id => self

@@ -5,11 +5,13 @@
 //! The texture is the truth. A framebuffer object keeps a rasterizer `Framebuffer` per
 //! layout; before a draw, clear or blit writes it, the attached texture images are loaded
 //! into it, and afterwards what it holds is stored back into those images, so a later draw
-//! samples what was rendered. While a texture is both sampled and rendered to (a feedback
+//! samples what was rendered. Renderbuffers keep their contents the same way (as a
+//! texture image of their format), so framebuffers sharing one see each other's writes;
+//! they are reloaded only when another framebuffer stored into them. While a texture is both sampled and rendered to (a feedback
 //! loop, GL 4.6 section 9.3.1: undefined results, no error), a draw samples the texture as
 //! it was before the draw began.
 
-use super::fbo::{Attachment, Fbo, Storage, TexImage};
+use super::fbo::{Attachment, Fbo, Renderbuffer, Storage, TexImage};
 use super::textures::{from_tex, Textures};
 use super::Context;
 use crate::error::{Error, Result};
@@ -18,6 +20,7 @@ use glemu_pipeline::DrawState;
 use glemu_programs::ir::{OutputBinding, VaryingSlot};
 use glemu_raster::{ColorFormat, DepthFormat, Framebuffer};
 use glemu_textures::{Base, Channel, Format, Target, Texture};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Largest texture edge glemu accepts; levels beyond log2 of it are `INVALID_VALUE`.
@@ -73,59 +76,74 @@ fn each_texel(w: u32, h: u32, samples: u32, mut f: impl FnMut(u32, u32, u32)) {
     }
 }
 
-/// Loads the texture images attached to `fbo` into its storage.
-pub(crate) fn load(fbo: &mut Fbo, textures: &Textures) {
-    let Fbo {
-        color,
-        depth,
-        stencil,
-        fb,
-        render_layer,
-        ..
-    } = fbo;
-    let layer = *render_layer;
-    let Some(fb) = fb.as_mut() else {
-        return;
-    };
-    // Complete framebuffers have no gaps, so attachment n is render target n.
-    for (rt, a) in color.iter().flatten().enumerate() {
-        if let Attachment::Texture(t) = a {
-            load_image(fb, Some(rt), false, t, layer, textures);
-        }
-    }
-    if let Some(Attachment::Texture(t)) = depth.or(*stencil) {
-        load_image(fb, None, stencil.is_some(), &t, layer, textures);
-    }
+/// Which part of the framebuffer an image is moved to or from: a colour plane, or the
+/// depth and/or stencil of the depth buffer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Color(usize),
+    DepthStencil { depth: bool, stencil: bool },
 }
 
-fn load_image(
-    fb: &mut Framebuffer,
-    rt: Option<usize>,
-    stencil: bool,
-    t: &TexImage,
-    layer: u32,
-    textures: &Textures,
-) {
-    let Some(img) = image(textures, t) else {
+/// The attachments of `fbo` with the part of the storage each one fills (depth and
+/// stencil once when they are the same image).
+pub(crate) fn parts(fbo: &Fbo) -> Vec<(Part, Attachment)> {
+    // Planes follow the attached colour images in order.
+    let mut out: Vec<(Part, Attachment)> = fbo
+        .color
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(rt, a)| (Part::Color(rt), *a))
+        .collect();
+    match (fbo.depth, fbo.stencil) {
+        (Some(d), Some(s)) if d == s => out.push((
+            Part::DepthStencil {
+                depth: true,
+                stencil: true,
+            },
+            d,
+        )),
+        (d, s) => {
+            if let Some(d) = d {
+                let part = Part::DepthStencil {
+                    depth: true,
+                    stencil: false,
+                };
+                out.push((part, d));
+            }
+            if let Some(s) = s {
+                let part = Part::DepthStencil {
+                    depth: false,
+                    stencil: true,
+                };
+                out.push((part, s));
+            }
+        }
+    }
+    out
+}
+
+/// Copies slice `z` of level `level` of `img` into `part` of `fb`.
+fn load_image(fb: &mut Framebuffer, part: Part, img: &Texture, level: u32, z: u32) {
+    let Some(l) = img.level(level) else {
         return;
     };
-    let Some(level) = img.level(t.level) else {
-        return;
-    };
-    let (w, h, n) = (level.width, level.height, img.samples());
-    let base = slice(t, layer) as usize * w as usize * h as usize * n as usize;
-    let texels = level.texels().get(base..).unwrap_or(&[]);
+    let (w, h, n) = (l.width, l.height, img.samples());
+    let base = z as usize * w as usize * h as usize * n as usize;
+    let texels = l.texels().get(base..).unwrap_or(&[]);
     let mut it = texels.iter();
     each_texel(w.min(fb.width()), h.min(fb.height()), n, |x, y, s| {
         let Some(v) = it.next() else {
             return;
         };
-        match rt {
-            Some(rt) => {
+        match part {
+            Part::Color(rt) => {
                 fb.write_sample_raw(rt, x, y, s, *v);
             }
-            None => {
-                fb.write_depth(x, y, s, f32::from_bits(v[0]));
+            Part::DepthStencil { depth, stencil } => {
+                if depth {
+                    fb.write_depth(x, y, s, f32::from_bits(v[0]));
+                }
                 if stencil {
                     fb.write_stencil(x, y, s, v[1].min(255) as u8);
                 }
@@ -134,27 +152,66 @@ fn load_image(
     });
 }
 
-/// What `fb` holds for one attachment, as canonical texels of `old`'s level (depth
-/// attachments keep the texture's stencil when it is not attached as the stencil buffer).
+/// Loads the images attached to `fbo` into its storage: textures always (anything may
+/// have changed them), renderbuffers when another framebuffer stored into them since.
+pub(crate) fn load(
+    id: u32,
+    fbo: &mut Fbo,
+    textures: &Textures,
+    renderbuffers: &HashMap<u32, Renderbuffer>,
+) {
+    let layer = fbo.render_layer;
+    for (part, a) in parts(fbo) {
+        let Some(fb) = fbo.fb.as_mut() else {
+            return;
+        };
+        match a {
+            Attachment::Texture(t) => {
+                if let Some(img) = image(textures, &t) {
+                    load_image(fb, part, img, t.level, slice(&t, layer));
+                }
+            }
+            Attachment::Renderbuffer(rb_id) => {
+                let Some(rb) = renderbuffers.get(&rb_id) else {
+                    continue;
+                };
+                let Some(img) = rb.image.as_ref() else {
+                    continue;
+                };
+                // Pending writes held here are newer than the image.
+                let held_here = rb.dirty_in == Some(id);
+                if !held_here && fbo.loaded.get(&rb_id) != Some(&rb.version) {
+                    load_image(fb, part, img, 0, 0);
+                    fbo.loaded.insert(rb_id, rb.version);
+                }
+            }
+        }
+    }
+}
+
+/// What `fb` holds for `part`, as canonical texels of slice `z` of `old`'s level (parts of
+/// a depth-stencil texel the storage does not take keep their old value).
 fn stored_values(
     fb: &Framebuffer,
-    rt: Option<usize>,
-    stencil: bool,
+    part: Part,
     old: &Texture,
-    t: &TexImage,
-    layer: u32,
+    level: u32,
+    z: u32,
 ) -> Option<Vec<[u32; 4]>> {
-    let level = old.level(t.level)?;
-    let (w, h, n) = (level.width, level.height, old.samples());
-    let base = slice(t, layer) as usize * w as usize * h as usize * n as usize;
-    let mut previous = level.texels().get(base..).unwrap_or(&[]).iter();
+    let l = old.level(level)?;
+    let (w, h, n) = (l.width, l.height, old.samples());
+    let base = z as usize * w as usize * h as usize * n as usize;
+    let mut previous = l.texels().get(base..).unwrap_or(&[]).iter();
     let mut out = Vec::with_capacity(w as usize * h as usize * n as usize);
     each_texel(w, h, n, |x, y, s| {
         let prev = previous.next().copied().unwrap_or([0; 4]);
-        out.push(match rt {
-            Some(rt) => fb.read_sample_raw(rt, x, y, s).unwrap_or(prev),
-            None => {
-                let d = fb.read_depth(x, y, s).map_or(prev[0], f32::to_bits);
+        out.push(match part {
+            Part::Color(rt) => fb.read_sample_raw(rt, x, y, s).unwrap_or(prev),
+            Part::DepthStencil { depth, stencil } => {
+                let d = match depth {
+                    true => fb.read_depth(x, y, s).map_or(prev[0], f32::to_bits),
+                    false => prev[0],
+                };
                 let st = match stencil {
                     true => fb.read_stencil(x, y, s).map_or(prev[1], u32::from),
                     false => prev[1],
@@ -166,36 +223,23 @@ fn stored_values(
     Some(out)
 }
 
-fn store_image(
+/// Stores `part` of `fb` into slices `zs` of level `level` of `img`.
+pub(crate) fn store_image(
     fb: &Framebuffer,
-    rt: Option<usize>,
-    stencil: bool,
-    t: &TexImage,
-    layer: u32,
-    all_layers: bool,
-    textures: &mut Textures,
+    part: Part,
+    img: &mut Texture,
+    level: u32,
+    zs: std::ops::Range<u32>,
 ) -> Result<()> {
-    let Some(obj) = textures.objects.get_mut(&t.id) else {
+    let Some(values) = stored_values(fb, part, img, level, zs.start) else {
         return Ok(());
     };
-    let Some(img) = obj.image.as_mut() else {
+    let Some(l) = img.level(level) else {
         return Ok(());
     };
-    let Some(values) = stored_values(fb, rt, stencil, img, t, layer) else {
-        return Ok(());
-    };
-    let Some(level) = img.level(t.level) else {
-        return Ok(());
-    };
-    let (w, h) = (level.width, level.height);
-    let slices = if t.layered && all_layers {
-        0..level.depth
-    } else {
-        slice(t, layer)..slice(t, layer) + 1
-    };
-    let img = Arc::make_mut(img);
-    for z in slices {
-        img.write_texels(t.level, [0, 0, z], [w, h, 1], &values)
+    let (w, h) = (l.width, l.height);
+    for z in zs {
+        img.write_texels(level, [0, 0, z], [w, h, 1], &values)
             .map_err(from_tex)?;
     }
     Ok(())
@@ -206,32 +250,51 @@ const RENDERBUFFER_TYPE: i32 = gl::RENDERBUFFER as i32;
 const TEXTURE_TYPE: i32 = gl::TEXTURE as i32;
 
 impl Context {
-    /// Stores what the draw framebuffer holds into the texture images attached to it
-    /// (every layer of a layered attachment when `all_layers`, as clears write).
+    /// Stores what the draw framebuffer holds into the images attached to it (every
+    /// layer of a layered attachment when `all_layers`, as clears write).
     pub(crate) fn store_draw_target(&mut self, all_layers: bool) -> Result<()> {
-        let Some(fbo) = self.fbos.objects.get(&self.fbos.draw) else {
+        let draw = self.fbos.draw;
+        let Some(fbo) = self.fbos.objects.get(&draw) else {
             return Ok(());
         };
         let Some(fb) = fbo.fb.as_ref() else {
             return Ok(());
         };
         let layer = fbo.render_layer;
-        for (rt, a) in fbo.color.iter().flatten().enumerate() {
-            if let Attachment::Texture(t) = a {
-                store_image(
-                    fb,
-                    Some(rt),
-                    false,
-                    t,
-                    layer,
-                    all_layers,
-                    &mut self.textures,
-                )?;
+        let written: Vec<Attachment> = parts(fbo).into_iter().map(|(_, a)| a).collect();
+        for (part, a) in parts(fbo) {
+            match a {
+                Attachment::Texture(t) => {
+                    let obj = self.textures.objects.get_mut(&t.id);
+                    let Some(img) = obj.and_then(|o| o.image.as_mut()) else {
+                        continue;
+                    };
+                    let z = slice(&t, layer);
+                    let depth = img.level(t.level).map_or(1, |l| l.depth);
+                    let zs = if t.layered && all_layers {
+                        0..depth
+                    } else {
+                        z..z + 1
+                    };
+                    store_image(fb, part, Arc::make_mut(img), t.level, zs)?;
+                }
+                Attachment::Renderbuffer(id) => {
+                    // Deferred: only framebuffers read renderbuffers, and they flush
+                    // this storage's writes before they need them.
+                    if let Some(rb) = self.fbos.renderbuffers.get_mut(&id) {
+                        rb.dirty_in = Some(draw);
+                    }
+                }
             }
         }
-        if let Some(Attachment::Texture(t)) = fbo.depth.or(fbo.stencil) {
-            let stencil = fbo.stencil.is_some();
-            store_image(fb, None, stencil, &t, layer, all_layers, &mut self.textures)?;
+        // A separate read framebuffer sharing an image reads what was just written.
+        let read = self.fbos.read;
+        let shares = |f: &Fbo| {
+            let mut all = f.color.iter().chain([&f.depth, &f.stencil]).flatten();
+            all.any(|a| written.contains(a))
+        };
+        if read != draw && self.fbos.objects.get(&read).is_some_and(shares) {
+            self.fbos.refresh(read, &self.textures);
         }
         Ok(())
     }
