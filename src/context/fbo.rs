@@ -17,6 +17,7 @@ use crate::gl;
 use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rect};
 use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`.
 pub const FRAMEBUFFER_INCOMPLETE_ATTACHMENT: u32 = gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
@@ -94,7 +95,7 @@ fn new_image(storage: Storage, w: u32, h: u32, samples: u32) -> Result<Texture> 
 /// One image of a texture attached to a framebuffer: `layer` is the physical slice (array
 /// layer, 3D slice, cube face, cube-array layer-face); a layered attachment covers every
 /// slice of the level.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct TexImage {
     pub id: u32,
     pub level: u32,
@@ -123,6 +124,10 @@ pub(crate) struct Fbo {
     pub(crate) render_layer: u32,
     /// Renderbuffer id → the version of its contents `fb` holds.
     pub(crate) loaded: HashMap<u32, u64>,
+    /// (texture image, layer) → the texture `fb` holds that image of. Holding the `Arc`
+    /// makes any later change to the texture copy it, so an unchanged pointer means an
+    /// unchanged image and the load is skipped.
+    pub(crate) loaded_textures: HashMap<(TexImage, u32), Arc<Texture>>,
 }
 
 impl Fbo {
@@ -306,6 +311,7 @@ impl Fbos {
             });
             fbo.layout = layout;
             fbo.loaded.clear();
+            fbo.loaded_textures.clear();
         }
         render_texture::load(id, fbo, textures, &self.renderbuffers);
     }

@@ -167,8 +167,14 @@ pub(crate) fn load(
         };
         match a {
             Attachment::Texture(t) => {
-                if let Some(img) = image(textures, &t) {
+                let Some(img) = textures.objects.get(&t.id).and_then(|o| o.image.as_ref()) else {
+                    continue;
+                };
+                let key = (t, layer);
+                let held = fbo.loaded_textures.get(&key);
+                if !held.is_some_and(|h| Arc::ptr_eq(h, img)) {
                     load_image(fb, part, img, t.level, slice(&t, layer));
+                    fbo.loaded_textures.insert(key, Arc::clone(img));
                 }
             }
             Attachment::Renderbuffer(rb_id) => {
@@ -261,6 +267,7 @@ impl Context {
             return Ok(());
         };
         let layer = fbo.render_layer;
+        let mut held = Vec::new();
         let written: Vec<Attachment> = parts(fbo).into_iter().map(|(_, a)| a).collect();
         for (part, a) in parts(fbo) {
             match a {
@@ -277,6 +284,7 @@ impl Context {
                         z..z + 1
                     };
                     store_image(fb, part, Arc::make_mut(img), t.level, zs)?;
+                    held.push(((t, layer), Arc::clone(img)));
                 }
                 Attachment::Renderbuffer(id) => {
                     // Deferred: only framebuffers read renderbuffers, and they flush
@@ -286,6 +294,10 @@ impl Context {
                     }
                 }
             }
+        }
+        // The storage holds what was just stored: no reload before the next write.
+        if let Some(fbo) = self.fbos.objects.get_mut(&draw) {
+            fbo.loaded_textures.extend(held);
         }
         // A separate read framebuffer sharing an image reads what was just written.
         let read = self.fbos.read;
