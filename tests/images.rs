@@ -524,3 +524,43 @@ END
         [1.0, 1.0, 0.0, 1.0]
     );
 }
+
+#[test]
+fn mem_extended_packed_image_access() {
+    // OPTION NV_gpu_program5_mem_extended: U8X4 reads the four bytes of an RGBA8UI
+    // texel, F16X2 stores two halves into an RG16F texel.
+    let fp = "!!NVfp5.0
+OPTION NV_gpu_program5_mem_extended;
+INT TEMP v;
+LOADIM.U8X4 v, {0, 0, 0, 0}, image[0], 2D;
+STOREIM.U32X4 image[1], v, {0, 0, 0, 0}, 2D;
+STOREIM.F16X2 image[2], {1.5, -0.25, 0, 0}, {0, 0, 0, 0}, 2D;
+END
+";
+    let mut ctx = Context::new(1, 1).unwrap();
+    program(
+        &mut ctx,
+        gl::VERTEX_PROGRAM_ARB,
+        "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND\n",
+    );
+    program(&mut ctx, gl::FRAGMENT_PROGRAM_ARB, fp);
+    positions(&mut ctx, &[-1.0, -1.0, 3.0, -1.0, -1.0, 3.0]);
+    let src = texture(&mut ctx, Format::RGBA8UI, 1, 1, &[[1, 2, 250, 4]]);
+    let out = texture(&mut ctx, Format::RGBA32UI, 1, 1, &zeros(1));
+    let half = texture(&mut ctx, Format::RG16F, 1, 1, &zeros(1));
+    for (unit, t, f) in [
+        (0, src, gl::RGBA8UI),
+        (1, out, gl::RGBA32UI),
+        (2, half, 0x822F),
+    ] {
+        ctx.bind_image_texture(unit, t, 0, false, 0, gl::READ_WRITE, f)
+            .unwrap();
+    }
+    ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
+    assert_eq!(ctx.get_texture_texels(out, 0).unwrap()[0], [1, 2, 250, 4]);
+    let f = |v: f32| v.to_bits();
+    assert_eq!(
+        ctx.get_texture_texels(half, 0).unwrap()[0],
+        [f(1.5), f(-0.25), 0, f(1.0)]
+    );
+}

@@ -10,7 +10,7 @@
 use crate::error::PipelineError;
 use glemu_programs::exec::{EnvError, ImageCall};
 use glemu_programs::ir::{MemScalar, MemType, TexTarget};
-use glemu_textures::image::{DataType, ImageBinding, ImageMemory, Storage, StoreKind};
+use glemu_textures::image::{DataType, Elem, ImageBinding, ImageMemory, Storage, StoreKind};
 use glemu_textures::{Target, Texture};
 use std::sync::Arc;
 
@@ -80,7 +80,12 @@ fn target(t: TexTarget) -> Result<Target, EnvError> {
     })
 }
 
-/// Table X.3's storage modifier for an instruction's memory type.
+fn packed(elem: Elem, count: u8) -> Storage {
+    Storage::Packed { elem, count }
+}
+
+/// Table X.3's storage modifier (or a NV_gpu_program5_mem_extended one) for an
+/// instruction's memory type.
 fn storage(ty: MemType) -> Result<Storage, EnvError> {
     use MemScalar as S;
     Ok(match (ty.scalar, ty.count) {
@@ -97,9 +102,15 @@ fn storage(ty: MemType) -> Result<Storage, EnvError> {
         (S::F32, 4) => Storage::F32X4,
         (S::S32, 4) => Storage::S32X4,
         (S::U32, 4) => Storage::U32X4,
+        // NV_gpu_program5_mem_extended.
+        (S::F16, n @ (1 | 2 | 4)) => packed(Elem::F16, n),
+        (S::S8, n @ (2 | 4)) => packed(Elem::S8, n),
+        (S::U8, n @ (2 | 4)) => packed(Elem::U8, n),
+        (S::S16, n @ (2 | 4)) => packed(Elem::S16, n),
+        (S::U16, n @ (2 | 4)) => packed(Elem::U16, n),
         (s, n) => {
             return Err(EnvError::not_supported(&format!(
-                "image access with storage modifier {s:?}x{n} (only the Table X.3 modifiers)"
+                "image access with storage modifier {s:?}x{n}"
             )))
         }
     })
@@ -224,10 +235,16 @@ mod tests {
         c.ty.scalar = MemScalar::U64;
         let e = store(&u, &c, [0; 4], [0; 4]).unwrap_err();
         assert_eq!(e.0, "not supported: formatted STOREIM of U64 data");
-        let e = load(&u, &call(1, MemScalar::F16, 2), [0; 4]).unwrap_err();
-        assert!(e
-            .0
-            .starts_with("not supported: image access with storage modifier F16x2"));
+        let e = load(&u, &call(1, MemScalar::F64, 1), [0; 4]).unwrap_err();
+        assert_eq!(
+            e.0,
+            "not supported: image access with storage modifier F64x1"
+        );
+        // mem_extended: two halves fill a 32-bit texel.
+        let h2 = call(1, MemScalar::F16, 2);
+        let v = [1.5f32.to_bits(), 2.0f32.to_bits(), 0, 0];
+        assert!(store(&u, &h2, [1, 0, 0, 0], v).unwrap());
+        assert_eq!(load(&u, &h2, [1, 0, 0, 0]).unwrap(), Some(v));
         // The signed value was clamped to the unsigned format.
         assert_eq!(
             load(&u, &call(1, MemScalar::U32, 1), [0; 4]).unwrap(),

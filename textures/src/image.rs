@@ -56,6 +56,64 @@ pub enum Storage {
     S32X4,
     /// `.U32X4`: four words (unsigned).
     U32X4,
+    /// NV_gpu_program5_mem_extended: `.F16`, `.F16X2`, `.F16X4`, `.S8X2`, `.S8X4`,
+    /// `.U8X2`, `.U8X4`, `.S16X2`, `.S16X4`, `.U16X2`, `.U16X4`: `count` packed elements
+    /// of `elem`. Loads fill the listed components and zero the rest (the extension's
+    /// BufferMemoryLoad); stores keep the low bits of integers and convert floats to
+    /// half.
+    Packed {
+        /// The element type: one of `S8`, `U8`, `S16`, `U16` or `F16`.
+        elem: Elem,
+        /// 1 (F16 only), 2 or 4.
+        count: u8,
+    },
+}
+
+/// The element type of a [`Storage::Packed`] modifier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Elem {
+    /// Signed byte.
+    S8,
+    /// Unsigned byte.
+    U8,
+    /// Signed 16-bit integer.
+    S16,
+    /// Unsigned 16-bit integer.
+    U16,
+    /// Half float (read as f32 bits).
+    F16,
+}
+
+impl Elem {
+    fn bytes(self) -> usize {
+        match self {
+            Elem::S8 | Elem::U8 => 1,
+            _ => 2,
+        }
+    }
+
+    /// The element at the start of `b` as a 32-bit register value.
+    fn decode(self, b: &[u8]) -> u32 {
+        let byte = |i: usize| b.get(i).copied().unwrap_or(0);
+        let h = |_: &[u8]| u16::from_le_bytes([byte(0), byte(1)]);
+        match self {
+            Elem::S8 => byte(0) as i8 as i32 as u32,
+            Elem::U8 => u32::from(byte(0)),
+            Elem::S16 => h(b) as i16 as i32 as u32,
+            Elem::U16 => u32::from(h(b)),
+            Elem::F16 => half::f16::from_bits(h(b)).to_f32().to_bits(),
+        }
+    }
+
+    /// A register value as this element's little-endian bytes (low bits of integers).
+    fn encode(self, v: u32) -> [u8; 2] {
+        match self {
+            Elem::F16 => half::f16::from_f32(f32::from_bits(v))
+                .to_bits()
+                .to_le_bytes(),
+            _ => (v as u16).to_le_bytes(),
+        }
+    }
 }
 
 impl Storage {
@@ -66,12 +124,20 @@ impl Storage {
             Storage::S16 | Storage::U16 => 2,
             Storage::F32 | Storage::S32 | Storage::U32 => 4,
             Storage::F32X2 | Storage::S32X2 | Storage::U32X2 => 8,
+            Storage::Packed { elem, count } => elem.bytes() * usize::from(count.min(4)),
             _ => 16,
         }
     }
 
     fn is_float(self) -> bool {
         matches!(self, Storage::F32 | Storage::F32X2 | Storage::F32X4)
+            || matches!(
+                self,
+                Storage::Packed {
+                    elem: Elem::F16,
+                    ..
+                }
+            )
     }
 }
 
@@ -418,6 +484,14 @@ impl ImageMemory {
             return None;
         }
         let r = self.read(self.resolve(b, target, coords)?)?;
+        if let Storage::Packed { elem, count } = storage {
+            let mut v = [0u32; 4];
+            let n = elem.bytes();
+            for (k, c) in v.iter_mut().enumerate().take(usize::from(count.min(4))) {
+                *c = elem.decode(r.get(k * n..)?);
+            }
+            return Some(v);
+        }
         let one = if storage.is_float() {
             1.0f32.to_bits()
         } else {
@@ -449,8 +523,15 @@ impl ImageMemory {
                 if s.bytes() != b.format.bytes_per_texel() {
                     return false;
                 }
-                for (k, w) in data.iter().enumerate() {
-                    bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+                if let Storage::Packed { elem, count } = s {
+                    let n = elem.bytes();
+                    for (k, w) in data.iter().enumerate().take(usize::from(count.min(4))) {
+                        bytes[k * n..(k + 1) * n].copy_from_slice(&elem.encode(*w)[..n]);
+                    }
+                } else {
+                    for (k, w) in data.iter().enumerate() {
+                        bytes[4 * k..4 * k + 4].copy_from_slice(&w.to_le_bytes());
+                    }
                 }
             }
             StoreKind::Formatted(dt) => {
@@ -820,6 +901,48 @@ mod tests {
         assert_eq!(t.texel(0, 1, 1, 1, 0).unwrap()[0], 7);
         assert_eq!(t.texel(0, 2, 2, 1, 0).unwrap()[0], 8);
         assert_eq!(t.texel(0, 1, 1, 0, 0).unwrap()[0], 0);
+    }
+
+    #[test]
+    fn mem_extended_packed_storage() {
+        let t = Texture::new(Target::T2D, Format::RGBA8UI, [1, 1, 1], 1).unwrap();
+        let m = ImageMemory::new(&t, 0).unwrap();
+        let b = bind(Format::RGBA8UI);
+        let s8x4 = Storage::Packed {
+            elem: Elem::S8,
+            count: 4,
+        };
+        let v = [(-2i32) as u32, 300, 5, 0x7f];
+        assert!(m.store(&b, Target::T2D, StoreKind::Raw(s8x4), v, [0; 4]));
+        // 300 keeps its low byte (44); -2 is 0xfe, read back sign-extended.
+        assert_eq!(
+            m.load(&b, Target::T2D, s8x4, [0; 4]),
+            Some([(-2i32) as u32, 44, 5, 0x7f])
+        );
+        let u16x2 = Storage::Packed {
+            elem: Elem::U16,
+            count: 2,
+        };
+        assert_eq!(
+            m.load(&b, Target::T2D, u16x2, [0; 4]),
+            Some([0x2cfe, 0x7f05, 0, 0])
+        );
+        let f16x2 = Storage::Packed {
+            elem: Elem::F16,
+            count: 2,
+        };
+        let h = [1.5f32.to_bits(), (-0.25f32).to_bits(), 9, 9];
+        assert!(m.store(&b, Target::T2D, StoreKind::Raw(f16x2), h, [0; 4]));
+        assert_eq!(
+            m.load(&b, Target::T2D, f16x2, [0; 4]),
+            Some([h[0], h[1], 0, 0])
+        );
+        // Size must match the unit format: F16 (2 bytes) on a 4-byte format is invalid.
+        let f16 = Storage::Packed {
+            elem: Elem::F16,
+            count: 1,
+        };
+        assert_eq!(m.load(&b, Target::T2D, f16, [0; 4]), None);
     }
 
     #[test]
