@@ -431,6 +431,11 @@ const CASES: &[Case] = &[
         },
     ),
     (
+        "colour material of a non-material property",
+        GlError::InvalidEnum,
+        |c| c.color_material(gl::FRONT, gl::SHININESS),
+    ),
+    (
         "fog coordinate source of a non-source",
         GlError::InvalidEnum,
         |c| c.fog_fv(gl::FOG_COORD_SRC, &[gl::LINEAR as f32]),

@@ -34,40 +34,109 @@ pub(crate) struct Lighting {
     pub two_side: bool,
     pub separate_specular: bool,
     pub normalize: bool,
+    /// COLOR_MATERIAL: per face (front, back), the material properties that track the
+    /// vertex colour (bits: AMBIENT, DIFFUSE, SPECULAR, EMISSION).
+    pub tracked: [u8; 2],
+}
+
+const T_AMBIENT: u8 = 1;
+const T_DIFFUSE: u8 = 2;
+const T_SPECULAR: u8 = 4;
+const T_EMISSION: u8 = 8;
+
+/// The material properties `glColorMaterial(face, mode)` makes track the colour, per face.
+fn tracked(face: u32, mode: u32) -> [u8; 2] {
+    let bits = match mode {
+        gl::AMBIENT => T_AMBIENT,
+        gl::DIFFUSE => T_DIFFUSE,
+        gl::SPECULAR => T_SPECULAR,
+        gl::EMISSION => T_EMISSION,
+        _ => T_AMBIENT | T_DIFFUSE,
+    };
+    match face {
+        gl::FRONT => [bits, 0],
+        gl::BACK => [0, bits],
+        _ => [bits, bits],
+    }
 }
 
 /// GL 2.1 lighting of one face for light `i`, added to `col` (and `spec` when the
 /// specular colour is separate); `dir`, `h`, `att` hold the light's vector, half vector
 /// and attenuation × spot factor. ARB programs read state only through PARAMs, so the
 /// light products are declared here as `L{i}{f|b}{a|d|s}`.
-fn light_face(s: &mut String, i: usize, back: bool, separate: bool) {
+fn light_face(s: &mut String, i: usize, back: bool, separate: bool, tracked: u8) {
     let (face, f, n, col, spec) = if back {
         ("back.", "b", "-n", "bcol", "bspec")
     } else {
         ("", "f", "n", "col", "spec")
     };
-    for prop in ["ambient", "diffuse", "specular"] {
-        *s += &format!(
-            "PARAM L{i}{f}{} = state.lightprod[{i}].{face}{prop};\n",
-            &prop[..1]
-        );
-    }
+    // Each product is light × material; a material property that tracks the colour
+    // (COLOR_MATERIAL) is multiplied in here instead of in the bound state.
+    let mut operand = |prop: &str, bit: u8, temp: &str| -> String {
+        let p = &prop[..1];
+        if tracked & bit != 0 {
+            *s += &format!("PARAM L{i}{f}{p}l = state.light[{i}].{prop};\n");
+            *s += &format!("MUL {temp}, L{i}{f}{p}l, vertex.color;\n");
+            temp.to_string()
+        } else {
+            *s += &format!("PARAM L{i}{f}{p} = state.lightprod[{i}].{face}{prop};\n");
+            format!("L{i}{f}{p}")
+        }
+    };
+    let a = operand("ambient", T_AMBIENT, "pa");
+    let d = operand("diffuse", T_DIFFUSE, "pd");
+    let sp = operand("specular", T_SPECULAR, "ps");
     *s += &format!(
         "DP3 tmp.x, {n}, dir;\nDP3 tmp.y, {n}, h;\nMOV tmp.w, state.material.{face}shininess.x;\nLIT lit, tmp;\n"
     );
-    *s += &format!("MAD acc.xyz, lit.y, L{i}{f}d, L{i}{f}a;\n");
+    *s += &format!("MAD acc.xyz, lit.y, {d}, {a};\n");
     if separate {
         *s += &format!("MAD {col}.xyz, acc, att.x, {col};\n");
-        *s += &format!("MUL acc.xyz, lit.z, L{i}{f}s;\nMAD {spec}.xyz, acc, att.x, {spec};\n");
+        *s += &format!("MUL acc.xyz, lit.z, {sp};\nMAD {spec}.xyz, acc, att.x, {spec};\n");
     } else {
-        *s += &format!("MAD acc.xyz, lit.z, L{i}{f}s, acc;\nMAD {col}.xyz, acc, att.x, {col};\n");
+        *s += &format!("MAD acc.xyz, lit.z, {sp}, acc;\nMAD {col}.xyz, acc, att.x, {col};\n");
+    }
+}
+
+/// The colour lighting starts from: emission + model ambient × material ambient, alpha =
+/// material diffuse alpha (GL 2.1 section 2.14.1), with tracked properties taken from
+/// the vertex colour.
+fn scene_color(s: &mut String, back: bool, tracked: u8) {
+    let (face, f, col) = if back {
+        ("back.", "b", "bcol")
+    } else {
+        ("", "f", "col")
+    };
+    if tracked & (T_AMBIENT | T_EMISSION) == 0 {
+        *s +=
+            &format!("PARAM {f}scene = state.lightmodel.{face}scenecolor;\nMOV {col}, {f}scene;\n");
+    } else {
+        let em = if tracked & T_EMISSION != 0 {
+            "vertex.color".to_string()
+        } else {
+            *s += &format!("PARAM {f}em = state.material.{face}emission;\n");
+            format!("{f}em")
+        };
+        let am = if tracked & T_AMBIENT != 0 {
+            "vertex.color".to_string()
+        } else {
+            *s += &format!("PARAM {f}am = state.material.{face}ambient;\n");
+            format!("{f}am")
+        };
+        *s += &format!(
+            "PARAM {f}lma = state.lightmodel.ambient;\nMAD {col}.xyz, {f}lma, {am}, {em};\n"
+        );
+        *s += &format!("PARAM {f}md = state.material.{face}diffuse;\nMOV {col}.w, {f}md.w;\n");
+    }
+    if tracked & T_DIFFUSE != 0 {
+        *s += &format!("MOV {col}.w, vertex.color.w;\n");
     }
 }
 
 fn lighting_text(s: &mut String, l: &Lighting) {
     *s += "PARAM mvit[4] = { state.matrix.modelview.invtrans };\n";
     *s += "PARAM c = { 0, 1, 0.5, 0 };\n";
-    *s += "TEMP n, dir, h, t, tmp, lit, att, acc, col, spec, bcol, bspec, ve;\n";
+    *s += "TEMP n, dir, h, t, tmp, lit, att, acc, col, spec, bcol, bspec, ve, pa, pd, ps;\n";
     for (k, c) in ["x", "y", "z"].iter().enumerate() {
         *s += &format!("DP3 n.{c}, mvit[{k}], vertex.normal;\n");
     }
@@ -78,9 +147,11 @@ fn lighting_text(s: &mut String, l: &Lighting) {
         // The eye is at the origin: VPe = normalize(-eye).
         *s += "DP3 t.x, eye, eye;\nRSQ t.x, t.x;\nMUL ve.xyz, -eye, t.x;\n";
     }
-    *s += "PARAM scene = state.lightmodel.scenecolor;\nMOV col, scene;\nMOV spec, c.x;\n";
+    scene_color(s, false, l.tracked[0]);
+    *s += "MOV spec, c.x;\n";
     if l.two_side {
-        *s += "PARAM bscene = state.lightmodel.back.scenecolor;\nMOV bcol, bscene;\nMOV bspec, c.x;\n";
+        scene_color(s, true, l.tracked[1]);
+        *s += "MOV bspec, c.x;\n";
     }
     for &(i, local, spot) in &l.lights {
         *s += &format!("PARAM L{i}pos = state.light[{i}].position;\n");
@@ -109,9 +180,9 @@ fn lighting_text(s: &mut String, l: &Lighting) {
         *s += &format!(
             "ADD h.xyz, dir, {eye_dir};\nDP3 t.w, h, h;\nRSQ t.w, t.w;\nMUL h.xyz, h, t.w;\n"
         );
-        light_face(s, i, false, l.separate_specular);
+        light_face(s, i, false, l.separate_specular, l.tracked[0]);
         if l.two_side {
-            light_face(s, i, true, l.separate_specular);
+            light_face(s, i, true, l.separate_specular, l.tracked[1]);
         }
     }
     *s += "MOV result.color, col;\nMOV result.color.secondary, spec;\n";
@@ -198,11 +269,6 @@ fn fragment_text(texture_2d: bool, color_sum: bool, fog: Option<u32>) -> String 
 /// The lighting and fog configuration the vertex program is generated for.
 fn vertex_fixed(st: &GlState) -> Result<VertexFixed> {
     let lighting = if st.lighting {
-        if st.color_material {
-            return Err(Error::not_supported(
-                "COLOR_MATERIAL with fixed-function lighting",
-            ));
-        }
         let lights = (0..MAX_LIGHTS)
             .filter(|&i| st.light_enabled[i])
             .filter_map(|i| {
@@ -216,6 +282,11 @@ fn vertex_fixed(st: &GlState) -> Result<VertexFixed> {
             two_side: st.light_two_side,
             separate_specular: st.separate_specular,
             normalize: st.normalize,
+            tracked: if st.color_material {
+                tracked(st.color_material_face, st.color_material_mode)
+            } else {
+                [0, 0]
+            },
         })
     } else {
         None
@@ -254,6 +325,33 @@ impl Context {
             }
             p => return Err(Error::invalid_enum("light model parameter", p)),
         }
+        Ok(())
+    }
+
+    /// `glColorMaterial(face, mode)`: with `COLOR_MATERIAL` enabled, the `mode` property
+    /// (`EMISSION`, `AMBIENT`, `DIFFUSE`, `SPECULAR` or `AMBIENT_AND_DIFFUSE`, the
+    /// default) of the `face` material (`FRONT`, `BACK`, `FRONT_AND_BACK`) is the vertex
+    /// colour in fixed-function lighting.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.color_material(gl::FRONT, gl::DIFFUSE).unwrap();
+    /// let e = ctx.color_material(gl::FRONT, gl::SHININESS).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidEnum);
+    /// ```
+    pub fn color_material(&mut self, face: u32, mode: u32) -> Result<()> {
+        if !matches!(face, gl::FRONT | gl::BACK | gl::FRONT_AND_BACK) {
+            return Err(Error::invalid_enum("colour material face", face));
+        }
+        if !matches!(
+            mode,
+            gl::EMISSION | gl::AMBIENT | gl::DIFFUSE | gl::SPECULAR | gl::AMBIENT_AND_DIFFUSE
+        ) {
+            return Err(Error::invalid_enum("colour material mode", mode));
+        }
+        self.st.color_material_face = face;
+        self.st.color_material_mode = mode;
         Ok(())
     }
 
@@ -324,6 +422,11 @@ mod tests {
                     two_side,
                     separate_specular: separate,
                     normalize,
+                    tracked: if local {
+                        [T_AMBIENT | T_DIFFUSE, T_EMISSION | T_SPECULAR]
+                    } else {
+                        [0, T_AMBIENT]
+                    },
                 }),
                 fog_depth: Some(local),
             };
@@ -481,13 +584,22 @@ mod tests {
         assert_eq!(e.gl, crate::GlError::InvalidEnum);
     }
 
+    /// COLOR_MATERIAL (AMBIENT_AND_DIFFUSE): the colour (0.5, 0.2, 0, 0.5) is the material
+    /// ambient and diffuse: 0.2 * c + 1 * c = 1.2 * c.
     #[test]
-    fn color_material_is_not_supported_with_lighting() {
+    fn color_material_tracks_the_vertex_colour() {
         let mut ctx = Context::new(4, 4).unwrap();
         ctx.enable(gl::LIGHTING).unwrap();
+        ctx.enable(gl::LIGHT0).unwrap();
         ctx.enable(gl::COLOR_MATERIAL).unwrap();
-        let e = ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap_err();
-        assert!(e.message.contains("not supported: COLOR_MATERIAL"), "{e}");
+        ctx.st.current_color = [0.5, 0.2, 0.0, 0.5];
+        quad(&mut ctx, true);
+        assert_eq!(ctx.read_pixel(1, 1).unwrap(), unorm([0.6, 0.24, 0.0, 0.5]));
+        // EMISSION only: 0.04 + 0.8 from the default material, plus the colour.
+        ctx.color_material(gl::FRONT_AND_BACK, gl::EMISSION)
+            .unwrap();
+        quad(&mut ctx, true);
+        assert_eq!(ctx.read_pixel(1, 1).unwrap(), unorm([1.0, 1.0, 0.84, 1.0]));
     }
 
     #[test]

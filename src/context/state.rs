@@ -166,6 +166,9 @@ pub struct GlState {
     pub separate_specular: bool,
     pub normalize: bool,
     pub color_material: bool,
+    /// glColorMaterial face and mode.
+    pub color_material_face: u32,
+    pub color_material_mode: u32,
     /// COLOR_SUM: add the secondary colour in the fixed-function fragment stage.
     pub color_sum: bool,
     /// FOG_COORD_SRC: FRAGMENT_DEPTH or FOG_COORD.
@@ -281,6 +284,8 @@ impl GlState {
             separate_specular: false,
             normalize: false,
             color_material: false,
+            color_material_face: gl::FRONT_AND_BACK,
+            color_material_mode: gl::AMBIENT_AND_DIFFUSE,
             color_sum: false,
             fog_coord_src: gl::FRAGMENT_DEPTH,
             light_enabled: [false; MAX_LIGHTS],
