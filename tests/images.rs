@@ -564,3 +564,38 @@ END
         [f(1.5), f(-0.25), 0, f(1.0)]
     );
 }
+
+#[test]
+fn uploads_between_draws_reach_image_loads() {
+    // Image memory is kept between draws only while the texture is untouched: a
+    // re-upload of the same size between two counting draws restarts the count.
+    let mut ctx = context(
+        2,
+        "!!NVfp5.0\nINT TEMP o;\nATOMIM.ADD.U32 o.x, {1, 0, 0, 0}, {0, 0, 0, 0}, image[0], 2D;\nEND\n",
+    );
+    let t = texture(&mut ctx, Format::R32UI, 1, 1, &zeros(1));
+    ctx.bind_image_texture(0, t, 0, false, 0, gl::READ_WRITE, gl::R32UI)
+        .unwrap();
+    let count = |ctx: &Context| ctx.get_texture_texels(t, 0).unwrap()[0][0];
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(count(&ctx), W * W);
+    ctx.tex_image_texels(
+        gl::TEXTURE_2D,
+        0,
+        Format::R32UI,
+        [1, 1, 1],
+        Some(&[[5, 0, 0, 0]]),
+    )
+    .unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(count(&ctx), 5 + W * W);
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(count(&ctx), 5 + 2 * W * W);
+    // Rebinding the unit to another texture name reads that texture.
+    let u = texture(&mut ctx, Format::R32UI, 1, 1, &[[100, 0, 0, 0]]);
+    ctx.bind_image_texture(0, u, 0, false, 0, gl::READ_WRITE, gl::R32UI)
+        .unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(ctx.get_texture_texels(u, 0).unwrap()[0][0], 100 + W * W);
+    assert_eq!(count(&ctx), 5 + 2 * W * W);
+}

@@ -13,9 +13,9 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::{ImageAccess, ImageUnit, Programs};
 use glemu_textures::image::{is_image_format, ImageBinding, ImageMemory};
-use glemu_textures::Format;
+use glemu_textures::{Format, Texture};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// `MAX_IMAGE_UNITS_EXT`: the units `program.image[n]` may name (the assembler's limit).
 pub const MAX_IMAGE_UNITS: u32 = 8;
@@ -35,8 +35,14 @@ pub(crate) struct UnitState {
 #[derive(Debug, Default)]
 pub(crate) struct Images {
     pub units: [Option<UnitState>; MAX_IMAGE_UNITS as usize],
-    /// (texture name, memory) of the draw being submitted, for the write-back.
-    pub in_flight: Vec<(u32, Arc<ImageMemory>)>,
+    /// ((texture name, level), memory) of the draw being submitted, for the write-back.
+    pub in_flight: Vec<((u32, u32), Arc<ImageMemory>)>,
+    /// Memories kept between draws, by (texture name, level), with a weak reference to
+    /// the texture image they equal. Any change to the image (`Arc::make_mut` on an
+    /// upload, a write-back, a redefinition) disassociates the weak reference, so a
+    /// memory is reused only while its texture is untouched: repeated image draws do not
+    /// copy the level again.
+    pub cache: HashMap<(u32, u32), (Weak<Texture>, Arc<ImageMemory>)>,
 }
 
 impl Images {
@@ -228,6 +234,8 @@ impl Context {
         if !used.contains(&true) {
             return Vec::new();
         }
+        let cache = &mut self.images.cache;
+        cache.retain(|_, (texture, _)| texture.strong_count() > 0);
         let mut shared: HashMap<(u32, u32), Arc<ImageMemory>> = HashMap::new();
         let mut units = Vec::with_capacity(MAX_IMAGE_UNITS as usize);
         for (n, state) in self.images.units.iter().enumerate() {
@@ -237,9 +245,19 @@ impl Context {
                 let memory = match shared.get(&key) {
                     Some(m) => Arc::clone(m),
                     None => {
-                        let m = Arc::new(ImageMemory::new(tex, s.binding.level).ok()?);
+                        let unchanged = cache
+                            .get(&key)
+                            .filter(|(t, _)| t.upgrade().is_some_and(|t| Arc::ptr_eq(&t, tex)));
+                        let m = match unchanged {
+                            Some((_, m)) => Arc::clone(m),
+                            None => {
+                                let m = Arc::new(ImageMemory::new(tex, s.binding.level).ok()?);
+                                cache.insert(key, (Arc::downgrade(tex), Arc::clone(&m)));
+                                m
+                            }
+                        };
                         shared.insert(key, Arc::clone(&m));
-                        self.images.in_flight.push((s.texture, Arc::clone(&m)));
+                        self.images.in_flight.push((key, Arc::clone(&m)));
                         m
                     }
                 };
@@ -256,14 +274,14 @@ impl Context {
 
     /// After a draw: stores and atomics go back into their texture objects.
     pub(crate) fn write_back_images(&mut self) -> Result<()> {
-        for (texture, memory) in std::mem::take(&mut self.images.in_flight) {
+        for (key, memory) in std::mem::take(&mut self.images.in_flight) {
             if !memory.written() {
                 continue;
             }
             let Some(img) = self
                 .textures
                 .objects
-                .get_mut(&texture)
+                .get_mut(&key.0)
                 .and_then(|o| o.image.as_mut())
             else {
                 continue;
@@ -271,6 +289,10 @@ impl Context {
             memory
                 .write_back(Arc::make_mut(img))
                 .map_err(|e| Error::invalid_operation(format!("image write-back: {e}")))?;
+            // The texture now equals the memory again: keep it for the next draw.
+            self.images
+                .cache
+                .insert(key, (Arc::downgrade(img), Arc::clone(&memory)));
         }
         Ok(())
     }

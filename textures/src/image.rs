@@ -292,23 +292,28 @@ impl ImageMemory {
         self.written.load(Ordering::Relaxed)
     }
 
-    /// Copies the rows written since creation back into `tex` (the texture it was made
-    /// from, or one of the same shape), updating bytes and decoded texels.
+    /// Copies the rows written since creation or the last write-back into `tex` (the
+    /// texture it was made from, or one of the same shape), updating bytes and decoded
+    /// texels, and marks them clean: the memory and the texture are equal afterwards, so
+    /// the memory can serve the next draw. Call it when no draw is using the memory.
     pub fn write_back(&self, tex: &mut Texture) -> Result<(), TexError> {
         let row_bytes = self.width as usize * self.samples as usize * self.format.bytes_per_texel();
+        let dirty = |r: usize| {
+            self.dirty_rows
+                .get(r)
+                .is_some_and(|d| d.swap(false, Ordering::Relaxed))
+        };
+        self.written.store(false, Ordering::Relaxed);
         let mut row = 0;
         while row < self.dirty_rows.len() {
-            if !self.dirty_rows[row].load(Ordering::Relaxed) {
+            if !dirty(row) {
                 row += 1;
                 continue;
             }
             // A run of dirty rows within one slice is one sub-image write.
             let (y, z) = (row % self.height as usize, row / self.height as usize);
             let mut end = row + 1;
-            while end < self.dirty_rows.len()
-                && end % self.height as usize != 0
-                && self.dirty_rows[end].load(Ordering::Relaxed)
-            {
+            while end < self.dirty_rows.len() && end % self.height as usize != 0 && dirty(end) {
                 end += 1;
             }
             let bytes = self.bytes(row * row_bytes, end * row_bytes)?;
@@ -897,10 +902,17 @@ mod tests {
         assert!(m.store(&b, Target::Array2D, raw, [7, 0, 0, 0], [1, 1, 1, 0]));
         assert!(m.store(&b, Target::Array2D, raw, [8, 0, 0, 0], [2, 2, 1, 0]));
         m.write_back(&mut t).unwrap();
+        assert!(!m.written());
         assert_eq!(t.texel(0, 2, 0, 1, 0).unwrap()[0], 5);
         assert_eq!(t.texel(0, 1, 1, 1, 0).unwrap()[0], 7);
         assert_eq!(t.texel(0, 2, 2, 1, 0).unwrap()[0], 8);
         assert_eq!(t.texel(0, 1, 1, 0, 0).unwrap()[0], 0);
+        // Written rows are clean again: a later write-back copies only new stores.
+        t.set_texel(0, 0, 1, 1, 0, [6, 0, 0, 0]).unwrap();
+        assert!(m.store(&b, Target::Array2D, raw, [9, 0, 0, 0], [0, 0, 0, 0]));
+        m.write_back(&mut t).unwrap();
+        assert_eq!(t.texel(0, 0, 1, 1, 0).unwrap()[0], 6);
+        assert_eq!(t.texel(0, 0, 0, 0, 0).unwrap()[0], 9);
     }
 
     #[test]
