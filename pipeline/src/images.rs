@@ -251,4 +251,88 @@ mod tests {
             Some([0, 0, 0, 1])
         );
     }
+
+    /// A whole draw through `crate::draw`: a fragment ATOMIM.ADD per fragment counts
+    /// exactly the pixels the triangle covers, at 1 and 2 rasterizer threads.
+    #[test]
+    fn fragment_atomics_count_covered_pixels_at_any_thread_count() {
+        use crate::fetch::{AttribBinding, AttribFormat, AttribSlot, VertexArray};
+        use crate::{
+            draw, Buffer, DrawCall, DrawState, GpuMemory, PrimitiveMode, Programs, StageProgram,
+            VertexProcessing,
+        };
+        use glemu_programs::{assemble, Stage};
+        use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rasterizer};
+
+        let stage = |text: &str, st| {
+            let p = Arc::new(assemble(text, Some(st)).unwrap());
+            let params = p
+                .params
+                .iter()
+                .map(|s| match s {
+                    glemu_programs::ir::ParamSource::Constant(c) => *c,
+                    _ => [0; 4],
+                })
+                .collect();
+            StageProgram::new(p, params)
+        };
+        let vp = "!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n";
+        let fp = "!!NVfp5.0\nINT TEMP o;\n\
+            ATOMIM.ADD.U32 o.x, {1, 0, 0, 0}, {0, 0, 0, 0}, image[0], 2D;\n\
+            MOV result.color, {0, 1, 0, 1};\nEND\n";
+        let xy: Vec<u8> = [-0.9f32, -0.7, 0.8, -0.95, 0.1, 0.9]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let mut counts = Vec::new();
+        for threads in [1, 2] {
+            let unit = units(ImageAccess::ReadWrite).swap_remove(1);
+            let state = DrawState {
+                programs: Programs {
+                    vertex: Some(stage(vp, Stage::Vertex)),
+                    fragment: Some(stage(fp, Stage::Fragment)),
+                    ..Default::default()
+                },
+                attribs: vec![AttribBinding {
+                    slot: AttribSlot::Position,
+                    array: Some(VertexArray {
+                        buffer: Buffer::from_bytes(xy.clone()),
+                        offset: 0,
+                        stride: 0,
+                        format: AttribFormat::float(2),
+                        divisor: 0,
+                    }),
+                    current: [0, 0, 0, 1.0f32.to_bits()],
+                }],
+                call: DrawCall::arrays(PrimitiveMode::Triangles, 0, 3),
+                vertex: VertexProcessing::new(16, 16),
+                textures: Vec::new(),
+                raster: glemu_raster::DrawState::default(),
+                counter_buffers: Vec::new(),
+                storage_buffers: Vec::new(),
+                memory: Arc::new(GpuMemory::new()),
+                images: vec![unit.clone()],
+            };
+            let mut fb =
+                Framebuffer::new(16, 16, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8)
+                    .unwrap();
+            draw(&state, &Rasterizer::new(threads).unwrap(), &mut fb, None).unwrap();
+            let covered = (0..16 * 16)
+                .filter(|i| {
+                    fb.read_pixel(0, i % 16, i / 16)
+                        .is_some_and(|p| p[1] == 1.0)
+                })
+                .count() as u32;
+            let unit = unit.unwrap();
+            let count = unit
+                .memory
+                .load(&unit.binding, Target::T2D, Storage::U32, [0; 4])
+                .unwrap()[0];
+            assert!(covered > 40, "{covered}");
+            assert_eq!(count, covered, "threads {threads}");
+            assert!(unit.memory.written());
+            counts.push(count);
+        }
+        assert_eq!(counts[0], counts[1]);
+    }
 }
