@@ -401,6 +401,27 @@ END
         ctx.get_texture_texels(out, 0).unwrap()[0],
         [0x00ff_00ff, 0, 0, 1]
     );
+    // The unit's state as GL reports it.
+    ctx.bind_image_texture(5, src, 0, true, 3, gl::READ_WRITE, gl::RGBA8)
+        .unwrap();
+    let q = |p| ctx.get_integer_i_v(p, 5).unwrap();
+    assert_eq!(
+        [
+            q(gl::IMAGE_BINDING_NAME),
+            q(gl::IMAGE_BINDING_LEVEL),
+            q(gl::IMAGE_BINDING_LAYERED),
+            q(gl::IMAGE_BINDING_LAYER),
+            q(gl::IMAGE_BINDING_ACCESS),
+            q(gl::IMAGE_BINDING_FORMAT),
+        ],
+        [src as i64, 0, 1, 3, gl::READ_WRITE as i64, gl::RGBA8 as i64]
+    );
+    assert_eq!(
+        ctx.get_integer_i_v(gl::IMAGE_BINDING_NAME, 8)
+            .unwrap_err()
+            .gl,
+        GlError::InvalidValue
+    );
     // GL errors.
     let e = |r: glemu::Result<()>| r.unwrap_err().gl;
     assert_eq!(

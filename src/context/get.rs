@@ -185,8 +185,9 @@ impl Context {
     /// `glGetIntegeri_v(pname, index)` for the indexed buffer bindings of
     /// `UNIFORM_BUFFER`, `SHADER_STORAGE_BUFFER`, `ATOMIC_COUNTER_BUFFER` and
     /// `TRANSFORM_FEEDBACK_BUFFER`: `*_BINDING` (the buffer), `*_START` and `*_SIZE` (0
-    /// for a whole-buffer `bind_buffer_base`). An index past the target's binding points
-    /// is `INVALID_VALUE`.
+    /// for a whole-buffer `bind_buffer_base`), and the image unit bindings
+    /// (`IMAGE_BINDING_*`, see [`Context::bind_image_texture`]). An index past the
+    /// target's binding points is `INVALID_VALUE`.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -202,6 +203,9 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidValue);
     /// ```
     pub fn get_integer_i_v(&self, pname: u32, index: u32) -> Result<i64> {
+        if let Some(v) = self.image_binding_query(pname, index) {
+            return v;
+        }
         let (target, what) = indexed_binding(pname)
             .ok_or_else(|| Error::invalid_enum("indexed integer state", pname))?;
         if index >= indexed_count(target) {

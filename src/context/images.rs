@@ -29,6 +29,9 @@ pub(crate) struct UnitState {
     pub texture: u32,
     pub binding: ImageBinding,
     pub access: ImageAccess,
+    /// The GL enums given, for the IMAGE_BINDING_ACCESS / FORMAT queries.
+    pub access_enum: u32,
+    pub format_enum: u32,
 }
 
 /// Image units and the memories of the draw in flight.
@@ -91,7 +94,11 @@ impl Context {
     /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
     /// let e = ctx.bind_image_texture(0, t, 0, false, 0, gl::STATIC_DRAW, gl::R32UI);
     /// assert_eq!(e.unwrap_err().gl, GlError::InvalidEnum);
+    /// assert_eq!(ctx.get_integer_i_v(gl::IMAGE_BINDING_NAME, 0).unwrap(), t as i64);
+    /// assert_eq!(ctx.get_integer_i_v(gl::IMAGE_BINDING_FORMAT, 0).unwrap(), gl::R32UI as i64);
     /// ctx.bind_image_texture(0, 0, 0, false, 0, gl::READ_ONLY, gl::R32UI).unwrap(); // unbind
+    /// assert_eq!(ctx.get_integer_i_v(gl::IMAGE_BINDING_NAME, 0).unwrap(), 0);
+    /// assert_eq!(ctx.get_integer_i_v(gl::IMAGE_BINDING_FORMAT, 0).unwrap(), gl::R8 as i64);
     /// assert_eq!(ctx.get_integer_v(gl::MAX_IMAGE_UNITS).unwrap(), vec![MAX_IMAGE_UNITS as i32]);
     /// ```
     #[allow(clippy::too_many_arguments)]
@@ -110,6 +117,7 @@ impl Context {
                 "image unit {unit} is not below MAX_IMAGE_UNITS ({MAX_IMAGE_UNITS})"
             )));
         }
+        let access_enum = access;
         let access = match access {
             gl::READ_ONLY => ImageAccess::ReadOnly,
             gl::WRITE_ONLY => ImageAccess::WriteOnly,
@@ -151,8 +159,45 @@ impl Context {
                 format: fmt,
             },
             access,
+            access_enum,
+            format_enum: format,
         });
         Ok(())
+    }
+
+    /// `glGetIntegeri_v` / `glGetBooleani_v` of `IMAGE_BINDING_NAME`, `_LEVEL`,
+    /// `_LAYERED` (0 or 1), `_LAYER`, `_ACCESS` and `_FORMAT` for image unit `unit`
+    /// (an unbound unit reports 0, 0, FALSE, 0, READ_ONLY, R8). `None` for other
+    /// `pname`s; `INVALID_VALUE` for `unit >= MAX_IMAGE_UNITS`.
+    pub(crate) fn image_binding_query(&self, pname: u32, unit: u32) -> Option<Result<i64>> {
+        if !matches!(
+            pname,
+            gl::IMAGE_BINDING_NAME
+                | gl::IMAGE_BINDING_LEVEL
+                | gl::IMAGE_BINDING_LAYERED
+                | gl::IMAGE_BINDING_LAYER
+                | gl::IMAGE_BINDING_ACCESS
+                | gl::IMAGE_BINDING_FORMAT
+        ) {
+            return None;
+        }
+        let Some(slot) = self.images.units.get(unit as usize) else {
+            return Some(Err(Error::invalid_value(format!(
+                "image unit {unit} is not below MAX_IMAGE_UNITS ({MAX_IMAGE_UNITS})"
+            ))));
+        };
+        let v = match (pname, slot) {
+            (gl::IMAGE_BINDING_ACCESS, None) => gl::READ_ONLY,
+            (gl::IMAGE_BINDING_FORMAT, None) => gl::R8,
+            (_, None) => 0,
+            (gl::IMAGE_BINDING_NAME, Some(s)) => s.texture,
+            (gl::IMAGE_BINDING_LEVEL, Some(s)) => s.binding.level,
+            (gl::IMAGE_BINDING_LAYERED, Some(s)) => u32::from(s.binding.layered),
+            (gl::IMAGE_BINDING_LAYER, Some(s)) => s.binding.layer,
+            (gl::IMAGE_BINDING_ACCESS, Some(s)) => s.access_enum,
+            (_, Some(s)) => s.format_enum,
+        };
+        Some(Ok(i64::from(v)))
     }
 
     /// `glMemoryBarrierEXT`: orders shader memory writes before later commands. glemu
