@@ -620,3 +620,48 @@ fn uploads_between_draws_reach_image_loads() {
     assert_eq!(ctx.get_texture_texels(u, 0).unwrap()[0][0], 100 + W * W);
     assert_eq!(count(&ctx), 5 + 2 * W * W);
 }
+
+#[test]
+fn image_arrays_indexed_at_run_time_and_array_layers() {
+    // `im[c.x]` picks image unit 2 or 3 per fragment (left or right half of the window);
+    // unit 2 binds the whole 2D array layered (layer from z = 1), unit 3 binds layer 0
+    // alone (a 2D image: z must be 0).
+    let fp = "!!NVfp5.0
+IMAGE im[2] = { image[2..3] };
+INT TEMP c, p;
+FLR.S p.xy, fragment.position;
+DIV.S c.x, p.x, 4;
+MOV.S p.zw, {0, 0, 0, 0};
+MOV.S p.z, {1, 0, 0, 0}.x;
+SUB.S p.z, p.z, c.x;
+STOREIM.U32 im[c.x], {7, 0, 0, 0}, p, ARRAY2D;
+END
+";
+    let mut ctx = context(2, fp);
+    let t = ctx.gen_textures(1)[0];
+    ctx.bind_texture(gl::TEXTURE_2D_ARRAY, t).unwrap();
+    ctx.tex_image_texels(
+        gl::TEXTURE_2D_ARRAY,
+        0,
+        Format::R32UI,
+        [W, W, 2],
+        Some(&zeros(W * W * 2)),
+    )
+    .unwrap();
+    ctx.bind_image_texture(2, t, 0, true, 0, gl::READ_WRITE, gl::R32UI)
+        .unwrap();
+    ctx.bind_image_texture(3, t, 0, false, 0, gl::READ_WRITE, gl::R32UI)
+        .unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    let texels = ctx.get_texture_texels(t, 0).unwrap();
+    for layer in 0..2 {
+        for y in 0..W {
+            for x in 0..W {
+                let v = texels[(layer * W * W + y * W + x) as usize][0];
+                // Left half → layer 1 through unit 2; right half → layer 0 through unit 3.
+                let want = if (x < 4) == (layer == 1) { 7 } else { 0 };
+                assert_eq!(v, want, "layer {layer} ({x},{y})");
+            }
+        }
+    }
+}
