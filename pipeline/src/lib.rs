@@ -14,8 +14,8 @@
 //!    the primitives of one layer of a layered framebuffer).
 //! 7. [`fragment`] — the fragment program as the rasterizer's shader.
 //!
-//! Programs reach buffers, textures and the GPU address space ([`memory`]) through
-//! [`mod@env`]. Errors are [`PipelineError`] values, never panics.
+//! Programs reach buffers, textures, image units ([`images`]) and the GPU address space
+//! ([`memory`]) through [`mod@env`]. Errors are [`PipelineError`] values, never panics.
 //!
 //! A whole draw, from program text to pixels:
 //!
