@@ -19,16 +19,84 @@ use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`.
+/// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`: an attached image is missing or of the wrong
+/// kind (here a depth image at a colour attachment point).
+///
+/// ```
+/// use glemu::{gl, Context};
+/// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let f = ctx.gen_framebuffers(1)[0];
+/// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+/// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
+/// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4).unwrap();
+/// ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, 1).unwrap();
+/// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+/// ```
 pub const FRAMEBUFFER_INCOMPLETE_ATTACHMENT: u32 = gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
-/// `GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT`.
+/// `GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT`: nothing is attached.
+///
+/// ```
+/// use glemu::{gl, Context};
+/// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let f = ctx.gen_framebuffers(1)[0];
+/// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+/// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
+/// ```
 pub const FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 =
     gl::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
-/// `GL_FRAMEBUFFER_UNSUPPORTED`.
+/// `GL_FRAMEBUFFER_UNSUPPORTED`: a combination glemu cannot render to, e.g. attachments of
+/// different sizes (GL allows them; glemu's framebuffers have one size).
+///
+/// ```
+/// use glemu::{gl, Context};
+/// use glemu::context::fbo::FRAMEBUFFER_UNSUPPORTED;
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let f = ctx.gen_framebuffers(1)[0];
+/// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+/// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
+/// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::RGBA8, 4, 4).unwrap();
+/// ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, 1).unwrap();
+/// ctx.bind_renderbuffer(gl::RENDERBUFFER, 2).unwrap();
+/// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 8, 8).unwrap();
+/// ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::RENDERBUFFER, 2).unwrap();
+/// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), FRAMEBUFFER_UNSUPPORTED);
+/// ```
 pub const FRAMEBUFFER_UNSUPPORTED: u32 = gl::FRAMEBUFFER_UNSUPPORTED;
-/// `GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE`.
+/// `GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE`: attachments with different sample counts.
+///
+/// ```
+/// use glemu::{gl, Context};
+/// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_MULTISAMPLE;
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let f = ctx.gen_framebuffers(1)[0];
+/// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+/// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
+/// ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, 4, 4).unwrap();
+/// ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, 1).unwrap();
+/// ctx.bind_renderbuffer(gl::RENDERBUFFER, 2).unwrap();
+/// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4).unwrap();
+/// ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::RENDERBUFFER, 2).unwrap();
+/// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+/// ```
 pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = gl::FRAMEBUFFER_INCOMPLETE_MULTISAMPLE;
-/// `GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS`.
+/// `GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS`: a layered attachment beside a non-layered one.
+///
+/// ```
+/// use glemu::{gl, Context};
+/// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS;
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+/// ctx.bind_texture(gl::TEXTURE_2D_ARRAY, t).unwrap();
+/// ctx.tex_image(gl::TEXTURE_2D_ARRAY, 0, gl::RGBA8, [4, 4, 3], gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
+/// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+/// ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 0).unwrap(); // layered
+/// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
+/// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4).unwrap();
+/// ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::RENDERBUFFER, 1).unwrap();
+/// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS);
+/// ```
 pub const FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: u32 = gl::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS;
 
 /// Colour attachment points.

@@ -18,6 +18,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
 /// `MAX_IMAGE_UNITS_EXT`: the units `program.image[n]` may name (the assembler's limit).
+///
+/// ```
+/// use glemu::{gl, Context};
+/// use glemu::context::images::MAX_IMAGE_UNITS;
+/// let ctx = Context::new(4, 4).unwrap();
+/// assert_eq!(ctx.get_integer_v(gl::MAX_IMAGE_UNITS).unwrap(), vec![MAX_IMAGE_UNITS as i32]);
+/// ```
 pub const MAX_IMAGE_UNITS: u32 = 8;
 
 /// Every bit `MemoryBarrierEXT` defines (`ALL_BARRIER_BITS_EXT` is accepted too).

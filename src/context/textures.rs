@@ -25,6 +25,17 @@ pub(crate) struct TexObject {
 }
 
 /// Largest width, height or depth of a texture level (`MAX_TEXTURE_SIZE`).
+///
+/// ```
+/// use glemu::{gl, Context, GlError};
+/// use glemu::context::textures::MAX_TEXTURE_SIZE;
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// assert_eq!(ctx.get_integer_v(gl::MAX_TEXTURE_SIZE).unwrap(), vec![MAX_TEXTURE_SIZE as i32]);
+/// ctx.bind_texture(gl::TEXTURE_2D, 1).unwrap();
+/// let w = MAX_TEXTURE_SIZE + 1;
+/// let e = ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, w, 1, gl::RGBA, gl::UNSIGNED_BYTE, None);
+/// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+/// ```
 pub const MAX_TEXTURE_SIZE: u32 = 16384;
 
 /// Texture objects, sampler objects and per-unit bindings.
