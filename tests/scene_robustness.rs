@@ -106,6 +106,7 @@ fn mutated_scenes_never_panic() {
                     dir,
                     scene::RunOptions {
                         skip_png_probes: true,
+                        ..Default::default()
                     },
                 )
             });

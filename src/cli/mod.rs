@@ -40,6 +40,7 @@ fn default_scene(out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     };
     let opts = crate::scene::RunOptions {
         skip_png_probes: true,
+        ..Default::default()
     };
     let result =
         crate::scene::Runner::new(sc, std::path::Path::new("."), opts).and_then(|mut r| {

@@ -155,6 +155,7 @@ pub fn render(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 
     };
     let opts = RunOptions {
         skip_png_probes: true,
+        ..Default::default()
     };
     match render_runner(&text, &dir, opts) {
         Ok(r) => match write_png(r.context(), Path::new(&png)) {
@@ -255,6 +256,7 @@ fn bench_frames(
         dir,
         RunOptions {
             skip_png_probes: true,
+            ..Default::default()
         },
     )
     .map_err(|e| e.to_string())?;

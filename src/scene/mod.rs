@@ -10,8 +10,8 @@ pub mod vpfp;
 pub use command::{parse_command, Command, MatrixTarget, ParamKind, ProbeRegion, TextureCmd};
 pub use parse::{parse, AttribTarget, Column, ProgramSection, Require, Scene, VertexData};
 pub use run::{
-    check_requirements, extensions, limit, run_text, run_text_with, Outcome, Report, RunOptions,
-    Runner, GL_VERSION, MAX_SAMPLES,
+    check_requirements, extensions, limit, run_text, run_text_with, DiffImages, Outcome, Report,
+    RunOptions, Runner, GL_VERSION, MAX_SAMPLES,
 };
 
 use std::fmt;

@@ -53,13 +53,42 @@ pub struct Report {
 /// use glemu::scene::{run_text_with, Outcome, RunOptions};
 /// // A reference run skips `probe png` (the PNG does not exist yet).
 /// let text = "[require]\nSIZE 4 4\n[test]\nclear\nprobe png missing.png\n";
-/// let opts = RunOptions { skip_png_probes: true };
+/// let opts = RunOptions { skip_png_probes: true, ..RunOptions::default() };
 /// let r = run_text_with(text, std::path::Path::new("."), opts);
 /// assert_eq!(r.outcome, Outcome::Pass);
 /// ```
 pub struct RunOptions {
     /// Skip `probe png` lines (making a reference image).
     pub skip_png_probes: bool,
+    /// Where a failed `probe png` writes its difference image.
+    pub diff_images: DiffImages,
+}
+
+/// Where a failed `probe png FILE` writes `FILE.diff.png` (bad pixels red, the rest of
+/// the rendered image darkened).
+///
+/// ```
+/// use glemu::scene::{run_text_with, DiffImages, Outcome, RunOptions};
+/// let dir = std::env::temp_dir().join("glemu-doc-diff-images");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// image::RgbaImage::from_pixel(4, 4, image::Rgba([0, 255, 0, 255])).save(dir.join("green.png")).unwrap();
+/// let text = "[require]\nSIZE 4 4\n[test]\nclear color 1 0 0 1\nclear\nprobe png green.png\n";
+/// let out = dir.join("out");
+/// let opts = RunOptions { diff_images: DiffImages::In(out.clone()), ..RunOptions::default() };
+/// assert_eq!(run_text_with(text, &dir, opts).outcome, Outcome::Fail);
+/// assert!(out.join("green.png.diff.png").exists());
+/// assert!(!dir.join("green.png.diff.png").exists());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DiffImages {
+    /// Beside the reference image (what `glemu run` does, per the scene-format contract).
+    #[default]
+    BesideReference,
+    /// In this directory (created if missing), for runs whose scene folder is read-only
+    /// or must stay clean.
+    In(PathBuf),
+    /// Not written (the caller makes its own).
+    Off,
 }
 
 /// GL version glemu reports (×10).
@@ -1104,13 +1133,18 @@ impl Runner {
             diff.put_pixel(i as u32 % w, i as u32 / w, image::Rgba(px));
         }
         if bad > pixels {
-            let dpath = self.dir.join(format!("{file}.diff.png"));
-            let saved = diff.save(&dpath).is_ok();
+            let name = format!("{file}.diff.png");
+            let dpath = match &self.opts.diff_images {
+                DiffImages::BesideReference => Some(self.dir.join(name)),
+                DiffImages::In(d) => std::fs::create_dir_all(d).ok().map(|()| d.join(name)),
+                DiffImages::Off => None,
+            };
+            let saved = dpath.filter(|p| diff.save(p).is_ok());
             self.probe_fail(
                 line,
                 format!(
                     "{bad} pixels differ from {file} by more than {tolerance}/255 (allowed {pixels}){}",
-                    if saved { format!("; see {}", dpath.display()) } else { String::new() }
+                    saved.map_or(String::new(), |p| format!("; see {}", p.display()))
                 ),
             );
         }
