@@ -59,6 +59,18 @@ fn zeros(n: u32) -> Vec<[u32; 4]> {
     vec![[0; 4]; n as usize]
 }
 
+/// Channel 0 of every texel of level 0 (the single-channel images these tests use).
+fn red(ctx: &Context, tex: u32) -> Vec<u32> {
+    let texels = ctx.get_texture_texels(tex, 0).unwrap();
+    texels.iter().map(|t| t[0]).collect()
+}
+
+/// Binds level 0 of `tex`, not layered, to image unit `unit`.
+fn bind(ctx: &mut Context, unit: u32, tex: u32, access: u32, format: u32) {
+    ctx.bind_image_texture(unit, tex, 0, false, 0, access, format)
+        .unwrap();
+}
+
 const WINDOW_POSITION_FP: &str = "!!NVfp5.0
 INT TEMP c;
 FLR.S c.xy, fragment.position;
@@ -73,8 +85,7 @@ fn fragment_stores_its_window_position() {
     for threads in [1, 2] {
         let mut ctx = context(threads, WINDOW_POSITION_FP);
         let t = texture(&mut ctx, Format::RGBA32UI, W, W, &zeros(W * W));
-        ctx.bind_image_texture(0, t, 0, false, 0, gl::WRITE_ONLY, gl::RGBA32UI)
-            .unwrap();
+        bind(&mut ctx, 0, t, gl::WRITE_ONLY, gl::RGBA32UI);
         ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
         let texels = ctx.get_texture_texels(t, 0).unwrap();
         for y in 0..W {
@@ -103,19 +114,12 @@ fn count_triangle(threads: usize) -> (u32, Vec<u32>, u32) {
     positions(&mut ctx, &[-0.9, -0.8, 0.85, -0.3, -0.2, 0.95]);
     let counter = texture(&mut ctx, Format::R32UI, 1, 1, &zeros(1));
     let map = texture(&mut ctx, Format::R32UI, W, W, &zeros(W * W));
-    ctx.bind_image_texture(1, counter, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
-    ctx.bind_image_texture(2, map, 0, false, 0, gl::WRITE_ONLY, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 1, counter, gl::READ_WRITE, gl::R32UI);
+    bind(&mut ctx, 2, map, gl::WRITE_ONLY, gl::R32UI);
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
     let count = ctx.get_texture_texels(counter, 0).unwrap()[0][0];
-    let olds = ctx
-        .get_texture_texels(map, 0)
-        .unwrap()
-        .iter()
-        .map(|t| t[0])
-        .collect();
+    let olds = red(&ctx, map);
     let covered = ctx
         .read_pixels(0, 0, W as i32, W as i32)
         .unwrap()
@@ -168,21 +172,14 @@ END
     let texels: Vec<[u32; 4]> = pos.iter().map(|p| p.map(f32::to_bits)).collect();
     let src = texture(&mut ctx, Format::RGBA32F, 3, 1, &texels);
     let ids = texture(&mut ctx, Format::R32UI, 4, 1, &zeros(4));
-    ctx.bind_image_texture(3, src, 0, false, 0, gl::READ_ONLY, gl::RGBA32F)
-        .unwrap();
-    ctx.bind_image_texture(4, ids, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 3, src, gl::READ_ONLY, gl::RGBA32F);
+    bind(&mut ctx, 4, ids, gl::READ_WRITE, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
     let px = ctx.read_pixels(0, 0, W as i32, W as i32).unwrap();
     // The lower-left half (x + y < 7) is covered, the upper-right corner is not.
     assert_eq!(px[0], [0.0, 1.0, 0.0, 1.0]);
     assert_eq!(px[(W * W - 1) as usize], [0.0, 0.0, 0.0, 0.0]);
-    let stored: Vec<u32> = ctx
-        .get_texture_texels(ids, 0)
-        .unwrap()
-        .iter()
-        .map(|t| t[0])
-        .collect();
+    let stored = red(&ctx, ids);
     assert_eq!(stored, [10, 11, 12, 0]);
 }
 
@@ -208,8 +205,7 @@ END
 ",
     );
     let counter = texture(&mut ctx, Format::R32UI, 1, 1, &zeros(1));
-    ctx.bind_image_texture(0, counter, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 0, counter, gl::READ_WRITE, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
     assert_eq!(ctx.get_texture_texels(counter, 0).unwrap()[0][0], 3);
@@ -254,17 +250,10 @@ END
     let init: Vec<[u32; 4]> = (5..13).map(|v| [v, 0, 0, 0]).collect();
     let mem = texture(&mut ctx, Format::R32UI, 8, 1, &init);
     let out = texture(&mut ctx, Format::RGBA32UI, 2, 1, &zeros(2));
-    ctx.bind_image_texture(0, mem, 0, false, 0, gl::READ_WRITE, gl::R32I)
-        .unwrap();
-    ctx.bind_image_texture(1, out, 0, false, 0, gl::WRITE_ONLY, gl::RGBA32UI)
-        .unwrap();
+    bind(&mut ctx, 0, mem, gl::READ_WRITE, gl::R32I);
+    bind(&mut ctx, 1, out, gl::WRITE_ONLY, gl::RGBA32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
-    let mem: Vec<u32> = ctx
-        .get_texture_texels(mem, 0)
-        .unwrap()
-        .iter()
-        .map(|t| t[0])
-        .collect();
+    let mem = red(&ctx, mem);
     // Texels: 5 → 9 (swapped), 6 stays (5 ≠ 6), 7 → 42, 8 → -3 (signed min), 9 → 100,
     // 10 stays (unsigned min with 0xffffffff), 11 stays (signed max with -1), 12 untouched,
     // x = 8 is outside the 8-texel image: the ADD is dropped and returns 0.
@@ -293,17 +282,10 @@ END
     let src: Vec<[u32; 4]> = (0..16).map(|v| [v % 2, 0, 0, 0]).collect();
     let a = texture(&mut ctx, Format::R32UI, 4, 4, &src);
     let b = texture(&mut ctx, Format::R32UI, 4, 4, &zeros(16));
-    ctx.bind_image_texture(0, a, 0, false, 0, gl::READ_ONLY, gl::R32UI)
-        .unwrap();
-    ctx.bind_image_texture(1, b, 0, false, 0, gl::WRITE_ONLY, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 0, a, gl::READ_ONLY, gl::R32UI);
+    bind(&mut ctx, 1, b, gl::WRITE_ONLY, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
-    let stored: Vec<u32> = ctx
-        .get_texture_texels(b, 0)
-        .unwrap()
-        .iter()
-        .map(|t| t[0])
-        .collect();
+    let stored = red(&ctx, b);
     // Window x in 2..6 → image x 0..4; window y in 0..1 → image y 3..4.
     let want: Vec<u32> = (0..16).map(|i| u32::from(i / 4 >= 3)).collect();
     assert_eq!(stored, want);
@@ -390,12 +372,9 @@ END
     let one = 1.0f32.to_bits();
     let src = texture(&mut ctx, Format::RGBA8, 1, 1, &[[one, 0, one, 0]]);
     let out = texture(&mut ctx, Format::RGBA32UI, 1, 1, &[[9, 9, 9, 9]]);
-    ctx.bind_image_texture(0, src, 0, false, 0, gl::READ_ONLY, gl::R32UI)
-        .unwrap();
-    ctx.bind_image_texture(1, src, 0, false, 0, gl::READ_ONLY, gl::R8UI)
-        .unwrap();
-    ctx.bind_image_texture(2, out, 0, false, 0, gl::WRITE_ONLY, gl::RGBA32UI)
-        .unwrap();
+    bind(&mut ctx, 0, src, gl::READ_ONLY, gl::R32UI);
+    bind(&mut ctx, 1, src, gl::READ_ONLY, gl::R8UI);
+    bind(&mut ctx, 2, out, gl::WRITE_ONLY, gl::RGBA32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
     assert_eq!(
         ctx.get_texture_texels(out, 0).unwrap()[0],
@@ -454,8 +433,7 @@ fn stores_persist_across_draws_and_reach_texture_sampling() {
         "!!NVfp5.0\nINT TEMP o;\nATOMIM.ADD.U32 o.x, {1, 0, 0, 0}, {0, 0, 0, 0}, image[0], 2D;\nEND\n",
     );
     let t = texture(&mut ctx, Format::R32UI, 1, 1, &[[1000, 0, 0, 0]]);
-    ctx.bind_image_texture(0, t, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 0, t, gl::READ_WRITE, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     ctx.memory_barrier(gl::TEXTURE_FETCH_BARRIER_BIT).unwrap();
@@ -526,10 +504,8 @@ END
     ctx.patch_vertices(4).unwrap();
     let counts = texture(&mut ctx, Format::R32UI, 4, 1, &zeros(4));
     let corners = texture(&mut ctx, Format::R32UI, 2, 2, &zeros(4));
-    ctx.bind_image_texture(0, counts, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
-    ctx.bind_image_texture(1, corners, 0, false, 0, gl::WRITE_ONLY, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 0, counts, gl::READ_WRITE, gl::R32UI);
+    bind(&mut ctx, 1, corners, gl::WRITE_ONLY, gl::R32UI);
     ctx.draw_arrays(gl::PATCHES, 0, 4).unwrap();
     let first = |t| -> Vec<u32> {
         ctx.get_texture_texels(t, 0)
@@ -595,8 +571,7 @@ fn uploads_between_draws_reach_image_loads() {
         "!!NVfp5.0\nINT TEMP o;\nATOMIM.ADD.U32 o.x, {1, 0, 0, 0}, {0, 0, 0, 0}, image[0], 2D;\nEND\n",
     );
     let t = texture(&mut ctx, Format::R32UI, 1, 1, &zeros(1));
-    ctx.bind_image_texture(0, t, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 0, t, gl::READ_WRITE, gl::R32UI);
     let count = |ctx: &Context| ctx.get_texture_texels(t, 0).unwrap()[0][0];
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     assert_eq!(count(&ctx), W * W);
@@ -614,8 +589,7 @@ fn uploads_between_draws_reach_image_loads() {
     assert_eq!(count(&ctx), 5 + 2 * W * W);
     // Rebinding the unit to another texture name reads that texture.
     let u = texture(&mut ctx, Format::R32UI, 1, 1, &[[100, 0, 0, 0]]);
-    ctx.bind_image_texture(0, u, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 0, u, gl::READ_WRITE, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     assert_eq!(ctx.get_texture_texels(u, 0).unwrap()[0][0], 100 + W * W);
     assert_eq!(count(&ctx), 5 + 2 * W * W);
@@ -650,8 +624,7 @@ END
     .unwrap();
     ctx.bind_image_texture(2, t, 0, true, 0, gl::READ_WRITE, gl::R32UI)
         .unwrap();
-    ctx.bind_image_texture(3, t, 0, false, 0, gl::READ_WRITE, gl::R32UI)
-        .unwrap();
+    bind(&mut ctx, 3, t, gl::READ_WRITE, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     let texels = ctx.get_texture_texels(t, 0).unwrap();
     for layer in 0..2 {
