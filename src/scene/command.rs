@@ -326,6 +326,11 @@ impl<'a> Args<'a> {
         let v = self.i64(what)?;
         u32::try_from(v).map_err(|_| format!("expected {what} (an unsigned integer), found {v}"))
     }
+    /// A GLsizei-range count or index (0 to i32::MAX), so draws never wrap negative.
+    fn sizei(&mut self, what: &str) -> Result<u32, String> {
+        let v = self.i64(what)?;
+        sizei(v, what)
+    }
     fn i32(&mut self, what: &str) -> Result<i32, String> {
         let v = self.i64(what)?;
         i32::try_from(v).map_err(|_| format!("{what} {v} is out of range"))
@@ -376,6 +381,14 @@ pub(crate) fn parse_f64(w: &str) -> Option<f64> {
         return parse_i64(w).map(|v| v as f64);
     }
     w.parse::<f64>().ok()
+}
+
+/// `v` as a GLsizei-range value (0 to i32::MAX).
+fn sizei(v: i64, what: &str) -> Result<u32, String> {
+    u32::try_from(v)
+        .ok()
+        .filter(|&u| i32::try_from(u).is_ok())
+        .ok_or_else(|| format!("expected {what} from 0 to {}, found {v}", i32::MAX))
 }
 
 pub(crate) fn parse_i64(w: &str) -> Option<i64> {
@@ -1075,7 +1088,7 @@ fn parse_draw(a: &mut Args) -> Result<Command, String> {
                 return Err("expected 'draw instanced rect N x y w h'".into());
             }
             let ortho = a.eat("ortho");
-            let instances = a.u32("an instance count")?;
+            let instances = a.sizei("an instance count")?;
             let rect = a.f32n("x y w h")?;
             Ok(Command::DrawRect {
                 ortho,
@@ -1088,9 +1101,13 @@ fn parse_draw(a: &mut Args) -> Result<Command, String> {
         "arrays" => {
             let inst = a.eat("instanced");
             let mode = a.en("a primitive mode")?;
-            let first = a.u32("first")?;
-            let count = a.u32("count")?;
-            let instances = if inst { a.u32("an instance count")? } else { 1 };
+            let first = a.sizei("first")?;
+            let count = a.sizei("count")?;
+            let instances = if inst {
+                a.sizei("an instance count")?
+            } else {
+                1
+            };
             Ok(Command::DrawArrays {
                 mode,
                 first,
@@ -1101,7 +1118,7 @@ fn parse_draw(a: &mut Args) -> Result<Command, String> {
         "elements" => {
             let inst = a.eat("instanced");
             let mode = a.en("a primitive mode")?;
-            let count = a.u32("count")?;
+            let count = a.sizei("count")?;
             let rest: Vec<i64> = a
                 .rest()
                 .iter()
@@ -1116,8 +1133,7 @@ fn parse_draw(a: &mut Args) -> Result<Command, String> {
             };
             let base_vertex =
                 i32::try_from(base_vertex).map_err(|_| "base vertex out of range".to_string())?;
-            let instances =
-                u32::try_from(instances).map_err(|_| "instance count out of range".to_string())?;
+            let instances = sizei(instances, "an instance count")?;
             Ok(Command::DrawElements {
                 mode,
                 count,
@@ -1287,6 +1303,33 @@ fn expected(a: &mut Args, rgba: bool) -> Result<[f64; 4], String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn draw_counts_stay_in_glsizei_range() {
+        for (line, what) in [
+            (
+                "draw arrays instanced GL_TRIANGLES 0 3 4000000000",
+                "an instance count",
+            ),
+            ("draw arrays GL_TRIANGLES 0 2147483648", "count"),
+            ("draw arrays GL_TRIANGLES -1 3", "first"),
+            (
+                "draw elements instanced GL_TRIANGLES 3 4294967297",
+                "an instance count",
+            ),
+            (
+                "draw instanced rect 2147483648 -1 -1 2 2",
+                "an instance count",
+            ),
+        ] {
+            let e = parse_command(line).unwrap_err();
+            assert!(
+                e.contains(what) && e.contains("0 to 2147483647"),
+                "{line}: {e}"
+            );
+        }
+        assert!(parse_command("draw arrays instanced GL_TRIANGLES 0 3 2147483647").is_ok());
+    }
 
     #[test]
     fn common_commands() {
