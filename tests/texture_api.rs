@@ -405,3 +405,25 @@ fn multi_draw_elements_draws_each_range() {
         .unwrap();
     assert_eq!(lit(&ctx), 16);
 }
+
+#[test]
+fn oversized_levels_are_out_of_memory_and_buffer_textures_clamp() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    ctx.bind_texture(gl::TEXTURE_3D, 1).unwrap();
+    // Each side is within MAX_3D_TEXTURE_SIZE, the level as a whole is not storable.
+    let e = ctx
+        .tex_image(
+            gl::TEXTURE_3D,
+            0,
+            gl::RGBA8,
+            [16384, 16384, 16384],
+            gl::RGBA,
+            gl::UNSIGNED_BYTE,
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(e.gl, GlError::OutOfMemory, "{e}");
+    assert!(e.message.contains("texels"), "{e}");
+    let max = ctx.get_integer_v(gl::MAX_TEXTURE_BUFFER_SIZE).unwrap();
+    assert_eq!(max, vec![1 << 28]);
+}

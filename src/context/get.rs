@@ -164,6 +164,7 @@ impl Context {
             | gl::MAX_RENDERBUFFER_SIZE
             | gl::MAX_3D_TEXTURE_SIZE
             | gl::MAX_CUBE_MAP_TEXTURE_SIZE => one(MAX_TEXTURE_SIZE),
+            gl::MAX_TEXTURE_BUFFER_SIZE => one(glemu_textures::texture::MAX_TEXELS as u32),
             gl::MAX_VIEWPORT_DIMS => Ok(vec![16384, 16384]),
             gl::MAX_ARRAY_TEXTURE_LAYERS => one(2048),
             gl::MAX_CLIP_PLANES => one(MAX_CLIP_PLANES as u32),

@@ -1,7 +1,7 @@
 //! Updating texture images after definition: `glTexSubImage*`, compressed images
 //! (`glCompressedTexImage*`/`SubImage*`, S3TC/BC1-3) and the unpack pixel-store state.
 
-use super::textures::{from_tex, storage_dims, target_of, unpack_client};
+use super::textures::{from_tex, storage_dims, target_of, unpack_client, MAX_TEXTURE_SIZE};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
@@ -144,8 +144,10 @@ impl Context {
         ) {
             return Err(Error::invalid_enum("compressed texture target", target));
         }
-        if size.contains(&0) || size.iter().any(|&s| s > super::textures::MAX_TEXTURE_SIZE) {
-            return Err(Error::invalid_value(format!("texture size {size:?}")));
+        if size.contains(&0) || size.iter().any(|&s| s > MAX_TEXTURE_SIZE) {
+            return Err(Error::invalid_value(format!(
+                "texture size {size:?}: each side must be 1..={MAX_TEXTURE_SIZE}"
+            )));
         }
         check_compressed_len(fmt, size, data)?;
         let (img, store, z) = self.define_level(target, level, fmt, size)?;

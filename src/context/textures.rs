@@ -13,7 +13,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 pub(crate) fn from_tex(e: TexError) -> Error {
-    Error::invalid_value(e.to_string())
+    match e {
+        TexError::TooLarge(m) => Error::out_of_memory(m),
+        TexError::Unsupported(m) => Error::not_supported(m),
+        e => Error::invalid_value(e.to_string()),
+    }
 }
 
 /// One texture object.
@@ -378,7 +382,9 @@ impl Context {
             ));
         }
         if size.contains(&0) || size.iter().any(|&s| s > MAX_TEXTURE_SIZE) {
-            return Err(Error::invalid_value(format!("texture size {size:?}")));
+            return Err(Error::invalid_value(format!(
+                "texture size {size:?}: each side must be 1..={MAX_TEXTURE_SIZE}"
+            )));
         }
         // The format/type pair is checked even without data, as GL does.
         pixel_format(format)?;
@@ -448,7 +454,9 @@ impl Context {
         texels: Option<&[[u32; 4]]>,
     ) -> Result<()> {
         if size.contains(&0) || size.iter().any(|&s| s > MAX_TEXTURE_SIZE) {
-            return Err(Error::invalid_value(format!("texture size {size:?}")));
+            return Err(Error::invalid_value(format!(
+                "texture size {size:?}: each side must be 1..={MAX_TEXTURE_SIZE}"
+            )));
         }
         let (img, store, z) = self.define_level(target, level, fmt, size)?;
         let n = size.iter().map(|&s| s as usize).product::<usize>();

@@ -121,7 +121,10 @@ impl Runner {
             || d > 2048
             || u64::from(w) * u64::from(h) * u64::from(d) > 1 << 26
         {
-            return Err(Error::invalid_value(format!("texture size {w}x{h}x{d}")));
+            return Err(Error::invalid_value(format!(
+                "texture size {w}x{h}x{d}: sides 1..=16384, layers 1..=2048, at most 2^26 \
+                 texels for a generated pattern"
+            )));
         }
         let nearest_edge = [
             (gl::TEXTURE_MIN_FILTER, gl::NEAREST),

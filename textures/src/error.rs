@@ -9,6 +9,9 @@ pub enum TexError {
     /// Invalid arguments (sizes, levels, formats, ranges).
     #[error("invalid texture operation: {0}")]
     Invalid(String),
+    /// A level larger than [`crate::texture::MAX_TEXELS`] texels (GL's OUT_OF_MEMORY).
+    #[error("out of memory: {0}")]
+    TooLarge(String),
     /// A feature this crate does not implement.
     #[error("not supported: {0}")]
     Unsupported(String),

@@ -217,8 +217,8 @@ impl Texture {
             let [lw, lh, ld] = tex.level_dims(w, h, d, l);
             let count = lw as u64 * lh as u64 * ld as u64 * samples as u64;
             if count > MAX_TEXELS {
-                return Err(TexError::Invalid(format!(
-                    "texture of {count} texels is too large"
+                return Err(TexError::TooLarge(format!(
+                    "a texture level of {count} texels (at most {MAX_TEXELS})"
                 )));
             }
             let bytes = vec![0u8; format.image_bytes(lw, lh, ld * samples)];
@@ -284,11 +284,9 @@ impl Texture {
             )));
         }
         let bpt = format.bytes_per_texel();
-        let n = (bytes.len() / bpt) as u32;
+        // GL 4.6 section 8.9: the texel count is clamped to MAX_TEXTURE_BUFFER_SIZE.
+        let n = (bytes.len() / bpt).min(MAX_TEXELS as usize) as u32;
         let w = n.max(1);
-        if w as u64 > MAX_TEXELS {
-            return Err(TexError::Invalid("buffer texture too large".into()));
-        }
         let mut data = bytes.get(..n as usize * bpt).unwrap_or(&[]).to_vec();
         data.resize(w as usize * bpt, 0);
         let texels = format.decode_image(&data, w, 1, 1);
