@@ -347,8 +347,10 @@ fn parse_require(l: &str) -> Result<Option<Require>, String> {
                 version,
             }))
         }
-        "SIZE" | "size" => Ok(Some(Require::Size(num(1)?, num(2)?))),
-        "samples" | "SAMPLES" => Ok(Some(Require::Samples(num(1)?))),
+        "SIZE" | "size" if words.len() == 3 => Ok(Some(Require::Size(num(1)?, num(2)?))),
+        "SIZE" | "size" => Err(format!("'{l}': expected 'SIZE WIDTH HEIGHT'")),
+        "samples" | "SAMPLES" if words.len() == 2 => Ok(Some(Require::Samples(num(1)?))),
+        "samples" | "SAMPLES" => Err(format!("'{l}': expected 'samples N'")),
         "depthbuffer" => Ok(None),
         "INT" | "FLOAT" => {
             let (Some(name), Some(op), Some(v)) = (words.get(1), words.get(2), words.get(3)) else {
@@ -565,5 +567,10 @@ mod tests {
         assert_eq!(e.line, 2);
         let e = parse("[test]\nclear\n[require]\n").unwrap_err();
         assert_eq!(e.line, 3);
+        let e = parse("[require]\nGL >= 2.0\nSIZE 64 64 64\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.to_string().contains("SIZE WIDTH HEIGHT"), "{e}");
+        let e = parse("[require]\nsamples\n").unwrap_err();
+        assert_eq!(e.line, 2);
     }
 }
