@@ -476,6 +476,81 @@ fn multisampled_renderbuffer_blits_resolved() {
     );
 }
 
+/// An 8x1 window whose two left pixels are black and white.
+fn black_white_ctx() -> Context {
+    let mut ctx = Context::new(8, 1).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.enable(gl::SCISSOR_TEST).unwrap();
+    ctx.scissor(1, 0, 1, 1).unwrap();
+    ctx.clear_color([1.0; 4]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.disable(gl::SCISSOR_TEST).unwrap();
+    ctx
+}
+
+fn reds(ctx: &Context, x: i32, n: i32) -> Vec<u8> {
+    let px = ctx.read_pixels(x, 0, n, 1).unwrap();
+    px.iter().map(|p| (p[0] * 255.0).round() as u8).collect()
+}
+
+#[test]
+fn scaled_blits_filter_nearest_and_linear() {
+    // Source pixels 0..2 onto destination 4..8: centres map to u = 0.25, 0.75, 1.25, 1.75.
+    let mut ctx = black_white_ctx();
+    ctx.blit_framebuffer(
+        [0, 0, 2, 1],
+        [4, 0, 8, 1],
+        gl::COLOR_BUFFER_BIT,
+        gl::NEAREST,
+    )
+    .unwrap();
+    assert_eq!(reds(&ctx, 4, 4), [0, 0, 255, 255]);
+    // LINEAR filters the read buffer as a CLAMP_TO_EDGE texture (as Mesa does): the
+    // first pixel clamps at x = 0 (black), the last mixes white x = 1 with the black
+    // x = 2 just outside the source rectangle: 0, 0.25, 0.75, 0.75 (64 and 191 stored).
+    let mut ctx = black_white_ctx();
+    ctx.blit_framebuffer([0, 0, 2, 1], [4, 0, 8, 1], gl::COLOR_BUFFER_BIT, gl::LINEAR)
+        .unwrap();
+    assert_eq!(reds(&ctx, 4, 4), [0, 64, 191, 191]);
+    // A mirrored destination (x1 < x0) flips the image.
+    let mut ctx = black_white_ctx();
+    ctx.blit_framebuffer(
+        [0, 0, 2, 1],
+        [8, 0, 6, 1],
+        gl::COLOR_BUFFER_BIT,
+        gl::NEAREST,
+    )
+    .unwrap();
+    assert_eq!(reds(&ctx, 6, 2), [255, 0]);
+}
+
+#[test]
+fn blits_with_extreme_rectangles_touch_only_the_framebuffer() {
+    // Destination spanning the whole i32 range: only the 8 framebuffer pixels are
+    // visited (this took minutes and overflowed i32 when every pixel was walked).
+    let mut ctx = black_white_ctx();
+    ctx.blit_framebuffer(
+        [0, 0, 2, 1],
+        [i32::MIN, 0, i32::MAX, 1],
+        gl::COLOR_BUFFER_BIT,
+        gl::NEAREST,
+    )
+    .unwrap();
+    // The source spans 2 pixels over 2^32 destination pixels: x = 0..8 all map to the
+    // source pixel at the middle (x = 1, white).
+    assert_eq!(reds(&ctx, 0, 8), [255; 8]);
+    let mut ctx = black_white_ctx();
+    ctx.blit_framebuffer(
+        [i32::MIN, i32::MIN, i32::MAX, i32::MAX],
+        [0, 0, 8, 1],
+        gl::COLOR_BUFFER_BIT,
+        gl::NEAREST,
+    )
+    .unwrap();
+    // Every destination pixel maps far outside the source: nothing is written.
+    assert_eq!(reds(&ctx, 0, 2), [0, 255]);
+}
+
 #[test]
 fn misuse_returns_the_gl_error() {
     let mut wrong = Vec::new();

@@ -148,10 +148,21 @@ impl Context {
     /// let px = ctx.read_pixels(1, 1, 2, 2).unwrap();
     /// assert_eq!(px.len(), 4);
     /// assert_eq!(px[3], [1.0, 0.0, 0.0, 1.0]);
+    /// // A rectangle reaching outside the framebuffer is refused before anything is read.
+    /// assert!(ctx.read_pixels(3, 0, 2, 1).is_err());
+    /// assert!(ctx.read_pixels(0, 0, i32::MAX, i32::MAX).is_err());
     /// ```
     pub fn read_pixels(&self, x: i32, y: i32, w: i32, h: i32) -> Result<Vec<[f32; 4]>> {
         if w < 0 || h < 0 {
             return Err(Error::invalid_value("negative read_pixels size"));
+        }
+        let fb = self.read_target()?;
+        let (fw, fh) = (i64::from(fb.width()), i64::from(fb.height()));
+        let inside = |p: i32, n: i32, max: i64| p >= 0 && i64::from(p) + i64::from(n) <= max;
+        if !inside(x, w, fw) || !inside(y, h, fh) {
+            return Err(Error::invalid_value(format!(
+                "read_pixels rectangle ({x}, {y}) {w}x{h} reaches outside the {fw}x{fh} framebuffer"
+            )));
         }
         let mut out = Vec::with_capacity((w as usize) * (h as usize));
         for j in y..y + h {

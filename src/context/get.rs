@@ -165,7 +165,8 @@ impl Context {
             | gl::MAX_3D_TEXTURE_SIZE
             | gl::MAX_CUBE_MAP_TEXTURE_SIZE => one(MAX_TEXTURE_SIZE),
             gl::MAX_TEXTURE_BUFFER_SIZE => one(glemu_textures::texture::MAX_TEXELS as u32),
-            gl::MAX_VIEWPORT_DIMS => Ok(vec![16384, 16384]),
+            gl::MAX_VIEWPORT_DIMS => Ok(vec![super::MAX_VIEWPORT_DIM; 2]),
+            gl::VIEWPORT_BOUNDS_RANGE => Ok(super::VIEWPORT_BOUNDS_RANGE.to_vec()),
             gl::MAX_ARRAY_TEXTURE_LAYERS => one(2048),
             gl::MAX_CLIP_PLANES => one(MAX_CLIP_PLANES as u32),
             gl::MAX_TEXTURE_COORDS => one(MAX_TEXTURE_COORDS as u32),

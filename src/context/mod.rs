@@ -42,6 +42,12 @@ use programs::Programs;
 use state::GlState;
 use std::sync::Arc;
 
+/// `MAX_VIEWPORT_DIMS` (each side): `viewport` clamps sizes to it.
+pub(crate) const MAX_VIEWPORT_DIM: i32 = 16384;
+/// `VIEWPORT_BOUNDS_RANGE`: `viewport` clamps its origin to it (GL 4.6 section 13.6.1),
+/// which keeps every window coordinate of a draw far inside the rasterizer's range.
+pub(crate) const VIEWPORT_BOUNDS_RANGE: [i32; 2] = [-32768, 32767];
+
 /// A GL context: the objects and state a sequence of GL calls builds, and draws that
 /// render into its framebuffer. `Send`, so it can move to a worker thread.
 ///
@@ -382,12 +388,17 @@ impl Context {
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.viewport(0, 0, 2, 2).unwrap();
     /// assert_eq!(ctx.viewport(0, 0, -1, 2).unwrap_err().gl, GlError::InvalidValue);
+    /// // Sizes clamp to MAX_VIEWPORT_DIMS and the origin to VIEWPORT_BOUNDS_RANGE.
+    /// ctx.viewport(i32::MIN, 5, i32::MAX, 2).unwrap();
+    /// assert_eq!(ctx.get_integer_v(glemu::gl::VIEWPORT).unwrap(), [-32768, 5, 16384, 2]);
     /// ```
     pub fn viewport(&mut self, x: i32, y: i32, w: i32, h: i32) -> Result<()> {
         if w < 0 || h < 0 {
             return Err(Error::invalid_value("negative viewport size"));
         }
-        self.st.viewport = [x, y, w, h];
+        let [lo, hi] = VIEWPORT_BOUNDS_RANGE;
+        let max = MAX_VIEWPORT_DIM;
+        self.st.viewport = [x.clamp(lo, hi), y.clamp(lo, hi), w.min(max), h.min(max)];
         Ok(())
     }
 
