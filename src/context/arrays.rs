@@ -443,7 +443,7 @@ impl Context {
     /// ```
     pub fn client_active_texture(&mut self, unit: u32) -> Result<()> {
         if unit as usize >= MAX_TEXTURE_COORDS {
-            return Err(Error::invalid_enum("texture unit", 0x84C0 + unit));
+            return Err(super::bad_texture_unit(unit, MAX_TEXTURE_COORDS));
         }
         self.arrays.client_active_texture = unit;
         Ok(())

@@ -35,12 +35,21 @@ mod tex_upload;
 pub mod textures;
 pub mod xfb;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, GlError, Result};
 use crate::gl;
 use glemu_pipeline::GpuMemory;
 use programs::Programs;
 use state::GlState;
 use std::sync::Arc;
+
+/// INVALID_ENUM for a texture unit index past `count` (GL takes `TEXTUREi` enums; the
+/// API takes `i`, so the message names the index rather than a wrapped enum).
+pub(crate) fn bad_texture_unit(unit: u32, count: usize) -> Error {
+    Error::new(
+        GlError::InvalidEnum,
+        format!("texture unit {unit} (max {})", count.saturating_sub(1)),
+    )
+}
 
 /// `MAX_VIEWPORT_DIMS` (each side): `viewport` clamps sizes to it.
 pub(crate) const MAX_VIEWPORT_DIM: i32 = 16384;
@@ -895,7 +904,7 @@ impl Context {
             .st
             .current_texcoord
             .get_mut(unit as usize)
-            .ok_or_else(|| Error::invalid_enum("texture unit", 0x84C0 + unit))?;
+            .ok_or_else(|| bad_texture_unit(unit, state::MAX_TEXTURE_COORDS))?;
         *slot = v;
         Ok(())
     }
@@ -941,7 +950,7 @@ impl Context {
     /// ```
     pub fn active_texture(&mut self, unit: u32) -> Result<()> {
         if unit as usize >= state::MAX_TEXTURE_UNITS {
-            return Err(Error::invalid_enum("texture unit", 0x84C0 + unit));
+            return Err(bad_texture_unit(unit, state::MAX_TEXTURE_UNITS));
         }
         self.st.active_texture = unit;
         Ok(())

@@ -326,6 +326,14 @@ impl<'a> Args<'a> {
         let v = self.i64(what)?;
         u32::try_from(v).map_err(|_| format!("expected {what} (an unsigned integer), found {v}"))
     }
+    /// An index below `n` (a light, a clip plane): the runner adds it to an enum base.
+    fn index_below(&mut self, what: &str, n: usize) -> Result<u32, String> {
+        let v = self.i64(what)?;
+        u32::try_from(v)
+            .ok()
+            .filter(|&u| (u as usize) < n)
+            .ok_or_else(|| format!("expected {what} from 0 to {}, found {v}", n - 1))
+    }
     /// A GLsizei-range count or index (0 to i32::MAX), so draws never wrap negative.
     fn sizei(&mut self, what: &str) -> Result<u32, String> {
         let v = self.i64(what)?;
@@ -672,7 +680,10 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         }),
         "clip" => {
             a.eat("plane");
-            Command::ClipPlane(a.u32("a plane index")?, a.f64n("a plane coefficient")?)
+            Command::ClipPlane(
+                a.index_below("a plane index", crate::context::state::MAX_CLIP_PLANES)?,
+                a.f64n("a plane coefficient")?,
+            )
         }
         "hint" => Command::Hint(a.en("a hint target")?, a.en("a hint mode")?),
         "tolerance" => {
@@ -730,7 +741,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
                 a.eat("ambient");
                 Command::LightModelAmbient(a.f32n("a colour component")?)
             } else {
-                let n = a.u32("a light index")?;
+                let n = a.index_below("a light index", crate::context::state::MAX_LIGHTS)?;
                 let p = a.en("a light parameter")?;
                 Command::Light(n, p, a.rest_f32("a value")?)
             }
@@ -1329,6 +1340,10 @@ mod tests {
             );
         }
         assert!(parse_command("draw arrays instanced GL_TRIANGLES 0 3 2147483647").is_ok());
+        let e = parse_command("light 4294967295 GL_DIFFUSE 1 1 1 1").unwrap_err();
+        assert!(e.contains("from 0 to 7"), "{e}");
+        let e = parse_command("clip plane 8 0 0 1 0").unwrap_err();
+        assert!(e.contains("from 0 to 7"), "{e}");
     }
 
     #[test]
