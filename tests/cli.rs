@@ -161,7 +161,41 @@ fn bench_prints_one_line() {
 }
 
 #[test]
+fn bench_options_out_of_range_are_usage_errors_that_say_so() {
+    let scene = shared().join("scenes/ldc_basic.nv.shader_test");
+    for (args, says) in [
+        (
+            vec!["--frames", "0"],
+            "--frames takes a number from 1 to 100000, found '0'",
+        ),
+        (
+            vec!["--threads", "0"],
+            "--threads takes a number from 1 to 256, found '0'",
+        ),
+        (vec!["--threads", "100000"], "found '100000'"),
+        (
+            vec!["--warmup"],
+            "--warmup takes a number from 0 to 100000, found nothing",
+        ),
+        (vec!["--fast"], "unknown option '--fast'"),
+        (vec!["other.shader_test"], "one scene at a time"),
+    ] {
+        let o = glemu()
+            .arg("bench")
+            .arg(&scene)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn info_lists_dialects_extensions_and_samples() {
+    let o = glemu().args(["info", "extra"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
     let o = glemu().arg("info").output().unwrap();
     assert_eq!(o.status.code(), Some(0));
     let out = String::from_utf8_lossy(&o.stdout);

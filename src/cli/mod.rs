@@ -87,7 +87,11 @@ pub fn main(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         "run" => scene_cmds::run(rest, out, err),
         "render" => scene_cmds::render(rest, out, err),
         "bench" => scene_cmds::bench(rest, out, err),
-        "info" => info::run(out),
+        "info" if rest.is_empty() => info::run(out),
+        "info" => {
+            let _ = writeln!(err, "usage: glemu info (it takes no arguments)");
+            2
+        }
         "-h" | "--help" | "help" => {
             let _ = writeln!(out, "{USAGE}");
             0

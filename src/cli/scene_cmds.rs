@@ -172,6 +172,9 @@ pub fn render(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 
     }
 }
 
+/// Most frames (timed or warm-up) one `glemu bench` runs.
+const MAX_BENCH_FRAMES: usize = 100_000;
+
 /// `glemu bench SCENE [--frames N] [--warmup W] [--threads T]`.
 ///
 /// ```
@@ -192,27 +195,44 @@ pub fn bench(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut threads = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
-        let mut num = |name: &str| -> Option<usize> {
-            let v = it.next().and_then(|v| v.parse().ok());
+        // Each option takes a whole number in a range; anything else is a usage error
+        // that says which option and what it accepts.
+        let mut num = |name: &str, lo: usize, hi: usize| -> Option<usize> {
+            let given = it.next();
+            let v = given
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|v| (lo..=hi).contains(v));
             if v.is_none() {
-                let _ = writeln!(err, "glemu bench: {name} needs a number");
+                let found = given.map_or("nothing".to_string(), |g| format!("'{g}'"));
+                let _ = writeln!(
+                    err,
+                    "glemu bench: {name} takes a number from {lo} to {hi}, found {found}"
+                );
             }
             v
         };
         match a.as_str() {
-            "--frames" => match num("--frames") {
-                Some(v) if v > 0 => frames = v,
-                _ => return 2,
+            "--frames" => match num("--frames", 1, MAX_BENCH_FRAMES) {
+                Some(v) => frames = v,
+                None => return 2,
             },
-            "--warmup" => match num("--warmup") {
+            "--warmup" => match num("--warmup", 0, MAX_BENCH_FRAMES) {
                 Some(v) => warmup = v,
                 None => return 2,
             },
-            "--threads" => match num("--threads") {
-                Some(v) if v > 0 => threads = Some(v),
-                _ => return 2,
+            "--threads" => match num("--threads", 1, crate::context::MAX_THREADS) {
+                Some(v) => threads = Some(v),
+                None => return 2,
             },
-            p => path = Some(p.to_string()),
+            o if o.starts_with("--") => {
+                let _ = writeln!(err, "glemu bench: unknown option '{o}'");
+                return 2;
+            }
+            p if path.is_none() => path = Some(p.to_string()),
+            p => {
+                let _ = writeln!(err, "glemu bench: one scene at a time (also given '{p}')");
+                return 2;
+            }
         }
     }
     let Some(path) = path else {

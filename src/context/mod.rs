@@ -42,6 +42,17 @@ use programs::Programs;
 use state::GlState;
 use std::sync::Arc;
 
+/// Most rasterizer threads a context starts (`set_threads`).
+///
+/// ```
+/// use glemu::{context::MAX_THREADS, Context, GlError};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// ctx.set_threads(2).unwrap();
+/// let e = ctx.set_threads(MAX_THREADS + 1).unwrap_err();
+/// assert_eq!(e.gl, GlError::InvalidValue);
+/// ```
+pub const MAX_THREADS: usize = 256;
+
 /// INVALID_ENUM for a texture unit index past `count` (GL takes `TEXTUREi` enums; the
 /// API takes `i`, so the message names the index rather than a wrapped enum).
 pub(crate) fn bad_texture_unit(unit: u32, count: usize) -> Error {
@@ -200,6 +211,11 @@ impl Context {
     /// ctx.set_threads(1).unwrap();
     /// ```
     pub fn set_threads(&mut self, threads: usize) -> Result<()> {
+        if threads > MAX_THREADS {
+            return Err(Error::invalid_value(format!(
+                "{threads} rasterizer threads (max {MAX_THREADS})"
+            )));
+        }
         self.rasterizer = Arc::new(
             glemu_raster::Rasterizer::new(threads)
                 .map_err(|e| Error::out_of_memory(format!("cannot start the rasterizer: {e}")))?,
