@@ -11,7 +11,9 @@ use std::sync::Arc;
 
 const W: u32 = 16;
 
-fn stage(text: &str, st: Stage, params: Vec<[u32; 4]>) -> StageProgram {
+/// A stage program assembled from `text`, its env/local slots from `params` and its
+/// constants from the program (shared by the pipeline's unit tests).
+pub(crate) fn stage(text: &str, st: Stage, params: Vec<[u32; 4]>) -> StageProgram {
     let p = assemble(text, Some(st)).unwrap_or_else(|e| panic!("{}", e.render(text)));
     let n = p.params.len();
     let mut params = params;
@@ -87,6 +89,31 @@ fn px(fb: &Framebuffer, x: u32, y: u32) -> [f32; 4] {
 }
 
 /// A full-screen quad as a triangle strip with per-vertex colours.
+/// An interleaved stream-out of one attribute into a new buffer of `bytes` bytes.
+fn capture(attrib: &str, bytes: u64) -> (Arc<Buffer>, XfbState) {
+    let buf = Buffer::new(bytes).unwrap();
+    let x = XfbState {
+        mode: XfbMode::Interleaved,
+        attribs: vec![parse_attrib(attrib, 0).unwrap()],
+        buffers: vec![Some(XfbBinding {
+            buffer: buf.clone(),
+            offset: 0,
+            size: None,
+        })],
+        ..Default::default()
+    };
+    (buf, x)
+}
+
+/// A buffer's contents as little-endian f32s.
+fn captured(buf: &Buffer) -> Vec<f32> {
+    let bytes = buf.to_vec();
+    bytes
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
 fn quad_attribs() -> Vec<AttribBinding> {
     let pos = floats(&[-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0]);
     vec![
@@ -169,26 +196,12 @@ fn instancing_with_divisor_and_instance_id() {
 fn stream_out_and_rasterizer_discard() {
     let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
     st.vertex.rasterizer_discard = true;
-    let buf = Buffer::new(4 * 4 * 3).unwrap();
-    let mut x = XfbState {
-        mode: XfbMode::Interleaved,
-        attribs: vec![parse_attrib("result.position", 0).unwrap()],
-        buffers: vec![Some(XfbBinding {
-            buffer: buf.clone(),
-            offset: 0,
-            size: None,
-        })],
-        ..Default::default()
-    };
+    let (buf, mut x) = capture("result.position", 4 * 4 * 3);
     x.begin(PrimClass::Triangles).unwrap();
     let mut f = fb();
     let s = run(&st, &mut f, Some(&mut x));
     assert_eq!((s.primitives_generated[0], s.primitives_written[0]), (2, 1));
-    let v: Vec<f32> = buf
-        .to_vec()
-        .chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let v = captured(&buf);
     assert_eq!(&v[..8], &[-1.0, -1.0, 0.0, 1.0, 1.0, -1.0, 0.0, 1.0]);
     assert_eq!(px(&f, 8, 8), [0.0; 4], "nothing rasterized");
 }
@@ -373,25 +386,11 @@ fn geometry_program_reads_default_levels_vertex_ids_and_thread_ids() {
     st.vertex.rasterizer_discard = true;
     st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
     st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
-    let buf = Buffer::new(4 * 4 * 2).unwrap();
-    let mut x = XfbState {
-        mode: XfbMode::Interleaved,
-        attribs: vec![parse_attrib("result.attrib[0]", 0).unwrap()],
-        buffers: vec![Some(XfbBinding {
-            buffer: buf.clone(),
-            offset: 0,
-            size: None,
-        })],
-        ..Default::default()
-    };
+    let (buf, mut x) = capture("result.attrib[0]", 4 * 4 * 2);
     x.begin(PrimClass::Points).unwrap();
     let mut f = fb();
     run(&st, &mut f, Some(&mut x));
-    let v: Vec<f32> = buf
-        .to_vec()
-        .chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let v = captured(&buf);
     assert_eq!(v, [3.0, 6.0, 101.0, 0.0, 3.0, 6.0, 103.0, 1.0]);
 }
 
@@ -601,11 +600,7 @@ fn restart_base_vertex_and_xfb_of_strips_and_loops() {
     let mut f = fb();
     let s = run(&st, &mut f, Some(&mut x));
     assert_eq!((s.primitives_generated[0], s.primitives_written[0]), (2, 2));
-    let v: Vec<f32> = buf
-        .to_vec()
-        .chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let v = captured(&buf);
     // second triangle starts at vertex 1+2 = (1, -1)
     assert_eq!(&v[12..14], &[1.0, -1.0]);
     assert_eq!(
@@ -620,11 +615,7 @@ fn restart_base_vertex_and_xfb_of_strips_and_loops() {
     st.vertex.rasterizer_discard = true;
     let s = run(&st, &mut fb(), Some(&mut x));
     assert_eq!(s.primitives_written[0], 3);
-    let v: Vec<f32> = buf
-        .to_vec()
-        .chunks(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let v = captured(&buf);
     assert_eq!(&v[16..18], &[-1.0, 1.0], "last line starts at vertex 2");
     assert_eq!(&v[20..22], &[-1.0, -1.0], "and ends at vertex 0");
 }

@@ -258,24 +258,12 @@ mod tests {
     fn fragment_atomics_count_covered_pixels_at_any_thread_count() {
         use crate::fetch::{AttribBinding, AttribFormat, AttribSlot, VertexArray};
         use crate::{
-            draw, Buffer, DrawCall, DrawState, GpuMemory, PrimitiveMode, Programs, StageProgram,
-            VertexProcessing,
+            draw, Buffer, DrawCall, DrawState, GpuMemory, PrimitiveMode, Programs, VertexProcessing,
         };
-        use glemu_programs::{assemble, Stage};
+        use glemu_programs::Stage;
         use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rasterizer};
 
-        let stage = |text: &str, st| {
-            let p = Arc::new(assemble(text, Some(st)).unwrap());
-            let params = p
-                .params
-                .iter()
-                .map(|s| match s {
-                    glemu_programs::ir::ParamSource::Constant(c) => *c,
-                    _ => [0; 4],
-                })
-                .collect();
-            StageProgram::new(p, params)
-        };
+        let stage = |text: &str, st| crate::draw_tests::stage(text, st, vec![]);
         let vp = "!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n";
         let fp = "!!NVfp5.0\nINT TEMP o;\n\
             ATOMIM.ADD.U32 o.x, {1, 0, 0, 0}, {0, 0, 0, 0}, image[0], 2D;\n\

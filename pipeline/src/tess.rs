@@ -331,20 +331,9 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glemu_programs::assemble;
-    use std::sync::Arc;
 
     fn control(text: &str) -> StageProgram {
-        let p = assemble(text, Some(Stage::TessControl)).unwrap_or_else(|e| panic!("{e:?}"));
-        let params = p
-            .params
-            .iter()
-            .map(|s| match s {
-                glemu_programs::ir::ParamSource::Constant(c) => *c,
-                _ => [0; 4],
-            })
-            .collect();
-        StageProgram::new(Arc::new(p), params)
+        crate::draw_tests::stage(text, Stage::TessControl, vec![])
     }
 
     fn res() -> Resources {
