@@ -7,8 +7,8 @@ use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
 use glemu_pipeline::{Buffer, PipelineError, PipelineErrorKind};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, MutexGuard};
+use super::mapping::{MapState, MUTABLE_STORAGE_FLAGS};
+use std::sync::Arc;
 
 /// Maps a pipeline error to the GL error it stands for.
 pub(crate) fn from_pipeline(e: PipelineError) -> Error {
@@ -24,9 +24,41 @@ pub(crate) fn from_pipeline(e: PipelineError) -> Error {
 #[derive(Debug)]
 pub(crate) struct BufferObject {
     pub data: Arc<Buffer>,
-    pub mapped: Option<Arc<AtomicBool>>,
+    pub mapped: Option<MapState>,
     pub resident: bool,
+    /// BUFFER_USAGE.
+    pub usage: u32,
+    /// BUFFER_ACCESS of the latest mapping.
+    pub access: u32,
+    /// Bound at least once: a name from glGenBuffers is not a buffer object before that.
+    pub created: bool,
 }
+
+impl BufferObject {
+    fn new(created: bool) -> BufferObject {
+        BufferObject {
+            data: Buffer::from_bytes(Vec::new()),
+            mapped: None,
+            resident: false,
+            usage: gl::STATIC_DRAW,
+            access: gl::READ_WRITE,
+            created,
+        }
+    }
+}
+
+/// The usages glBufferData accepts.
+const USAGES: &[u32] = &[
+    gl::STREAM_DRAW,
+    gl::STREAM_READ,
+    gl::STREAM_COPY,
+    gl::STATIC_DRAW,
+    gl::STATIC_READ,
+    gl::STATIC_COPY,
+    gl::DYNAMIC_DRAW,
+    gl::DYNAMIC_READ,
+    gl::DYNAMIC_COPY,
+];
 
 /// A range bound to an indexed binding point.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -106,99 +138,7 @@ pub fn param_buffer_target_for(program_target: u32) -> Option<u32> {
     super::programs::target_index(program_target).map(param_buffer_target)
 }
 
-/// A mapped buffer's contents (glMapBuffer). Valid until [`Context::unmap_buffer`];
-/// afterwards every access is `INVALID_OPERATION`.
-#[derive(Debug)]
-///
-/// ```
-/// use glemu::{gl, Context, GlError};
-/// let mut ctx = Context::new(4, 4).unwrap();
-/// let b = ctx.gen_buffers(1)[0];
-/// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-/// ctx.buffer_data(gl::ARRAY_BUFFER, &[0; 8], gl::STATIC_DRAW).unwrap();
-/// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
-/// m.write(4, &[9, 9]).unwrap();
-/// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
-/// assert_eq!(m.write(0, &[1]).unwrap_err().gl, GlError::InvalidOperation); // stale
-/// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![9, 9]);
-/// ```
-pub struct Mapping {
-    data: Arc<Buffer>,
-    live: Arc<AtomicBool>,
-    writable: bool,
-    readable: bool,
-}
-
-impl Mapping {
-    fn check(&self) -> Result<()> {
-        if self.live.load(Ordering::Acquire) {
-            Ok(())
-        } else {
-            Err(Error::invalid_operation("the buffer is no longer mapped"))
-        }
-    }
-
-    /// Reads `len` bytes at `offset`.
-    ///
-    /// ```
-    /// use glemu::{gl, Context};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
-    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
-    /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY).unwrap();
-    /// assert_eq!(m.read(1, 2).unwrap(), vec![2, 3]);
-    /// ```
-    pub fn read(&self, offset: usize, len: usize) -> Result<Vec<u8>> {
-        self.check()?;
-        if !self.readable {
-            return Err(Error::invalid_operation("the buffer is mapped write-only"));
-        }
-        let mut out = vec![0; len];
-        self.data
-            .read(offset as u64, &mut out)
-            .map_err(from_pipeline)?;
-        Ok(out)
-    }
-
-    /// Writes `bytes` at `offset`.
-    ///
-    /// ```
-    /// use glemu::{gl, Context};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
-    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
-    /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
-    /// m.write(0, &[9]).unwrap();
-    /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
-    /// assert!(m.write(0, &[9]).is_err());
-    /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 1).unwrap(), vec![9]);
-    /// ```
-    pub fn write(&self, offset: usize, bytes: &[u8]) -> Result<()> {
-        self.check()?;
-        if !self.writable {
-            return Err(Error::invalid_operation("the buffer is mapped read-only"));
-        }
-        self.data.write(offset as u64, bytes).map_err(from_pipeline)
-    }
-
-    /// Locks the whole contents for direct access.
-    ///
-    /// ```
-    /// use glemu::{gl, Context};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
-    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 8, gl::STATIC_DRAW).unwrap();
-    /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE).unwrap();
-    /// m.bytes().unwrap()[7] = 1;
-    /// ```
-    pub fn bytes(&self) -> Result<MutexGuard<'_, Vec<u8>>> {
-        self.check()?;
-        Ok(self.data.lock())
-    }
-}
+pub use super::mapping::{MappedBytes, Mapping};
 
 impl Context {
     /// `glGenBuffers`.
@@ -213,14 +153,7 @@ impl Context {
             .map(|_| {
                 b.next_id += 1;
                 let id = b.next_id;
-                b.objects.insert(
-                    id,
-                    BufferObject {
-                        data: Buffer::from_bytes(Vec::new()),
-                        mapped: None,
-                        resident: false,
-                    },
-                );
+                b.objects.insert(id, BufferObject::new(false));
                 id
             })
             .collect()
@@ -238,7 +171,7 @@ impl Context {
             if let Some(o) = self.buffers.objects.remove(id) {
                 self.memory.make_non_resident(&o.data);
                 if let Some(m) = o.mapped {
-                    m.store(false, Ordering::Release);
+                    m.end();
                 }
             }
             self.buffers.bound.retain(|_, b| b != id);
@@ -274,11 +207,8 @@ impl Context {
         self.buffers
             .objects
             .entry(id)
-            .or_insert_with(|| BufferObject {
-                data: Buffer::from_bytes(Vec::new()),
-                mapped: None,
-                resident: false,
-            });
+            .or_insert_with(|| BufferObject::new(true))
+            .created = true;
     }
 
     /// `glBindBufferRange`: binds `size` bytes at `offset` to binding `index` of an
@@ -350,7 +280,7 @@ impl Context {
         self.bind_buffer(target, id)
     }
 
-    fn bound_object(&self, target: u32) -> Result<(u32, &BufferObject)> {
+    pub(super) fn bound_object(&self, target: u32) -> Result<(u32, &BufferObject)> {
         if !TARGETS.contains(&target) {
             return Err(Error::invalid_enum("buffer target", target));
         }
@@ -397,7 +327,7 @@ impl Context {
 
     fn buffer_data_inner(&mut self, target: u32, bytes: Vec<u8>, usage: u32) -> Result<()> {
         let (id, o) = self.bound_object(target)?;
-        if !matches!(usage, 0x88E0..=0x88EA) {
+        if !USAGES.contains(&usage) {
             return Err(Error::invalid_enum("buffer usage", usage));
         }
         if o.mapped.is_some() {
@@ -418,6 +348,7 @@ impl Context {
                 o.resident = false;
             }
             o.data = fresh;
+            o.usage = usage;
         }
         Ok(())
     }
@@ -471,67 +402,123 @@ impl Context {
         Ok(self.bound_object(target)?.1.data.len())
     }
 
-    /// `glMapBuffer`: maps the bound buffer; mapping a mapped buffer is
-    /// `INVALID_OPERATION`.
+    /// `glIsBuffer`: a name from `gen_buffers` becomes a buffer object when first bound.
     ///
     /// ```
-    /// use glemu::{gl, Context, GlError};
+    /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
-    /// let _m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE).unwrap();
-    /// assert_eq!(ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE).unwrap_err().gl, GlError::InvalidOperation);
+    /// let b = ctx.gen_buffers(1)[0];
+    /// assert!(!ctx.is_buffer(b));
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    /// assert!(ctx.is_buffer(b));
+    /// ctx.delete_buffers(&[b]);
+    /// assert!(!ctx.is_buffer(b) && !ctx.is_buffer(0));
     /// ```
-    pub fn map_buffer(&mut self, target: u32, access: u32) -> Result<Mapping> {
-        let (readable, writable) = match access {
-            gl::READ_ONLY => (true, false),
-            gl::WRITE_ONLY => (false, true),
-            gl::READ_WRITE => (true, true),
-            a => return Err(Error::invalid_enum("map access", a)),
-        };
-        let (id, o) = self.bound_object(target)?;
-        if o.mapped.is_some() {
-            return Err(Error::invalid_operation(format!(
-                "buffer {id} is already mapped"
-            )));
-        }
-        let live = Arc::new(AtomicBool::new(true));
-        let data = Arc::clone(&o.data);
-        if let Some(o) = self.buffers.objects.get_mut(&id) {
-            o.mapped = Some(Arc::clone(&live));
-        }
-        Ok(Mapping {
-            data,
-            live,
-            writable,
-            readable,
-        })
+    pub fn is_buffer(&self, id: u32) -> bool {
+        self.buffers.objects.get(&id).is_some_and(|o| o.created)
     }
 
-    /// `glUnmapBuffer`; unmapping a buffer that is not mapped is `INVALID_OPERATION`.
+    /// `glGetBufferParameteri64v` of the bound buffer: `BUFFER_SIZE`, `BUFFER_USAGE`,
+    /// `BUFFER_ACCESS`, `BUFFER_ACCESS_FLAGS`, `BUFFER_MAPPED`, `BUFFER_MAP_OFFSET`,
+    /// `BUFFER_MAP_LENGTH`, `BUFFER_IMMUTABLE_STORAGE`, `BUFFER_STORAGE_FLAGS`.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    /// assert_eq!(ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap_err().gl, GlError::InvalidOperation);
+    /// ctx.bind_buffer(gl::COPY_READ_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::COPY_READ_BUFFER, 64, gl::DYNAMIC_DRAW).unwrap();
+    /// let _m = ctx.map_buffer_range(gl::COPY_READ_BUFFER, 16, 8, gl::MAP_READ_BIT).unwrap();
+    /// let get = |p| ctx.get_buffer_parameter_i64v(gl::COPY_READ_BUFFER, p).unwrap();
+    /// assert_eq!(get(gl::BUFFER_USAGE), gl::DYNAMIC_DRAW as i64);
+    /// assert_eq!(get(gl::BUFFER_MAPPED), 1);
+    /// assert_eq!((get(gl::BUFFER_MAP_OFFSET), get(gl::BUFFER_MAP_LENGTH)), (16, 8));
+    /// assert_eq!(get(gl::BUFFER_ACCESS_FLAGS), gl::MAP_READ_BIT as i64);
+    /// let e = ctx.get_buffer_parameter_i64v(gl::COPY_READ_BUFFER, gl::TRIANGLES).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidEnum);
     /// ```
-    pub fn unmap_buffer(&mut self, target: u32) -> Result<()> {
-        let (id, _) = self.bound_object(target)?;
-        let o = self
-            .buffers
-            .objects
-            .get_mut(&id)
-            .ok_or_else(|| Error::invalid_operation("buffer vanished"))?;
-        match o.mapped.take() {
-            Some(live) => {
-                live.store(false, Ordering::Release);
-                Ok(())
+    pub fn get_buffer_parameter_i64v(&self, target: u32, pname: u32) -> Result<i64> {
+        let (_, o) = self.bound_object(target)?;
+        let m = o.mapped.as_ref();
+        let v = match pname {
+            gl::BUFFER_SIZE => o.data.len(),
+            gl::BUFFER_USAGE => u64::from(o.usage),
+            gl::BUFFER_ACCESS => u64::from(o.access),
+            gl::BUFFER_ACCESS_FLAGS => m.map_or(0, |m| u64::from(m.access)),
+            gl::BUFFER_MAPPED => u64::from(m.is_some()),
+            gl::BUFFER_MAP_OFFSET => m.map_or(0, |m| m.offset),
+            gl::BUFFER_MAP_LENGTH => m.map_or(0, |m| m.length),
+            gl::BUFFER_IMMUTABLE_STORAGE => 0,
+            gl::BUFFER_STORAGE_FLAGS => u64::from(MUTABLE_STORAGE_FLAGS),
+            p => return Err(Error::invalid_enum("buffer parameter", p)),
+        };
+        // Sizes are capped at MAX_BUFFER_SIZE, far below i64::MAX.
+        Ok(i64::try_from(v).unwrap_or(i64::MAX))
+    }
+
+    /// `glGetBufferParameteriv`: [`Context::get_buffer_parameter_i64v`] with values past
+    /// `i32::MAX` clamped, as GL converts them.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 12, gl::STATIC_DRAW).unwrap();
+    /// assert_eq!(ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_SIZE).unwrap(), 12);
+    /// assert_eq!(ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_MAPPED).unwrap(), 0);
+    /// ```
+    pub fn get_buffer_parameter_iv(&self, target: u32, pname: u32) -> Result<i32> {
+        let v = self.get_buffer_parameter_i64v(target, pname)?;
+        Ok(i32::try_from(v).unwrap_or(i32::MAX))
+    }
+
+    /// `glCopyBufferSubData`: copies `size` bytes from `read_offset` of the buffer bound
+    /// to `read_target` to `write_offset` of the one bound to `write_target` (any buffer
+    /// targets; `COPY_READ_BUFFER` / `COPY_WRITE_BUFFER` exist for this). A range outside
+    /// either buffer, or overlapping ranges of one buffer, is `INVALID_VALUE`; nothing
+    /// bound or a mapped buffer is `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::COPY_READ_BUFFER, 1).unwrap();
+    /// ctx.buffer_data(gl::COPY_READ_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
+    /// ctx.bind_buffer(gl::COPY_WRITE_BUFFER, 2).unwrap();
+    /// ctx.buffer_data_size(gl::COPY_WRITE_BUFFER, 4, gl::STATIC_DRAW).unwrap();
+    /// ctx.copy_buffer_sub_data(gl::COPY_READ_BUFFER, gl::COPY_WRITE_BUFFER, 1, 0, 3).unwrap();
+    /// assert_eq!(ctx.get_buffer_sub_data(gl::COPY_WRITE_BUFFER, 0, 4).unwrap(), vec![2, 3, 4, 0]);
+    /// // Within one buffer the ranges must not overlap.
+    /// let e = ctx.copy_buffer_sub_data(gl::COPY_READ_BUFFER, gl::COPY_READ_BUFFER, 0, 1, 2);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ctx.copy_buffer_sub_data(gl::COPY_READ_BUFFER, gl::COPY_READ_BUFFER, 0, 2, 2).unwrap();
+    /// assert_eq!(ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 4).unwrap(), vec![1, 2, 1, 2]);
+    /// ```
+    pub fn copy_buffer_sub_data(
+        &mut self,
+        read_target: u32,
+        write_target: u32,
+        read_offset: u64,
+        write_offset: u64,
+        size: u64,
+    ) -> Result<()> {
+        let (rid, r) = self.bound_object(read_target)?;
+        let (wid, w) = self.bound_object(write_target)?;
+        for (id, o) in [(rid, r), (wid, w)] {
+            if o.mapped.is_some() {
+                return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
             }
-            None => Err(Error::invalid_operation(format!(
-                "buffer {id} is not mapped"
-            ))),
         }
+        check_range(read_offset, size, r.data.len())?;
+        check_range(write_offset, size, w.data.len())?;
+        // Both ends fit in the buffers (checked above), so the sums cannot overflow.
+        if rid == wid && read_offset < write_offset + size && write_offset < read_offset + size
+        {
+            return Err(Error::invalid_value(format!(
+                "source {read_offset}+{size} and destination {write_offset}+{size} overlap in buffer {rid}"
+            )));
+        }
+        let mut bytes = vec![0; size as usize];
+        r.data.read(read_offset, &mut bytes).map_err(from_pipeline)?;
+        w.data.write(write_offset, &bytes).map_err(from_pipeline)
     }
 
     /// `glMakeBufferResidentNV`: gives the bound buffer a GPU address that LOAD/STORE/ATOM

@@ -54,6 +54,24 @@ fn count(n: i32, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::invalid_value(format!("negative {what} {n}")))
 }
 
+/// The command count and byte step of a multi-draw-indirect call (`packed` = the size
+/// of one command, the step for stride 0).
+fn indirect_steps(draw_count: i32, stride: i32, packed: u64) -> Result<(u64, u64)> {
+    let n = count(draw_count, "draw count")?;
+    let stride = u64::try_from(stride)
+        .ok()
+        .filter(|s| s % 4 == 0)
+        .ok_or_else(|| Error::invalid_value(format!("stride {stride} is not a multiple of 4")))?;
+    Ok((u64::from(n), if stride == 0 { packed } else { stride }))
+}
+
+/// Offset of command `i` (overflow reads past any buffer: `INVALID_OPERATION`).
+fn indirect_at(offset: u64, i: u64, step: u64) -> Result<u64> {
+    i.checked_mul(step)
+        .and_then(|d| offset.checked_add(d))
+        .ok_or_else(|| Error::invalid_operation("indirect command reads past the end of the buffer"))
+}
+
 /// The class of primitives a draw mode feeds into transform feedback.
 fn xfb_class(mode: u32) -> u32 {
     match mode {
@@ -362,6 +380,69 @@ impl Context {
         )
     }
 
+    /// `glMultiDrawArraysIndirect` (ARB_multi_draw_indirect): `draw_count` commands of
+    /// [`Context::draw_arrays_indirect`], the first at `offset` and each next `stride`
+    /// bytes on (0 = tightly packed, 16 bytes). A negative count or a stride that is not
+    /// a multiple of 4 is `INVALID_VALUE`; a command past the end of the buffer
+    /// `INVALID_OPERATION` (commands before it have drawn).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 32, gl::STATIC_DRAW).unwrap();
+    /// ctx.multi_draw_arrays_indirect(gl::POINTS, 0, 2, 0).unwrap(); // two empty commands
+    /// let e = ctx.multi_draw_arrays_indirect(gl::POINTS, 0, 3, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // the third reads past the end
+    /// let e = ctx.multi_draw_arrays_indirect(gl::POINTS, 0, 2, 6).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn multi_draw_arrays_indirect(
+        &mut self,
+        mode: u32,
+        offset: u64,
+        draw_count: i32,
+        stride: i32,
+    ) -> Result<()> {
+        primitive_mode(mode)?;
+        let (n, step) = indirect_steps(draw_count, stride, 16)?;
+        for i in 0..n {
+            self.draw_arrays_indirect(mode, indirect_at(offset, i, step)?)?;
+        }
+        Ok(())
+    }
+
+    /// `glMultiDrawElementsIndirect`: `draw_count` commands of
+    /// [`Context::draw_elements_indirect`], `stride` bytes apart (0 = tightly packed,
+    /// 20 bytes), with the errors of [`Context::multi_draw_arrays_indirect`].
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 40, gl::STATIC_DRAW).unwrap();
+    /// let e = ctx.multi_draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0, -1, 0);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// let e = ctx.multi_draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0, 2, 0);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidOperation); // no element array buffer
+    /// ```
+    pub fn multi_draw_elements_indirect(
+        &mut self,
+        mode: u32,
+        ty: u32,
+        offset: u64,
+        draw_count: i32,
+        stride: i32,
+    ) -> Result<()> {
+        primitive_mode(mode)?;
+        index_type(ty)?;
+        let (n, step) = indirect_steps(draw_count, stride, 20)?;
+        for i in 0..n {
+            self.draw_elements_indirect(mode, ty, indirect_at(offset, i, step)?)?;
+        }
+        Ok(())
+    }
+
     fn indirect_words(&self, offset: u64, n: usize) -> Result<Vec<u32>> {
         let id = self
             .buffers
@@ -519,8 +600,8 @@ impl Context {
     }
 
     fn submit(&mut self, mode: u32, call: DrawCall) -> Result<()> {
-        let xs = &self.xfb.state;
-        if xs.active && !xs.paused {
+        let xs = &self.xfb.cur.state;
+        if xs.capturing() {
             let want = match xs.primitive {
                 Some(glemu_pipeline::PrimClass::Points) => gl::POINTS,
                 Some(glemu_pipeline::PrimClass::Lines) => gl::LINES,
@@ -543,17 +624,18 @@ impl Context {
         // time; stream-out and primitive counts come from the first pass only.
         let passes = self.layer_passes(&state);
         let mut stats = glemu_pipeline::DrawStats::default();
+        let capturing = self.xfb.cur.state.capturing();
         for layer in 0..passes.unwrap_or(1) {
             state.vertex.layer = passes.map(|_| layer);
             self.set_render_layer(layer);
             // The stream-out state is moved out while the draw target is borrowed.
-            let mut xfb_state = std::mem::take(&mut self.xfb.state);
+            let mut xfb_state = std::mem::take(&mut self.xfb.cur.state);
             let capture = xfb_state.active && layer == 0;
             let result = self.draw_target().and_then(|fb| {
                 let xfb = if capture { Some(&mut xfb_state) } else { None };
                 glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
             });
-            self.xfb.state = xfb_state;
+            self.xfb.cur.state = xfb_state;
             let pass = match result {
                 Ok(p) => p,
                 Err(e) => {
@@ -572,6 +654,9 @@ impl Context {
             }
         }
         self.set_render_layer(0);
+        if capturing {
+            self.xfb.add_written(&stats.primitives_written);
+        }
         // The snapshot's references to textures go first, so storing into a texture it
         // samples (a feedback loop) and writing image stores back do not copy the texture.
         drop(state);

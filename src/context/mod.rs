@@ -3,12 +3,14 @@
 //!
 //! Submodules, by object kind: `state` (plain GL state), `matrix`, `programs` (program
 //! objects and parameters), `params` (resolving a program's parameter slots per draw),
-//! `buffers` (buffer objects, mapping, GPU addresses), `arrays` (vertex arrays),
+//! `buffers` (buffer objects, copies, parameters, GPU addresses), `mapping` (glMapBuffer,
+//! glMapBufferRange, explicit flushes), `arrays` (vertex arrays),
 //! `framebuffer` (clears, reads), `fbo` (framebuffer objects), `render_texture` (texture
 //! attachments), `get` (glGetIntegerv), `subroutines` (program subroutine parameters),
 //! `textures` (objects, image definition), `images` (image units),
 //! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
-//! objects), `program_query` (glGetProgramiv), `xfb` and `queries`, `draw` (snapshot and
+//! objects), `program_query` (glGetProgramiv), `xfb` (transform feedback objects and
+//! their draws), `queries`, `is_object` (glIsTexture, glIsProgramARB), `draw` (snapshot and
 //! submit), `fixed` (fixed-function programs generated from state).
 
 pub mod arrays;
@@ -20,7 +22,9 @@ mod fixed;
 pub mod framebuffer;
 mod get;
 pub mod images;
+mod is_object;
 mod legacy_state;
+mod mapping;
 pub mod matrix;
 pub(crate) mod params;
 mod program_query;
@@ -34,6 +38,7 @@ pub mod subroutines;
 mod tex_upload;
 pub mod textures;
 pub mod xfb;
+mod xfb_objects;
 
 use crate::error::{Error, GlError, Result};
 use crate::gl;

@@ -69,6 +69,39 @@ impl Context {
             .collect()
     }
 
+    /// `glDeleteQueries`: 0 and unknown names are ignored. An active query's name is
+    /// freed at once; its counting ends with the matching `end_query`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
+    /// ctx.delete_queries(&[q, 0, 99]);
+    /// assert!(!ctx.is_query(q));
+    /// ctx.end_query(gl::SAMPLES_PASSED).unwrap();
+    /// ```
+    pub fn delete_queries(&mut self, ids: &[u32]) {
+        for id in ids {
+            self.queries.objects.remove(id);
+        }
+    }
+
+    /// `glIsQuery`: a name from `gen_queries` becomes a query object at its first
+    /// `begin_query`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// assert!(!ctx.is_query(q));
+    /// ctx.begin_query(gl::ANY_SAMPLES_PASSED, q).unwrap();
+    /// assert!(ctx.is_query(q));
+    /// ```
+    pub fn is_query(&self, id: u32) -> bool {
+        self.queries.objects.get(&id).is_some_and(|q| q.target != 0)
+    }
+
     /// `glBeginQuery`.
     ///
     /// ```
@@ -186,5 +219,93 @@ impl Context {
                 "query {id} has never been run"
             ))),
         }
+    }
+
+    /// `glGetQueryObjectui64v`: `QUERY_RESULT`, `QUERY_RESULT_NO_WAIT`,
+    /// `QUERY_RESULT_AVAILABLE` (always 1 for an ended query: draws are synchronous) and
+    /// `QUERY_TARGET`. An unknown or active query is `INVALID_OPERATION`, another pname
+    /// `INVALID_ENUM`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::PRIMITIVES_GENERATED, q).unwrap();
+    /// let e = ctx.get_query_object_ui64v(q, gl::QUERY_RESULT).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // still active
+    /// ctx.end_query(gl::PRIMITIVES_GENERATED).unwrap();
+    /// assert_eq!(ctx.get_query_object_ui64v(q, gl::QUERY_RESULT_AVAILABLE).unwrap(), 1);
+    /// assert_eq!(ctx.get_query_object_ui64v(q, gl::QUERY_RESULT).unwrap(), 0);
+    /// let t = ctx.get_query_object_ui64v(q, gl::QUERY_TARGET).unwrap();
+    /// assert_eq!(t, u64::from(gl::PRIMITIVES_GENERATED));
+    /// ```
+    pub fn get_query_object_ui64v(&self, id: u32, pname: u32) -> Result<u64> {
+        if !matches!(
+            pname,
+            gl::QUERY_RESULT
+                | gl::QUERY_RESULT_NO_WAIT
+                | gl::QUERY_RESULT_AVAILABLE
+                | gl::QUERY_TARGET
+        ) {
+            return Err(Error::invalid_enum("query object parameter", pname));
+        }
+        let result = self.get_query_result(id)?;
+        Ok(match pname {
+            gl::QUERY_RESULT_AVAILABLE => 1,
+            gl::QUERY_TARGET => self
+                .queries
+                .objects
+                .get(&id)
+                .map_or(0, |q| u64::from(q.target)),
+            _ => result,
+        })
+    }
+
+    /// `glGetQueryObjecti64v`: [`Context::get_query_object_ui64v`] clamped to `i64`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
+    /// ctx.end_query(gl::SAMPLES_PASSED).unwrap();
+    /// assert_eq!(ctx.get_query_object_i64v(q, gl::QUERY_RESULT).unwrap(), 0);
+    /// ```
+    pub fn get_query_object_i64v(&self, id: u32, pname: u32) -> Result<i64> {
+        let v = self.get_query_object_ui64v(id, pname)?;
+        Ok(i64::try_from(v).unwrap_or(i64::MAX))
+    }
+
+    /// `glGetQueryObjectuiv`: [`Context::get_query_object_ui64v`] clamped to `u32`, as GL
+    /// converts a result too large for the type.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
+    /// ctx.end_query(gl::SAMPLES_PASSED).unwrap();
+    /// assert_eq!(ctx.get_query_object_uiv(q, gl::QUERY_RESULT_AVAILABLE).unwrap(), 1);
+    /// let e = ctx.get_query_object_uiv(q, gl::TEXTURE_2D).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidEnum);
+    /// ```
+    pub fn get_query_object_uiv(&self, id: u32, pname: u32) -> Result<u32> {
+        let v = self.get_query_object_ui64v(id, pname)?;
+        Ok(u32::try_from(v).unwrap_or(u32::MAX))
+    }
+
+    /// `glGetQueryObjectiv`: [`Context::get_query_object_ui64v`] clamped to `i32`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::ANY_SAMPLES_PASSED, q).unwrap();
+    /// ctx.end_query(gl::ANY_SAMPLES_PASSED).unwrap();
+    /// assert_eq!(ctx.get_query_object_iv(q, gl::QUERY_RESULT).unwrap(), 0);
+    /// ```
+    pub fn get_query_object_iv(&self, id: u32, pname: u32) -> Result<i32> {
+        let v = self.get_query_object_ui64v(id, pname)?;
+        Ok(i32::try_from(v).unwrap_or(i32::MAX))
     }
 }

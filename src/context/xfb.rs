@@ -1,28 +1,17 @@
 //! Transform feedback (NV_transform_feedback / ARB_transform_feedback3): which vertex
-//! results are recorded, per stream, and the begin/end state.
+//! results are recorded, per stream, and the begin/end/pause state of the bound
+//! transform feedback object (ARB_transform_feedback2, GL 4.6 section 13.3; objects and
+//! their draws are in `xfb_objects`).
 
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-use glemu_pipeline::xfb::{XfbBinding, XfbMode, XfbState};
+use glemu_pipeline::xfb::{XfbBinding, XfbMode};
 use glemu_pipeline::PrimClass;
 
 pub use glemu_pipeline::xfb::{parse_attrib, XfbAttrib};
 
-/// Transform feedback state: the attribute lists per stream and the pipeline's capture
-/// state (buffers snapshotted at begin, as GL forbids rebinding while active).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Xfb {
-    pub streams: [Vec<XfbAttrib>; 4],
-    pub separate: bool,
-    pub state: XfbState,
-}
-
-impl Xfb {
-    pub(crate) fn is_active(&self) -> bool {
-        self.state.active
-    }
-}
+pub(crate) use super::xfb_objects::Xfb;
 
 impl Context {
     /// `glTransformFeedbackStreamAttribsNV` for one stream: the vertex results (by name,
@@ -108,14 +97,17 @@ impl Context {
             );
         }
         let x = &mut self.xfb;
-        x.state.mode = if x.separate {
+        let st = &mut x.cur.state;
+        st.mode = if x.separate {
             XfbMode::Separate
         } else {
             XfbMode::Interleaved
         };
-        x.state.attribs = x.streams.iter().flatten().copied().collect();
-        x.state.buffers = buffers;
-        x.state.begin(class).map_err(super::buffers::from_pipeline)
+        st.attribs = x.streams.iter().flatten().copied().collect();
+        st.buffers = buffers;
+        st.begin(class).map_err(super::buffers::from_pipeline)?;
+        x.cur.written = [0; 4];
+        Ok(())
     }
 
     /// `glEndTransformFeedback`.
@@ -129,10 +121,16 @@ impl Context {
         if !self.xfb.is_active() {
             return Err(Error::invalid_operation("transform feedback is not active"));
         }
-        self.xfb.state.end().map_err(super::buffers::from_pipeline)
+        let cur = &mut self.xfb.cur;
+        let per = cur.state.primitive.map_or(0, |c| c.vertices() as u64);
+        cur.state.end().map_err(super::buffers::from_pipeline)?;
+        cur.last_vertices = Some(cur.written.map(|p| p * per));
+        Ok(())
     }
 
-    /// `glPauseTransformFeedback` (true) / `glResumeTransformFeedback` (false).
+    /// `glPauseTransformFeedback` (true) / `glResumeTransformFeedback` (false): pausing
+    /// a paused or inactive object, or resuming one that is not paused, is
+    /// `INVALID_OPERATION`.
     ///
     /// ```
     /// use glemu::{gl, Context};
@@ -142,7 +140,7 @@ impl Context {
     /// ctx.pause_transform_feedback(true).unwrap();
     /// ```
     pub fn pause_transform_feedback(&mut self, paused: bool) -> Result<()> {
-        let st = &mut self.xfb.state;
+        let st = &mut self.xfb.cur.state;
         if !st.active {
             return Err(Error::invalid_operation("transform feedback is not active"));
         }
@@ -155,5 +153,19 @@ impl Context {
         }
         st.paused = paused;
         Ok(())
+    }
+
+    /// `glResumeTransformFeedback`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.begin_transform_feedback(gl::POINTS).unwrap();
+    /// assert_eq!(ctx.resume_transform_feedback().unwrap_err().gl, GlError::InvalidOperation);
+    /// ctx.pause_transform_feedback(true).unwrap();
+    /// ctx.resume_transform_feedback().unwrap();
+    /// ```
+    pub fn resume_transform_feedback(&mut self) -> Result<()> {
+        self.pause_transform_feedback(false)
     }
 }

@@ -1,0 +1,445 @@
+//! Buffer mapping: glMapBuffer, glMapBufferRange (GL 4.6 section 6.3), explicit flushes
+//! and glUnmapBuffer. A mapping is a window (offset, length) onto the data store; with
+//! `MAP_FLUSH_EXPLICIT_BIT` writes land in a staging copy of the window and reach the
+//! store only through [`Context::flush_mapped_buffer_range`], so unflushed writes are
+//! dropped at unmap (GL leaves them undefined; dropping them is one allowed outcome).
+
+use super::buffers::from_pipeline;
+use super::Context;
+use crate::error::{Error, Result};
+use crate::gl;
+use glemu_pipeline::Buffer;
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, MutexGuard};
+
+/// Every access bit glMapBufferRange defines.
+const ALL_MAP_BITS: u32 = gl::MAP_READ_BIT
+    | gl::MAP_WRITE_BIT
+    | gl::MAP_INVALIDATE_RANGE_BIT
+    | gl::MAP_INVALIDATE_BUFFER_BIT
+    | gl::MAP_FLUSH_EXPLICIT_BIT
+    | gl::MAP_UNSYNCHRONIZED_BIT
+    | gl::MAP_PERSISTENT_BIT
+    | gl::MAP_COHERENT_BIT;
+
+/// The storage flags of a store made by glBufferData (GL 4.6 section 6.2): persistent
+/// and coherent mappings need glBufferStorage, which glemu does not offer.
+pub(crate) const MUTABLE_STORAGE_FLAGS: u32 =
+    gl::MAP_READ_BIT | gl::MAP_WRITE_BIT | gl::DYNAMIC_STORAGE_BIT;
+
+/// The mapped state of a buffer object (BUFFER_MAPPED and the values GL reports for it).
+#[derive(Debug)]
+pub(crate) struct MapState {
+    pub live: Arc<AtomicBool>,
+    /// BUFFER_ACCESS_FLAGS.
+    pub access: u32,
+    pub offset: u64,
+    pub length: u64,
+    /// The window's staging copy when `MAP_FLUSH_EXPLICIT_BIT` is set.
+    pub staging: Option<Arc<Buffer>>,
+}
+
+impl MapState {
+    /// Ends the mapping: every [`Mapping`] handle of it goes stale.
+    pub(crate) fn end(&self) {
+        self.live.store(false, Ordering::Release);
+    }
+}
+
+/// A mapped buffer range (glMapBuffer / glMapBufferRange). Offsets are relative to the
+/// start of the mapped range, as GL's returned pointer is. Valid until
+/// [`Context::unmap_buffer`]; afterwards every access is `INVALID_OPERATION`.
+///
+/// ```
+/// use glemu::{gl, Context, GlError};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let b = ctx.gen_buffers(1)[0];
+/// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+/// ctx.buffer_data(gl::ARRAY_BUFFER, &[0; 8], gl::STATIC_DRAW).unwrap();
+/// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
+/// m.write(4, &[9, 9]).unwrap();
+/// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+/// assert_eq!(m.write(0, &[1]).unwrap_err().gl, GlError::InvalidOperation); // stale
+/// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![9, 9]);
+/// ```
+#[derive(Debug)]
+pub struct Mapping {
+    /// Where reads and writes go: the data store, or the staging copy.
+    data: Arc<Buffer>,
+    /// Offset of the window in `data`.
+    base: u64,
+    len: u64,
+    live: Arc<AtomicBool>,
+    writable: bool,
+    readable: bool,
+}
+
+/// The bytes of a mapped range, locked for direct access ([`Mapping::bytes`]).
+#[derive(Debug)]
+pub struct MappedBytes<'a> {
+    guard: MutexGuard<'a, Vec<u8>>,
+    start: usize,
+    end: usize,
+}
+
+impl Deref for MappedBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.guard.get(self.start..self.end).unwrap_or(&[])
+    }
+}
+
+impl DerefMut for MappedBytes<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        let (s, e) = (self.start, self.end);
+        self.guard.get_mut(s..e).unwrap_or(&mut [])
+    }
+}
+
+impl Mapping {
+    fn check(&self) -> Result<()> {
+        if self.live.load(Ordering::Acquire) {
+            Ok(())
+        } else {
+            Err(Error::invalid_operation("the buffer is no longer mapped"))
+        }
+    }
+
+    /// Where `len` bytes at window offset `offset` are in `data`.
+    fn locate(&self, offset: usize, len: usize) -> Result<u64> {
+        let end = (offset as u64).checked_add(len as u64);
+        match end {
+            Some(end) if end <= self.len => Ok(self.base + offset as u64),
+            _ => Err(Error::invalid_value(format!(
+                "bytes {offset}+{len} are outside the {}-byte mapped range",
+                self.len
+            ))),
+        }
+    }
+
+    /// Length of the mapped range in bytes.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 16, gl::STATIC_DRAW).unwrap();
+    /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 8, gl::MAP_READ_BIT).unwrap();
+    /// assert_eq!(m.len(), 8);
+    /// ```
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the mapped range is empty (only a zero-sized buffer's glMapBuffer is).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// assert!(ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Reads `len` bytes at `offset` of the mapped range.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let b = ctx.gen_buffers(1)[0];
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
+    /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY).unwrap();
+    /// assert_eq!(m.read(1, 2).unwrap(), vec![2, 3]);
+    /// ```
+    pub fn read(&self, offset: usize, len: usize) -> Result<Vec<u8>> {
+        self.check()?;
+        if !self.readable {
+            return Err(Error::invalid_operation("the buffer is mapped write-only"));
+        }
+        let at = self.locate(offset, len)?;
+        let mut out = vec![0; len];
+        self.data.read(at, &mut out).map_err(from_pipeline)?;
+        Ok(out)
+    }
+
+    /// Writes `bytes` at `offset` of the mapped range.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let b = ctx.gen_buffers(1)[0];
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
+    /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
+    /// m.write(0, &[9]).unwrap();
+    /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    /// assert!(m.write(0, &[9]).is_err());
+    /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 1).unwrap(), vec![9]);
+    /// ```
+    pub fn write(&self, offset: usize, bytes: &[u8]) -> Result<()> {
+        self.check()?;
+        if !self.writable {
+            return Err(Error::invalid_operation("the buffer is mapped read-only"));
+        }
+        let at = self.locate(offset, bytes.len())?;
+        self.data.write(at, bytes).map_err(from_pipeline)
+    }
+
+    /// Locks the mapped range for direct access.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let b = ctx.gen_buffers(1)[0];
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 8, gl::STATIC_DRAW).unwrap();
+    /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 4, gl::MAP_WRITE_BIT).unwrap();
+    /// m.bytes().unwrap()[3] = 1;
+    /// assert_eq!(m.bytes().unwrap().len(), 4);
+    /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 7, 1).unwrap(), vec![1]);
+    /// ```
+    pub fn bytes(&self) -> Result<MappedBytes<'_>> {
+        self.check()?;
+        Ok(MappedBytes {
+            guard: self.data.lock(),
+            start: self.base as usize,
+            end: (self.base + self.len) as usize,
+        })
+    }
+}
+
+impl Context {
+    /// `glMapBuffer`: maps the whole bound buffer (`READ_ONLY`, `WRITE_ONLY` or
+    /// `READ_WRITE`); mapping a mapped buffer is `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
+    /// let _m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE).unwrap();
+    /// assert_eq!(ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_WRITE).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn map_buffer(&mut self, target: u32, access: u32) -> Result<Mapping> {
+        let bits = match access {
+            gl::READ_ONLY => gl::MAP_READ_BIT,
+            gl::WRITE_ONLY => gl::MAP_WRITE_BIT,
+            gl::READ_WRITE => gl::MAP_READ_BIT | gl::MAP_WRITE_BIT,
+            a => return Err(Error::invalid_enum("map access", a)),
+        };
+        let (id, o) = self.bound_object(target)?;
+        if o.mapped.is_some() {
+            return Err(Error::invalid_operation(format!(
+                "buffer {id} is already mapped"
+            )));
+        }
+        let len = o.data.len();
+        self.start_mapping(id, 0, len, bits)
+    }
+
+    /// `glMapBufferRange`: maps `length` bytes at `offset` of the bound buffer with the
+    /// `MAP_*_BIT` flags in `access`. Errors (GL 4.6 section 6.3): a range outside the
+    /// buffer or unknown bits `INVALID_VALUE`; zero length, an already mapped buffer,
+    /// neither READ nor WRITE, READ with an INVALIDATE or UNSYNCHRONIZED bit,
+    /// FLUSH_EXPLICIT without WRITE, or PERSISTENT/COHERENT (which need the
+    /// glBufferStorage flags a glBufferData store lacks) `INVALID_OPERATION`. Draws are
+    /// synchronous, so UNSYNCHRONIZED changes nothing, and invalidated contents are kept
+    /// (GL makes them undefined).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[0, 1, 2, 3, 4, 5], gl::STATIC_DRAW).unwrap();
+    /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 2, 3, gl::MAP_READ_BIT | gl::MAP_WRITE_BIT).unwrap();
+    /// assert_eq!(m.read(0, 3).unwrap(), vec![2, 3, 4]);
+    /// m.write(2, &[40]).unwrap();
+    /// assert!(m.write(3, &[50]).is_err()); // outside the window
+    /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![40, 5]);
+    /// let e = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 4, gl::MAP_READ_BIT).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn map_buffer_range(
+        &mut self,
+        target: u32,
+        offset: u64,
+        length: u64,
+        access: u32,
+    ) -> Result<Mapping> {
+        let (id, o) = self.bound_object(target)?;
+        let size = o.data.len();
+        if offset.checked_add(length).is_none_or(|end| end > size) {
+            return Err(Error::invalid_value(format!(
+                "range {offset}+{length} is outside the buffer's {size} bytes"
+            )));
+        }
+        if access & !ALL_MAP_BITS != 0 {
+            return Err(Error::invalid_value(format!(
+                "unknown map access bits 0x{:X}",
+                access & !ALL_MAP_BITS
+            )));
+        }
+        if length == 0 {
+            return Err(Error::invalid_operation("mapping a zero-length range"));
+        }
+        if o.mapped.is_some() {
+            return Err(Error::invalid_operation(format!(
+                "buffer {id} is already mapped"
+            )));
+        }
+        let read = access & gl::MAP_READ_BIT != 0;
+        let write = access & gl::MAP_WRITE_BIT != 0;
+        if !read && !write {
+            return Err(Error::invalid_operation(
+                "neither MAP_READ_BIT nor MAP_WRITE_BIT is set",
+            ));
+        }
+        let read_conflicts = gl::MAP_INVALIDATE_RANGE_BIT
+            | gl::MAP_INVALIDATE_BUFFER_BIT
+            | gl::MAP_UNSYNCHRONIZED_BIT;
+        if read && access & read_conflicts != 0 {
+            return Err(Error::invalid_operation(
+                "MAP_READ_BIT with an INVALIDATE or UNSYNCHRONIZED bit",
+            ));
+        }
+        if access & gl::MAP_FLUSH_EXPLICIT_BIT != 0 && !write {
+            return Err(Error::invalid_operation(
+                "MAP_FLUSH_EXPLICIT_BIT without MAP_WRITE_BIT",
+            ));
+        }
+        let unsupported = access & (gl::MAP_PERSISTENT_BIT | gl::MAP_COHERENT_BIT);
+        if unsupported & !MUTABLE_STORAGE_FLAGS != 0 {
+            return Err(Error::invalid_operation(format!(
+                "access bits 0x{unsupported:X} are not in the buffer's storage flags"
+            )));
+        }
+        self.start_mapping(id, offset, length, access)
+    }
+
+    fn start_mapping(
+        &mut self,
+        id: u32,
+        offset: u64,
+        length: u64,
+        access: u32,
+    ) -> Result<Mapping> {
+        let o = self
+            .buffers
+            .objects
+            .get_mut(&id)
+            .ok_or_else(|| Error::invalid_operation("buffer vanished"))?;
+        let live = Arc::new(AtomicBool::new(true));
+        let staging = (access & gl::MAP_FLUSH_EXPLICIT_BIT != 0).then(|| {
+            let mut window = vec![0; length as usize];
+            // The window lies inside the store (checked by the caller).
+            let _ = o.data.read(offset, &mut window);
+            Buffer::from_bytes(window)
+        });
+        let (data, base) = match &staging {
+            Some(s) => (Arc::clone(s), 0),
+            None => (Arc::clone(&o.data), offset),
+        };
+        o.access = match access & (gl::MAP_READ_BIT | gl::MAP_WRITE_BIT) {
+            gl::MAP_READ_BIT => gl::READ_ONLY,
+            gl::MAP_WRITE_BIT => gl::WRITE_ONLY,
+            _ => gl::READ_WRITE,
+        };
+        o.mapped = Some(MapState {
+            live: Arc::clone(&live),
+            access,
+            offset,
+            length,
+            staging,
+        });
+        Ok(Mapping {
+            data,
+            base,
+            len: length,
+            live,
+            writable: access & gl::MAP_WRITE_BIT != 0,
+            readable: access & gl::MAP_READ_BIT != 0,
+        })
+    }
+
+    /// `glFlushMappedBufferRange`: makes `length` bytes at `offset` (relative to the
+    /// mapped range) of a `MAP_FLUSH_EXPLICIT_BIT` mapping reach the buffer. A range
+    /// outside the mapping is `INVALID_VALUE`; a buffer that is not mapped, or mapped
+    /// without the flag, `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 8, gl::STATIC_DRAW).unwrap();
+    /// let bits = gl::MAP_WRITE_BIT | gl::MAP_FLUSH_EXPLICIT_BIT;
+    /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 4, bits).unwrap();
+    /// m.write(0, &[7, 8]).unwrap();
+    /// ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 1, 1).unwrap();
+    /// let e = ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 2, 3).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    /// // Only the flushed byte arrived.
+    /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![0, 8]);
+    /// ```
+    pub fn flush_mapped_buffer_range(
+        &mut self,
+        target: u32,
+        offset: u64,
+        length: u64,
+    ) -> Result<()> {
+        let (id, o) = self.bound_object(target)?;
+        let m = o
+            .mapped
+            .as_ref()
+            .ok_or_else(|| Error::invalid_operation(format!("buffer {id} is not mapped")))?;
+        let staging = m.staging.as_ref().ok_or_else(|| {
+            Error::invalid_operation(format!(
+                "buffer {id} was mapped without MAP_FLUSH_EXPLICIT_BIT"
+            ))
+        })?;
+        if offset.checked_add(length).is_none_or(|end| end > m.length) {
+            return Err(Error::invalid_value(format!(
+                "flush range {offset}+{length} is outside the {}-byte mapping",
+                m.length
+            )));
+        }
+        let mut bytes = vec![0; length as usize];
+        staging.read(offset, &mut bytes).map_err(from_pipeline)?;
+        o.data
+            .write(m.offset + offset, &bytes)
+            .map_err(from_pipeline)
+    }
+
+    /// `glUnmapBuffer`; unmapping a buffer that is not mapped is `INVALID_OPERATION`.
+    /// Unflushed writes of a `MAP_FLUSH_EXPLICIT_BIT` mapping are dropped.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// assert_eq!(ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap_err().gl, GlError::InvalidOperation);
+    /// ```
+    pub fn unmap_buffer(&mut self, target: u32) -> Result<()> {
+        let (id, _) = self.bound_object(target)?;
+        let o = self
+            .buffers
+            .objects
+            .get_mut(&id)
+            .ok_or_else(|| Error::invalid_operation("buffer vanished"))?;
+        match o.mapped.take() {
+            Some(m) => {
+                m.end();
+                Ok(())
+            }
+            None => Err(Error::invalid_operation(format!(
+                "buffer {id} is not mapped"
+            ))),
+        }
+    }
+}

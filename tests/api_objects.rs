@@ -1,0 +1,505 @@
+//! Transform feedback objects and their draws (ARB_transform_feedback2/3), buffer range
+//! mappings and flushes, buffer-to-buffer copies and multi-draw-indirect, checked by
+//! pixels, query counts and buffer contents.
+
+use glemu::{gl, Context};
+
+const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
+const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
+const CLEAR: [f32; 4] = [0.0, 0.0, 0.0, 0.0];
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn u32_bytes(v: &[u32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn f32s(b: &[u8]) -> Vec<f32> {
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Position from attribute 0, colour from attribute 1; the fragment takes the colour.
+fn passthrough(ctx: &mut Context) {
+    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
+    ctx.program_string(
+        gl::VERTEX_PROGRAM_ARB,
+        "!!ARBvp1.0\nMOV result.position, vertex.attrib[0];\nMOV result.color, vertex.attrib[1];\nEND\n",
+    )
+    .unwrap();
+    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
+    ctx.program_string(
+        gl::FRAGMENT_PROGRAM_ARB,
+        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n",
+    )
+    .unwrap();
+    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
+    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
+}
+
+/// Attribute 0 (`pos` components) and 1 (4 components) from `buffer`, interleaved with
+/// `stride` bytes per vertex, colour at byte `color_at`.
+fn attribs_from(ctx: &mut Context, buffer: u32, pos: i32, stride: i32, color_at: u64) {
+    ctx.bind_buffer(gl::ARRAY_BUFFER, buffer).unwrap();
+    ctx.vertex_attrib_pointer(0, pos, gl::FLOAT, false, stride, 0)
+        .unwrap();
+    ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, stride, color_at)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.enable_vertex_attrib_array(1).unwrap();
+}
+
+/// xy + rgba per vertex: a full-screen quad (two triangles) in `quad` colour, then one
+/// lower-left triangle in `tri` colour.
+fn scene_vertices(quad: [f32; 4], tri: [f32; 4]) -> Vec<f32> {
+    let mut v = Vec::new();
+    for p in [
+        [-1.0, -1.0],
+        [1.0, -1.0],
+        [1.0, 1.0],
+        [-1.0, -1.0],
+        [1.0, 1.0],
+        [-1.0, 1.0],
+    ] {
+        v.extend_from_slice(&p);
+        v.extend_from_slice(&quad);
+    }
+    for p in [[-1.0, -1.0], [1.0, -1.0], [-1.0, 1.0]] {
+        v.extend_from_slice(&p);
+        v.extend_from_slice(&tri);
+    }
+    v
+}
+
+fn primitives_generated(ctx: &mut Context, draw: impl FnOnce(&mut Context)) -> u32 {
+    let q = ctx.gen_queries(1)[0];
+    ctx.begin_query(gl::PRIMITIVES_GENERATED, q).unwrap();
+    draw(ctx);
+    ctx.end_query(gl::PRIMITIVES_GENERATED).unwrap();
+    ctx.get_query_object_uiv(q, gl::QUERY_RESULT).unwrap()
+}
+
+/// Captured vertices hold position and colour: 8 floats, 32 bytes.
+const CAPTURE_STRIDE: i32 = 32;
+
+/// Object A captures the quad (6 vertices) into buffer 20, object B the triangle (3
+/// vertices) into buffer 21; rasterization is discarded while capturing.
+fn capture_two_objects(ctx: &mut Context) -> (u32, u32) {
+    passthrough(ctx);
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&scene_vertices(RED, GREEN)),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    attribs_from(ctx, 10, 2, 24, 8);
+    ctx.transform_feedback_attribs(0, &["result.position", "result.color"])
+        .unwrap();
+    let t = ctx.gen_transform_feedbacks(2);
+    ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
+    for (obj, buffer, first, n) in [(t[0], 20, 0, 6), (t[1], 21, 6, 3)] {
+        ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, obj)
+            .unwrap();
+        ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, buffer)
+            .unwrap();
+        ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 1024, gl::STATIC_DRAW)
+            .unwrap();
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, buffer)
+            .unwrap();
+        ctx.begin_transform_feedback(gl::TRIANGLES).unwrap();
+        ctx.draw_arrays(gl::TRIANGLES, first, n).unwrap();
+        ctx.end_transform_feedback().unwrap();
+    }
+    ctx.disable(gl::RASTERIZER_DISCARD).unwrap();
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0)
+        .unwrap();
+    (t[0], t[1])
+}
+
+#[test]
+fn draw_transform_feedback_draws_each_objects_own_count() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    let (a, b) = capture_two_objects(&mut ctx);
+    // What was captured: B's buffer starts with the green triangle's first vertex.
+    ctx.bind_buffer(gl::COPY_READ_BUFFER, 21).unwrap();
+    let head = f32s(&ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 32).unwrap());
+    assert_eq!(head, vec![-1.0, -1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]);
+
+    // A's 6 vertices from A's buffer: the whole quad, red.
+    attribs_from(&mut ctx, 20, 4, CAPTURE_STRIDE, 16);
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback(gl::TRIANGLES, a).unwrap()
+    });
+    assert_eq!(n, 2, "A captured two triangles");
+    assert_eq!(ctx.read_pixel(6, 6).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(1, 1).unwrap(), RED);
+
+    // B's 3 vertices from B's buffer: the lower-left triangle only.
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    attribs_from(&mut ctx, 21, 4, CAPTURE_STRIDE, 16);
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback(gl::TRIANGLES, b).unwrap()
+    });
+    assert_eq!(n, 1, "B captured one triangle");
+    assert_eq!(ctx.read_pixel(1, 1).unwrap(), GREEN);
+    assert_eq!(ctx.read_pixel(6, 6).unwrap(), CLEAR);
+
+    // A's count with B's buffer reads past B's triangle: 6 vertices, 2 triangles.
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback(gl::TRIANGLES, a).unwrap()
+    });
+    assert_eq!(n, 2);
+    // Instanced: 3 instances of A's two triangles.
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback_instanced(gl::TRIANGLES, a, 3)
+            .unwrap()
+    });
+    assert_eq!(n, 6);
+    // Nothing was captured on stream 1.
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback_stream(gl::TRIANGLES, a, 1)
+            .unwrap()
+    });
+    assert_eq!(n, 0);
+    // The captured vertices drawn as points: A has 6.
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback_stream_instanced(gl::POINTS, a, 0, 1)
+            .unwrap()
+    });
+    assert_eq!(n, 6);
+}
+
+#[test]
+fn objects_keep_their_buffer_bindings_and_paused_captures() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&scene_vertices(RED, GREEN)),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+    ctx.transform_feedback_attribs(0, &["result.position", "result.color"])
+        .unwrap();
+    ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
+    let t = ctx.gen_transform_feedbacks(2);
+    let binding = |c: &Context| {
+        c.get_integer_i_v(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 0)
+            .unwrap()
+    };
+    for (obj, buffer) in [(t[0], 20), (t[1], 21)] {
+        ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, obj)
+            .unwrap();
+        assert_eq!(binding(&ctx), 0, "a new object has no bindings");
+        ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, buffer)
+            .unwrap();
+        ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 1024, gl::STATIC_DRAW)
+            .unwrap();
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, buffer)
+            .unwrap();
+    }
+    // A captures one triangle and pauses; B captures the quad meanwhile; A resumes and
+    // captures one more triangle: A's count is 6 vertices, B's 6.
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t[0])
+        .unwrap();
+    assert_eq!(binding(&ctx), 20);
+    ctx.begin_transform_feedback(gl::TRIANGLES).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 6, 3).unwrap();
+    ctx.pause_transform_feedback(true).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap(); // paused: not captured
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t[1])
+        .unwrap();
+    assert_eq!(binding(&ctx), 21);
+    assert_eq!(
+        ctx.get_transform_feedback_iv(t[0], gl::TRANSFORM_FEEDBACK_PAUSED)
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        ctx.get_transform_feedback_iv(t[1], gl::TRANSFORM_FEEDBACK_ACTIVE)
+            .unwrap(),
+        0
+    );
+    ctx.begin_transform_feedback(gl::TRIANGLES).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    ctx.end_transform_feedback().unwrap();
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t[0])
+        .unwrap();
+    ctx.resume_transform_feedback().unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 3, 3).unwrap();
+    ctx.end_transform_feedback().unwrap();
+    ctx.disable(gl::RASTERIZER_DISCARD).unwrap();
+
+    // A's buffer: the green triangle, then the second red triangle, nothing between.
+    ctx.bind_buffer(gl::COPY_READ_BUFFER, 20).unwrap();
+    let a = f32s(&ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 6 * 32).unwrap());
+    assert_eq!(&a[4..8], &GREEN);
+    assert_eq!(&a[3 * 8 + 4..3 * 8 + 8], &RED);
+    assert_eq!(&a[3 * 8..3 * 8 + 2], &[-1.0, -1.0]);
+
+    attribs_from(&mut ctx, 20, 4, CAPTURE_STRIDE, 16);
+    for (obj, want) in [(t[0], 2), (t[1], 2)] {
+        let n = primitives_generated(&mut ctx, |c| {
+            c.draw_transform_feedback(gl::TRIANGLES, obj).unwrap()
+        });
+        assert_eq!(n, want, "object {obj}");
+    }
+    // Deleting the bound object falls back to the default object.
+    ctx.delete_transform_feedbacks(&[t[0]]).unwrap();
+    assert!(!ctx.is_transform_feedback(t[0]));
+    assert!(ctx.is_transform_feedback(t[1]));
+    assert_eq!(binding(&ctx), 0, "the default object has no bindings");
+}
+
+#[test]
+fn map_buffer_range_windows_and_explicit_flushes() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    let b = ctx.gen_buffers(1)[0];
+    ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    let init: Vec<u8> = (0..32).collect();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &init, gl::DYNAMIC_DRAW)
+        .unwrap();
+
+    // A read window sees only its bytes, at window-relative offsets.
+    let m = ctx
+        .map_buffer_range(gl::ARRAY_BUFFER, 8, 8, gl::MAP_READ_BIT)
+        .unwrap();
+    assert_eq!(m.read(0, 8).unwrap(), (8..16).collect::<Vec<u8>>());
+    assert!(m.read(4, 5).is_err(), "past the window");
+    assert!(m.write(0, &[1]).is_err(), "read-only");
+    assert_eq!(&*m.bytes().unwrap(), &init[8..16]);
+    ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    assert!(m.read(0, 1).is_err(), "stale after unmap");
+
+    // A write window with INVALIDATE_RANGE writes through.
+    let m = ctx
+        .map_buffer_range(
+            gl::ARRAY_BUFFER,
+            4,
+            4,
+            gl::MAP_WRITE_BIT | gl::MAP_INVALIDATE_RANGE_BIT | gl::MAP_UNSYNCHRONIZED_BIT,
+        )
+        .unwrap();
+    m.write(0, &[90, 91, 92, 93]).unwrap();
+    ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    assert_eq!(
+        ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 3, 6).unwrap(),
+        vec![3, 90, 91, 92, 93, 8]
+    );
+
+    // FLUSH_EXPLICIT: only the flushed sub-ranges reach the buffer.
+    let m = ctx
+        .map_buffer_range(
+            gl::ARRAY_BUFFER,
+            16,
+            16,
+            gl::MAP_WRITE_BIT | gl::MAP_READ_BIT | gl::MAP_FLUSH_EXPLICIT_BIT,
+        )
+        .unwrap();
+    m.bytes().unwrap().fill(200);
+    ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 2, 3).unwrap();
+    assert_eq!(
+        ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 16, 6).unwrap(),
+        vec![16, 17, 200, 200, 200, 21],
+        "visible before unmap"
+    );
+    ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 15, 1).unwrap();
+    assert_eq!(
+        ctx.get_buffer_parameter_i64v(gl::ARRAY_BUFFER, gl::BUFFER_MAP_OFFSET)
+            .unwrap(),
+        16
+    );
+    ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    let after = ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 16, 16).unwrap();
+    let mut want: Vec<u8> = (16..32).collect();
+    want[2..5].fill(200);
+    want[15] = 200;
+    assert_eq!(after, want, "unflushed writes are dropped");
+    assert_eq!(
+        ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_MAPPED)
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_ACCESS)
+            .unwrap(),
+        gl::READ_WRITE as i32
+    );
+}
+
+#[test]
+fn vertices_written_through_a_mapped_window_are_drawn() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&scene_vertices(RED, RED)),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    // Recolour the quad's second triangle (vertices 3..6, colour at byte 8 of 24) green.
+    let m = ctx
+        .map_buffer_range(gl::ARRAY_BUFFER, 3 * 24, 3 * 24, gl::MAP_WRITE_BIT)
+        .unwrap();
+    for v in 0..3 {
+        m.write(v * 24 + 8, &f32_bytes(&GREEN)).unwrap();
+    }
+    ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    // Triangle 0 is below the diagonal (x > y), triangle 1 above it.
+    assert_eq!(ctx.read_pixel(6, 1).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(1, 6).unwrap(), GREEN);
+}
+
+#[test]
+fn copied_vertices_are_drawn() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    let staging = f32_bytes(&scene_vertices(GREEN, RED));
+    ctx.bind_buffer(gl::COPY_READ_BUFFER, 30).unwrap();
+    ctx.buffer_data(gl::COPY_READ_BUFFER, &staging, gl::STATIC_COPY)
+        .unwrap();
+    ctx.bind_buffer(gl::COPY_WRITE_BUFFER, 31).unwrap();
+    ctx.buffer_data_size(gl::COPY_WRITE_BUFFER, 6 * 24, gl::DYNAMIC_DRAW)
+        .unwrap();
+    // The green quad from the staging buffer...
+    ctx.copy_buffer_sub_data(gl::COPY_READ_BUFFER, gl::COPY_WRITE_BUFFER, 0, 0, 6 * 24)
+        .unwrap();
+    assert_eq!(
+        ctx.get_buffer_sub_data(gl::COPY_WRITE_BUFFER, 0, 6 * 24)
+            .unwrap(),
+        staging[..6 * 24].to_vec()
+    );
+    // ...then the red triangle's colour over vertex 3's, and within the destination from
+    // vertex 3 to vertices 4 and 5 (disjoint ranges of one buffer): the quad's second
+    // triangle turns red.
+    ctx.copy_buffer_sub_data(
+        gl::COPY_READ_BUFFER,
+        gl::COPY_WRITE_BUFFER,
+        6 * 24 + 8,
+        3 * 24 + 8,
+        16,
+    )
+    .unwrap();
+    for v in 4..6u64 {
+        ctx.copy_buffer_sub_data(
+            gl::COPY_WRITE_BUFFER,
+            gl::COPY_WRITE_BUFFER,
+            3 * 24 + 8,
+            v * 24 + 8,
+            16,
+        )
+        .unwrap();
+    }
+    attribs_from(&mut ctx, 31, 2, 24, 8);
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(ctx.read_pixel(6, 1).unwrap(), GREEN);
+    assert_eq!(ctx.read_pixel(1, 6).unwrap(), RED);
+}
+
+#[test]
+fn multi_draw_indirect_packed_and_strided() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    // Left half red (vertices 0..6), right half green (6..12).
+    let mut v = Vec::new();
+    for (x0, x1, c) in [(-1.0, 0.0, RED), (0.0, 1.0, GREEN)] {
+        for p in [[x0, -1.0], [x1, -1.0], [x1, 1.0], [x0, -1.0], [x1, 1.0], [x0, 1.0]] {
+            v.extend_from_slice(&p);
+            v.extend_from_slice(&c);
+        }
+    }
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STATIC_DRAW)
+        .unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+
+    // Packed: {count, instances, first, baseInstance} × 2.
+    ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 11).unwrap();
+    ctx.buffer_data(
+        gl::DRAW_INDIRECT_BUFFER,
+        &u32_bytes(&[6, 1, 0, 0, 6, 1, 6, 0]),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    let n = primitives_generated(&mut ctx, |c| {
+        c.multi_draw_arrays_indirect(gl::TRIANGLES, 0, 2, 0).unwrap()
+    });
+    assert_eq!(n, 4);
+    assert_eq!(ctx.read_pixel(1, 4).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(6, 4).unwrap(), GREEN);
+
+    // Strided (32 bytes, padding words 99) starting at byte 4, only the green half.
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.buffer_data(
+        gl::DRAW_INDIRECT_BUFFER,
+        &u32_bytes(&[99, 6, 1, 6, 0, 99, 99, 99, 99, 0, 1, 0, 0, 99, 99, 99, 99]),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    let n = primitives_generated(&mut ctx, |c| {
+        c.multi_draw_arrays_indirect(gl::TRIANGLES, 4, 2, 32).unwrap()
+    });
+    assert_eq!(n, 2, "the second command has count 0");
+    assert_eq!(ctx.read_pixel(1, 4).unwrap(), CLEAR);
+    assert_eq!(ctx.read_pixel(6, 4).unwrap(), GREEN);
+
+    // Elements: {count, instances, firstIndex, baseVertex, baseInstance}; one index list
+    // drawn at base vertex 0 (left, red) and 6 (right, green).
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 12).unwrap();
+    ctx.buffer_data(
+        gl::ELEMENT_ARRAY_BUFFER,
+        &u32_bytes(&[0, 1, 2, 3, 4, 5]),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    ctx.buffer_data(
+        gl::DRAW_INDIRECT_BUFFER,
+        &u32_bytes(&[3, 1, 0, 0, 0, 3, 1, 3, 6, 0]),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    let n = primitives_generated(&mut ctx, |c| {
+        c.multi_draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0, 2, 0)
+            .unwrap()
+    });
+    assert_eq!(n, 2);
+    // Left: the lower-right triangle of the red half; right: the upper-left of green.
+    assert_eq!(ctx.read_pixel(3, 1).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(4, 6).unwrap(), GREEN);
+    assert_eq!(ctx.read_pixel(0, 6).unwrap(), CLEAR);
+    assert_eq!(ctx.read_pixel(7, 1).unwrap(), CLEAR);
+}
+
+#[test]
+fn object_names_become_objects_when_bound() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    let b = ctx.gen_buffers(1)[0];
+    let t = ctx.gen_textures(1)[0];
+    let p = ctx.gen_programs(1)[0];
+    let q = ctx.gen_queries(1)[0];
+    let x = ctx.gen_transform_feedbacks(1)[0];
+    assert!(!ctx.is_buffer(b) && !ctx.is_texture(t) && !ctx.is_program(p));
+    assert!(!ctx.is_query(q) && !ctx.is_transform_feedback(x));
+    ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
+    ctx.bind_texture(gl::TEXTURE_3D, t).unwrap();
+    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, p).unwrap();
+    ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
+    ctx.end_query(gl::SAMPLES_PASSED).unwrap();
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, x)
+        .unwrap();
+    assert!(ctx.is_buffer(b) && ctx.is_texture(t) && ctx.is_program(p));
+    assert!(ctx.is_query(q) && ctx.is_transform_feedback(x));
+    ctx.delete_queries(&[q]);
+    assert!(!ctx.is_query(q));
+    assert!(ctx.get_query_object_uiv(q, gl::QUERY_RESULT).is_err());
+}
