@@ -440,6 +440,250 @@ const CASES: &[Case] = &[
         GlError::InvalidEnum,
         |c| c.fog_fv(gl::FOG_COORD_SRC, &[gl::LINEAR as f32]),
     ),
+    (
+        "mapping a zero-length range",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.map_buffer_range(gl::ARRAY_BUFFER, 4, 0, gl::MAP_READ_BIT)
+                .map(|_| ())
+        },
+    ),
+    ("mapping a range past the end", GlError::InvalidValue, |c| {
+        buffer_with(c, 16);
+        c.map_buffer_range(gl::ARRAY_BUFFER, 8, 9, gl::MAP_READ_BIT)
+            .map(|_| ())
+    }),
+    (
+        "mapping with an unknown access bit",
+        GlError::InvalidValue,
+        |c| {
+            buffer_with(c, 16);
+            c.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, gl::MAP_READ_BIT | 0x100)
+                .map(|_| ())
+        },
+    ),
+    (
+        "mapping without MAP_READ_BIT or MAP_WRITE_BIT",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, gl::MAP_UNSYNCHRONIZED_BIT)
+                .map(|_| ())
+        },
+    ),
+    (
+        "mapping for reading with an invalidate bit",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let bits = gl::MAP_READ_BIT | gl::MAP_INVALIDATE_RANGE_BIT;
+            c.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, bits).map(|_| ())
+        },
+    ),
+    (
+        "MAP_FLUSH_EXPLICIT_BIT without MAP_WRITE_BIT",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let bits = gl::MAP_READ_BIT | gl::MAP_FLUSH_EXPLICIT_BIT;
+            c.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, bits).map(|_| ())
+        },
+    ),
+    (
+        "a persistent mapping of a glBufferData store",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let bits = gl::MAP_WRITE_BIT | gl::MAP_PERSISTENT_BIT;
+            c.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, bits).map(|_| ())
+        },
+    ),
+    (
+        "a range mapping of a mapped buffer",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let _m = c.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
+            c.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, gl::MAP_READ_BIT)
+                .map(|_| ())
+        },
+    ),
+    (
+        "flushing a mapping made without MAP_FLUSH_EXPLICIT_BIT",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let _m = c.map_buffer_range(gl::ARRAY_BUFFER, 0, 8, gl::MAP_WRITE_BIT)?;
+            c.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 0, 4)
+        },
+    ),
+    (
+        "flushing past the mapped range",
+        GlError::InvalidValue,
+        |c| {
+            buffer_with(c, 16);
+            let bits = gl::MAP_WRITE_BIT | gl::MAP_FLUSH_EXPLICIT_BIT;
+            let _m = c.map_buffer_range(gl::ARRAY_BUFFER, 8, 8, bits)?;
+            c.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 4, 5)
+        },
+    ),
+    (
+        "flushing a buffer that is not mapped",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 0, 4)
+        },
+    ),
+    (
+        "copying between overlapping ranges of one buffer",
+        GlError::InvalidValue,
+        |c| {
+            buffer_with(c, 16);
+            c.copy_buffer_sub_data(gl::ARRAY_BUFFER, gl::ARRAY_BUFFER, 0, 4, 8)
+        },
+    ),
+    (
+        "copying past the end of a buffer",
+        GlError::InvalidValue,
+        |c| {
+            let b = buffer_with(c, 16);
+            c.bind_buffer(gl::COPY_WRITE_BUFFER, b)?;
+            c.copy_buffer_sub_data(gl::ARRAY_BUFFER, gl::COPY_WRITE_BUFFER, 12, 0, 8)
+        },
+    ),
+    (
+        "copying from a mapped buffer",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.bind_buffer(gl::COPY_WRITE_BUFFER, 99)?;
+            c.buffer_data_size(gl::COPY_WRITE_BUFFER, 16, gl::STATIC_DRAW)?;
+            let _m = c.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
+            c.copy_buffer_sub_data(gl::ARRAY_BUFFER, gl::COPY_WRITE_BUFFER, 0, 0, 4)
+        },
+    ),
+    (
+        "copying with nothing bound to the write target",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.copy_buffer_sub_data(gl::ARRAY_BUFFER, gl::COPY_WRITE_BUFFER, 0, 0, 4)
+        },
+    ),
+    ("an unknown buffer parameter", GlError::InvalidEnum, |c| {
+        buffer_with(c, 16);
+        c.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::TEXTURE_2D)
+            .map(|_| ())
+    }),
+    (
+        "binding a transform feedback name never generated",
+        GlError::InvalidOperation,
+        |c| c.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 5),
+    ),
+    (
+        "binding transform feedback to another target",
+        GlError::InvalidEnum,
+        |c| c.bind_transform_feedback(gl::ARRAY_BUFFER, 0),
+    ),
+    (
+        "rebinding transform feedback while it captures",
+        GlError::InvalidOperation,
+        |c| {
+            let t = c.gen_transform_feedbacks(1)[0];
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
+        },
+    ),
+    (
+        "deleting a paused transform feedback object",
+        GlError::InvalidOperation,
+        |c| {
+            let t = c.gen_transform_feedbacks(1)[0];
+            c.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)?;
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.pause_transform_feedback(true)?;
+            c.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0)?;
+            c.delete_transform_feedbacks(&[t])
+        },
+    ),
+    (
+        "resuming transform feedback that is not paused",
+        GlError::InvalidOperation,
+        |c| {
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.resume_transform_feedback()
+        },
+    ),
+    (
+        "drawing the captures of an object that never ended one",
+        GlError::InvalidOperation,
+        |c| {
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.draw_transform_feedback(gl::POINTS, 0)
+        },
+    ),
+    (
+        "drawing the captures of a generated but never bound name",
+        GlError::InvalidValue,
+        |c| {
+            let t = c.gen_transform_feedbacks(1)[0];
+            c.draw_transform_feedback(gl::POINTS, t)
+        },
+    ),
+    (
+        "drawing the captures of vertex stream 4",
+        GlError::InvalidValue,
+        |c| c.draw_transform_feedback_stream(gl::POINTS, 0, 4),
+    ),
+    (
+        "multi-draw-indirect with a stride not a multiple of 4",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 3)?;
+            c.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 64, gl::STATIC_DRAW)?;
+            c.multi_draw_arrays_indirect(gl::POINTS, 0, 2, 18)
+        },
+    ),
+    (
+        "multi-draw-indirect with a negative draw count",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 3)?;
+            c.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 64, gl::STATIC_DRAW)?;
+            c.multi_draw_elements_indirect(gl::POINTS, gl::UNSIGNED_INT, 0, -1, 0)
+        },
+    ),
+    (
+        "multi-draw-indirect reading past the buffer",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 3)?;
+            c.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 64, gl::STATIC_DRAW)?;
+            c.multi_draw_arrays_indirect(gl::POINTS, 0, 3, 28)
+        },
+    ),
+    (
+        "the result of an active query",
+        GlError::InvalidOperation,
+        |c| {
+            let q = c.gen_queries(1)[0];
+            c.begin_query(gl::SAMPLES_PASSED, q)?;
+            c.get_query_object_uiv(q, gl::QUERY_RESULT_AVAILABLE)
+                .map(|_| ())
+        },
+    ),
+    (
+        "an unknown query object parameter",
+        GlError::InvalidEnum,
+        |c| {
+            let q = c.gen_queries(1)[0];
+            c.begin_query(gl::SAMPLES_PASSED, q)?;
+            c.end_query(gl::SAMPLES_PASSED)?;
+            c.get_query_object_ui64v(q, gl::BUFFER_SIZE).map(|_| ())
+        },
+    ),
 ];
 
 #[test]

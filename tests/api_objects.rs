@@ -126,7 +126,10 @@ fn draw_transform_feedback_draws_each_objects_own_count() {
     let (a, b) = capture_two_objects(&mut ctx);
     // What was captured: B's buffer starts with the green triangle's first vertex.
     ctx.bind_buffer(gl::COPY_READ_BUFFER, 21).unwrap();
-    let head = f32s(&ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 32).unwrap());
+    let head = f32s(
+        &ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 32)
+            .unwrap(),
+    );
     assert_eq!(head, vec![-1.0, -1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0]);
 
     // A's 6 vertices from A's buffer: the whole quad, red.
@@ -238,7 +241,10 @@ fn objects_keep_their_buffer_bindings_and_paused_captures() {
 
     // A's buffer: the green triangle, then the second red triangle, nothing between.
     ctx.bind_buffer(gl::COPY_READ_BUFFER, 20).unwrap();
-    let a = f32s(&ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 6 * 32).unwrap());
+    let a = f32s(
+        &ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 6 * 32)
+            .unwrap(),
+    );
     assert_eq!(&a[4..8], &GREEN);
     assert_eq!(&a[3 * 8 + 4..3 * 8 + 8], &RED);
     assert_eq!(&a[3 * 8..3 * 8 + 2], &[-1.0, -1.0]);
@@ -303,13 +309,15 @@ fn map_buffer_range_windows_and_explicit_flushes() {
         )
         .unwrap();
     m.bytes().unwrap().fill(200);
-    ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 2, 3).unwrap();
+    ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 2, 3)
+        .unwrap();
     assert_eq!(
         ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 16, 6).unwrap(),
         vec![16, 17, 200, 200, 200, 21],
         "visible before unmap"
     );
-    ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 15, 1).unwrap();
+    ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 15, 1)
+        .unwrap();
     assert_eq!(
         ctx.get_buffer_parameter_i64v(gl::ARRAY_BUFFER, gl::BUFFER_MAP_OFFSET)
             .unwrap(),
@@ -412,7 +420,14 @@ fn multi_draw_indirect_packed_and_strided() {
     // Left half red (vertices 0..6), right half green (6..12).
     let mut v = Vec::new();
     for (x0, x1, c) in [(-1.0, 0.0, RED), (0.0, 1.0, GREEN)] {
-        for p in [[x0, -1.0], [x1, -1.0], [x1, 1.0], [x0, -1.0], [x1, 1.0], [x0, 1.0]] {
+        for p in [
+            [x0, -1.0],
+            [x1, -1.0],
+            [x1, 1.0],
+            [x0, -1.0],
+            [x1, 1.0],
+            [x0, 1.0],
+        ] {
             v.extend_from_slice(&p);
             v.extend_from_slice(&c);
         }
@@ -431,7 +446,8 @@ fn multi_draw_indirect_packed_and_strided() {
     )
     .unwrap();
     let n = primitives_generated(&mut ctx, |c| {
-        c.multi_draw_arrays_indirect(gl::TRIANGLES, 0, 2, 0).unwrap()
+        c.multi_draw_arrays_indirect(gl::TRIANGLES, 0, 2, 0)
+            .unwrap()
     });
     assert_eq!(n, 4);
     assert_eq!(ctx.read_pixel(1, 4).unwrap(), RED);
@@ -446,7 +462,8 @@ fn multi_draw_indirect_packed_and_strided() {
     )
     .unwrap();
     let n = primitives_generated(&mut ctx, |c| {
-        c.multi_draw_arrays_indirect(gl::TRIANGLES, 4, 2, 32).unwrap()
+        c.multi_draw_arrays_indirect(gl::TRIANGLES, 4, 2, 32)
+            .unwrap()
     });
     assert_eq!(n, 2, "the second command has count 0");
     assert_eq!(ctx.read_pixel(1, 4).unwrap(), CLEAR);

@@ -1,13 +1,13 @@
 //! Buffer objects: data, sub-data, mapping, indexed bindings, and NV_shader_buffer_load
 //! residency (GPU addresses in the pipeline's emulated address space).
 
+use super::mapping::{MapState, MUTABLE_STORAGE_FLAGS};
 use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
 use glemu_pipeline::{Buffer, PipelineError, PipelineErrorKind};
 use std::collections::HashMap;
-use super::mapping::{MapState, MUTABLE_STORAGE_FLAGS};
 use std::sync::Arc;
 
 /// Maps a pipeline error to the GL error it stands for.
@@ -510,14 +510,15 @@ impl Context {
         check_range(read_offset, size, r.data.len())?;
         check_range(write_offset, size, w.data.len())?;
         // Both ends fit in the buffers (checked above), so the sums cannot overflow.
-        if rid == wid && read_offset < write_offset + size && write_offset < read_offset + size
-        {
+        if rid == wid && read_offset < write_offset + size && write_offset < read_offset + size {
             return Err(Error::invalid_value(format!(
                 "source {read_offset}+{size} and destination {write_offset}+{size} overlap in buffer {rid}"
             )));
         }
         let mut bytes = vec![0; size as usize];
-        r.data.read(read_offset, &mut bytes).map_err(from_pipeline)?;
+        r.data
+            .read(read_offset, &mut bytes)
+            .map_err(from_pipeline)?;
         w.data.write(write_offset, &bytes).map_err(from_pipeline)
     }
 

@@ -69,7 +69,9 @@ fn indirect_steps(draw_count: i32, stride: i32, packed: u64) -> Result<(u64, u64
 fn indirect_at(offset: u64, i: u64, step: u64) -> Result<u64> {
     i.checked_mul(step)
         .and_then(|d| offset.checked_add(d))
-        .ok_or_else(|| Error::invalid_operation("indirect command reads past the end of the buffer"))
+        .ok_or_else(|| {
+            Error::invalid_operation("indirect command reads past the end of the buffer")
+        })
 }
 
 /// The class of primitives a draw mode feeds into transform feedback.
@@ -670,5 +672,21 @@ impl Context {
             written: stats.primitives_written,
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indirect_steps_and_offsets() {
+        assert_eq!(indirect_steps(3, 0, 20).unwrap(), (3, 20));
+        assert_eq!(indirect_steps(2, 32, 16).unwrap(), (2, 32));
+        assert!(indirect_steps(-1, 0, 16).is_err());
+        assert!(indirect_steps(1, -4, 16).is_err());
+        assert!(indirect_steps(1, 6, 16).is_err());
+        assert_eq!(indirect_at(4, 2, 32).unwrap(), 68);
+        assert!(indirect_at(u64::MAX - 8, 1, 16).is_err());
     }
 }

@@ -274,7 +274,7 @@ impl Context {
     ) -> Result<Mapping> {
         let (id, o) = self.bound_object(target)?;
         let size = o.data.len();
-        if offset.checked_add(length).is_none_or(|end| end > size) {
+        if !offset.checked_add(length).is_some_and(|end| end <= size) {
             return Err(Error::invalid_value(format!(
                 "range {offset}+{length} is outside the buffer's {size} bytes"
             )));
@@ -322,13 +322,7 @@ impl Context {
         self.start_mapping(id, offset, length, access)
     }
 
-    fn start_mapping(
-        &mut self,
-        id: u32,
-        offset: u64,
-        length: u64,
-        access: u32,
-    ) -> Result<Mapping> {
+    fn start_mapping(&mut self, id: u32, offset: u64, length: u64, access: u32) -> Result<Mapping> {
         let o = self
             .buffers
             .objects
@@ -403,7 +397,7 @@ impl Context {
                 "buffer {id} was mapped without MAP_FLUSH_EXPLICIT_BIT"
             ))
         })?;
-        if offset.checked_add(length).is_none_or(|end| end > m.length) {
+        if !offset.checked_add(length).is_some_and(|end| end <= m.length) {
             return Err(Error::invalid_value(format!(
                 "flush range {offset}+{length} is outside the {}-byte mapping",
                 m.length
@@ -441,5 +435,49 @@ impl Context {
                 "buffer {id} is not mapped"
             ))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mapped(bits: u32) -> (Context, Mapping) {
+        let mut ctx = Context::new(4, 4).unwrap();
+        ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+        ctx.buffer_data(gl::ARRAY_BUFFER, &[0, 1, 2, 3, 4, 5, 6, 7], gl::STATIC_DRAW)
+            .unwrap();
+        let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 2, 4, bits).unwrap();
+        (ctx, m)
+    }
+
+    #[test]
+    fn direct_windows_see_the_store() {
+        let (ctx, m) = mapped(gl::MAP_READ_BIT | gl::MAP_WRITE_BIT);
+        assert_eq!(&*m.bytes().unwrap(), &[2, 3, 4, 5]);
+        m.bytes().unwrap()[0] = 20;
+        let o = ctx.buffers.objects.get(&1).unwrap();
+        assert_eq!(o.data.to_vec()[2], 20, "writes land in the store at once");
+        assert!(m.locate(4, 1).is_err() && m.locate(usize::MAX, 2).is_err());
+    }
+
+    #[test]
+    fn explicit_flush_windows_stage_their_writes() {
+        let (mut ctx, m) = mapped(gl::MAP_WRITE_BIT | gl::MAP_FLUSH_EXPLICIT_BIT);
+        m.write(0, &[9, 9, 9, 9]).unwrap();
+        let store = |c: &Context| c.buffers.objects.get(&1).unwrap().data.to_vec();
+        assert_eq!(
+            store(&ctx),
+            vec![0, 1, 2, 3, 4, 5, 6, 7],
+            "nothing flushed yet"
+        );
+        ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 3, 1)
+            .unwrap();
+        assert_eq!(store(&ctx), vec![0, 1, 2, 3, 4, 9, 6, 7]);
+        assert!(ctx
+            .flush_mapped_buffer_range(gl::ARRAY_BUFFER, 4, 1)
+            .is_err());
+        ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+        assert!(m.bytes().is_err());
     }
 }

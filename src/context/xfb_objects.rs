@@ -62,9 +62,7 @@ impl Xfb {
         if id == self.bound {
             Some(&self.cur)
         } else {
-            self.objects
-                .get(&id)
-                .filter(|o| o.created || id == 0)
+            self.objects.get(&id).filter(|o| o.created || id == 0)
         }
     }
 
@@ -262,7 +260,12 @@ impl Context {
     /// let e = ctx.draw_transform_feedback_stream(gl::TRIANGLES, 0, 4).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidValue);
     /// ```
-    pub fn draw_transform_feedback_stream(&mut self, mode: u32, id: u32, stream: u32) -> Result<()> {
+    pub fn draw_transform_feedback_stream(
+        &mut self,
+        mode: u32,
+        id: u32,
+        stream: u32,
+    ) -> Result<()> {
         self.draw_transform_feedback_stream_instanced(mode, id, stream, 1)
     }
 
@@ -315,8 +318,65 @@ impl Context {
             ))
         })?;
         let n = counts.get(stream as usize).copied().unwrap_or(0);
-        let n = i32::try_from(n)
-            .map_err(|_| Error::invalid_value(format!("{n} captured vertices")))?;
+        let n =
+            i32::try_from(n).map_err(|_| Error::invalid_value(format!("{n} captured vertices")))?;
         self.draw_arrays_instanced(mode, 0, n, instances)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn binding(ctx: &Context, i: u32) -> Option<u32> {
+        ctx.buffers
+            .indexed
+            .get(&(gl::TRANSFORM_FEEDBACK_BUFFER, i))
+            .map(|b| b.id)
+    }
+
+    #[test]
+    fn bindings_move_with_the_object_and_drop_deleted_buffers() {
+        let mut ctx = Context::new(4, 4).unwrap();
+        let t = ctx.gen_transform_feedbacks(1)[0];
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 1, 7)
+            .unwrap();
+        ctx.bind_buffer_base(gl::UNIFORM_BUFFER, 1, 8).unwrap();
+        ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
+            .unwrap();
+        assert_eq!(binding(&ctx, 1), None, "the default object's binding left");
+        assert!(
+            ctx.buffers.indexed.contains_key(&(gl::UNIFORM_BUFFER, 1)),
+            "other targets stay"
+        );
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 3, 9)
+            .unwrap();
+        ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0)
+            .unwrap();
+        assert_eq!((binding(&ctx, 1), binding(&ctx, 3)), (Some(7), None));
+        ctx.delete_buffers(&[9]);
+        ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
+            .unwrap();
+        assert_eq!(binding(&ctx, 3), None, "buffer 9 was deleted meanwhile");
+        assert_eq!(ctx.xfb.bound, t);
+        assert!(
+            ctx.xfb.objects.contains_key(&0),
+            "the default object is parked"
+        );
+    }
+
+    #[test]
+    fn counts_are_vertices_of_the_last_ended_capture() {
+        let mut ctx = Context::new(4, 4).unwrap();
+        ctx.begin_transform_feedback(gl::LINES).unwrap();
+        ctx.xfb.add_written(&[3, 0, 1, 0]);
+        ctx.end_transform_feedback().unwrap();
+        assert_eq!(ctx.xfb.cur.last_vertices, Some([6, 0, 2, 0]));
+        // A new capture restarts the count but keeps the last one until it ends.
+        ctx.begin_transform_feedback(gl::POINTS).unwrap();
+        ctx.xfb.add_written(&[5, 0, 0, 0]);
+        assert_eq!(ctx.xfb.cur.last_vertices, Some([6, 0, 2, 0]));
+        ctx.end_transform_feedback().unwrap();
+        assert_eq!(ctx.xfb.cur.last_vertices, Some([5, 0, 0, 0]));
     }
 }
