@@ -397,7 +397,10 @@ impl Context {
                 "buffer {id} was mapped without MAP_FLUSH_EXPLICIT_BIT"
             ))
         })?;
-        if !offset.checked_add(length).is_some_and(|end| end <= m.length) {
+        if !offset
+            .checked_add(length)
+            .is_some_and(|end| end <= m.length)
+        {
             return Err(Error::invalid_value(format!(
                 "flush range {offset}+{length} is outside the {}-byte mapping",
                 m.length
