@@ -1,5 +1,5 @@
 //! Just enough 4×4 matrix maths for cameras. Matrices are column-major `[f32; 16]`
-//! (what `load_matrix_f` takes); [`rows`] gives the rows programs `DP4` against.
+//! (what `load_matrix_f` takes); [`row`] gives the rows programs `DP4` against.
 
 /// A column-major 4×4 matrix.
 pub type Mat4 = [f32; 16];

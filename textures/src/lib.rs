@@ -4,7 +4,7 @@
 //!
 //! The pieces, in the order data flows through them:
 //!
-//! * [`format`]: internal formats ([`Format`]) and the exact decode/encode of one texel
+//! * [`format`](mod@format): internal formats ([`Format`]) and the exact decode/encode of one texel
 //!   to a *canonical texel* `[u32; 4]` (f32 bits or raw integers).
 //! * [`upload`]: GL pixel transfer (format/type pairs such as RGBA/UNSIGNED_BYTE) into a
 //!   texture.
