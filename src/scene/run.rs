@@ -405,6 +405,43 @@ impl Runner {
         Ok(())
     }
 
+    /// A run-time program error names its instruction by byte offset within the program
+    /// text ("fragment program: instruction 4 (byte 61): ..."); this adds where that is
+    /// in the scene file, as load errors say.
+    fn locate_in_program(&self, msg: &str) -> String {
+        use glemu_programs::Stage::*;
+        let stages = [
+            ("vertex program: ", Vertex),
+            ("tessellation control program: ", TessControl),
+            ("tessellation evaluation program: ", TessEval),
+            ("geometry program: ", Geometry),
+            ("fragment program: ", Fragment),
+        ];
+        for (prefix, stage) in stages {
+            let Some(at) = msg.find(prefix) else {
+                continue;
+            };
+            let rest = &msg[at + prefix.len()..];
+            let Some(byte) = rest
+                .strip_prefix("instruction ")
+                .and_then(|r| r.split_once(" (byte "))
+                .and_then(|(_, r)| r.split_once(')'))
+                .and_then(|(b, _)| b.parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let Some(p) = self.scene.programs.iter().rev().find(|p| p.stage == stage) else {
+                continue;
+            };
+            let (pl, pc) = glemu_programs::span::line_col(&p.text, byte);
+            return format!(
+                "{msg} (scene line {}, column {pc})",
+                p.first_line + pl as usize - 1
+            );
+        }
+        msg.to_string()
+    }
+
     fn upload_vertex_data(&mut self) -> Result<(), SceneError> {
         if let Some(vd) = &self.scene.vertex_data {
             let id = self.ctx.gen_buffers(1)[0];
@@ -448,7 +485,8 @@ impl Runner {
         self.restart_occlusion().map_err(|e| fail_at(0, e))?;
         let commands = self.scene.commands.clone();
         for (line, cmd) in &commands {
-            self.command(*line, cmd).map_err(|e| fail_at(*line, e))?;
+            self.command(*line, cmd)
+                .map_err(|e| fail_at(*line, self.locate_in_program(&e.to_string())))?;
         }
         if let Some(q) = self.occlusion.take() {
             let _ = self.ctx.end_query(gl::SAMPLES_PASSED);
