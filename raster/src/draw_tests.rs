@@ -522,6 +522,27 @@ fn points_sizes_and_sprite_coords() {
     assert_eq!((v[0], v[1]), (0.125, 0.875));
 }
 
+/// Shader facts for one varying interpolated with `mode` at `location`.
+fn one_varying(mode: InterpMode, location: InterpLocation) -> ShaderInfo {
+    ShaderInfo {
+        varyings: vec![VaryingInterp { mode, location }],
+        ..Default::default()
+    }
+}
+
+/// `inp` drawn into a 4×4, 4-sample float target by a shader writing its varyings.
+fn shade_4x(r: &Rasterizer, inp: &DrawInput, info: ShaderInfo) -> Framebuffer {
+    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
+    draw(
+        r,
+        &mut f,
+        &DrawState::default(),
+        inp,
+        &VaryShader::with(info),
+    );
+    f
+}
+
 /// Triangle covering the left part of pixel (0,0) with a varying equal to window x.
 fn x_ramp_triangle(edge_x: f32) -> DrawInput {
     let mut inp = DrawInput::new(1);
@@ -578,52 +599,19 @@ fn msaa_coverage_per_sample_and_sample_mask() {
 fn centroid_uses_first_covered_sample() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
     let inp = x_ramp_triangle(0.5);
-    let info = ShaderInfo {
-        varyings: vec![VaryingInterp {
-            mode: InterpMode::NoPerspective,
-            location: InterpLocation::Centroid,
-        }],
-        ..Default::default()
-    };
-    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    draw(
-        &r,
-        &mut f,
-        &DrawState::default(),
-        &inp,
-        &VaryShader::with(info.clone()),
-    );
+    let info = one_varying(InterpMode::NoPerspective, InterpLocation::Centroid);
+    let f = shade_4x(&r, &inp, info.clone());
     // Partially covered pixel (0,0): first covered sample is 0 at x = 0.375.
     let v = f.read_sample(0, 0, 0, 0).unwrap_or_default()[0];
     assert!((v - 0.375).abs() < 1e-5, "{v}");
     // Fully covered pixel... none here at x>0; use the centre mode for comparison.
-    let info_c = ShaderInfo {
-        varyings: vec![VaryingInterp {
-            mode: InterpMode::NoPerspective,
-            location: InterpLocation::Center,
-        }],
-        ..Default::default()
-    };
-    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    draw(
-        &r,
-        &mut f,
-        &DrawState::default(),
-        &inp,
-        &VaryShader::with(info_c),
-    );
+    let info_c = one_varying(InterpMode::NoPerspective, InterpLocation::Center);
+    let f = shade_4x(&r, &inp, info_c);
     let v = f.read_sample(0, 0, 0, 0).unwrap_or_default()[0];
     assert!((v - 0.5).abs() < 1e-5, "{v}");
     // Fully covered pixel with centroid = centre.
     let inp = x_ramp_triangle(3.0);
-    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    draw(
-        &r,
-        &mut f,
-        &DrawState::default(),
-        &inp,
-        &VaryShader::with(info),
-    );
+    let f = shade_4x(&r, &inp, info);
     let v = f.read_sample(0, 1, 1, 0).unwrap_or_default()[0];
     assert!((v - 1.5).abs() < 1e-5, "{v}");
 }
@@ -632,21 +620,8 @@ fn centroid_uses_first_covered_sample() {
 fn per_sample_shading_evaluates_at_samples() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
     let inp = x_ramp_triangle(3.0);
-    let info = ShaderInfo {
-        varyings: vec![VaryingInterp {
-            mode: InterpMode::NoPerspective,
-            location: InterpLocation::Sample,
-        }],
-        ..Default::default()
-    };
-    let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    draw(
-        &r,
-        &mut f,
-        &DrawState::default(),
-        &inp,
-        &VaryShader::with(info),
-    );
+    let info = one_varying(InterpMode::NoPerspective, InterpLocation::Sample);
+    let f = shade_4x(&r, &inp, info);
     for (s, want) in [0.375, 0.875, 0.125, 0.625].iter().enumerate() {
         let v = f.read_sample(0, 1, 2, s as u32).unwrap_or_default()[0];
         assert!((v - (1.0 + want)).abs() < 1e-5, "sample {s}: {v}");
@@ -654,13 +629,7 @@ fn per_sample_shading_evaluates_at_samples() {
     // Min sample shading does the same without a SAMPLE varying.
     let mut st = DrawState::default();
     st.multisample.sample_shading = Some(1.0);
-    let info = ShaderInfo {
-        varyings: vec![VaryingInterp {
-            mode: InterpMode::NoPerspective,
-            location: InterpLocation::Center,
-        }],
-        ..Default::default()
-    };
+    let info = one_varying(InterpMode::NoPerspective, InterpLocation::Center);
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
     draw(&r, &mut f, &st, &inp, &VaryShader::with(info));
     let v = f.read_sample(0, 1, 2, 1).unwrap_or_default()[0];
@@ -716,13 +685,7 @@ fn flat_takes_provoking_vertex_bits() {
         inp.push_vertex(vtx(*x, *y), &[0xdead_0000 + i as u32]);
     }
     inp.primitives.push(Primitive::triangle([0, 1, 2], 2, 0));
-    let info = ShaderInfo {
-        varyings: vec![VaryingInterp {
-            mode: InterpMode::Flat,
-            location: InterpLocation::Center,
-        }],
-        ..Default::default()
-    };
+    let info = one_varying(InterpMode::Flat, InterpLocation::Center);
     let mut f = Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba32Ui], DepthFormat::D24S8)
         .unwrap_or_else(|e| panic!("{e}"));
     draw(
@@ -1031,13 +994,7 @@ impl FragmentShader for IpShader {
 fn ipas_ipao_sample_id_and_mask_inputs() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
     let inp = x_ramp_triangle(3.0);
-    let info = ShaderInfo {
-        varyings: vec![VaryingInterp {
-            mode: InterpMode::NoPerspective,
-            location: InterpLocation::Center,
-        }],
-        ..Default::default()
-    };
+    let info = one_varying(InterpMode::NoPerspective, InterpLocation::Center);
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
     r.draw(&mut f, &DrawState::default(), &inp, &IpShader(info.clone()))
         .unwrap_or_else(|e| panic!("{e}"));
