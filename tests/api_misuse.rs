@@ -572,6 +572,24 @@ const CASES: &[Case] = &[
             c.copy_buffer_sub_data(gl::ARRAY_BUFFER, gl::COPY_WRITE_BUFFER, 0, 0, 4)
         },
     ),
+    (
+        "reading back a mapped buffer",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let _m = c.map_buffer_range(gl::ARRAY_BUFFER, 8, 4, gl::MAP_READ_BIT)?;
+            c.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 4).map(|_| ())
+        },
+    ),
+    (
+        "sub data into a mapped range",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            let _m = c.map_buffer_range(gl::ARRAY_BUFFER, 8, 4, gl::MAP_READ_BIT)?;
+            c.buffer_sub_data(gl::ARRAY_BUFFER, 6, &[0; 3])
+        },
+    ),
     ("an unknown buffer parameter", GlError::InvalidEnum, |c| {
         buffer_with(c, 16);
         c.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::TEXTURE_2D)

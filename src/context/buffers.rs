@@ -295,7 +295,8 @@ impl Context {
         Ok((id, o))
     }
 
-    /// `glBufferData` with initial contents.
+    /// `glBufferData` with initial contents: a new data store (a mapped buffer is
+    /// unmapped first, GL 4.6 section 6.2).
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -330,9 +331,6 @@ impl Context {
         if !USAGES.contains(&usage) {
             return Err(Error::invalid_enum("buffer usage", usage));
         }
-        if o.mapped.is_some() {
-            return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
-        }
         if bytes.len() as u64 > MAX_BUFFER_SIZE {
             return Err(Error::out_of_memory(format!(
                 "buffer of {} bytes (max {MAX_BUFFER_SIZE})",
@@ -343,6 +341,10 @@ impl Context {
         // its GPU address (NV_shader_buffer_load: respecifying makes it non-resident).
         let fresh = Buffer::from_bytes(bytes);
         if let Some(o) = self.buffers.objects.get_mut(&id) {
+            // GL 4.6 section 6.2: a mapped buffer is unmapped first.
+            if let Some(m) = o.mapped.take() {
+                m.end();
+            }
             if o.resident {
                 self.memory.make_non_resident(&o.data);
                 o.resident = false;
@@ -353,7 +355,8 @@ impl Context {
         Ok(())
     }
 
-    /// `glBufferSubData`.
+    /// `glBufferSubData`: writing into a mapped range is `INVALID_OPERATION`; the rest
+    /// of a range-mapped buffer may be written.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -362,17 +365,26 @@ impl Context {
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
     /// ctx.buffer_sub_data(gl::ARRAY_BUFFER, 2, &[5, 6]).unwrap();
     /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 3, &[5, 6]).unwrap_err().gl, GlError::InvalidValue);
+    /// let _m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 2, 2, gl::MAP_READ_BIT).unwrap();
+    /// ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[1, 1]).unwrap();
+    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 1, &[1, 1]).unwrap_err().gl, GlError::InvalidOperation);
     /// ```
     pub fn buffer_sub_data(&mut self, target: u32, offset: u64, bytes: &[u8]) -> Result<()> {
         let (id, o) = self.bound_object(target)?;
-        if o.mapped.is_some() {
-            return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
-        }
         check_range(offset, bytes.len() as u64, o.data.len())?;
+        if let Some(m) = &o.mapped {
+            // Both ranges lie inside the buffer, so the sums cannot overflow.
+            let end = offset + bytes.len() as u64;
+            if offset < m.offset + m.length && m.offset < end {
+                return Err(Error::invalid_operation(format!(
+                    "bytes {offset}..{end} of buffer {id} are mapped"
+                )));
+            }
+        }
         o.data.write(offset, bytes).map_err(from_pipeline)
     }
 
-    /// `glGetBufferSubData`.
+    /// `glGetBufferSubData`; a mapped buffer is `INVALID_OPERATION`.
     ///
     /// ```
     /// use glemu::{gl, Context};
@@ -382,7 +394,10 @@ impl Context {
     /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 1, 2).unwrap(), vec![2, 3]);
     /// ```
     pub fn get_buffer_sub_data(&self, target: u32, offset: u64, len: u64) -> Result<Vec<u8>> {
-        let (_, o) = self.bound_object(target)?;
+        let (id, o) = self.bound_object(target)?;
+        if o.mapped.is_some() {
+            return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
+        }
         check_range(offset, len, o.data.len())?;
         let mut out = vec![0; len as usize];
         o.data.read(offset, &mut out).map_err(from_pipeline)?;

@@ -483,4 +483,14 @@ mod tests {
         ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
         assert!(m.bytes().is_err());
     }
+    #[test]
+    fn new_data_unmaps() {
+        let (mut ctx, m) = mapped(gl::MAP_READ_BIT);
+        ctx.buffer_data(gl::ARRAY_BUFFER, &[1], gl::STREAM_DRAW)
+            .unwrap();
+        assert!(m.read(0, 1).is_err(), "the old mapping is stale");
+        assert!(ctx.unmap_buffer(gl::ARRAY_BUFFER).is_err());
+        let usage = ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_USAGE);
+        assert_eq!(usage.unwrap(), gl::STREAM_DRAW as i32);
+    }
 }
