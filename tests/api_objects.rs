@@ -522,3 +522,93 @@ fn object_names_become_objects_when_bound() {
     assert!(!ctx.is_query(q));
     assert!(ctx.get_query_object_uiv(q, gl::QUERY_RESULT).is_err());
 }
+
+#[test]
+fn draw_transform_feedback_stream_draws_that_streams_count() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    let programs = [
+        (
+            gl::VERTEX_PROGRAM_ARB,
+            "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND\n",
+        ),
+        // One vertex to stream 0 and two to stream 1 per input point.
+        (
+            gl::GEOMETRY_PROGRAM_NV,
+            "!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 3;\n\
+             MOV result.position, vertex[0].position;\nEMITS 0;\n\
+             MOV result.attrib[1], vertex[0].position;\nEMITS 1;\nEMITS 1;\nEND\n",
+        ),
+        (
+            gl::FRAGMENT_PROGRAM_ARB,
+            "!!NVfp5.0\nMOV result.color, 1.0;\nEND\n",
+        ),
+    ];
+    for (i, (target, text)) in programs.into_iter().enumerate() {
+        ctx.bind_program(target, i as u32 + 1).unwrap();
+        ctx.program_string(target, text).unwrap();
+        ctx.enable(target).unwrap();
+    }
+    ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
+    let pts: Vec<f32> = (0..3)
+        .flat_map(|i| [i as f32 * 0.1, 0.0, 0.0, 1.0])
+        .collect();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&pts), gl::STATIC_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.transform_feedback_attribs(0, &["result.position"])
+        .unwrap();
+    ctx.transform_feedback_attribs(1, &["result.attrib[1]"])
+        .unwrap();
+    for (i, b) in [(0, 20), (1, 21)] {
+        ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, b).unwrap();
+        ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 1024, gl::STATIC_DRAW)
+            .unwrap();
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, i, b)
+            .unwrap();
+    }
+    let t = ctx.gen_transform_feedbacks(1)[0];
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
+        .unwrap();
+    // The object's bindings start empty; bind again inside it.
+    for (i, b) in [(0, 20), (1, 21)] {
+        ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, i, b)
+            .unwrap();
+    }
+    ctx.begin_transform_feedback(gl::POINTS).unwrap();
+    ctx.draw_arrays(gl::POINTS, 0, 3).unwrap();
+    ctx.end_transform_feedback().unwrap();
+    ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0)
+        .unwrap();
+
+    ctx.bind_buffer(gl::COPY_READ_BUFFER, 21).unwrap();
+    let s1 = f32s(
+        &ctx.get_buffer_sub_data(gl::COPY_READ_BUFFER, 0, 48)
+            .unwrap(),
+    );
+    assert_eq!(
+        s1,
+        vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.1, 0.0, 0.0, 1.0],
+        "stream 1 holds each point twice"
+    );
+
+    // Replays feed the captured positions of stream 1 (16 bytes each) back as points;
+    // the geometry program emits one stream-0 point per input vertex.
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 21).unwrap();
+    ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    for (stream, want) in [(0, 3), (1, 6), (2, 0)] {
+        let n = primitives_generated(&mut ctx, |c| {
+            c.draw_transform_feedback_stream(gl::POINTS, t, stream)
+                .unwrap()
+        });
+        assert_eq!(n, want, "stream {stream}");
+    }
+    let n = primitives_generated(&mut ctx, |c| {
+        c.draw_transform_feedback_stream_instanced(gl::POINTS, t, 1, 2)
+            .unwrap()
+    });
+    assert_eq!(n, 12, "two instances of stream 1's six vertices");
+}
