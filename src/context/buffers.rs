@@ -327,7 +327,7 @@ impl Context {
     }
 
     fn buffer_data_inner(&mut self, target: u32, bytes: Vec<u8>, usage: u32) -> Result<()> {
-        let (id, o) = self.bound_object(target)?;
+        let (id, _) = self.bound_object(target)?;
         if !USAGES.contains(&usage) {
             return Err(Error::invalid_enum("buffer usage", usage));
         }
