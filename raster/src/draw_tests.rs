@@ -81,6 +81,28 @@ impl FragmentShader for VaryShader {
     }
 }
 
+/// A stateless shader made from a closure, for one-off test shaders.
+struct FnShader<F>(ShaderInfo, F);
+
+impl<F> FragmentShader for FnShader<F>
+where
+    F: Fn(&FragmentBatch<'_>, &mut FragmentOutputs) -> Result<(), ShaderError> + Sync,
+{
+    type Scratch = ();
+    fn info(&self) -> &ShaderInfo {
+        &self.0
+    }
+    fn new_scratch(&self) {}
+    fn shade(
+        &self,
+        _: &mut (),
+        b: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError> {
+        (self.1)(b, out)
+    }
+}
+
 fn fb(w: u32, h: u32, samples: u32, f: ColorFormat) -> Framebuffer {
     Framebuffer::new(w, h, samples, &[f], DepthFormat::D24S8).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -479,26 +501,16 @@ fn points_sizes_and_sprite_coords() {
 
     // Sprite coordinates: 4×4 sprite at (8, 8); pixel (6, 9) centre → s = 1/8, t (upper
     // left origin) = 0.5 - 1.5/4 = 1/8.
-    struct Pc(ShaderInfo);
-    impl FragmentShader for Pc {
-        type Scratch = ();
-        fn info(&self) -> &ShaderInfo {
-            &self.0
-        }
-        fn new_scratch(&self) {}
-        fn shade(
-            &self,
-            _: &mut (),
-            b: &FragmentBatch<'_>,
-            out: &mut FragmentOutputs,
-        ) -> Result<(), ShaderError> {
+    let pc_shader = FnShader(
+        ShaderInfo::default(),
+        |b: &FragmentBatch<'_>, out: &mut FragmentOutputs| {
             let mut pc = [[0; LANES]; 2];
             b.point_coord(&mut pc);
             out.color[0][0] = pc[0];
             out.color[0][1] = pc[1];
             Ok(())
-        }
-    }
+        },
+    );
     let mut inp = DrawInput::new(0);
     inp.push_vertex(
         WindowVertex {
@@ -511,12 +523,12 @@ fn points_sizes_and_sprite_coords() {
     let mut st = DrawState::default();
     st.raster.point_sprite = true;
     let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
-    r.draw(&mut f, &st, &inp, &Pc(ShaderInfo::default()))
+    r.draw(&mut f, &st, &inp, &pc_shader)
         .unwrap_or_else(|e| panic!("{e}"));
     let v = f.read_sample(0, 6, 9, 0).unwrap_or_default();
     assert_eq!((v[0], v[1]), (0.125, 0.125));
     st.raster.point_sprite_origin = PointSpriteOrigin::LowerLeft;
-    r.draw(&mut f, &st, &inp, &Pc(ShaderInfo::default()))
+    r.draw(&mut f, &st, &inp, &pc_shader)
         .unwrap_or_else(|e| panic!("{e}"));
     let v = f.read_sample(0, 6, 9, 0).unwrap_or_default();
     assert_eq!((v[0], v[1]), (0.125, 0.875));
@@ -822,19 +834,8 @@ fn stencil_masks_second_draw_and_kill_discards() {
 #[test]
 fn blend_mrt_masks_srgb_and_integer_targets() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
-    struct Mrt(ShaderInfo);
-    impl FragmentShader for Mrt {
-        type Scratch = ();
-        fn info(&self) -> &ShaderInfo {
-            &self.0
-        }
-        fn new_scratch(&self) {}
-        fn shade(
-            &self,
-            _: &mut (),
-            _: &FragmentBatch<'_>,
-            out: &mut FragmentOutputs,
-        ) -> Result<(), ShaderError> {
+    let mrt = |info: ShaderInfo| {
+        FnShader(info, |_: &FragmentBatch<'_>, out: &mut FragmentOutputs| {
             for l in 0..LANES {
                 out.set_color_f32(0, l, [1.0, 0.5, 0.0, 0.5]);
                 out.set_color_f32(1, l, [0.215_860_5, 0.0, 1.0, 1.0]);
@@ -843,8 +844,8 @@ fn blend_mrt_masks_srgb_and_integer_targets() {
                 }
             }
             Ok(())
-        }
-    }
+        })
+    };
     let formats = [
         ColorFormat::Rgba8Unorm,
         ColorFormat::Srgb8Alpha8,
@@ -865,7 +866,7 @@ fn blend_mrt_masks_srgb_and_integer_targets() {
     st.blend.framebuffer_srgb = true;
     let mut inp = DrawInput::new(0);
     quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.5, [0.0; 4]);
-    r.draw(&mut f, &st, &inp, &Mrt(ShaderInfo::default()))
+    r.draw(&mut f, &st, &inp, &mrt(ShaderInfo::default()))
         .unwrap_or_else(|e| panic!("{e}"));
     let p = f
         .read_sample_raw(0, 2, 2, 0)
@@ -1116,32 +1117,17 @@ fn logic_op_and_alpha_to_one() {
 
 #[test]
 fn shader_errors_propagate() {
-    struct Fails(ShaderInfo);
-    impl FragmentShader for Fails {
-        type Scratch = ();
-        fn info(&self) -> &ShaderInfo {
-            &self.0
-        }
-        fn new_scratch(&self) {}
-        fn shade(
-            &self,
-            _: &mut (),
-            _: &FragmentBatch<'_>,
-            _: &mut FragmentOutputs,
-        ) -> Result<(), ShaderError> {
+    let fails = FnShader(
+        ShaderInfo::default(),
+        |_: &FragmentBatch<'_>, _: &mut FragmentOutputs| {
             Err(ShaderError("instruction budget exhausted".into()))
-        }
-    }
+        },
+    );
     let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
     let mut f = fb(200, 200, 1, ColorFormat::Rgba8Unorm);
     let mut inp = DrawInput::new(0);
     quad(&mut inp, 0.0, 0.0, 200.0, 200.0, 0.5, [0.0; 4]);
-    let e = r.draw(
-        &mut f,
-        &DrawState::default(),
-        &inp,
-        &Fails(ShaderInfo::default()),
-    );
+    let e = r.draw(&mut f, &DrawState::default(), &inp, &fails);
     assert_eq!(
         e,
         Err(RasterError::Shader("instruction budget exhausted".into()))
