@@ -612,3 +612,79 @@ fn draw_transform_feedback_stream_draws_that_streams_count() {
     });
     assert_eq!(n, 12, "two instances of stream 1's six vertices");
 }
+
+#[test]
+fn base_vertex_and_base_instance_draws() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    // Left half red (vertices 0..6), right half green (6..12), one index list.
+    let mut v = Vec::new();
+    for (x0, x1, c) in [(-1.0, 0.0, RED), (0.0, 1.0, GREEN)] {
+        for p in [
+            [x0, -1.0],
+            [x1, -1.0],
+            [x1, 1.0],
+            [x0, -1.0],
+            [x1, 1.0],
+            [x0, 1.0],
+        ] {
+            v.extend_from_slice(&p);
+            v.extend_from_slice(&c);
+        }
+    }
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STATIC_DRAW)
+        .unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+    ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 11).unwrap();
+    ctx.buffer_data(
+        gl::ELEMENT_ARRAY_BUFFER,
+        &[0u8, 1, 2, 3, 4, 5],
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+
+    ctx.draw_elements_base_vertex(gl::TRIANGLES, 6, gl::UNSIGNED_BYTE, 0, 6)
+        .unwrap();
+    assert_eq!(ctx.read_pixel(6, 4).unwrap(), GREEN);
+    assert_eq!(ctx.read_pixel(1, 4).unwrap(), CLEAR);
+
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    // The second triangle of each half: indices 3..6 at byte offset 3.
+    ctx.multi_draw_elements_base_vertex(
+        gl::TRIANGLES,
+        &[3, 3],
+        gl::UNSIGNED_BYTE,
+        &[3, 3],
+        &[0, 6],
+    )
+    .unwrap();
+    assert_eq!(ctx.read_pixel(0, 6).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(4, 6).unwrap(), GREEN);
+    assert_eq!(ctx.read_pixel(3, 1).unwrap(), CLEAR);
+
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.draw_range_elements_base_vertex(gl::TRIANGLES, 0, 2, 3, gl::UNSIGNED_BYTE, 0, 0)
+        .unwrap();
+    assert_eq!(ctx.read_pixel(3, 1).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(7, 1).unwrap(), CLEAR);
+
+    // Colour per instance from buffer 12: base instance 1 picks the second, green.
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 12).unwrap();
+    ctx.buffer_data(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&[RED, GREEN].concat()),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    ctx.vertex_attrib_divisor(1, 1).unwrap();
+    ctx.draw_elements_instanced_base_instance(gl::TRIANGLES, 6, gl::UNSIGNED_BYTE, 0, 1, 1)
+        .unwrap();
+    assert_eq!(ctx.read_pixel(1, 4).unwrap(), GREEN);
+    ctx.draw_elements_instanced_base_instance(gl::TRIANGLES, 6, gl::UNSIGNED_BYTE, 0, 1, 0)
+        .unwrap();
+    assert_eq!(ctx.read_pixel(1, 4).unwrap(), RED);
+}

@@ -19,7 +19,7 @@ use std::sync::Arc;
 /// Parameter-buffer bindings per stage.
 const MAX_PARAM_BUFFERS: u32 = 16;
 
-fn primitive_mode(mode: u32) -> Result<PrimitiveMode> {
+pub(super) fn primitive_mode(mode: u32) -> Result<PrimitiveMode> {
     use PrimitiveMode as M;
     Ok(match mode {
         gl::POINTS => M::Points,
@@ -41,7 +41,7 @@ fn primitive_mode(mode: u32) -> Result<PrimitiveMode> {
     })
 }
 
-fn index_type(ty: u32) -> Result<IndexType> {
+pub(super) fn index_type(ty: u32) -> Result<IndexType> {
     Ok(match ty {
         gl::UNSIGNED_BYTE => IndexType::U8,
         gl::UNSIGNED_SHORT => IndexType::U16,
@@ -50,28 +50,8 @@ fn index_type(ty: u32) -> Result<IndexType> {
     })
 }
 
-fn count(n: i32, what: &str) -> Result<u32> {
+pub(super) fn count(n: i32, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::invalid_value(format!("negative {what} {n}")))
-}
-
-/// The command count and byte step of a multi-draw-indirect call (`packed` = the size
-/// of one command, the step for stride 0).
-fn indirect_steps(draw_count: i32, stride: i32, packed: u64) -> Result<(u64, u64)> {
-    let n = count(draw_count, "draw count")?;
-    let stride = u64::try_from(stride)
-        .ok()
-        .filter(|s| s % 4 == 0)
-        .ok_or_else(|| Error::invalid_value(format!("stride {stride} is not a multiple of 4")))?;
-    Ok((u64::from(n), if stride == 0 { packed } else { stride }))
-}
-
-/// Offset of command `i` (overflow reads past any buffer: `INVALID_OPERATION`).
-fn indirect_at(offset: u64, i: u64, step: u64) -> Result<u64> {
-    i.checked_mul(step)
-        .and_then(|d| offset.checked_add(d))
-        .ok_or_else(|| {
-            Error::invalid_operation("indirect command reads past the end of the buffer")
-        })
 }
 
 /// The class of primitives a draw mode feeds into transform feedback.
@@ -158,6 +138,91 @@ impl Context {
     /// ```
     pub fn draw_elements(&mut self, mode: u32, n: i32, ty: u32, offset: u64) -> Result<()> {
         self.draw_elements_instanced_base_vertex_base_instance(mode, n, ty, offset, 1, 0, 0)
+    }
+
+    /// `glDrawElementsBaseVertex`: `base_vertex` is added to every index (after
+    /// primitive restart is checked against the raw index).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_elements_base_vertex(gl::TRIANGLES, 3, gl::UNSIGNED_INT, 0, 4).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // no element array buffer
+    /// ```
+    pub fn draw_elements_base_vertex(
+        &mut self,
+        mode: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+        base_vertex: i32,
+    ) -> Result<()> {
+        self.draw_elements_instanced_base_vertex_base_instance(
+            mode,
+            n,
+            ty,
+            offset,
+            1,
+            base_vertex,
+            0,
+        )
+    }
+
+    /// `glDrawRangeElementsBaseVertex`: [`Context::draw_range_elements`] with
+    /// `base_vertex` added to every index (`start..=end` bound the indices before it is
+    /// added).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_range_elements_base_vertex(gl::POINTS, 3, 1, 1, gl::UNSIGNED_BYTE, 0, 2);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn draw_range_elements_base_vertex(
+        &mut self,
+        mode: u32,
+        start: u32,
+        end: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+        base_vertex: i32,
+    ) -> Result<()> {
+        if end < start {
+            return Err(Error::invalid_value(format!(
+                "end {end} is below start {start}"
+            )));
+        }
+        self.draw_elements_base_vertex(mode, n, ty, offset, base_vertex)
+    }
+
+    /// `glDrawElementsInstancedBaseInstance`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let e = ctx.draw_elements_instanced_base_instance(gl::LINES, 2, gl::UNSIGNED_SHORT, 0, -1, 3);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn draw_elements_instanced_base_instance(
+        &mut self,
+        mode: u32,
+        n: i32,
+        ty: u32,
+        offset: u64,
+        instances: i32,
+        base_instance: u32,
+    ) -> Result<()> {
+        self.draw_elements_instanced_base_vertex_base_instance(
+            mode,
+            n,
+            ty,
+            offset,
+            instances,
+            0,
+            base_instance,
+        )
     }
 
     /// `glDrawElementsInstancedBaseVertex`.
@@ -259,50 +324,6 @@ impl Context {
         self.submit(mode, call)
     }
 
-    /// `glMultiDrawArrays`: one draw per (first, count) pair.
-    ///
-    /// ```
-    /// use glemu::{gl, Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.multi_draw_arrays(gl::POINTS, &[0], &[1, 2]).unwrap_err().gl, GlError::InvalidValue);
-    /// ```
-    pub fn multi_draw_arrays(&mut self, mode: u32, firsts: &[i32], counts: &[i32]) -> Result<()> {
-        if firsts.len() != counts.len() {
-            return Err(Error::invalid_value("firsts and counts differ in length"));
-        }
-        primitive_mode(mode)?;
-        for (&f, &c) in firsts.iter().zip(counts) {
-            self.draw_arrays(mode, f, c)?;
-        }
-        Ok(())
-    }
-
-    /// `glMultiDrawElements`: one `draw_elements` per (count, byte offset) pair.
-    ///
-    /// ```
-    /// use glemu::{gl, Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let e = ctx.multi_draw_elements(gl::TRIANGLES, &[3, 3], gl::UNSIGNED_SHORT, &[0]);
-    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
-    /// ```
-    pub fn multi_draw_elements(
-        &mut self,
-        mode: u32,
-        counts: &[i32],
-        ty: u32,
-        offsets: &[u64],
-    ) -> Result<()> {
-        if counts.len() != offsets.len() {
-            return Err(Error::invalid_value("counts and offsets differ in length"));
-        }
-        primitive_mode(mode)?;
-        index_type(ty)?;
-        for (&c, &o) in counts.iter().zip(offsets) {
-            self.draw_elements(mode, c, ty, o)?;
-        }
-        Ok(())
-    }
-
     /// `glDrawRangeElements`: `draw_elements` with the promise that every index lies in
     /// `start..=end`. `end < start` is `INVALID_VALUE`; glemu fetches only the indices it
     /// is given, so a broken promise cannot read outside the arrays (GL leaves the
@@ -329,143 +350,6 @@ impl Context {
             )));
         }
         self.draw_elements(mode, n, ty, offset)
-    }
-
-    /// `glDrawArraysIndirect`: reads `{count, instanceCount, first, baseInstance}` (u32)
-    /// at `offset` of the bound `DRAW_INDIRECT_BUFFER`.
-    ///
-    /// ```
-    /// use glemu::{gl, Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.draw_arrays_indirect(gl::TRIANGLES, 0).unwrap_err().gl, GlError::InvalidOperation);
-    /// ```
-    pub fn draw_arrays_indirect(&mut self, mode: u32, offset: u64) -> Result<()> {
-        primitive_mode(mode)?;
-        let v = self.indirect_words(offset, 4)?;
-        let as_i32 = |x: u32| {
-            i32::try_from(x).map_err(|_| Error::invalid_value("indirect value out of range"))
-        };
-        self.draw_arrays_instanced_base_instance(
-            mode,
-            as_i32(v[2])?,
-            as_i32(v[0])?,
-            as_i32(v[1])?,
-            v[3],
-        )
-    }
-
-    /// `glDrawElementsIndirect`: reads `{count, instanceCount, firstIndex, baseVertex,
-    /// baseInstance}` at `offset` of the bound `DRAW_INDIRECT_BUFFER`.
-    ///
-    /// ```
-    /// use glemu::{gl, Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let e = ctx.draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0).unwrap_err();
-    /// assert_eq!(e.gl, GlError::InvalidOperation);
-    /// ```
-    pub fn draw_elements_indirect(&mut self, mode: u32, ty: u32, offset: u64) -> Result<()> {
-        primitive_mode(mode)?;
-        let ity = index_type(ty)?;
-        let v = self.indirect_words(offset, 5)?;
-        let as_i32 = |x: u32| {
-            i32::try_from(x).map_err(|_| Error::invalid_value("indirect value out of range"))
-        };
-        let first_byte = u64::from(v[2]) * ity.size();
-        self.draw_elements_instanced_base_vertex_base_instance(
-            mode,
-            as_i32(v[0])?,
-            ty,
-            first_byte,
-            as_i32(v[1])?,
-            v[3] as i32,
-            v[4],
-        )
-    }
-
-    /// `glMultiDrawArraysIndirect` (ARB_multi_draw_indirect): `draw_count` commands of
-    /// [`Context::draw_arrays_indirect`], the first at `offset` and each next `stride`
-    /// bytes on (0 = tightly packed, 16 bytes). A negative count or a stride that is not
-    /// a multiple of 4 is `INVALID_VALUE`; a command past the end of the buffer
-    /// `INVALID_OPERATION` (commands before it have drawn).
-    ///
-    /// ```
-    /// use glemu::{gl, Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 1).unwrap();
-    /// ctx.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 32, gl::STATIC_DRAW).unwrap();
-    /// ctx.multi_draw_arrays_indirect(gl::POINTS, 0, 2, 0).unwrap(); // two empty commands
-    /// let e = ctx.multi_draw_arrays_indirect(gl::POINTS, 0, 3, 0).unwrap_err();
-    /// assert_eq!(e.gl, GlError::InvalidOperation); // the third reads past the end
-    /// let e = ctx.multi_draw_arrays_indirect(gl::POINTS, 0, 2, 6).unwrap_err();
-    /// assert_eq!(e.gl, GlError::InvalidValue);
-    /// ```
-    pub fn multi_draw_arrays_indirect(
-        &mut self,
-        mode: u32,
-        offset: u64,
-        draw_count: i32,
-        stride: i32,
-    ) -> Result<()> {
-        primitive_mode(mode)?;
-        let (n, step) = indirect_steps(draw_count, stride, 16)?;
-        for i in 0..n {
-            self.draw_arrays_indirect(mode, indirect_at(offset, i, step)?)?;
-        }
-        Ok(())
-    }
-
-    /// `glMultiDrawElementsIndirect`: `draw_count` commands of
-    /// [`Context::draw_elements_indirect`], `stride` bytes apart (0 = tightly packed,
-    /// 20 bytes), with the errors of [`Context::multi_draw_arrays_indirect`].
-    ///
-    /// ```
-    /// use glemu::{gl, Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 1).unwrap();
-    /// ctx.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 40, gl::STATIC_DRAW).unwrap();
-    /// let e = ctx.multi_draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0, -1, 0);
-    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
-    /// let e = ctx.multi_draw_elements_indirect(gl::TRIANGLES, gl::UNSIGNED_INT, 0, 2, 0);
-    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidOperation); // no element array buffer
-    /// ```
-    pub fn multi_draw_elements_indirect(
-        &mut self,
-        mode: u32,
-        ty: u32,
-        offset: u64,
-        draw_count: i32,
-        stride: i32,
-    ) -> Result<()> {
-        primitive_mode(mode)?;
-        index_type(ty)?;
-        let (n, step) = indirect_steps(draw_count, stride, 20)?;
-        for i in 0..n {
-            self.draw_elements_indirect(mode, ty, indirect_at(offset, i, step)?)?;
-        }
-        Ok(())
-    }
-
-    fn indirect_words(&self, offset: u64, n: usize) -> Result<Vec<u32>> {
-        let id = self
-            .buffers
-            .bound
-            .get(&gl::DRAW_INDIRECT_BUFFER)
-            .copied()
-            .ok_or_else(|| Error::invalid_operation("no DRAW_INDIRECT_BUFFER is bound"))?;
-        if offset % 4 != 0 {
-            return Err(Error::invalid_value(
-                "indirect offset is not a multiple of 4",
-            ));
-        }
-        let buf = self.buffer_storage(id)?;
-        let mut bytes = vec![0u8; n * 4];
-        buf.read(offset, &mut bytes).map_err(|_| {
-            Error::invalid_operation("indirect command reads past the end of the buffer")
-        })?;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect())
     }
 
     /// The program of target index `t` for this draw: the bound one when the target is
@@ -672,21 +556,5 @@ impl Context {
             written: stats.primitives_written,
         });
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn indirect_steps_and_offsets() {
-        assert_eq!(indirect_steps(3, 0, 20).unwrap(), (3, 20));
-        assert_eq!(indirect_steps(2, 32, 16).unwrap(), (2, 32));
-        assert!(indirect_steps(-1, 0, 16).is_err());
-        assert!(indirect_steps(1, -4, 16).is_err());
-        assert!(indirect_steps(1, 6, 16).is_err());
-        assert_eq!(indirect_at(4, 2, 32).unwrap(), 68);
-        assert!(indirect_at(u64::MAX - 8, 1, 16).is_err());
     }
 }

@@ -11,12 +11,13 @@
 //! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
 //! objects), `program_query` (glGetProgramiv), `xfb` (transform feedback objects and
 //! their draws), `queries`, `is_object` (glIsTexture, glIsProgramARB), `draw` (snapshot and
-//! submit), `fixed` (fixed-function programs generated from state).
+//! submit), `draw_multi` (multi-draws, indirect draws), `fixed` (fixed-function programs generated from state).
 
 pub mod arrays;
 pub mod buffers;
 mod draw;
 mod draw_buffers;
+mod draw_multi;
 pub mod fbo;
 mod fixed;
 pub mod framebuffer;
