@@ -590,6 +590,41 @@ const CASES: &[Case] = &[
             c.buffer_sub_data(gl::ARRAY_BUFFER, 6, &[0; 3])
         },
     ),
+    ("buffer storage of zero bytes", GlError::InvalidValue, |c| {
+        buffer_with(c, 16);
+        c.buffer_storage_size(gl::ARRAY_BUFFER, 0, gl::MAP_READ_BIT)
+    }),
+    (
+        "persistent storage without read or write",
+        GlError::InvalidValue,
+        |c| {
+            buffer_with(c, 16);
+            c.buffer_storage_size(gl::ARRAY_BUFFER, 16, gl::MAP_PERSISTENT_BIT)
+        },
+    ),
+    (
+        "buffer data into immutable storage",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.buffer_storage_size(gl::ARRAY_BUFFER, 16, gl::DYNAMIC_STORAGE_BIT)?;
+            c.buffer_data(gl::ARRAY_BUFFER, &[0; 4], gl::STATIC_DRAW)
+        },
+    ),
+    (
+        "mapping for writing storage made without MAP_WRITE_BIT",
+        GlError::InvalidOperation,
+        |c| {
+            buffer_with(c, 16);
+            c.buffer_storage_size(gl::ARRAY_BUFFER, 16, gl::MAP_READ_BIT)?;
+            c.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).map(|_| ())
+        },
+    ),
+    (
+        "invalidating a name that is no buffer",
+        GlError::InvalidValue,
+        |c| c.invalidate_buffer_data(42),
+    ),
     ("an unknown buffer parameter", GlError::InvalidEnum, |c| {
         buffer_with(c, 16);
         c.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::TEXTURE_2D)

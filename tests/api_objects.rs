@@ -688,3 +688,43 @@ fn base_vertex_and_base_instance_draws() {
         .unwrap();
     assert_eq!(ctx.read_pixel(1, 4).unwrap(), RED);
 }
+
+#[test]
+fn persistently_mapped_vertices_are_drawn_while_mapped() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    let flags = gl::MAP_WRITE_BIT | gl::MAP_PERSISTENT_BIT | gl::MAP_COHERENT_BIT;
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_storage(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&scene_vertices(RED, RED)),
+        flags,
+    )
+    .unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+    let m = ctx
+        .map_buffer_range(gl::ARRAY_BUFFER, 0, 6 * 24, flags)
+        .unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(ctx.read_pixel(4, 4).unwrap(), RED);
+    // Rewrite the colours through the live mapping and draw again, still mapped.
+    for v in 0..6 {
+        m.write(v * 24 + 8, &f32_bytes(&GREEN)).unwrap();
+    }
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    assert_eq!(ctx.read_pixel(4, 4).unwrap(), GREEN);
+    assert_eq!(
+        ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_ACCESS_FLAGS)
+            .unwrap(),
+        flags as i32
+    );
+    // A non-persistent mapping of the same store blocks draws.
+    ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+    let _m = ctx
+        .map_buffer_range(gl::ARRAY_BUFFER, 0, 24, gl::MAP_WRITE_BIT)
+        .unwrap();
+    assert_eq!(
+        ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap_err().gl,
+        glemu::GlError::InvalidOperation
+    );
+}

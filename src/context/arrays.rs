@@ -608,7 +608,7 @@ impl Context {
                             )));
                         }
                         Some(VertexArray {
-                            buffer: self.buffer_storage(a.buffer)?,
+                            buffer: self.buffer_store(a.buffer)?,
                             offset: a.offset,
                             stride: a.stride,
                             format: a.format,

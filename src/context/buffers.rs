@@ -32,6 +32,10 @@ pub(crate) struct BufferObject {
     pub access: u32,
     /// Bound at least once: a name from glGenBuffers is not a buffer object before that.
     pub created: bool,
+    /// BUFFER_IMMUTABLE_STORAGE: made by glBufferStorage.
+    pub immutable: bool,
+    /// BUFFER_STORAGE_FLAGS.
+    pub storage_flags: u32,
 }
 
 impl BufferObject {
@@ -43,7 +47,16 @@ impl BufferObject {
             usage: gl::STATIC_DRAW,
             access: gl::READ_WRITE,
             created,
+            immutable: false,
+            storage_flags: MUTABLE_STORAGE_FLAGS,
         }
+    }
+
+    /// Mapped other than persistently: GL then forbids other uses of the store.
+    pub(crate) fn mapped_exclusively(&self) -> bool {
+        self.mapped
+            .as_ref()
+            .is_some_and(|m| m.access & gl::MAP_PERSISTENT_BIT == 0)
     }
 }
 
@@ -327,9 +340,14 @@ impl Context {
     }
 
     fn buffer_data_inner(&mut self, target: u32, bytes: Vec<u8>, usage: u32) -> Result<()> {
-        let (id, _) = self.bound_object(target)?;
+        let (id, o) = self.bound_object(target)?;
         if !USAGES.contains(&usage) {
             return Err(Error::invalid_enum("buffer usage", usage));
+        }
+        if o.immutable {
+            return Err(Error::invalid_operation(format!(
+                "buffer {id} has immutable storage"
+            )));
         }
         if bytes.len() as u64 > MAX_BUFFER_SIZE {
             return Err(Error::out_of_memory(format!(
@@ -372,7 +390,12 @@ impl Context {
     pub fn buffer_sub_data(&mut self, target: u32, offset: u64, bytes: &[u8]) -> Result<()> {
         let (id, o) = self.bound_object(target)?;
         check_range(offset, bytes.len() as u64, o.data.len())?;
-        if let Some(m) = &o.mapped {
+        if o.immutable && o.storage_flags & gl::DYNAMIC_STORAGE_BIT == 0 {
+            return Err(Error::invalid_operation(format!(
+                "buffer {id}'s storage lacks DYNAMIC_STORAGE_BIT"
+            )));
+        }
+        if let Some(m) = o.mapped.as_ref().filter(|_| o.mapped_exclusively()) {
             // Both ranges lie inside the buffer, so the sums cannot overflow.
             let end = offset + bytes.len() as u64;
             if offset < m.offset + m.length && m.offset < end {
@@ -395,7 +418,7 @@ impl Context {
     /// ```
     pub fn get_buffer_sub_data(&self, target: u32, offset: u64, len: u64) -> Result<Vec<u8>> {
         let (id, o) = self.bound_object(target)?;
-        if o.mapped.is_some() {
+        if o.mapped_exclusively() {
             return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
         }
         check_range(offset, len, o.data.len())?;
@@ -462,8 +485,8 @@ impl Context {
             gl::BUFFER_MAPPED => u64::from(m.is_some()),
             gl::BUFFER_MAP_OFFSET => m.map_or(0, |m| m.offset),
             gl::BUFFER_MAP_LENGTH => m.map_or(0, |m| m.length),
-            gl::BUFFER_IMMUTABLE_STORAGE => 0,
-            gl::BUFFER_STORAGE_FLAGS => u64::from(MUTABLE_STORAGE_FLAGS),
+            gl::BUFFER_IMMUTABLE_STORAGE => u64::from(o.immutable),
+            gl::BUFFER_STORAGE_FLAGS => u64::from(o.storage_flags),
             p => return Err(Error::invalid_enum("buffer parameter", p)),
         };
         // Sizes are capped at MAX_BUFFER_SIZE, far below i64::MAX.
@@ -518,7 +541,7 @@ impl Context {
         let (rid, r) = self.bound_object(read_target)?;
         let (wid, w) = self.bound_object(write_target)?;
         for (id, o) in [(rid, r), (wid, w)] {
-            if o.mapped.is_some() {
+            if o.mapped_exclusively() {
                 return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
             }
         }
@@ -609,13 +632,13 @@ impl Context {
     }
 
     /// Storage of buffer `id`, for draws.
-    pub(crate) fn buffer_storage(&self, id: u32) -> Result<Arc<Buffer>> {
+    pub(crate) fn buffer_store(&self, id: u32) -> Result<Arc<Buffer>> {
         let o = self
             .buffers
             .objects
             .get(&id)
             .ok_or_else(|| Error::invalid_operation(format!("buffer {id} does not exist")))?;
-        if o.mapped.is_some() {
+        if o.mapped_exclusively() {
             return Err(Error::invalid_operation(format!("buffer {id} is mapped")));
         }
         Ok(Arc::clone(&o.data))
@@ -631,7 +654,7 @@ impl Context {
             return Ok(None);
         };
         Ok(Some(glemu_pipeline::BufferRange {
-            buffer: self.buffer_storage(b.id)?,
+            buffer: self.buffer_store(b.id)?,
             offset: b.offset,
             size: b.size,
         }))

@@ -302,7 +302,7 @@ impl Context {
             .get(&gl::ELEMENT_ARRAY_BUFFER)
             .copied()
             .ok_or_else(|| Error::invalid_operation("no ELEMENT_ARRAY_BUFFER is bound"))?;
-        let buffer = self.buffer_storage(id)?;
+        let buffer = self.buffer_store(id)?;
         let restart = self
             .st
             .primitive_restart

@@ -228,7 +228,7 @@ impl Context {
                 "indirect offset is not a multiple of 4",
             ));
         }
-        let buf = self.buffer_storage(id)?;
+        let buf = self.buffer_store(id)?;
         let mut bytes = vec![0u8; n * 4];
         buf.read(offset, &mut bytes).map_err(|_| {
             Error::invalid_operation("indirect command reads past the end of the buffer")

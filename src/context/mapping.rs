@@ -24,7 +24,7 @@ const ALL_MAP_BITS: u32 = gl::MAP_READ_BIT
     | gl::MAP_COHERENT_BIT;
 
 /// The storage flags of a store made by glBufferData (GL 4.6 section 6.2): persistent
-/// and coherent mappings need glBufferStorage, which glemu does not offer.
+/// and coherent mappings need a glBufferStorage store that has those flags.
 pub(crate) const MUTABLE_STORAGE_FLAGS: u32 =
     gl::MAP_READ_BIT | gl::MAP_WRITE_BIT | gl::DYNAMIC_STORAGE_BIT;
 
@@ -238,6 +238,11 @@ impl Context {
                 "buffer {id} is already mapped"
             )));
         }
+        if bits & !o.storage_flags != 0 {
+            return Err(Error::invalid_operation(format!(
+                "access 0x{access:04X} needs storage flags buffer {id} lacks"
+            )));
+        }
         let len = o.data.len();
         self.start_mapping(id, 0, len, bits)
     }
@@ -246,10 +251,12 @@ impl Context {
     /// `MAP_*_BIT` flags in `access`. Errors (GL 4.6 section 6.3): a range outside the
     /// buffer or unknown bits `INVALID_VALUE`; zero length, an already mapped buffer,
     /// neither READ nor WRITE, READ with an INVALIDATE or UNSYNCHRONIZED bit,
-    /// FLUSH_EXPLICIT without WRITE, or PERSISTENT/COHERENT (which need the
-    /// glBufferStorage flags a glBufferData store lacks) `INVALID_OPERATION`. Draws are
-    /// synchronous, so UNSYNCHRONIZED changes nothing, and invalidated contents are kept
-    /// (GL makes them undefined).
+    /// FLUSH_EXPLICIT without WRITE, or a READ/WRITE/PERSISTENT/COHERENT bit missing
+    /// from the buffer's storage flags (a glBufferData store has READ and WRITE only)
+    /// `INVALID_OPERATION`. Writes reach the store at once, so every mapping is
+    /// coherent; a persistent one leaves the buffer usable by draws, copies and
+    /// sub-data calls. Draws are synchronous, so UNSYNCHRONIZED changes nothing, and
+    /// invalidated contents are kept (GL makes them undefined).
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -313,10 +320,12 @@ impl Context {
                 "MAP_FLUSH_EXPLICIT_BIT without MAP_WRITE_BIT",
             ));
         }
-        let unsupported = access & (gl::MAP_PERSISTENT_BIT | gl::MAP_COHERENT_BIT);
-        if unsupported & !MUTABLE_STORAGE_FLAGS != 0 {
+        let storage_bits =
+            gl::MAP_READ_BIT | gl::MAP_WRITE_BIT | gl::MAP_PERSISTENT_BIT | gl::MAP_COHERENT_BIT;
+        let missing = access & storage_bits & !o.storage_flags;
+        if missing != 0 {
             return Err(Error::invalid_operation(format!(
-                "access bits 0x{unsupported:X} are not in the buffer's storage flags"
+                "access bits 0x{missing:X} are not in the storage flags of buffer {id}"
             )));
         }
         self.start_mapping(id, offset, length, access)

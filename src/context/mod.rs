@@ -3,8 +3,9 @@
 //!
 //! Submodules, by object kind: `state` (plain GL state), `matrix`, `programs` (program
 //! objects and parameters), `params` (resolving a program's parameter slots per draw),
-//! `buffers` (buffer objects, copies, parameters, GPU addresses), `mapping` (glMapBuffer,
-//! glMapBufferRange, explicit flushes), `arrays` (vertex arrays),
+//! `buffers` (buffer objects, copies, parameters, GPU addresses), `buffer_storage`
+//! (immutable storage, invalidation), `mapping` (glMapBuffer, glMapBufferRange,
+//! explicit flushes), `arrays` (vertex arrays),
 //! `framebuffer` (clears, reads), `fbo` (framebuffer objects), `render_texture` (texture
 //! attachments), `get` (glGetIntegerv), `subroutines` (program subroutine parameters),
 //! `textures` (objects, image definition), `images` (image units),
@@ -14,6 +15,7 @@
 //! submit), `draw_multi` (multi-draws, indirect draws), `fixed` (fixed-function programs generated from state).
 
 pub mod arrays;
+mod buffer_storage;
 pub mod buffers;
 mod draw;
 mod draw_buffers;
