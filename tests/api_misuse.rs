@@ -718,6 +718,32 @@ const CASES: &[Case] = &[
         },
     ),
     (
+        "an indirect count without a parameter buffer",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 3)?;
+            c.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 64, gl::STATIC_DRAW)?;
+            c.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 1, 0)
+        },
+    ),
+    (
+        "an indirect count with a negative maximum",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_buffer(gl::PARAMETER_BUFFER, 3)?;
+            c.buffer_data_size(gl::PARAMETER_BUFFER, 4, gl::STATIC_DRAW)?;
+            c.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, -1, 0)
+        },
+    ),
+    (
+        "a query parameter of a non-query target",
+        GlError::InvalidEnum,
+        |c| {
+            c.get_query_iv(gl::TEXTURE_2D, gl::CURRENT_QUERY)
+                .map(|_| ())
+        },
+    ),
+    (
         "the result of an active query",
         GlError::InvalidOperation,
         |c| {

@@ -471,6 +471,30 @@ fn multi_draw_indirect_packed_and_strided() {
     assert_eq!(ctx.read_pixel(1, 4).unwrap(), CLEAR);
     assert_eq!(ctx.read_pixel(6, 4).unwrap(), GREEN);
 
+    // The count from a PARAMETER_BUFFER caps the packed pair at its first command.
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.buffer_data(
+        gl::DRAW_INDIRECT_BUFFER,
+        &u32_bytes(&[6, 1, 0, 0, 6, 1, 6, 0]),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    ctx.bind_buffer(gl::PARAMETER_BUFFER, 13).unwrap();
+    ctx.buffer_data(gl::PARAMETER_BUFFER, &u32_bytes(&[7, 1]), gl::STATIC_DRAW)
+        .unwrap();
+    let n = primitives_generated(&mut ctx, |c| {
+        c.multi_draw_arrays_indirect_count(gl::TRIANGLES, 0, 4, 2, 0)
+            .unwrap()
+    });
+    assert_eq!(n, 2, "one command of two triangles");
+    assert_eq!(ctx.read_pixel(1, 4).unwrap(), RED);
+    assert_eq!(ctx.read_pixel(6, 4).unwrap(), CLEAR);
+    let n = primitives_generated(&mut ctx, |c| {
+        c.multi_draw_arrays_indirect_count(gl::TRIANGLES, 0, 0, 2, 0)
+            .unwrap()
+    });
+    assert_eq!(n, 4, "7 asked for, capped at 2");
+
     // Elements: {count, instances, firstIndex, baseVertex, baseInstance}; one index list
     // drawn at base vertex 0 (left, red) and 6 (right, green).
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();

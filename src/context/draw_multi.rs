@@ -216,13 +216,86 @@ impl Context {
         Ok(())
     }
 
+    /// `glMultiDrawArraysIndirectCount` (GL 4.6, ARB_indirect_parameters):
+    /// [`Context::multi_draw_arrays_indirect`] with the command count read as a word at
+    /// `draw_count_offset` of the bound `PARAMETER_BUFFER`, capped at `max_draw_count`.
+    /// An offset not a multiple of 4 or a negative maximum is `INVALID_VALUE`; no
+    /// parameter buffer, or reading past its end, `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 1).unwrap();
+    /// ctx.buffer_data_size(gl::DRAW_INDIRECT_BUFFER, 32, gl::STATIC_DRAW).unwrap();
+    /// let e = ctx.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 2, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // no PARAMETER_BUFFER
+    /// ctx.bind_buffer(gl::PARAMETER_BUFFER, 2).unwrap();
+    /// ctx.buffer_data(gl::PARAMETER_BUFFER, &9u32.to_le_bytes(), gl::STATIC_DRAW).unwrap();
+    /// // 9 commands asked for, at most 2 taken: both fit in the 32-byte buffer.
+    /// ctx.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 2, 0).unwrap();
+    /// let e = ctx.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 3, 0).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // the third reads past the end
+    /// ```
+    pub fn multi_draw_arrays_indirect_count(
+        &mut self,
+        mode: u32,
+        offset: u64,
+        draw_count_offset: u64,
+        max_draw_count: i32,
+        stride: i32,
+    ) -> Result<()> {
+        primitive_mode(mode)?;
+        let n = self.parameter_draw_count(draw_count_offset, max_draw_count)?;
+        self.multi_draw_arrays_indirect(mode, offset, n, stride)
+    }
+
+    /// `glMultiDrawElementsIndirectCount`: [`Context::multi_draw_elements_indirect`]
+    /// with the count from the `PARAMETER_BUFFER`, as
+    /// [`Context::multi_draw_arrays_indirect_count`].
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::PARAMETER_BUFFER, 2).unwrap();
+    /// ctx.buffer_data(gl::PARAMETER_BUFFER, &[0; 8], gl::STATIC_DRAW).unwrap();
+    /// let e = ctx.multi_draw_elements_indirect_count(gl::POINTS, gl::UNSIGNED_INT, 0, 2, 1, 0);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue); // offset 2 is not a multiple of 4
+    /// ```
+    pub fn multi_draw_elements_indirect_count(
+        &mut self,
+        mode: u32,
+        ty: u32,
+        offset: u64,
+        draw_count_offset: u64,
+        max_draw_count: i32,
+        stride: i32,
+    ) -> Result<()> {
+        primitive_mode(mode)?;
+        index_type(ty)?;
+        let n = self.parameter_draw_count(draw_count_offset, max_draw_count)?;
+        self.multi_draw_elements_indirect(mode, ty, offset, n, stride)
+    }
+
+    /// min(the `PARAMETER_BUFFER` word at `offset`, `max`).
+    fn parameter_draw_count(&self, offset: u64, max: i32) -> Result<i32> {
+        count(max, "maximum draw count")?;
+        let words = self.bound_words(gl::PARAMETER_BUFFER, "PARAMETER_BUFFER", offset, 1)?;
+        let n = words.first().copied().unwrap_or(0);
+        Ok(i32::try_from(n).map_or(max, |n| n.min(max)))
+    }
+
     fn indirect_words(&self, offset: u64, n: usize) -> Result<Vec<u32>> {
+        self.bound_words(gl::DRAW_INDIRECT_BUFFER, "DRAW_INDIRECT_BUFFER", offset, n)
+    }
+
+    /// `n` little-endian words at `offset` of the buffer bound to `target`.
+    fn bound_words(&self, target: u32, name: &str, offset: u64, n: usize) -> Result<Vec<u32>> {
         let id = self
             .buffers
             .bound
-            .get(&gl::DRAW_INDIRECT_BUFFER)
+            .get(&target)
             .copied()
-            .ok_or_else(|| Error::invalid_operation("no DRAW_INDIRECT_BUFFER is bound"))?;
+            .ok_or_else(|| Error::invalid_operation(format!("no {name} is bound")))?;
         if offset % 4 != 0 {
             return Err(Error::invalid_value(
                 "indirect offset is not a multiple of 4",

@@ -308,4 +308,57 @@ impl Context {
         let v = self.get_query_object_ui64v(id, pname)?;
         Ok(i32::try_from(v).unwrap_or(i32::MAX))
     }
+
+    /// `glGetQueryiv`: [`Context::get_query_indexed_iv`] of index 0.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
+    /// assert_eq!(ctx.get_query_iv(gl::SAMPLES_PASSED, gl::CURRENT_QUERY).unwrap(), q as i32);
+    /// ```
+    pub fn get_query_iv(&self, target: u32, pname: u32) -> Result<i32> {
+        self.get_query_indexed_iv(target, 0, pname)
+    }
+
+    /// `glGetQueryIndexediv`: `CURRENT_QUERY` (the active query of `target` on stream
+    /// `index`, or 0) and `QUERY_COUNTER_BITS` (64; 0 for `TIME_ELAPSED`, which glemu
+    /// does not count, as GL allows). An index past the target's streams is
+    /// `INVALID_VALUE`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 2, q).unwrap();
+    /// let get = |i, p| ctx.get_query_indexed_iv(gl::PRIMITIVES_GENERATED, i, p);
+    /// assert_eq!(get(2, gl::CURRENT_QUERY).unwrap(), q as i32);
+    /// assert_eq!(get(1, gl::CURRENT_QUERY).unwrap(), 0);
+    /// assert_eq!(get(0, gl::QUERY_COUNTER_BITS).unwrap(), 64);
+    /// assert_eq!(get(4, gl::CURRENT_QUERY).unwrap_err().gl, GlError::InvalidValue);
+    /// assert_eq!(ctx.get_query_iv(gl::TIME_ELAPSED, gl::QUERY_COUNTER_BITS).unwrap(), 0);
+    /// ```
+    pub fn get_query_indexed_iv(&self, target: u32, index: u32, pname: u32) -> Result<i32> {
+        let streams = match target {
+            gl::SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED | gl::TIME_ELAPSED => 1,
+            gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 4,
+            t => return Err(Error::invalid_enum("query target", t)),
+        };
+        if index >= streams {
+            return Err(Error::invalid_value(format!(
+                "query index {index} (max {})",
+                streams - 1
+            )));
+        }
+        match pname {
+            gl::CURRENT_QUERY => {
+                let id = self.queries.active.get(&(target, index)).copied();
+                Ok(i32::try_from(id.unwrap_or(0)).unwrap_or(i32::MAX))
+            }
+            gl::QUERY_COUNTER_BITS if target == gl::TIME_ELAPSED => Ok(0),
+            gl::QUERY_COUNTER_BITS => Ok(64),
+            p => Err(Error::invalid_enum("query parameter", p)),
+        }
+    }
 }
