@@ -228,6 +228,64 @@ impl Context {
         }
     }
 
+    /// `glGetTransformFeedbacki64_v` (and `i_v`): `TRANSFORM_FEEDBACK_BUFFER_BINDING`,
+    /// `_START` or `_SIZE` of binding `index` of object `id`, bound or not (size 0 for a
+    /// whole-buffer binding). A name that is not an object is `INVALID_OPERATION`, an
+    /// index past 3 `INVALID_VALUE`, another pname `INVALID_ENUM`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let t = ctx.gen_transform_feedbacks(1)[0];
+    /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t).unwrap();
+    /// ctx.bind_buffer_range(gl::TRANSFORM_FEEDBACK_BUFFER, 2, 9, 16, 64).unwrap();
+    /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0).unwrap();
+    /// let get = |p, i| ctx.get_transform_feedback_i64_v(t, p, i);
+    /// assert_eq!(get(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 2).unwrap(), 9);
+    /// assert_eq!(get(gl::TRANSFORM_FEEDBACK_BUFFER_START, 2).unwrap(), 16);
+    /// assert_eq!(get(gl::TRANSFORM_FEEDBACK_BUFFER_SIZE, 2).unwrap(), 64);
+    /// assert_eq!(get(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 0).unwrap(), 0);
+    /// assert_eq!(get(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 4).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn get_transform_feedback_i64_v(&self, id: u32, pname: u32, index: u32) -> Result<i64> {
+        let o = self.xfb.object(id).ok_or_else(|| {
+            Error::invalid_operation(format!("{id} is not a transform feedback object"))
+        })?;
+        if !matches!(
+            pname,
+            gl::TRANSFORM_FEEDBACK_BUFFER_BINDING
+                | gl::TRANSFORM_FEEDBACK_BUFFER_START
+                | gl::TRANSFORM_FEEDBACK_BUFFER_SIZE
+        ) {
+            return Err(Error::invalid_enum("transform feedback parameter", pname));
+        }
+        if index >= MAX_STREAMS {
+            return Err(Error::invalid_value(format!(
+                "transform feedback binding {index} (max {})",
+                MAX_STREAMS - 1
+            )));
+        }
+        // The bound object's bindings are in the binding table, the others' in them.
+        let b = if id == self.xfb.bound {
+            self.buffers
+                .indexed
+                .get(&(gl::TRANSFORM_FEEDBACK_BUFFER, index))
+                .copied()
+        } else {
+            o.bindings
+                .iter()
+                .find(|(i, _)| *i == index)
+                .map(|(_, b)| *b)
+        };
+        let v = match (pname, b) {
+            (_, None) => 0,
+            (gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, Some(b)) => u64::from(b.id),
+            (gl::TRANSFORM_FEEDBACK_BUFFER_START, Some(b)) => b.offset,
+            (_, Some(b)) => b.size.unwrap_or(0),
+        };
+        Ok(i64::try_from(v).unwrap_or(i64::MAX))
+    }
+
     /// `glDrawTransformFeedback`: `draw_arrays(mode, 0, n)` with `n` the vertices object
     /// `id` captured on stream 0 in its last begin/end. A name that is not an object is
     /// `INVALID_VALUE`; an object that never ended a capture `INVALID_OPERATION`.
