@@ -752,3 +752,39 @@ fn persistently_mapped_vertices_are_drawn_while_mapped() {
         glemu::GlError::InvalidOperation
     );
 }
+
+#[test]
+fn time_elapsed_and_conservative_occlusion_queries() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&scene_vertices(RED, GREEN)),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+    let q = ctx.gen_queries(3);
+    ctx.begin_query(gl::TIME_ELAPSED, q[0]).unwrap();
+    ctx.end_query(gl::TIME_ELAPSED).unwrap();
+    assert_eq!(
+        ctx.get_query_object_ui64v(q[0], gl::QUERY_RESULT).unwrap(),
+        0,
+        "nothing drawn, no time"
+    );
+    ctx.begin_query(gl::TIME_ELAPSED, q[0]).unwrap();
+    ctx.begin_query(gl::ANY_SAMPLES_PASSED_CONSERVATIVE, q[1])
+        .unwrap();
+    ctx.begin_query(gl::SAMPLES_PASSED, q[2]).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    ctx.end_query(gl::TIME_ELAPSED).unwrap();
+    ctx.end_query(gl::ANY_SAMPLES_PASSED_CONSERVATIVE).unwrap();
+    ctx.end_query(gl::SAMPLES_PASSED).unwrap();
+    assert!(ctx.get_query_object_ui64v(q[0], gl::QUERY_RESULT).unwrap() > 0);
+    assert_eq!(ctx.get_query_object_uiv(q[1], gl::QUERY_RESULT).unwrap(), 1);
+    assert_eq!(
+        ctx.get_query_object_uiv(q[2], gl::QUERY_RESULT).unwrap(),
+        64
+    );
+}

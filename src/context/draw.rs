@@ -511,6 +511,7 @@ impl Context {
         let passes = self.layer_passes(&state);
         let mut stats = glemu_pipeline::DrawStats::default();
         let capturing = self.xfb.cur.state.capturing();
+        let started = std::time::Instant::now();
         for layer in 0..passes.unwrap_or(1) {
             state.vertex.layer = passes.map(|_| layer);
             self.set_render_layer(layer);
@@ -552,6 +553,7 @@ impl Context {
         }
         self.queries.add(&QueryCounts {
             samples_passed: stats.samples_passed,
+            nanoseconds: u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
             generated: stats.primitives_generated,
             written: stats.primitives_written,
         });

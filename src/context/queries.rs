@@ -1,5 +1,7 @@
-//! Query objects: occlusion (samples passed), primitives generated / written per vertex
-//! stream. Results are available as soon as the query ends (draws are synchronous).
+//! Query objects: occlusion (samples passed, any samples passed, conservative or not),
+//! primitives generated / written per vertex stream, time elapsed (the time the draws
+//! between begin and end took to execute; clears and blits are not timed). Results are
+//! available as soon as the query ends (draws are synchronous).
 
 use super::Context;
 use crate::error::{Error, Result};
@@ -26,6 +28,8 @@ pub(crate) struct Queries {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct QueryCounts {
     pub samples_passed: u64,
+    /// Nanoseconds the draw took (draws are synchronous: this is its execution time).
+    pub nanoseconds: u64,
     pub generated: [u64; 4],
     pub written: [u64; 4],
 }
@@ -39,12 +43,18 @@ impl Queries {
             let i = index as usize;
             q.result += match target {
                 gl::SAMPLES_PASSED => c.samples_passed,
-                gl::ANY_SAMPLES_PASSED => u64::from(c.samples_passed > 0),
+                gl::ANY_SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED_CONSERVATIVE => {
+                    u64::from(c.samples_passed > 0)
+                }
+                gl::TIME_ELAPSED => c.nanoseconds,
                 gl::PRIMITIVES_GENERATED => c.generated.get(i).copied().unwrap_or(0),
                 gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => c.written.get(i).copied().unwrap_or(0),
                 _ => 0,
             };
-            if target == gl::ANY_SAMPLES_PASSED {
+            if matches!(
+                target,
+                gl::ANY_SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+            ) {
                 q.result = q.result.min(1);
             }
         }
@@ -126,15 +136,20 @@ impl Context {
     /// ```
     pub fn begin_query_indexed(&mut self, target: u32, index: u32, id: u32) -> Result<()> {
         match target {
-            gl::SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED if index == 0 => {}
+            gl::SAMPLES_PASSED
+            | gl::ANY_SAMPLES_PASSED
+            | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+            | gl::TIME_ELAPSED
+                if index == 0 => {}
             gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN if index < 4 => {}
             gl::SAMPLES_PASSED
             | gl::ANY_SAMPLES_PASSED
+            | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+            | gl::TIME_ELAPSED
             | gl::PRIMITIVES_GENERATED
             | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => {
                 return Err(Error::invalid_value(format!("query index {index}")))
             }
-            gl::TIME_ELAPSED => return Err(Error::not_supported("TIME_ELAPSED queries")),
             t => return Err(Error::invalid_enum("query target", t)),
         }
         if id == 0 {
@@ -187,6 +202,8 @@ impl Context {
             target,
             gl::SAMPLES_PASSED
                 | gl::ANY_SAMPLES_PASSED
+                | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+                | gl::TIME_ELAPSED
                 | gl::PRIMITIVES_GENERATED
                 | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
         ) {
@@ -323,9 +340,8 @@ impl Context {
     }
 
     /// `glGetQueryIndexediv`: `CURRENT_QUERY` (the active query of `target` on stream
-    /// `index`, or 0) and `QUERY_COUNTER_BITS` (64; 0 for `TIME_ELAPSED`, which glemu
-    /// does not count, as GL allows). An index past the target's streams is
-    /// `INVALID_VALUE`.
+    /// `index`, or 0) and `QUERY_COUNTER_BITS` (64). An index past the target's streams
+    /// is `INVALID_VALUE`.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -337,11 +353,14 @@ impl Context {
     /// assert_eq!(get(1, gl::CURRENT_QUERY).unwrap(), 0);
     /// assert_eq!(get(0, gl::QUERY_COUNTER_BITS).unwrap(), 64);
     /// assert_eq!(get(4, gl::CURRENT_QUERY).unwrap_err().gl, GlError::InvalidValue);
-    /// assert_eq!(ctx.get_query_iv(gl::TIME_ELAPSED, gl::QUERY_COUNTER_BITS).unwrap(), 0);
+    /// assert_eq!(ctx.get_query_iv(gl::TIME_ELAPSED, gl::QUERY_COUNTER_BITS).unwrap(), 64);
     /// ```
     pub fn get_query_indexed_iv(&self, target: u32, index: u32, pname: u32) -> Result<i32> {
         let streams = match target {
-            gl::SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED | gl::TIME_ELAPSED => 1,
+            gl::SAMPLES_PASSED
+            | gl::ANY_SAMPLES_PASSED
+            | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+            | gl::TIME_ELAPSED => 1,
             gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 4,
             t => return Err(Error::invalid_enum("query target", t)),
         };
@@ -356,7 +375,6 @@ impl Context {
                 let id = self.queries.active.get(&(target, index)).copied();
                 Ok(i32::try_from(id.unwrap_or(0)).unwrap_or(i32::MAX))
             }
-            gl::QUERY_COUNTER_BITS if target == gl::TIME_ELAPSED => Ok(0),
             gl::QUERY_COUNTER_BITS => Ok(64),
             p => Err(Error::invalid_enum("query parameter", p)),
         }
