@@ -75,7 +75,22 @@ pub struct Mapping {
     readable: bool,
 }
 
-/// The bytes of a mapped range, locked for direct access ([`Mapping::bytes`]).
+/// The bytes of a mapped range, locked for direct access ([`Mapping::bytes`]); a slice
+/// of exactly the mapped range.
+///
+/// ```
+/// use glemu::{gl, Context};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+/// ctx.buffer_data(gl::ARRAY_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
+/// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 1, 2, gl::MAP_READ_BIT | gl::MAP_WRITE_BIT).unwrap();
+/// let mut bytes = m.bytes().unwrap();
+/// assert_eq!(&*bytes, &[2, 3]);
+/// bytes.reverse();
+/// drop(bytes);
+/// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+/// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 4).unwrap(), vec![1, 3, 2, 4]);
+/// ```
 #[derive(Debug)]
 pub struct MappedBytes<'a> {
     guard: MutexGuard<'a, Vec<u8>>,
