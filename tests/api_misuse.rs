@@ -625,6 +625,23 @@ const CASES: &[Case] = &[
         GlError::InvalidValue,
         |c| c.invalidate_buffer_data(42),
     ),
+    (
+        "multi-bind past the binding points",
+        GlError::InvalidOperation,
+        |c| {
+            let b = buffer_with(c, 16);
+            c.bind_buffers_base(gl::ATOMIC_COUNTER_BUFFER, 7, &[b, b])
+        },
+    ),
+    (
+        "multi-bind of transform feedback buffers while capturing",
+        GlError::InvalidOperation,
+        |c| {
+            let b = buffer_with(c, 16);
+            c.begin_transform_feedback(gl::POINTS)?;
+            c.bind_buffers_range(gl::TRANSFORM_FEEDBACK_BUFFER, 0, &[b], &[0], &[16])
+        },
+    ),
     ("an unknown buffer parameter", GlError::InvalidEnum, |c| {
         buffer_with(c, 16);
         c.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::TEXTURE_2D)

@@ -263,6 +263,109 @@ impl Context {
         self.bind_indexed(target, index, id, 0, None)
     }
 
+    /// `glBindBuffersBase` (GL 4.4 multi-bind): binds `buffers[i]` whole to binding
+    /// `first + i` (0 unbinds); the generic binding is left alone. A range past the
+    /// target's bindings is `INVALID_OPERATION`, as is a name that is not a buffer
+    /// object: that binding stays as it was, the others are made, and the first error is
+    /// returned.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let b = ctx.gen_buffers(2);
+    /// ctx.bind_buffers_base(gl::UNIFORM_BUFFER, 3, &[b[0], 0, b[1]]).unwrap();
+    /// assert_eq!(ctx.get_integer_i_v(gl::UNIFORM_BUFFER_BINDING, 5).unwrap(), i64::from(b[1]));
+    /// assert_eq!(ctx.get_integer_v(gl::UNIFORM_BUFFER_BINDING).unwrap(), vec![0]);
+    /// let e = ctx.bind_buffers_base(gl::UNIFORM_BUFFER, 14, &[b[0], 77]).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // only 16 bindings
+    /// let e = ctx.bind_buffers_base(gl::UNIFORM_BUFFER, 0, &[77, b[1]]).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation); // 77 is no buffer; binding 1 is made
+    /// assert_eq!(ctx.get_integer_i_v(gl::UNIFORM_BUFFER_BINDING, 1).unwrap(), i64::from(b[1]));
+    /// ```
+    pub fn bind_buffers_base(&mut self, target: u32, first: u32, buffers: &[u32]) -> Result<()> {
+        let ranges: Vec<(u32, u64, Option<u64>)> = buffers.iter().map(|&b| (b, 0, None)).collect();
+        self.bind_many(target, first, &ranges)
+    }
+
+    /// `glBindBuffersRange`: binds `sizes[i]` bytes at `offsets[i]` of `buffers[i]` to
+    /// binding `first + i`, with the errors of [`Context::bind_buffers_base`]; a zero
+    /// size of a non-zero buffer is `INVALID_VALUE` for that binding, and slices of
+    /// different lengths `INVALID_VALUE` for the call.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let b = ctx.gen_buffers(1)[0];
+    /// ctx.bind_buffers_range(gl::SHADER_STORAGE_BUFFER, 0, &[b, b], &[0, 64], &[64, 32]).unwrap();
+    /// assert_eq!(ctx.get_integer_i_v(gl::SHADER_STORAGE_BUFFER_START, 1).unwrap(), 64);
+    /// let e = ctx.bind_buffers_range(gl::SHADER_STORAGE_BUFFER, 0, &[b], &[0], &[0]).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn bind_buffers_range(
+        &mut self,
+        target: u32,
+        first: u32,
+        buffers: &[u32],
+        offsets: &[u64],
+        sizes: &[u64],
+    ) -> Result<()> {
+        if buffers.len() != offsets.len() || buffers.len() != sizes.len() {
+            return Err(Error::invalid_value(
+                "buffers, offsets and sizes differ in length",
+            ));
+        }
+        let ranges: Vec<(u32, u64, Option<u64>)> = buffers
+            .iter()
+            .zip(offsets.iter().zip(sizes))
+            .map(|(&b, (&o, &s))| (b, o, Some(s)))
+            .collect();
+        self.bind_many(target, first, &ranges)
+    }
+
+    fn bind_many(
+        &mut self,
+        target: u32,
+        first: u32,
+        ranges: &[(u32, u64, Option<u64>)],
+    ) -> Result<()> {
+        let limit = indexed_limit(target)
+            .ok_or_else(|| Error::invalid_enum("indexed buffer target", target))?;
+        let end = u64::from(first) + ranges.len() as u64;
+        if end > u64::from(limit) {
+            return Err(Error::invalid_operation(format!(
+                "bindings {first}..{end} (the target has {limit})"
+            )));
+        }
+        if target == gl::TRANSFORM_FEEDBACK_BUFFER && self.xfb.is_active() {
+            return Err(Error::invalid_operation("transform feedback is active"));
+        }
+        let mut first_error = None;
+        for (index, &(id, offset, size)) in (first..).zip(ranges) {
+            let problem = if id != 0 && !self.buffers.objects.contains_key(&id) {
+                Some(Error::invalid_operation(format!(
+                    "{id} is not a buffer object"
+                )))
+            } else if id != 0 && size == Some(0) {
+                Some(Error::invalid_value(format!("binding {index} of 0 bytes")))
+            } else {
+                None
+            };
+            if let Some(e) = problem {
+                first_error.get_or_insert(e);
+                continue;
+            }
+            if id == 0 {
+                self.buffers.indexed.remove(&(target, index));
+            } else {
+                self.ensure_buffer(id);
+                self.buffers
+                    .indexed
+                    .insert((target, index), IndexedBinding { id, offset, size });
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
     fn bind_indexed(
         &mut self,
         target: u32,
