@@ -1,12 +1,15 @@
 //! Query objects: occlusion (samples passed, any samples passed, conservative or not),
 //! primitives generated / written per vertex stream, time elapsed (the time the draws
-//! between begin and end took to execute; clears and blits are not timed). Results are
-//! available as soon as the query ends (draws are synchronous).
+//! between begin and end took to execute; clears and blits are not timed), and
+//! timestamps (`query_counter`: nanoseconds since the context was made, which is when
+//! every earlier command has completed). Results are available as soon as the query
+//! ends (draws are synchronous).
 
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// One query object.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -16,12 +19,25 @@ pub(crate) struct Query {
 }
 
 /// Query objects and which are active.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Queries {
     pub objects: HashMap<u32, Query>,
     pub next_id: u32,
     /// (target, stream index) → query id.
     pub active: HashMap<(u32, u32), u32>,
+    /// Time zero of TIMESTAMP queries.
+    pub epoch: Instant,
+}
+
+impl Default for Queries {
+    fn default() -> Queries {
+        Queries {
+            objects: HashMap::new(),
+            next_id: 0,
+            active: HashMap::new(),
+            epoch: Instant::now(),
+        }
+    }
 }
 
 /// Counts one draw produced, as queries see them.
@@ -360,7 +376,8 @@ impl Context {
             gl::SAMPLES_PASSED
             | gl::ANY_SAMPLES_PASSED
             | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
-            | gl::TIME_ELAPSED => 1,
+            | gl::TIME_ELAPSED
+            | gl::TIMESTAMP => 1,
             gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 4,
             t => return Err(Error::invalid_enum("query target", t)),
         };
@@ -371,6 +388,9 @@ impl Context {
             )));
         }
         match pname {
+            gl::CURRENT_QUERY if target == gl::TIMESTAMP => {
+                Err(Error::invalid_enum("TIMESTAMP query parameter", pname))
+            }
             gl::CURRENT_QUERY => {
                 let id = self.queries.active.get(&(target, index)).copied();
                 Ok(i32::try_from(id.unwrap_or(0)).unwrap_or(i32::MAX))
@@ -378,5 +398,44 @@ impl Context {
             gl::QUERY_COUNTER_BITS => Ok(64),
             p => Err(Error::invalid_enum("query parameter", p)),
         }
+    }
+
+    /// `glQueryCounter(id, TIMESTAMP)`: records the time, in nanoseconds since the
+    /// context was made, at which every earlier command has completed (at once: draws
+    /// are synchronous). Another target is `INVALID_ENUM`; an active query, or one used
+    /// with another target, `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let q = ctx.gen_queries(2);
+    /// ctx.query_counter(q[0], gl::TIMESTAMP).unwrap();
+    /// ctx.query_counter(q[1], gl::TIMESTAMP).unwrap();
+    /// let t = |i: usize| ctx.get_query_object_ui64v(q[i], gl::QUERY_RESULT).unwrap();
+    /// assert!(t(1) >= t(0));
+    /// assert_eq!(ctx.query_counter(q[0], gl::TIME_ELAPSED).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn query_counter(&mut self, id: u32, target: u32) -> Result<()> {
+        if target != gl::TIMESTAMP {
+            return Err(Error::invalid_enum("query counter target", target));
+        }
+        if id == 0 {
+            return Err(Error::invalid_operation("query name 0"));
+        }
+        if self.queries.active.values().any(|&a| a == id) {
+            return Err(Error::invalid_operation(format!("query {id} is active")));
+        }
+        let now = u64::try_from(self.queries.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let q = self.queries.objects.entry(id).or_default();
+        if q.target != 0 && q.target != gl::TIMESTAMP {
+            return Err(Error::invalid_operation(format!(
+                "query {id} was used with another target"
+            )));
+        }
+        *q = Query {
+            target: gl::TIMESTAMP,
+            result: now,
+        };
+        Ok(())
     }
 }
