@@ -752,6 +752,19 @@ const CASES: &[Case] = &[
             c.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, -1, 0)
         },
     ),
+    ("begin query of TIMESTAMP", GlError::InvalidEnum, |c| {
+        let q = c.gen_queries(1)[0];
+        c.begin_query(gl::TIMESTAMP, q)
+    }),
+    (
+        "a timestamp into an active query",
+        GlError::InvalidOperation,
+        |c| {
+            let q = c.gen_queries(1)[0];
+            c.begin_query(gl::SAMPLES_PASSED, q)?;
+            c.query_counter(q, gl::TIMESTAMP)
+        },
+    ),
     (
         "a query parameter of a non-query target",
         GlError::InvalidEnum,
