@@ -346,10 +346,13 @@ gl_enums! {
     R8UI = 0x8232,
     R8I = 0x8231,
     R16UI = 0x8234,
+    R16F = 0x822D,
     R32F = 0x822E,
     R32UI = 0x8236,
     R32I = 0x8235,
     RG32F = 0x8230,
+    RGB8 = 0x8051,
+    RGB32F = 0x8815,
     RGBA8UI = 0x8D7C,
     RGBA8I = 0x8D8E,
     // image units (EXT_shader_image_load_store)

@@ -4,17 +4,19 @@
 //! Submodules, by object kind: `state` (plain GL state), `matrix`, `programs` (program
 //! objects and parameters), `params` (resolving a program's parameter slots per draw),
 //! `buffers` (buffer objects, copies, parameters, GPU addresses), `buffer_storage`
-//! (immutable storage, invalidation), `mapping` (glMapBuffer, glMapBufferRange,
-//! explicit flushes), `arrays` (vertex arrays),
+//! (immutable storage, invalidation), `buffer_clear` (glClearBufferSubData), `mapping`
+//! (glMapBuffer, glMapBufferRange, explicit flushes), `arrays` (vertex arrays),
 //! `framebuffer` (clears, reads), `fbo` (framebuffer objects), `render_texture` (texture
 //! attachments), `get` (glGetIntegerv), `subroutines` (program subroutine parameters),
 //! `textures` (objects, image definition), `images` (image units),
 //! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
-//! objects), `program_query` (glGetProgramiv), `xfb` (transform feedback objects and
-//! their draws), `queries`, `is_object` (glIsTexture, glIsProgramARB), `draw` (snapshot and
-//! submit), `draw_multi` (multi-draws, indirect draws), `fixed` (fixed-function programs generated from state).
+//! objects), `program_query` (glGetProgramiv), `xfb` and `xfb_objects` (transform
+//! feedback state, objects and their draws), `queries`, `is_object` (glIsTexture,
+//! glIsProgramARB), `draw` (snapshot and submit), `draw_multi` (multi-draws, indirect
+//! draws), `fixed` (fixed-function programs generated from state).
 
 pub mod arrays;
+mod buffer_clear;
 mod buffer_storage;
 pub mod buffers;
 mod draw;
