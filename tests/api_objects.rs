@@ -788,3 +788,51 @@ fn time_elapsed_and_conservative_occlusion_queries() {
         64
     );
 }
+
+#[test]
+fn transform_feedback_overflow_queries() {
+    let mut ctx = Context::new(8, 8).unwrap();
+    passthrough(&mut ctx);
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
+    ctx.buffer_data(
+        gl::ARRAY_BUFFER,
+        &f32_bytes(&scene_vertices(RED, GREEN)),
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
+    attribs_from(&mut ctx, 10, 2, 24, 8);
+    ctx.transform_feedback_attribs(0, &["result.position"])
+        .unwrap();
+    // Room for one triangle of positions: 3 × 16 bytes.
+    ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, 20).unwrap();
+    ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 48, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, 20)
+        .unwrap();
+    ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
+    let ids = ctx.gen_queries(3);
+    let q = [ids[0], ids[1], ids[2]];
+    let run = |ctx: &mut Context, n: i32| {
+        ctx.begin_query(gl::TRANSFORM_FEEDBACK_OVERFLOW, q[0])
+            .unwrap();
+        ctx.begin_query_indexed(gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 0, q[1])
+            .unwrap();
+        ctx.begin_query_indexed(gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 1, q[2])
+            .unwrap();
+        ctx.begin_transform_feedback(gl::TRIANGLES).unwrap();
+        ctx.draw_arrays(gl::TRIANGLES, 0, n).unwrap();
+        ctx.end_transform_feedback().unwrap();
+        ctx.end_query(gl::TRANSFORM_FEEDBACK_OVERFLOW).unwrap();
+        ctx.end_query_indexed(gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 0)
+            .unwrap();
+        ctx.end_query_indexed(gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW, 1)
+            .unwrap();
+        q.map(|id| ctx.get_query_object_uiv(id, gl::QUERY_RESULT).unwrap())
+    };
+    assert_eq!(run(&mut ctx, 3), [0, 0, 0], "one triangle fits");
+    assert_eq!(
+        run(&mut ctx, 6),
+        [1, 1, 0],
+        "the second triangle does not; stream 1 records nothing"
+    );
+}

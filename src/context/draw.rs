@@ -551,7 +551,15 @@ impl Context {
         if passes.is_none() {
             self.store_draw_target(false)?;
         }
+        // A stream overflowed when it had something to record and lost primitives.
+        let st = &self.xfb.cur.state;
+        let overflowed = std::array::from_fn(|s| {
+            capturing
+                && st.attribs.iter().any(|a| a.stream == s as u32)
+                && stats.primitives_written[s] < stats.primitives_generated[s]
+        });
         self.queries.add(&QueryCounts {
+            overflowed,
             samples_passed: stats.samples_passed,
             nanoseconds: u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),
             generated: stats.primitives_generated,

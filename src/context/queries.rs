@@ -1,5 +1,6 @@
 //! Query objects: occlusion (samples passed, any samples passed, conservative or not),
-//! primitives generated / written per vertex stream, time elapsed (the time the draws
+//! primitives generated / written per vertex stream, transform feedback overflow (any
+//! stream, or one), time elapsed (the time the draws
 //! between begin and end took to execute; clears and blits are not timed), and
 //! timestamps (`query_counter`: nanoseconds since the context was made, which is when
 //! every earlier command has completed). Results are available as soon as the query
@@ -48,6 +49,24 @@ pub(crate) struct QueryCounts {
     pub nanoseconds: u64,
     pub generated: [u64; 4],
     pub written: [u64; 4],
+    /// Per stream: transform feedback dropped primitives for lack of buffer space.
+    pub overflowed: [bool; 4],
+}
+
+/// How many indices (vertex streams) a target glBeginQueryIndexed takes has; `None` for
+/// targets it does not take.
+fn query_streams(target: u32) -> Option<u32> {
+    match target {
+        gl::SAMPLES_PASSED
+        | gl::ANY_SAMPLES_PASSED
+        | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+        | gl::TIME_ELAPSED
+        | gl::TRANSFORM_FEEDBACK_OVERFLOW => Some(1),
+        gl::PRIMITIVES_GENERATED
+        | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
+        | gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW => Some(4),
+        _ => None,
+    }
 }
 
 impl Queries {
@@ -65,11 +84,18 @@ impl Queries {
                 gl::TIME_ELAPSED => c.nanoseconds,
                 gl::PRIMITIVES_GENERATED => c.generated.get(i).copied().unwrap_or(0),
                 gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => c.written.get(i).copied().unwrap_or(0),
+                gl::TRANSFORM_FEEDBACK_OVERFLOW => u64::from(c.overflowed.contains(&true)),
+                gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW => {
+                    u64::from(c.overflowed.get(i).copied().unwrap_or(false))
+                }
                 _ => 0,
             };
             if matches!(
                 target,
-                gl::ANY_SAMPLES_PASSED | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+                gl::ANY_SAMPLES_PASSED
+                    | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
+                    | gl::TRANSFORM_FEEDBACK_OVERFLOW
+                    | gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW
             ) {
                 q.result = q.result.min(1);
             }
@@ -151,22 +177,13 @@ impl Context {
     /// assert!(ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 4, q).is_err());
     /// ```
     pub fn begin_query_indexed(&mut self, target: u32, index: u32, id: u32) -> Result<()> {
-        match target {
-            gl::SAMPLES_PASSED
-            | gl::ANY_SAMPLES_PASSED
-            | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
-            | gl::TIME_ELAPSED
-                if index == 0 => {}
-            gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN if index < 4 => {}
-            gl::SAMPLES_PASSED
-            | gl::ANY_SAMPLES_PASSED
-            | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
-            | gl::TIME_ELAPSED
-            | gl::PRIMITIVES_GENERATED
-            | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => {
-                return Err(Error::invalid_value(format!("query index {index}")))
-            }
-            t => return Err(Error::invalid_enum("query target", t)),
+        let streams =
+            query_streams(target).ok_or_else(|| Error::invalid_enum("query target", target))?;
+        if index >= streams {
+            return Err(Error::invalid_value(format!(
+                "query index {index} (max {})",
+                streams - 1
+            )));
         }
         if id == 0 {
             return Err(Error::invalid_operation("query name 0"));
@@ -214,15 +231,7 @@ impl Context {
     /// assert_eq!(ctx.get_query_result(q).unwrap(), 0);
     /// ```
     pub fn end_query_indexed(&mut self, target: u32, index: u32) -> Result<()> {
-        if !matches!(
-            target,
-            gl::SAMPLES_PASSED
-                | gl::ANY_SAMPLES_PASSED
-                | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
-                | gl::TIME_ELAPSED
-                | gl::PRIMITIVES_GENERATED
-                | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
-        ) {
+        if query_streams(target).is_none() {
             return Err(Error::invalid_enum("query target", target));
         }
         self.queries
@@ -373,13 +382,8 @@ impl Context {
     /// ```
     pub fn get_query_indexed_iv(&self, target: u32, index: u32, pname: u32) -> Result<i32> {
         let streams = match target {
-            gl::SAMPLES_PASSED
-            | gl::ANY_SAMPLES_PASSED
-            | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
-            | gl::TIME_ELAPSED
-            | gl::TIMESTAMP => 1,
-            gl::PRIMITIVES_GENERATED | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN => 4,
-            t => return Err(Error::invalid_enum("query target", t)),
+            gl::TIMESTAMP => 1,
+            t => query_streams(t).ok_or_else(|| Error::invalid_enum("query target", t))?,
         };
         if index >= streams {
             return Err(Error::invalid_value(format!(
