@@ -40,6 +40,7 @@ fn buffer_binding_target(pname: u32) -> Option<u32> {
         gl::ATOMIC_COUNTER_BUFFER_BINDING => gl::ATOMIC_COUNTER_BUFFER,
         gl::TRANSFORM_FEEDBACK_BUFFER_BINDING => gl::TRANSFORM_FEEDBACK_BUFFER,
         gl::DRAW_INDIRECT_BUFFER_BINDING => gl::DRAW_INDIRECT_BUFFER,
+        gl::PARAMETER_BUFFER_BINDING => gl::PARAMETER_BUFFER,
         // COPY_READ/WRITE_BUFFER_BINDING and TEXTURE_BUFFER share their target's value.
         gl::COPY_READ_BUFFER | gl::COPY_WRITE_BUFFER | gl::TEXTURE_BUFFER => pname,
         _ => return None,
@@ -89,7 +90,9 @@ impl Context {
     /// `MAX_LIGHTS`, `MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV`, `MAX_PROGRAM_SUBROUTINE_NUM_NV`,
     /// texture, clip-plane, viewport, patch and stream-out limits); also the other buffer
     /// bindings (`UNIFORM_`, `SHADER_STORAGE_`, `ATOMIC_COUNTER_`, `TRANSFORM_FEEDBACK_`,
-    /// `DRAW_INDIRECT_BUFFER_BINDING`, `COPY_READ/WRITE_BUFFER`, `TEXTURE_BUFFER`),
+    /// `DRAW_INDIRECT_BUFFER_BINDING`, `PARAMETER_BUFFER_BINDING`, `COPY_READ/WRITE_BUFFER`,
+    /// `TEXTURE_BUFFER`), `TRANSFORM_FEEDBACK_BINDING` and the bound object's
+    /// `TRANSFORM_FEEDBACK_(BUFFER_)ACTIVE/PAUSED`,
     /// `SAMPLER_BINDING`, `SAMPLE_BUFFERS`, `PATCH_VERTICES`, `PRIMITIVE_RESTART_INDEX`,
     /// `DEPTH_FUNC`, `CULL_FACE_MODE`, `FRONT_FACE`, `DRAW_BUFFER`, `DRAW_BUFFERi`,
     /// `READ_BUFFER`. Other names are `INVALID_ENUM`.
@@ -127,6 +130,10 @@ impl Context {
         }
         match pname {
             gl::VERTEX_ARRAY_BINDING => one(self.arrays.bound_vao),
+            gl::TRANSFORM_FEEDBACK_BINDING => one(self.xfb.bound),
+            // TRANSFORM_FEEDBACK_BUFFER_ACTIVE/_PAUSED share these values.
+            gl::TRANSFORM_FEEDBACK_ACTIVE => one(u32::from(self.xfb.cur.state.active)),
+            gl::TRANSFORM_FEEDBACK_PAUSED => one(u32::from(self.xfb.cur.state.paused)),
             gl::DRAW_FRAMEBUFFER_BINDING => one(self.fbos.draw),
             gl::READ_FRAMEBUFFER_BINDING => one(self.fbos.read),
             gl::RENDERBUFFER_BINDING => one(self.fbos.bound_rb),
@@ -252,6 +259,24 @@ mod tests {
         assert_eq!(get(&ctx, gl::TEXTURE_BINDING_2D), vec![0]);
         ctx.active_texture(0).unwrap();
         assert_eq!(get(&ctx, gl::TEXTURE_BINDING_CUBE_MAP), vec![0]);
+    }
+
+    #[test]
+    fn transform_feedback_and_parameter_buffer_bindings() {
+        let mut ctx = Context::new(4, 4).unwrap();
+        let get = |c: &Context, p| c.get_integer_v(p).unwrap();
+        assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_BINDING), vec![0]);
+        let t = ctx.gen_transform_feedbacks(1)[0];
+        ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
+            .unwrap();
+        assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_BINDING), vec![t as i32]);
+        assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_ACTIVE), vec![0]);
+        ctx.begin_transform_feedback(gl::POINTS).unwrap();
+        ctx.pause_transform_feedback(true).unwrap();
+        assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_ACTIVE), vec![1]);
+        assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_PAUSED), vec![1]);
+        ctx.bind_buffer(gl::PARAMETER_BUFFER, 6).unwrap();
+        assert_eq!(get(&ctx, gl::PARAMETER_BUFFER_BINDING), vec![6]);
     }
 
     #[test]
