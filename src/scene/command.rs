@@ -426,7 +426,7 @@ fn param_kind(w: &str) -> Option<ParamKind> {
 }
 
 /// Program target of a stage abbreviation (`vp tcp tep gp fp`).
-pub fn stage_target(s: &str) -> Option<u32> {
+pub(crate) fn stage_target(s: &str) -> Option<u32> {
     Some(match s {
         "vp" => gl::VERTEX_PROGRAM_ARB,
         "fp" => gl::FRAGMENT_PROGRAM_ARB,
