@@ -7,6 +7,13 @@ use crate::lexer::{Lexer, Tok};
 use crate::span::Span;
 
 /// What a program's first token says it is.
+///
+/// ```
+/// use glemu_programs::{detect_header, ir::Dialect, Stage};
+/// let h = detect_header("\n!!NVtcp5.0\nEND\n").unwrap();
+/// assert_eq!((h.stage, h.dialect), (Stage::TessControl, Dialect::Nv5));
+/// assert_eq!((h.span.start, h.span.end), (1, 11));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     pub stage: Stage,
@@ -16,6 +23,13 @@ pub struct Header {
 }
 
 /// Reads the `!!` header (after any leading whitespace or blank lines).
+///
+/// ```
+/// use glemu_programs::{detect_header, Stage};
+/// assert_eq!(detect_header("!!VP2.0\nEND").unwrap().stage, Stage::Vertex);
+/// let e = detect_header("!!NVfp9.0\nEND").unwrap_err();
+/// assert_eq!(e.message, "unknown program header '!!NVfp9.0'");
+/// ```
 pub fn detect_header(text: &str) -> Result<Header, ProgramError> {
     let mut lx = Lexer::new(text);
     let t = lx.next_token()?;
@@ -67,6 +81,16 @@ pub fn detect_header(text: &str) -> Result<Header, ProgramError> {
 
 /// Assembles `text`. With `target` set, the program is loaded as that stage (as
 /// `ProgramStringARB(target, ...)` would) and a header for another stage is an error.
+///
+/// ```
+/// use glemu_programs::{assemble, ErrorKind, Stage};
+/// let text = "!!NVfp5.0\nTEMP t;\nMUL t, fragment.color, 0.5;\nMOV result.color, t;\nEND\n";
+/// let p = assemble(text, None).unwrap();
+/// assert_eq!(p.stage, Stage::Fragment);
+/// assert_eq!(p.instructions.len(), 2);
+/// let e = assemble(text, Some(Stage::Vertex)).unwrap_err();
+/// assert_eq!(e.kind, ErrorKind::WrongTarget);
+/// ```
 pub fn assemble(text: &str, target: Option<Stage>) -> Result<Program, ProgramError> {
     let header = detect_header(text)?;
     if let Some(t) = target {

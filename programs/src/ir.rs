@@ -25,6 +25,12 @@ use crate::span::Span;
 use smallvec::SmallVec;
 
 /// The programmable stage a program is compiled for.
+///
+/// ```
+/// use glemu_programs::{assemble, Stage};
+/// let p = assemble("!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nEND", None).unwrap();
+/// assert_eq!(p.stage, Stage::Geometry);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     Vertex,
@@ -35,6 +41,11 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// The stage's name as `glemu check --target` spells it.
+    ///
+    /// ```
+    /// assert_eq!(glemu_programs::Stage::TessEval.name(), "tess-eval");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             Stage::Vertex => "vertex",
@@ -972,7 +983,15 @@ pub struct SubroutineVar {
     pub functions: Vec<(u32, u32)>,
 }
 
-/// A checked, compiled program.
+/// A checked, compiled program: its instructions with bindings resolved to slots, and
+/// its interface (inputs read, outputs written, parameters, buffers, textures, ...).
+///
+/// ```
+/// use glemu_programs::assemble;
+/// let p = assemble("!!ARBvp1.0\nPARAM m[4] = { state.matrix.mvp };\nDP4 result.position.x, m[0], vertex.position;\nEND", None).unwrap();
+/// assert_eq!(p.params.len(), 4);
+/// assert_eq!(p.instructions.len(), 1);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
     pub stage: Stage,
@@ -1017,6 +1036,11 @@ impl Program {
     /// PROGRAM_ATTRIB_COMPONENTS_NV (NV_gpu_program4 section 2.X.3.2): four per input slot
     /// an instruction reads (every element of a relatively addressed array); attributes
     /// only declared are not counted, as the spec requires.
+    ///
+    /// ```
+    /// let p = glemu_programs::assemble("!!NVvp4.0\nATTRIB a[3] = { vertex.attrib[0..2] };\nATTRIB b = vertex.attrib[5];\nMOV result.position, a[1];\nEND", None).unwrap();
+    /// assert_eq!(p.attrib_components(), 4);
+    /// ```
     pub fn attrib_components(&self) -> u32 {
         let mut used = vec![false; self.inputs.len()];
         for inst in &self.instructions {
@@ -1038,6 +1062,11 @@ impl Program {
 
     /// PROGRAM_RESULT_COMPONENTS_NV (NV_gpu_program4 section 2.X.3.5): four per output
     /// slot an instruction writes (every element of a relatively addressed array).
+    ///
+    /// ```
+    /// let p = glemu_programs::assemble("!!NVvp4.0\nMOV result.position, 0;\nMOV result.color.x, 1;\nEND", None).unwrap();
+    /// assert_eq!(p.result_components(), 8);
+    /// ```
     pub fn result_components(&self) -> u32 {
         let mut used = vec![false; self.outputs.len()];
         for d in self.instructions.iter().filter_map(|i| i.dst.as_ref()) {
