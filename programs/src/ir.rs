@@ -570,10 +570,10 @@ pub enum Extra {
         array_index: Option<Index>,
         cond: Option<CondTest>,
     },
-    /// CVT.<to>.<from>: the two storage modifiers (every size, F16 included) and the
+    /// `CVT.<to>.<from>`: the two storage modifiers (every size, F16 included) and the
     /// rounding. `Inst::dtype` is the register type of `to` (F16 → F32, S8/S16 → S32,
     /// U8/U16 → U32); `Inst::sat` clamps integer results to `to`'s range and float results
-    /// to [0,1] / [-1,1].
+    /// to `[0, 1]` / `[-1, 1]`.
     Convert {
         from: MemScalar,
         to: MemScalar,

@@ -1,6 +1,6 @@
 //! glemu-programs: assembly program text → checked program → compiled form → execution.
 //!
-//! - [`assemble`] reads a program of any supported dialect (its `!!` header decides) and
+//! - [`assemble()`] reads a program of any supported dialect (its `!!` header decides) and
 //!   returns the compiled [`ir::Program`] or a [`ProgramError`] with the byte position and a
 //!   message naming the token and the rule.
 //! - [`exec`] runs a compiled program over a batch of lanes.
