@@ -225,6 +225,7 @@ impl Executor {
         self.check_state(state)?;
         state.reset_run();
         let active = active & state.all_lanes();
+        let srcs = state.operand_buf.take();
         let mut run = Run {
             prog,
             st: state,
@@ -233,13 +234,18 @@ impl Executor {
             stats: ExecStats::default(),
             spawned: SmallVec::new(),
             prefetched: Vec::new(),
-            srcs: None,
+            srcs,
         };
         let mut groups = initial_groups(prog, active);
+        let mut result = Ok(());
         while let Some(gi) = self.pick(&mut groups) {
-            self.exec_group(&mut run, &mut groups, gi)?;
+            result = self.exec_group(&mut run, &mut groups, gi);
+            if result.is_err() {
+                break;
+            }
         }
-        Ok(run.stats)
+        run.st.operand_buf = run.srcs.take();
+        result.map(|()| run.stats)
     }
 
     /// The group that runs next (after merging groups that met), or None when every lane
