@@ -52,6 +52,29 @@ fn attribs_from(ctx: &mut Context, buffer: u32, pos: i32, stride: i32, color_at:
     ctx.enable_vertex_attrib_array(1).unwrap();
 }
 
+/// Vertices 0..6 cover the left half in red, 6..12 the right half in green (position and
+/// colour interleaved in buffer `buffer`, bound as the draw's attributes).
+fn red_green_halves(ctx: &mut Context, buffer: u32) {
+    let mut v = Vec::new();
+    for (x0, x1, c) in [(-1.0, 0.0, RED), (0.0, 1.0, GREEN)] {
+        for p in [
+            [x0, -1.0],
+            [x1, -1.0],
+            [x1, 1.0],
+            [x0, -1.0],
+            [x1, 1.0],
+            [x0, 1.0],
+        ] {
+            v.extend_from_slice(&p);
+            v.extend_from_slice(&c);
+        }
+    }
+    ctx.bind_buffer(gl::ARRAY_BUFFER, buffer).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STATIC_DRAW)
+        .unwrap();
+    attribs_from(ctx, buffer, 2, 24, 8);
+}
+
 /// xy + rgba per vertex: a full-screen quad (two triangles) in `quad` colour, then one
 /// lower-left triangle in `tri` colour.
 fn scene_vertices(quad: [f32; 4], tri: [f32; 4]) -> Vec<f32> {
@@ -420,24 +443,7 @@ fn multi_draw_indirect_packed_and_strided() {
     let mut ctx = Context::new(8, 8).unwrap();
     passthrough(&mut ctx);
     // Left half red (vertices 0..6), right half green (6..12).
-    let mut v = Vec::new();
-    for (x0, x1, c) in [(-1.0, 0.0, RED), (0.0, 1.0, GREEN)] {
-        for p in [
-            [x0, -1.0],
-            [x1, -1.0],
-            [x1, 1.0],
-            [x0, -1.0],
-            [x1, 1.0],
-            [x0, 1.0],
-        ] {
-            v.extend_from_slice(&p);
-            v.extend_from_slice(&c);
-        }
-    }
-    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STATIC_DRAW)
-        .unwrap();
-    attribs_from(&mut ctx, 10, 2, 24, 8);
+    red_green_halves(&mut ctx, 10);
 
     // Packed: {count, instances, first, baseInstance} × 2.
     ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 11).unwrap();
@@ -642,24 +648,7 @@ fn base_vertex_and_base_instance_draws() {
     let mut ctx = Context::new(8, 8).unwrap();
     passthrough(&mut ctx);
     // Left half red (vertices 0..6), right half green (6..12), one index list.
-    let mut v = Vec::new();
-    for (x0, x1, c) in [(-1.0, 0.0, RED), (0.0, 1.0, GREEN)] {
-        for p in [
-            [x0, -1.0],
-            [x1, -1.0],
-            [x1, 1.0],
-            [x0, -1.0],
-            [x1, 1.0],
-            [x0, 1.0],
-        ] {
-            v.extend_from_slice(&p);
-            v.extend_from_slice(&c);
-        }
-    }
-    ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STATIC_DRAW)
-        .unwrap();
-    attribs_from(&mut ctx, 10, 2, 24, 8);
+    red_green_halves(&mut ctx, 10);
     ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 11).unwrap();
     ctx.buffer_data(
         gl::ELEMENT_ARRAY_BUFFER,

@@ -344,12 +344,7 @@ impl Context {
         ty: u32,
         offset: u64,
     ) -> Result<()> {
-        if end < start {
-            return Err(Error::invalid_value(format!(
-                "end {end} is below start {start}"
-            )));
-        }
-        self.draw_elements(mode, n, ty, offset)
+        self.draw_range_elements_base_vertex(mode, start, end, n, ty, offset, 0)
     }
 
     /// The program of target index `t` for this draw: the bound one when the target is
