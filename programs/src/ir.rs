@@ -94,7 +94,7 @@ pub enum DataType {
 }
 
 impl DataType {
-    pub fn is_64(self) -> bool {
+    pub(crate) fn is_64(self) -> bool {
         matches!(self, DataType::F64 | DataType::S64 | DataType::U64)
     }
     pub fn is_float(self) -> bool {

@@ -10,7 +10,7 @@ use crate::error::{ErrorKind, ProgramError};
 use crate::span::Span;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tok {
+pub(crate) enum Tok {
     /// `!!ARBvp1.0`, `!!NVfp5.0`, `!!VP1.0` ... (the text after `!!`).
     Header(String),
     Ident(String),
@@ -41,14 +41,14 @@ pub enum Tok {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Token {
-    pub tok: Tok,
-    pub span: Span,
+pub(crate) struct Token {
+    pub(crate) tok: Tok,
+    pub(crate) span: Span,
 }
 
 impl Tok {
     /// How the token reads in an error message.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Tok::Header(h) => format!("'!!{h}'"),
             Tok::Ident(s) => format!("'{s}'"),
@@ -87,8 +87,9 @@ fn is_ident_char(b: u8) -> bool {
 /// Splits `text` into tokens. `#` starts a comment to the end of the line. Lexing stops
 /// after the first `END` identifier only in the parsers (text after `END` is ignored by
 /// the specs), so the lexer tokenizes everything; callers that must ignore trailing text
-/// should lex lazily with [`Lexer`].
-pub fn tokenize(text: &str) -> Result<Vec<Token>, ProgramError> {
+/// should lex lazily with [`Lexer`]. Only the lexer's tests need the whole list at once.
+#[cfg(test)]
+pub(crate) fn tokenize(text: &str) -> Result<Vec<Token>, ProgramError> {
     let mut lx = Lexer::new(text);
     let mut out = Vec::new();
     loop {
@@ -102,22 +103,17 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, ProgramError> {
 }
 
 /// An incremental lexer, for parsers that stop at `END` and must not reject what follows.
-pub struct Lexer<'a> {
+pub(crate) struct Lexer<'a> {
     src: &'a [u8],
     pos: usize,
 }
 
 impl<'a> Lexer<'a> {
-    pub fn new(text: &'a str) -> Lexer<'a> {
+    pub(crate) fn new(text: &'a str) -> Lexer<'a> {
         Lexer {
             src: text.as_bytes(),
             pos: 0,
         }
-    }
-
-    /// Byte offset of the next unread character.
-    pub fn position(&self) -> usize {
-        self.pos
     }
 
     fn peek(&self, k: usize) -> u8 {
@@ -139,7 +135,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    pub fn next_token(&mut self) -> Result<Token, ProgramError> {
+    pub(crate) fn next_token(&mut self) -> Result<Token, ProgramError> {
         self.skip_trivia();
         let start = self.pos;
         if self.pos >= self.src.len() {

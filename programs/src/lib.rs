@@ -14,8 +14,8 @@ pub mod error;
 pub mod exec;
 pub mod front;
 pub mod ir;
-pub mod legacy;
-pub mod lexer;
+pub(crate) mod legacy;
+pub(crate) mod lexer;
 pub mod print;
 pub mod span;
 

@@ -8,7 +8,7 @@ pub struct Span {
 }
 
 impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
+    pub(crate) fn new(start: usize, end: usize) -> Span {
         Span {
             start: start as u32,
             end: end as u32,
@@ -16,7 +16,7 @@ impl Span {
     }
 
     /// The smallest span covering both.
-    pub fn to(self, other: Span) -> Span {
+    pub(crate) fn to(self, other: Span) -> Span {
         Span {
             start: self.start.min(other.start),
             end: self.end.max(other.end),

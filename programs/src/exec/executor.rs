@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 /// Default instruction budget per invocation: generous for real programs (a million
 /// instructions), small enough that a runaway loop ends within a fraction of a second.
-pub const DEFAULT_BUDGET: u64 = 1 << 20;
+pub(crate) const DEFAULT_BUDGET: u64 = 1 << 20;
 
 /// Deepest CAL/CALI nesting (MAX_PROGRAM_CALL_DEPTH_NV on NVIDIA hardware), also the
 /// depth of the PUSHA stack.
-pub const MAX_CALL_DEPTH: usize = 32;
+pub(crate) const MAX_CALL_DEPTH: usize = 32;
 
 /// One open block on a group's control stack.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub(crate) struct Group {
 
 impl Group {
     /// A copy of this group restricted to `mask`.
-    pub fn with_mask(&self, mask: LaneMask) -> Group {
+    pub(crate) fn with_mask(&self, mask: LaneMask) -> Group {
         Group {
             pc: self.pc,
             mask,
@@ -58,7 +58,7 @@ impl Group {
 
     // Called for every operand access; most groups have no open block at all.
     #[inline]
-    pub fn loop_counter(&self) -> i32 {
+    pub(crate) fn loop_counter(&self) -> i32 {
         if self.frames.is_empty() {
             return 0;
         }
@@ -162,7 +162,7 @@ pub(crate) struct Run<'a, E: Env + ?Sized> {
 
 impl<'a, E: Env + ?Sized> Run<'a, E> {
     #[inline]
-    pub fn access(&self, g: &Group) -> Access<'a> {
+    pub(crate) fn access(&self, g: &Group) -> Access<'a> {
         Access {
             params: self.params,
             loop_counter: g.loop_counter(),

@@ -53,7 +53,7 @@ pub use env::{
     Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, TexCall, TexOffsets, TexOp,
 };
 pub use error::{ExecError, ExecErrorKind, ExecStats};
-pub use executor::{Executor, DEFAULT_BUDGET, MAX_CALL_DEPTH};
+pub use executor::Executor;
 pub use state::LaneState;
 
 /// Lanes per batch. 16 covers a 4×4 block of fragments (four 2×2 quads, the unit the

@@ -32,7 +32,7 @@ impl RegFile {
         }
     }
 
-    pub fn is_long(&self, i: usize) -> bool {
+    pub(crate) fn is_long(&self, i: usize) -> bool {
         self.long.get(i).copied().unwrap_or(false)
     }
 

@@ -1914,7 +1914,7 @@ fn addr_src(index: u32, swizzle: [Comp; 4], span: Span) -> Src {
 }
 
 /// A texture target as programs spell it.
-pub fn target_name(t: TexTarget) -> &'static str {
+pub(crate) fn target_name(t: TexTarget) -> &'static str {
     use TexTarget::*;
     match t {
         T1D => "1D",

@@ -2,59 +2,59 @@
 //! class drivers). `glemu info` prints these, so each is a named public constant.
 
 /// Texture image units an NV_gpu_program4/5 program may name (`texture[n]`).
-pub const MAX_TEXTURE_UNITS_NV: u32 = 32;
+pub(crate) const MAX_TEXTURE_UNITS_NV: u32 = 32;
 /// Texture image units an ARB fragment/vertex program may name.
-pub const MAX_TEXTURE_IMAGE_UNITS_ARB: u32 = 16;
+pub(crate) const MAX_TEXTURE_IMAGE_UNITS_ARB: u32 = 16;
 /// Texture coordinate sets (`vertex.texcoord[n]`, `fragment.texcoord[n]`,
 /// `result.texcoord[n]`, `state.texgen[n]`, `state.matrix.texture[n]`).
-pub const MAX_TEXTURE_COORDS: u32 = 8;
+pub(crate) const MAX_TEXTURE_COORDS: u32 = 8;
 /// Generic vertex attributes (`vertex.attrib[n]`).
 pub const MAX_VERTEX_ATTRIBS: u32 = 16;
 /// Generic varyings between stages (`result.attrib[n]`, `fragment.attrib[n]`).
-pub const MAX_GENERIC_VARYINGS: u32 = 32;
+pub(crate) const MAX_GENERIC_VARYINGS: u32 = 32;
 /// Per-patch generic attributes (`result.patch.attrib[n]`).
-pub const MAX_PATCH_ATTRIBS: u32 = 30;
+pub(crate) const MAX_PATCH_ATTRIBS: u32 = 30;
 /// `program.env[n]`.
-pub const MAX_PROGRAM_ENV_PARAMETERS: u32 = 256;
+pub(crate) const MAX_PROGRAM_ENV_PARAMETERS: u32 = 256;
 /// `program.local[n]`.
-pub const MAX_PROGRAM_LOCAL_PARAMETERS: u32 = 1024;
+pub(crate) const MAX_PROGRAM_LOCAL_PARAMETERS: u32 = 1024;
 /// ARB address registers per vertex program (`ADDRESS`).
 pub const MAX_PROGRAM_ADDRESS_REGISTERS: u32 = 2;
 /// `state.matrix.program[n]`.
-pub const MAX_PROGRAM_MATRICES: u32 = 8;
+pub(crate) const MAX_PROGRAM_MATRICES: u32 = 8;
 /// `state.matrix.modelview[n]` (no ARB_vertex_blend: only 0).
-pub const MAX_VERTEX_UNITS: u32 = 1;
+pub(crate) const MAX_VERTEX_UNITS: u32 = 1;
 /// `state.matrix.palette[n]` (no ARB_matrix_palette).
-pub const MAX_PALETTE_MATRICES: u32 = 0;
+pub(crate) const MAX_PALETTE_MATRICES: u32 = 0;
 /// `state.light[n]`, `state.lightprod[n]`.
-pub const MAX_LIGHTS: u32 = 8;
+pub(crate) const MAX_LIGHTS: u32 = 8;
 /// `state.clip[n].plane`, `result.clip[n]`.
-pub const MAX_CLIP_PLANES: u32 = 8;
+pub(crate) const MAX_CLIP_PLANES: u32 = 8;
 /// `result.color[n]` with ARB_draw_buffers / NV_fragment_program4.
-pub const MAX_DRAW_BUFFERS: u32 = 8;
+pub(crate) const MAX_DRAW_BUFFERS: u32 = 8;
 /// Parameter buffer binding points (`program.buffer[n]`).
-pub const MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS: u32 = 14;
+pub(crate) const MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS: u32 = 14;
 /// Elements (vec4) a BUFFER/BUFFER4 variable may hold.
-pub const MAX_PROGRAM_PARAMETER_BUFFER_SIZE: u32 = 4096;
+pub(crate) const MAX_PROGRAM_PARAMETER_BUFFER_SIZE: u32 = 4096;
 /// `VERTICES_OUT` limit of geometry programs.
-pub const MAX_GEOMETRY_VERTICES_OUT: u32 = 1024;
+pub(crate) const MAX_GEOMETRY_VERTICES_OUT: u32 = 1024;
 /// `INVOCATIONS` limit of NVgp5 programs.
-pub const MAX_GEOMETRY_INVOCATIONS: u32 = 32;
+pub(crate) const MAX_GEOMETRY_INVOCATIONS: u32 = 32;
 /// Vertex streams (`EMITS` index).
 pub const MAX_VERTEX_STREAMS: u32 = 4;
 /// Vertices per patch (`VERTICES_OUT` of tess control, `PATCHES` size).
-pub const MAX_PATCH_VERTICES: u32 = 32;
+pub(crate) const MAX_PATCH_VERTICES: u32 = 32;
 /// Atomic counter buffer bindings (`program.counter[n]`).
-pub const MAX_ATOMIC_COUNTER_BINDINGS: u32 = 8;
+pub(crate) const MAX_ATOMIC_COUNTER_BINDINGS: u32 = 8;
 /// Image units (`image[n]`).
-pub const MAX_IMAGE_UNITS: u32 = 8;
+pub(crate) const MAX_IMAGE_UNITS: u32 = 8;
 /// Shader storage buffer bindings (`program.storage[n]`).
-pub const MAX_STORAGE_BUFFER_BINDINGS: u32 = 16;
+pub(crate) const MAX_STORAGE_BUFFER_BINDINGS: u32 = 16;
 /// Subroutine uniform slots (`program.subroutine[n]`).
-pub const MAX_SUBROUTINE_UNIFORM_LOCATIONS: u32 = 1024;
+pub(crate) const MAX_SUBROUTINE_UNIFORM_LOCATIONS: u32 = 1024;
 /// Constant texel offsets `(x,y,z)` range.
-pub const MIN_PROGRAM_TEXEL_OFFSET: i32 = -8;
-pub const MAX_PROGRAM_TEXEL_OFFSET: i32 = 7;
+pub(crate) const MIN_PROGRAM_TEXEL_OFFSET: i32 = -8;
+pub(crate) const MAX_PROGRAM_TEXEL_OFFSET: i32 = 7;
 /// Register texel offsets of TXGO / `offset(...)` on TXG.
 pub const MIN_PROGRAM_TEXTURE_GATHER_OFFSET: i32 = -32;
 pub const MAX_PROGRAM_TEXTURE_GATHER_OFFSET: i32 = 31;
@@ -65,14 +65,14 @@ pub const MAX_PROGRAM_TEXTURE_GATHER_OFFSET: i32 = 31;
 /// (whose limit is the 4096 local parameters) do. piglit's
 /// `vp-arl-constant-array-huge-relative-offset` relies on that, so glemu accepts the same
 /// range as Mesa: a positive offset below 4096 and a negative one down to -4096.
-pub const MAX_ARB_ADDRESS_OFFSET: i32 = 4095;
-pub const MIN_ARB_ADDRESS_OFFSET: i32 = -4096;
+pub(crate) const MAX_ARB_ADDRESS_OFFSET: i32 = 4095;
+pub(crate) const MIN_ARB_ADDRESS_OFFSET: i32 = -4096;
 /// IF/ELSE/ENDIF nesting depth (MAX_PROGRAM_IF_DEPTH_NV).
-pub const MAX_PROGRAM_IF_DEPTH: u32 = 64;
+pub(crate) const MAX_PROGRAM_IF_DEPTH: u32 = 64;
 /// REP/LOOP nesting depth (MAX_PROGRAM_LOOP_DEPTH_NV).
-pub const MAX_PROGRAM_LOOP_DEPTH: u32 = 64;
+pub(crate) const MAX_PROGRAM_LOOP_DEPTH: u32 = 64;
 /// Vertex limit x result components of a geometry program
 /// (MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS).
-pub const MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS: u32 = 1024;
+pub(crate) const MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS: u32 = 1024;
 /// Temporary registers, counting every element of TEMP arrays.
 pub const MAX_PROGRAM_TEMPORARIES: u32 = 4096;

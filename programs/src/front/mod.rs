@@ -20,7 +20,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-pub use inst::target_name;
+pub(crate) use inst::target_name;
 
 use crate::assemble::Header;
 use crate::error::ProgramError;
@@ -31,7 +31,7 @@ use cursor::{syntax, Cursor};
 use std::collections::HashMap;
 
 /// Assembles an ARB or NV_gpu_program4/5 program whose header was already read.
-pub fn assemble_gpu(text: &str, header: Header) -> Result<Program, ProgramError> {
+pub(crate) fn assemble_gpu(text: &str, header: Header) -> Result<Program, ProgramError> {
     let mut p = P::new(text, header)?;
     p.program()?;
     p.finish()

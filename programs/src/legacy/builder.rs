@@ -23,7 +23,7 @@ pub(crate) struct Builder {
 
 impl Builder {
     /// The temp slot of register `name` (R0, H3, the CC/RC/HC scratch registers ...).
-    pub fn temp(&mut self, name: &str, info: RegInfo) -> u32 {
+    pub(crate) fn temp(&mut self, name: &str, info: RegInfo) -> u32 {
         if let Some(&slot) = self.temp_names.get(name) {
             return slot;
         }
@@ -34,7 +34,7 @@ impl Builder {
         slot
     }
 
-    pub fn input(&mut self, binding: InputBinding, name: &str) -> u32 {
+    pub(crate) fn input(&mut self, binding: InputBinding, name: &str) -> u32 {
         if let Some(i) = self.inputs.iter().position(|s| s.binding == binding) {
             return i as u32;
         }
@@ -48,7 +48,7 @@ impl Builder {
         slot
     }
 
-    pub fn output(&mut self, binding: OutputBinding, info: RegInfo, name: &str) -> u32 {
+    pub(crate) fn output(&mut self, binding: OutputBinding, info: RegInfo, name: &str) -> u32 {
         if let Some(i) = self.outputs.iter().position(|s| s.binding == binding) {
             return i as u32;
         }
@@ -59,7 +59,7 @@ impl Builder {
     }
 
     /// A parameter slot; identical sources share one slot.
-    pub fn param(&mut self, source: ParamSource, name: &str) -> u32 {
+    pub(crate) fn param(&mut self, source: ParamSource, name: &str) -> u32 {
         if let Some(i) = self.params.iter().position(|p| p == &source) {
             return i as u32;
         }
@@ -71,7 +71,7 @@ impl Builder {
 
     /// Reserves `len` consecutive env parameter slots `c[0..len]` starting at slot 0, so
     /// relative addressing `c[A0.x + n]` can index them; must run before any other param.
-    pub fn env_block(&mut self, len: u32) {
+    pub(crate) fn env_block(&mut self, len: u32) {
         for n in 0..len {
             self.params.push(ParamSource::Env(n));
         }
@@ -92,7 +92,7 @@ impl Builder {
         });
     }
 
-    pub fn finish(self, stage: Stage, dialect: Dialect, options: Options, entry: u32) -> Program {
+    pub(crate) fn finish(self, stage: Stage, dialect: Dialect, options: Options, entry: u32) -> Program {
         Program {
             stage,
             dialect,

@@ -22,7 +22,7 @@ use crate::error::{ErrorKind, ProgramError};
 use crate::ir::{Dialect, Program};
 
 /// Assembles a VP1.x/VP2.0/VSP1.0/FP1.0 program whose header was already read.
-pub fn assemble_legacy(text: &str, header: Header) -> Result<Program, ProgramError> {
+pub(crate) fn assemble_legacy(text: &str, header: Header) -> Result<Program, ProgramError> {
     match header.dialect {
         Dialect::Vp10 | Dialect::Vp11 | Dialect::Vp20 | Dialect::Vsp10 => {
             vertex::assemble_vertex(text, header)
