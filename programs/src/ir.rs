@@ -58,6 +58,14 @@ impl Stage {
 }
 
 /// The language a program text was written in (from its `!!` header).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!VP1.0\nMOV o[HPOS], v[OPOS];\nEND", None).unwrap();
+/// assert_eq!(p.dialect, Dialect::Vp10);
+/// let p = assemble("!!NVfp5.0\nMOV result.color, 1;\nEND", None).unwrap();
+/// assert_eq!(p.dialect, Dialect::Nv5);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// `!!ARBvp1.0` / `!!ARBfp1.0` (NV options are recorded in `Program::options`).
@@ -82,6 +90,13 @@ pub enum Dialect {
 
 /// Data type an instruction operates in. Chosen from the opcode modifier (`.F .S .U .F64`
 /// ...), the variable types or the instruction's fixed types; never "unknown" after checking.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nINT TEMP t;\nADD.U t.x, t.x, 2;\nMOV result.position, 0;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].dtype, DataType::U32);
+/// assert_eq!(p.instructions[1].dtype, DataType::F32);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DataType {
     #[default]
@@ -97,12 +112,26 @@ impl DataType {
     pub(crate) fn is_64(self) -> bool {
         matches!(self, DataType::F64 | DataType::S64 | DataType::U64)
     }
+    /// True for F32 and F64 (the types float opcode modifiers and conversions treat as IEEE).
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, ir::*};
+    /// assert!(DataType::F64.is_float());
+    /// assert!(!DataType::S32.is_float());
+    /// ```
     pub fn is_float(self) -> bool {
         matches!(self, DataType::F32 | DataType::F64)
     }
 }
 
 /// Declared type of a variable (`INT TEMP`, `UINT ATTRIB`, plain = float).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nINT TEMP i;\nTEMP f;\nMOV.S i, 1;\nMOV result.position, f;\nEND", None).unwrap();
+/// assert_eq!(p.temps[0].ty, VarType::Int);
+/// assert_eq!(p.temps[1].ty, VarType::Float);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum VarType {
     #[default]
@@ -112,6 +141,12 @@ pub enum VarType {
 }
 
 /// Result clamping (`.SAT` / `.SSAT`; VP/FP1 `_SAT`/`_SSAT`, ARB `_SAT`).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nMOV_SAT result.color, fragment.color;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].sat, Saturate::Sat);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Saturate {
     #[default]
@@ -124,6 +159,12 @@ pub enum Saturate {
 
 /// Reduced precision requested by FP1/NV_fragment_program_option suffixes
 /// (`R` = fp32, `H` = fp16, `X` = fixed s1.10) or by `SHORT` variables.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!FP1.0\nMOVH o[COLH], f[COL0];\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].precision, Precision::Half);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Precision {
     #[default]
@@ -134,6 +175,12 @@ pub enum Precision {
 
 /// Every opcode of every dialect. Aliases are lowered (VP1 `ARL` and ARB `ARL` are the same;
 /// FP1 `DDX` is `DDX`; `SWZ` keeps its extended swizzle in `Src::ext_swizzle`).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nDP4 result.position.x, vertex.position, vertex.normal;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].op, Opcode::Dp4);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Opcode {
     // arithmetic
@@ -282,9 +329,24 @@ pub enum Opcode {
 }
 
 /// Vector component index (x=0, y=1, z=2, w=3).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nMOV result.position, vertex.position.wzyx;\nEND", None).unwrap();
+/// let swizzle: [Comp; 4] = p.instructions[0].srcs[0].swizzle;
+/// assert_eq!(swizzle, [3, 2, 1, 0]);
+/// ```
 pub type Comp = u8;
 
 /// How an operand's index is computed.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM c[4] = { program.env[0..3] };\nADDRESS a;\nARL a.x, vertex.position.x;\nMOV result.position, c[a.x + 1];\nEND", None).unwrap();
+/// let i = p.instructions[1].srcs[0].index;
+/// assert!(matches!(i, Index::Relative { offset: 1, len: 4, .. }));
+/// assert_eq!(p.instructions[1].dst.as_ref().unwrap().index, Index::Direct(0));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Index {
     /// A fixed slot.
@@ -300,6 +362,13 @@ pub enum Index {
 }
 
 /// The register that supplies a runtime index.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM c[4] = { program.env[0..3] };\nADDRESS a;\nARL a.x, vertex.position.x;\nMOV result.position, c[a.x + 1];\nEND", None).unwrap();
+/// let Index::Relative { reg, .. } = p.instructions[1].srcs[0].index else { panic!() };
+/// assert_eq!(reg, IndexReg::Address { reg: 0, comp: 0 });
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexReg {
     /// An address register component (ADDRESS, `A0.x`).
@@ -312,6 +381,15 @@ pub enum IndexReg {
     LoopCounter,
 }
 
+/// Register file an operand names (`Src::file`, `Dst::file`); `Immediate` operands carry
+/// their value in `Src::imm`.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nMOV result.position, vertex.position;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].srcs[0].file, File::Input);
+/// assert_eq!(p.instructions[0].dst.as_ref().unwrap().file, File::Output);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum File {
     Temp,
@@ -328,6 +406,14 @@ pub enum File {
 }
 
 /// A source operand.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nMOV result.position, -|vertex.position|;\nEND", None).unwrap();
+/// let s = &p.instructions[0].srcs[0];
+/// assert!(s.negate && s.abs);
+/// assert_eq!(s.swizzle, [0, 1, 2, 3]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Src {
     pub file: File,
@@ -353,6 +439,14 @@ pub struct Src {
     pub span: Span,
 }
 
+/// One component of an ARB `SWZ` extended swizzle: a source component, 0 or 1, optionally negated.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nSWZ result.position, vertex.position, 0, 1, -x, w;\nEND", None).unwrap();
+/// use ExtSwizzle::*;
+/// assert_eq!(p.instructions[0].srcs[0].ext_swizzle, Some([Zero, One, NegComp(0), Comp(3)]));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ExtSwizzle {
     Zero,
@@ -364,6 +458,14 @@ pub enum ExtSwizzle {
 }
 
 /// A destination operand.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nMOV result.position.xw, vertex.position;\nEND", None).unwrap();
+/// let d = p.instructions[0].dst.as_ref().unwrap();
+/// assert_eq!(d.mask, 0b1001);
+/// assert_eq!(d.cond, None);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dst {
     /// `File::Temp`, `File::Output` or `File::Address` (ARL/ARA/ARR/POPA).
@@ -377,6 +479,14 @@ pub struct Dst {
 }
 
 /// The tests a condition code can be put through.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nTEMP t;\nMOVC t, vertex.position;\nMOV result.position (GT.x), t;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].cc_update, Some(0));
+/// let c = p.instructions[1].dst.as_ref().unwrap().cond.unwrap();
+/// assert_eq!(c.op, CondOp::Gt);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CondOp {
     Eq,
@@ -401,6 +511,14 @@ pub enum CondOp {
 }
 
 /// `COND.swizzle` on condition register `cc` (0 or 1).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nTEMP t;\nMOVC t, vertex.position;\nMOV result.position (GT.x), t;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].cc_update, Some(0));
+/// let c = p.instructions[1].dst.as_ref().unwrap().cond.unwrap();
+/// assert_eq!((c.cc, c.swizzle), (0, [0, 0, 0, 0]));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CondTest {
     pub op: CondOp,
@@ -409,6 +527,14 @@ pub struct CondTest {
 }
 
 /// Texture targets of every dialect. `Shadow*` forms compare against a reference.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\nEND", None).unwrap();
+/// let Extra::Tex(t) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(t.target, TexTarget::T2D);
+/// assert_eq!(p.texture_targets, vec![(1, TexTarget::T2D)]);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TexTarget {
     T1D,
@@ -433,6 +559,13 @@ pub enum TexTarget {
 }
 
 /// Which texture unit an instruction samples.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\nEND", None).unwrap();
+/// let Extra::Tex(t) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(t.unit, TexUnit::Fixed(1));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TexUnit {
     Fixed(u32),
@@ -447,12 +580,27 @@ pub enum TexUnit {
 
 /// Texel offsets: `(1,-2,0)` after the target, or a register operand (NV5 TXGO / offset
 /// modifier).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D, (1, -2);\nEND", None).unwrap();
+/// let Extra::Tex(t) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(t.offset, Some(TexOffset::Const([1, -2, 0])));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum TexOffset {
     Const([i8; 3]),
     Register(Src),
 }
 
+/// Texture operand of a TEX-family instruction: unit, target, texel offset and gather component.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[1], 2D;\nEND", None).unwrap();
+/// let Extra::Tex(t) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!((t.unit, t.target, t.offset.clone()), (TexUnit::Fixed(1), TexTarget::T2D, None));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TexInfo {
     pub unit: TexUnit,
@@ -464,6 +612,13 @@ pub struct TexInfo {
 }
 
 /// Memory access width/type modifiers of LDC/LOAD/STORE/ATOM (`.F32X4`, `.U8` ...).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp5.0\nTEMP r;\nLONG TEMP a;\nLOAD.U32X2 r.xy, a.x;\nMOV result.position, r;\nEND", None).unwrap();
+/// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(m.ty, MemType { scalar: MemScalar::U32, count: 2 });
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MemType {
     pub scalar: MemScalar,
@@ -471,6 +626,14 @@ pub struct MemType {
     pub count: u8,
 }
 
+/// Element type of a memory access or conversion (the storage modifier: `.F32`, `.S8`, `.U64` ...).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp5.0\nTEMP r;\nLONG TEMP a;\nLOAD.U32X2 r.xy, a.x;\nMOV result.position, r;\nEND", None).unwrap();
+/// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(m.ty.scalar, MemScalar::U32);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemScalar {
     F16,
@@ -486,6 +649,14 @@ pub enum MemScalar {
     U64,
 }
 
+/// The operation modifier of ATOM/ATOMB/ATOMIM/ATOMCTR (`.ADD`, `.CSWAP`, `.INCR` ...).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp5.0\nUINT TEMP r;\nLONG TEMP a;\nATOM.ADD.U32 r.x, 1, a.x;\nMOV result.position, 0;\nEND", None).unwrap();
+/// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(m.atom, Some(AtomOp::Add));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AtomOp {
     Add,
@@ -505,6 +676,13 @@ pub enum AtomOp {
 }
 
 /// Rounding of CVT and the `.ROUND/.CEIL/.FLR/.TRUNC` modifiers.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp5.0\nINT TEMP s;\nTEMP r;\nCVT.F16.F64.CEIL r, s;\nEND", None).unwrap();
+/// let Extra::Convert { rounding, .. } = p.instructions[0].extra else { panic!() };
+/// assert_eq!(rounding, Rounding::Ceil);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Rounding {
     #[default]
@@ -516,6 +694,16 @@ pub enum Rounding {
 }
 
 /// Where a memory instruction reaches.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp5.0\nTEMP r;\nLONG TEMP a;\nLOAD.U32X2 r.xy, a.x;\nMOV result.position, r;\nEND", None).unwrap();
+/// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(m.space, MemSpace::Global);
+/// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+/// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
+/// assert_eq!(m.space, MemSpace::Counter { counter: 0 });
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum MemSpace {
     /// LOAD/STORE/ATOM through a GPU address (NV_shader_buffer_load/store); the address is
@@ -531,6 +719,14 @@ pub enum MemSpace {
     Image { image: u32 },
 }
 
+/// Memory operand of LOAD/STORE/ATOM, LDB/STB/ATOMB, LDC, ATOMCTR and the image instructions.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp5.0\nTEMP r;\nLONG TEMP a;\nLOAD.U32X2 r.xy, a.x;\nMOV result.position, r;\nEND", None).unwrap();
+/// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
+/// assert!(m.atom.is_none() && !m.volatile && !m.coherent);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemInfo {
     pub space: MemSpace,
@@ -550,6 +746,16 @@ pub struct MemInfo {
 }
 
 /// Extra, opcode-specific operands.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nCAL f;\nRET;\nf:\nMOV result.position, 1;\nRET;\nEND", None).unwrap();
+/// assert_eq!(p.instructions[0].extra, Extra::Flow { target: 2, cond: None });
+/// assert_eq!(p.instructions[2].extra, Extra::None);
+/// let p = assemble("!!NVfp5.0\nINT TEMP s;\nTEMP r;\nCVT.F16.F64.CEIL r, s;\nEND", None).unwrap();
+/// let Extra::Convert { from, to, .. } = p.instructions[0].extra else { panic!() };
+/// assert_eq!((from, to), (MemScalar::F64, MemScalar::F16));
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Extra {
     #[default]
@@ -582,6 +788,13 @@ pub enum Extra {
 }
 
 /// One decoded instruction.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nADD result.position, vertex.position, vertex.normal;\nEND", None).unwrap();
+/// let i = &p.instructions[0];
+/// assert_eq!((i.op, i.srcs.len(), i.dst.is_some()), (Opcode::Add, 2, true));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inst {
     pub op: Opcode,
@@ -597,6 +810,13 @@ pub struct Inst {
 }
 
 /// Per-variable register information (temps, inputs, outputs).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp5.0\nLONG TEMP d;\nUINT TEMP u;\nMOV result.position, 0;\nEND", None).unwrap();
+/// assert!(p.temps[0].long);
+/// assert_eq!(p.temps[1], RegInfo { ty: VarType::Uint, long: false, short: false });
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct RegInfo {
     pub ty: VarType,
@@ -605,6 +825,13 @@ pub struct RegInfo {
 }
 
 /// Interpolation of a fragment input (NV_fragment_program4 modifiers).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp4.0\nFLAT ATTRIB c = fragment.attrib[0];\nMOV result.color, c;\nEND", None).unwrap();
+/// assert!(p.inputs[0].interp.flat);
+/// assert!(!p.inputs[0].interp.centroid);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Interp {
     pub flat: bool,
@@ -614,6 +841,13 @@ pub struct Interp {
 }
 
 /// Where an input slot's value comes from.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.color, vertex.attrib[3];\nEND", None).unwrap();
+/// let b: Vec<_> = p.inputs.iter().map(|s| s.binding.clone()).collect();
+/// assert_eq!(b, vec![InputBinding::VertexPosition, InputBinding::VertexAttrib(3)]);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InputBinding {
     // vertex
@@ -673,6 +907,13 @@ pub enum InputBinding {
     ThreadMask(ThreadMaskKind),
 }
 
+/// Which `threadeqmask`/`threadgemask`/... input of NV_shader_thread_group a binding reads.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT TEMP m;\nMOV.U m, fragment.threadeqmask;\nMOV.U result.color, m;\nEND", None).unwrap();
+/// assert_eq!(p.inputs[0].binding, InputBinding::ThreadMask(ThreadMaskKind::Eq));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ThreadMaskKind {
     Eq,
@@ -685,6 +926,12 @@ pub enum ThreadMaskKind {
 /// A varying (stage-to-stage value): what a `result.*` of one stage writes and a
 /// `vertex.*` / `fragment.*` of the next one reads. Shared by inputs and outputs so the
 /// pipeline can match them by value.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nMOV result.texcoord[2], vertex.position;\nEND", None).unwrap();
+/// assert_eq!(p.outputs[0].binding, OutputBinding::Varying(VaryingSlot::TexCoord(2)));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VaryingSlot {
     Position,
@@ -715,6 +962,12 @@ pub enum VaryingSlot {
 impl VaryingSlot {
     /// Per-patch values of a tessellation control program's output patch (one per patch,
     /// shared by its invocations), as opposed to per-vertex ones.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, ir::*};
+    /// assert!(VaryingSlot::TessOuter(0).is_per_patch());
+    /// assert!(!VaryingSlot::Position.is_per_patch());
+    /// ```
     pub fn is_per_patch(self) -> bool {
         matches!(
             self,
@@ -724,6 +977,13 @@ impl VaryingSlot {
 }
 
 /// Where an output slot's value goes.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nMOV result.depth.z, fragment.position.z;\nMOV result.color, fragment.color;\nEND", None).unwrap();
+/// assert_eq!(p.outputs[0].binding, OutputBinding::FragDepth);
+/// assert_eq!(p.outputs[1].binding, OutputBinding::FragColor { target: 0, index: 0 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OutputBinding {
     /// Vertex-like stages: a varying.
@@ -743,6 +1003,14 @@ pub enum OutputBinding {
     EnvParam(u32),
 }
 
+/// One entry of `Program::inputs`: what the slot is bound to, how it is interpolated, its type.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp4.0\nFLAT INT ATTRIB i = fragment.attrib[1];\nMOV.S result.color, i;\nEND", None).unwrap();
+/// assert_eq!(p.inputs[0].binding, InputBinding::FragAttrib(1));
+/// assert_eq!(p.inputs[0].info.ty, VarType::Int);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputSlot {
     pub binding: InputBinding,
@@ -750,6 +1018,14 @@ pub struct InputSlot {
     pub info: RegInfo,
 }
 
+/// One entry of `Program::outputs`: what the result slot is bound to and its type.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nMOV result.position, 0;\nEND", None).unwrap();
+/// assert_eq!(p.outputs[0].binding, OutputBinding::Varying(VaryingSlot::Position));
+/// assert!(!p.outputs[0].info.long);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputSlot {
     pub binding: OutputBinding,
@@ -757,6 +1033,13 @@ pub struct OutputSlot {
 }
 
 /// A read-only vec4 the pipeline fills before a draw.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM k = { 1, 2, 3, 4 };\nADD result.position, k, program.local[3];\nEND", None).unwrap();
+/// assert_eq!(p.params[0], ParamSource::Constant([1.0f32, 2.0, 3.0, 4.0].map(f32::to_bits)));
+/// assert_eq!(p.params[1], ParamSource::Local(3));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamSource {
     /// A literal (raw bits).
@@ -773,6 +1056,13 @@ pub enum ParamSource {
 }
 
 /// GL state a program can bind (ARB/NV `state.*`, VP1 tracked matrices).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM s = state.fog.color;\nMOV result.position, s;\nEND", None).unwrap();
+/// let ParamSource::State(b) = &p.params[0] else { panic!() };
+/// assert_eq!(*b, StateBinding::FogColor);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum StateBinding {
     /// `state.matrix.NAME[.inverse|.transpose|.invtrans].row[r]`.
@@ -815,6 +1105,15 @@ pub enum StateBinding {
     Other(String),
 }
 
+/// Which matrix a `state.matrix.*` binding names.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM s = state.matrix.texture[1].transpose.row[2];\nMOV result.position, s;\nEND", None).unwrap();
+/// let ParamSource::State(b) = &p.params[0] else { panic!() };
+/// let StateBinding::MatrixRow { matrix, modifier, row } = b else { panic!() };
+/// assert_eq!((*matrix, *row), (MatrixName::Texture(1), 2));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MatrixName {
     ModelView(u32),
@@ -825,6 +1124,15 @@ pub enum MatrixName {
     Program(u32),
 }
 
+/// `.inverse`, `.transpose` or `.invtrans` of a `state.matrix.*` binding.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM s = state.matrix.texture[1].transpose.row[2];\nMOV result.position, s;\nEND", None).unwrap();
+/// let ParamSource::State(b) = &p.params[0] else { panic!() };
+/// let StateBinding::MatrixRow { matrix, modifier, row } = b else { panic!() };
+/// assert_eq!(*modifier, MatrixModifier::Transpose);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum MatrixModifier {
     #[default]
@@ -834,6 +1142,14 @@ pub enum MatrixModifier {
     InvTrans,
 }
 
+/// Property of `state.material.*`.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM s = state.material.back.diffuse;\nMOV result.position, s;\nEND", None).unwrap();
+/// let ParamSource::State(b) = &p.params[0] else { panic!() };
+/// assert_eq!(*b, StateBinding::Material { back: true, prop: MaterialProp::Diffuse });
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MaterialProp {
     Ambient,
@@ -843,6 +1159,14 @@ pub enum MaterialProp {
     Shininess,
 }
 
+/// Property of `state.light[n].*`.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM s = state.light[1].position;\nMOV result.position, s;\nEND", None).unwrap();
+/// let ParamSource::State(b) = &p.params[0] else { panic!() };
+/// assert_eq!(*b, StateBinding::Light { light: 1, prop: LightProp::Position });
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LightProp {
     Ambient,
@@ -854,6 +1178,15 @@ pub enum LightProp {
     Half,
 }
 
+/// Property of `state.lightprod[n].*`.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBvp1.0\nPARAM s = state.lightprod[0].front.specular;\nMOV result.position, s;\nEND", None).unwrap();
+/// let ParamSource::State(b) = &p.params[0] else { panic!() };
+/// let want = StateBinding::LightProduct { light: 0, back: false, prop: LightProductProp::Specular };
+/// assert_eq!(*b, want);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LightProductProp {
     Ambient,
@@ -862,6 +1195,13 @@ pub enum LightProductProp {
 }
 
 /// A BUFFER / BUFFER4 / CBUFFER variable bound to `program.buffer[binding]`.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nBUFFER b[] = { program.buffer[1] };\nMOV result.position, b[2];\nEND", None).unwrap();
+/// assert_eq!((p.buffers[0].name.as_str(), p.buffers[0].binding), ("b", 1));
+/// assert_eq!(p.buffers[0].len, None);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferVar {
     pub name: String,
@@ -878,6 +1218,13 @@ pub struct BufferVar {
     pub info: RegInfo,
 }
 
+/// Which declaration made a buffer variable: `BUFFER`, `BUFFER4`, `CBUFFER` or `STORAGE`.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nBUFFER b[] = { program.buffer[1] };\nMOV result.position, b[2];\nEND", None).unwrap();
+/// assert_eq!(p.buffers[0].kind, BufferKind::Buffer);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum BufferKind {
     /// BUFFER: one 32-bit word per element, replicated.
@@ -891,6 +1238,12 @@ pub enum BufferKind {
 }
 
 /// A COUNTER variable (`program.counter[binding]`), possibly an array.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[2];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+/// assert_eq!((p.counters[0].name.as_str(), p.counters[0].binding, p.counters[0].len), ("c", 2, 1));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CounterVar {
     pub name: String,
@@ -900,6 +1253,12 @@ pub struct CounterVar {
 }
 
 /// An IMAGE variable (`program.image[first..]`).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVfp5.0\nIMAGE im[3] = { image[4..6] };\nUINT TEMP r;\nLOADIM.U32 r, {1, 2, 0, 0}, im[1], 2D;\nEND", None).unwrap();
+/// assert_eq!((p.images[0].first, p.images[0].len), (4, 3));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageVar {
     pub name: String,
@@ -909,6 +1268,13 @@ pub struct ImageVar {
 
 /// Options a program enabled (`OPTION NAME;`), kept as names in text order and decoded
 /// into the flags the later stages need.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nOPTION ARB_fog_linear;\nMOV result.color, fragment.color;\nEND", None).unwrap();
+/// assert_eq!(p.options.names, vec!["ARB_fog_linear".to_string()]);
+/// assert!(!p.options.position_invariant);
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
     pub names: Vec<String>,
@@ -924,6 +1290,13 @@ pub struct Options {
     pub precision_hint_nicest: bool,
 }
 
+/// Fog option of an ARB fragment program (`OPTION ARB_fog_exp|exp2|linear`).
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!ARBfp1.0\nOPTION ARB_fog_linear;\nMOV result.color, fragment.color;\nEND", None).unwrap();
+/// assert_eq!(p.options.fog, Some(FogMode::Linear));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FogMode {
     Exp,
@@ -932,6 +1305,13 @@ pub enum FogMode {
 }
 
 /// Geometry/tessellation primitive kinds used by declarations.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT LINE_STRIP;\nVERTICES_OUT 4;\nEND", None).unwrap();
+/// assert_eq!(p.decls.primitive_in, Some(PrimKind::Triangles));
+/// assert_eq!(p.decls.primitive_out, Some(PrimKind::LineStrip));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PrimKind {
     Points,
@@ -944,6 +1324,13 @@ pub enum PrimKind {
     Patches(u32),
 }
 
+/// `TESS_MODE` of a tessellation evaluation program.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVtep5.0\nTESS_MODE QUADS;\nTESS_SPACING FRACTIONAL_ODD;\nMOV result.position, 0;\nEND", None).unwrap();
+/// assert_eq!(p.decls.tess_mode, Some(TessMode::Quads));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TessMode {
     Triangles,
@@ -951,6 +1338,13 @@ pub enum TessMode {
     Isolines,
 }
 
+/// `TESS_SPACING` of a tessellation evaluation program.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVtep5.0\nTESS_MODE QUADS;\nTESS_SPACING FRACTIONAL_ODD;\nMOV result.position, 0;\nEND", None).unwrap();
+/// assert_eq!(p.decls.tess_spacing, Some(TessSpacing::FractionalOdd));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TessSpacing {
     Equal,
@@ -959,6 +1353,12 @@ pub enum TessSpacing {
 }
 
 /// Stage-specific declarations.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT LINE_STRIP;\nVERTICES_OUT 4;\nEND", None).unwrap();
+/// assert_eq!((p.decls.vertices_out, p.decls.invocations), (Some(4), None));
+/// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Declarations {
     pub primitive_in: Option<PrimKind>,
@@ -974,6 +1374,14 @@ pub struct Declarations {
 
 /// A subroutine variable (`SUBROUTINE type var[n] = program.subroutine[..]`), whose slots
 /// the app fills with function indices; each function has its label's instruction index.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let t = "!!NVvp5.0\nSUBROUTINETYPE T { a, b };\nSUBROUTINE T v = program.subroutine[2];\nmain:\nCALI v;\nRET;\na SUBROUTINENUM(5):\nRET;\nb SUBROUTINENUM(1):\nRET;\nEND";
+/// let p = assemble(t, None).unwrap();
+/// let v = &p.subroutine_vars[0];
+/// assert_eq!((v.name.as_str(), v.first, v.len, v.functions.len()), ("v", 2, 1, 2));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubroutineVar {
     pub name: String,
@@ -1024,6 +1432,14 @@ pub struct Program {
     pub symbols: Vec<Symbol>,
 }
 
+/// A declared name and the slots it covers, kept so `print_program` and tools can name them.
+///
+/// ```
+/// # use glemu_programs::{assemble, ir::*};
+/// let p = assemble("!!NVvp4.0\nTEMP t[3];\nMOV result.position, t[1];\nEND", None).unwrap();
+/// let s = p.symbols.iter().find(|s| s.name == "t").unwrap();
+/// assert_eq!((s.file, s.first, s.len), (File::Temp, 0, 3));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Symbol {
     pub name: String,
