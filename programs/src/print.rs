@@ -7,6 +7,12 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Renders `p` as text, one instruction per line.
+///
+/// ```
+/// let p = glemu_programs::assemble("!!ARBvp1.0\nMOV result.position, vertex.position;\nEND", None).unwrap();
+/// let text = glemu_programs::print::print_program(&p);
+/// assert!(text.lines().any(|l| l.contains("MOV")));
+/// ```
 pub fn print_program(p: &Program) -> String {
     let names = Names::new(p);
     let mut out = String::new();

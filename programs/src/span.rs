@@ -1,6 +1,14 @@
 //! Byte spans into program text, and turning them into line:column for messages.
 
 /// A half-open byte range `start..end` into the program text.
+///
+/// ```
+/// # use glemu_programs::{assemble, span::Span, ir::ParamSource};
+/// let text = "!!ARBvp1.0\nFOO result.position;\nEND";
+/// let e = assemble(text, None).unwrap_err();
+/// let Span { start, end } = e.span;
+/// assert_eq!(&text[start as usize..end as usize], "FOO");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     pub start: u32,
@@ -26,6 +34,12 @@ impl Span {
 
 /// 1-based line and column (in bytes) of byte `offset` in `text`. A CR LF pair counts as
 /// one line break, so CRLF texts report the same positions as LF ones.
+///
+/// ```
+/// use glemu_programs::span::line_col;
+/// assert_eq!(line_col("ab\ncd", 4), (2, 2));
+/// assert_eq!(line_col("ab\r\ncd", 4), (2, 1));
+/// ```
 pub fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let offset = offset.min(text.len());
     let before = &text.as_bytes()[..offset];

@@ -12,11 +12,29 @@ use std::fmt;
 
 /// A failure reported by the environment; the executor wraps it in an
 /// [`ExecError`](super::ExecError) carrying the instruction index and span.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();
+/// assert_eq!(e.kind, ExecErrorKind::Env(EnvError::not_supported("texture access in this stage").0));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnvError(pub String);
 
 impl EnvError {
     /// `not supported: <what>`.
+    ///
+    /// ```
+    /// # use glemu_programs::exec::EnvError;
+    /// let e = EnvError::not_supported("cube arrays");
+    /// assert_eq!(e.to_string(), "not supported: cube arrays");
+    /// ```
     pub fn not_supported(what: &str) -> EnvError {
         EnvError(format!("not supported: {what}"))
     }
@@ -31,6 +49,28 @@ impl fmt::Display for EnvError {
 impl std::error::Error for EnvError {}
 
 /// Which texture operation a [`TexCall`] asks for.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Option<(TexOp, u32, u32)>, [i32; 3]);
+/// # impl Env for Rec {
+/// #     fn texture(&mut self, c: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+/// #         self.0 = Some((c.op, c.unit, c.lanes));
+/// #         if let TexOffsets::Const(o) = c.offsets { self.1 = o; }
+/// #         out[0] = [7; MAX_LANES];
+/// #         Ok(())
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp4.0\nTXL result.color, fragment.texcoord[0], texture[2], 2D;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(4);
+/// let mut env = Rec(None, [0; 3]);
+/// ex.run(&mut st, 0b0110, &[], &mut env).unwrap();
+/// assert_eq!(env.0, Some((TexOp::Lod, 2, 0b0110)));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TexOp {
     /// TEX: implicit LOD (from quad derivatives in fragment programs, 0 elsewhere).
@@ -60,6 +100,28 @@ pub enum TexOp {
 }
 
 /// Texel offsets of a texture instruction.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Option<(TexOp, u32, u32)>, [i32; 3]);
+/// # impl Env for Rec {
+/// #     fn texture(&mut self, c: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+/// #         self.0 = Some((c.op, c.unit, c.lanes));
+/// #         if let TexOffsets::Const(o) = c.offsets { self.1 = o; }
+/// #         out[0] = [7; MAX_LANES];
+/// #         Ok(())
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D, (1, -2);\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(4);
+/// let mut env = Rec(None, [0; 3]);
+/// ex.run(&mut st, 1, &[], &mut env).unwrap();
+/// assert_eq!(env.1, [1, -2, 0]);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum TexOffsets<'a> {
     None,
@@ -76,6 +138,29 @@ pub enum TexOffsets<'a> {
 /// form the 2×2 quad `(x,y), (x+1,y), (x,y+1), (x+1,y+1)` for implicit derivatives. The
 /// result for every lane in `lanes` must be written to `out` (`out[comp][lane]`, raw
 /// bits interpreted by `dtype`); other lanes may be left as they are.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Option<(TexOp, u32, u32)>, [i32; 3]);
+/// # impl Env for Rec {
+/// #     fn texture(&mut self, c: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+/// #         self.0 = Some((c.op, c.unit, c.lanes));
+/// #         if let TexOffsets::Const(o) = c.offsets { self.1 = o; }
+/// #         out[0] = [7; MAX_LANES];
+/// #         Ok(())
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp4.0\nTXL result.color, fragment.texcoord[0], texture[2], 2D;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(4);
+/// let mut env = Rec(None, [0; 3]);
+/// ex.run(&mut st, 0b0110, &[], &mut env).unwrap();
+/// assert_eq!(env.0, Some((TexOp::Lod, 2, 0b0110)));
+/// assert_eq!(st.output_lane(0, 1)[0], 7);
+/// ```
 #[derive(Copy, Clone, Debug)]
 pub struct TexCall<'a> {
     pub op: TexOp,
@@ -98,6 +183,28 @@ pub struct TexCall<'a> {
 }
 
 /// Which buffer memory a LOAD/STORE/ATOM/LDC reaches.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Vec<(MemRegion, u64)>);
+/// # impl Env for Rec {
+/// #     fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+/// #         self.0.push((r, a));
+/// #         out.fill(1);
+/// #         Ok(true)
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE s = program.storage[2];\nUINT TEMP t;\nLDB.U32 t, s[8];\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// let mut env = Rec(Vec::new());
+/// ex.run(&mut st, 1, &[], &mut env).unwrap();
+/// assert_eq!(env.0, vec![(MemRegion::Storage { binding: 2 }, 8)]);
+/// assert_eq!(st.temp_lane(0, 0)[0], 0x0101_0101);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemRegion {
     /// The emulated GPU address space (NV_shader_buffer_load/store): `address` is a GPU
@@ -111,6 +218,28 @@ pub enum MemRegion {
 }
 
 /// The image a LOADIM/STOREIM/ATOMIM lane accesses.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Vec<(u32, [i32; 4])>);
+/// # impl Env for Rec {
+/// #     fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
+/// #         self.0.push((c.unit, xy));
+/// #         Ok(Some([5, 6, 7, 8]))
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp5.0\nIMAGE im = image[3];\nUINT TEMP r;\nLOADIM.U32 r, {1, 2, 9, 9}, im, 2D;\nEND", None).unwrap();
+/// let params: Vec<[u32; 4]> = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// let mut env = Rec(Vec::new());
+/// ex.run(&mut st, 1, &params, &mut env).unwrap();
+/// assert_eq!(env.0, vec![(3, [1, 2, 0, 0])]);
+/// assert_eq!(st.temp_lane(0, 0)[0], 5);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ImageCall {
     /// Image unit (`program.image[unit]`, already resolved from an IMAGE array).
@@ -129,6 +258,28 @@ pub struct ImageCall {
 }
 
 /// Which interpolation instruction an [`InterpCall`] performs.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Vec<(InterpKind, u32)>);
+/// # impl Env for Rec {
+/// #     fn interpolate(&mut self, c: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+/// #         self.0.push((c.kind, c.operand[0][0]));
+/// #         out[0] = [9; MAX_LANES];
+/// #         Ok(())
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp5.0\nTEMP r;\nIPAC r, fragment.texcoord[1];\nIPAS r, fragment.texcoord[1], 3;\nMOV result.color, r;\nEND", None).unwrap();
+/// let params: Vec<[u32; 4]> = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// let mut env = Rec(Vec::new());
+/// ex.run(&mut st, 1, &params, &mut env).unwrap();
+/// assert_eq!(env.0, vec![(InterpKind::Centroid, 0), (InterpKind::Sample, 3)]);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InterpKind {
     /// IPAC: at the centroid.
@@ -141,6 +292,29 @@ pub enum InterpKind {
 
 /// IPAC/IPAS/IPAO on a group of fragment lanes: evaluate input slot `input` at another
 /// position. `out[comp][lane]` must be written for every lane in `lanes`.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Rec(Vec<(InterpKind, u32)>);
+/// # impl Env for Rec {
+/// #     fn interpolate(&mut self, c: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+/// #         self.0.push((c.kind, c.operand[0][0]));
+/// #         out[0] = [9; MAX_LANES];
+/// #         Ok(())
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp5.0\nTEMP r;\nIPAC r, fragment.texcoord[1];\nIPAS r, fragment.texcoord[1], 3;\nMOV result.color, r;\nEND", None).unwrap();
+/// let params: Vec<[u32; 4]> = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// let mut env = Rec(Vec::new());
+/// ex.run(&mut st, 1, &params, &mut env).unwrap();
+/// assert_eq!(env.0[1].1, 3);
+/// assert_eq!(st.output_lane(0, 0)[0], 9);
+/// ```
 #[derive(Copy, Clone, Debug)]
 pub struct InterpCall<'a> {
     pub kind: InterpKind,
@@ -152,6 +326,30 @@ pub struct InterpCall<'a> {
 }
 
 /// Everything outside registers. Implemented by the pipeline for each stage.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// # struct Counter(u32);
+/// # impl Env for Counter {
+/// #     fn counter_atomic(&mut self, _: u32, _: u32, f: &dyn Fn(u32) -> u32) -> Result<Option<u32>, EnvError> {
+/// #         let old = self.0;
+/// #         self.0 = f(old);
+/// #         Ok(Some(old))
+/// #     }
+/// # }
+/// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(4);
+/// let mut env = Counter(10);
+/// ex.run(&mut st, 0b0111, &[], &mut env).unwrap();
+/// assert_eq!(env.0, 13);
+/// let mut got: Vec<u32> = (0..3).map(|l| st.temp_lane(0, l)[0]).collect();
+/// got.sort();
+/// assert_eq!(got, vec![10, 11, 12]);
+/// ```
 pub trait Env {
     /// A texture instruction for a group of lanes (see [`TexCall`]).
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {

@@ -4,11 +4,23 @@ use crate::span::Span;
 use std::fmt;
 
 /// Why a run stopped.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = assemble("!!NVvp4.0\nREP;\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p)).with_budget(100);
+/// let mut st = ex.new_state(1);
+/// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();
+/// assert_eq!(e.kind, ExecErrorKind::BudgetExceeded(100));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExecErrorKind {
     /// An invocation executed more instructions than the executor's budget.
     BudgetExceeded(u64),
-    /// CAL/CALI nested deeper than [`MAX_CALL_DEPTH`](super::MAX_CALL_DEPTH), or PUSHA
+    /// CAL/CALI nested deeper than the executor's call depth limit (32), or PUSHA
     /// deeper than the same limit.
     CallStackOverflow,
     /// POPA with nothing pushed.
@@ -25,6 +37,20 @@ pub enum ExecErrorKind {
 }
 
 /// A run-time error at instruction `inst` (index into `Program::instructions`).
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();
+/// assert_eq!(e.inst, 0);
+/// assert_eq!(e.kind, ExecErrorKind::Env("not supported: texture access in this stage".into()));
+/// assert!(e.to_string().starts_with("instruction 0 (byte 11): "));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecError {
     pub inst: u32,
@@ -58,6 +84,18 @@ impl fmt::Display for ExecError {
 impl std::error::Error for ExecError {}
 
 /// Counters of one run (add them up across batches with `+=`).
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+/// let ex = Executor::new(p);
+/// let mut st = ex.new_state(3);
+/// let s = ex.run(&mut st, 0b111, &[], &mut NoEnv).unwrap();
+/// assert_eq!((s.instructions, s.lane_instructions, s.splits), (1, 3, 0));
+/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExecStats {
     /// Instructions issued (once per group).

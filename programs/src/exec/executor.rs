@@ -137,6 +137,19 @@ pub(crate) enum Next {
 }
 
 /// Runs one compiled program over batches of lanes. Build once, share across threads.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+/// let ex = Executor::new(p);
+/// let mut st = ex.new_state(1);
+/// st.set_input_f32(0, 0, [1.0, 2.0, 3.0, 4.0]);
+/// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+/// assert_eq!(st.output_f32(0, 0), [2.0, 4.0, 6.0, 8.0]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Executor {
     program: Arc<Program>,
@@ -174,6 +187,16 @@ impl<'a, E: Env + ?Sized> Run<'a, E> {
 
 impl Executor {
     /// Prepare `program` for execution.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = Arc::new(assemble("!!ARBvp1.0\nMOV result.position, vertex.position;\nEND", None).unwrap());
+    /// let ex = Executor::new(p.clone());
+    /// assert!(Arc::ptr_eq(ex.program(), &p));
+    /// ```
     pub fn new(program: Arc<Program>) -> Executor {
         let n = program.instructions.len();
         let mut label_at = vec![false; n + 1];
@@ -193,17 +216,49 @@ impl Executor {
     }
 
     /// Change the per-invocation instruction budget.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
+    /// let ex = Executor::new(p).with_budget(1000);
+    /// let e = ex.run(&mut ex.new_state(1), 1, &[], &mut NoEnv).unwrap_err();
+    /// assert_eq!(e.kind, ExecErrorKind::BudgetExceeded(1000));
+    /// ```
     pub fn with_budget(mut self, budget: u64) -> Executor {
         self.budget = budget.max(1);
         self
     }
 
     /// The program this executor runs.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+    /// let ex = Executor::new(p);
+    /// assert_eq!(ex.program().instructions.len(), 1);
+    /// ```
     pub fn program(&self) -> &Arc<Program> {
         &self.program
     }
 
     /// A lane state sized for this program.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+    /// let ex = Executor::new(p);
+    /// let st = ex.new_state(5);
+    /// assert_eq!((st.width(), st.all_lanes()), (5, 0b11111));
+    /// ```
     pub fn new_state(&self, width: usize) -> LaneState {
         LaneState::new(&self.program, width)
     }
@@ -214,6 +269,20 @@ impl Executor {
     ///
     /// On return the outputs and kill mask of `state` hold the results; on error they are
     /// partial and should be discarded.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+    /// let ex = Executor::new(p);
+    /// let mut st = ex.new_state(4);
+    /// st.set_input_f32(0, 3, [1.0; 4]);
+    /// ex.run(&mut st, 0b1000, &[], &mut NoEnv).unwrap();
+    /// assert_eq!(st.output_f32(0, 3), [2.0; 4]);
+    /// assert_eq!(st.output_f32(0, 0), [0.0; 4]);
+    /// ```
     pub fn run<E: Env + ?Sized>(
         &self,
         state: &mut LaneState,

@@ -185,6 +185,23 @@ impl Executor {
     /// inputs; the `vertex.out` and `primitive.out` inputs are the executor's. On
     /// return each lane's outputs hold its vertex, and every lane's per-patch outputs
     /// hold the patch's values.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// # use glemu_programs::ir::{OutputBinding, VaryingSlot};
+    /// let t = "!!NVtcp5.0\nVERTICES_OUT 3;\nMOV result.patch.tessouter[0].x, 7.5;\nMOV result.attrib[0], 1;\nEND";
+    /// let p = Arc::new(assemble(t, None).unwrap());
+    /// let ex = Executor::new(p.clone());
+    /// let params: Vec<[u32; 4]> = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
+    /// let mut states = vec![LaneState::with_vertices(&p, MAX_LANES, 3)];
+    /// ex.run_patch(&mut states, 3, &params, &mut NoEnv).unwrap();
+    /// let outer = OutputBinding::Varying(VaryingSlot::TessOuter(0));
+    /// let o = p.outputs.iter().position(|s| s.binding == outer).unwrap();
+    /// assert!((0..3).all(|l| states[0].output_f32(o, l)[0] == 7.5));
+    /// ```
     pub fn run_patch<E: Env + ?Sized>(
         &self,
         states: &mut [LaneState],

@@ -60,18 +60,78 @@ pub use state::LaneState;
 /// raster hands to the fragment stage) and a vertex batch; per-register SoA arrays are
 /// then 64 bytes per component, which keeps a typical program's registers in L1 while
 /// the inner loops still span whole SIMD registers.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+/// let ex = Executor::new(p);
+/// assert_eq!(ex.new_state(MAX_LANES + 1).width(), MAX_LANES);
+/// assert!(MAX_LANES <= LaneMask::BITS as usize);
+/// ```
 pub const MAX_LANES: usize = 16;
 
 /// One bit per lane: bit `i` set = lane `i` takes part.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = assemble("!!ARBfp1.0\nKIL fragment.texcoord[0];\nMOV result.color, fragment.color;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(2);
+/// st.set_input_f32(0, 0, [-1.0; 4]);
+/// ex.run(&mut st, 0b11, &[], &mut NoEnv).unwrap();
+/// let killed: LaneMask = st.kill_mask();
+/// assert_eq!(killed, 0b01);
+/// ```
 pub type LaneMask = u32;
 
 /// One 32-bit component across all lanes of a batch.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+/// let ex = Executor::new(p);
+/// let mut st = ex.new_state(3);
+/// let x: &mut Lanes = &mut st.input_mut(0).unwrap()[0];
+/// x[2] = 4.0f32.to_bits();
+/// ex.run(&mut st, 0b111, &[], &mut NoEnv).unwrap();
+/// assert_eq!(f32::from_bits(st.output(0).unwrap()[0][2]), 8.0);
+/// ```
 pub type Lanes = [u32; MAX_LANES];
 
 /// A four-component register across all lanes (raw bits; f32/s32/u32 by instruction type).
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
+/// let ex = Executor::new(p);
+/// let mut st = ex.new_state(1);
+/// st.set_input_f32(0, 0, [0.5; 4]);
+/// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+/// let r: &Vec4 = st.output(0).unwrap();
+/// assert!(r.iter().all(|c| f32::from_bits(c[0]) == 1.0));
+/// ```
 pub type Vec4 = [Lanes; 4];
 
 /// Mask with the first `width` lanes set.
+///
+/// ```
+/// # use glemu_programs::exec::lanes_mask;
+/// assert_eq!(lanes_mask(3), 0b111);
+/// assert_eq!(lanes_mask(0), 0);
+/// assert_eq!(lanes_mask(40), u32::MAX);
+/// ```
 pub fn lanes_mask(width: usize) -> LaneMask {
     if width >= 32 {
         u32::MAX

@@ -92,7 +92,13 @@ impl Builder {
         });
     }
 
-    pub(crate) fn finish(self, stage: Stage, dialect: Dialect, options: Options, entry: u32) -> Program {
+    pub(crate) fn finish(
+        self,
+        stage: Stage,
+        dialect: Dialect,
+        options: Options,
+        entry: u32,
+    ) -> Program {
         Program {
             stage,
             dialect,
