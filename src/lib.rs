@@ -6,7 +6,7 @@
 //! - [`gl`]: the GL enum values the Context takes.
 //! - [`scene`]: piglit `.shader_test` scene files run through the public Context API.
 //! - [`cli`]: the `glemu` command line (check, run, render, bench, info).
-//! - [`programs`]: assembling program text without a context.
+//! - [`programs`]: the assembler and the compiled form, usable without a context.
 
 pub mod cli;
 pub mod context;
@@ -17,18 +17,7 @@ pub mod scene;
 pub use context::Context;
 pub use error::{Error, GlError, Result};
 
-/// The assembler's entry points: program text to a checked, compiled [`programs::Program`]
-/// (the type `Context::program` returns) or a [`programs::ProgramError`] with the byte
-/// position GL reports. The compiled form's internals (instructions, slots, interface
-/// tables) are the `glemu-programs` crate's `ir` module.
-///
-/// ```
-/// use glemu::programs::{assemble, Stage};
-/// let p = assemble("!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n", None).unwrap();
-/// assert_eq!(p.stage, Stage::Vertex);
-/// ```
-pub mod programs {
-    pub use glemu_programs::{
-        assemble, detect_header, ErrorKind, Header, Program, ProgramError, Stage,
-    };
-}
+/// The assembler and executor crate, `glemu-programs`: `programs::assemble` turns text
+/// into the checked, compiled `programs::Program` that `Context::program` returns, whose
+/// interface (inputs, outputs, parameters, textures, ...) is in `programs::ir`.
+pub use glemu_programs as programs;
