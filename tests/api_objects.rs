@@ -2,42 +2,19 @@
 //! mappings and flushes, buffer-to-buffer copies and multi-draw-indirect, checked by
 //! pixels, query counts and buffer contents.
 
+mod common;
+
+use common::{f32_bytes, passthrough, u32_bytes};
 use glemu::{gl, Context};
 
 const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
 const GREEN: [f32; 4] = [0.0, 1.0, 0.0, 1.0];
 const CLEAR: [f32; 4] = [0.0, 0.0, 0.0, 0.0];
 
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn u32_bytes(v: &[u32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 fn f32s(b: &[u8]) -> Vec<f32> {
     b.chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
-}
-
-/// Position from attribute 0, colour from attribute 1; the fragment takes the colour.
-fn passthrough(ctx: &mut Context) {
-    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
-    ctx.program_string(
-        gl::VERTEX_PROGRAM_ARB,
-        "!!ARBvp1.0\nMOV result.position, vertex.attrib[0];\nMOV result.color, vertex.attrib[1];\nEND\n",
-    )
-    .unwrap();
-    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
-    ctx.program_string(
-        gl::FRAGMENT_PROGRAM_ARB,
-        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n",
-    )
-    .unwrap();
-    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
-    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
 }
 
 /// Attribute 0 (`pos` components) and 1 (4 components) from `buffer`, interleaved with

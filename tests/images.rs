@@ -3,14 +3,13 @@
 //! fragment programs, results read back from the texture objects. Every expected value is
 //! exact (section 2.X.8.Z pseudo-code and section 3.9.X of the EXT spec).
 
+mod common;
+
+use common::f32_bytes;
 use glemu::{gl, Context, GlError};
 use glemu_textures::Format;
 
 const W: u32 = 8;
-
-fn bytes_f32(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
 
 /// A context with `threads` rasterizer threads, a pass-through vertex program reading
 /// attribute 0, a full-screen quad in attribute 0 and `fp` as the fragment program.
@@ -39,7 +38,7 @@ fn program(ctx: &mut Context, target: u32, text: &str) {
 
 fn positions(ctx: &mut Context, xy: &[f32]) {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 100).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes_f32(xy), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(xy), gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();

@@ -2,11 +2,10 @@
 //! framebuffer objects, then later draws sample what was rendered (exact probes);
 //! multisample textures resolved by blits; completeness statuses (GL 4.6 section 9.4).
 
-use glemu::{gl, Context, GlError};
+mod common;
 
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
+use common::f32_bytes;
+use glemu::{gl, Context, GlError};
 
 /// Vertex program: position from attribute 0, texture coordinate = position * 0.5 + 0.5.
 const VP: &str = "!!ARBvp1.0

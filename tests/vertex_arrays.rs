@@ -1,31 +1,9 @@
 //! Vertex array objects: per-VAO layouts and element buffers survive switching.
 
+mod common;
+
+use common::{f32_bytes, passthrough, u32_bytes};
 use glemu::{gl, Context, GlError};
-
-fn bytes_f32(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn bytes_u32(v: &[u32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn setup_programs(ctx: &mut Context) {
-    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
-    ctx.program_string(
-        gl::VERTEX_PROGRAM_ARB,
-        "!!ARBvp1.0\nMOV result.position, vertex.attrib[0];\nMOV result.color, vertex.attrib[1];\nEND\n",
-    )
-    .unwrap();
-    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
-    ctx.program_string(
-        gl::FRAGMENT_PROGRAM_ARB,
-        "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n",
-    )
-    .unwrap();
-    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
-    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
-}
 
 /// VAO `a`: separate position/colour buffers, red, `draw_arrays`.
 /// VAO `b`: one interleaved buffer plus an element buffer, green, `draw_elements`.
@@ -37,7 +15,7 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
     ];
     ctx.bind_vertex_array(a).unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes_f32(&quad), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&quad), gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();
@@ -45,7 +23,7 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 11).unwrap();
     ctx.buffer_data(
         gl::ARRAY_BUFFER,
-        &bytes_f32(&[1.0, 0.0, 0.0, 1.0].repeat(6)),
+        &f32_bytes(&[1.0, 0.0, 0.0, 1.0].repeat(6)),
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -59,7 +37,7 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
         inter.extend_from_slice(&[0.0, 1.0, 0.0, 1.0, p[0], p[1]]);
     }
     ctx.bind_buffer(gl::ARRAY_BUFFER, 12).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes_f32(&inter), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&inter), gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 24, 0)
         .unwrap();
@@ -70,7 +48,7 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
     ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 13).unwrap();
     ctx.buffer_data(
         gl::ELEMENT_ARRAY_BUFFER,
-        &bytes_u32(&[0, 1, 2, 0, 2, 3]),
+        &u32_bytes(&[0, 1, 2, 0, 2, 3]),
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -84,7 +62,7 @@ fn centre(ctx: &Context) -> [f32; 4] {
 #[test]
 fn two_layouts_drawn_alternately() {
     let mut ctx = Context::new(4, 4).unwrap();
-    setup_programs(&mut ctx);
+    passthrough(&mut ctx);
     let (a, b) = two_vaos(&mut ctx);
     for round in 0..2 {
         ctx.bind_vertex_array(a).unwrap();
@@ -100,7 +78,7 @@ fn two_layouts_drawn_alternately() {
 #[test]
 fn element_buffer_binding_is_per_vao() {
     let mut ctx = Context::new(4, 4).unwrap();
-    setup_programs(&mut ctx);
+    passthrough(&mut ctx);
     let (a, b) = two_vaos(&mut ctx);
     ctx.bind_vertex_array(a).unwrap();
     let e = ctx
@@ -119,7 +97,7 @@ fn element_buffer_binding_is_per_vao() {
 #[test]
 fn deleting_bound_vao_rebinds_default() {
     let mut ctx = Context::new(4, 4).unwrap();
-    setup_programs(&mut ctx);
+    passthrough(&mut ctx);
     let (a, b) = two_vaos(&mut ctx);
     assert!(ctx.is_vertex_array(a) && ctx.is_vertex_array(b));
     ctx.delete_vertex_arrays(&[b]);

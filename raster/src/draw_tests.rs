@@ -966,19 +966,10 @@ fn scissor_limits_writes() {
 
 /// Writes IPAS (sample 3) of varying 0 to red, IPAO (+0.25, 0) to green, sample id to
 /// blue (per-sample mode) and the coverage input to alpha.
-struct IpShader(ShaderInfo);
-impl FragmentShader for IpShader {
-    type Scratch = ();
-    fn info(&self) -> &ShaderInfo {
-        &self.0
-    }
-    fn new_scratch(&self) {}
-    fn shade(
-        &self,
-        _: &mut (),
-        b: &FragmentBatch<'_>,
-        out: &mut FragmentOutputs,
-    ) -> Result<(), ShaderError> {
+fn ip_shader(
+    info: ShaderInfo,
+) -> FnShader<impl Fn(&FragmentBatch<'_>, &mut FragmentOutputs) -> Result<(), ShaderError>> {
+    FnShader(info, |b: &FragmentBatch<'_>, out: &mut FragmentOutputs| {
         let mut v = [0u32; LANES];
         b.interpolate_at_sample(0, &[3; LANES], &mut v);
         out.color[0][0] = v;
@@ -988,7 +979,7 @@ impl FragmentShader for IpShader {
         out.color[0][2] = ids.map(|i| (i as f32).to_bits());
         out.color[0][3] = b.coverage().map(|c| (c as f32).to_bits());
         Ok(())
-    }
+    })
 }
 
 #[test]
@@ -997,8 +988,13 @@ fn ipas_ipao_sample_id_and_mask_inputs() {
     let inp = x_ramp_triangle(3.0);
     let info = one_varying(InterpMode::NoPerspective, InterpLocation::Center);
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    r.draw(&mut f, &DrawState::default(), &inp, &IpShader(info.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
+    r.draw(
+        &mut f,
+        &DrawState::default(),
+        &inp,
+        &ip_shader(info.clone()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let p = f.read_sample(0, 1, 1, 0).unwrap_or_default();
     assert!(
         (p[0] - 1.625).abs() < 1e-5,
@@ -1013,7 +1009,7 @@ fn ipas_ipao_sample_id_and_mask_inputs() {
         ..info
     };
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    r.draw(&mut f, &DrawState::default(), &inp, &IpShader(info))
+    r.draw(&mut f, &DrawState::default(), &inp, &ip_shader(info))
         .unwrap_or_else(|e| panic!("{e}"));
     for s in 0..4 {
         let p = f.read_sample(0, 1, 1, s).unwrap_or_default();

@@ -109,15 +109,7 @@ impl Context {
         let Some(o) = self.buffers.objects.get_mut(&id) else {
             return Err(Error::invalid_operation("buffer vanished"));
         };
-        // Like glBufferData: a mapping ends and a GPU address goes with the old store.
-        if let Some(m) = o.mapped.take() {
-            m.end();
-        }
-        if o.resident {
-            self.memory.make_non_resident(&o.data);
-            o.resident = false;
-        }
-        o.data = fresh;
+        o.replace_store(&self.memory, fresh);
         o.usage = gl::DYNAMIC_DRAW;
         o.immutable = true;
         o.storage_flags = flags;

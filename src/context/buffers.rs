@@ -6,7 +6,7 @@ use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
-use glemu_pipeline::{Buffer, PipelineError, PipelineErrorKind};
+use glemu_pipeline::{Buffer, GpuMemory, PipelineError, PipelineErrorKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -36,6 +36,22 @@ pub(crate) struct BufferObject {
     pub immutable: bool,
     /// BUFFER_STORAGE_FLAGS.
     pub storage_flags: u32,
+}
+
+impl BufferObject {
+    /// A new data store (glBufferData, glBufferStorage): a mapping ends first (GL 4.6
+    /// section 6.2), and the GPU address goes with the old store (NV_shader_buffer_load:
+    /// respecifying makes a buffer non-resident). Draws that captured the old store keep it.
+    pub(crate) fn replace_store(&mut self, memory: &GpuMemory, fresh: Arc<Buffer>) {
+        if let Some(m) = self.mapped.take() {
+            m.end();
+        }
+        if self.resident {
+            memory.make_non_resident(&self.data);
+            self.resident = false;
+        }
+        self.data = fresh;
+    }
 }
 
 impl BufferObject {
@@ -354,14 +370,7 @@ impl Context {
                 first_error.get_or_insert(e);
                 continue;
             }
-            if id == 0 {
-                self.buffers.indexed.remove(&(target, index));
-            } else {
-                self.ensure_buffer(id);
-                self.buffers
-                    .indexed
-                    .insert((target, index), IndexedBinding { id, offset, size });
-            }
+            self.set_indexed(target, index, id, offset, size);
         }
         first_error.map_or(Ok(()), Err)
     }
@@ -385,6 +394,13 @@ impl Context {
         if target == gl::TRANSFORM_FEEDBACK_BUFFER && self.xfb.is_active() {
             return Err(Error::invalid_operation("transform feedback is active"));
         }
+        self.set_indexed(target, index, id, offset, size);
+        // Indexed binds also set the generic binding, as GL does.
+        self.bind_buffer(target, id)
+    }
+
+    /// Binding `index` of `target` becomes buffer `id`'s range (0 unbinds).
+    fn set_indexed(&mut self, target: u32, index: u32, id: u32, offset: u64, size: Option<u64>) {
         if id == 0 {
             self.buffers.indexed.remove(&(target, index));
         } else {
@@ -393,8 +409,6 @@ impl Context {
                 .indexed
                 .insert((target, index), IndexedBinding { id, offset, size });
         }
-        // Indexed binds also set the generic binding, as GL does.
-        self.bind_buffer(target, id)
     }
 
     pub(super) fn bound_object(&self, target: u32) -> Result<(u32, &BufferObject)> {
@@ -463,15 +477,7 @@ impl Context {
         // its GPU address (NV_shader_buffer_load: respecifying makes it non-resident).
         let fresh = Buffer::from_bytes(bytes);
         if let Some(o) = self.buffers.objects.get_mut(&id) {
-            // GL 4.6 section 6.2: a mapped buffer is unmapped first.
-            if let Some(m) = o.mapped.take() {
-                m.end();
-            }
-            if o.resident {
-                self.memory.make_non_resident(&o.data);
-                o.resident = false;
-            }
-            o.data = fresh;
+            o.replace_store(&self.memory, fresh);
             o.usage = usage;
         }
         Ok(())
