@@ -133,8 +133,7 @@ impl Context {
             .read_target()?
             .read_pixel(self.read_plane()?, x, y)
             .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
-        // A resolve writes RGBA8 too: round the average to the stored precision.
-        Ok(v.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() / 255.0))
+        Ok(stored_precision(v))
     }
 
     /// `glReadPixels(x, y, w, h, RGBA, FLOAT)` of the resolved colour buffer, rows
@@ -164,10 +163,15 @@ impl Context {
                 "read_pixels rectangle ({x}, {y}) {w}x{h} reaches outside the {fw}x{fh} framebuffer"
             )));
         }
+        // The rectangle is inside: look the plane up once, not per pixel.
+        let plane = self.read_plane()?;
         let mut out = Vec::with_capacity((w as usize) * (h as usize));
-        for j in y..y + h {
-            for i in x..x + w {
-                out.push(self.read_pixel(i, j)?);
+        for j in y as u32..(y + h) as u32 {
+            for i in x as u32..(x + w) as u32 {
+                let v = fb
+                    .read_pixel(plane, i, j)
+                    .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
+                out.push(stored_precision(v));
             }
         }
         Ok(out)
@@ -230,4 +234,9 @@ impl Context {
             .to_rgba8_top_down(self.read_plane()?)
             .map_err(from_raster)
     }
+}
+
+/// A resolve writes RGBA8 too: a read rounds the average to the stored precision.
+fn stored_precision(v: [f32; 4]) -> [f32; 4] {
+    v.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() / 255.0)
 }
