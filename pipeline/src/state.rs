@@ -90,6 +90,9 @@ pub struct DrawCall {
     /// Added to every index of an indexed draw.
     pub base_vertex: i32,
     pub base_instance: u32,
+    /// Index of this draw within a glMultiDraw* command (0 otherwise): ARB_shader_draw_parameters'
+    /// `vertex.draw.id`.
+    pub draw_id: u32,
     /// `Some` for glDrawElements*.
     pub indices: Option<IndexBuffer>,
     /// The primitive restart index when GL_PRIMITIVE_RESTART is enabled.
@@ -106,6 +109,7 @@ impl DrawCall {
             instances: 1,
             base_vertex: 0,
             base_instance: 0,
+            draw_id: 0,
             indices: None,
             primitive_restart: None,
         }

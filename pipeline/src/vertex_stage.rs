@@ -54,12 +54,25 @@ fn slot_for(binding: &InputBinding) -> Option<AttribSlot> {
 /// position; NV_vertex_program dialects alias every conventional array (table X.2).
 fn resolve<'a>(
     binding: &InputBinding,
-    attribs: &'a [AttribBinding],
+    state: &'a DrawState,
     dialect: Dialect,
 ) -> Result<Source<'a>, PipelineError> {
+    let attribs = &state.attribs;
     match binding {
         InputBinding::VertexId => return Ok(Source::VertexId),
         InputBinding::VertexInstance => return Ok(Source::InstanceId),
+        InputBinding::VertexBaseVertex => {
+            let base = if state.call.indices.is_some() {
+                state.call.base_vertex as u32
+            } else {
+                0
+            };
+            return Ok(Source::Value([base, 0, 0, 0]));
+        }
+        InputBinding::VertexBaseInstance => {
+            return Ok(Source::Value([state.call.base_instance, 0, 0, 0]))
+        }
+        InputBinding::VertexDrawId => return Ok(Source::Value([state.call.draw_id, 0, 0, 0])),
         InputBinding::ThreadId => return Ok(Source::Thread(None)),
         InputBinding::ThreadMask(k) => return Ok(Source::Thread(Some(*k))),
         // One SM running one warp at a time (see the ir docs).
@@ -170,7 +183,7 @@ pub fn run(
     let sources: Vec<Source<'_>> = prog
         .inputs
         .iter()
-        .map(|i| resolve(&i.binding, &state.attribs, prog.dialect))
+        .map(|i| resolve(&i.binding, state, prog.dialect))
         .collect::<Result<_, _>>()?;
     for s in &sources {
         if let Source::Array(a) = s {
@@ -185,7 +198,7 @@ pub fn run(
     // vertex.position, computed here exactly as DP4 with the MVP rows would.
     let invariant_pos =
         if prog.options.position_invariant && !slots.contains(&VaryingSlot::Position) {
-            let src = resolve(&InputBinding::VertexPosition, &state.attribs, prog.dialect)?;
+            let src = resolve(&InputBinding::VertexPosition, state, prog.dialect)?;
             slots.push(VaryingSlot::Position);
             Some(src)
         } else {

@@ -189,8 +189,12 @@ pub enum Opcode {
     Cmp,
     Ceil,
     Cos,
+    /// DDX/DDY, and `.FINE` (ARB_derivative_control): per row / column of the 2×2 quad.
     Ddx,
     Ddy,
+    /// `DDX.COARSE` / `DDY.COARSE`: one derivative for the whole 2×2 quad.
+    DdxCoarse,
+    DdyCoarse,
     Div,
     Dp2,
     Dp2a,
@@ -317,6 +321,12 @@ pub enum Opcode {
     Tgall,
     Tgany,
     Tgeq,
+    /// NV_shader_thread_group: per component, the mask of running lanes whose operand is
+    /// non-zero.
+    Tgballot,
+    /// NV_compute_program5 BAR: wait until every invocation of the work group (the
+    /// tessellation control patch) reached it.
+    Bar,
     /// NV_shader_thread_shuffle: result (in-range predicate, value) from another lane.
     Shfdown,
     Shfidx,
@@ -863,6 +873,11 @@ pub enum InputBinding {
     VertexMatrixIndex(u32),
     VertexId,
     VertexInstance,
+    /// ARB_shader_draw_parameters: the draw's base vertex (0 for non-indexed draws),
+    /// base instance, and index within a multi-draw.
+    VertexBaseVertex,
+    VertexBaseInstance,
+    VertexDrawId,
     // fragment
     FragPosition,
     FragColor {

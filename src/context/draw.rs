@@ -121,6 +121,7 @@ impl Context {
             instances: count(instances, "instance count")?,
             base_vertex: 0,
             base_instance,
+            draw_id: self.st.draw_id,
             indices: None,
             primitive_restart: None,
         };
@@ -314,6 +315,7 @@ impl Context {
             instances,
             base_vertex,
             base_instance,
+            draw_id: self.st.draw_id,
             indices: Some(IndexBuffer {
                 buffer,
                 offset,

@@ -40,10 +40,9 @@ impl Context {
             return Err(Error::invalid_value("firsts and counts differ in length"));
         }
         primitive_mode(mode)?;
-        for (&f, &c) in firsts.iter().zip(counts) {
-            self.draw_arrays(mode, f, c)?;
-        }
-        Ok(())
+        self.each_draw(firsts.len(), |ctx, i| {
+            ctx.draw_arrays(mode, firsts[i], counts[i])
+        })
     }
 
     /// `glMultiDrawElements`: one `draw_elements` per (count, byte offset) pair.
@@ -66,10 +65,9 @@ impl Context {
         }
         primitive_mode(mode)?;
         index_type(ty)?;
-        for (&c, &o) in counts.iter().zip(offsets) {
-            self.draw_elements(mode, c, ty, o)?;
-        }
-        Ok(())
+        self.each_draw(counts.len(), |ctx, i| {
+            ctx.draw_elements(mode, counts[i], ty, offsets[i])
+        })
     }
 
     /// `glMultiDrawElementsBaseVertex`: one `draw_elements_base_vertex` per (count, byte
@@ -96,10 +94,9 @@ impl Context {
         }
         primitive_mode(mode)?;
         index_type(ty)?;
-        for ((&c, &o), &b) in counts.iter().zip(offsets).zip(base_vertices) {
-            self.draw_elements_base_vertex(mode, c, ty, o, b)?;
-        }
-        Ok(())
+        self.each_draw(counts.len(), |ctx, i| {
+            ctx.draw_elements_base_vertex(mode, counts[i], ty, offsets[i], base_vertices[i])
+        })
     }
 
     /// `glDrawArraysIndirect`: reads `{count, instanceCount, first, baseInstance}` (u32)
@@ -179,10 +176,9 @@ impl Context {
     ) -> Result<()> {
         primitive_mode(mode)?;
         let (n, step) = indirect_steps(draw_count, stride, 16)?;
-        for i in 0..n {
-            self.draw_arrays_indirect(mode, indirect_at(offset, i, step)?)?;
-        }
-        Ok(())
+        self.each_draw(n as usize, |ctx, i| {
+            ctx.draw_arrays_indirect(mode, indirect_at(offset, i as u64, step)?)
+        })
     }
 
     /// `glMultiDrawElementsIndirect`: `draw_count` commands of
@@ -210,10 +206,9 @@ impl Context {
         primitive_mode(mode)?;
         index_type(ty)?;
         let (n, step) = indirect_steps(draw_count, stride, 20)?;
-        for i in 0..n {
-            self.draw_elements_indirect(mode, ty, indirect_at(offset, i, step)?)?;
-        }
-        Ok(())
+        self.each_draw(n as usize, |ctx, i| {
+            ctx.draw_elements_indirect(mode, ty, indirect_at(offset, i as u64, step)?)
+        })
     }
 
     /// `glMultiDrawArraysIndirectCount` (GL 4.6, ARB_indirect_parameters):
@@ -274,6 +269,25 @@ impl Context {
         index_type(ty)?;
         let n = self.parameter_draw_count(draw_count_offset, max_draw_count)?;
         self.multi_draw_elements_indirect(mode, ty, offset, n, stride)
+    }
+
+    /// Issues draws `0..n` through `draw`, each with its index as `vertex.draw.id`
+    /// (ARB_shader_draw_parameters); the id is 0 again afterwards, even after an error.
+    fn each_draw(
+        &mut self,
+        n: usize,
+        mut draw: impl FnMut(&mut Self, usize) -> Result<()>,
+    ) -> Result<()> {
+        let mut r = Ok(());
+        for i in 0..n {
+            self.st.draw_id = i as u32;
+            r = draw(self, i);
+            if r.is_err() {
+                break;
+            }
+        }
+        self.st.draw_id = 0;
+        r
     }
 
     /// min(the `PARAMETER_BUFFER` word at `offset`, `max`).

@@ -146,6 +146,8 @@ pub struct GlState {
     pub sample_mask: u32,
     pub primitive_restart: bool,
     pub primitive_restart_index: u32,
+    /// Index of the draw a glMultiDraw* command is issuing (`vertex.draw.id`); 0 outside them.
+    pub draw_id: u32,
     pub rasterizer_discard: bool,
     /// Bit n = CLIP_PLANEn / CLIP_DISTANCEn enabled.
     pub clip_enabled: u32,
@@ -263,6 +265,7 @@ impl GlState {
             sample_mask: !0,
             primitive_restart: false,
             primitive_restart_index: 0,
+            draw_id: 0,
             rasterizer_discard: false,
             clip_enabled: 0,
             clip_planes: [[0.0; 4]; MAX_CLIP_PLANES],

@@ -122,6 +122,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         | Up64 => convert::exec(run, g, inst),
         Arl | Arr | Ara => address(run, g, inst),
         Tgall | Tgany | Tgeq => thread_group(run, g, inst),
+        Tgballot => ballot(run, g, inst),
         Shfdown | Shfidx | Shfup | Shfxor => shuffle(run, g, inst),
         _ if inst.dtype.is_64() => wide::exec(run, g, inst),
         _ => arith32(run, g, inst),
@@ -581,6 +582,10 @@ fn arith32_on<E: Env + ?Sized>(
             need(1)?;
             derivative(a, inst.op == Ddy)
         }
+        DdxCoarse | DdyCoarse => {
+            need(1)?;
+            coarse_derivative(a, inst.op == DdyCoarse)
+        }
         And => {
             need(2)?;
             map2(a, b, |x, y| x & y)
@@ -682,6 +687,22 @@ fn derivative(a: &Vec4, ddy: bool) -> Vec4 {
             };
             for i in 0..4 {
                 r[c][4 * q + i] = d[i].to_bits();
+            }
+        }
+    }
+    r
+}
+
+/// ARB_derivative_control's coarse derivative: one value for the whole quad, taken from
+/// its top row (x) or left column (y) — the pixel pair the fine derivative of lane 0 uses.
+fn coarse_derivative(a: &Vec4, ddy: bool) -> Vec4 {
+    let mut r = [[0u32; MAX_LANES]; 4];
+    for c in 0..4 {
+        for q in 0..MAX_LANES / 4 {
+            let v = |i: usize| f32::from_bits(a[c][4 * q + i]);
+            let d = if ddy { v(2) - v(0) } else { v(1) - v(0) };
+            for i in 0..4 {
+                r[c][4 * q + i] = d.to_bits();
             }
         }
     }
@@ -857,6 +878,34 @@ fn shuffle<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         r[1][l] = value[0][from];
     }
     write32(run, g, inst, dt, r, None)
+}
+
+/// TGBALLOT: bit `l` of each result component is set when lane `l` runs this
+/// instruction with a non-zero operand component (a batch is the thread group).
+fn ballot<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let dt = inst.dtype;
+    let s = src(inst, 0)?;
+    let acc = run.access(g);
+    let v = if dt.is_64() {
+        wide::load_as32_nonzero(run, g, s, dt)?
+    } else {
+        let v = load32(run.st, &acc, s, dt, &mut run.stats)?;
+        map1(&v, |x| {
+            u32::from(if dt.is_float() {
+                f32::from_bits(x) != 0.0
+            } else {
+                x != 0
+            })
+        })
+    };
+    let mut r = [[0u32; MAX_LANES]; 4];
+    for c in 0..4 {
+        let bits = (0..MAX_LANES)
+            .filter(|&l| g.mask & (1 << l) != 0 && v[c][l] != 0)
+            .fold(0u32, |m, l| m | 1 << l);
+        r[c] = [bits; MAX_LANES];
+    }
+    write32(run, g, inst, DataType::U32, r, None)
 }
 
 /// TGALL / TGANY / TGEQ over the lanes of the running group.

@@ -473,7 +473,12 @@ fn step<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group) -> Result<Next, Ex
         }
         Ipac | Ipao | Ipas => texture::interpolate(run, g, inst).map(|_| Next::Seq),
         Emit | Emits | EndPrim => flow::geometry(run, g, inst).map(|_| Next::Seq),
-        Ddx | Ddy if prog.stage != Stage::Fragment => alu::zero_result(run, g, inst),
+        Ddx | Ddy | DdxCoarse | DdyCoarse if prog.stage != Stage::Fragment => {
+            alu::zero_result(run, g, inst)
+        }
+        // A tessellation control patch runs in lock-step (lockstep.rs): every invocation
+        // that reaches a BAR has executed everything before it once it runs.
+        Bar => Ok(Next::Seq),
         _ => alu::exec(run, g, inst).map(|_| Next::Seq),
     }
 }

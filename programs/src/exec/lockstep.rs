@@ -384,6 +384,21 @@ mod tests {
     }
 
     #[test]
+    fn bar_orders_writes_before_it_ahead_of_reads_after_it() {
+        // The last invocation writes the level; after BAR every invocation reads it.
+        let (v, outer) = run(
+            20,
+            &format!(
+                "{ID}SEQ.S.CC id.y, id.x, 19;\nIF NE.y;\nMOV result.patch.tessouter[0].x, 4;\nENDIF;\n\
+                 BAR;\nADD result.attrib[0].x, primitive.out.tessouter[0].x, t.x;\n"
+            ),
+        );
+        let want: Vec<f32> = (0..20).map(|i| 4.0 + i as f32).collect();
+        assert_eq!(v, want);
+        assert_eq!(outer, 4.0);
+    }
+
+    #[test]
     fn a_value_read_before_it_is_written_reads_zero() {
         // Lock-step: invocation 0 reads the level before invocation 1 writes it.
         let (v, outer) = run(

@@ -210,6 +210,28 @@ impl P {
                 }
                 "id" if self.is_nv() => one(InputBinding::VertexId),
                 "instance" if self.is_nv() => one(InputBinding::VertexInstance),
+                "baseVertex" | "baseInstance" | "draw" if self.is_nv() => {
+                    if !self.opts.draw_parameters {
+                        let full = if name == "draw" {
+                            "draw.id"
+                        } else {
+                            name.as_str()
+                        };
+                        return Err(semantic(
+                            ns,
+                            format!("'vertex.{full}' needs OPTION ARB_shader_draw_parameters"),
+                        ));
+                    }
+                    match name.as_str() {
+                        "baseVertex" => one(InputBinding::VertexBaseVertex),
+                        "baseInstance" => one(InputBinding::VertexBaseInstance),
+                        _ => {
+                            self.c.expect(&Tok::Dot, "after 'vertex.draw'")?;
+                            self.c.expect_ident("id", "after 'vertex.draw.'")?;
+                            one(InputBinding::VertexDrawId)
+                        }
+                    }
+                }
                 "threadid" if self.nv >= 50 => one(InputBinding::ThreadId),
                 "warpid" if self.nv >= 50 => one(InputBinding::WarpId),
                 "smid" if self.nv >= 50 => one(InputBinding::SmId),
@@ -307,8 +329,19 @@ impl P {
                 let (a, b) = self.binding_index(MAX_CLIP_PLANES, "fragment.clip", range_ok)?;
                 return Ok(self.many((a..=b).map(InputBinding::FragClipDistance).collect(), ns));
             }
-            "layer" if nv => InputBinding::FragLayer,
-            "viewport" if nv => InputBinding::FragViewportIndex,
+            "layer" | "viewport" if nv => {
+                if !self.opts.layer_viewport {
+                    return Err(semantic(
+                        ns,
+                        format!("'fragment.{name}' needs OPTION ARB_fragment_layer_viewport"),
+                    ));
+                }
+                if name == "layer" {
+                    InputBinding::FragLayer
+                } else {
+                    InputBinding::FragViewportIndex
+                }
+            }
             "sampleid" if self.nv >= 41 => InputBinding::FragSampleId,
             "samplemask" if self.nv >= 50 => InputBinding::FragSampleMask,
             "samplepos" if self.nv >= 50 => InputBinding::FragSamplePosition,

@@ -117,13 +117,32 @@ impl P {
                 self.opts.mem_extended = true;
                 true
             }
+            // NVIDIA's compiler puts this undocumented option first in every program it
+            // prints, and emulators copied it: nothing to enable.
+            "NV_internal" if !arb => true,
+            "NV_shader_thread_group" if !arb => {
+                self.opts.thread_group = true;
+                true
+            }
+            "ARB_derivative_control" if frag && !arb => {
+                self.opts.derivative_control = true;
+                true
+            }
+            "ARB_fragment_layer_viewport" if frag && !arb => {
+                self.opts.layer_viewport = true;
+                true
+            }
+            "ARB_shader_draw_parameters" if vert && !arb => {
+                self.opts.draw_parameters = true;
+                true
+            }
             // Extensions that only unlock syntax we always accept in NV programs.
             "NV_shader_atomic_float"
             | "NV_shader_atomic_int64"
             | "NV_shader_atomic_fp16_vector"
             | "NV_shader_storage_buffer"
             | "NV_shader_buffer_store"
-            | "NV_shader_thread_group"
+            | "NV_texture_multisample"
             | "NV_gpu_program_fp64"
             | "NV_bindless_texture"
             | "NV_explicit_multisample"

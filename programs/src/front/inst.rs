@@ -29,6 +29,8 @@ struct Mods {
     rounding: Rounding,
     /// CVT's two storage modifiers (result type, then operand type).
     cvt: Vec<(MemScalar, Span)>,
+    /// ARB_derivative_control: Some(true) for `.COARSE`, Some(false) for `.FINE`.
+    coarse: Option<bool>,
 }
 
 fn data_type_mod(m: &str) -> Option<DataType> {
@@ -189,6 +191,13 @@ impl P {
                 }
             }
         }
+        if mods.coarse == Some(true) {
+            op = if op == Opcode::Ddy {
+                Opcode::DdyCoarse
+            } else {
+                Opcode::DdxCoarse
+            };
+        }
         let inst = Inst {
             op,
             dtype,
@@ -247,6 +256,10 @@ impl P {
             | Opcode::Ipao
             | Opcode::Ipas => st != Stage::Fragment,
             Opcode::Emit | Opcode::Emits | Opcode::EndPrim => st != Stage::Geometry,
+            // NV_compute_program5's barrier. Tessellation control programs are a
+            // deliberate leniency (programs/LOAD_RULES.md): emulators emit BAR for GLSL's
+            // barrier() there, and NVIDIA's driver loads it.
+            Opcode::Bar => !matches!(st, Stage::TessControl),
             _ => false,
         };
         if bad_stage {
@@ -443,6 +456,18 @@ impl P {
                     }
                 }
                 "PREC" if self.nv >= 50 => {}
+                "FINE" | "COARSE" if matches!(op, Opcode::Ddx | Opcode::Ddy) => {
+                    if !self.opts.derivative_control {
+                        return Err(semantic(
+                            span,
+                            format!("'.{name}' needs OPTION ARB_derivative_control"),
+                        ));
+                    }
+                    if m.coarse.is_some() {
+                        return Err(dup("derivative"));
+                    }
+                    m.coarse = Some(name == "COARSE");
+                }
                 "ROUND" | "CEIL" | "FLR" | "TRUNC" if op == Opcode::Cvt => {
                     if m.rounding != Rounding::Default {
                         return Err(dup("rounding"));
@@ -567,6 +592,12 @@ impl P {
         if matches!(name, "LDB" | "STB" | "ATOMB") {
             return self.storage_inst(info, m, inst);
         }
+        if op == Tgballot && !self.opts.thread_group {
+            return Err(semantic(
+                inst.span,
+                "TGBALLOT needs OPTION NV_shader_thread_group",
+            ));
+        }
         if matches!(op, Shfdown | Shfidx | Shfup | Shfxor) && !self.opts.thread_shuffle {
             return Err(semantic(
                 inst.span,
@@ -617,7 +648,7 @@ impl P {
                 }
                 return Ok(inst);
             }
-            Emit | EndPrim | Membar | Popa if op != Popa => return Ok(inst),
+            Emit | EndPrim | Membar | Bar | Popa if op != Popa => return Ok(inst),
             Emits => {
                 let s = self.src(Kind::S, DataType::S32, m.ntc, name)?;
                 inst.dtype = DataType::S32;

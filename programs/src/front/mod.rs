@@ -101,6 +101,15 @@ pub(crate) struct NvOpts {
     pub mem_extended: bool,
     /// NV_shader_thread_shuffle: SHFDOWN/SHFIDX/SHFUP/SHFXOR.
     pub thread_shuffle: bool,
+    /// NV_shader_thread_group: TGBALLOT.
+    pub thread_group: bool,
+    /// ARB_derivative_control: `.FINE` / `.COARSE` on DDX and DDY.
+    pub derivative_control: bool,
+    /// ARB_fragment_layer_viewport: `fragment.layer`, `fragment.viewport`.
+    pub layer_viewport: bool,
+    /// ARB_shader_draw_parameters: `vertex.baseVertex`, `vertex.baseInstance`,
+    /// `vertex.draw.id`.
+    pub draw_parameters: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

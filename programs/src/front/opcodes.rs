@@ -157,6 +157,8 @@ TEX 40 X X X X - F v vf,t
 TGALL 50 X X X X - F v v
 TGANY 50 X X X X - F v v
 TGEQ 50 X X X X - F v v
+TGBALLOT 50 X X X - - F vu v
+BAR 50 - - - - - - - -
 SHFDOWN 50 X X - - - F v v,vu,vu
 SHFIDX 50 X X - - - F v v,vu,vu
 SHFUP 50 X X - - - F v v,vu,vu
@@ -374,6 +376,8 @@ fn opcode_of(name: &str) -> Option<Opcode> {
         "TGALL" => Tgall,
         "TGANY" => Tgany,
         "TGEQ" => Tgeq,
+        "TGBALLOT" => Tgballot,
+        "BAR" => Bar,
         "SHFDOWN" => Shfdown,
         "SHFIDX" => Shfidx,
         "SHFUP" => Shfup,

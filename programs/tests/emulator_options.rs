@@ -1,0 +1,274 @@
+//! The program options emulator GLASM back ends put in every program they print, each
+//! per its spec: programs that must load, programs that must not (with the reason), and
+//! what the options' instructions compute.
+
+mod exec_util;
+
+use exec_util::*;
+use glemu_programs::ir::{InputBinding, Opcode, Stage};
+
+fn loads(text: &str) {
+    if let Err(e) = glemu_programs::assemble(text, None) {
+        panic!("should load: {}\n{text}", e.render(text));
+    }
+}
+
+/// The program fails to load with a message containing `why`.
+fn rejects(text: &str, why: &str) {
+    match glemu_programs::assemble(text, None) {
+        Ok(_) => panic!("should not load:\n{text}"),
+        Err(e) => assert!(
+            e.message.contains(why),
+            "error '{}' does not mention '{why}'\n{text}",
+            e.message
+        ),
+    }
+}
+
+const HEADERS: [(&str, &str); 5] = [
+    ("!!NVvp5.0", "MOV result.position, 0;"),
+    ("!!NVtcp5.0", "VERTICES_OUT 3;MOV result.attrib[0], 0;"),
+    ("!!NVtep5.0", "TESS_MODE TRIANGLES;MOV result.position, 0;"),
+    (
+        "!!NVgp5.0",
+        "PRIMITIVE_IN TRIANGLES;PRIMITIVE_OUT POINTS;VERTICES_OUT 1;EMIT;",
+    ),
+    ("!!NVfp5.0", "MOV result.color, 0;"),
+];
+
+#[test]
+fn nv_internal_loads_in_every_nv_stage_and_is_ignored() {
+    for (h, body) in HEADERS {
+        loads(&format!("{h}\nOPTION NV_internal;{body}END"));
+        // Twice, and next to the other options an emulator prints first.
+        loads(&format!(
+            "{h}\nOPTION NV_internal;OPTION NV_shader_storage_buffer;OPTION NV_gpu_program_fp64;OPTION NV_internal;{body}END"
+        ));
+    }
+    for h in ["!!NVvp4.0", "!!NVfp4.0", "!!NVgp4.0"] {
+        let body = match h {
+            "!!NVgp4.0" => "PRIMITIVE_IN POINTS;PRIMITIVE_OUT POINTS;VERTICES_OUT 1;EMIT;",
+            "!!NVvp4.0" => "MOV result.position, 0;",
+            _ => "MOV result.color, 0;",
+        };
+        loads(&format!("{h}\nOPTION NV_internal;{body}END"));
+    }
+    let p = glemu_programs::assemble(
+        "!!NVfp5.0\nOPTION NV_internal;MOV result.color, 0;END",
+        None,
+    )
+    .unwrap();
+    assert_eq!(p.instructions.len(), 1);
+    // ARB programs never had it.
+    rejects(
+        "!!ARBvp1.0\nOPTION NV_internal;MOV result.position, 0;END",
+        "unknown or unsupported option 'NV_internal'",
+    );
+    // Options still come first.
+    rejects(
+        "!!NVfp5.0\nTEMP R0;OPTION NV_internal;MOV result.color, 0;END",
+        "OPTION must come before",
+    );
+}
+
+#[test]
+fn texture_multisample_option_loads_in_nv_programs() {
+    loads("!!NVfp5.0\nOPTION NV_texture_multisample;INT TEMP c;TXFMS result.color, c, texture[0], 2DMS;END");
+    loads("!!NVvp5.0\nOPTION NV_texture_multisample;INT TEMP c;TXFMS result.position, c, texture[0], ARRAY2DMS;END");
+    rejects(
+        "!!ARBfp1.0\nOPTION NV_texture_multisample;MOV result.color, 0;END",
+        "unsupported option",
+    );
+    // TXFMS still reads only multisample targets.
+    rejects(
+        "!!NVfp5.0\nOPTION NV_texture_multisample;INT TEMP c;TXFMS result.color, c, texture[0], 2D;END",
+        "cannot be used with TXFMS",
+    );
+}
+
+const DERIV: &str = "!!NVfp5.0\nOPTION ARB_derivative_control;TEMP R0;";
+
+#[test]
+fn derivative_control_modifiers_need_the_option() {
+    loads(&format!(
+        "{DERIV}DDX.FINE R0.x, fragment.color.x;DDY.FINE R0.y, R0.x;DDX.COARSE R0.z, R0.x;DDY.COARSE R0.w, R0.x;MOV result.color, R0;END"
+    ));
+    loads(&format!(
+        "{DERIV}DDX.F.COARSE.SAT R0, fragment.color;DDY.COARSE.F.CC R0, R0;MOV result.color, R0;END"
+    ));
+    rejects(
+        "!!NVfp5.0\nTEMP R0;DDX.FINE R0, fragment.color;MOV result.color, R0;END",
+        "needs OPTION ARB_derivative_control",
+    );
+    rejects(
+        &format!("{DERIV}ADD.FINE R0, R0, R0;MOV result.color, R0;END"),
+        "not an instruction modifier",
+    );
+    rejects(
+        &format!("{DERIV}DDX.FINE.COARSE R0, R0;MOV result.color, R0;END"),
+        "more than one derivative modifier",
+    );
+    // A fragment-only option (and DDX stays fragment-only).
+    rejects(
+        "!!NVvp5.0\nOPTION ARB_derivative_control;MOV result.position, 0;END",
+        "unsupported option",
+    );
+    let p = glemu_programs::assemble(
+        &format!(
+            "{DERIV}DDX.FINE R0, R0;DDY.COARSE R0, R0;DDX.COARSE R0, R0;MOV result.color, R0;END"
+        ),
+        None,
+    )
+    .unwrap();
+    let ops: Vec<Opcode> = p.instructions.iter().map(|i| i.op).collect();
+    assert_eq!(
+        ops[..3],
+        [Opcode::Ddx, Opcode::DdyCoarse, Opcode::DdxCoarse]
+    );
+}
+
+#[test]
+fn coarse_derivatives_are_one_value_per_quad_fine_ones_per_row_and_column() {
+    // One quad: (x,y) (x+1,y) (x,y+1) (x+1,y+1) hold 1, 3, 10, 20.
+    let quad = [1.0f32, 3.0, 10.0, 20.0].map(|v| [v, 0.0, 0.0, 0.0]);
+    let run = |op: &str| -> Vec<f32> {
+        let text = format!("{DERIV}{op} R0, fragment.color;MOV result.color, R0;END");
+        frag(&text, &quad).iter().map(|v| v[0]).collect()
+    };
+    assert_eq!(run("DDX"), [2.0, 2.0, 10.0, 10.0]);
+    assert_eq!(run("DDX.FINE"), [2.0, 2.0, 10.0, 10.0]);
+    assert_eq!(run("DDY.FINE"), [9.0, 17.0, 9.0, 17.0]);
+    assert_eq!(run("DDX.COARSE"), [2.0; 4]);
+    assert_eq!(run("DDY.COARSE"), [9.0; 4]);
+}
+
+#[test]
+fn fragment_layer_and_viewport_need_their_option() {
+    let text = "!!NVfp5.0\nOPTION ARB_fragment_layer_viewport;INT TEMP R0;MOV.S R0.x, fragment.layer.x;MOV.S R0.y, fragment.viewport.x;I2F result.color, R0;END";
+    loads(text);
+    let p = glemu_programs::assemble(text, None).unwrap();
+    let b: Vec<&InputBinding> = p.inputs.iter().map(|i| &i.binding).collect();
+    assert_eq!(
+        b,
+        [&InputBinding::FragLayer, &InputBinding::FragViewportIndex]
+    );
+    for which in ["layer", "viewport"] {
+        rejects(
+            &format!(
+                "!!NVfp5.0\nINT TEMP R0;MOV.S R0.x, fragment.{which}.x;I2F result.color, R0;END"
+            ),
+            &format!("'fragment.{which}' needs OPTION ARB_fragment_layer_viewport"),
+        );
+    }
+    rejects(
+        "!!NVvp5.0\nOPTION ARB_fragment_layer_viewport;MOV result.position, 0;END",
+        "unsupported option",
+    );
+}
+
+#[test]
+fn thread_group_ballot_needs_the_option() {
+    loads("!!NVvp5.0\nOPTION NV_shader_thread_group;TEMP R0;TGBALLOT R0.x, R0.x;TGBALLOT.S R0, R0;MOV result.position, R0;END");
+    rejects(
+        "!!NVfp5.0\nTEMP R0;TGBALLOT R0.x, R0.x;MOV result.color, R0;END",
+        "TGBALLOT needs OPTION NV_shader_thread_group",
+    );
+    rejects(
+        "!!NVfp4.0\nOPTION NV_shader_thread_group;TEMP R0;TGBALLOT R0, R0;MOV result.color, R0;END",
+        "not an instruction of this program version",
+    );
+    // The result is an unsigned mask: a FLOAT destination needs .NTC.
+    rejects(
+        "!!NVfp5.0\nOPTION NV_shader_thread_group;FLOAT TEMP R0;TGBALLOT R0, R0;MOV result.color, R0;END",
+        "does not match",
+    );
+}
+
+#[test]
+fn ballot_sets_the_bits_of_running_lanes_with_non_zero_operands() {
+    // Lanes 0..6 with x = lane % 3 (zero for 0 and 3); y = 1 everywhere; only lanes with
+    // z != 0 run the ballot.
+    let text =
+        "!!NVfp5.0\nOPTION NV_shader_thread_group;UINT TEMP R0;TEMP t;MOV t, fragment.color;\
+                SNE.CC t.w, t.z, 0;IF NE.w;TGBALLOT R0, t;ENDIF;MOV.U result.color, R0;END";
+    let p = assemble(text, Stage::Fragment);
+    let lanes: Vec<[f32; 4]> = (0..6)
+        .map(|l| [(l % 3) as f32, 1.0, if l == 4 { 0.0 } else { 1.0 }, 0.0])
+        .collect();
+    let r = run_with(&p, lanes.len(), &[], TestEnv::default(), |st| {
+        for (l, v) in lanes.iter().enumerate() {
+            st.set_input_f32(0, l, *v);
+        }
+    });
+    r.stats.unwrap();
+    // Running: lanes 0,1,2,3,5. Non-zero x: 1, 2, 5 (4 is not running); w is the IF test.
+    let out = r.state.output_lane(0, 0);
+    assert_eq!(out, [0b100110, 0b101111, 0b101111, 0b101111]);
+    // Every running lane sees the same mask; lane 4 wrote nothing.
+    assert_eq!(r.state.output_lane(0, 5), out);
+    assert_eq!(r.state.output_lane(0, 4), [0; 4]);
+}
+
+#[test]
+fn draw_parameter_bindings_need_the_option() {
+    let text = "!!NVvp5.0\nOPTION ARB_shader_draw_parameters;INT TEMP R0;\
+                MOV.S R0.x, vertex.baseVertex.x;MOV.S R0.y, vertex.baseInstance.x;MOV.S R0.z, vertex.draw.id.x;\
+                I2F result.position, R0;END";
+    let p = glemu_programs::assemble(text, None).unwrap();
+    let b: Vec<&InputBinding> = p.inputs.iter().map(|i| &i.binding).collect();
+    assert_eq!(
+        b,
+        [
+            &InputBinding::VertexBaseVertex,
+            &InputBinding::VertexBaseInstance,
+            &InputBinding::VertexDrawId
+        ]
+    );
+    for which in ["baseVertex", "baseInstance", "draw.id"] {
+        rejects(
+            &format!("!!NVvp5.0\nINT TEMP R0;MOV.S R0, vertex.{which};I2F result.position, R0;END"),
+            "needs OPTION ARB_shader_draw_parameters",
+        );
+    }
+    rejects(
+        "!!NVvp5.0\nOPTION ARB_shader_draw_parameters;INT TEMP R0;MOV.S R0, vertex.draw.x;I2F result.position, R0;END",
+        "expected 'id'",
+    );
+    rejects(
+        "!!NVfp5.0\nOPTION ARB_shader_draw_parameters;MOV result.color, 0;END",
+        "unsupported option",
+    );
+}
+
+#[test]
+fn bar_loads_in_tessellation_control_programs_only() {
+    loads("!!NVtcp5.0\nVERTICES_OUT 3;TEMP R0;BAR;MOV result.attrib[0], R0;BAR;END");
+    for (h, body) in HEADERS.iter().filter(|(h, _)| *h != "!!NVtcp5.0") {
+        rejects(&format!("{h}\nBAR;{body}END"), "'BAR' is not allowed");
+    }
+    rejects(
+        "!!NVtcp5.0\nVERTICES_OUT 3;BAR.CC;MOV result.attrib[0], 0;END",
+        "not allowed on BAR",
+    );
+    rejects(
+        "!!NVtcp5.0\nVERTICES_OUT 3;TEMP R0;BAR R0;MOV result.attrib[0], 0;END",
+        "';'",
+    );
+}
+
+#[test]
+fn txl_on_shadow_array_2d_takes_its_lod_from_a_second_operand() {
+    // A deliberate leniency (programs/LOAD_RULES.md): the form emulators print, the
+    // reference in coord.w and the LOD in the second operand's x.
+    let text = "!!NVfp5.0\nTEMP R0,R1;MOV.F R1,{0.5,0.5,2,0.25};TXL.F R0,R1,3.0,texture[0],SHADOWARRAY2D;MOV result.color,R0;END";
+    let p = assemble(text, Stage::Fragment);
+    let r = run_with(&p, 1, &[], TestEnv::default(), |_| {});
+    r.stats.unwrap();
+    let log = &r.env.tex_ops[0];
+    assert_eq!(log.operand2, Some(3.0f32.to_bits()));
+    // Without the operand there is no room for both: the spec's load failure stands.
+    rejects(
+        "!!NVfp5.0\nTEMP R0;TXL.F R0,R0,texture[0],SHADOWARRAY2D;MOV result.color,R0;END",
+        "no room for the reference value",
+    );
+}
