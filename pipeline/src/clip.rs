@@ -13,6 +13,8 @@ use crate::state::VertexProcessing;
 use crate::vertices::Vertices;
 use glemu_programs::ir::VaryingSlot;
 use glemu_raster::{DrawInput, Primitive, WindowVertex};
+use rayon::prelude::*;
+use std::ops::Range;
 
 /// Which scalars of a vertex go to the rasterizer, in [`DrawInput`] varying order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -87,6 +89,12 @@ fn usable(c: &ClipVert) -> bool {
 }
 
 /// Builds the rasterizer input for a set of primitives of one class.
+///
+/// Made once per draw: every vertex's outcode, window position and picked varyings are
+/// computed up front, a chunk of vertices per task, into [`ClipContext::shared`]. A
+/// primitive inside the guard band then only names its vertices there, so chunks of
+/// primitives can be clipped in parallel ([`ClipContext::add`]), each writing only the
+/// vertices clipping creates into an input of its own.
 pub struct ClipContext<'a> {
     pub verts: &'a Vertices,
     pub plan: &'a RasterPlan,
@@ -95,13 +103,15 @@ pub struct ClipContext<'a> {
     user_src: [Option<usize>; 8],
     point_size_src: Option<usize>,
     planes: Planes,
-    /// Map from `verts` index to DrawInput vertex for pass-through primitives.
-    emitted: Vec<u32>,
-    /// Per `verts` index: bit k set = outside plane k; [`UNKNOWN`] until computed.
+    /// Per `verts` index: bit k set = outside plane k (guard band for x and y).
     outcodes: Vec<u32>,
+    /// Per `verts` index: window position and picked varyings (meaningful where the
+    /// outcode is 0).
+    shared: DrawInput,
 }
 
-const UNKNOWN: u32 = u32::MAX;
+/// Vertices per task of the per-vertex pass.
+const VERTEX_CHUNK: usize = 4096;
 
 impl<'a> ClipContext<'a> {
     pub fn new(verts: &'a Vertices, plan: &'a RasterPlan, vp: &'a VertexProcessing) -> Self {
@@ -113,7 +123,7 @@ impl<'a> ClipContext<'a> {
         }
         let half_w = (vp.viewport.width * 0.5).max(1.0);
         let half_h = (vp.viewport.height * 0.5).max(1.0);
-        ClipContext {
+        let mut cc = ClipContext {
             verts,
             plan,
             vp,
@@ -129,9 +139,55 @@ impl<'a> ClipContext<'a> {
                 near_far: !vp.clip.depth_clamp,
                 user: vp.clip.enabled,
             },
-            emitted: vec![u32::MAX; verts.len()],
-            outcodes: vec![UNKNOWN; verts.len()],
+            outcodes: Vec::new(),
+            shared: DrawInput::new(plan.picks.len()),
+        };
+        let n = verts.len();
+        let nv = plan.picks.len();
+        let mut outcodes = vec![0u32; n];
+        let mut windows = vec![WindowVertex::default(); n];
+        let mut varyings = vec![0u32; n * nv];
+        let this = &cc;
+        outcodes
+            .par_chunks_mut(VERTEX_CHUNK)
+            .zip(windows.par_chunks_mut(VERTEX_CHUNK))
+            .enumerate()
+            .for_each(|(c, (codes, wins))| {
+                for (i, (code, win)) in codes.iter_mut().zip(wins.iter_mut()).enumerate() {
+                    let v = c * VERTEX_CHUNK + i;
+                    *code = this.compute_outcode(v);
+                    if *code == 0 {
+                        *win = this.window(this.verts.position(v), this.point_size(v));
+                    }
+                }
+            });
+        if nv > 0 {
+            varyings
+                .par_chunks_mut(VERTEX_CHUNK * nv)
+                .enumerate()
+                .for_each(|(c, vary)| {
+                    for (i, dst) in vary.chunks_exact_mut(nv).enumerate() {
+                        let row = this.verts.row(c * VERTEX_CHUNK + i);
+                        for (d, (k, c, _)) in dst.iter_mut().zip(&this.plan.picks) {
+                            *d = k
+                                .and_then(|k| row.get(k))
+                                .and_then(|r| r.get(*c))
+                                .copied()
+                                .unwrap_or(0);
+                        }
+                    }
+                });
         }
+        cc.outcodes = outcodes;
+        cc.shared.vertices = windows;
+        cc.shared.varyings = varyings;
+        cc
+    }
+
+    /// Every vertex in window coordinates, indexed like [`ClipContext::verts`]: the
+    /// vertices unclipped primitives use.
+    pub fn shared(&self) -> &DrawInput {
+        &self.shared
     }
 
     fn user_distances(&self, v: usize, pos: [f32; 4]) -> [f32; 8] {
@@ -151,6 +207,12 @@ impl<'a> ClipContext<'a> {
         d
     }
 
+    fn point_size(&self, v: usize) -> f32 {
+        self.point_size_src
+            .map(|k| f32::from_bits(self.verts.get(v, k)[0]))
+            .unwrap_or(-1.0)
+    }
+
     fn clip_vert(&self, v: usize, exact_xy: bool) -> ClipVert {
         let pos = self.verts.position(v);
         let user = self.user_distances(v, pos);
@@ -163,10 +225,7 @@ impl<'a> ClipContext<'a> {
                 .iter()
                 .map(|(k, c, _)| k.map(|k| self.verts.get(v, k)[*c]).unwrap_or(0))
                 .collect(),
-            point_size: self
-                .point_size_src
-                .map(|k| f32::from_bits(self.verts.get(v, k)[0]))
-                .unwrap_or(-1.0),
+            point_size: self.point_size(v),
             edge: true,
         }
     }
@@ -190,66 +249,46 @@ impl<'a> ClipContext<'a> {
         }
     }
 
+    /// Appends a vertex made by clipping to the chunk's own vertices; returns its index
+    /// (numbered after the shared vertices).
     fn emit_clip_vert(&self, cv: &ClipVert, out: &mut DrawInput) -> u32 {
-        out.push_vertex(self.window(cv.pos, cv.point_size), &cv.vary)
+        let base = self.shared.vertices.len() as u32;
+        base + out.push_vertex(self.window(cv.pos, cv.point_size), &cv.vary)
     }
 
     /// Which planes vertex `v` is outside of (guard band for x/y).
-    fn outcode(&mut self, v: usize) -> u32 {
-        if let Some(&c) = self.outcodes.get(v) {
-            if c != UNKNOWN {
-                return c;
-            }
-        }
+    fn compute_outcode(&self, v: usize) -> u32 {
         let pos = self.verts.position(v);
         let user = self.user_distances(v, pos);
         let d = distances(pos, &user, &self.planes, false);
-        let code = d
-            .iter()
+        d.iter()
             .enumerate()
             .filter(|(_, x)| **x < 0.0 || x.is_nan())
-            .fold(0u32, |m, (k, _)| m | (1 << k));
-        if let Some(c) = self.outcodes.get_mut(v) {
-            *c = code;
-        }
-        code
+            .fold(0u32, |m, (k, _)| m | (1 << k))
     }
 
-    /// Emits an unclipped vertex once, writing its varyings straight into `out`.
-    fn emit_shared(&mut self, v: usize, out: &mut DrawInput) -> u32 {
-        if let Some(&e) = self.emitted.get(v) {
-            if e != u32::MAX {
-                return e;
-            }
-        }
-        let pos = self.verts.position(v);
-        let ps = self
-            .point_size_src
-            .map(|k| f32::from_bits(self.verts.get(v, k)[0]))
-            .unwrap_or(-1.0);
-        let e = out.vertices.len() as u32;
-        out.vertices.push(self.window(pos, ps));
-        let row = self.verts.row(v);
-        for (k, c, _) in &self.plan.picks {
-            let val = k
-                .and_then(|k| row.get(k))
-                .and_then(|r| r.get(*c))
-                .copied()
-                .unwrap_or(0);
-            out.varyings.push(val);
-        }
-        if let Some(slot) = self.emitted.get_mut(v) {
-            *slot = e;
-        }
-        e
+    fn outcode(&self, v: usize) -> u32 {
+        // A primitive naming a vertex that does not exist is outside everything.
+        self.outcodes.get(v).copied().unwrap_or(u32::MAX)
     }
 
-    /// Clips and appends `prims` (of `class`: points, lines or triangles) to `out`;
+    /// Clips primitives `range` of `prims` (of `class`: points, lines or triangles) and
+    /// appends them to `out`, whose own vertices are numbered after the shared ones;
     /// `ids[p]` is primitive `p`'s `primitive.id`.
-    pub fn add(&mut self, class: PrimClass, prims: &Primitives, ids: &[u32], out: &mut DrawInput) {
+    pub fn add(
+        &self,
+        class: PrimClass,
+        prims: &Primitives,
+        ids: &[u32],
+        range: Range<usize>,
+        out: &mut DrawInput,
+    ) {
         let per = class.vertices();
-        out.primitives.reserve(prims.len());
-        for (p, vs) in prims.verts.chunks_exact(per).enumerate() {
+        let lo = range.start.min(prims.len());
+        let hi = range.end.min(prims.len());
+        out.primitives.reserve(hi - lo);
+        let verts = prims.verts.get(lo * per..hi * per).unwrap_or(&[]);
+        for (p, vs) in (lo..hi).zip(verts.chunks_exact(per)) {
             let id = ids.get(p).copied().unwrap_or(p as u32);
             let prov = prims.provoking.get(p).copied().unwrap_or(0);
             let mut idx = [0usize; 3];
@@ -265,13 +304,13 @@ impl<'a> ClipContext<'a> {
         }
     }
 
-    fn add_point(&mut self, v: usize, id: u32, out: &mut DrawInput) {
+    fn add_point(&self, v: usize, id: u32, out: &mut DrawInput) {
         let cv = self.clip_vert(v, true);
         if cv.dist.iter().any(|d| *d < 0.0 || d.is_nan()) {
             return;
         }
-        let e = self.emit_clip_vert(&cv, out);
-        out.primitives.push(Primitive::point(e, id));
+        // Inside the exact frustum means inside the guard band: the shared vertex is it.
+        out.primitives.push(Primitive::point(v as u32, id));
     }
 
     /// Copies the provoking vertex's flat varyings to every vertex of a clipped primitive.
@@ -290,14 +329,13 @@ impl<'a> ClipContext<'a> {
         }
     }
 
-    fn add_line(&mut self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
+    fn add_line(&self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
         let (c0, c1) = (self.outcode(idx[0]), self.outcode(idx[1]));
         if c0 & c1 != 0 {
             return;
         }
         if c0 | c1 == 0 {
-            let a = self.emit_shared(idx[0], out);
-            let b = self.emit_shared(idx[1], out);
+            let (a, b) = (idx[0] as u32, idx[1] as u32);
             out.primitives.push(Primitive::line(a, b, prov, id));
             return;
         }
@@ -327,8 +365,7 @@ impl<'a> ClipContext<'a> {
             if !usable(&cvs[0]) || !usable(&cvs[1]) {
                 return;
             }
-            let a = self.emit_shared(idx[0], out);
-            let b = self.emit_shared(idx[1], out);
+            let (a, b) = (idx[0] as u32, idx[1] as u32);
             out.primitives.push(Primitive::line(a, b, prov, id));
             return;
         }
@@ -375,7 +412,7 @@ impl<'a> ClipContext<'a> {
         }
     }
 
-    fn add_triangle(&mut self, idx: &[usize], prov: u8, id: u32, edges: u8, out: &mut DrawInput) {
+    fn add_triangle(&self, idx: &[usize], prov: u8, id: u32, edges: u8, out: &mut DrawInput) {
         let codes = [
             self.outcode(idx[0]),
             self.outcode(idx[1]),
@@ -385,11 +422,7 @@ impl<'a> ClipContext<'a> {
             return;
         }
         if codes[0] | codes[1] | codes[2] == 0 {
-            let e = [
-                self.emit_shared(idx[0], out),
-                self.emit_shared(idx[1], out),
-                self.emit_shared(idx[2], out),
-            ];
+            let e = [idx[0] as u32, idx[1] as u32, idx[2] as u32];
             let mut t = Primitive::triangle(e, prov, id);
             t.edge_flags = edges;
             out.primitives.push(t);
@@ -466,17 +499,48 @@ mod tests {
         }
     }
 
-    fn tri(v: &Vertices, vp: &VertexProcessing) -> DrawInput {
+    /// Clips `prims` as one chunk and returns a standalone input: the shared vertices
+    /// the primitives use and the chunk's own, renumbered in first-use order.
+    fn clip(
+        v: &Vertices,
+        vp: &VertexProcessing,
+        class: PrimClass,
+        prims: &Primitives,
+        ids: &[u32],
+    ) -> DrawInput {
         let plan = plan();
-        let mut cc = ClipContext::new(v, &plan, vp);
+        let cc = ClipContext::new(v, &plan, vp);
+        let mut chunk = DrawInput::new(plan.picks.len());
+        cc.add(class, prims, ids, 0..prims.len(), &mut chunk);
+        let shared = cc.shared();
+        let n = shared.vertices.len() as u32;
         let mut out = DrawInput::new(plan.picks.len());
+        let mut map = std::collections::HashMap::new();
+        for p in &chunk.primitives {
+            let mut q = *p;
+            for i in q.v.iter_mut() {
+                *i = *map.entry(*i).or_insert_with(|| {
+                    let (src, k) = if *i < n {
+                        (shared, *i)
+                    } else {
+                        (&chunk, *i - n)
+                    };
+                    let vary = src.vertex_varyings(k).unwrap_or(&[]).to_vec();
+                    out.push_vertex(src.vertices[k as usize], &vary)
+                });
+            }
+            out.primitives.push(q);
+        }
+        out
+    }
+
+    fn tri(v: &Vertices, vp: &VertexProcessing) -> DrawInput {
         let prims = Primitives {
             verts: vec![0, 1, 2],
             provoking: vec![2],
             edge_flags: vec![],
         };
-        cc.add(PrimClass::Triangles, &prims, &[5], &mut out);
-        out
+        clip(v, vp, PrimClass::Triangles, &prims, &[5])
     }
 
     #[test]
@@ -564,15 +628,12 @@ mod tests {
         ]);
         let out = tri(&v, &vp);
         assert_eq!((out.primitives.len(), out.vertices.len()), (1, 3));
-        let plan = plan();
-        let mut cc = ClipContext::new(&v, &plan, &vp);
-        let mut out = DrawInput::new(2);
         let prims = Primitives {
             verts: vec![0, 2],
             provoking: vec![0, 0],
             edge_flags: vec![],
         };
-        cc.add(PrimClass::Points, &prims, &[0, 1], &mut out);
+        let out = clip(&v, &vp, PrimClass::Points, &prims, &[0, 1]);
         assert_eq!(out.primitives.len(), 1, "the point at x = -3w is outside");
     }
 
@@ -581,15 +642,12 @@ mod tests {
         // Found by the clipping proptest: the w > 0 plane's intersection rounds to t = 1.
         let v = verts(&[[0.0, 0.0, 0.0, 1.0218688], [0.0, 0.0, 0.0, 0.0]]);
         let vp = VertexProcessing::new(64, 64);
-        let plan = plan();
-        let mut cc = ClipContext::new(&v, &plan, &vp);
-        let mut out = DrawInput::new(plan.picks.len());
         let prims = Primitives {
             verts: vec![0, 1],
             provoking: vec![0],
             edge_flags: vec![],
         };
-        cc.add(PrimClass::Lines, &prims, &[], &mut out);
+        let out = clip(&v, &vp, PrimClass::Lines, &prims, &[]);
         assert!(out
             .vertices
             .iter()
@@ -600,15 +658,12 @@ mod tests {
     fn lines_clip_parametrically() {
         let vp = VertexProcessing::new(100, 100);
         let v = verts(&[[0.0, 0.0, -3.0, 1.0], [0.0, 0.0, 1.0, 1.0]]);
-        let plan = plan();
-        let mut cc = ClipContext::new(&v, &plan, &vp);
-        let mut out = DrawInput::new(2);
         let prims = Primitives {
             verts: vec![0, 1],
             provoking: vec![1],
             edge_flags: vec![],
         };
-        cc.add(PrimClass::Lines, &prims, &[0], &mut out);
+        let out = clip(&v, &vp, PrimClass::Lines, &prims, &[0]);
         assert_eq!(out.primitives.len(), 1);
         assert!((out.vertices[0].pos[2] - 0.0).abs() < 1e-6);
         assert_eq!(out.vertex_varyings(0).unwrap()[1], 7);

@@ -11,7 +11,7 @@ use crate::vertices::Vertices;
 use crate::xfb::XfbState;
 use crate::{geometry, layer, tess, vertex_stage};
 use glemu_programs::ir::VaryingSlot;
-use glemu_raster::{DrawInput, Framebuffer, Rasterizer};
+use glemu_raster::{DrawInput, Framebuffer, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS};
 use std::borrow::Cow;
 
 /// Primitives of the last vertex-processing stage, ready for stream-out and clipping.
@@ -28,13 +28,12 @@ pub fn draw(
     state: &DrawState,
     rasterizer: &Rasterizer,
     fb: &mut Framebuffer,
-    mut xfb: Option<&mut XfbState>,
+    xfb: Option<&mut XfbState>,
 ) -> Result<DrawStats, PipelineError> {
     let progs = &state.programs;
-    let vs = progs
-        .vertex
-        .as_ref()
-        .ok_or_else(|| PipelineError::invalid_op("draw without a vertex program"))?;
+    if progs.vertex.is_none() {
+        return Err(PipelineError::invalid_op("draw without a vertex program"));
+    }
     let class0 = state.call.mode.class(state.vertex.tess.patch_vertices);
     let tessellating = progs.tess_eval.is_some();
     let is_patches = matches!(class0, PrimClass::Patches(_));
@@ -63,16 +62,94 @@ pub fn draw(
         images: state.images.clone(),
     };
     let faults_before = state.memory.faults();
-    let mut stats = DrawStats::default();
     if state.call.count == 0 || state.call.instances == 0 {
-        return Ok(stats);
+        return Ok(DrawStats::default());
     }
-    let vso = vertex_stage::run(state, vs, &res)?;
+    rasterizer.install(|| {
+        let mut stats = run_stages(state, rasterizer, fb, xfb, &res)?;
+        stats.memory_faults = state.memory.faults() - faults_before;
+        Ok(stats)
+    })
+}
+
+/// Stream 0 of every instance, gathered for one pass through clipping and the
+/// rasterizer.
+struct ToRaster<'a> {
+    verts: Option<Cow<'a, Vertices>>,
+    class: PrimClass,
+    prims: Primitives,
+    ids: Vec<u32>,
+}
+
+impl<'a> ToRaster<'a> {
+    /// Adds an instance's primitives; vertices shared with what is already there (the
+    /// vertex stage's, without tessellation or geometry programs) are not copied.
+    fn push(
+        &mut self,
+        verts: Cow<'a, Vertices>,
+        class: PrimClass,
+        prims: &Primitives,
+        ids: &[u32],
+    ) -> Result<(), PipelineError> {
+        self.class = class;
+        let base = match (&mut self.verts, verts) {
+            (None, v) => {
+                self.verts = Some(v);
+                0
+            }
+            (Some(Cow::Borrowed(a)), Cow::Borrowed(b)) if std::ptr::eq(*a, b) => 0,
+            (Some(mine), v) => {
+                if mine.slots != v.slots {
+                    return Err(PipelineError::not_supported(
+                        "instances whose last stage writes different varyings",
+                    ));
+                }
+                let m = mine.to_mut();
+                let base = m.len() as u32;
+                m.data.extend_from_slice(&v.data);
+                base
+            }
+        };
+        self.prims
+            .verts
+            .extend(prims.verts.iter().map(|v| v.wrapping_add(base)));
+        self.prims.provoking.extend_from_slice(&prims.provoking);
+        if !prims.edge_flags.is_empty() || !self.prims.edge_flags.is_empty() {
+            let before = self.ids.len();
+            self.prims.edge_flags.resize(before, 0b111);
+            self.prims
+                .edge_flags
+                .extend((0..prims.len()).map(|p| prims.edges(p)));
+        }
+        self.ids.extend_from_slice(ids);
+        Ok(())
+    }
+}
+
+/// The vertex stage, then per instance the later vertex-processing stages and
+/// stream-out, then clipping and the rasterizer for all instances at once.
+fn run_stages(
+    state: &DrawState,
+    rasterizer: &Rasterizer,
+    fb: &mut Framebuffer,
+    mut xfb: Option<&mut XfbState>,
+    res: &Resources,
+) -> Result<DrawStats, PipelineError> {
+    let progs = &state.programs;
+    let Some(vs) = progs.vertex.as_ref() else {
+        return Err(PipelineError::invalid_op("draw without a vertex program"));
+    };
+    let mut stats = DrawStats::default();
+    let vso = vertex_stage::run(state, vs, res)?;
     stats.vertex_invocations = vso.invocations;
     let discard = state.vertex.rasterizer_discard;
     let vp = &state.vertex;
-    // Everything for the rasterizer, built once the last stage's layout is known.
-    let mut raster_in: Option<(FragmentPlan, DrawInput)> = None;
+    let mut to_raster = ToRaster {
+        verts: None,
+        class: PrimClass::Points,
+        prims: Primitives::default(),
+        ids: Vec::new(),
+    };
     for seq in &vso.sequences {
         let (class, prims) = assemble(
             state.call.mode,
@@ -92,7 +169,7 @@ pub fn draw(
             let t = tess::run(
                 progs.tess_control.as_ref(),
                 tes,
-                &res,
+                res,
                 &vp.tess,
                 &st.verts,
                 n_in,
@@ -107,7 +184,7 @@ pub fn draw(
         }
         if let Some(gs) = &progs.geometry {
             let (p, i) = st.streams.swap_remove(0);
-            let g = geometry::run(gs, &res, &st.verts, st.class, &p, &i, vp)?;
+            let g = geometry::run(gs, res, &st.verts, st.class, &p, &i, vp)?;
             st = Stage2 {
                 verts: Cow::Owned(g.verts),
                 class: g.class,
@@ -144,43 +221,73 @@ pub fn draw(
         if discard {
             continue;
         }
-        let fp = progs
-            .fragment
-            .as_ref()
-            .ok_or_else(|| PipelineError::invalid_op("draw without a fragment program"))?;
-        if raster_in.is_none() {
-            let plan = FragmentPlan::new(fp, &st.verts, vp.two_side, vp.flat_shading, vp.fog)?;
-            let input = DrawInput::new(plan.raster.picks.len());
-            raster_in = Some((plan, input));
+        let Stage2 {
+            verts,
+            class,
+            mut streams,
+        } = st;
+        if streams.is_empty() {
+            continue;
         }
-        if let Some((plan, input)) = raster_in.as_mut() {
-            let mut cc = ClipContext::new(&st.verts, &plan.raster, vp);
-            if let Some((p, ids)) = st.streams.first() {
-                match vp.layer {
-                    Some(l) => {
-                        let (p, ids) = layer::select(&st.verts, st.class, p, ids, l);
-                        cc.add(st.class, &p, &ids, input);
-                    }
-                    None => cc.add(st.class, p, ids, input),
-                }
-            }
-        }
+        let (p, ids) = streams.swap_remove(0);
+        let (p, ids) = match vp.layer {
+            Some(l) => layer::select(&verts, class, &p, &ids, l),
+            None => (p, ids),
+        };
+        to_raster.push(verts, class, &p, &ids)?;
     }
-    if let (Some((plan, input)), Some(fp)) = (raster_in, progs.fragment.as_ref()) {
-        if !input.primitives.is_empty() {
-            let shader = ProgramShader::new(fp, &plan, &res, fb.color_targets());
-            let mut rstate = state.raster;
-            rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
-            rstate.depth_stencil.depth_range = [vp.viewport.near, vp.viewport.far];
-            let r = rasterizer
-                .draw(fb, &rstate, &input, &shader)
-                .map_err(|e| PipelineError::execution(e.to_string()))?;
-            stats.samples_passed = r.samples_passed;
-            stats.primitives_rasterized = r.primitives_rasterized;
-        }
+    let Some(verts) = to_raster.verts.as_deref() else {
+        return Ok(stats);
+    };
+    let fp = progs
+        .fragment
+        .as_ref()
+        .ok_or_else(|| PipelineError::invalid_op("draw without a fragment program"))?;
+    let plan = FragmentPlan::new(fp, verts, vp.two_side, vp.flat_shading, vp.fog)?;
+    if to_raster.prims.is_empty() {
+        return Ok(stats);
     }
-    stats.memory_faults = state.memory.faults() - faults_before;
+    let cc = ClipContext::new(verts, &plan.raster, vp);
+    let source = ClipSource {
+        cc: &cc,
+        class: to_raster.class,
+        prims: &to_raster.prims,
+        ids: &to_raster.ids,
+    };
+    let shader = ProgramShader::new(fp, &plan, res, fb.color_targets());
+    let mut rstate = state.raster;
+    rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
+    rstate.depth_stencil.depth_range = [vp.viewport.near, vp.viewport.far];
+    let r = rasterizer
+        .draw_source(fb, &rstate, &source, &shader)
+        .map_err(|e| PipelineError::execution(e.to_string()))?;
+    stats.samples_passed = r.samples_passed;
+    stats.primitives_rasterized = r.primitives_rasterized;
     Ok(stats)
+}
+
+/// Clipping as the rasterizer's source of primitives: chunks of [`CHUNK_PRIMS`]
+/// primitives, each clipped by whichever worker sets it up.
+struct ClipSource<'a> {
+    cc: &'a ClipContext<'a>,
+    class: PrimClass,
+    prims: &'a Primitives,
+    ids: &'a [u32],
+}
+
+impl PrimitiveSource for ClipSource<'_> {
+    fn shared(&self) -> &DrawInput {
+        self.cc.shared()
+    }
+    fn chunks(&self) -> usize {
+        self.prims.len().div_ceil(CHUNK_PRIMS)
+    }
+    fn chunk(&self, index: usize, out: &mut DrawInput) -> Result<(), RasterError> {
+        let lo = index * CHUNK_PRIMS;
+        self.cc
+            .add(self.class, self.prims, self.ids, lo..lo + CHUNK_PRIMS, out);
+        Ok(())
+    }
 }
 
 /// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR). NaN becomes 0,

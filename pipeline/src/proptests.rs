@@ -115,14 +115,20 @@ proptest! {
             provoking: vec![0; n / per],
             edge_flags: vec![],
         };
-        let mut cc = ClipContext::new(&v, &plan, &vp);
+        let cc = ClipContext::new(&v, &plan, &vp);
         let mut out = DrawInput::new(plan.picks.len());
-        cc.add(class, &prims, &[], &mut out);
+        cc.add(class, &prims, &[], 0..prims.len(), &mut out);
         for w in &out.vertices {
             prop_assert!(w.pos.iter().all(|x| x.is_finite()), "{:?}", w.pos);
         }
+        let shared = cc.shared();
+        let n = shared.vertices.len();
         for p in &out.primitives {
-            prop_assert!(p.v.iter().all(|i| (*i as usize) < out.vertices.len()));
+            for &i in &p.v {
+                let i = i as usize;
+                let w = if i < n { shared.vertices.get(i) } else { out.vertices.get(i - n) };
+                prop_assert!(w.is_some_and(|w| w.pos.iter().all(|x| x.is_finite())), "{:?}", w);
+            }
         }
     }
 }

@@ -8,8 +8,9 @@ use crate::fetch::{
 };
 use crate::state::{DrawState, StageProgram};
 use crate::vertices::Vertices;
-use glemu_programs::exec::{lanes_mask, MAX_LANES};
+use glemu_programs::exec::{lanes_mask, LaneState, Vec4, MAX_LANES};
 use glemu_programs::ir::{Dialect, InputBinding, Program, Stage, ThreadMaskKind, VaryingSlot};
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Where one vertex program input comes from.
@@ -250,6 +251,74 @@ pub fn run(
         }
         out.sequences.push(seq);
     }
+    let row = layout.len() + usize::from(invariant_pos.is_some());
+    out.vertices.data = vec![[0; 4]; jobs.len() * row];
+    let shade = |data: &mut [[u32; 4]], jobs: &[(u32, u32)]| {
+        shade_chunk(
+            state,
+            vs,
+            res,
+            &sources,
+            invariant_pos.as_ref(),
+            &layout,
+            jobs,
+            data,
+        )
+    };
+    let chunks = out
+        .vertices
+        .data
+        .chunks_mut(SHADE_CHUNK * row.max(1))
+        .zip(jobs.chunks(SHADE_CHUNK));
+    if programs_have_side_effects(prog) {
+        // Stores and atomics see the invocations in one order at any thread count.
+        for (data, jobs) in chunks {
+            shade(data, jobs)?;
+        }
+    } else {
+        let results: Vec<Result<(), PipelineError>> = chunks
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(data, jobs)| shade(data, jobs))
+            .collect();
+        for r in results {
+            r?;
+        }
+    }
+    out.invocations = jobs.len() as u64;
+    Ok(out)
+}
+
+/// Vertices per parallel task: a multiple of [`MAX_LANES`], so batches (and the lane
+/// numbers programs can read) are the same at any thread count.
+const SHADE_CHUNK: usize = 64 * MAX_LANES;
+
+/// Whether a program writes memory, images or counters (its invocations must then run
+/// in one order).
+pub fn programs_have_side_effects(prog: &Program) -> bool {
+    use glemu_programs::ir::Opcode;
+    prog.instructions.iter().any(|i| {
+        matches!(
+            i.op,
+            Opcode::Store | Opcode::Atom | Opcode::Atomctr | Opcode::Storeim | Opcode::Atomim
+        )
+    })
+}
+
+/// Fetches and shades `jobs` (at most [`SHADE_CHUNK`]), writing their rows into `data`.
+#[allow(clippy::too_many_arguments)]
+fn shade_chunk(
+    state: &DrawState,
+    vs: &StageProgram,
+    res: &Resources,
+    sources: &[Source<'_>],
+    invariant_pos: Option<&Source<'_>>,
+    layout: &[(usize, VaryingSlot)],
+    jobs: &[(u32, u32)],
+    data: &mut [[u32; 4]],
+) -> Result<(), PipelineError> {
+    let prog: &Program = &vs.program;
+    let row = layout.len() + usize::from(invariant_pos.is_some());
     let mut env = StageEnv {
         res,
         stage: Stage::Vertex,
@@ -257,62 +326,113 @@ pub fn run(
         subroutines: &vs.subroutines,
     };
     let mut ls = vs.executor.new_state(MAX_LANES);
-    let mut fetched: Vec<[u32; 4]> = Vec::with_capacity(MAX_LANES);
-    out.vertices.data.reserve(jobs.len() * layout.len());
-    for batch in jobs.chunks(MAX_LANES) {
+    // Each attribute of the whole chunk is read under one lock of its buffer.
+    let mut fetched: Vec<Vec<[u32; 4]>> = Vec::with_capacity(sources.len());
+    for src in sources {
+        let mut v = Vec::with_capacity(jobs.len());
+        fetch_source(src, jobs, state, &mut v);
+        fetched.push(v);
+    }
+    let mut positions = Vec::new();
+    if let Some(src) = invariant_pos {
+        fetch_source(src, jobs, state, &mut positions);
+    }
+    for (b, (batch, rows)) in jobs
+        .chunks(MAX_LANES)
+        .zip(data.chunks_mut(MAX_LANES * row.max(1)))
+        .enumerate()
+    {
+        let lanes = b * MAX_LANES..b * MAX_LANES + batch.len();
         for (slot, src) in sources.iter().enumerate() {
+            let Some(vals) = fetched.get(slot).and_then(|f| f.get(lanes.clone())) else {
+                continue;
+            };
             let long = prog.inputs.get(slot).is_some_and(|i| i.info.long);
-            fetched.clear();
-            fetch_source(src, batch, state, &mut fetched);
-            if let Source::Array(AttribBinding {
-                array: Some(arr), ..
-            }) = src
-            {
-                if long && arr.format.conversion == AttribConversion::Long {
-                    if let Some(hi) = ls.input_hi_mut(0, slot) {
-                        for (lane, v) in fetched.iter().enumerate() {
-                            hi[0][lane] = v[1];
-                            hi[1][lane] = v[3];
-                        }
+            let split = long
+                && matches!(src, Source::Array(AttribBinding { array: Some(arr), .. })
+                    if arr.format.conversion == AttribConversion::Long);
+            if let Source::Thread(k) = src {
+                // Lane numbers restart with every batch.
+                if let Some(r) = ls.input_mut(slot) {
+                    for lane in 0..batch.len() {
+                        r[0][lane] = thread_value(*k, lane as u32);
+                        r[1][lane] = 0;
+                        r[2][lane] = 0;
+                        r[3][lane] = 0;
                     }
-                    for v in fetched.iter_mut() {
-                        *v = [v[0], v[2], 0, 0];
+                }
+                continue;
+            }
+            if split {
+                if let Some(hi) = ls.input_hi_mut(0, slot) {
+                    for (lane, v) in vals.iter().enumerate() {
+                        hi[0][lane] = v[1];
+                        hi[1][lane] = v[3];
+                    }
+                }
+                if let Some(r) = ls.input_mut(slot) {
+                    for (lane, v) in vals.iter().enumerate() {
+                        r[0][lane] = v[0];
+                        r[1][lane] = v[2];
+                        r[2][lane] = 0;
+                        r[3][lane] = 0;
+                    }
+                }
+            } else if let Some(r) = ls.input_mut(slot) {
+                transpose_in(vals, r);
+            }
+        }
+        run_batch(vs, &mut ls, batch.len(), &mut env)?;
+        for (k, (o, _)) in layout.iter().enumerate() {
+            if let Some(r) = ls.output(*o) {
+                for (lane, dst) in rows.chunks_mut(row).enumerate() {
+                    if let Some(d) = dst.get_mut(k) {
+                        *d = [r[0][lane], r[1][lane], r[2][lane], r[3][lane]];
                     }
                 }
             }
-            for (lane, v) in fetched.iter().enumerate() {
-                ls.set_input(slot, lane, *v);
-            }
         }
-        vs.executor
-            .run(&mut ls, lanes_mask(batch.len()), &vs.params, &mut env)
-            .map_err(|e| PipelineError::execution(format!("vertex program: {e}")))?;
-        if let Some(src) = &invariant_pos {
-            fetched.clear();
-            fetch_source(src, batch, state, &mut fetched);
-        }
-        for lane in 0..batch.len() {
-            for (o, _) in &layout {
-                out.vertices.data.push(ls.output_lane(*o, lane));
-            }
-            if invariant_pos.is_some() {
-                let p = fetched
-                    .get(lane)
+        if invariant_pos.is_some() {
+            let m = &state.vertex.mvp;
+            for (lane, dst) in rows.chunks_mut(row).enumerate() {
+                let p = positions
+                    .get(b * MAX_LANES + lane)
                     .copied()
                     .unwrap_or([0; 4])
                     .map(f32::from_bits);
-                let m = &state.vertex.mvp;
-                let row = |r: &[f32; 4]| {
+                let dp4 = |r: &[f32; 4]| {
                     (p[0] * r[0] + p[1] * r[1] + p[2] * r[2] + p[3] * r[3]).to_bits()
                 };
-                out.vertices
-                    .data
-                    .push([row(&m[0]), row(&m[1]), row(&m[2]), row(&m[3])]);
+                if let Some(d) = dst.last_mut() {
+                    *d = [dp4(&m[0]), dp4(&m[1]), dp4(&m[2]), dp4(&m[3])];
+                }
             }
         }
     }
-    out.invocations = jobs.len() as u64;
-    Ok(out)
+    Ok(())
+}
+
+/// AoS values of a batch's lanes into an SoA register.
+#[inline]
+fn transpose_in(vals: &[[u32; 4]], r: &mut Vec4) {
+    for (lane, v) in vals.iter().enumerate().take(MAX_LANES) {
+        for c in 0..4 {
+            r[c][lane] = v[c];
+        }
+    }
+}
+
+/// The one place the vertex program runs: `lanes` lanes of `ls`.
+fn run_batch(
+    vs: &StageProgram,
+    ls: &mut LaneState,
+    lanes: usize,
+    env: &mut StageEnv<'_>,
+) -> Result<(), PipelineError> {
+    vs.executor
+        .run(ls, lanes_mask(lanes), &vs.params, env)
+        .map(|_| ())
+        .map_err(|e| PipelineError::execution(format!("vertex program: {e}")))
 }
 
 #[cfg(test)]

@@ -2,16 +2,19 @@
 
 use rayon::prelude::*;
 
+use crate::bin::Bins;
 use crate::color::ColorFormat;
 use crate::error::RasterError;
 use crate::fragops;
-use crate::framebuffer::{Framebuffer, TILE};
+use crate::framebuffer::Framebuffer;
+use crate::framebuffer::TileMem;
 use crate::input::DrawInput;
 use crate::samples;
-use crate::setup::{self, DrawSetup, Target};
+use crate::setup::{DrawSetup, SetupCtx, Target};
 use crate::shader::{FragmentShader, InterpLocation, ShaderInfo};
 use crate::state::DrawState;
 use crate::tile::{self, Worker};
+use std::sync::Mutex;
 
 /// What a draw reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -22,9 +25,60 @@ pub struct DrawStats {
     pub primitives_rasterized: u64,
 }
 
+/// Primitives per chunk: the unit of parallel setup and binning. Big enough that a
+/// chunk's fixed costs (a pool task, its bin table) vanish, small enough that a wave of
+/// them keeps every core busy and its records stay in cache.
+pub const CHUNK_PRIMS: usize = 2048;
+
+/// Where a draw's primitives come from, a chunk at a time. Chunks are set up on every
+/// worker at once, each into its own buffers; tiles then take them in chunk order, so
+/// the image is the same whatever the number of threads.
+pub trait PrimitiveSource: Sync {
+    /// Vertices any chunk's primitives may index (indices below `vertices.len()`).
+    fn shared(&self) -> &DrawInput;
+    /// Number of chunks.
+    fn chunks(&self) -> usize;
+    /// Fills `out` (empty, with the shared input's `varyings_per_vertex`) with chunk
+    /// `index`'s primitives in submission order, plus any vertices of its own, which its
+    /// primitives index from `shared().vertices.len()` on.
+    fn chunk(&self, index: usize, out: &mut DrawInput) -> Result<(), RasterError>;
+}
+
+/// A whole [`DrawInput`] cut into chunks of [`CHUNK_PRIMS`] primitives.
+struct WholeInput<'a>(&'a DrawInput);
+
+impl PrimitiveSource for WholeInput<'_> {
+    fn shared(&self) -> &DrawInput {
+        self.0
+    }
+    fn chunks(&self) -> usize {
+        self.0.primitives.len().div_ceil(CHUNK_PRIMS)
+    }
+    fn chunk(&self, index: usize, out: &mut DrawInput) -> Result<(), RasterError> {
+        let p = &self.0.primitives;
+        let lo = (index * CHUNK_PRIMS).min(p.len());
+        let hi = (lo + CHUNK_PRIMS).min(p.len());
+        out.primitives.extend_from_slice(&p[lo..hi]);
+        Ok(())
+    }
+}
+
+/// One chunk's buffers: its input, its set-up primitives and its bins. Kept by the
+/// rasterizer and reused by every later draw.
+#[derive(Debug, Default)]
+struct ChunkSlot {
+    input: DrawInput,
+    setup: DrawSetup,
+    bins: Bins,
+    /// Setup's outcome; the first failing chunk's error is the draw's.
+    failed: Option<RasterError>,
+}
+
 /// Runs draws on its own worker pool.
 pub struct Rasterizer {
     pool: rayon::ThreadPool,
+    /// Chunk buffers between draws (taken by a draw, put back after it).
+    slots: Mutex<Vec<ChunkSlot>>,
 }
 
 impl std::fmt::Debug for Rasterizer {
@@ -38,7 +92,6 @@ pub(crate) struct DrawCtx<'a, S> {
     pub shader: &'a S,
     pub info: &'a ShaderInfo,
     pub state: &'a DrawState,
-    pub setup: &'a DrawSetup,
     pub samples: u32,
     /// Sample offsets in 1/256 pixel.
     pub sample_fixed: Vec<(i64, i64)>,
@@ -67,12 +120,21 @@ impl Rasterizer {
             .num_threads(threads)
             .build()
             .map_err(|e| RasterError::ThreadPool(e.to_string()))?;
-        Ok(Rasterizer { pool })
+        Ok(Rasterizer {
+            pool,
+            slots: Mutex::new(Vec::new()),
+        })
     }
 
     /// Worker threads in the pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
+    }
+
+    /// Runs `f` on the rasterizer's pool, so rayon parallel iterators inside it (the
+    /// pipeline's vertex work) spread over the same workers as the tiles.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
     }
 
     /// Rasterizes `input` into `fb` with `shader`. Primitives reach each pixel in
@@ -84,6 +146,20 @@ impl Rasterizer {
         input: &DrawInput,
         shader: &S,
     ) -> Result<DrawStats, RasterError> {
+        self.draw_source(fb, state, &WholeInput(input), shader)
+    }
+
+    /// Rasterizes the primitives of `source`, chunk by chunk: a wave of chunks is set up
+    /// and binned on every worker while the tiles of the previous wave are rasterized.
+    /// Primitives reach each pixel in submission order; the result does not depend on
+    /// the thread count.
+    pub fn draw_source<S: FragmentShader>(
+        &self,
+        fb: &mut Framebuffer,
+        state: &DrawState,
+        source: &dyn PrimitiveSource,
+        shader: &S,
+    ) -> Result<DrawStats, RasterError> {
         let info = shader.info();
         let target = Target {
             width: fb.width(),
@@ -91,10 +167,11 @@ impl Rasterizer {
             depth_format: fb.depth_format(),
             multisample: fb.samples() > 1 && state.multisample.enabled,
         };
-        let setup = setup::setup_draw(input, state, info, target)?;
-        if setup.prims.is_empty() {
+        let n_chunks = source.chunks();
+        if n_chunks == 0 {
             return Ok(DrawStats::default());
         }
+        let setup_ctx = SetupCtx::new(source.shared(), state, info, target)?;
         let ns = fb.samples();
         let sample_fixed = samples::sample_positions_fixed(ns)
             .ok_or_else(|| RasterError::NotSupported(format!("{ns} samples")))?;
@@ -129,7 +206,6 @@ impl Rasterizer {
             shader,
             info,
             state,
-            setup: &setup,
             samples: ns,
             sample_fixed,
             sample_pos,
@@ -147,68 +223,117 @@ impl Rasterizer {
                 full_mask
             },
         };
-        let bins = bin(&setup, fb.tiles());
-        let mems = fb.tile_mems();
-        let jobs: Vec<_> = mems
-            .into_iter()
-            .zip(bins)
-            .filter(|(_, b)| !b.is_empty())
-            .collect();
-        let results: Vec<Result<u64, RasterError>> = self.pool.install(|| {
-            jobs.into_par_iter()
-                .map_init(
-                    || Worker::new(shader.new_scratch()),
-                    |w, (mut mem, list)| tile::run_tile(&ctx, &mut mem, &list, w),
-                )
-                .collect()
-        });
-        let mut stats = DrawStats {
-            samples_passed: 0,
-            primitives_rasterized: setup.prims.len() as u64,
-        };
-        for r in results {
-            stats.samples_passed += r?;
+        let grid = fb.tiles();
+        let mut mems = fb.tile_mems();
+        let threads = self.pool.current_num_threads();
+        // Enough chunks per wave that every worker has several to take.
+        let wave = n_chunks.min(4 * threads.max(1)).max(1);
+        let mut slots = std::mem::take(&mut *self.slots.lock().unwrap_or_else(|e| e.into_inner()));
+        let want = if n_chunks > wave { 2 * wave } else { wave };
+        if slots.len() < want {
+            slots.resize_with(want, ChunkSlot::default);
         }
-        Ok(stats)
-    }
-}
-
-/// Primitive indices per tile (row-major tiles), in submission order.
-fn bin(setup: &DrawSetup, (tiles_x, tiles_y): (usize, usize)) -> Vec<Vec<u32>> {
-    let mut bins = vec![Vec::new(); tiles_x * tiles_y];
-    for (i, p) in setup.prims.iter().enumerate() {
-        let [x0, y0, x1, y1] = p.bbox;
-        if x0 >= x1 || y0 >= y1 {
-            continue;
-        }
-        let tx0 = x0.max(0) as usize / TILE;
-        let ty0 = y0.max(0) as usize / TILE;
-        let tx1 = ((x1 - 1).max(0) as usize / TILE).min(tiles_x.saturating_sub(1));
-        let ty1 = ((y1 - 1).max(0) as usize / TILE).min(tiles_y.saturating_sub(1));
-        for ty in ty0..=ty1 {
-            for tx in tx0..=tx1 {
-                if tile_touches(p, tx, ty) {
-                    if let Some(b) = bins.get_mut(ty * tiles_x + tx) {
-                        b.push(i as u32);
-                    }
+        let workers: Vec<Mutex<Option<Worker<S::Scratch>>>> =
+            (0..threads.max(1)).map(|_| Mutex::new(None)).collect();
+        let nv = source.shared().varyings_per_vertex;
+        let prepare = |slots: &mut [ChunkSlot], first: usize| {
+            slots.par_iter_mut().enumerate().for_each(|(j, s)| {
+                s.input.vertices.clear();
+                s.input.varyings.clear();
+                s.input.primitives.clear();
+                s.input.varyings_per_vertex = nv;
+                s.failed = source
+                    .chunk(first + j, &mut s.input)
+                    .and_then(|()| setup_ctx.run(&s.input, &s.input.primitives, &mut s.setup))
+                    .err();
+                if s.failed.is_some() {
+                    s.setup.prims.clear();
                 }
+                s.bins.build(&s.setup, grid);
+            });
+            match slots.iter_mut().find_map(|s| s.failed.take()) {
+                Some(e) => Err(e),
+                None => Ok(()),
             }
-        }
+        };
+        let raster_wave = |slots: &[ChunkSlot], mems: &mut [TileMem<'_>]| {
+            let (lo, hi) = slots
+                .iter()
+                .filter(|s| !s.bins.is_empty())
+                .map(|s| s.bins.range())
+                .fold((usize::MAX, 0), |(a, b), (l, h)| (a.min(l), b.max(h)));
+            let results: Vec<Result<u64, RasterError>> = mems
+                .get_mut(lo.min(hi)..hi)
+                .unwrap_or(&mut [])
+                .par_iter_mut()
+                .enumerate()
+                .filter_map(|(k, mem)| {
+                    let t = lo + k;
+                    if slots.iter().all(|s| s.bins.tile(t).is_empty()) {
+                        return None;
+                    }
+                    // Each pool thread keeps one worker for the whole draw. A shader that
+                    // ran rayon work of its own could re-enter here on the same thread;
+                    // that call gets a worker of its own instead of deadlocking.
+                    let me = rayon::current_thread_index().unwrap_or(0);
+                    let mut guard = workers.get(me).and_then(|c| c.try_lock().ok());
+                    let mut own = None;
+                    let w = match guard.as_mut() {
+                        Some(g) => g.get_or_insert_with(|| Worker::new(shader.new_scratch())),
+                        None => own.insert(Worker::new(shader.new_scratch())),
+                    };
+                    let mut passed = 0;
+                    for s in slots {
+                        let list = s.bins.tile(t);
+                        if !list.is_empty() {
+                            match tile::run_tile(&ctx, &s.setup, mem, list, w) {
+                                Ok(p) => passed += p,
+                                Err(e) => return Some(Err(e)),
+                            }
+                        }
+                    }
+                    Some(Ok(passed))
+                })
+                .collect();
+            let mut passed = 0;
+            for r in results {
+                passed += r?;
+            }
+            Ok::<u64, RasterError>(passed)
+        };
+        let mut stats = DrawStats::default();
+        let result = self.pool.install(|| {
+            let (mut cur, mut next) = slots.split_at_mut(wave);
+            let count = |first: usize| (n_chunks - first).min(wave);
+            prepare(&mut cur[..count(0)], 0)?;
+            let mut first = 0;
+            while first < n_chunks {
+                let n = count(first);
+                let after = first + n;
+                let done = &cur[..n];
+                stats.primitives_rasterized +=
+                    done.iter().map(|s| s.setup.prims.len() as u64).sum::<u64>();
+                let (passed, ahead) = rayon::join(
+                    || raster_wave(done, &mut mems),
+                    || {
+                        if after < n_chunks {
+                            prepare(&mut next[..count(after)], after)
+                        } else {
+                            Ok(())
+                        }
+                    },
+                );
+                stats.samples_passed += passed?;
+                ahead?;
+                std::mem::swap(&mut cur, &mut next);
+                first = after;
+            }
+            Ok(())
+        });
+        drop(mems);
+        *self.slots.lock().unwrap_or_else(|e| e.into_inner()) = slots;
+        result.map(|()| stats)
     }
-    bins
-}
-
-/// Conservative test whether a primitive's edges can cover any sample of a tile.
-fn tile_touches(p: &crate::setup::PrimSetup, tx: usize, ty: usize) -> bool {
-    let s = crate::setup::SUBPIXEL;
-    let x_lo = (tx * TILE) as i64 * s;
-    let y_lo = (ty * TILE) as i64 * s;
-    let (x_hi, y_hi) = (x_lo + TILE as i64 * s - 1, y_lo + TILE as i64 * s - 1);
-    p.edges[..p.n_edges].iter().all(|e| {
-        let x = if e.a > 0 { x_hi } else { x_lo };
-        let y = if e.b > 0 { y_hi } else { y_lo };
-        e.at(x, y) >= 0
-    })
 }
 
 #[cfg(test)]

@@ -297,7 +297,7 @@ fn random_mesh_is_watertight_1x_and_4x() {
 }
 
 #[test]
-fn identical_bytes_at_one_and_two_threads() {
+fn identical_bytes_at_one_two_and_eight_threads() {
     let mut st = DrawState::default();
     st.blend.targets[0] = BlendTarget {
         enabled: true,
@@ -310,24 +310,29 @@ fn identical_bytes_at_one_and_two_threads() {
     let info = ShaderInfo::default();
     let shader = VaryShader::with(info);
     let mut images = Vec::new();
-    for threads in [1, 2] {
+    // The last mesh has ~72,000 triangles: many chunks and several waves of them at
+    // every thread count.
+    let meshes: Vec<DrawInput> = [(13, 1), (13, 2), (13, 3), (190, 4)]
+        .iter()
+        .map(|&(n, seed)| random_mesh(300.0, 200.0, n, seed))
+        .collect();
+    assert!(meshes[3].primitives.len() > 32 * crate::CHUNK_PRIMS);
+    for threads in [1, 2, 8] {
         let r = Rasterizer::new(threads).unwrap_or_else(|e| panic!("{e}"));
         let mut f = fb(300, 200, 4, ColorFormat::Rgba8Unorm);
         // Overlapping meshes so order matters.
-        for seed in [1, 2, 3] {
-            draw(
-                &r,
-                &mut f,
-                &st,
-                &random_mesh(300.0, 200.0, 13, seed),
-                &shader,
-            );
+        for m in &meshes {
+            draw(&r, &mut f, &st, m, &shader);
         }
         images.push(f);
     }
     assert!(
         images[0] == images[1],
         "images differ between 1 and 2 threads"
+    );
+    assert!(
+        images[0] == images[2],
+        "images differ between 1 and 8 threads"
     );
 }
 

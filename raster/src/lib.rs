@@ -30,6 +30,7 @@
 // vectorizes, so the iterator rewrite clippy suggests would only obscure it.
 #![allow(clippy::needless_range_loop)]
 
+mod bin;
 pub mod color;
 pub mod draw;
 pub mod error;
@@ -43,7 +44,7 @@ pub mod state;
 mod tile;
 
 pub use color::ColorFormat;
-pub use draw::{DrawStats, Rasterizer};
+pub use draw::{DrawStats, PrimitiveSource, Rasterizer, CHUNK_PRIMS};
 pub use error::{RasterError, ShaderError};
 pub use framebuffer::{DepthFormat, Framebuffer, TILE};
 pub use input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};

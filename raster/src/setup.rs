@@ -181,13 +181,95 @@ fn bbox_empty(b: &[i32; 4]) -> bool {
     b[0] >= b[2] || b[1] >= b[3]
 }
 
-struct Ctx<'a> {
-    input: &'a DrawInput,
+/// Per-draw facts setup needs, shared by every chunk of the draw.
+pub(crate) struct SetupCtx<'a> {
+    shared: &'a DrawInput,
     state: &'a DrawState,
     info: &'a ShaderInfo,
     target: Target,
     clip: [i32; 4],
     z_clamp: [f32; 2],
+}
+
+/// One chunk being set up: the draw's facts and the chunk's own vertices, numbered after
+/// the shared ones.
+struct Ctx<'a> {
+    draw: &'a SetupCtx<'a>,
+    extra: &'a DrawInput,
+}
+
+fn check_varyings(input: &DrawInput, nv: usize) -> Result<(), RasterError> {
+    if input.varyings_per_vertex != nv
+        || input.varyings.len() < input.vertices.len().saturating_mul(nv)
+    {
+        return Err(RasterError::Invalid(format!(
+            "{} varying words for {} vertices of {}",
+            input.varyings.len(),
+            input.vertices.len(),
+            input.varyings_per_vertex
+        )));
+    }
+    Ok(())
+}
+
+impl<'a> SetupCtx<'a> {
+    /// Setup facts of a draw whose primitives may index `shared`'s vertices.
+    pub(crate) fn new(
+        shared: &'a DrawInput,
+        state: &'a DrawState,
+        info: &'a ShaderInfo,
+        target: Target,
+    ) -> Result<Self, RasterError> {
+        check_varyings(shared, shared.varyings_per_vertex)?;
+        let mut clip = [0, 0, target.width as i32, target.height as i32];
+        if let Some(s) = state.raster.scissor {
+            clip[0] = clip[0].max(s.x);
+            clip[1] = clip[1].max(s.y);
+            clip[2] = clip[2].min(s.x.saturating_add(s.width.max(0)));
+            clip[3] = clip[3].min(s.y.saturating_add(s.height.max(0)));
+        }
+        let ds = &state.depth_stencil;
+        let z_clamp = if ds.depth_clamp {
+            let (n, f) = (ds.depth_range[0], ds.depth_range[1]);
+            [n.min(f).max(0.0), n.max(f).min(1.0)]
+        } else {
+            [0.0, 1.0]
+        };
+        Ok(SetupCtx {
+            shared,
+            state,
+            info,
+            target,
+            clip,
+            z_clamp,
+        })
+    }
+
+    /// Sets up `prims` (indexing the shared vertices, then `extra`'s) into `out`, which is
+    /// cleared first and keeps its buffers.
+    pub(crate) fn run(
+        &self,
+        extra: &DrawInput,
+        prims: &[Primitive],
+        out: &mut DrawSetup,
+    ) -> Result<(), RasterError> {
+        let nv = self.shared.varyings_per_vertex;
+        out.prims.clear();
+        out.attrs.clear();
+        out.varyings = nv;
+        out.clip = self.clip;
+        if bbox_empty(&self.clip) {
+            return Ok(());
+        }
+        check_varyings(extra, nv)?;
+        let ctx = Ctx { draw: self, extra };
+        out.prims.reserve(prims.len());
+        out.attrs.reserve(prims.len() * nv);
+        for prim in prims {
+            ctx.primitive(prim, out)?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs setup for every primitive of a draw.
@@ -197,60 +279,30 @@ pub fn setup_draw(
     info: &ShaderInfo,
     target: Target,
 ) -> Result<DrawSetup, RasterError> {
-    let nv = input.varyings_per_vertex;
-    if input.varyings.len() < input.vertices.len().saturating_mul(nv) {
-        return Err(RasterError::Invalid(format!(
-            "{} varying words for {} vertices of {nv}",
-            input.varyings.len(),
-            input.vertices.len()
-        )));
-    }
-    let mut clip = [0, 0, target.width as i32, target.height as i32];
-    if let Some(s) = state.raster.scissor {
-        clip[0] = clip[0].max(s.x);
-        clip[1] = clip[1].max(s.y);
-        clip[2] = clip[2].min(s.x.saturating_add(s.width.max(0)));
-        clip[3] = clip[3].min(s.y.saturating_add(s.height.max(0)));
-    }
-    let ds = &state.depth_stencil;
-    let z_clamp = if ds.depth_clamp {
-        let (n, f) = (ds.depth_range[0], ds.depth_range[1]);
-        [n.min(f).max(0.0), n.max(f).min(1.0)]
-    } else {
-        [0.0, 1.0]
-    };
-    let ctx = Ctx {
-        input,
-        state,
-        info,
-        target,
-        clip,
-        z_clamp,
-    };
-    let mut out = DrawSetup {
-        varyings: nv,
-        clip,
-        ..Default::default()
-    };
-    if bbox_empty(&clip) {
-        return Ok(out);
-    }
-    for prim in &input.primitives {
-        ctx.primitive(prim, &mut out)?;
-    }
+    let ctx = SetupCtx::new(input, state, info, target)?;
+    let mut out = DrawSetup::default();
+    ctx.run(
+        &DrawInput::new(input.varyings_per_vertex),
+        &input.primitives,
+        &mut out,
+    )?;
     Ok(out)
 }
 
 impl Ctx<'_> {
     fn vertex(&self, i: u32) -> Result<(WindowVertex, &[u32]), RasterError> {
-        let v = self
-            .input
+        let shared = self.draw.shared;
+        let n = shared.vertices.len();
+        let (input, k) = match (i as usize).checked_sub(n) {
+            None => (shared, i),
+            Some(k) => (self.extra, k as u32),
+        };
+        let v = input
             .vertices
-            .get(i as usize)
+            .get(k as usize)
             .ok_or_else(|| RasterError::Invalid(format!("vertex index {i}")))?;
-        let vary = self
-            .input
-            .vertex_varyings(i)
+        let vary = input
+            .vertex_varyings(k)
             .ok_or_else(|| RasterError::Invalid(format!("varyings of vertex {i}")))?;
         if v.pos[..2].iter().any(|c| c.abs() > MAX_COORD) {
             return Err(RasterError::NotSupported(format!(
@@ -301,7 +353,7 @@ impl Ctx<'_> {
         if area2 == 0 {
             return;
         }
-        let rs = &self.state.raster;
+        let rs = &self.draw.state.raster;
         let front = (area2 > 0) == (rs.front_face == FrontFace::Ccw);
         let culled = match rs.cull {
             CullMode::None => false,
@@ -327,7 +379,7 @@ impl Ctx<'_> {
         };
         let offset = if offset_on {
             let m = z.dx.abs().max(z.dy.abs());
-            let r = match self.target.depth_format {
+            let r = match self.draw.target.depth_format {
                 DepthFormat::D24S8 => 1.0 / 16_777_215.0,
                 DepthFormat::D32FS8 => {
                     let zmax = p0[2].abs().max(p1[2].abs()).max(p2[2].abs());
@@ -350,7 +402,7 @@ impl Ctx<'_> {
                 let Some((edges, n_edges)) = polygon_edges(&pts) else {
                     return;
                 };
-                let bbox = pixel_bbox(&pts, self.clip);
+                let bbox = pixel_bbox(&pts, self.draw.clip);
                 if bbox_empty(&bbox) {
                     return;
                 }
@@ -359,7 +411,7 @@ impl Ctx<'_> {
                 for k in 0..out.varyings {
                     let raw = |i: usize| vs[i].1.get(k).copied().unwrap_or(0);
                     let f = |i: usize| f32::from_bits(raw(i));
-                    let plane = match self.info.interp(k).mode {
+                    let plane = match self.draw.info.interp(k).mode {
                         InterpMode::Flat => Plane::default(),
                         InterpMode::NoPerspective => tri_plane(p0, p1, p2, [f(0), f(1), f(2)]),
                         InterpMode::Perspective => {
@@ -386,7 +438,7 @@ impl Ctx<'_> {
                     front,
                     id: prim.id,
                     attr_start,
-                    z_clamp: self.z_clamp,
+                    z_clamp: self.draw.z_clamp,
                 });
             }
             PolygonMode::Line => {
@@ -421,7 +473,7 @@ impl Ctx<'_> {
         for k in 0..out.varyings {
             let fa = f32::from_bits(a.1.get(k).copied().unwrap_or(0));
             let fb = f32::from_bits(b.1.get(k).copied().unwrap_or(0));
-            let (va, vb) = match self.info.interp(k).mode {
+            let (va, vb) = match self.draw.info.interp(k).mode {
                 InterpMode::Perspective => (fa * a.0.pos[3], fb * b.0.pos[3]),
                 _ => (fa, fb),
             };
@@ -452,13 +504,13 @@ impl Ctx<'_> {
         if pa.iter().chain(&pb).any(|c| c.is_nan()) {
             return;
         }
-        let lw = self.state.raster.line_width;
+        let lw = self.draw.state.raster.line_width;
         let width = if lw.is_finite() {
             lw.round().clamp(1.0, 1024.0)
         } else {
             1.0
         };
-        let quad = if self.target.multisample {
+        let quad = if self.draw.target.multisample {
             line_rect([pa[0], pa[1]], [pb[0], pb[1]], lw.clamp(1.0, 1024.0))
         } else {
             line_quad([pa[0], pa[1]], [pb[0], pb[1]], width)
@@ -470,7 +522,7 @@ impl Ctx<'_> {
         let Some((edges, n_edges)) = polygon_edges(&pts) else {
             return;
         };
-        let bbox = pixel_bbox(&pts, self.clip);
+        let bbox = pixel_bbox(&pts, self.draw.clip);
         if bbox_empty(&bbox) {
             return;
         }
@@ -504,7 +556,7 @@ impl Ctx<'_> {
             front,
             id,
             attr_start,
-            z_clamp: self.z_clamp,
+            z_clamp: self.draw.z_clamp,
         });
     }
 
@@ -520,7 +572,7 @@ impl Ctx<'_> {
         if p.iter().any(|c| c.is_nan()) {
             return;
         }
-        let rs = &self.state.raster;
+        let rs = &self.draw.state.raster;
         let size = if a.0.point_size >= 0.0 {
             a.0.point_size
         } else {
@@ -543,7 +595,7 @@ impl Ctx<'_> {
         let Some((edges, n_edges)) = polygon_edges(&pts) else {
             return;
         };
-        let bbox = pixel_bbox(&pts, self.clip);
+        let bbox = pixel_bbox(&pts, self.draw.clip);
         if bbox_empty(&bbox) {
             return;
         }
@@ -575,7 +627,7 @@ impl Ctx<'_> {
             front,
             id,
             attr_start,
-            z_clamp: self.z_clamp,
+            z_clamp: self.draw.z_clamp,
         });
     }
 }

@@ -6,7 +6,7 @@ use crate::draw::DrawCtx;
 use crate::error::RasterError;
 use crate::fragops;
 use crate::framebuffer::{channel_keep_masks, encode_depth, TileMem, TILE};
-use crate::setup::{AttrPlane, PrimSetup, SUBPIXEL};
+use crate::setup::{AttrPlane, DrawSetup, PrimSetup, SUBPIXEL};
 use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LANES};
 
 /// Block edge for trivial accept/reject, in pixels.
@@ -61,8 +61,10 @@ fn for_bits(mut m: u32, mut f: impl FnMut(usize)) {
     }
 }
 
+/// Rasterizes the primitives `list` of one set-up chunk into one tile.
 pub(crate) fn run_tile<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
     mem: &mut TileMem<'_>,
     list: &[u32],
     w: &mut Worker<S::Scratch>,
@@ -74,12 +76,11 @@ pub(crate) fn run_tile<S: FragmentShader>(
     let centre = [(SUBPIXEL / 2, SUBPIXEL / 2)];
     let evals: &[(i64, i64)] = if ctx.msaa { &ctx.sample_fixed } else { &centre };
     for &pi in list {
-        let Some(prim) = ctx.setup.prims.get(pi as usize) else {
+        let Some(prim) = setup.prims.get(pi as usize) else {
             continue;
         };
-        let nv = ctx.setup.varyings;
-        let attrs = ctx
-            .setup
+        let nv = setup.varyings;
+        let attrs = setup
             .attrs
             .get(prim.attr_start..prim.attr_start + nv)
             .unwrap_or(&[]);
@@ -105,10 +106,10 @@ pub(crate) fn run_tile<S: FragmentShader>(
             n_eval: evals.len(),
             region,
             clip: [
-                ctx.setup.clip[0].max(tx0),
-                ctx.setup.clip[1].max(ty0),
-                ctx.setup.clip[2].min(tx0 + t),
-                ctx.setup.clip[3].min(ty0 + t),
+                setup.clip[0].max(tx0),
+                setup.clip[1].max(ty0),
+                setup.clip[2].min(tx0 + t),
+                setup.clip[3].min(ty0 + t),
             ],
         };
         w.n = 0;
