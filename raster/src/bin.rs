@@ -103,7 +103,7 @@ fn tile_touches(p: &PrimSetup, tx: usize, ty: usize) -> bool {
     let x_lo = (tx * TILE) as i64 * s;
     let y_lo = (ty * TILE) as i64 * s;
     let (x_hi, y_hi) = (x_lo + TILE as i64 * s - 1, y_lo + TILE as i64 * s - 1);
-    p.edges[..p.n_edges].iter().all(|e| {
+    p.edges().iter().all(|e| {
         let x = if e.a > 0 { x_hi } else { x_lo };
         let y = if e.b > 0 { y_hi } else { y_lo };
         e.at(x, y) >= 0
@@ -119,17 +119,17 @@ mod tests {
         // Edges that accept everything: the bounding box decides.
         PrimSetup {
             edges: [Edge { a: 0, b: 0, c: 0 }; 4],
-            n_edges: 3,
             bbox,
             ox: 0.0,
             oy: 0.0,
             z: Plane::default(),
             inv_w: Plane::default(),
-            point_coord: None,
-            front: true,
+            z_clamp: [0.0, 1.0],
             id: 0,
             attr_start: 0,
-            z_clamp: [0.0, 1.0],
+            point_scale: [0.0; 2],
+            n_edges: 3,
+            front: true,
         }
     }
 

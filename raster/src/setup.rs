@@ -52,26 +52,27 @@ pub struct AttrPlane {
 }
 
 /// `a * X + b * Y + c` over subpixel positions; a sample is inside when it is ≥ 0 (the
-/// fill-rule bias is folded into `c`).
+/// fill-rule bias is folded into `c`). `a` and `b` are differences of snapped
+/// coordinates (|v| ≤ 2^28), so they fit in 30 bits; products need i64.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Edge {
-    pub a: i64,
-    pub b: i64,
+    pub a: i32,
+    pub b: i32,
     pub c: i64,
 }
 
 impl Edge {
     #[inline(always)]
     pub fn at(&self, x: i64, y: i64) -> i64 {
-        self.a * x + self.b * y + self.c
+        i64::from(self.a) * x + i64::from(self.b) * y + self.c
     }
 }
 
-/// A primitive ready for tile rasterization: a convex polygon of up to 4 edges.
+/// A primitive ready for tile rasterization: a convex polygon of up to 4 edges. Only
+/// what the tiles read (144 bytes); attribute planes live in [`DrawSetup::attrs`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct PrimSetup {
     pub edges: [Edge; 4],
-    pub n_edges: usize,
     /// Pixel bounds (x0, y0, x1, y1), half-open, clipped to framebuffer and scissor.
     pub bbox: [i32; 4],
     /// Plane origin in window coordinates.
@@ -79,13 +80,16 @@ pub struct PrimSetup {
     pub oy: f32,
     pub z: Plane,
     pub inv_w: Plane,
-    pub point_coord: Option<[Plane; 2]>,
-    pub front: bool,
-    pub id: u32,
-    /// First of this primitive's planes in [`DrawSetup::attrs`].
-    pub attr_start: usize,
     /// Fragment depth clamp range.
     pub z_clamp: [f32; 2],
+    pub id: u32,
+    /// First of this primitive's planes in [`DrawSetup::attrs`].
+    pub attr_start: u32,
+    /// Points: d(s)/dx and d(t)/dy of the sprite coordinate (1/size, ±1/size); zero
+    /// for other primitives.
+    pub point_scale: [f32; 2],
+    pub n_edges: u8,
+    pub front: bool,
 }
 
 impl PrimSetup {
@@ -93,6 +97,31 @@ impl PrimSetup {
     #[inline(always)]
     pub fn frag_z(&self, z: f32) -> f32 {
         z.max(self.z_clamp[0]).min(self.z_clamp[1])
+    }
+
+    /// The edges in use.
+    #[inline(always)]
+    pub fn edges(&self) -> &[Edge] {
+        self.edges
+            .get(..usize::from(self.n_edges))
+            .unwrap_or(&self.edges)
+    }
+
+    /// Point-sprite coordinate planes (s, t), relative to the point's centre.
+    pub fn point_coord(&self) -> Option<[Plane; 2]> {
+        let [ds, dt] = self.point_scale;
+        (ds != 0.0).then_some([
+            Plane {
+                c: 0.5,
+                dx: ds,
+                dy: 0.0,
+            },
+            Plane {
+                c: 0.5,
+                dx: 0.0,
+                dy: dt,
+            },
+        ])
     }
 }
 
@@ -117,9 +146,18 @@ pub struct Target {
     pub multisample: bool,
 }
 
-#[inline]
-fn snap(v: f32) -> i64 {
-    (f64::from(v) * SUBPIXEL as f64).round() as i64
+/// `v` in 1/256 pixel, rounded half away from zero (what `f64::round` does) without a
+/// libm call: `v * 256` is exact in f32 (a power-of-two scale), truncation gives the
+/// integer part, and the remainder `x - t` is exact too (below 2^24 both are exact in
+/// f32; above it `x` is already an integer). Infinities saturate and NaN gives 0, as the
+/// float-to-integer cast of `round` did.
+#[inline(always)]
+pub(crate) fn snap(v: f32) -> i64 {
+    let x = v * SUBPIXEL as f32;
+    let t = x as i64;
+    let f = x - t as f32;
+    t.saturating_add(i64::from(f >= 0.5))
+        .saturating_sub(i64::from(f <= -0.5))
 }
 
 /// Edges of a convex polygon given by snapped vertices (any winding). `None` when it has
@@ -140,21 +178,26 @@ pub(crate) fn polygon_edges(pts: &[(i64, i64)]) -> Option<([Edge; 4], usize)> {
     }
     let mut edges = [Edge::default(); 4];
     for (i, e) in edges.iter_mut().enumerate().take(n) {
-        let (p, q) = if area2 > 0 {
-            (pts[i], pts[(i + 1) % n])
+        *e = if area2 > 0 {
+            edge(pts[i], pts[(i + 1) % n])
         } else {
-            (pts[(i + 1) % n], pts[i])
-        };
-        let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-        // Interior on the left: E(P) = dx * (Py - py) - dy * (Px - px) > 0.
-        let inclusive = dy < 0 || (dy == 0 && dx > 0);
-        *e = Edge {
-            a: -dy,
-            b: dx,
-            c: dy * p.0 - dx * p.1 - i64::from(!inclusive),
+            edge(pts[(i + 1) % n], pts[i])
         };
     }
     Some((edges, n))
+}
+
+/// The edge from `p` to `q` of a polygon whose interior is on its left.
+#[inline(always)]
+fn edge(p: (i64, i64), q: (i64, i64)) -> Edge {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    // Interior on the left: E(P) = dx * (Py - py) - dy * (Px - px) > 0.
+    let inclusive = dy < 0 || (dy == 0 && dx > 0);
+    Edge {
+        a: -dy as i32,
+        b: dx as i32,
+        c: dy * p.0 - dx * p.1 - i64::from(!inclusive),
+    }
 }
 
 /// Pixel bounds of snapped points, clipped to `clip` (x0, y0, x1, y1).
@@ -189,6 +232,8 @@ pub(crate) struct SetupCtx<'a> {
     target: Target,
     clip: [i32; 4],
     z_clamp: [f32; 2],
+    /// Interpolation of each varying.
+    modes: Vec<InterpMode>,
 }
 
 /// One chunk being set up: the draw's facts and the chunk's own vertices, numbered after
@@ -242,6 +287,9 @@ impl<'a> SetupCtx<'a> {
             target,
             clip,
             z_clamp,
+            modes: (0..shared.varyings_per_vertex)
+                .map(|k| info.interp(k).mode)
+                .collect(),
         })
     }
 
@@ -370,7 +418,8 @@ impl Ctx<'_> {
             rs.polygon_mode_back
         };
         let (p0, p1, p2) = (vs[0].0.pos, vs[1].0.pos, vs[2].0.pos);
-        let z = tri_plane(p0, p1, p2, [p0[2], p1[2], p2[2]]);
+        let frame = TriFrame::new(p0, p1, p2);
+        let z = frame.plane([p0[2], p1[2], p2[2]]);
         let po = &rs.polygon_offset;
         let offset_on = match mode {
             PolygonMode::Fill => po.fill,
@@ -399,23 +448,35 @@ impl Ctx<'_> {
         let flat = vs[prov].1;
         match mode {
             PolygonMode::Fill => {
-                let Some((edges, n_edges)) = polygon_edges(&pts) else {
-                    return;
+                // The snapped area's sign gives the winding, so the edges need no second
+                // area computation.
+                let edges = if area2 > 0 {
+                    [
+                        edge(pts[0], pts[1]),
+                        edge(pts[1], pts[2]),
+                        edge(pts[2], pts[0]),
+                    ]
+                } else {
+                    [
+                        edge(pts[1], pts[0]),
+                        edge(pts[2], pts[1]),
+                        edge(pts[0], pts[2]),
+                    ]
                 };
                 let bbox = pixel_bbox(&pts, self.draw.clip);
                 if bbox_empty(&bbox) {
                     return;
                 }
-                let inv_w = tri_plane(p0, p1, p2, [p0[3], p1[3], p2[3]]);
-                let attr_start = out.attrs.len();
-                for k in 0..out.varyings {
-                    let raw = |i: usize| vs[i].1.get(k).copied().unwrap_or(0);
-                    let f = |i: usize| f32::from_bits(raw(i));
-                    let plane = match self.draw.info.interp(k).mode {
+                let inv_w = frame.plane([p0[3], p1[3], p2[3]]);
+                let attr_start = out.attrs.len() as u32;
+                let (a, b, c) = (vs[0].1, vs[1].1, vs[2].1);
+                for (k, mode) in self.draw.modes.iter().enumerate() {
+                    let f = |r: &[u32]| f32::from_bits(r.get(k).copied().unwrap_or(0));
+                    let plane = match mode {
                         InterpMode::Flat => Plane::default(),
-                        InterpMode::NoPerspective => tri_plane(p0, p1, p2, [f(0), f(1), f(2)]),
+                        InterpMode::NoPerspective => frame.plane([f(a), f(b), f(c)]),
                         InterpMode::Perspective => {
-                            tri_plane(p0, p1, p2, [f(0) * p0[3], f(1) * p1[3], f(2) * p2[3]])
+                            frame.plane([f(a) * p0[3], f(b) * p1[3], f(c) * p2[3]])
                         }
                     };
                     out.attrs.push(AttrPlane {
@@ -424,8 +485,7 @@ impl Ctx<'_> {
                     });
                 }
                 out.prims.push(PrimSetup {
-                    edges,
-                    n_edges,
+                    edges: [edges[0], edges[1], edges[2], Edge::default()],
                     bbox,
                     ox: p0[0],
                     oy: p0[1],
@@ -434,11 +494,12 @@ impl Ctx<'_> {
                         ..z
                     },
                     inv_w,
-                    point_coord: None,
-                    front,
+                    z_clamp: self.draw.z_clamp,
                     id: prim.id,
                     attr_start,
-                    z_clamp: self.draw.z_clamp,
+                    point_scale: [0.0; 2],
+                    n_edges: 3,
+                    front,
                 });
             }
             PolygonMode::Line => {
@@ -468,8 +529,8 @@ impl Ctx<'_> {
         u: (f32, f32),
         flat: &[u32],
         out: &mut DrawSetup,
-    ) -> usize {
-        let start = out.attrs.len();
+    ) -> u32 {
+        let start = out.attrs.len() as u32;
         for k in 0..out.varyings {
             let fa = f32::from_bits(a.1.get(k).copied().unwrap_or(0));
             let fb = f32::from_bits(b.1.get(k).copied().unwrap_or(0));
@@ -543,7 +604,6 @@ impl Ctx<'_> {
         let attr_start = self.push_linear_attrs((&a.0, a.1), (&b.0, b.1), u, flat, out);
         out.prims.push(PrimSetup {
             edges,
-            n_edges,
             bbox,
             ox: pa[0],
             oy: pa[1],
@@ -552,11 +612,12 @@ impl Ctx<'_> {
                 ..z
             },
             inv_w,
-            point_coord: None,
-            front,
+            z_clamp: self.draw.z_clamp,
             id,
             attr_start,
-            z_clamp: self.draw.z_clamp,
+            point_scale: [0.0; 2],
+            n_edges: n_edges as u8,
+            front,
         });
     }
 
@@ -606,48 +667,63 @@ impl Ctx<'_> {
         };
         out.prims.push(PrimSetup {
             edges,
-            n_edges,
             bbox,
             ox: p[0],
             oy: p[1],
             z: Plane::constant(p[2] + offset),
             inv_w: Plane::constant(p[3]),
-            point_coord: Some([
-                Plane {
-                    c: 0.5,
-                    dx: 1.0 / size,
-                    dy: 0.0,
-                },
-                Plane {
-                    c: 0.5,
-                    dx: 0.0,
-                    dy: t_dir / size,
-                },
-            ]),
-            front,
+            z_clamp: self.draw.z_clamp,
             id,
             attr_start,
-            z_clamp: self.draw.z_clamp,
+            point_scale: [1.0 / size, t_dir / size],
+            n_edges: n_edges as u8,
+            front,
         });
     }
 }
 
-/// Plane through three vertices' values, relative to vertex 0's window position.
-fn tri_plane(p0: [f32; 4], p1: [f32; 4], p2: [f32; 4], v: [f32; 3]) -> Plane {
-    let (x1, y1) = (f64::from(p1[0] - p0[0]), f64::from(p1[1] - p0[1]));
-    let (x2, y2) = (f64::from(p2[0] - p0[0]), f64::from(p2[1] - p0[1]));
-    let det = x1 * y2 - x2 * y1;
-    let (a1, a2) = (
-        f64::from(v[1]) - f64::from(v[0]),
-        f64::from(v[2]) - f64::from(v[0]),
-    );
-    if det == 0.0 {
-        return Plane::constant(v[0]);
+/// A triangle's window-space frame for plane equations: edge vectors from vertex 0 and
+/// the reciprocal of their determinant, shared by the depth, 1/w and every varying plane
+/// (one f64 division per triangle instead of two per plane; the quotient differs from
+/// dividing by at most an f64 rounding, far below the f32 the plane is stored in).
+struct TriFrame {
+    x1: f64,
+    y1: f64,
+    x2: f64,
+    y2: f64,
+    /// 1 / det; 0 when the window positions are collinear (constant planes).
+    inv_det: f64,
+}
+
+impl TriFrame {
+    fn new(p0: [f32; 4], p1: [f32; 4], p2: [f32; 4]) -> TriFrame {
+        let (x1, y1) = (f64::from(p1[0] - p0[0]), f64::from(p1[1] - p0[1]));
+        let (x2, y2) = (f64::from(p2[0] - p0[0]), f64::from(p2[1] - p0[1]));
+        let det = x1 * y2 - x2 * y1;
+        TriFrame {
+            x1,
+            y1,
+            x2,
+            y2,
+            inv_det: if det == 0.0 { 0.0 } else { 1.0 / det },
+        }
     }
-    Plane {
-        c: v[0],
-        dx: ((a1 * y2 - a2 * y1) / det) as f32,
-        dy: ((a2 * x1 - a1 * x2) / det) as f32,
+
+    /// Plane through three vertices' values, relative to vertex 0's window position.
+    #[inline(always)]
+    fn plane(&self, v: [f32; 3]) -> Plane {
+        if self.inv_det == 0.0 {
+            return Plane::constant(v[0]);
+        }
+        let (a1, a2) = (
+            f64::from(v[1]) - f64::from(v[0]),
+            f64::from(v[2]) - f64::from(v[0]),
+        );
+        Plane {
+            c: v[0],
+            dx: ((a1 * self.y2 - a2 * self.y1) * self.inv_det) as f32,
+            dy: ((a2 * self.x1 - a1 * self.x2) * self.inv_det) as f32,
+        }
     }
 }
 
@@ -759,12 +835,63 @@ mod tests {
         assert!(polygon_edges(&[(0, 0), (s, s), (2 * s, 2 * s)]).is_none());
     }
 
+    /// What snapping was before: f64 multiply and libm `round`.
+    fn snap_libm(v: f32) -> i64 {
+        (f64::from(v) * SUBPIXEL as f64).round() as i64
+    }
+
+    #[test]
+    fn snap_matches_round_half_away_from_zero() {
+        for v in [
+            0.0f32,
+            -0.0,
+            0.5 / 256.0,
+            -0.5 / 256.0,
+            1.5 / 256.0,
+            -1.5 / 256.0,
+            0.499_999_97 / 256.0,
+            MAX_COORD,
+            -MAX_COORD,
+            2.0 * MAX_COORD,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            8_388_607.5,
+            16_777_215.0 / 256.0,
+        ] {
+            assert_eq!(snap(v), snap_libm(v), "{v:e}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn snap_is_bit_identical_to_libm_round(bits in proptest::prelude::any::<u32>()) {
+            let v = f32::from_bits(bits);
+            proptest::prop_assume!(v.is_nan() || v.abs() <= 4.0 * MAX_COORD);
+            proptest::prop_assert_eq!(snap(v), snap_libm(v), "{:e}", v);
+        }
+
+        #[test]
+        fn snap_near_half_steps(k in -(1i64 << 29)..(1i64 << 29), d in -3i32..=3) {
+            // Values around k/2 subpixels, where rounding ties and near-ties live.
+            let v = f32::from_bits(((k as f32 / 512.0).to_bits() as i32 + d) as u32);
+            proptest::prop_assert_eq!(snap(v), snap_libm(v), "{:e}", v);
+        }
+    }
+
+    #[test]
+    fn prim_record_stays_compact() {
+        assert!(std::mem::size_of::<PrimSetup>() <= 144);
+    }
+
     #[test]
     fn tri_plane_reproduces_vertices() {
         let p0 = [1.0, 2.0, 0.0, 1.0];
         let p1 = [9.0, 3.0, 0.0, 1.0];
         let p2 = [4.0, 7.0, 0.0, 1.0];
-        let pl = tri_plane(p0, p1, p2, [1.0, 5.0, -3.0]);
+        let pl = TriFrame::new(p0, p1, p2).plane([1.0, 5.0, -3.0]);
         assert!((pl.at(0.0, 0.0) - 1.0).abs() < 1e-5);
         assert!((pl.at(8.0, 1.0) - 5.0).abs() < 1e-5);
         assert!((pl.at(3.0, 5.0) + 3.0).abs() < 1e-5);

@@ -255,7 +255,7 @@ impl<'a> FragmentBatch<'a> {
     pub fn point_coord(&self, out: &mut [[u32; LANES]; 2]) {
         let l = self.lanes;
         for i in 0..LANES {
-            let (s, t) = match &self.prim.point_coord {
+            let (s, t) = match &self.prim.point_coord() {
                 Some(p) => (p[0].at(l.rx[i], l.ry[i]), p[1].at(l.rx[i], l.ry[i])),
                 None => (0.0, 0.0),
             };

@@ -82,7 +82,7 @@ pub(crate) fn run_tile<S: FragmentShader>(
         let nv = setup.varyings;
         let attrs = setup
             .attrs
-            .get(prim.attr_start..prim.attr_start + nv)
+            .get(prim.attr_start as usize..prim.attr_start as usize + nv)
             .unwrap_or(&[]);
         let region = [
             prim.bbox[0].max(tx0),
@@ -94,9 +94,9 @@ pub(crate) fn run_tile<S: FragmentShader>(
             continue;
         }
         let mut soff = [[0i64; 16]; 4];
-        for (e, row) in prim.edges.iter().zip(soff.iter_mut()).take(prim.n_edges) {
+        for (e, row) in prim.edges().iter().zip(soff.iter_mut()) {
             for (o, &(sx, sy)) in row.iter_mut().zip(evals) {
-                *o = e.a * sx + e.b * sy;
+                *o = i64::from(e.a) * sx + i64::from(e.b) * sy;
             }
         }
         let pc = PrimCtx {
@@ -137,7 +137,7 @@ fn classify(prim: &PrimSetup, bx: i32, by: i32, size: i32) -> Class {
         y_lo + i64::from(size) * s - 1,
     );
     let mut all_in = true;
-    for e in &prim.edges[..prim.n_edges] {
+    for e in prim.edges() {
         let (xmax, xmin) = if e.a > 0 { (x_hi, x_lo) } else { (x_lo, x_hi) };
         let (ymax, ymin) = if e.b > 0 { (y_hi, y_lo) } else { (y_lo, y_hi) };
         if e.at(xmax, ymax) < 0 {
@@ -179,9 +179,9 @@ fn quad_coverage<S, const CLIP: bool>(
         }
     }
     let (px, py) = (i64::from(qx) * SUBPIXEL, i64::from(qy) * SUBPIXEL);
-    for (e, off) in pc.prim.edges[..pc.prim.n_edges].iter().zip(&pc.soff) {
+    for (e, off) in pc.prim.edges().iter().zip(&pc.soff) {
         let b0 = e.at(px, py);
-        let (sx, sy) = (e.a * SUBPIXEL, e.b * SUBPIXEL);
+        let (sx, sy) = (i64::from(e.a) * SUBPIXEL, i64::from(e.b) * SUBPIXEL);
         let bases = [b0, b0 + sx, b0 + sy, b0 + sx + sy];
         if pc.n_eval == 1 {
             for i in 0..4 {
