@@ -29,10 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ctx.clear_color([0.1, 0.1, 0.1, 1.0])?;
     ctx.clear(gl::COLOR_BUFFER_BIT)?;
     ctx.draw_arrays(gl::TRIANGLES, 0, 3)?;
-    let px = ctx.read_rgba8_top_down()?;
-    image::RgbaImage::from_raw(256, 256, px)
-        .ok_or("size")?
-        .save("triangle.png")?;
+    ctx.save_png("triangle.png")?;
     println!("wrote triangle.png");
     Ok(())
 }

@@ -344,6 +344,7 @@ gl_enums! {
     RGBA32UI = 0x8D70,
     RGBA32I = 0x8D82,
     R8 = 0x8229,
+    RG8 = 0x822B,
     R8UI = 0x8232,
     R8I = 0x8231,
     R16UI = 0x8234,

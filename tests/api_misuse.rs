@@ -793,6 +793,82 @@ const CASES: &[Case] = &[
             c.get_query_object_ui64v(q, gl::BUFFER_SIZE).map(|_| ())
         },
     ),
+    (
+        "read_pixels of an unknown format",
+        GlError::InvalidEnum,
+        |c| {
+            c.read_pixels(0, 0, 1, 1, gl::TRIANGLES, gl::UNSIGNED_BYTE)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels of an unknown type",
+        GlError::InvalidEnum,
+        |c| {
+            c.read_pixels(0, 0, 1, 1, gl::RGBA, gl::TRIANGLES)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels of a negative size",
+        GlError::InvalidValue,
+        |c| {
+            c.read_pixels(0, 0, 1, -1, gl::RGBA, gl::UNSIGNED_BYTE)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels of a packed type that does not fit the format",
+        GlError::InvalidOperation,
+        |c| {
+            c.read_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_SHORT_5_6_5)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels of an integer format from an RGBA8 buffer",
+        GlError::InvalidOperation,
+        |c| {
+            c.read_pixels(0, 0, 1, 1, gl::RGBA_INTEGER, gl::INT)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels of DEPTH_STENCIL as FLOAT",
+        GlError::InvalidEnum,
+        |c| {
+            c.read_pixels(0, 0, 1, 1, gl::DEPTH_STENCIL, gl::FLOAT)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels with read buffer NONE",
+        GlError::InvalidOperation,
+        |c| {
+            c.read_buffer(gl::NONE)?;
+            c.read_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_pixels of an incomplete framebuffer object",
+        GlError::InvalidFramebufferOperation,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::READ_FRAMEBUFFER, f)?;
+            c.read_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE)
+                .map(|_| ())
+        },
+    ),
+    (
+        "read_image of an incomplete framebuffer object",
+        GlError::InvalidFramebufferOperation,
+        |c| {
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::READ_FRAMEBUFFER, f)?;
+            c.read_image().map(|_| ())
+        },
+    ),
 ];
 
 #[test]
@@ -842,7 +918,9 @@ fn black_white_ctx() -> Context {
 }
 
 fn reds(ctx: &Context, x: i32, n: i32) -> Vec<u8> {
-    let px = ctx.read_pixels(x, 0, n, 1).unwrap();
+    let px = ctx
+        .read_pixels_as::<[f32; 4]>(x, 0, n, 1, gl::RGBA, gl::FLOAT)
+        .unwrap();
     px.iter().map(|p| (p[0] * 255.0).round() as u8).collect()
 }
 

@@ -120,7 +120,7 @@ fn count_triangle(threads: usize) -> (u32, Vec<u32>, u32) {
     let count = ctx.get_texture_texels(counter, 0).unwrap()[0][0];
     let olds = red(&ctx, map);
     let covered = ctx
-        .read_pixels(0, 0, W as i32, W as i32)
+        .read_pixels_as::<[f32; 4]>(0, 0, W as i32, W as i32, gl::RGBA, gl::FLOAT)
         .unwrap()
         .iter()
         .filter(|p| p[0] == 1.0)
@@ -174,7 +174,9 @@ END
     bind(&mut ctx, 3, src, gl::READ_ONLY, gl::RGBA32F);
     bind(&mut ctx, 4, ids, gl::READ_WRITE, gl::R32UI);
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
-    let px = ctx.read_pixels(0, 0, W as i32, W as i32).unwrap();
+    let px = ctx
+        .read_pixels_as::<[f32; 4]>(0, 0, W as i32, W as i32, gl::RGBA, gl::FLOAT)
+        .unwrap();
     // The lower-left half (x + y < 7) is covered, the upper-right corner is not.
     assert_eq!(px[0], [0.0, 1.0, 0.0, 1.0]);
     assert_eq!(px[(W * W - 1) as usize], [0.0, 0.0, 0.0, 0.0]);
@@ -209,7 +211,8 @@ END
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
     assert_eq!(ctx.get_texture_texels(counter, 0).unwrap()[0][0], 3);
     assert_eq!(
-        ctx.read_pixels(4, 4, 1, 1).unwrap()[0],
+        ctx.read_pixels_as::<[f32; 4]>(4, 4, 1, 1, gl::RGBA, gl::FLOAT)
+            .unwrap()[0],
         [0.0, 0.0, 1.0, 1.0]
     );
 }
@@ -288,7 +291,9 @@ END
     // Window x in 2..6 → image x 0..4; window y in 0..1 → image y 3..4.
     let want: Vec<u32> = (0..16).map(|i| u32::from(i / 4 >= 3)).collect();
     assert_eq!(stored, want);
-    let px = ctx.read_pixels(0, 0, W as i32, W as i32).unwrap();
+    let px = ctx
+        .read_pixels_as::<[f32; 4]>(0, 0, W as i32, W as i32, gl::RGBA, gl::FLOAT)
+        .unwrap();
     for y in 0..W {
         for x in 0..W {
             let inside = x < 4 && y < 4;
@@ -450,7 +455,8 @@ fn stores_persist_across_draws_and_reach_texture_sampling() {
     ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     assert_eq!(
-        ctx.read_pixels(0, 0, 1, 1).unwrap()[0],
+        ctx.read_pixels_as::<[f32; 4]>(0, 0, 1, 1, gl::RGBA, gl::FLOAT)
+            .unwrap()[0],
         [1.0, 0.0, 0.0, 1.0]
     );
 }
@@ -516,7 +522,8 @@ END
     assert_eq!(first(counts), [1, 1, 1, 1]);
     assert_eq!(first(corners), [1, 2, 3, 4]);
     assert_eq!(
-        ctx.read_pixels(4, 4, 1, 1).unwrap()[0],
+        ctx.read_pixels_as::<[f32; 4]>(4, 4, 1, 1, gl::RGBA, gl::FLOAT)
+            .unwrap()[0],
         [1.0, 1.0, 0.0, 1.0]
     );
 }

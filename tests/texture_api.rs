@@ -60,7 +60,7 @@ fn draw(ctx: &mut Context) -> Vec<[u8; 4]> {
     ctx.clear_color([0.0, 0.0, 0.0, 0.0]).unwrap();
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.draw_arrays(gl::TRIANGLE_STRIP, 0, 4).unwrap();
-    ctx.read_pixels(0, 0, 4, 4)
+    ctx.read_pixels_as::<[f32; 4]>(0, 0, 4, 4, gl::RGBA, gl::FLOAT)
         .unwrap()
         .iter()
         .map(|p| p.map(|c| (c * 255.0).round() as u8))
@@ -388,7 +388,7 @@ fn multi_draw_elements_draws_each_range() {
     ctx.multi_draw_elements(gl::TRIANGLES, &[3], gl::UNSIGNED_SHORT, &[0])
         .unwrap();
     let lit = |ctx: &Context| {
-        ctx.read_pixels(0, 0, 4, 4)
+        ctx.read_pixels_as::<[f32; 4]>(0, 0, 4, 4, gl::RGBA, gl::FLOAT)
             .unwrap()
             .iter()
             .filter(|p| p[0] > 0.5)

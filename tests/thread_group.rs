@@ -23,7 +23,9 @@ fn draw(vp: &str, fp: &str) -> [u8; 4] {
     ctx.clear_color([0.5, 0.5, 0.5, 0.5]).unwrap();
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.draw_arrays(gl::TRIANGLE_STRIP, 0, 4).unwrap();
-    let px = ctx.read_pixels(0, 0, 4, 4).unwrap();
+    let px = ctx
+        .read_pixels_as::<[f32; 4]>(0, 0, 4, 4, gl::RGBA, gl::FLOAT)
+        .unwrap();
     px[5].map(|c| (c * 255.0).round() as u8)
 }
 

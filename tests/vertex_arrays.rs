@@ -56,7 +56,8 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
 }
 
 fn centre(ctx: &Context) -> [f32; 4] {
-    ctx.read_pixels(2, 2, 1, 1).unwrap()[0]
+    ctx.read_pixels_as::<[f32; 4]>(2, 2, 1, 1, gl::RGBA, gl::FLOAT)
+        .unwrap()[0]
 }
 
 #[test]

@@ -94,11 +94,7 @@ mod tests {
             ctx.resize_framebuffer(40, 20, demo.samples()).unwrap();
             demo.draw(&mut ctx, 0.5).unwrap();
             assert_eq!(ctx.size(), (40, 20), "{name}");
-            assert_eq!(
-                ctx.read_rgba8_top_down().unwrap().len(),
-                40 * 20 * 4,
-                "{name}"
-            );
+            assert_eq!(ctx.read_image().unwrap().len(), 40 * 20 * 4, "{name}");
         }
     }
 }

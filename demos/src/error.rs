@@ -8,7 +8,7 @@ pub enum DemoError {
     /// A GL call was rejected (program text, state, ...).
     Gl(glemu::Error),
     /// Writing the PNG failed.
-    Image(image::ImageError),
+    Save(glemu::context::readback::SaveError),
     /// The command line is wrong; the text says how.
     Usage(String),
     /// The window or its surface could not be made or drawn.
@@ -22,7 +22,7 @@ impl fmt::Display for DemoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DemoError::Gl(e) => write!(f, "GL error: {e}"),
-            DemoError::Image(e) => write!(f, "image error: {e}"),
+            DemoError::Save(e) => write!(f, "saving the image: {e}"),
             DemoError::Usage(m) => write!(f, "usage: {m}"),
             DemoError::Window(m) => write!(f, "window: {m}"),
         }
@@ -37,8 +37,8 @@ impl From<glemu::Error> for DemoError {
     }
 }
 
-impl From<image::ImageError> for DemoError {
-    fn from(e: image::ImageError) -> Self {
-        DemoError::Image(e)
+impl From<glemu::context::readback::SaveError> for DemoError {
+    fn from(e: glemu::context::readback::SaveError) -> Self {
+        DemoError::Save(e)
     }
 }

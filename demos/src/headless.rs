@@ -7,11 +7,23 @@ use crate::Result;
 /// at `n / FPS` seconds.
 pub const FPS: f32 = 30.0;
 
-/// The frame `frame` of `demo` at `width`×`height`, as RGBA8 rows, top row first.
-pub fn render(demo: &mut dyn Demo, width: u32, height: u32, frame: u32) -> Result<Vec<u8>> {
+/// The context after drawing frame `frame` of `demo` at `width`×`height`.
+pub fn rendered(
+    demo: &mut dyn Demo,
+    width: u32,
+    height: u32,
+    frame: u32,
+) -> Result<glemu::Context> {
     let mut ctx = context_for(demo, width, height)?;
     demo.draw(&mut ctx, frame as f32 / FPS)?;
-    Ok(ctx.read_rgba8_top_down()?)
+    Ok(ctx)
+}
+
+/// The frame `frame` of `demo` at `width`×`height`, as RGBA8 rows, top row first.
+pub fn render(demo: &mut dyn Demo, width: u32, height: u32, frame: u32) -> Result<Vec<u8>> {
+    Ok(rendered(demo, width, height, frame)?
+        .read_image()?
+        .into_raw())
 }
 
 /// Renders like [`render`] and writes the PNG `path`.
@@ -22,13 +34,7 @@ pub fn render_png(
     frame: u32,
     path: &std::path::Path,
 ) -> Result<()> {
-    let px = render(demo, width, height, frame)?;
-    save_png(path, width, height, &px)
-}
-
-/// Writes RGBA8 rows (top row first) as the PNG `path`.
-pub fn save_png(path: &std::path::Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
-    image::save_buffer(path, rgba, width, height, image::ExtendedColorType::Rgba8)?;
+    rendered(demo, width, height, frame)?.save_png(path)?;
     Ok(())
 }
 

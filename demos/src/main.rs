@@ -12,11 +12,11 @@ fn run() -> Result<(), DemoError> {
                 .ok_or_else(|| DemoError::Usage(format!("no demo '{}'", a.demo)))?;
             let frame = a.frames.unwrap_or(0);
             let start = std::time::Instant::now();
-            let rgba = headless::render(demo.as_mut(), a.size.0, a.size.1, frame)?;
+            let ctx = headless::rendered(demo.as_mut(), a.size.0, a.size.1, frame)?;
             let ms = start.elapsed().as_secs_f64() * 1e3;
-            headless::save_png(path, a.size.0, a.size.1, &rgba)?;
+            ctx.save_png(path)?;
             println!(
-                "wrote {} (frame {frame}, {}x{}, setup + draw + readback {ms:.1} ms)",
+                "wrote {} (frame {frame}, {}x{}, setup + draw {ms:.1} ms)",
                 path.display(),
                 a.size.0,
                 a.size.1

@@ -1,6 +1,6 @@
 //! Pixels from the colour buffer into the shape a window surface wants.
 
-/// RGBA8 rows (top row first, what `Context::read_rgba8_top_down` returns) into
+/// RGBA8 rows (top row first, what `Context::read_image` returns) into
 /// softbuffer's `0RGB` words; stops at the shorter of the two.
 pub fn rgba8_to_0rgb(rgba: &[u8], out: &mut [u32]) {
     for (px, o) in rgba.chunks_exact(4).zip(out.iter_mut()) {

@@ -78,7 +78,7 @@ impl App {
             return Ok(());
         };
         self.demo.draw(ctx, self.start.elapsed().as_secs_f32())?;
-        let px = ctx.read_rgba8_top_down()?;
+        let px = ctx.read_image()?.into_raw();
         surface.resize(nw, nh).map_err(win_err)?;
         let mut buf = surface.buffer_mut().map_err(win_err)?;
         rgba8_to_0rgb(&px, &mut buf);

@@ -126,6 +126,12 @@ impl Rasterizer {
         })
     }
 
+    /// Runs `f` on this rasterizer's pool, so rayon work inside it (readback rows) uses
+    /// the same threads draws do.
+    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(f)
+    }
+
     /// Worker threads in the pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()

@@ -386,29 +386,154 @@ impl Framebuffer {
             .copied()
     }
 
-    /// Attachment `rt` resolved to one value per pixel, rows bottom-up (GL order).
-    pub fn resolve(&self, rt: usize) -> Result<Vec<[f32; 4]>, RasterError> {
-        self.color_format(rt)
+    /// The `w`×`h` pixels at (`x`, `y`) of RGBA8 or sRGB8_ALPHA8 attachment `rt` as RGBA8
+    /// bytes (stored values, no sRGB decoding): row `j` of the rectangle goes to
+    /// `out[j * stride..]`, counting from the top row when `top_down`. Single-sampled
+    /// planes are copied word by word; multisampled ones are resolved as
+    /// [`Framebuffer::read_pixel`] resolves them, then rounded to 8 bits. Rows run in
+    /// parallel on the current rayon pool; the bytes do not depend on its size.
+    ///
+    /// Errors for another format, a rectangle reaching outside, or an `out` too short.
+    #[allow(clippy::too_many_arguments)]
+    pub fn read_rgba8(
+        &self,
+        rt: usize,
+        (x, y, w, h): (u32, u32, u32, u32),
+        stride: usize,
+        top_down: bool,
+        out: &mut [u8],
+    ) -> Result<(), RasterError> {
+        use rayon::prelude::*;
+        let format = self
+            .color_format(rt)
             .ok_or_else(|| RasterError::Invalid(format!("colour attachment {rt}")))?;
-        let mut out = Vec::with_capacity(self.width as usize * self.height as usize);
-        for y in 0..self.height {
-            for x in 0..self.width {
-                out.push(self.read_pixel(rt, x, y).unwrap_or([0.0; 4]));
-            }
+        if !format.is_unorm() {
+            return Err(RasterError::Invalid(format!("RGBA8 read of {format:?}")));
         }
-        Ok(out)
+        let inside = |p: u32, n: u32, max: u32| u64::from(p) + u64::from(n) <= u64::from(max);
+        let row = w as usize * 4;
+        if !inside(x, w, self.width) || !inside(y, h, self.height) || stride < row {
+            return Err(RasterError::Invalid(format!(
+                "RGBA8 read of {w}x{h} at ({x}, {y}) from a {}x{} framebuffer",
+                self.width, self.height
+            )));
+        }
+        let needed = (h as usize).saturating_sub(1) * stride + row;
+        let out = match out.get_mut(..needed) {
+            Some(o) if h > 0 && w > 0 => o,
+            _ if h == 0 || w == 0 => return Ok(()),
+            _ => {
+                return Err(RasterError::Invalid(
+                    "RGBA8 read into a short buffer".into(),
+                ))
+            }
+        };
+        let data = &self.colors[rt].data;
+        let ns = self.samples as usize;
+        out.par_chunks_mut(stride).enumerate().for_each(|(j, dst)| {
+            let j = j as u32;
+            let py = if top_down { y + h - 1 - j } else { y + j };
+            let dst = &mut dst[..row];
+            if ns == 1 {
+                // One word per pixel, R in the low byte: a tile's row is contiguous.
+                let mut px = x;
+                let mut d = dst.chunks_exact_mut(4);
+                while px < x + w {
+                    let run = ((TILE as u32 - px % TILE as u32).min(x + w - px)) as usize;
+                    let Some(base) = self.sample_index(px, py) else {
+                        break;
+                    };
+                    for &word in data.get(base..base + run).unwrap_or(&[]) {
+                        if let Some(o) = d.next() {
+                            o.copy_from_slice(&word.to_le_bytes());
+                        }
+                    }
+                    px += run as u32;
+                }
+            } else {
+                for (i, o) in dst.chunks_exact_mut(4).enumerate() {
+                    let v = self.read_pixel(rt, x + i as u32, py).unwrap_or([0.0; 4]);
+                    for (b, c) in o.iter_mut().zip(v) {
+                        *b = color::unorm8(c) as u8;
+                    }
+                }
+            }
+        });
+        Ok(())
     }
 
-    /// Attachment `rt` resolved to RGBA8 bytes, top row first (for PNG output).
-    pub fn to_rgba8_top_down(&self, rt: usize) -> Result<Vec<u8>, RasterError> {
-        let px = self.resolve(rt)?;
-        let (w, h) = (self.width as usize, self.height as usize);
-        let mut out = Vec::with_capacity(w * h * 4);
-        for y in (0..h).rev() {
-            for p in px.get(y * w..(y + 1) * w).unwrap_or(&[]) {
-                out.extend(p.iter().map(|&c| color::unorm8(c) as u8));
+    /// Pixels (`x`, `y`) .. (`x + out.len()`, `y`) of attachment `rt` as
+    /// [`Framebuffer::read_pixel`] returns them (resolved floats; sample 0 converted for
+    /// integer formats), reading each tile's run of the row at once. Pixels outside are
+    /// left as they are.
+    pub fn read_row(&self, rt: usize, x: u32, y: u32, out: &mut [[f32; 4]]) {
+        let Some(plane) = self.colors.get(rt) else {
+            return;
+        };
+        if self.samples > 1 && !plane.format.is_integer() {
+            for (i, o) in out.iter_mut().enumerate() {
+                if let Some(v) = self.read_pixel(rt, x + i as u32, y) {
+                    *o = v;
+                }
             }
+            return;
         }
+        self.row_runs(rt, x, y, out.len(), |i, w| {
+            if let Some(o) = out.get_mut(i) {
+                *o = color::decode(plane.format, w, false);
+            }
+        });
+    }
+
+    /// Like [`Framebuffer::read_row`], the stored words of sample 0 in the form
+    /// [`Framebuffer::read_sample_raw`] returns them.
+    pub fn read_row_raw(&self, rt: usize, x: u32, y: u32, out: &mut [[u32; 4]]) {
+        let Some(format) = self.color_format(rt) else {
+            return;
+        };
+        self.row_runs(rt, x, y, out.len(), |i, w| {
+            if let Some(o) = out.get_mut(i) {
+                *o = match format {
+                    ColorFormat::Rgba32Ui | ColorFormat::Rgba32I | ColorFormat::Rgba32F => {
+                        [w[0], w[1], w[2], w[3]]
+                    }
+                    f => color::decode(f, w, false).map(f32::to_bits),
+                };
+            }
+        });
+    }
+
+    /// Calls `f(i, words)` with sample 0 of pixels (`x + i`, `y`) for `i < n` inside the
+    /// framebuffer, one contiguous tile run at a time.
+    fn row_runs(&self, rt: usize, x: u32, y: u32, n: usize, mut f: impl FnMut(usize, &[u32])) {
+        let Some(plane) = self.colors.get(rt) else {
+            return;
+        };
+        let (nw, ns) = (plane.format.words(), self.samples as usize);
+        let end = (u64::from(x) + n as u64).min(u64::from(self.width)) as u32;
+        let mut px = x;
+        while px < end {
+            let run = (TILE as u32 - px % TILE as u32).min(end - px) as usize;
+            let Some(base) = self.sample_index(px, y) else {
+                return;
+            };
+            let words = plane
+                .data
+                .get(base * nw..(base + run * ns) * nw)
+                .unwrap_or(&[]);
+            for (k, w) in words.chunks_exact(nw * ns).enumerate() {
+                f((px - x) as usize + k, &w[..nw]);
+            }
+            px += run as u32;
+        }
+    }
+
+    /// Attachment `rt` (RGBA8 or sRGB8_ALPHA8) resolved to RGBA8 bytes, top row first
+    /// (for PNG output).
+    pub fn to_rgba8_top_down(&self, rt: usize) -> Result<Vec<u8>, RasterError> {
+        let (w, h) = (self.width, self.height);
+        let mut out = vec![0u8; w as usize * h as usize * 4];
+        self.read_rgba8(rt, (0, 0, w, h), w as usize * 4, true, &mut out)?;
         Ok(out)
     }
 
@@ -592,6 +717,93 @@ mod tests {
         assert!(fb.write_stencil(5, 2, 3, 0x5a));
         assert_eq!(fb.read_stencil(5, 2, 3), Some(0x5a));
         assert!(!fb.write_stencil(5, 3, 0, 1));
+    }
+
+    #[test]
+    fn rgba8_reads_match_read_pixel_in_every_layout() {
+        for samples in [1, 4] {
+            let mut fb = Framebuffer::new(
+                130,
+                67,
+                samples,
+                &[ColorFormat::Rgba8Unorm],
+                DepthFormat::D24S8,
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            for (i, x) in [0u32, 63, 64, 65, 128, 129].into_iter().enumerate() {
+                for s in 0..samples {
+                    let v = [i as f32 / 7.0, s as f32 / 5.0, 0.5, 1.0];
+                    let v = v.map(|c| c.to_bits());
+                    fb.write_sample_raw(0, x, 66 - i as u32, s, v);
+                }
+            }
+            let (x, y, w, h) = (1u32, 2u32, 129u32, 65u32);
+            let stride = w as usize * 4 + 3;
+            let mut out = vec![0u8; stride * h as usize];
+            for top_down in [false, true] {
+                fb.read_rgba8(0, (x, y, w, h), stride, top_down, &mut out)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                for j in 0..h {
+                    let py = if top_down { y + h - 1 - j } else { y + j };
+                    for i in 0..w {
+                        let want = fb
+                            .read_pixel(0, x + i, py)
+                            .unwrap_or_default()
+                            .map(|c| color::unorm8(c) as u8);
+                        let o = j as usize * stride + i as usize * 4;
+                        assert_eq!(
+                            out[o..o + 4],
+                            want,
+                            "samples {samples} pixel ({}, {py})",
+                            x + i
+                        );
+                    }
+                }
+            }
+            assert!(fb
+                .read_rgba8(0, (2, 0, 129, 1), 1000, false, &mut out)
+                .is_err());
+            assert!(fb
+                .read_rgba8(0, (0, 0, 2, 2), 8, false, &mut [0u8; 15])
+                .is_err());
+        }
+    }
+
+    #[test]
+    fn rows_read_like_pixels() {
+        let formats = [
+            ColorFormat::Rgba16F,
+            ColorFormat::Rgba32I,
+            ColorFormat::Rgba8Unorm,
+        ];
+        for samples in [1, 2] {
+            let mut fb = Framebuffer::new(140, 3, samples, &formats, DepthFormat::D24S8)
+                .unwrap_or_else(|e| panic!("{e}"));
+            for x in [0u32, 1, 63, 64, 127, 128, 139] {
+                for s in 0..samples {
+                    let v = [x as f32 * 0.25, -(s as f32), 3.0, 0.5].map(f32::to_bits);
+                    let ints = [x, s, u32::MAX, 7];
+                    fb.write_sample_raw(0, x, 1, s, v);
+                    fb.write_sample_raw(1, x, 1, s, ints);
+                    fb.write_sample_raw(2, x, 1, s, v);
+                }
+            }
+            for rt in 0..3 {
+                let mut row = vec![[9.0f32; 4]; 139];
+                let mut raw = vec![[9u32; 4]; 139];
+                fb.read_row(rt, 1, 1, &mut row);
+                fb.read_row_raw(rt, 1, 1, &mut raw);
+                for (i, (v, r)) in row.iter().zip(&raw).enumerate() {
+                    let x = 1 + i as u32;
+                    assert_eq!(Some(*v), fb.read_pixel(rt, x, 1), "rt {rt} x {x}");
+                    assert_eq!(Some(*r), fb.read_sample_raw(rt, x, 1, 0), "rt {rt} x {x}");
+                }
+            }
+            // Past the right edge nothing is written.
+            let mut row = vec![[9.0f32; 4]; 4];
+            fb.read_row(0, 138, 1, &mut row);
+            assert_eq!(row[2..], [[9.0; 4]; 2]);
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The harness's only contact with glemu: runs one scene file through the public scene
 //! API (`glemu::scene::{parse, check_requirements, Runner}`) and reads back the resolved
-//! colour buffer (`Context::read_rgba8_top_down`).
+//! colour buffer (`Context::read_image`).
 
 use glemu::scene::{self, DiffImages, RunOptions, Runner};
 use glemu_reftests::imagediff::Rgba8;
@@ -84,11 +84,10 @@ pub fn run(path: &Path) -> Outcome {
     let ran = runner.run_commands();
     let report = runner.report();
     let ctx = runner.context();
-    let (w, h) = ctx.size();
     let image = ctx
-        .read_rgba8_top_down()
+        .read_image()
         .ok()
-        .and_then(|px| Rgba8::new(w, h, px));
+        .and_then(|img| Rgba8::new(img.width(), img.height(), img.into_raw()));
     let status = match ran {
         Ok(()) => status_of(&report.outcome, &report.messages),
         Err(e) => {

@@ -100,7 +100,7 @@ fn render_runner(text: &str, dir: &Path, opts: RunOptions) -> Result<Runner, Rep
     Ok(r)
 }
 
-/// Writes the context's resolved colour buffer as a PNG (top row first).
+/// Writes the context's read buffer as a PNG, creating the directory it goes in.
 ///
 /// ```
 /// let mut ctx = glemu::Context::new(3, 2).unwrap();
@@ -110,16 +110,12 @@ fn render_runner(text: &str, dir: &Path, opts: RunOptions) -> Result<Runner, Rep
 /// assert!(std::fs::metadata(&png).unwrap().len() > 0);
 /// ```
 pub fn write_png(ctx: &crate::Context, path: &Path) -> Result<(), String> {
-    let (w, h) = ctx.size();
-    let px = ctx.read_rgba8_top_down().map_err(|e| e.to_string())?;
-    let img = image::RgbaImage::from_raw(w, h, px).ok_or("framebuffer size mismatch")?;
     if let Some(parent) = path.parent() {
         if !parent.as_os_str().is_empty() {
             std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
         }
     }
-    img.save(path)
-        .map_err(|e| format!("{}: {e}", path.display()))
+    ctx.save_png(path).map_err(|e| e.to_string())
 }
 
 /// `glemu render SCENE -o OUT.png`.

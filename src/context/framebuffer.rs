@@ -108,7 +108,7 @@ impl Context {
         self.store_draw_target(true)
     }
 
-    fn check_xy(&self, x: i32, y: i32) -> Result<(u32, u32)> {
+    pub(super) fn check_xy(&self, x: i32, y: i32) -> Result<(u32, u32)> {
         let fb = self.read_target()?;
         if x < 0 || y < 0 || x as u32 >= fb.width() || y as u32 >= fb.height() {
             return Err(Error::invalid_value(format!(
@@ -118,63 +118,6 @@ impl Context {
             )));
         }
         Ok((x as u32, y as u32))
-    }
-
-    /// One pixel of colour attachment 0, MSAA resolved, as stored (RGBA8 values as
-    /// floats `n/255`). (0, 0) is the bottom-left pixel.
-    ///
-    /// ```
-    /// let ctx = glemu::Context::new(2, 2).unwrap();
-    /// assert!(ctx.read_pixel(2, 0).is_err());
-    /// ```
-    pub fn read_pixel(&self, x: i32, y: i32) -> Result<[f32; 4]> {
-        let (x, y) = self.check_xy(x, y)?;
-        let v = self
-            .read_target()?
-            .read_pixel(self.read_plane()?, x, y)
-            .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
-        Ok(stored_precision(v))
-    }
-
-    /// `glReadPixels(x, y, w, h, RGBA, FLOAT)` of the resolved colour buffer, rows
-    /// bottom-up.
-    ///
-    /// ```
-    /// use glemu::{gl, Context};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// ctx.clear_color([1.0, 0.0, 0.0, 1.0]).unwrap();
-    /// ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
-    /// let px = ctx.read_pixels(1, 1, 2, 2).unwrap();
-    /// assert_eq!(px.len(), 4);
-    /// assert_eq!(px[3], [1.0, 0.0, 0.0, 1.0]);
-    /// // A rectangle reaching outside the framebuffer is refused before anything is read.
-    /// assert!(ctx.read_pixels(3, 0, 2, 1).is_err());
-    /// assert!(ctx.read_pixels(0, 0, i32::MAX, i32::MAX).is_err());
-    /// ```
-    pub fn read_pixels(&self, x: i32, y: i32, w: i32, h: i32) -> Result<Vec<[f32; 4]>> {
-        if w < 0 || h < 0 {
-            return Err(Error::invalid_value("negative read_pixels size"));
-        }
-        let fb = self.read_target()?;
-        let (fw, fh) = (i64::from(fb.width()), i64::from(fb.height()));
-        let inside = |p: i32, n: i32, max: i64| p >= 0 && i64::from(p) + i64::from(n) <= max;
-        if !inside(x, w, fw) || !inside(y, h, fh) {
-            return Err(Error::invalid_value(format!(
-                "read_pixels rectangle ({x}, {y}) {w}x{h} reaches outside the {fw}x{fh} framebuffer"
-            )));
-        }
-        // The rectangle is inside: look the plane up once, not per pixel.
-        let plane = self.read_plane()?;
-        let mut out = Vec::with_capacity((w as usize) * (h as usize));
-        for j in y as u32..(y + h) as u32 {
-            for i in x as u32..(x + w) as u32 {
-                let v = fb
-                    .read_pixel(plane, i, j)
-                    .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))?;
-                out.push(stored_precision(v));
-            }
-        }
-        Ok(out)
     }
 
     /// Sample `s` of a pixel of the unresolved colour buffer.
@@ -222,21 +165,4 @@ impl Context {
             .read_stencil(x, y, 0)
             .ok_or_else(|| Error::invalid_value("pixel outside the framebuffer"))
     }
-
-    /// The resolved colour buffer as RGBA8, top row first (what a PNG stores).
-    ///
-    /// ```
-    /// let ctx = glemu::Context::new(3, 2).unwrap();
-    /// assert_eq!(ctx.read_rgba8_top_down().unwrap().len(), 3 * 2 * 4);
-    /// ```
-    pub fn read_rgba8_top_down(&self) -> Result<Vec<u8>> {
-        self.read_target()?
-            .to_rgba8_top_down(self.read_plane()?)
-            .map_err(from_raster)
-    }
-}
-
-/// A resolve writes RGBA8 too: a read rounds the average to the stored precision.
-fn stored_precision(v: [f32; 4]) -> [f32; 4] {
-    v.map(|c| (c.clamp(0.0, 1.0) * 255.0).round() / 255.0)
 }

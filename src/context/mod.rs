@@ -6,8 +6,9 @@
 //! `buffers` (buffer objects, copies, parameters, GPU addresses), `buffer_storage`
 //! (immutable storage, invalidation), `buffer_clear` (glClearBufferSubData), `mapping`
 //! (glMapBuffer, glMapBufferRange, explicit flushes), `arrays` (vertex arrays),
-//! `framebuffer` (clears, reads), `fbo` (framebuffer objects), `render_texture` (texture
-//! attachments), `get` (glGetIntegerv), `subroutines` (program subroutine parameters),
+//! `framebuffer` (clears, per-sample reads), `readback` (glReadPixels, images, PNG),
+//! `fbo` (framebuffer objects), `render_texture` (texture attachments), `get`
+//! (glGetIntegerv), `subroutines` (program subroutine parameters),
 //! `textures` (objects, image definition), `images` (image units),
 //! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
 //! objects), `program_query` (glGetProgramiv), `xfb` and `xfb_objects` (transform
@@ -35,6 +36,7 @@ pub(crate) mod params;
 mod program_query;
 pub mod programs;
 pub mod queries;
+pub mod readback;
 mod render_texture;
 mod samplers;
 pub(crate) mod snapshot;

@@ -24,8 +24,9 @@ fn physical(
 }
 
 impl Context {
-    /// `glPixelStorei` for the unpack state glemu uses: `UNPACK_ALIGNMENT` (1, 2, 4 or
-    /// 8; initially 4) pads each client row of `tex_image`/`tex_sub_image` data.
+    /// `glPixelStorei` for the row alignments (1, 2, 4 or 8; initially 4):
+    /// `UNPACK_ALIGNMENT` pads each client row of `tex_image`/`tex_sub_image` data,
+    /// `PACK_ALIGNMENT` each row `read_pixels` returns.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -42,12 +43,9 @@ impl Context {
                         "alignment {value} is not 1, 2, 4 or 8"
                     )));
                 }
-                if pname == gl::UNPACK_ALIGNMENT {
-                    self.textures.unpack_alignment = value as usize;
-                } else if value != 4 && value != 1 {
-                    // read_pixels returns tightly packed floats; other pack alignments
-                    // would change nothing it returns.
-                    return Err(Error::not_supported(format!("PACK_ALIGNMENT {value}")));
+                match pname {
+                    gl::UNPACK_ALIGNMENT => self.textures.unpack_alignment = value as usize,
+                    _ => self.textures.pack_alignment = value as usize,
                 }
                 Ok(())
             }

@@ -1,13 +1,14 @@
 //! Texture objects and units: images (glemu-textures `Texture`s) with their sampler
 //! state, bound per unit and target.
 
+use super::readback::{pixel_format, pixel_type};
 use super::state::MAX_TEXTURE_UNITS;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::{TextureBinding, TextureUnit};
 use glemu_textures::texture::full_chain_levels;
-use glemu_textures::upload::{unpack, PixelFormat, PixelType, Pixels};
+use glemu_textures::upload::{unpack, Pixels};
 use glemu_textures::{Format, SamplerState, Target, TexError, Texture};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -56,6 +57,8 @@ pub(crate) struct Textures {
     pub sampler_bound: HashMap<u32, u32>,
     /// `UNPACK_ALIGNMENT` (1, 2, 4 or 8; GL's initial value is 4).
     pub unpack_alignment: usize,
+    /// `PACK_ALIGNMENT`: the row padding of `read_pixels` (GL's initial value is 4).
+    pub pack_alignment: usize,
 }
 
 impl Default for Textures {
@@ -68,6 +71,7 @@ impl Default for Textures {
             next_sampler: 0,
             sampler_bound: HashMap::new(),
             unpack_alignment: 4,
+            pack_alignment: 4,
         }
     }
 }
@@ -164,24 +168,6 @@ fn param_name(p: u32) -> Result<&'static str> {
         gl::TEXTURE_SRGB_DECODE_EXT => "srgb",
         p => return Err(Error::invalid_enum("texture parameter", p)),
     })
-}
-
-/// A GL pixel `format` enum as glemu-textures' layout, through its GL name.
-fn pixel_format(format: u32) -> Result<PixelFormat> {
-    gl::NAMES
-        .iter()
-        .filter(|(_, v)| *v == format)
-        .find_map(|(n, _)| PixelFormat::from_name(n))
-        .ok_or_else(|| Error::invalid_enum("pixel format", format))
-}
-
-/// A GL pixel `type` enum as glemu-textures' element type, through its GL name.
-fn pixel_type(ty: u32) -> Result<PixelType> {
-    gl::NAMES
-        .iter()
-        .filter(|(_, v)| *v == ty)
-        .find_map(|(n, _)| PixelType::from_name(n))
-        .ok_or_else(|| Error::invalid_enum("pixel type", ty))
 }
 
 /// Unpacks client pixels (`format`/`ty`, rows padded to `alignment`) covering `size`

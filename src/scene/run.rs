@@ -250,7 +250,7 @@ pub fn check_requirements(scene: &Scene) -> Option<String> {
 /// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
 /// r.run_commands().unwrap();
 /// assert_eq!(r.report().outcome, Outcome::Pass);
-/// assert_eq!(r.context().read_pixels(0, 0, 1, 1).unwrap(), vec![[0.0, 1.0, 0.0, 1.0]]);
+/// assert_eq!(r.context().read_pixel(0, 0).unwrap(), [0.0, 1.0, 0.0, 1.0]);
 /// ```
 pub struct Runner {
     pub(crate) ctx: Context,
@@ -1108,7 +1108,7 @@ impl Runner {
             ),
             ProbeRegion::All => (0, 0, w, h),
         };
-        let px = self.ctx.read_pixels(x0, y0, rw, rh)?;
+        let px = self.read_probe(x0, y0, rw, rh)?;
         for (i, p) in px.iter().enumerate() {
             if !self.close(*p, expected, rgba) {
                 let x = x0 + (i as i32 % rw.max(1));
@@ -1126,6 +1126,28 @@ impl Runner {
             }
         }
         Ok(())
+    }
+
+    /// The probed rectangle as floats: `RGBA`/`FLOAT`, or for integer colour buffers
+    /// (which GL reads only with integer formats) their values converted.
+    fn read_probe(&self, x: i32, y: i32, w: i32, h: i32) -> Result<Vec<[f32; 4]>, Error> {
+        match self
+            .ctx
+            .read_pixels_as::<[f32; 4]>(x, y, w, h, gl::RGBA, gl::FLOAT)
+        {
+            Err(_)
+                if self
+                    .ctx
+                    .read_pixels(0, 0, 0, 0, gl::RGBA_INTEGER, gl::INT)
+                    .is_ok() =>
+            {
+                let px: Vec<[i32; 4]> =
+                    self.ctx
+                        .read_pixels_as(x, y, w, h, gl::RGBA_INTEGER, gl::INT)?;
+                Ok(px.into_iter().map(|p| p.map(|c| c as f32)).collect())
+            }
+            r => r,
+        }
     }
 
     fn probe_png(
@@ -1151,7 +1173,7 @@ impl Runner {
             );
             return Ok(());
         }
-        let ours = self.ctx.read_rgba8_top_down()?;
+        let ours = self.ctx.read_image()?.into_raw();
         let theirs = img.as_raw();
         let mut bad = 0usize;
         let mut diff = image::RgbaImage::new(w, h);

@@ -7,7 +7,7 @@
 //! * [`format`](mod@format): internal formats ([`Format`]) and the exact decode/encode of one texel
 //!   to a *canonical texel* `[u32; 4]` (f32 bits or raw integers).
 //! * [`upload`]: GL pixel transfer (format/type pairs such as RGBA/UNSIGNED_BYTE) into a
-//!   texture.
+//!   texture; [`download`]: the reverse, packing read values (glReadPixels).
 //! * [`texture`]: [`Texture`] (target, format, levels), sub-image updates, mipmap
 //!   generation, layer/level views.
 //! * [`sampler`]: [`SamplerState`] — wrap, filters, LOD, compare, swizzle, border, sRGB.
@@ -20,6 +20,7 @@
 pub mod aniso;
 pub mod bc;
 pub mod cube;
+pub mod download;
 pub mod error;
 pub mod format;
 pub mod image;

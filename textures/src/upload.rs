@@ -36,6 +36,8 @@ pub enum PixelFormat {
     DepthComponent,
     /// `DEPTH_STENCIL`.
     DepthStencil,
+    /// `STENCIL_INDEX` (reads only: no texture format stores stencil alone).
+    StencilIndex,
     /// `RED_INTEGER`.
     RedInteger,
     /// `RG_INTEGER`.
@@ -114,6 +116,7 @@ impl PixelFormat {
             "LUMINANCE_ALPHA" => LuminanceAlpha,
             "DEPTH_COMPONENT" => DepthComponent,
             "DEPTH_STENCIL" => DepthStencil,
+            "STENCIL_INDEX" => StencilIndex,
             "RED_INTEGER" => RedInteger,
             "RG_INTEGER" => RgInteger,
             "RGB_INTEGER" => RgbInteger,
@@ -126,7 +129,7 @@ impl PixelFormat {
 
     /// Which RGBA slot each element of a group fills (4 = luminance, 5 = depth,
     /// 6 = stencil).
-    fn slots(self) -> &'static [usize] {
+    pub(crate) fn slots(self) -> &'static [usize] {
         use PixelFormat::*;
         match self {
             Red | RedInteger => &[0],
@@ -142,10 +145,12 @@ impl PixelFormat {
             LuminanceAlpha => &[4, 3],
             DepthComponent => &[5],
             DepthStencil => &[5, 6],
+            StencilIndex => &[6],
         }
     }
 
-    fn is_integer(self) -> bool {
+    /// The `_INTEGER` formats, which carry integer values unconverted.
+    pub fn is_integer(self) -> bool {
         use PixelFormat::*;
         matches!(
             self,
@@ -186,7 +191,7 @@ impl PixelType {
     }
 
     /// Packed fields (shift, bits) in element order, for packed types.
-    fn fields(self) -> Option<&'static [(u32, u32)]> {
+    pub(crate) fn fields(self) -> Option<&'static [(u32, u32)]> {
         use PixelType::*;
         Some(match self {
             UnsignedByte332 => &[(5, 3), (2, 3), (0, 2)],
@@ -202,7 +207,7 @@ impl PixelType {
     }
 
     /// Bytes per element (non-packed) or per group (packed).
-    fn size(self) -> usize {
+    pub(crate) fn size(self) -> usize {
         use PixelType::*;
         match self {
             UnsignedByte | Byte | UnsignedByte332 => 1,
@@ -242,7 +247,7 @@ pub struct Pixels<'a> {
 }
 
 /// Bytes one group occupies.
-fn group_bytes(format: PixelFormat, ty: PixelType) -> usize {
+pub(crate) fn group_bytes(format: PixelFormat, ty: PixelType) -> usize {
     if ty.packed() {
         ty.size()
     } else {
@@ -269,6 +274,12 @@ pub fn unpack(
 ) -> Result<Vec<[u32; 4]>, TexError> {
     let fmt = px.format;
     let ty = px.ty;
+    if fmt == PixelFormat::StencilIndex {
+        return Err(TexError::Invalid(format!(
+            "STENCIL_INDEX data for {} textures",
+            target.name()
+        )));
+    }
     let int_dst = target.is_integer();
     if fmt.is_integer() != int_dst {
         return Err(TexError::Invalid(format!(
