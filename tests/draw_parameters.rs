@@ -37,7 +37,9 @@ fn setup() -> Context {
 
 /// Pixel k's colour × 8, rounded: (baseVertex, baseInstance, draw id).
 fn params(ctx: &mut Context) -> Vec<[i32; 3]> {
-    let px = ctx.read_pixels(0, 0, 4, 1).unwrap();
+    let px = ctx
+        .read_pixels_as::<[f32; 4]>(0, 0, 4, 1, gl::RGBA, gl::FLOAT)
+        .unwrap();
     px.iter()
         .map(|c| [0, 1, 2].map(|i| (c[i] * 8.0).round() as i32))
         .collect()
