@@ -126,19 +126,13 @@ impl Rasterizer {
         })
     }
 
-    /// Runs `f` on this rasterizer's pool, so rayon work inside it (readback rows) uses
-    /// the same threads draws do.
-    pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(f)
-    }
-
     /// Worker threads in the pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
 
     /// Runs `f` on the rasterizer's pool, so rayon parallel iterators inside it (the
-    /// pipeline's vertex work) spread over the same workers as the tiles.
+    /// pipeline's vertex work, readback rows) spread over the same workers as the tiles.
     pub fn install<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
         self.pool.install(f)
     }
