@@ -12,7 +12,7 @@ use glemu_programs::exec::{
     Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{Stage, TexTarget};
-use glemu_textures::nv::{unpack, NvOffset, NvOpcode};
+use glemu_textures::nv::{unpack, unpack_lod_clamp, NvOffset, NvOpcode};
 use glemu_textures::{Lanes, Target};
 use std::sync::Arc;
 
@@ -169,6 +169,16 @@ impl Env for StageEnv<'_> {
             &mut lanes,
         )
         .map_err(|e| EnvError(e.to_string()))?;
+        if call.lod_clamp {
+            unpack_lod_clamp(
+                nv_opcode(call.op),
+                target,
+                shadow,
+                &operands[..n_ops],
+                &mut lanes,
+            )
+            .map_err(|e| EnvError(e.to_string()))?;
+        }
         glemu_textures::execute(
             &binding.texture,
             &binding.sampler,

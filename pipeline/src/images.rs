@@ -128,10 +128,13 @@ pub fn load(
     call: &ImageCall,
     coord: [i32; 4],
 ) -> Result<Option<[u32; 4]>, EnvError> {
-    let (t, s) = (target(call.target)?, storage(call.ty)?);
-    Ok(unit(units, call)
-        .filter(|u| u.access.reads())
-        .and_then(|u| u.memory.load(&u.binding, t, s, coord)))
+    let t = target(call.target)?;
+    let u = unit(units, call).filter(|u| u.access.reads());
+    if call.formatted {
+        return Ok(u.and_then(|u| u.memory.load_formatted(&u.binding, t, coord)));
+    }
+    let s = storage(call.ty)?;
+    Ok(u.and_then(|u| u.memory.load(&u.binding, t, s, coord)))
 }
 
 /// STOREIM for one lane: `Ok(false)` when nothing was written.

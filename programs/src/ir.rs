@@ -619,6 +619,14 @@ pub struct TexInfo {
     /// TXG component select (`TXG r, c, texture[0], 2D.y`... spelled as the swizzle on the
     /// texture operand); 0 = x.
     pub gather_comp: Comp,
+    /// `.LODCLAMP` (ARB_sparse_texture_clamp): a minimum LOD comes from the second
+    /// operand (`y` for cube targets with a reference or layer there, else `x`), or for
+    /// TXD from the `w` of the y-derivative operand.
+    pub lod_clamp: bool,
+    /// `.SPARSE` (EXT_sparse_texture2): the access sets the sparse condition code. Every
+    /// texel glemu stores is resident, so `RESIDENT` / `NONRESIDENT` tests compile to
+    /// `TR` / `FL`.
+    pub sparse: bool,
 }
 
 /// Memory access width/type modifiers of LDC/LOAD/STORE/ATOM (`.F32X4`, `.U8` ...).

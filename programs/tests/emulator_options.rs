@@ -272,3 +272,150 @@ fn txl_on_shadow_array_2d_takes_its_lod_from_a_second_operand() {
         "no room for the reference value",
     );
 }
+
+const FP: &str = "!!NVfp5.0\nOPTION NV_internal;TEMP R0,R1,R2,RC;";
+
+#[test]
+fn sparse_modifier_and_residency_tests() {
+    loads(&format!(
+        "{FP}TEX.F.SPARSE R0,R1,texture[0],2D;MOV.S R2,-1;MOV.S R2(NONRESIDENT),0;MOV result.color,R0;END"
+    ));
+    loads(&format!(
+        "{FP}INT TEMP c;TXF.F.SPARSE R0,c,texture[0],2D;TXG.F.SPARSE R1,R1,texture[1].y,2D;\
+         LOADIM.U32.SPARSE R2,c,image[0],2D;IF RESIDENT.x;MOV R0.x,1;ENDIF;MOV result.color,R0;END"
+    ));
+    // Every texel is resident: RESIDENT is TR and NONRESIDENT FL.
+    let p = glemu_programs::assemble(
+        &format!("{FP}MOV R0(RESIDENT),1;MOV R0(NONRESIDENT.x),2;MOV result.color,R0;END"),
+        None,
+    )
+    .unwrap();
+    let ops: Vec<_> = p.instructions[..2]
+        .iter()
+        .map(|i| i.dst.as_ref().and_then(|d| d.cond).map(|c| c.op))
+        .collect();
+    use glemu_programs::ir::CondOp;
+    assert_eq!(ops, [Some(CondOp::Tr), Some(CondOp::Fl)]);
+    rejects(
+        &format!("{FP}ADD.SPARSE R0,R0,R0;MOV result.color,R0;END"),
+        "not an instruction modifier",
+    );
+    rejects(
+        &format!("{FP}TEX.SPARSE.SPARSE R0,R1,texture[0],2D;MOV result.color,R0;END"),
+        "more than one sparse modifier",
+    );
+    rejects(
+        "!!NVfp4.0\nTEMP R0;TEX.SPARSE R0,R0,texture[0],2D;MOV result.color,R0;END",
+        "not an instruction modifier",
+    );
+    rejects(
+        "!!NVfp4.0\nTEMP R0;MOV R0(NONRESIDENT),1;MOV result.color,R0;END",
+        "not a condition code test",
+    );
+}
+
+#[test]
+fn lod_clamp_takes_a_second_operand_on_tex_and_txb() {
+    loads(&format!(
+        "{FP}TEX.F.LODCLAMP.SPARSE R0,R1,R2.y,texture[0],2D,offset(R2);MOV.F R1.w,R2.x;\
+         TXB.F.LODCLAMP R0,R1,R2.y,texture[0],2D;TXB.F.LODCLAMP R0,R1,R2,texture[1],ARRAYCUBE;\
+         TXD.F.LODCLAMP R0,R1,R2,R1,texture[2],2D;TEX.F.LODCLAMP R0,R1,R2,texture[3],SHADOWCUBE;\
+         MOV result.color,R0;END"
+    ));
+    let p = glemu_programs::assemble(
+        &format!("{FP}TEX.F.LODCLAMP R0,R1,R2.y,texture[0],2D;MOV result.color,R0;END"),
+        None,
+    )
+    .unwrap();
+    let glemu_programs::ir::Extra::Tex(t) = &p.instructions[0].extra else {
+        panic!("not a texture instruction")
+    };
+    assert!(t.lod_clamp && !t.sparse);
+    assert_eq!(p.instructions[0].srcs.len(), 2);
+    rejects(
+        &format!("{FP}TEX.F.LODCLAMP R0,R1,texture[0],2D;MOV result.color,R0;END"),
+        "needs a second operand holding the LOD clamp",
+    );
+    rejects(
+        &format!("{FP}TEX.F.LODCLAMP R0,R1,R2.x,texture[0],RECT;MOV result.color,R0;END"),
+        "not supported with target 'RECT'",
+    );
+    // Explicit-LOD lookups have nothing to clamp.
+    rejects(
+        &format!("{FP}TXL.F.LODCLAMP R0,R1,texture[0],2D;MOV result.color,R0;END"),
+        "not an instruction modifier",
+    );
+    // Without LODCLAMP a 2D lookup still takes one operand.
+    rejects(
+        &format!("{FP}TEX.F R0,R1,R2.x,texture[0],2D;MOV result.color,R0;END"),
+        "second coordinate operand",
+    );
+}
+
+#[test]
+fn formatted_image_loads_need_their_option() {
+    let text = "!!NVfp5.0\nOPTION EXT_shader_image_load_formatted;TEMP R0;INT TEMP c;\
+                LOADIM.U R0,c,image[0],2D;LOADIM.F R0,c,image[1],2D;LOADIM.S R0,c,image[2],ARRAY2D;\
+                LOADIM R0,c,image[3],2D;LOADIM.U32 R0,c,image[4],2D;MOV result.color,R0;END";
+    let p = glemu_programs::assemble(text, None).unwrap();
+    let formatted: Vec<bool> = p
+        .instructions
+        .iter()
+        .filter_map(|i| match &i.extra {
+            glemu_programs::ir::Extra::Mem(m) => Some(m.formatted),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(formatted, [true, true, true, true, false]);
+    rejects(
+        "!!NVfp5.0\nTEMP R0;INT TEMP c;LOADIM.U R0,c,image[0],2D;MOV result.color,R0;END",
+        "needs OPTION EXT_shader_image_load_formatted",
+    );
+    rejects(
+        "!!NVfp5.0\nTEMP R0;INT TEMP c;LOADIM R0,c,image[0],2D;MOV result.color,R0;END",
+        "needs a storage modifier",
+    );
+    rejects(
+        "!!NVfp5.0\nOPTION EXT_shader_image_load_formatted;TEMP R0;INT TEMP c;LOADIM.F.U R0,c,image[0],2D;MOV result.color,R0;END",
+        "more than one data type",
+    );
+    // Atomics stay unformatted.
+    rejects(
+        "!!NVfp5.0\nOPTION EXT_shader_image_load_formatted;TEMP R0;INT TEMP c;ATOMIM.ADD R0,R0,c,image[0],2D;MOV result.color,R0;END",
+        "needs a storage modifier",
+    );
+}
+
+#[test]
+fn fp16_vector_atomics_need_their_option() {
+    let head = "!!NVfp5.0\nOPTION NV_shader_storage_buffer;OPTION NV_shader_atomic_fp16_vector;\
+                STORAGE s[]={program.storage[0]};TEMP R0,R1;LONG TEMP D0;INT TEMP c;";
+    for m in ["F16X2", "F16x2", "F16X4", "F16x4"] {
+        for op in ["ADD", "MIN", "MAX", "EXCH"] {
+            loads(&format!(
+                "{head}ATOMB.{op}.{m} R0,R1,s[0];ATOM.{op}.{m} R0,R1,D0.x;MOV result.color,R0;END"
+            ));
+        }
+    }
+    loads(&format!(
+        "{head}ATOMIM.ADD.F16X2 R0,R1,c,image[0],2D;MOV result.color,R0;END"
+    ));
+    rejects(
+        &format!("{head}ATOMB.AND.F16X2 R0,R1,s[0];MOV result.color,R0;END"),
+        "does not support the F16 storage modifier",
+    );
+    rejects(
+        &format!("{head}ATOMB.ADD.F16 R0,R1,s[0];MOV result.color,R0;END"),
+        "does not support the F16 storage modifier",
+    );
+    rejects(
+        "!!NVfp5.0\nOPTION NV_shader_storage_buffer;STORAGE s[]={program.storage[0]};TEMP R0;\
+         ATOMB.ADD.F16X2 R0,R0,s[0];MOV result.color,R0;END",
+        "needs OPTION NV_shader_atomic_fp16_vector",
+    );
+    // The lower-case spelling is only for the F16 vectors.
+    rejects(
+        &format!("{head}ATOMB.ADD.U32x2 R0,R1,s[0];MOV result.color,R0;END"),
+        "not an instruction modifier",
+    );
+}

@@ -513,6 +513,19 @@ impl ImageMemory {
         })
     }
 
+    /// A formatted LOADIM (EXT_shader_image_load_formatted) of one texel: the texel
+    /// converted from the image unit format as a texture fetch would (normalized formats
+    /// to floats, missing components 0, 0, 1); `None` when invalid.
+    pub fn load_formatted(
+        &self,
+        b: &ImageBinding,
+        target: Target,
+        coords: [i32; 4],
+    ) -> Option<[u32; 4]> {
+        let r = self.read(self.resolve(b, target, coords)?)?;
+        Some(b.format.decode(&r))
+    }
+
     /// STOREIM of one texel; `false` when the access is invalid and nothing was written.
     pub fn store(
         &self,

@@ -15,10 +15,18 @@ pub fn rho(dx: [f32; 3], dy: [f32; 3]) -> f32 {
 /// lambda = clamp(lambda_base + clamp(bias_sampler + bias_shader, ±max), min_lod, max_lod).
 #[inline]
 pub fn adjust(lambda_base: f32, shader_bias: f32, s: &SamplerState) -> f32 {
+    adjust_clamped(lambda_base, shader_bias, s, f32::NEG_INFINITY)
+}
+
+/// [`adjust`] with the shader's LOD clamp (ARB_sparse_texture_clamp eq. 8.6: lod_min =
+/// max(TEXTURE_MIN_LOD, lodClamp)).
+#[inline]
+pub fn adjust_clamped(lambda_base: f32, shader_bias: f32, s: &SamplerState, clamp: f32) -> f32 {
+    let min = s.min_lod.max(clamp);
     let bias = (s.lod_bias + shader_bias).clamp(-MAX_LOD_BIAS, MAX_LOD_BIAS);
     let l = lambda_base + bias;
-    let l = if l.is_nan() { s.min_lod } else { l };
-    l.max(s.min_lod).min(s.max_lod)
+    let l = if l.is_nan() { min } else { l };
+    l.max(min).min(s.max_lod)
 }
 
 /// The lambda threshold `c` between magnification and minification. GL 3.1+ lets an

@@ -94,6 +94,8 @@ pub struct Lanes<const N: usize> {
     pub gather_offsets: [[[i32; N]; 4]; 2],
     /// Integer coordinates (x, y, z/layer, lod or sample).
     pub icoord: [[i32; N]; 4],
+    /// Minimum LOD of implicit-LOD lookups (ARB_sparse_texture_clamp); `-inf` = none.
+    pub lod_clamp: [f32; N],
 }
 
 impl<const N: usize> Lanes<N> {
@@ -109,6 +111,7 @@ impl<const N: usize> Lanes<N> {
             offset: [[0; N]; 3],
             gather_offsets: [[[0; N]; 4]; 2],
             icoord: [[0; N]; 4],
+            lod_clamp: [f32::NEG_INFINITY; N],
         }
     }
 }

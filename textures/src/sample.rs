@@ -870,7 +870,8 @@ impl<'a> Ctx<'a> {
         } else {
             0.0
         };
-        let lambda = lod::adjust(lambda_base, bias, self.s);
+        let clamp = lanes.lod_clamp[i];
+        let lambda = lod::adjust_clamped(lambda_base, bias, self.s, clamp);
         if query {
             let v = self.query_lod(
                 lambda_base + (self.s.lod_bias + bias).clamp(-16.0, 16.0),
@@ -883,7 +884,7 @@ impl<'a> Ctx<'a> {
         }
         LaneLod {
             lambda,
-            lambda_major: lod::adjust(lambda_major, bias, self.s),
+            lambda_major: lod::adjust_clamped(lambda_major, bias, self.s, clamp),
             dx: tdx,
             dy: tdy,
         }

@@ -178,6 +178,8 @@ pub struct TexCall<'a> {
     pub offsets: TexOffsets<'a>,
     /// TXG/TXGO component select (0 = x ... 3 = w).
     pub gather_comp: u8,
+    /// `.LODCLAMP`: the LOD is at least the clamp value (see [`crate::ir::TexInfo`]).
+    pub lod_clamp: bool,
     /// Result type the instruction expects.
     pub dtype: DataType,
 }

@@ -470,11 +470,86 @@ pub(crate) fn atomic_update(op: AtomOp, s: MemScalar, old: u64, x: u64, y: u64) 
     Some(r & mask)
 }
 
+/// NV_shader_atomic_fp16_vector: `op` applied to both halves of the 32-bit word `old`
+/// with the operand components `x` (f32 bits, rounded to half), each half on its own.
+pub(crate) fn f16x2_update(op: AtomOp, old: u32, x: [u32; 2]) -> Option<u32> {
+    let mut new = 0u32;
+    for (k, xv) in x.into_iter().enumerate() {
+        let cur = half::f16::from_bits((old >> (16 * k)) as u16);
+        let v = f32::from_bits(xv);
+        let r = match op {
+            AtomOp::Add => half::f16::from_f32(cur.to_f32() + half::f16::from_f32(v).to_f32()),
+            AtomOp::Min => half::f16::from_f32(cur.to_f32().min(v)),
+            AtomOp::Max => half::f16::from_f32(cur.to_f32().max(v)),
+            AtomOp::Exch => half::f16::from_f32(v),
+            _ => return None,
+        };
+        new |= u32::from(r.to_bits()) << (16 * k);
+    }
+    Some(new)
+}
+
+/// The two halves of a word as f32 bits.
+fn halves(w: u32) -> [u32; 2] {
+    [w as u16, (w >> 16) as u16].map(|h| half::f16::from_bits(h).to_f32().to_bits())
+}
+
+/// ATOM/ATOMB.F16X2 and .F16X4: every 32-bit word of the vector is updated atomically
+/// on its own (the spec guarantees atomicity per component only); the result holds the
+/// old values.
+fn atom_f16<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+    m: &MemInfo,
+    op: AtomOp,
+) -> Res<()> {
+    let acc = run.access(g);
+    let value = load32(run.st, &acc, src(inst, 0)?, DataType::F32, &mut run.stats)?;
+    let a = targets(run, g, &m.space, src(inst, 1)?)?;
+    let words = usize::from(m.ty.count.clamp(2, 4)) / 2;
+    let mut out: Vec4 = [[0; MAX_LANES]; 4];
+    let live = g.mask & !run.st.helper;
+    for l in 0..MAX_LANES {
+        if !lane_on(live, l) {
+            continue;
+        }
+        let Some((region, addr)) = a[l] else {
+            run.stats.oob_writes += 1;
+            continue;
+        };
+        if addr % (4 * words as u64) != 0 {
+            run.stats.misaligned += 1;
+            continue;
+        }
+        for w in 0..words {
+            let x = [value[2 * w][l], value[2 * w + 1][l]];
+            let update = move |old: u64| f16x2_update(op, old as u32, x).map(u64::from);
+            match run
+                .env
+                .mem_atomic(region, addr + 4 * w as u64, 4, &update)
+                .map_err(env_err)?
+            {
+                Some(old) => {
+                    let [lo, hi] = halves(old as u32);
+                    out[2 * w][l] = lo;
+                    out[2 * w + 1][l] = hi;
+                }
+                None => run.stats.oob_writes += 1,
+            }
+        }
+    }
+    write32(run, g, inst, DataType::F32, out, None)
+}
+
 fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let op = m
         .atom
         .ok_or_else(|| malformed("ATOM without an operation"))?;
+    if m.ty.scalar == MemScalar::F16 {
+        return atom_f16(run, g, inst, m, op);
+    }
     let rt = reg_type(m.ty.scalar);
     let acc = run.access(g);
     let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
@@ -675,10 +750,16 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
                     .as_ref()
                     .map_or((0, 0), |d| (u64::from(d[0][l]), u64::from(d[1][l])));
                 let scalar = m.ty.scalar;
+                let f16 = scalar == MemScalar::F16;
                 let update = move |old: u32| {
-                    atomic_update(op, scalar, u64::from(old), x, y).map(|v| v as u32)
+                    if f16 {
+                        f16x2_update(op, old, [x as u32, y as u32])
+                    } else {
+                        atomic_update(op, scalar, u64::from(old), x, y).map(|v| v as u32)
+                    }
                 };
                 match run.env.image_atomic(&call, c, &update).map_err(env_err)? {
+                    Some(old) if f16 => [out[0][l], out[1][l]] = halves(old),
                     Some(old) => out[0][l] = old,
                     None => run.stats.oob_writes += 1,
                 }
@@ -688,7 +769,7 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
     if inst.op == Opcode::Storeim {
         return Ok(());
     }
-    if inst.op == Opcode::Atomim {
+    if inst.op == Opcode::Atomim && m.ty.scalar != MemScalar::F16 {
         out = [out[0]; 4];
     }
     write32(

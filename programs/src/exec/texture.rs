@@ -121,6 +121,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             operand3: operand3.as_ref(),
             offsets,
             gather_comp: info.gather_comp,
+            lod_clamp: info.lod_clamp,
             dtype: inst.dtype,
         };
         let mut part: Vec4 = [[0; MAX_LANES]; 4];

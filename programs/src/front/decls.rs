@@ -136,10 +136,20 @@ impl P {
                 self.opts.draw_parameters = true;
                 true
             }
+            "NV_shader_atomic_fp16_vector" if self.nv >= 50 => {
+                self.opts.atomic_fp16_vector = true;
+                true
+            }
+            "EXT_shader_image_load_formatted" if self.nv >= 50 => {
+                self.opts.image_load_formatted = true;
+                true
+            }
+            // `.SPARSE`, `.LODCLAMP` and the RESIDENT/NONRESIDENT tests need no option
+            // in their specs; emulators print one anyway.
+            "EXT_sparse_texture2" | "ARB_sparse_texture_clamp" if self.nv >= 50 => true,
             // Extensions that only unlock syntax we always accept in NV programs.
             "NV_shader_atomic_float"
             | "NV_shader_atomic_int64"
-            | "NV_shader_atomic_fp16_vector"
             | "NV_shader_storage_buffer"
             | "NV_shader_buffer_store"
             | "NV_texture_multisample"

@@ -31,6 +31,10 @@ struct Mods {
     cvt: Vec<(MemScalar, Span)>,
     /// ARB_derivative_control: Some(true) for `.COARSE`, Some(false) for `.FINE`.
     coarse: Option<bool>,
+    /// EXT_sparse_texture2 `.SPARSE`.
+    sparse: bool,
+    /// ARB_sparse_texture_clamp `.LODCLAMP`.
+    lod_clamp: Option<Span>,
 }
 
 fn data_type_mod(m: &str) -> Option<DataType> {
@@ -49,7 +53,12 @@ fn data_type_mod(m: &str) -> Option<DataType> {
 /// (`S8X4`, `F16X2` ...) only exist with NV_gpu_program5_mem_extended; `small_vectors` says
 /// whether to accept them.
 fn mem_type_mod(m: &str, small_vectors: bool) -> Option<MemType> {
-    let (base, count) = match m.split_once('X') {
+    // `F16x2` / `F16x4`: the spelling emulators print for NV_shader_atomic_fp16_vector
+    // (a deliberate leniency, programs/LOAD_RULES.md).
+    let (base, count) = match m.split_once('X').or_else(|| {
+        m.split_once('x')
+            .filter(|(b, n)| *b == "F16" && matches!(*n, "2" | "4"))
+    }) {
         Some((b, n)) => (b, n.parse::<u8>().ok()?),
         None => (m, 1),
     };
@@ -360,14 +369,17 @@ impl P {
                     // NV_gpu_program5_mem_extended: small vectors on the load/store
                     // instructions only, and only with the option.
                     let small_vector = t.count > 1 && mem_type_mod(&name, false).is_none();
-                    if small_vector
-                        && (!self.opts.mem_extended
-                            || matches!(op, Opcode::Atom | Opcode::Atomim | Opcode::Atomctr))
-                    {
-                        return Err(semantic(
-                            span,
-                            format!("'.{name}' needs OPTION NV_gpu_program5_mem_extended and a load or store instruction"),
-                        ));
+                    let atomic = matches!(op, Opcode::Atom | Opcode::Atomim | Opcode::Atomctr);
+                    // NV_shader_atomic_fp16_vector: F16X2/F16X4 on the atomics.
+                    let fp16_atomic =
+                        atomic && t.scalar == MemScalar::F16 && self.opts.atomic_fp16_vector;
+                    if small_vector && !fp16_atomic && (!self.opts.mem_extended || atomic) {
+                        let why = if atomic && t.scalar == MemScalar::F16 {
+                            "OPTION NV_shader_atomic_fp16_vector"
+                        } else {
+                            "OPTION NV_gpu_program5_mem_extended and a load or store instruction"
+                        };
+                        return Err(semantic(span, format!("'.{name}' needs {why}")));
                     }
                     if self.nv < 50 && op != Opcode::Ldc && op != Opcode::Load {
                         return Err(not_ok());
@@ -399,13 +411,26 @@ impl P {
                 }
             }
             if let Some(t) = data_type_mod(&name) {
-                let allowed = if t.is_float() { info.f } else { info.i };
+                // EXT_shader_image_load_formatted gives LOADIM the F and I columns.
+                let allowed = if op == Opcode::Loadim && self.opts.image_load_formatted {
+                    TypeMods::Sized32
+                } else if t.is_float() {
+                    info.f
+                } else {
+                    info.i
+                };
                 let ok = match allowed {
                     TypeMods::None => false,
                     TypeMods::Sized32 => !t.is_64(),
                     TypeMods::All => true,
                 } || op == Opcode::Cvt
                     || op == Opcode::Atomctr && t == DataType::U32;
+                if !ok && op == Opcode::Loadim && !t.is_64() {
+                    return Err(semantic(
+                        span,
+                        format!("'.{name}' on LOADIM (a formatted load) needs OPTION EXT_shader_image_load_formatted"),
+                    ));
+                }
                 if !ok || (t.is_64() && self.nv < 50) {
                     return Err(not_ok());
                 }
@@ -456,6 +481,24 @@ impl P {
                     }
                 }
                 "PREC" if self.nv >= 50 => {}
+                "SPARSE"
+                    if self.nv >= 50
+                        && (is_tex(op) && !matches!(op, Opcode::Txq | Opcode::Lod)
+                            || matches!(op, Opcode::Loadim | Opcode::Atomim)) =>
+                {
+                    if m.sparse {
+                        return Err(dup("sparse"));
+                    }
+                    m.sparse = true;
+                }
+                "LODCLAMP"
+                    if self.nv >= 50 && matches!(op, Opcode::Tex | Opcode::Txb | Opcode::Txd) =>
+                {
+                    if m.lod_clamp.is_some() {
+                        return Err(dup("LOD clamp"));
+                    }
+                    m.lod_clamp = Some(span);
+                }
                 "FINE" | "COARSE" if matches!(op, Opcode::Ddx | Opcode::Ddy) => {
                     if !self.opts.derivative_control {
                         return Err(semantic(
@@ -1223,6 +1266,12 @@ impl P {
         if let (true, Some((a, aspan))) = (atomic, m.atom) {
             use MemScalar::*;
             let ok = match a {
+                // NV_shader_atomic_fp16_vector (the front end only lets F16 vectors
+                // through with its option).
+                _ if ty.scalar == F16 => {
+                    matches!(a, AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Exch)
+                        && ty.count > 1
+                }
                 AtomOp::Add | AtomOp::Exch => matches!(ty.scalar, U32 | S32 | U64 | S64 | F32),
                 AtomOp::IWrap | AtomOp::DWrap => ty.scalar == U32,
                 AtomOp::Min
@@ -1245,7 +1294,7 @@ impl P {
                 ));
             }
         }
-        if atomic && ty.count != 1 {
+        if atomic && ty.count != 1 && ty.scalar != MemScalar::F16 {
             return Err(semantic(
                 span,
                 format!(
@@ -1275,10 +1324,16 @@ impl P {
         name: &str,
         span: Span,
     ) -> Result<Extra, ProgramError> {
-        // LOADIM and ATOMIM are always unformatted; STOREIM without a storage modifier
-        // is a formatted store.
+        // ATOMIM is always unformatted; STOREIM without a storage modifier is a formatted
+        // store, and so is LOADIM with EXT_shader_image_load_formatted.
         let formatted = m.mem.is_none();
-        if formatted && name != "STOREIM" {
+        if formatted && name == "LOADIM" && !self.opts.image_load_formatted {
+            return Err(semantic(
+                span,
+                "LOADIM needs a storage modifier such as .U32 (a formatted load with .F, .S or .U needs OPTION EXT_shader_image_load_formatted)",
+            ));
+        }
+        if formatted && name == "ATOMIM" {
             return Err(semantic(
                 span,
                 format!("{name} needs a storage modifier such as .U32"),
@@ -1403,16 +1458,33 @@ impl P {
         self.comma()?;
         let (tname, tspan) = self.c.ident("a texture target")?;
         let target = self.tex_target(&tname, tspan)?;
+        if let Some(cspan) = m.lod_clamp {
+            // ARB_sparse_texture_clamp table X.17: rectangle textures have no LOD.
+            if matches!(target, TexTarget::Rect | TexTarget::ShadowRect) {
+                return Err(semantic(
+                    cspan,
+                    format!("'.LODCLAMP' is not supported with target '{tname}'"),
+                ));
+            }
+            // TEX/TXB read the clamp from a second operand; TXD from its y derivatives' w.
+            if op != Txd && extra_operand.is_none() {
+                return Err(semantic(
+                    cspan,
+                    format!("{name}.LODCLAMP needs a second operand holding the LOD clamp"),
+                ));
+            }
+        }
         if let Some(s) = extra_operand {
-            let ok = matches!(
+            let ok = (matches!(
                 target,
                 TexTarget::ArrayCube
                     | TexTarget::ShadowArrayCube
                     | TexTarget::ShadowCube
                     | TexTarget::ShadowArray2D
-            ) && matches!(op, Tex | Txb | Txl | Txg);
+            ) && matches!(op, Tex | Txb | Txl | Txg))
+                || (m.lod_clamp.is_some() && matches!(op, Tex | Txb));
             if !ok {
-                return Err(semantic(s.span, format!("{name} takes a second coordinate operand only with cube-map array or shadow cube targets")));
+                return Err(semantic(s.span, format!("{name} takes a second coordinate operand only with cube-map array or shadow cube targets, or with .LODCLAMP")));
             }
             inst.srcs.push(s);
         }
@@ -1608,6 +1680,8 @@ impl P {
             target,
             offset,
             gather_comp: comp.map_or(0, |c| c.0),
+            lod_clamp: m.lod_clamp.is_some(),
+            sparse: m.sparse,
         }));
         Ok(())
     }

@@ -110,6 +110,11 @@ pub(crate) struct NvOpts {
     /// ARB_shader_draw_parameters: `vertex.baseVertex`, `vertex.baseInstance`,
     /// `vertex.draw.id`.
     pub draw_parameters: bool,
+    /// EXT_shader_image_load_formatted: LOADIM with a data type instead of a storage
+    /// modifier.
+    pub image_load_formatted: bool,
+    /// NV_shader_atomic_fp16_vector: F16X2/F16X4 storage modifiers on the atomics.
+    pub atomic_fp16_vector: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

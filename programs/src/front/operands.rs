@@ -135,6 +135,10 @@ impl P {
             "BLE" => CondOp::Ble,
             "SF" => CondOp::Sf,
             "NSF" => CondOp::Nsf,
+            // EXT_sparse_texture2's sparse condition code: every texel glemu stores is
+            // resident, so its RESF flag is always set.
+            "RESIDENT" if self.nv >= 50 => CondOp::Tr,
+            "NONRESIDENT" if self.nv >= 50 => CondOp::Fl,
             _ => {
                 return Err(syntax(
                     span,

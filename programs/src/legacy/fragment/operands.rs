@@ -388,6 +388,8 @@ impl<'a> FpParser<'a> {
             target,
             offset: None,
             gather_comp: 0,
+            lod_clamp: false,
+            sparse: false,
         })
     }
 }
