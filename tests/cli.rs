@@ -7,8 +7,11 @@ fn glemu() -> Command {
     Command::new(env!("CARGO_BIN_EXE_glemu"))
 }
 
-fn shared() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared")
+/// A scene of the repository's own (tests/data), so the CLI tests need nothing beside it.
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
 }
 
 fn tmp(name: &str, text: &str) -> PathBuf {
@@ -152,7 +155,7 @@ fn render_writes_a_top_down_png() {
 
 #[test]
 fn bench_prints_one_line() {
-    let scene = shared().join("scenes/ldc_basic.nv.shader_test");
+    let scene = data("bench_ldc.shader_test");
     let o = glemu()
         .arg("bench")
         .arg(&scene)
@@ -180,7 +183,7 @@ fn bench_prints_one_line() {
 
 #[test]
 fn bench_options_out_of_range_are_usage_errors_that_say_so() {
-    let scene = shared().join("scenes/ldc_basic.nv.shader_test");
+    let scene = data("bench_ldc.shader_test");
     for (args, says) in [
         (
             vec!["--frames", "0"],

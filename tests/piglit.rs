@@ -3,14 +3,11 @@
 //! the reason.
 
 use glemu::scene::{self, Outcome};
+use glemu_test_support::external;
 use std::path::{Path, PathBuf};
 
 /// Files that do not pass, and why (relative to `corpus/piglit/tests`).
 const EXPECTED_NOT_PASSING: &[(&str, &str)] = &[];
-
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/piglit/tests")
-}
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -31,7 +28,12 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn piglit_corpus_passes() {
-    let root = corpus();
+    let Some(root) = external(
+        "tests/piglit.rs piglit_corpus_passes",
+        "corpus/piglit/tests",
+    ) else {
+        return;
+    };
     let mut files = Vec::new();
     collect(&root, &mut files);
     files.sort();

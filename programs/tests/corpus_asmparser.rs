@@ -2,6 +2,7 @@
 //! when it has no `# FAIL` line, with LF and with CRLF line endings.
 
 use glemu_programs::{assemble, Stage};
+use glemu_test_support::external;
 use std::path::PathBuf;
 
 /// Extensions glemu claims (the `# REQUIRE` lines name them).
@@ -15,18 +16,19 @@ const CLAIMED: &[&str] = &[
     "GL_NV_vertex_program3",
 ];
 
-fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/piglit/tests/asmparsertest/shaders")
-}
-
 #[test]
 fn asmparser_corpus_agrees() {
+    let Some(corpus_dir) = external(
+        "programs/tests/corpus_asmparser.rs asmparser_corpus_agrees",
+        "corpus/piglit/tests/asmparsertest/shaders",
+    ) else {
+        return;
+    };
     let mut passed = 0;
     let mut failed = Vec::new();
     let mut skipped = Vec::new();
     for (dir, stage) in [("ARBvp1.0", Stage::Vertex), ("ARBfp1.0", Stage::Fragment)] {
-        let Ok(entries) = std::fs::read_dir(corpus_dir().join(dir)) else {
+        let Ok(entries) = std::fs::read_dir(corpus_dir.join(dir)) else {
             panic!("corpus directory {dir} is missing");
         };
         let mut files: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();

@@ -2,6 +2,7 @@
 //! header dispatch of `assemble`).
 
 use glemu_programs::assemble;
+use glemu_test_support::external;
 use std::path::PathBuf;
 
 /// Programs believed to break a load-time rule of their spec, with the rule. All three are
@@ -24,7 +25,12 @@ const INVALID_BY_SPEC: &[(&str, &str)] = &[
 
 #[test]
 fn realworld_corpus_loads() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/realworld");
+    let Some(dir) = external(
+        "programs/tests/corpus_realworld.rs realworld_corpus_loads",
+        "corpus/realworld",
+    ) else {
+        return;
+    };
     let Ok(entries) = std::fs::read_dir(&dir) else {
         panic!("corpus directory {} is missing", dir.display());
     };

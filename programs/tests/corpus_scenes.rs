@@ -2,6 +2,7 @@
 //! corpus and the reftests assemble, each as the stage its section names.
 
 use glemu_programs::{assemble, Stage};
+use glemu_test_support::externals;
 use std::path::{Path, PathBuf};
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -59,17 +60,33 @@ const EXPECTED_FAIL: &[(&str, &str)] = &[(
 )];
 
 #[test]
-fn scene_programs_assemble() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+fn reftest_scene_programs_assemble() {
     let mut files = Vec::new();
-    for d in [
-        "../../shared/scenes",
-        "../../shared/corpus/piglit",
-        "../reftests",
-        "../../shared/oracle",
-    ] {
-        walk(&root.join(d), &mut files);
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"),
+        &mut files,
+    );
+    assemble_all(files, 100);
+}
+
+#[test]
+fn external_scene_programs_assemble() {
+    let Some(dirs) = externals(
+        "programs/tests/corpus_scenes.rs external_scene_programs_assemble",
+        &["scenes", "corpus/piglit", "oracle"],
+    ) else {
+        return;
+    };
+    let mut files = Vec::new();
+    for d in dirs {
+        walk(&d, &mut files);
     }
+    assemble_all(files, 90);
+}
+
+/// Every program section of `files` assembles (at least `min` of them), except those in
+/// `EXPECTED_FAIL`, which must fail.
+fn assemble_all(mut files: Vec<PathBuf>, min: usize) {
     files.sort();
     let (mut ok, mut bad) = (0, Vec::new());
     for f in &files {
@@ -113,7 +130,7 @@ fn scene_programs_assemble() {
     for b in &bad {
         println!("  {b}");
     }
-    assert!(ok > 100, "too few scene programs found: {ok}");
+    assert!(ok >= min, "too few scene programs found: {ok}");
     assert!(
         bad.is_empty(),
         "{} scene programs failed to assemble",

@@ -6,6 +6,7 @@
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{ExecErrorKind, Executor, LaneState, MAX_LANES};
+use glemu_test_support::externals;
 use std::path::{Path, PathBuf};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -51,15 +52,32 @@ fn programs(text: &str) -> Vec<String> {
 }
 
 #[test]
-fn corpus_programs_run_without_malformed_errors() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+fn reftest_programs_run_without_malformed_errors() {
     let mut paths = Vec::new();
-    files(&root.join("corpus"), &mut paths);
-    files(&root.join("oracle"), &mut paths);
     files(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"),
         &mut paths,
     );
+    run_all(paths);
+}
+
+#[test]
+fn corpus_programs_run_without_malformed_errors() {
+    let Some(dirs) = externals(
+        "programs/tests/exec_corpus.rs corpus_programs_run_without_malformed_errors",
+        &["corpus", "oracle"],
+    ) else {
+        return;
+    };
+    let mut paths = Vec::new();
+    for d in dirs {
+        files(&d, &mut paths);
+    }
+    run_all(paths);
+}
+
+/// Runs every program that assembles in `paths` (more than 100 of them) on 16 lanes.
+fn run_all(mut paths: Vec<PathBuf>) {
     paths.sort();
     let (mut ran, mut env_errors) = (0, 0);
     let mut bad = Vec::new();
@@ -105,7 +123,7 @@ fn corpus_programs_run_without_malformed_errors() {
         }
     }
     println!("{ran} programs ran, {env_errors} stopped by the test environment or budget");
-    assert!(ran > 100, "corpus not found under {}", root.display());
+    assert!(ran > 100, "only {ran} programs found");
     assert!(
         bad.is_empty(),
         "{} failures:\n{}",

@@ -6,11 +6,23 @@ use proptest::prelude::*;
 
 mod legacy_files;
 
-fn corpus() -> Vec<String> {
-    legacy_files::paths()
-        .iter()
-        .map(|p| std::fs::read_to_string(p).unwrap())
-        .collect()
+/// The piglit extracts, and the real-world legacy programs when the external corpus is there
+/// (read once: proptest asks for every case).
+fn corpus() -> &'static [String] {
+    static C: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        let mut files = legacy_files::extracts();
+        files.extend(
+            legacy_files::realworld(
+                "programs/tests/legacy_fuzz.rs (external part of the fuzz corpus)",
+            )
+            .unwrap_or_default(),
+        );
+        files
+            .iter()
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect()
+    })
 }
 
 fn check(text: &str) {

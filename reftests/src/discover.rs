@@ -19,29 +19,15 @@ pub struct SceneEntry {
     pub path: PathBuf,
 }
 
-/// Where the three scene sources live.
+/// Where the three scene sources live; the external two may be absent.
 #[derive(Clone, Debug)]
 pub struct Roots {
     /// `reftests/scenes`.
     pub suite: PathBuf,
     /// `shared/corpus/piglit/tests`.
-    pub piglit: PathBuf,
+    pub piglit: Option<PathBuf>,
     /// `shared/scenes`.
-    pub shared_scenes: PathBuf,
-}
-
-impl Roots {
-    /// The usual layout: the suite beside this crate's manifest, `shared/` beside the
-    /// repository root.
-    pub fn from_manifest_dir(manifest_dir: &Path) -> Roots {
-        let repo = manifest_dir.parent().unwrap_or(manifest_dir);
-        let shared = repo.parent().unwrap_or(repo).join("shared");
-        Roots {
-            suite: manifest_dir.join("scenes"),
-            piglit: shared.join("corpus").join("piglit").join("tests"),
-            shared_scenes: shared.join("scenes"),
-        }
-    }
+    pub shared_scenes: Option<PathBuf>,
 }
 
 /// All files below `dir` (recursively) whose names satisfy `keep`, sorted. A missing
@@ -141,8 +127,12 @@ pub fn shared_scenes(dir: &Path) -> io::Result<Vec<SceneEntry>> {
 /// Every scene of the three sources, suite first.
 pub fn all_scenes(roots: &Roots) -> io::Result<Vec<SceneEntry>> {
     let mut all = suite_scenes(&roots.suite)?;
-    all.extend(piglit_scenes(&roots.piglit)?);
-    all.extend(shared_scenes(&roots.shared_scenes)?);
+    if let Some(piglit) = &roots.piglit {
+        all.extend(piglit_scenes(piglit)?);
+    }
+    if let Some(shared) = &roots.shared_scenes {
+        all.extend(shared_scenes(shared)?);
+    }
     Ok(all)
 }
 
