@@ -1,6 +1,15 @@
 //! Clipping (frustum with depth clamp, user clip planes/distances, a guard band for x/y)
 //! and the viewport transform, producing the rasterizer's [`DrawInput`].
 //!
+//! Filled triangles are clipped in x and y only to a guard band far outside the viewport;
+//! the rasterizer bounds them by their viewport's pixel rectangle
+//! ([`glemu_raster::ViewportState::rect`]), which gives the image clipping to the view
+//! volume would without cutting every triangle that crosses the viewport edge. Points,
+//! lines and triangles drawn as lines or points (polygon mode) are clipped to the view
+//! volume itself: their width may then reach past the viewport, as GL specifies. Each
+//! primitive uses the viewport its provoking vertex selects with `result.viewport`
+//! (ARB_viewport_array; 0 when not written or out of range).
+//!
 //! Triangles entirely inside every plane pass through untouched (vertices shared with
 //! their neighbours); a triangle crossing a plane is clipped as a polygon
 //! (Sutherland–Hodgman) and fanned from its first vertex. Varyings at new vertices are
@@ -24,9 +33,9 @@ pub struct RasterPlan {
     pub picks: Vec<(Option<usize>, usize, bool)>,
 }
 
-/// Largest |x_ndc|, |y_ndc| kept without clipping, as a multiple of the viewport half
-/// size: window coordinates stay within ±8192 pixels of the viewport, well inside the
-/// rasterizer's fixed-point range.
+/// Largest |x_ndc|, |y_ndc| kept without clipping, as a multiple of the largest viewport
+/// half size: window coordinates stay within ±8192 pixels of the viewport, well inside
+/// the rasterizer's fixed-point range.
 const GUARD_PIXELS: f32 = 8192.0;
 
 /// Why a plane is there; points use the exact frustum for x and y.
@@ -102,11 +111,13 @@ pub struct ClipContext<'a> {
     /// Layout index of each enabled user plane's written distance, if any.
     user_src: [Option<usize>; 8],
     point_size_src: Option<usize>,
+    /// Layout index of `result.viewport`, if written.
+    viewport_src: Option<usize>,
     planes: Planes,
     /// Per `verts` index: bit k set = outside plane k (guard band for x and y).
     outcodes: Vec<u32>,
-    /// Per `verts` index: window position and picked varyings (meaningful where the
-    /// outcode is 0).
+    /// Per `verts` index: window position (in the viewport the vertex itself selects) and
+    /// picked varyings (meaningful where the outcode is 0).
     shared: DrawInput,
 }
 
@@ -114,15 +125,41 @@ pub struct ClipContext<'a> {
 const VERTEX_CHUNK: usize = 4096;
 
 impl<'a> ClipContext<'a> {
+    /// Clipping for filled triangles (see [`ClipContext::with_outlines`]).
     pub fn new(verts: &'a Vertices, plan: &'a RasterPlan, vp: &'a VertexProcessing) -> Self {
+        Self::with_outlines(verts, plan, vp, false)
+    }
+
+    /// `outlined`: triangles are drawn as lines or points (polygon mode) on some face, so
+    /// they are clipped to the view volume in x and y as well: their edges' width is not
+    /// bounded by the viewport rectangle the way filled triangles are.
+    pub fn with_outlines(
+        verts: &'a Vertices,
+        plan: &'a RasterPlan,
+        vp: &'a VertexProcessing,
+        outlined: bool,
+    ) -> Self {
         let mut user_src = [None; 8];
         for (i, u) in user_src.iter_mut().enumerate() {
             *u = verts
                 .find(VaryingSlot::ClipDistance(i as u32))
                 .or_else(|| verts.find(VaryingSlot::ClipLegacy(i as u32)));
         }
-        let half_w = (vp.viewport.width * 0.5).max(1.0);
-        let half_h = (vp.viewport.height * 0.5).max(1.0);
+        let half_w = vp
+            .viewports
+            .iter()
+            .fold(1.0f32, |m, v| m.max(v.width * 0.5));
+        let half_h = vp
+            .viewports
+            .iter()
+            .fold(1.0f32, |m, v| m.max(v.height * 0.5));
+        let gb = |half: f32| {
+            if outlined {
+                1.0
+            } else {
+                (GUARD_PIXELS / half).max(1.0)
+            }
+        };
         let mut cc = ClipContext {
             verts,
             plan,
@@ -133,9 +170,10 @@ impl<'a> ClipContext<'a> {
             } else {
                 None
             },
+            viewport_src: verts.find(VaryingSlot::ViewportIndex),
             planes: Planes {
-                gb_x: (GUARD_PIXELS / half_w).max(1.0),
-                gb_y: (GUARD_PIXELS / half_h).max(1.0),
+                gb_x: gb(half_w),
+                gb_y: gb(half_h),
                 near_far: !vp.clip.depth_clamp,
                 user: vp.clip.enabled,
             },
@@ -157,7 +195,8 @@ impl<'a> ClipContext<'a> {
                     let v = c * VERTEX_CHUNK + i;
                     *code = this.compute_outcode(v);
                     if *code == 0 {
-                        *win = this.window(this.verts.position(v), this.point_size(v));
+                        let pos = this.verts.position(v);
+                        *win = this.window(pos, this.point_size(v), this.viewport_of(v));
                     }
                 }
             });
@@ -230,8 +269,22 @@ impl<'a> ClipContext<'a> {
         }
     }
 
-    fn window(&self, pos: [f32; 4], point_size: f32) -> WindowVertex {
-        let vp = &self.vp.viewport;
+    /// The viewport vertex `v` selects: `result.viewport.x` when written and in range,
+    /// else 0 (the spec leaves an out-of-range index undefined; Mesa uses 0 too).
+    fn viewport_of(&self, v: usize) -> u8 {
+        let Some(k) = self.viewport_src else {
+            return 0;
+        };
+        let i = self.verts.get(v, k)[0] as i32;
+        if (0..self.vp.viewports.len() as i32).contains(&i) {
+            i as u8
+        } else {
+            0
+        }
+    }
+
+    fn window(&self, pos: [f32; 4], point_size: f32, viewport: u8) -> WindowVertex {
+        let vp = &self.vp.viewports[usize::from(viewport) % self.vp.viewports.len()];
         let inv_w = 1.0 / pos[3];
         let (x, y, z) = (pos[0] * inv_w, pos[1] * inv_w, pos[2] * inv_w);
         let mut zw = vp.near + (z + 1.0) * 0.5 * (vp.far - vp.near);
@@ -251,9 +304,32 @@ impl<'a> ClipContext<'a> {
 
     /// Appends a vertex made by clipping to the chunk's own vertices; returns its index
     /// (numbered after the shared vertices).
-    fn emit_clip_vert(&self, cv: &ClipVert, out: &mut DrawInput) -> u32 {
+    fn emit_clip_vert(&self, cv: &ClipVert, viewport: u8, out: &mut DrawInput) -> u32 {
         let base = self.shared.vertices.len() as u32;
-        base + out.push_vertex(self.window(cv.pos, cv.point_size), &cv.vary)
+        base + out.push_vertex(self.window(cv.pos, cv.point_size, viewport), &cv.vary)
+    }
+
+    /// Unclipped vertex `v` of a primitive in `viewport`: the shared one when the vertex
+    /// selects that viewport itself, else a copy transformed by it in the chunk's own.
+    fn unclipped(&self, v: usize, viewport: u8, out: &mut DrawInput) -> u32 {
+        if self.viewport_of(v) == viewport {
+            return v as u32;
+        }
+        let base = self.shared.vertices.len() as u32;
+        let win = self.window(self.verts.position(v), self.point_size(v), viewport);
+        let vary = self.shared.vertex_varyings(v as u32).unwrap_or(&[]);
+        base + out.push_vertex(win, vary)
+    }
+
+    /// Which planes vertex `v` is outside of, with x and y against the view volume.
+    fn exact_outcode(&self, v: usize) -> u32 {
+        let pos = self.verts.position(v);
+        let user = self.user_distances(v, pos);
+        let d = distances(pos, &user, &self.planes, true);
+        d.iter()
+            .enumerate()
+            .filter(|(_, x)| **x < 0.0 || x.is_nan())
+            .fold(0u32, |m, (k, _)| m | (1 << k))
     }
 
     /// Which planes vertex `v` is outside of (guard band for x/y).
@@ -295,22 +371,27 @@ impl<'a> ClipContext<'a> {
             for (d, v) in idx.iter_mut().zip(vs) {
                 *d = *v as usize;
             }
+            let vp = self.viewport_of(idx[usize::from(prov).min(per - 1)]);
+            let first = out.primitives.len();
             match class {
-                PrimClass::Points => self.add_point(idx[0], id, out),
-                PrimClass::Lines => self.add_line(&idx, prov, id, out),
-                PrimClass::Triangles => self.add_triangle(&idx, prov, id, prims.edges(p), out),
+                PrimClass::Points => self.add_point(idx[0], id, vp, out),
+                PrimClass::Lines => self.add_line(&idx, prov, id, vp, out),
+                PrimClass::Triangles => self.add_triangle(&idx, prov, id, prims.edges(p), vp, out),
                 _ => {}
+            }
+            for prim in out.primitives.get_mut(first..).unwrap_or_default() {
+                prim.viewport = vp;
             }
         }
     }
 
-    fn add_point(&self, v: usize, id: u32, out: &mut DrawInput) {
-        let cv = self.clip_vert(v, true);
-        if cv.dist.iter().any(|d| *d < 0.0 || d.is_nan()) {
+    fn add_point(&self, v: usize, id: u32, vp: u8, out: &mut DrawInput) {
+        if self.exact_outcode(v) != 0 {
             return;
         }
         // Inside the exact frustum means inside the guard band: the shared vertex is it.
-        out.primitives.push(Primitive::point(v as u32, id));
+        let e = self.unclipped(v, vp, out);
+        out.primitives.push(Primitive::point(e, id));
     }
 
     /// Copies the provoking vertex's flat varyings to every vertex of a clipped primitive.
@@ -329,17 +410,18 @@ impl<'a> ClipContext<'a> {
         }
     }
 
-    fn add_line(&self, idx: &[usize], prov: u8, id: u32, out: &mut DrawInput) {
-        let (c0, c1) = (self.outcode(idx[0]), self.outcode(idx[1]));
+    fn add_line(&self, idx: &[usize], prov: u8, id: u32, vp: u8, out: &mut DrawInput) {
+        let (c0, c1) = (self.exact_outcode(idx[0]), self.exact_outcode(idx[1]));
         if c0 & c1 != 0 {
             return;
         }
         if c0 | c1 == 0 {
-            let (a, b) = (idx[0] as u32, idx[1] as u32);
+            let a = self.unclipped(idx[0], vp, out);
+            let b = self.unclipped(idx[1], vp, out);
             out.primitives.push(Primitive::line(a, b, prov, id));
             return;
         }
-        let mut cvs = [self.clip_vert(idx[0], false), self.clip_vert(idx[1], false)];
+        let mut cvs = [self.clip_vert(idx[0], true), self.clip_vert(idx[1], true)];
         if cvs.iter().any(|c| c.pos.iter().any(|x| !x.is_finite())) {
             return;
         }
@@ -365,8 +447,9 @@ impl<'a> ClipContext<'a> {
             if !usable(&cvs[0]) || !usable(&cvs[1]) {
                 return;
             }
-            let (a, b) = (idx[0] as u32, idx[1] as u32);
-            out.primitives.push(Primitive::line(a, b, prov, id));
+            let ea = self.emit_clip_vert(&cvs[0], vp, out);
+            let eb = self.emit_clip_vert(&cvs[1], vp, out);
+            out.primitives.push(Primitive::line(ea, eb, prov, id));
             return;
         }
         self.flatten(&mut cvs, prov as usize);
@@ -375,8 +458,8 @@ impl<'a> ClipContext<'a> {
         if !usable(&a) || !usable(&b) {
             return;
         }
-        let ea = self.emit_clip_vert(&a, out);
-        let eb = self.emit_clip_vert(&b, out);
+        let ea = self.emit_clip_vert(&a, vp, out);
+        let eb = self.emit_clip_vert(&b, vp, out);
         out.primitives.push(Primitive::line(ea, eb, prov, id));
     }
 
@@ -412,7 +495,15 @@ impl<'a> ClipContext<'a> {
         }
     }
 
-    fn add_triangle(&self, idx: &[usize], prov: u8, id: u32, edges: u8, out: &mut DrawInput) {
+    fn add_triangle(
+        &self,
+        idx: &[usize],
+        prov: u8,
+        id: u32,
+        edges: u8,
+        vp: u8,
+        out: &mut DrawInput,
+    ) {
         let codes = [
             self.outcode(idx[0]),
             self.outcode(idx[1]),
@@ -422,7 +513,11 @@ impl<'a> ClipContext<'a> {
             return;
         }
         if codes[0] | codes[1] | codes[2] == 0 {
-            let e = [idx[0] as u32, idx[1] as u32, idx[2] as u32];
+            let e = [
+                self.unclipped(idx[0], vp, out),
+                self.unclipped(idx[1], vp, out),
+                self.unclipped(idx[2], vp, out),
+            ];
             let mut t = Primitive::triangle(e, prov, id);
             t.edge_flags = edges;
             out.primitives.push(t);
@@ -468,7 +563,10 @@ impl<'a> ClipContext<'a> {
         if !poly.iter().all(usable) {
             return;
         }
-        let e: Vec<u32> = poly.iter().map(|c| self.emit_clip_vert(c, out)).collect();
+        let e: Vec<u32> = poly
+            .iter()
+            .map(|c| self.emit_clip_vert(c, vp, out))
+            .collect();
         let n = e.len();
         for i in 1..n - 1 {
             // Flat values were copied to every vertex, so any position can provoke.
@@ -508,8 +606,20 @@ mod tests {
         prims: &Primitives,
         ids: &[u32],
     ) -> DrawInput {
-        let plan = plan();
-        let cc = ClipContext::new(v, &plan, vp);
+        clip_as(v, vp, class, prims, ids, &plan(), false)
+    }
+
+    /// [`clip`] with a plan and polygon-mode outlines of one's own.
+    fn clip_as(
+        v: &Vertices,
+        vp: &VertexProcessing,
+        class: PrimClass,
+        prims: &Primitives,
+        ids: &[u32],
+        plan: &RasterPlan,
+        outlined: bool,
+    ) -> DrawInput {
+        let cc = ClipContext::with_outlines(v, plan, vp, outlined);
         let mut chunk = DrawInput::new(plan.picks.len());
         cc.add(class, prims, ids, 0..prims.len(), &mut chunk);
         let shared = cc.shared();
@@ -635,6 +745,82 @@ mod tests {
         };
         let out = clip(&v, &vp, PrimClass::Points, &prims, &[0, 1]);
         assert_eq!(out.primitives.len(), 1, "the point at x = -3w is outside");
+    }
+
+    #[test]
+    fn lines_and_outlined_triangles_are_clipped_to_the_view_volume_in_x_and_y() {
+        let vp = VertexProcessing::new(100, 100);
+        let v = verts(&[
+            [-3.0, 0.0, 0.0, 1.0],
+            [0.5, 0.0, 0.0, 1.0],
+            [0.0, 3.0, 0.0, 1.0],
+        ]);
+        let line = Primitives {
+            verts: vec![0, 1],
+            provoking: vec![0],
+            edge_flags: vec![],
+        };
+        let out = clip(&v, &vp, PrimClass::Lines, &line, &[0]);
+        assert_eq!(out.vertices[0].pos[0], 0.0, "cut at x = -w, window x 0");
+        assert_eq!(out.vertices[1].pos[0], 75.0);
+        let tri = Primitives {
+            verts: vec![0, 1, 2],
+            provoking: vec![0],
+            edge_flags: vec![],
+        };
+        let filled = clip(&v, &vp, PrimClass::Triangles, &tri, &[0]);
+        assert_eq!(filled.primitives.len(), 1, "inside the guard band");
+        let out = clip_as(&v, &vp, PrimClass::Triangles, &tri, &[0], &plan(), true);
+        assert!(out.primitives.len() > 1, "cut into a polygon");
+        for w in &out.vertices {
+            assert!((0.0..=100.0).contains(&w.pos[0]) && (0.0..=100.0).contains(&w.pos[1]));
+        }
+    }
+
+    #[test]
+    fn primitives_take_the_viewport_their_provoking_vertex_selects() {
+        let mut vp = VertexProcessing::new(64, 64);
+        vp.viewports[2] = crate::state::Viewport {
+            x: 32.0,
+            y: 0.0,
+            width: 32.0,
+            height: 16.0,
+            near: 0.5,
+            far: 1.0,
+        };
+        let mut v = Vertices::new(vec![VaryingSlot::Position, VaryingSlot::ViewportIndex]);
+        let rows = [
+            ([0.0f32, 0.0, 0.0, 1.0], 2i32),
+            ([1.0, 0.0, 0.0, 1.0], 0),
+            ([0.0, 1.0, 0.0, 1.0], 99),
+        ];
+        for (p, i) in rows {
+            v.push_row(&[p.map(f32::to_bits), [i as u32, 0, 0, 0]]);
+        }
+        // Triangle (0 1 2) provoked by vertex 0 (viewport 2), then by vertex 1 (0), then by
+        // vertex 2 (99: out of range, viewport 0).
+        let prims = Primitives {
+            verts: vec![0, 1, 2, 0, 1, 2, 0, 1, 2],
+            provoking: vec![0, 1, 2],
+            edge_flags: vec![],
+        };
+        let plan = RasterPlan::default();
+        let out = clip_as(
+            &v,
+            &vp,
+            PrimClass::Triangles,
+            &prims,
+            &[0, 1, 2],
+            &plan,
+            false,
+        );
+        let vps: Vec<u8> = out.primitives.iter().map(|p| p.viewport).collect();
+        assert_eq!(vps, [2, 0, 0]);
+        let pos = |p: usize| out.primitives[p].v.map(|i| out.vertices[i as usize].pos);
+        assert_eq!(pos(0)[0], [48.0, 8.0, 0.75, 1.0]);
+        assert_eq!(pos(0)[1], [64.0, 8.0, 0.75, 1.0]);
+        assert_eq!(pos(1)[0], [32.0, 32.0, 0.5, 1.0]);
+        assert_eq!(pos(1), pos(2));
     }
 
     #[test]

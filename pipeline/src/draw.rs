@@ -11,7 +11,9 @@ use crate::vertices::Vertices;
 use crate::xfb::XfbState;
 use crate::{geometry, layer, tess, vertex_stage};
 use glemu_programs::ir::VaryingSlot;
-use glemu_raster::{DrawInput, Framebuffer, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS};
+use glemu_raster::{
+    DrawInput, Framebuffer, PolygonMode, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS,
+};
 use std::borrow::Cow;
 
 /// Primitives of the last vertex-processing stage, ready for stream-out and clipping.
@@ -247,7 +249,10 @@ fn run_stages(
     if to_raster.prims.is_empty() {
         return Ok(stats);
     }
-    let cc = ClipContext::new(verts, &plan.raster, vp);
+    let rs = &state.raster.raster;
+    let outlined =
+        rs.polygon_mode_front != PolygonMode::Fill || rs.polygon_mode_back != PolygonMode::Fill;
+    let cc = ClipContext::with_outlines(verts, &plan.raster, vp, outlined);
     let source = ClipSource {
         cc: &cc,
         class: to_raster.class,
@@ -257,7 +262,10 @@ fn run_stages(
     let shader = ProgramShader::new(fp, &plan, res, fb.color_targets());
     let mut rstate = state.raster;
     rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
-    rstate.depth_stencil.depth_range = [vp.viewport.near, vp.viewport.far];
+    for (r, v) in rstate.raster.viewports.iter_mut().zip(&vp.viewports) {
+        r.rect = Some(v.pixel_rect());
+        r.depth_range = [v.near, v.far];
+    }
     let r = rasterizer
         .draw_source(fb, &rstate, &source, &shader)
         .map_err(|e| PipelineError::execution(e.to_string()))?;

@@ -130,7 +130,7 @@ pub struct ClipState {
     pub depth_clamp: bool,
 }
 
-/// glViewport + glDepthRange.
+/// glViewportIndexedf + glDepthRangeIndexed: one viewport of the array.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Viewport {
     pub x: f32,
@@ -142,6 +142,7 @@ pub struct Viewport {
 }
 
 impl Viewport {
+    /// The viewport covering a `width`×`height` framebuffer, depth range [0, 1].
     pub fn new(width: u32, height: u32) -> Viewport {
         Viewport {
             x: 0.0,
@@ -150,6 +151,22 @@ impl Viewport {
             height: height as f32,
             near: 0.0,
             far: 1.0,
+        }
+    }
+
+    /// The pixels whose centre lies inside the viewport: what the rasterizer bounds a
+    /// primitive by, since x and y are clipped only to a guard band.
+    pub fn pixel_rect(&self) -> glemu_raster::Rect {
+        let lo = |a: f32| (f64::from(a) - 0.5).ceil();
+        let hi = |a: f32, d: f32| (f64::from(a) + f64::from(d) - 0.5).ceil();
+        let (x0, y0) = (lo(self.x), lo(self.y));
+        let (x1, y1) = (hi(self.x, self.width), hi(self.y, self.height));
+        let int = |v: f64| v.clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+        glemu_raster::Rect {
+            x: int(x0),
+            y: int(y0),
+            width: int((x1 - x0).max(0.0)),
+            height: int((y1 - y0).max(0.0)),
         }
     }
 }
@@ -197,7 +214,9 @@ impl Default for FogParams {
 #[derive(Clone, Debug)]
 pub struct VertexProcessing {
     pub clip: ClipState,
-    pub viewport: Viewport,
+    /// The viewport array (ARB_viewport_array); a primitive uses the one its provoking
+    /// vertex selects with `result.viewport` (0 when not written or out of range).
+    pub viewports: [Viewport; glemu_raster::MAX_VIEWPORTS],
     /// GL_VERTEX_PROGRAM_TWO_SIDE: back-facing triangles take back colours.
     pub two_side: bool,
     /// GL_LAST_VERTEX_CONVENTION.
@@ -230,7 +249,7 @@ impl VertexProcessing {
     pub fn new(width: u32, height: u32) -> VertexProcessing {
         VertexProcessing {
             clip: ClipState::default(),
-            viewport: Viewport::new(width, height),
+            viewports: [Viewport::new(width, height); glemu_raster::MAX_VIEWPORTS],
             two_side: false,
             provoking_last: true,
             tess: TessState::default(),

@@ -955,7 +955,7 @@ fn scissor_limits_writes() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
     let mut f = fb(100, 100, 1, ColorFormat::Rgba32F);
     let mut st = additive();
-    st.raster.scissor = Some(Rect {
+    st.raster.viewports[0].scissor = Some(Rect {
         x: 60,
         y: 10,
         width: 10,
@@ -967,6 +967,54 @@ fn scissor_limits_writes() {
     assert_eq!(s.samples_passed, 700);
     assert_eq!(f.read_sample(0, 59, 50, 0).map(|c| c[0]), Some(0.0));
     assert_eq!(f.read_sample(0, 60, 10, 0).map(|c| c[0]), Some(1.0));
+}
+
+/// Each filled triangle stays inside its own viewport's rectangle ∩ scissor, whatever the
+/// others use; an index past MAX_VIEWPORTS means 0. Points and wide lines (which the
+/// pipeline clips to the view volume) keep their whole width: only the scissor and the
+/// framebuffer bound them.
+#[test]
+fn primitives_stay_in_their_viewport_rectangle() {
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(64, 64, 1, ColorFormat::Rgba32F);
+    let mut st = additive();
+    st.raster.line_width = 5.0;
+    st.raster.point_size = 9.0;
+    let rect = |x, y, width, height| {
+        Some(Rect {
+            x,
+            y,
+            width,
+            height,
+        })
+    };
+    st.raster.viewports[0].rect = rect(0, 0, 32, 32);
+    st.raster.viewports[3].rect = rect(32, 32, 32, 32);
+    st.raster.viewports[3].scissor = rect(40, 0, 64, 64);
+    let mut inp = DrawInput::new(0);
+    // A full-window quad to viewport 3 and another with index 200 (= viewport 0).
+    quad(&mut inp, 0.0, 0.0, 64.0, 64.0, 0.5, [0.0; 4]);
+    quad(&mut inp, 0.0, 0.0, 64.0, 64.0, 0.5, [0.0; 4]);
+    for (i, p) in inp.primitives.iter_mut().enumerate() {
+        p.viewport = if i < 2 { 3 } else { 200 };
+    }
+    // A point and a wide line straddling viewport 0's top-right corner.
+    let a = inp.push_vertex(vtx(30.0, 30.0), &[]);
+    let b = inp.push_vertex(vtx(36.0, 30.5), &[]);
+    inp.primitives.push(Primitive::point(a, 9));
+    inp.primitives.push(Primitive::line(a, b, 0, 10));
+    draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
+    let red = |x, y| f.read_sample(0, x, y, 0).map(|c| c[0]).unwrap_or(-1.0);
+    // Viewport 3 ∩ its scissor: x 40..64, y 32..64.
+    assert_eq!(
+        (red(39, 40), red(40, 40), red(63, 63), red(50, 31)),
+        (0.0, 1.0, 1.0, 0.0)
+    );
+    // Viewport 0: the quad, with the point and the line over it; they go on past 32.
+    assert_eq!((red(0, 0), red(31, 20)), (1.0, 1.0));
+    assert_eq!((red(29, 29), red(31, 31)), (2.0, 3.0));
+    assert_eq!((red(32, 30), red(35, 30), red(33, 33)), (2.0, 1.0, 1.0));
+    assert_eq!((red(36, 30), red(31, 34)), (0.0, 0.0));
 }
 
 /// Writes IPAS (sample 3) of varying 0 to red, IPAO (+0.25, 0) to green, sample id to
@@ -1088,7 +1136,7 @@ fn polygon_offset_and_depth_clamp() {
     // Depth clamp to the depth range [0.2, 0.4].
     st.raster.polygon_offset = PolygonOffset::default();
     st.depth_stencil.depth_clamp = true;
-    st.depth_stencil.depth_range = [0.4, 0.2];
+    st.raster.viewports[0].depth_range = [0.4, 0.2];
     draw(&r, &mut f, &st, &inp, &VaryShader::constant([1.0; 4]));
     assert!((f.read_depth(0, 3, 0).unwrap_or_default() - 0.2).abs() < 1e-6);
     assert!((f.read_depth(7, 3, 0).unwrap_or_default() - 0.4).abs() < 1e-6);

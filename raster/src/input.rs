@@ -33,6 +33,9 @@ pub struct Primitive {
     /// Edge flags for polygon mode LINE/POINT: bit i set = the edge/vertex starting at
     /// `v[i]` is drawn. Use 0b111 when the pipeline has no edge flags.
     pub edge_flags: u8,
+    /// Viewport index (below [`crate::MAX_VIEWPORTS`]; others are treated as 0): whose
+    /// rectangle, scissor and depth range apply.
+    pub viewport: u8,
 }
 
 impl Primitive {
@@ -44,6 +47,7 @@ impl Primitive {
             provoking,
             id,
             edge_flags: 0b111,
+            viewport: 0,
         }
     }
     /// A line segment.
@@ -54,6 +58,7 @@ impl Primitive {
             provoking,
             id,
             edge_flags: 0b111,
+            viewport: 0,
         }
     }
     /// A point.
@@ -64,6 +69,7 @@ impl Primitive {
             provoking: 0,
             id,
             edge_flags: 0b111,
+            viewport: 0,
         }
     }
 }

@@ -15,7 +15,9 @@ use crate::error::RasterError;
 use crate::framebuffer::DepthFormat;
 use crate::input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
 use crate::shader::{InterpMode, ShaderInfo};
-use crate::state::{CullMode, DrawState, FrontFace, PointSpriteOrigin, PolygonMode};
+use crate::state::{
+    CullMode, DrawState, FrontFace, PointSpriteOrigin, PolygonMode, Rect, MAX_VIEWPORTS,
+};
 
 /// Subpixel steps per pixel.
 pub const SUBPIXEL: i64 = 256;
@@ -90,6 +92,8 @@ pub struct PrimSetup {
     pub point_scale: [f32; 2],
     pub n_edges: u8,
     pub front: bool,
+    /// Which of [`DrawSetup::clips`] bounds the primitive.
+    pub clip: u8,
 }
 
 impl PrimSetup {
@@ -131,8 +135,11 @@ pub struct DrawSetup {
     pub prims: Vec<PrimSetup>,
     pub attrs: Vec<AttrPlane>,
     pub varyings: usize,
-    /// Framebuffer ∩ scissor (x0, y0, x1, y1), half-open: no fragment lies outside.
-    pub clip: [i32; 4],
+    /// Pixel rectangles (x0, y0, x1, y1), half-open, that bound primitives
+    /// ([`PrimSetup::clip`]): for viewport i, `2 * i` is framebuffer ∩ scissor i (points
+    /// and lines) and `2 * i + 1` that ∩ viewport rectangle i (filled triangles, which the
+    /// pipeline clips in x and y only to a guard band). No fragment lies outside.
+    pub clips: [[i32; 4]; 2 * MAX_VIEWPORTS],
 }
 
 /// Framebuffer facts setup needs.
@@ -230,8 +237,10 @@ pub(crate) struct SetupCtx<'a> {
     state: &'a DrawState,
     info: &'a ShaderInfo,
     target: Target,
-    clip: [i32; 4],
-    z_clamp: [f32; 2],
+    /// As [`DrawSetup::clips`].
+    clips: [[i32; 4]; 2 * MAX_VIEWPORTS],
+    /// Depth clamp range per viewport.
+    z_clamps: [[f32; 2]; MAX_VIEWPORTS],
     /// Interpolation of each varying.
     modes: Vec<InterpMode>,
 }
@@ -241,6 +250,8 @@ pub(crate) struct SetupCtx<'a> {
 struct Ctx<'a> {
     draw: &'a SetupCtx<'a>,
     extra: &'a DrawInput,
+    /// Viewport of the primitive being set up.
+    vp: usize,
 }
 
 fn check_varyings(input: &DrawInput, nv: usize) -> Result<(), RasterError> {
@@ -266,27 +277,33 @@ impl<'a> SetupCtx<'a> {
         target: Target,
     ) -> Result<Self, RasterError> {
         check_varyings(shared, shared.varyings_per_vertex)?;
-        let mut clip = [0, 0, target.width as i32, target.height as i32];
-        if let Some(s) = state.raster.scissor {
-            clip[0] = clip[0].max(s.x);
-            clip[1] = clip[1].max(s.y);
-            clip[2] = clip[2].min(s.x.saturating_add(s.width.max(0)));
-            clip[3] = clip[3].min(s.y.saturating_add(s.height.max(0)));
+        let mut clips = [[0; 4]; 2 * MAX_VIEWPORTS];
+        for (v, c) in state.raster.viewports.iter().zip(clips.chunks_exact_mut(2)) {
+            let mut clip = [0, 0, target.width as i32, target.height as i32];
+            if let Some(r) = v.scissor {
+                intersect(&mut clip, r);
+            }
+            c[0] = clip;
+            if let Some(r) = v.rect {
+                intersect(&mut clip, r);
+            }
+            c[1] = clip;
         }
-        let ds = &state.depth_stencil;
-        let z_clamp = if ds.depth_clamp {
-            let (n, f) = (ds.depth_range[0], ds.depth_range[1]);
-            [n.min(f).max(0.0), n.max(f).min(1.0)]
-        } else {
-            [0.0, 1.0]
-        };
+        let z_clamps = state.raster.viewports.map(|v| {
+            if state.depth_stencil.depth_clamp {
+                let [n, f] = v.depth_range;
+                [n.min(f).max(0.0), n.max(f).min(1.0)]
+            } else {
+                [0.0, 1.0]
+            }
+        });
         Ok(SetupCtx {
             shared,
             state,
             info,
             target,
-            clip,
-            z_clamp,
+            clips,
+            z_clamps,
             modes: (0..shared.varyings_per_vertex)
                 .map(|k| info.interp(k).mode)
                 .collect(),
@@ -305,19 +322,29 @@ impl<'a> SetupCtx<'a> {
         out.prims.clear();
         out.attrs.clear();
         out.varyings = nv;
-        out.clip = self.clip;
-        if bbox_empty(&self.clip) {
-            return Ok(());
-        }
+        out.clips = self.clips;
         check_varyings(extra, nv)?;
-        let ctx = Ctx { draw: self, extra };
         out.prims.reserve(prims.len());
         out.attrs.reserve(prims.len() * nv);
         for prim in prims {
+            let vp = usize::from(prim.viewport);
+            let ctx = Ctx {
+                draw: self,
+                extra,
+                vp: if vp < MAX_VIEWPORTS { vp } else { 0 },
+            };
             ctx.primitive(prim, out)?;
         }
         Ok(())
     }
+}
+
+/// Narrows the half-open pixel rectangle `clip` to `r`.
+fn intersect(clip: &mut [i32; 4], r: Rect) {
+    clip[0] = clip[0].max(r.x);
+    clip[1] = clip[1].max(r.y);
+    clip[2] = clip[2].min(r.x.saturating_add(r.width.max(0)));
+    clip[3] = clip[3].min(r.y.saturating_add(r.height.max(0)));
 }
 
 /// Runs setup for every primitive of a draw.
@@ -338,6 +365,20 @@ pub fn setup_draw(
 }
 
 impl Ctx<'_> {
+    /// Index into [`DrawSetup::clips`] of this primitive's bounds (`fill`: a filled
+    /// triangle).
+    fn clip_index(&self, fill: bool) -> u8 {
+        (2 * self.vp + usize::from(fill)) as u8
+    }
+
+    fn clip_rect(&self, fill: bool) -> [i32; 4] {
+        self.draw.clips[usize::from(self.clip_index(fill))]
+    }
+
+    fn z_clamp(&self) -> [f32; 2] {
+        self.draw.z_clamps[self.vp]
+    }
+
     fn vertex(&self, i: u32) -> Result<(WindowVertex, &[u32]), RasterError> {
         let shared = self.draw.shared;
         let n = shared.vertices.len();
@@ -463,7 +504,7 @@ impl Ctx<'_> {
                         edge(pts[0], pts[2]),
                     ]
                 };
-                let bbox = pixel_bbox(&pts, self.draw.clip);
+                let bbox = pixel_bbox(&pts, self.clip_rect(true));
                 if bbox_empty(&bbox) {
                     return;
                 }
@@ -494,12 +535,13 @@ impl Ctx<'_> {
                         ..z
                     },
                     inv_w,
-                    z_clamp: self.draw.z_clamp,
+                    z_clamp: self.z_clamp(),
                     id: prim.id,
                     attr_start,
                     point_scale: [0.0; 2],
                     n_edges: 3,
                     front,
+                    clip: self.clip_index(true),
                 });
             }
             PolygonMode::Line => {
@@ -583,7 +625,7 @@ impl Ctx<'_> {
         let Some((edges, n_edges)) = polygon_edges(&pts) else {
             return;
         };
-        let bbox = pixel_bbox(&pts, self.draw.clip);
+        let bbox = pixel_bbox(&pts, self.clip_rect(false));
         if bbox_empty(&bbox) {
             return;
         }
@@ -612,12 +654,13 @@ impl Ctx<'_> {
                 ..z
             },
             inv_w,
-            z_clamp: self.draw.z_clamp,
+            z_clamp: self.z_clamp(),
             id,
             attr_start,
             point_scale: [0.0; 2],
             n_edges: n_edges as u8,
             front,
+            clip: self.clip_index(false),
         });
     }
 
@@ -656,7 +699,7 @@ impl Ctx<'_> {
         let Some((edges, n_edges)) = polygon_edges(&pts) else {
             return;
         };
-        let bbox = pixel_bbox(&pts, self.draw.clip);
+        let bbox = pixel_bbox(&pts, self.clip_rect(false));
         if bbox_empty(&bbox) {
             return;
         }
@@ -672,12 +715,13 @@ impl Ctx<'_> {
             oy: p[1],
             z: Plane::constant(p[2] + offset),
             inv_w: Plane::constant(p[3]),
-            z_clamp: self.draw.z_clamp,
+            z_clamp: self.z_clamp(),
             id,
             attr_start,
             point_scale: [1.0 / size, t_dir / size],
             n_edges: n_edges as u8,
             front,
+            clip: self.clip_index(false),
         });
     }
 }

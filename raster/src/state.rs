@@ -6,6 +6,9 @@
 /// Maximum number of colour attachments / fragment colour outputs.
 pub const MAX_COLOR_TARGETS: usize = 8;
 
+/// Viewports a primitive can be routed to (ARB_viewport_array's `MAX_VIEWPORTS`).
+pub const MAX_VIEWPORTS: usize = 16;
+
 /// Comparison used by depth and stencil tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CompareFunc {
@@ -85,10 +88,9 @@ pub struct DepthStencilState {
     pub depth_func: CompareFunc,
     /// Depth writes (GL depth mask); only effective when the depth test is enabled.
     pub depth_write: bool,
-    /// GL_DEPTH_CLAMP: fragment depth is clamped to the depth range instead of [0, 1].
+    /// GL_DEPTH_CLAMP: fragment depth is clamped to the primitive's viewport depth range
+    /// ([`ViewportState::depth_range`]) instead of [0, 1].
     pub depth_clamp: bool,
-    /// glDepthRange (near, far), used by depth clamp.
-    pub depth_range: [f32; 2],
     pub stencil_test: bool,
     pub front: StencilFace,
     pub back: StencilFace,
@@ -104,7 +106,6 @@ impl Default for DepthStencilState {
             depth_func: CompareFunc::Less,
             depth_write: true,
             depth_clamp: false,
-            depth_range: [0.0, 1.0],
             stencil_test: false,
             front: StencilFace::default(),
             back: StencilFace::default(),
@@ -299,6 +300,33 @@ pub struct Rect {
     pub height: i32,
 }
 
+/// What the rasterizer needs of one viewport (ARB_viewport_array): each primitive names
+/// its viewport ([`crate::Primitive::viewport`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewportState {
+    /// The pixels whose centre lies in the viewport rectangle; `None` = no bound but the
+    /// framebuffer. It bounds filled triangles only: the pipeline clips those in x and y
+    /// to a guard band far outside the viewport, and this rectangle gives the image
+    /// clipping them to the view volume would (exactly for viewports on whole pixels).
+    /// Points and lines are clipped to the view volume itself, so that a wide point or
+    /// line whose centre is inside may cover pixels outside the viewport, as GL says.
+    pub rect: Option<Rect>,
+    /// The scissor box when this viewport's scissor test is enabled.
+    pub scissor: Option<Rect>,
+    /// glDepthRangeIndexed (near, far), used by depth clamp.
+    pub depth_range: [f32; 2],
+}
+
+impl Default for ViewportState {
+    fn default() -> Self {
+        ViewportState {
+            rect: None,
+            scissor: None,
+            depth_range: [0.0, 1.0],
+        }
+    }
+}
+
 /// Primitive rasterization state.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RasterState {
@@ -314,8 +342,8 @@ pub struct RasterState {
     /// Point sprites: points are squares and `point_coord` is meaningful.
     pub point_sprite: bool,
     pub point_sprite_origin: PointSpriteOrigin,
-    /// Scissor test rectangle when enabled.
-    pub scissor: Option<Rect>,
+    /// Viewport rectangle, scissor and depth range per viewport index.
+    pub viewports: [ViewportState; MAX_VIEWPORTS],
 }
 
 impl Default for RasterState {
@@ -330,7 +358,7 @@ impl Default for RasterState {
             point_size: 1.0,
             point_sprite: false,
             point_sprite_origin: PointSpriteOrigin::UpperLeft,
-            scissor: None,
+            viewports: [ViewportState::default(); MAX_VIEWPORTS],
         }
     }
 }

@@ -105,12 +105,15 @@ pub(crate) fn run_tile<S: FragmentShader>(
             soff,
             n_eval: evals.len(),
             region,
-            clip: [
-                setup.clip[0].max(tx0),
-                setup.clip[1].max(ty0),
-                setup.clip[2].min(tx0 + t),
-                setup.clip[3].min(ty0 + t),
-            ],
+            clip: {
+                let c = setup.clips.get(usize::from(prim.clip)).unwrap_or(&[0; 4]);
+                [
+                    c[0].max(tx0),
+                    c[1].max(ty0),
+                    c[2].min(tx0 + t),
+                    c[3].min(ty0 + t),
+                ]
+            },
         };
         w.n = 0;
         passed += raster_prim(ctx, &pc, mem, w)?;

@@ -414,14 +414,21 @@ impl Context {
         }
         let st = &self.st;
         let mut vertex = VertexProcessing::new(self.width, self.height);
-        vertex.viewport = Viewport {
-            x: st.viewport[0] as f32,
-            y: st.viewport[1] as f32,
-            width: st.viewport[2] as f32,
-            height: st.viewport[3] as f32,
-            near: st.depth_range[0] as f32,
-            far: st.depth_range[1] as f32,
-        };
+        for ((v, [x, y, width, height]), [near, far]) in vertex
+            .viewports
+            .iter_mut()
+            .zip(st.viewports)
+            .zip(st.depth_ranges)
+        {
+            *v = Viewport {
+                x,
+                y,
+                width,
+                height,
+                near: near as f32,
+                far: far as f32,
+            };
+        }
         let mut clip = ClipState {
             enabled: (st.clip_enabled & 0xff) as u8,
             depth_clamp: st.depth_clamp,

@@ -2,6 +2,7 @@
 //! re-creation at another size or sample count.
 
 use super::snapshot::scissor_rect;
+use super::state::MAX_VIEWPORTS;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
@@ -45,8 +46,8 @@ impl Context {
         self.fb = new_framebuffer(width, height, samples.max(1))?;
         self.width = width;
         self.height = height;
-        self.st.viewport = [0, 0, width as i32, height as i32];
-        self.st.scissor = [0, 0, width as i32, height as i32];
+        self.st.viewports = [[0.0, 0.0, width as f32, height as f32]; MAX_VIEWPORTS];
+        self.st.scissors = [[0, 0, width as i32, height as i32]; MAX_VIEWPORTS];
         Ok(())
     }
 

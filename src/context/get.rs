@@ -4,6 +4,7 @@
 use super::fbo::MAX_COLOR_ATTACHMENTS;
 use super::state::{
     MAX_CLIP_PLANES, MAX_LIGHTS, MAX_TEXTURE_COORDS, MAX_TEXTURE_UNITS, MAX_VERTEX_ATTRIBS,
+    MAX_VIEWPORTS,
 };
 use super::subroutines::{MAX_PROGRAM_SUBROUTINE_NUM, MAX_PROGRAM_SUBROUTINE_PARAMETERS};
 use super::textures::MAX_TEXTURE_SIZE;
@@ -76,6 +77,11 @@ fn indexed_count(target: u32) -> u32 {
     }
 }
 
+/// A float state value as GetIntegerv reports it: rounded to the nearest integer.
+pub(crate) fn round_int(v: f32) -> i32 {
+    v.round() as i32
+}
+
 fn int(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
@@ -138,8 +144,14 @@ impl Context {
             gl::READ_FRAMEBUFFER_BINDING => one(self.fbos.read),
             gl::RENDERBUFFER_BINDING => one(self.fbos.bound_rb),
             gl::ACTIVE_TEXTURE => one(TEXTURE0 + self.st.active_texture),
-            gl::VIEWPORT => Ok(self.st.viewport.to_vec()),
-            gl::SCISSOR_BOX => Ok(self.st.scissor.to_vec()),
+            gl::VIEWPORT => Ok(self.st.viewports[0].map(round_int).to_vec()),
+            gl::SCISSOR_BOX => Ok(self.st.scissors[0].to_vec()),
+            gl::MAX_VIEWPORTS => one(MAX_VIEWPORTS as u32),
+            gl::VIEWPORT_SUBPIXEL_BITS => one(super::viewports::VIEWPORT_SUBPIXEL_BITS),
+            gl::LAYER_PROVOKING_VERTEX | gl::VIEWPORT_INDEX_PROVOKING_VERTEX => {
+                one(gl::PROVOKING_VERTEX)
+            }
+            gl::MAX_DUAL_SOURCE_DRAW_BUFFERS => one(1),
             gl::SAMPLES => {
                 let samples = match self.fbos.draw {
                     0 => Some(self.fb.samples()),

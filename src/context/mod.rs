@@ -14,7 +14,8 @@
 //! objects), `program_query` (glGetProgramiv), `xfb` and `xfb_objects` (transform
 //! feedback state, objects and their draws), `queries`, `is_object` (glIsTexture,
 //! glIsProgramARB), `draw` (snapshot and submit), `draw_multi` (multi-draws, indirect
-//! draws), `fixed` (fixed-function programs generated from state).
+//! draws), `fixed` (fixed-function programs generated from state), `viewports` (the
+//! viewport, scissor and depth-range arrays).
 
 pub mod arrays;
 mod buffer_clear;
@@ -44,6 +45,7 @@ pub(crate) mod state;
 pub mod subroutines;
 mod tex_upload;
 pub mod textures;
+mod viewports;
 pub mod xfb;
 mod xfb_objects;
 
@@ -288,7 +290,7 @@ impl Context {
             gl::DEPTH_TEST => st.depth_test,
             gl::STENCIL_TEST => st.stencil_test,
             gl::BLEND => st.blend,
-            gl::SCISSOR_TEST => st.scissor_test,
+            gl::SCISSOR_TEST => st.scissor_test & 1 != 0,
             gl::CULL_FACE => st.cull_face,
             gl::POLYGON_OFFSET_FILL => st.polygon_offset_fill,
             gl::POLYGON_OFFSET_LINE => st.polygon_offset_line,
@@ -359,7 +361,7 @@ impl Context {
             gl::DEPTH_TEST => st.depth_test = on,
             gl::STENCIL_TEST => st.stencil_test = on,
             gl::BLEND => st.blend = on,
-            gl::SCISSOR_TEST => st.scissor_test = on,
+            gl::SCISSOR_TEST => st.scissor_test = if on { !0 } else { 0 },
             gl::CULL_FACE => st.cull_face = on,
             gl::POLYGON_OFFSET_FILL => st.polygon_offset_fill = on,
             gl::POLYGON_OFFSET_LINE => st.polygon_offset_line = on,
@@ -415,52 +417,6 @@ impl Context {
             }
             c => return Err(Error::invalid_enum("capability", c)),
         }
-        Ok(())
-    }
-
-    /// `glViewport`.
-    ///
-    /// ```
-    /// use glemu::{Context, GlError};
-    /// let mut ctx = Context::new(4, 4).unwrap();
-    /// ctx.viewport(0, 0, 2, 2).unwrap();
-    /// assert_eq!(ctx.viewport(0, 0, -1, 2).unwrap_err().gl, GlError::InvalidValue);
-    /// // Sizes clamp to MAX_VIEWPORT_DIMS and the origin to VIEWPORT_BOUNDS_RANGE.
-    /// ctx.viewport(i32::MIN, 5, i32::MAX, 2).unwrap();
-    /// assert_eq!(ctx.get_integer_v(glemu::gl::VIEWPORT).unwrap(), [-32768, 5, 16384, 2]);
-    /// ```
-    pub fn viewport(&mut self, x: i32, y: i32, w: i32, h: i32) -> Result<()> {
-        if w < 0 || h < 0 {
-            return Err(Error::invalid_value("negative viewport size"));
-        }
-        let [lo, hi] = VIEWPORT_BOUNDS_RANGE;
-        let max = MAX_VIEWPORT_DIM;
-        self.st.viewport = [x.clamp(lo, hi), y.clamp(lo, hi), w.min(max), h.min(max)];
-        Ok(())
-    }
-
-    /// `glScissor`.
-    ///
-    /// ```
-    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// ctx.scissor(1, 1, 2, 2).unwrap();
-    /// ```
-    pub fn scissor(&mut self, x: i32, y: i32, w: i32, h: i32) -> Result<()> {
-        if w < 0 || h < 0 {
-            return Err(Error::invalid_value("negative scissor size"));
-        }
-        self.st.scissor = [x, y, w, h];
-        Ok(())
-    }
-
-    /// `glDepthRange` (clamped to [0, 1]).
-    ///
-    /// ```
-    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// ctx.depth_range(0.25, 0.75).unwrap();
-    /// ```
-    pub fn depth_range(&mut self, near: f64, far: f64) -> Result<()> {
-        self.st.depth_range = [near.clamp(0.0, 1.0), far.clamp(0.0, 1.0)];
         Ok(())
     }
 

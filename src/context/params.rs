@@ -173,7 +173,7 @@ pub(crate) fn state_value(st: &GlState, b: &StateBinding) -> Result<[u32; 4]> {
         StateBinding::PointSize => bits([st.point_size, 0.0, f32::MAX, 1.0]),
         StateBinding::PointAttenuation => bits([1.0, 0.0, 0.0, 1.0]),
         StateBinding::DepthRange => {
-            let [n, f] = st.depth_range;
+            let [n, f] = st.depth_ranges[0];
             bits64([n, f, f - n, 1.0])
         }
         StateBinding::TexEnvColor(n) => {

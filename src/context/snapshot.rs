@@ -77,14 +77,20 @@ fn polygon_mode(m: u32) -> PolygonMode {
     }
 }
 
-/// The scissor rectangle, when the test is on.
-pub(crate) fn scissor_rect(st: &GlState) -> Option<Rect> {
-    st.scissor_test.then(|| Rect {
-        x: st.scissor[0],
-        y: st.scissor[1],
-        width: st.scissor[2],
-        height: st.scissor[3],
+/// Viewport `i`'s scissor rectangle, when its test is on.
+pub(crate) fn scissor_rect_i(st: &GlState, i: usize) -> Option<Rect> {
+    let [x, y, width, height] = *st.scissors.get(i)?;
+    (st.scissor_test & (1 << i) != 0).then_some(Rect {
+        x,
+        y,
+        width,
+        height,
     })
+}
+
+/// The scissor rectangle clears and blits use: viewport 0's (ARB_viewport_array).
+pub(crate) fn scissor_rect(st: &GlState) -> Option<Rect> {
+    scissor_rect_i(st, 0)
 }
 
 /// The rasterizer state for a draw.
@@ -119,7 +125,10 @@ pub(crate) fn raster_state(st: &GlState) -> Result<DrawState> {
     d.raster.line_width = st.line_width;
     d.raster.point_size = st.point_size;
     d.raster.point_sprite = st.point_sprite;
-    d.raster.scissor = scissor_rect(st);
+    // The pipeline fills in the viewport rectangles and depth ranges.
+    for (i, v) in d.raster.viewports.iter_mut().enumerate() {
+        v.scissor = scissor_rect_i(st, i);
+    }
 
     d.multisample.enabled = st.multisample;
     d.multisample.sample_mask = if st.sample_mask_enabled {
@@ -136,7 +145,6 @@ pub(crate) fn raster_state(st: &GlState) -> Result<DrawState> {
     ds.depth_func = compare(st.depth_func);
     ds.depth_write = st.depth_mask;
     ds.depth_clamp = st.depth_clamp;
-    ds.depth_range = [st.depth_range[0] as f32, st.depth_range[1] as f32];
     ds.stencil_test = st.stencil_test;
     let face = |i: usize| {
         let s = &st.stencil[i];

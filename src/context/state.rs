@@ -16,6 +16,8 @@ pub const MAX_CLIP_PLANES: usize = 8;
 pub const MAX_PROGRAM_MATRICES: usize = 8;
 /// Generic vertex attributes.
 pub const MAX_VERTEX_ATTRIBS: usize = 16;
+/// Viewports, scissor boxes and depth ranges (ARB_viewport_array's `MAX_VIEWPORTS`).
+pub const MAX_VIEWPORTS: usize = glemu_raster::MAX_VIEWPORTS;
 
 /// One light's state (GL 1.x defaults).
 #[derive(Clone, Debug, PartialEq)]
@@ -105,10 +107,14 @@ impl Default for TexGen {
 /// Everything settable with enable/disable and the small state calls.
 #[derive(Clone, Debug)]
 pub struct GlState {
-    pub viewport: [i32; 4],
-    pub scissor: [i32; 4],
-    pub scissor_test: bool,
-    pub depth_range: [f64; 2],
+    /// The viewport array (ARB_viewport_array): x, y, width, height per index.
+    pub viewports: [[f32; 4]; MAX_VIEWPORTS],
+    /// Scissor boxes per viewport index.
+    pub scissors: [[i32; 4]; MAX_VIEWPORTS],
+    /// Bit i set: the scissor test of viewport i is on.
+    pub scissor_test: u16,
+    /// Depth ranges (near, far) per viewport index.
+    pub depth_ranges: [[f64; 2]; MAX_VIEWPORTS],
     pub depth_test: bool,
     pub depth_func: u32,
     pub depth_mask: bool,
@@ -227,10 +233,10 @@ impl GlState {
         let mut materials = [Material::default(), Material::default()];
         materials[1] = Material::default();
         GlState {
-            viewport: [0, 0, w, h],
-            scissor: [0, 0, w, h],
-            scissor_test: false,
-            depth_range: [0.0, 1.0],
+            viewports: [[0.0, 0.0, w as f32, h as f32]; MAX_VIEWPORTS],
+            scissors: [[0, 0, w, h]; MAX_VIEWPORTS],
+            scissor_test: 0,
+            depth_ranges: [[0.0, 1.0]; MAX_VIEWPORTS],
             depth_test: false,
             depth_func: gl::LESS,
             depth_mask: true,

@@ -132,8 +132,16 @@ pub enum Command {
     Samples(u32),
     Viewport([i32; 4]),
     Scissor([i32; 4]),
+    /// `viewport indexed I x y w h` (floats; glViewportIndexedf).
+    ViewportIndexed(u32, [f32; 4]),
+    /// `scissor indexed I x y w h` (glScissorIndexed).
+    ScissorIndexed(u32, [i32; 4]),
+    /// `depth range n f` / `depth range indexed I n f` (glDepthRange[Indexed]).
+    DepthRange(Option<u32>, [f64; 2]),
     Enable(u32),
     Disable(u32),
+    /// `enable CAP INDEX` / `disable CAP INDEX` (glEnablei / glDisablei).
+    EnableIndexed(u32, u32, bool),
     DepthFunc(u32),
     DepthMask(bool),
     StencilFunc(u32, i32, u32),
@@ -533,14 +541,38 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
         },
         "size" => Command::Size(a.u32("a width")?, a.u32("a height")?),
         "samples" => Command::Samples(a.u32("a sample count")?),
+        "viewport" if a.eat("indexed") => {
+            Command::ViewportIndexed(a.u32("a viewport index")?, a.f32n("x, y, width, height")?)
+        }
         "viewport" => {
             Command::Viewport([a.i32("x")?, a.i32("y")?, a.i32("width")?, a.i32("height")?])
         }
+        "scissor" if a.eat("indexed") => Command::ScissorIndexed(
+            a.u32("a viewport index")?,
+            [a.i32("x")?, a.i32("y")?, a.i32("width")?, a.i32("height")?],
+        ),
         "scissor" => {
             Command::Scissor([a.i32("x")?, a.i32("y")?, a.i32("width")?, a.i32("height")?])
         }
-        "enable" => Command::Enable(a.en("a capability")?),
-        "disable" => Command::Disable(a.en("a capability")?),
+        "depth" => {
+            if !a.eat("range") {
+                return Err("expected 'depth range [indexed I] NEAR FAR'".into());
+            }
+            let index = if a.eat("indexed") {
+                Some(a.u32("a viewport index")?)
+            } else {
+                None
+            };
+            Command::DepthRange(index, a.f64n("near and far")?)
+        }
+        "enable" | "disable" => {
+            let cap = a.en("a capability")?;
+            match a.peek() {
+                Some(_) => Command::EnableIndexed(cap, a.u32("an index")?, first == "enable"),
+                None if first == "enable" => Command::Enable(cap),
+                None => Command::Disable(cap),
+            }
+        }
         "depthfunc" => Command::DepthFunc(a.en("a depth function")?),
         "depthmask" => Command::DepthMask(match a.next("on|off")? {
             "on" | "1" | "true" | "GL_TRUE" => true,
@@ -1406,6 +1438,43 @@ mod tests {
                 instances: 3
             }
         );
+    }
+
+    #[test]
+    fn viewport_array_commands() {
+        let p = |l: &str| parse_command(l).unwrap();
+        assert_eq!(
+            p("viewport indexed 3 (0.5, 1, 16, 8)"),
+            Command::ViewportIndexed(3, [0.5, 1.0, 16.0, 8.0])
+        );
+        assert_eq!(
+            p("scissor indexed 15 1 2 3 4"),
+            Command::ScissorIndexed(15, [1, 2, 3, 4])
+        );
+        assert_eq!(
+            p("depth range 0.25 1"),
+            Command::DepthRange(None, [0.25, 1.0])
+        );
+        assert_eq!(
+            p("depth range indexed 2 0 0.5"),
+            Command::DepthRange(Some(2), [0.0, 0.5])
+        );
+        assert_eq!(
+            p("enable GL_SCISSOR_TEST 4"),
+            Command::EnableIndexed(gl::SCISSOR_TEST, 4, true)
+        );
+        assert_eq!(
+            p("disable GL_SCISSOR_TEST 0"),
+            Command::EnableIndexed(gl::SCISSOR_TEST, 0, false)
+        );
+        assert_eq!(p("disable GL_BLEND"), Command::Disable(gl::BLEND));
+        for bad in [
+            "depth 0 1",
+            "viewport indexed 1 0 0 4",
+            "enable GL_SCISSOR_TEST x",
+        ] {
+            assert!(parse_command(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -146,6 +146,8 @@ pub fn extensions() -> &'static [&'static str] {
         "GL_ARB_sample_shading",
         "GL_NV_gpu_program_fp64",
         "GL_ARB_fragment_coord_conventions",
+        "GL_ARB_viewport_array",
+        "GL_ARB_fragment_layer_viewport",
     ]
 }
 
@@ -179,6 +181,7 @@ pub fn limit(name: &str) -> Option<i64> {
         "MAX_TESS_GEN_LEVEL" => 64,
         "MAX_GEOMETRY_OUTPUT_VERTICES" => 1024,
         "MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS" => 4,
+        "MAX_VIEWPORTS" => crate::context::state::MAX_VIEWPORTS as i64,
         _ => return None,
     })
 }
@@ -582,8 +585,16 @@ impl Runner {
             }
             Command::Viewport(v) => c.viewport(v[0], v[1], v[2], v[3])?,
             Command::Scissor(v) => c.scissor(v[0], v[1], v[2], v[3])?,
+            Command::ViewportIndexed(i, [x, y, w, h]) => {
+                c.viewport_indexed_f(*i, *x, *y, *w, *h)?
+            }
+            Command::ScissorIndexed(i, [x, y, w, h]) => c.scissor_indexed(*i, *x, *y, *w, *h)?,
+            Command::DepthRange(None, [n, f]) => c.depth_range(*n, *f)?,
+            Command::DepthRange(Some(i), [n, f]) => c.depth_range_indexed(*i, *n, *f)?,
             Command::Enable(cap) => c.enable(*cap)?,
             Command::Disable(cap) => c.disable(*cap)?,
+            Command::EnableIndexed(cap, i, true) => c.enable_i(*cap, *i)?,
+            Command::EnableIndexed(cap, i, false) => c.disable_i(*cap, *i)?,
             Command::DepthFunc(f) => c.depth_func(*f)?,
             Command::DepthMask(m) => c.depth_mask(*m)?,
             Command::StencilFunc(f, r, m) => c.stencil_func(*f, *r, *m)?,

@@ -160,6 +160,8 @@ impl P {
             | "NV_parameter_buffer_object2"
             | "ARB_shader_subroutine"
             | "NV_shader_atomic_counters"
+            | "ARB_viewport_array"
+            | "ARB_fragment_layer_viewport"
                 if !arb =>
             {
                 true

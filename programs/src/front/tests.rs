@@ -271,6 +271,14 @@ fn options_are_recorded() {
 }
 
 #[test]
+fn viewport_array_options_load() {
+    let g = asm("!!NVgp5.0\nOPTION ARB_viewport_array;\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 3;\nMOV.S result.viewport.x, 2;\nEMIT;\nEND");
+    assert_eq!(g.options.names, vec!["ARB_viewport_array".to_string()]);
+    let f = asm("!!NVfp4.0\nOPTION ARB_fragment_layer_viewport;\nI2F result.color, fragment.viewport.x;\nEND");
+    assert_eq!(f.options.names.len(), 1);
+}
+
+#[test]
 fn subroutine_functions_are_listed() {
     let p = asm("!!NVvp5.0\nSUBROUTINETYPE T { a, b };\nSUBROUTINE T v = program.subroutine[2];\nmain:\nCALI v;\nRET;\na SUBROUTINENUM(5):\nRET;\nb SUBROUTINENUM(1):\nRET;\nEND");
     assert_eq!(p.subroutine_vars[0].functions, vec![(1, 3), (5, 2)]);
