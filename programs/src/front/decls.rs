@@ -161,7 +161,6 @@ impl P {
             | "ARB_shader_subroutine"
             | "NV_shader_atomic_counters"
             | "ARB_viewport_array"
-            | "ARB_fragment_layer_viewport"
                 if !arb =>
             {
                 true
