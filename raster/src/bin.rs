@@ -130,6 +130,7 @@ mod tests {
             point_scale: [0.0; 2],
             n_edges: 3,
             front: true,
+            clip: 0,
         }
     }
 
