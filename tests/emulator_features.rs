@@ -143,7 +143,9 @@ fn formatted_image_loads_convert_from_the_unit_format() {
     ctx.bind_image_texture(1, r8, 0, false, 0, gl::READ_ONLY, gl::R8UI)
         .unwrap();
     ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
-    let px = ctx.read_pixels(0, 0, 2, 1).unwrap();
+    let px = ctx
+        .read_pixels_as::<[f32; 4]>(0, 0, 2, 1, gl::RGBA, gl::FLOAT)
+        .unwrap();
     let q = |v: [f32; 4]| v.map(|c| (c * 255.0).round() as u8);
     // RGBA8 (0, 128, 0, 255)/255 + R8UI (2, 0, 0, 1)/4, clamped.
     assert_eq!(q(px[0]), [128, 128, 0, 255]);
