@@ -414,6 +414,29 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
     let ns = ctx.samples as usize;
     let write = ctx.state.depth_stencil.depth_write;
     let fmt = ctx.depth_format;
+    // z constant over the primitive: c + 0·x + 0·y is c up to the sign of a zero, which
+    // encode_depth discards, so one encoded value serves every sample.
+    let flat_z = (prim.z.dx == 0.0 && prim.z.dy == 0.0)
+        .then(|| encode_depth(fmt, sample_z(prim, 0, 0, [0.5; 2])));
+    // One z per lane (every sample of a pixel shares it) first, as one loop over the
+    // lanes; then the tests against the tile's stored words.
+    let mut zq = [0u32; LANES];
+    let per_lane = if let Some(z) = z_override {
+        for lane in 0..LANES {
+            zq[lane] = encode_depth(fmt, prim.frag_z(z[lane]));
+        }
+        true
+    } else if let Some(f) = flat_z {
+        zq = [f; LANES];
+        true
+    } else if !ctx.msaa {
+        for lane in 0..LANES {
+            zq[lane] = encode_depth(fmt, sample_z(prim, lanes.x[lane], lanes.y[lane], [0.5; 2]));
+        }
+        true
+    } else {
+        false
+    };
     for lane in 0..LANES {
         let m = cov[lane];
         if m == 0 {
@@ -426,18 +449,19 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
             continue;
         };
         let mut out = m;
-        if let Some(z) = z_override {
-            let zq = encode_depth(fmt, prim.frag_z(z[lane]));
-            for_bits(m, |s| test_one(&pass, write, zq, d, s, &mut out));
-        } else if ctx.msaa {
+        if per_lane {
+            let z = zq[lane];
+            if ns == 1 {
+                test_one(&pass, write, z, d, 0, &mut out);
+            } else {
+                for_bits(m, |s| test_one(&pass, write, z, d, s, &mut out));
+            }
+        } else {
             for_bits(m, |s| {
                 let p = ctx.sample_pos.get(s).copied().unwrap_or([0.5; 2]);
                 let zq = encode_depth(fmt, sample_z(prim, x, y, p));
                 test_one(&pass, write, zq, d, s, &mut out);
             });
-        } else {
-            let zq = encode_depth(fmt, sample_z(prim, x, y, [0.5; 2]));
-            for_bits(m, |s| test_one(&pass, write, zq, d, s, &mut out));
         }
         cov[lane] = out;
     }
@@ -506,9 +530,15 @@ fn process_batch<S: FragmentShader>(
         l.ry[lane] = l.y[lane] as f32 + spy[lane / 4] - prim.oy;
     }
     let iw = prim.inv_w;
-    for lane in 0..LANES {
-        let v = iw.at(l.rx[lane], l.ry[lane]);
-        l.w[lane] = if v != 0.0 { 1.0 / v } else { 0.0 };
+    if iw.dx == 0.0 && iw.dy == 0.0 {
+        // 1/w constant over the primitive (every affine draw): c + 0·x + 0·y is c for any
+        // finite position, so one division gives every lane's bits.
+        l.w = [if iw.c != 0.0 { 1.0 / iw.c } else { 0.0 }; LANES];
+    } else {
+        for lane in 0..LANES {
+            let v = iw.at(l.rx[lane], l.ry[lane]);
+            l.w[lane] = if v != 0.0 { 1.0 / v } else { 0.0 };
+        }
     }
     let depth_only = !ctx.state.depth_stencil.stencil_test;
     if ctx.early {
