@@ -257,7 +257,7 @@ impl Context {
             .as_ref()
             .ok_or_else(|| Error::invalid_operation(format!("texture {texture} has no image")))?;
         img.level(level)
-            .map(|l| l.texels().to_vec())
+            .map(|l| l.texels().into_owned())
             .ok_or_else(|| Error::invalid_value(format!("texture level {level} does not exist")))
     }
 

@@ -130,7 +130,8 @@ fn load_image(fb: &mut Framebuffer, part: Part, img: &Texture, level: u32, z: u3
     };
     let (w, h, n) = (l.width, l.height, img.samples());
     let base = z as usize * w as usize * h as usize * n as usize;
-    let texels = l.texels().get(base..).unwrap_or(&[]);
+    let all = l.texels();
+    let texels = all.get(base..).unwrap_or(&[]);
     let mut it = texels.iter();
     each_texel(w.min(fb.width()), h.min(fb.height()), n, |x, y, s| {
         let Some(v) = it.next() else {
@@ -207,7 +208,8 @@ fn stored_values(
     let l = old.level(level)?;
     let (w, h, n) = (l.width, l.height, old.samples());
     let base = z as usize * w as usize * h as usize * n as usize;
-    let mut previous = l.texels().get(base..).unwrap_or(&[]).iter();
+    let all = l.texels();
+    let mut previous = all.get(base..).unwrap_or(&[]).iter();
     let mut out = Vec::with_capacity(w as usize * h as usize * n as usize);
     each_texel(w, h, n, |x, y, s| {
         let prev = previous.next().copied().unwrap_or([0; 4]);

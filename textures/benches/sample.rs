@@ -1,10 +1,13 @@
 //! Texture sampling throughput: bilinear, trilinear and 16x anisotropic lookups of an
-//! RGBA8 256x256 mipmapped texture, 16 lanes (4 quads) per call, one core.
+//! RGBA8 256x256 mipmapped texture, 16 lanes (4 quads) per call, one core; each through
+//! the per-lane reference path and through `execute` with every instruction set the CPU
+//! has (`sample/bilinear/avx2`, ...).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use glemu_textures::simd::{detected, force, Isa};
 use glemu_textures::{
-    execute, Filter, Format, Lanes, LodMode, MinFilter, OpKind, SamplerState, Target, TexOp,
-    Texture, Wrap,
+    execute, execute_reference, Filter, Format, Lanes, LodMode, MinFilter, OpKind, SamplerState,
+    Target, TexOp, Texture, Wrap,
 };
 
 const N: usize = 16;
@@ -62,17 +65,40 @@ fn bench(c: &mut Criterion) {
     ];
     let mut g = c.benchmark_group("sample");
     g.throughput(Throughput::Elements(N as u64));
+    let mut paths = vec![("reference", None)];
+    for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
+        if isa <= detected() {
+            paths.push((
+                match isa {
+                    Isa::Baseline => "baseline",
+                    Isa::Avx2 => "avx2",
+                    Isa::Avx512 => "avx512",
+                },
+                Some(isa),
+            ));
+        }
+    }
     for (name, s, dx, dy) in cases {
         let inputs: Vec<Lanes<N>> = (0..64).map(|f| lanes(dx, dy, f)).collect();
         let mut out = [[0u32; N]; 4];
         let mut i = 0usize;
-        g.bench_function(name, |b| {
-            b.iter(|| {
-                i = (i + 1) % inputs.len();
-                execute(&tex, s, &op, &inputs[i], u64::MAX >> (64 - N), &mut out).expect("sample");
-                black_box(&out);
-            })
-        });
+        for (path, isa) in &paths {
+            if let Some(isa) = isa {
+                force(*isa);
+            }
+            let run = if isa.is_some() {
+                execute::<N>
+            } else {
+                execute_reference::<N>
+            };
+            g.bench_function(format!("{name}/{path}"), |b| {
+                b.iter(|| {
+                    i = (i + 1) % inputs.len();
+                    run(&tex, s, &op, &inputs[i], u64::MAX >> (64 - N), &mut out).expect("sample");
+                    black_box(&out);
+                })
+            });
+        }
     }
     g.finish();
 }

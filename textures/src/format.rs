@@ -227,6 +227,20 @@ pub enum Format {
     Bc3Srgb,
 }
 
+/// Canonical bits of each 8-bit UNORM value (`unorm_to_f32(v, 8)`), so formats sampled
+/// straight from their bytes decode with one lookup per component.
+pub(crate) static UNORM8: [u32; 256] = unorm8_table();
+
+const fn unorm8_table() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = ((i as f64 / 255.0) as f32).to_bits();
+        i += 1;
+    }
+    t
+}
+
 macro_rules! plain {
     ($($name:ident = $base:ident $ch:ident;)*) => {
         impl Format {
@@ -681,6 +695,18 @@ impl Format {
         }
     }
 
+    /// The stored components of a format whose texels are sampled straight from their
+    /// bytes, one 8-bit UNORM byte each: no decoded copy of its levels is kept (RGBA8 is
+    /// 4 bytes a texel, not 4 + 16).
+    pub(crate) fn unorm8_base(self) -> Option<Base> {
+        match self {
+            Format::Plain(base, Channel::Unorm8) => Some(base),
+            Format::Srgb8 => Some(Base::Rgb),
+            Format::Srgb8Alpha8 => Some(Base::Rgba),
+            _ => None,
+        }
+    }
+
     /// Decodes a whole image (`w × h × d` texels, rows tightly packed) to canonical texels.
     pub fn decode_image(self, bytes: &[u8], w: u32, h: u32, d: u32) -> Vec<[u32; 4]> {
         let count = w as usize * h as usize * d as usize;
@@ -707,6 +733,28 @@ mod tests {
             .collect();
         v.dedup();
         v
+    }
+
+    #[test]
+    fn unorm8_formats_decode_by_table() {
+        for f in all_uncompressed()
+            .into_iter()
+            .chain([Format::Srgb8, Format::Srgb8Alpha8])
+        {
+            let Some(base) = f.unorm8_base() else {
+                continue;
+            };
+            let n = f.bytes_per_texel();
+            assert_eq!(n, base.stored(), "{f:?}");
+            for v in 0..=255u8 {
+                let bytes = [v, v.wrapping_add(7), v.wrapping_mul(3), !v];
+                let mut c = [0u32; 4];
+                for (k, b) in bytes.iter().take(n).enumerate() {
+                    c[k] = UNORM8[*b as usize];
+                }
+                assert_eq!(base.expand(c, ONE_F), f.decode(&bytes[..n]), "{f:?} {v}");
+            }
+        }
     }
 
     /// Every byte pattern a small format can hold survives decode → encode unchanged

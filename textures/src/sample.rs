@@ -16,12 +16,12 @@ use crate::lod;
 use crate::pack::srgb_decode_unorm8;
 use crate::request::{Lanes, LodMode, OpKind, TexOp};
 use crate::sampler::{CompareFunc, DepthMode, Filter, SamplerState, Swizzle, Wrap};
-use crate::texture::{Level, Target, Texture};
+use crate::texture::{Level, Target, Texels, Texture};
 use crate::wrap::{preclamp, wrap};
 
 /// Most lanes one call handles (the active mask is a `u64`).
 pub const MAX_LANES: usize = 64;
-const MAX_LEVELS: usize = 17;
+pub(crate) const MAX_LEVELS: usize = 17;
 const ONE: u32 = 0x3f80_0000;
 
 /// Level `l` in the form the filters use (sizes as int and float); a missing level reads
@@ -36,28 +36,28 @@ fn lv_of(levels: &[Level], l: u32) -> Lv<'_> {
             fw: x.width as f32,
             fh: x.height as f32,
             fd: x.depth as f32,
-            texels: x.texels(),
+            texels: x.source(),
         },
         None => Lv::default(),
     }
 }
 
 #[derive(Copy, Clone, Default)]
-struct Lv<'a> {
-    w: i32,
-    h: i32,
-    d: i32,
-    fw: f32,
-    fh: f32,
-    fd: f32,
-    texels: &'a [[u32; 4]],
+pub(crate) struct Lv<'a> {
+    pub(crate) w: i32,
+    pub(crate) h: i32,
+    pub(crate) d: i32,
+    pub(crate) fw: f32,
+    pub(crate) fh: f32,
+    pub(crate) fd: f32,
+    pub(crate) texels: Texels<'a>,
 }
 
 /// One lane's level of detail.
 #[derive(Clone, Copy, Default)]
-struct LaneLod {
+pub(crate) struct LaneLod {
     /// lambda after bias and clamps (anisotropic filtering: of the level it walks).
-    lambda: f32,
+    pub(crate) lambda: f32,
     /// Anisotropic filtering: lambda of the footprint's major axis (bias and clamps
     /// applied), which decides minification.
     lambda_major: f32,
@@ -67,25 +67,28 @@ struct LaneLod {
 }
 
 /// Everything about one call that does not vary per lane.
-struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     levels: &'a [Level],
-    base: u32,
-    q: u32,
-    s: &'a SamplerState,
-    target: Target,
-    border: [u32; 4],
-    integer: bool,
-    depth: bool,
+    pub(crate) base: u32,
+    pub(crate) q: u32,
+    pub(crate) s: &'a SamplerState,
+    pub(crate) target: Target,
+    pub(crate) border: [u32; 4],
+    pub(crate) integer: bool,
+    pub(crate) depth: bool,
     srgb: bool,
     compare: Option<(CompareFunc, bool)>,
     seamless: bool,
     /// No sRGB decode, compare or seamless remap: texels are used as stored.
-    plain: bool,
+    pub(crate) plain: bool,
     layers: i32,
     samples: u32,
 }
 
 /// Runs `op` for the lanes set in `mask` (bit i = lane i), writing `out[c][lane]`.
+///
+/// Filtered 2D lookups of plain colour textures take the specialised lane-loop path
+/// ([`crate::fast`]); it gives the same bits as [`execute_reference`].
 pub fn execute<const N: usize>(
     tex: &Texture,
     sampler: &SamplerState,
@@ -93,6 +96,31 @@ pub fn execute<const N: usize>(
     lanes: &Lanes<N>,
     mask: u64,
     out: &mut [[u32; N]; 4],
+) -> Result<(), TexError> {
+    execute_with(tex, sampler, op, lanes, mask, out, true)
+}
+
+/// [`execute`] one lane at a time, never taking a specialised path: the reference the
+/// fast paths are tested against.
+pub fn execute_reference<const N: usize>(
+    tex: &Texture,
+    sampler: &SamplerState,
+    op: &TexOp,
+    lanes: &Lanes<N>,
+    mask: u64,
+    out: &mut [[u32; N]; 4],
+) -> Result<(), TexError> {
+    execute_with(tex, sampler, op, lanes, mask, out, false)
+}
+
+fn execute_with<const N: usize>(
+    tex: &Texture,
+    sampler: &SamplerState,
+    op: &TexOp,
+    lanes: &Lanes<N>,
+    mask: u64,
+    out: &mut [[u32; N]; 4],
+    fast: bool,
 ) -> Result<(), TexError> {
     if N > MAX_LANES {
         return Err(TexError::Invalid(format!(
@@ -171,9 +199,9 @@ pub fn execute<const N: usize>(
                     op.target
                 )));
             }
-            ctx.sample_batch(op, mode, lanes, mask, out, false)
+            ctx.sample_batch(op, mode, lanes, mask, out, false, fast)
         }
-        OpKind::QueryLod => ctx.sample_batch(op, LodMode::Implicit, lanes, mask, out, true),
+        OpKind::QueryLod => ctx.sample_batch(op, LodMode::Implicit, lanes, mask, out, true, false),
     }
 }
 
@@ -307,7 +335,7 @@ impl<'a> Ctx<'a> {
     }
 
     #[inline]
-    fn level(&self, l: u32) -> Lv<'a> {
+    pub(crate) fn level(&self, l: u32) -> Lv<'a> {
         lv_of(self.levels, l)
     }
 
@@ -325,7 +353,7 @@ impl<'a> Ctx<'a> {
         let idx = ((k as usize * lv.h as usize + j as usize) * lv.w as usize + i as usize)
             * self.samples as usize;
         match lv.texels.get(idx) {
-            Some(t) => (*t, true),
+            Some(t) => (t, true),
             None => (self.border, false),
         }
     }
@@ -482,7 +510,7 @@ impl<'a> Ctx<'a> {
         let (r0, r1, c0, c1) = (row(j[0]), row(j[1]), col(i[0]), col(i[1]));
         let get = |r: Option<usize>, c: Option<usize>| -> [f32; 4] {
             let t = match (r, c) {
-                (Some(r), Some(c)) => lv.texels.get(r + c).copied().unwrap_or(self.border),
+                (Some(r), Some(c)) => lv.texels.get(r + c).unwrap_or(self.border),
                 _ => self.border,
             };
             t.map(f32::from_bits)
@@ -562,7 +590,7 @@ impl<'a> Ctx<'a> {
     }
 
     #[inline(always)]
-    fn finish_float(&self, v: [f32; 4]) -> [u32; 4] {
+    pub(crate) fn finish_float(&self, v: [f32; 4]) -> [u32; 4] {
         self.swizzle_bits(self.depth_expand(v).map(f32::to_bits))
     }
 
@@ -612,6 +640,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn sample_batch<const N: usize>(
         &self,
         op: &TexOp,
@@ -620,6 +649,7 @@ impl<'a> Ctx<'a> {
         mask: u64,
         out: &mut [[u32; N]; 4],
         query: bool,
+        fast: bool,
     ) -> Result<(), TexError> {
         let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && op.quad_derivatives;
         if implicit && N & 3 != 0 {
@@ -636,6 +666,10 @@ impl<'a> Ctx<'a> {
                 self.target,
                 Target::T2D | Target::Rect | Target::Array2D | Target::Cube | Target::ArrayCube
             );
+        if fast && !query && crate::fast::applies(self, op, ewa) {
+            crate::fast::sample_2d(self, mode, implicit, lanes, mask, out);
+            return Ok(());
+        }
         // With one filter for min and mag and no mipmaps, lambda changes nothing: skip the
         // derivatives and the log2 (the common case of piglit's NEAREST/LINEAR textures).
         let lod_matters = query
@@ -766,15 +800,19 @@ impl<'a> Ctx<'a> {
                 let run = match row {
                     Some(r) if contiguous => {
                         let n = (i1 - i + 1).min(lv.w - ii) as usize;
-                        lv.texels.get(r + ii as usize..r + ii as usize + n)
+                        let start = r + ii as usize;
+                        (start + n <= lv.texels.len()).then_some((start, n))
                     }
                     _ => None,
                 };
-                if let Some(texels) = run {
+                if let Some((start, n)) = run {
+                    let texel = |k: usize| lv.texels.get(start + k).unwrap_or([0; 4]);
                     // Two texels per step with their own sums: halves the dependency
                     // chains (the quadratic's steps and the accumulation) per texel.
-                    let mut pairs = texels.chunks_exact(2);
-                    for p in &mut pairs {
+                    let mut k = 0;
+                    while k + 1 < n {
+                        let p = [texel(k), texel(k + 1)];
+                        k += 2;
                         let (w0, w1) = (e.weight_at(q), e.weight_at(q + dq));
                         q += 2.0 * dq + ddq;
                         dq += 2.0 * ddq;
@@ -785,16 +823,17 @@ impl<'a> Ctx<'a> {
                         den += w0;
                         den2 += w1;
                     }
-                    for t in pairs.remainder() {
+                    if k < n {
+                        let t = texel(k);
                         let weight = e.weight_at(q);
                         q += dq;
                         dq += ddq;
                         for (a, t) in acc.iter_mut().zip(t) {
-                            *a += weight * f32::from_bits(*t);
+                            *a += weight * f32::from_bits(t);
                         }
                         den += weight;
                     }
-                    i += texels.len().max(1) as i32;
+                    i += n.max(1) as i32;
                     continue;
                 }
                 let weight = e.weight_at(q);
@@ -827,7 +866,7 @@ impl<'a> Ctx<'a> {
     /// `ewa` lambda is the anisotropic one. For LOD queries also writes the result.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn lane_lod<const N: usize>(
+    pub(crate) fn lane_lod<const N: usize>(
         &self,
         mode: LodMode,
         implicit: bool,
@@ -1023,7 +1062,7 @@ impl<'a> Ctx<'a> {
             return zero;
         };
         if self.integer {
-            return self.swizzle_bits(*t);
+            return self.swizzle_bits(t);
         }
         let mut v = t.map(f32::from_bits);
         if self.srgb {
@@ -1039,7 +1078,7 @@ impl<'a> Ctx<'a> {
 /// truncating and adjusting is exact for every value an i32 holds, and the saturating
 /// casts keep huge or NaN coordinates in range (the wrap modes then handle them).
 #[inline(always)]
-fn floor_i(x: f32) -> i32 {
+pub(crate) fn floor_i(x: f32) -> i32 {
     let t = x as i32;
     if (t as f32) > x {
         t.saturating_sub(1)
@@ -1061,13 +1100,26 @@ fn split(x: f32) -> (i32, f32) {
     (i, x - i as f32)
 }
 
+/// `a + (b - a) * t`, the one linear-filter step. A NaN result is the canonical quiet NaN:
+/// Rust leaves the payload of an arithmetic NaN unspecified (the compiler may swap the
+/// operands of `+` and `*`), so without this the bits would depend on code generation.
+#[inline(always)]
+pub(crate) fn lerp(a: f32, b: f32, t: f32) -> f32 {
+    let r = a + (b - a) * t;
+    if r.is_nan() {
+        f32::NAN
+    } else {
+        r
+    }
+}
+
 #[inline(always)]
 fn lerp4(a: [f32; 4], b: [f32; 4], t: f32) -> [f32; 4] {
     [
-        a[0] + (b[0] - a[0]) * t,
-        a[1] + (b[1] - a[1]) * t,
-        a[2] + (b[2] - a[2]) * t,
-        a[3] + (b[3] - a[3]) * t,
+        lerp(a[0], b[0], t),
+        lerp(a[1], b[1], t),
+        lerp(a[2], b[2], t),
+        lerp(a[3], b[3], t),
     ]
 }
 

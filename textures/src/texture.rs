@@ -1,9 +1,11 @@
 //! Texture objects: a target, a format and a chain of levels.
 //!
-//! Each level keeps two copies of its texels: the bytes in the internal format (the truth,
-//! what image load/store and reinterpretation see) and the decoded canonical texels
-//! (`[u32; 4]`, see [`crate::format`]) that sampling reads, so the hot path never decodes.
-//! Every write goes through this module and updates both.
+//! Each level keeps its texels as bytes in the internal format: the truth, what image
+//! load/store and reinterpretation see. Formats of 8-bit UNORM components (RGBA8, RGB8,
+//! R8, L8, sRGB8, ...) are sampled straight from those bytes, one table lookup per
+//! component; every other format also keeps its decoded canonical texels (`[u32; 4]`, see
+//! [`crate::format`]) so the hot path never decodes. [`Level::source`] reads either.
+//! Every write goes through this module and keeps both in step.
 //!
 //! Layout: a level is `width × height × depth` texels, x fastest. Array layers, cube faces
 //! (+X, -X, +Y, -Y, +Z, -Z) and cube-array layer-faces (layer × 6 + face) are slices of the
@@ -11,7 +13,8 @@
 //! store `samples` consecutive texels per pixel.
 
 use crate::error::TexError;
-use crate::format::Format;
+use crate::format::{Base, Format, UNORM8};
+use std::borrow::Cow;
 
 /// Texture targets (the SHADOW forms are a sampling mode, see [`crate::TexOp`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -112,13 +115,112 @@ pub struct Level {
     /// Depth, layers, faces or layer-faces.
     pub depth: u32,
     bytes: Vec<u8>,
+    /// Decoded texels; empty when `unorm8` is set.
     texels: Vec<[u32; 4]>,
+    /// Sampled from `bytes`: 8-bit UNORM components of this base format.
+    unorm8: Option<Base>,
 }
 
+/// The texels of a level as sampling reads them, by index (x fastest, then y, then z,
+/// then sample).
+#[derive(Copy, Clone, Debug)]
+pub enum Texels<'a> {
+    /// Decoded canonical texels.
+    Decoded(&'a [[u32; 4]]),
+    /// 8-bit UNORM bytes, `base.stored()` per texel, decoded on each read.
+    Unorm8 {
+        /// The level's bytes.
+        bytes: &'a [u8],
+        /// Which components they are.
+        base: Base,
+    },
+}
+
+impl Default for Texels<'_> {
+    fn default() -> Self {
+        Texels::Decoded(&[])
+    }
+}
+
+impl Texels<'_> {
+    /// Number of texels.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match *self {
+            Texels::Decoded(t) => t.len(),
+            Texels::Unorm8 { bytes, base } => bytes.len() / base.stored(),
+        }
+    }
+
+    /// Whether there are none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Canonical texel `i`, if it exists.
+    #[inline(always)]
+    pub fn get(&self, i: usize) -> Option<[u32; 4]> {
+        match *self {
+            Texels::Decoded(t) => t.get(i).copied(),
+            Texels::Unorm8 { bytes, base } => {
+                let n = base.stored();
+                let b = bytes.get(i.checked_mul(n)?..(i + 1).checked_mul(n)?)?;
+                let mut c = [0u32; 4];
+                for (c, &b) in c.iter_mut().zip(b) {
+                    *c = UNORM8[b as usize];
+                }
+                Some(base.expand(c, ONE))
+            }
+        }
+    }
+}
+
+const ONE: u32 = 0x3f80_0000;
+
 impl Level {
-    /// Decoded canonical texels, x fastest then y then z (then sample).
-    pub fn texels(&self) -> &[[u32; 4]] {
-        &self.texels
+    fn new(
+        format: Format,
+        width: u32,
+        height: u32,
+        depth: u32,
+        samples: u32,
+        bytes: Vec<u8>,
+    ) -> Level {
+        let unorm8 = format.unorm8_base();
+        let texels = match unorm8 {
+            Some(_) => Vec::new(),
+            None => format.decode_image(&bytes, width, height, depth * samples),
+        };
+        Level {
+            width,
+            height,
+            depth,
+            bytes,
+            texels,
+            unorm8,
+        }
+    }
+
+    /// The texels as sampling reads them.
+    #[inline]
+    pub fn source(&self) -> Texels<'_> {
+        match self.unorm8 {
+            Some(base) => Texels::Unorm8 {
+                bytes: &self.bytes,
+                base,
+            },
+            None => Texels::Decoded(&self.texels),
+        }
+    }
+
+    /// Decoded canonical texels, x fastest then y then z (then sample): borrowed when the
+    /// level keeps them, decoded from the bytes otherwise.
+    pub fn texels(&self) -> Cow<'_, [[u32; 4]]> {
+        match self.source() {
+            Texels::Decoded(t) => Cow::Borrowed(t),
+            src => Cow::Owned((0..src.len()).filter_map(|i| src.get(i)).collect()),
+        }
     }
 
     /// The level's bytes in the internal format.
@@ -222,14 +324,8 @@ impl Texture {
                 )));
             }
             let bytes = vec![0u8; format.image_bytes(lw, lh, ld * samples)];
-            let texels = format.decode_image(&bytes, lw, lh, ld * samples);
-            tex.levels.push(Level {
-                width: lw,
-                height: lh,
-                depth: ld,
-                bytes,
-                texels,
-            });
+            tex.levels
+                .push(Level::new(format, lw, lh, ld, samples, bytes));
         }
         Ok(tex)
     }
@@ -289,18 +385,15 @@ impl Texture {
         let w = n.max(1);
         let mut data = bytes.get(..n as usize * bpt).unwrap_or(&[]).to_vec();
         data.resize(w as usize * bpt, 0);
-        let texels = format.decode_image(&data, w, 1, 1);
+        let mut level = Level::new(format, w, 1, 1, 1, data);
+        if n == 0 {
+            level.width = 0;
+        }
         Ok(Texture {
             target: Target::Buffer,
             format,
             samples: 1,
-            levels: vec![Level {
-                width: if n == 0 { 0 } else { w },
-                height: 1,
-                depth: 1,
-                bytes: data,
-                texels,
-            }],
+            levels: vec![level],
         })
     }
 
@@ -391,8 +484,7 @@ impl Texture {
         let (l, i) = self.texel_index(level, x, y, z, sample)?;
         self.levels
             .get(l)
-            .and_then(|lv| lv.texels.get(i))
-            .copied()
+            .and_then(|lv| lv.source().get(i))
             .ok_or(TexError::Invalid("texel".into()))
     }
 
@@ -540,7 +632,9 @@ impl Texture {
                     t.copy_from_slice(s);
                 }
             }
-            lv.texels = format.decode_image(&lv.bytes, lv.width, lv.height, lv.depth);
+            if lv.unorm8.is_none() {
+                lv.texels = format.decode_image(&lv.bytes, lv.width, lv.height, lv.depth);
+            }
             return Ok(());
         }
         let bpt = format.bytes_per_texel();
@@ -562,6 +656,9 @@ impl Texture {
                     return Err(TexError::Invalid("sub-image copy out of range".into()));
                 };
                 t.copy_from_slice(s);
+                if lv.unorm8.is_some() {
+                    continue;
+                }
                 for (k, texel) in s.chunks_exact(bpt).enumerate() {
                     if let Some(slot) = lv.texels.get_mut(first + k) {
                         *slot = format.decode(texel);
@@ -650,14 +747,7 @@ impl Texture {
             {
                 self.format.encode(*v, out);
             }
-            let texels = self.format.decode_image(&bytes, w, h, d);
-            let level = Level {
-                width: w,
-                height: h,
-                depth: d,
-                bytes,
-                texels,
-            };
+            let level = Level::new(self.format, w, h, d, 1, bytes);
             prev = level.clone();
             self.levels.push(level);
         }
@@ -715,6 +805,7 @@ impl Texture {
                 depth: slice.end - slice.start,
                 bytes,
                 texels,
+                unorm8: lv.unorm8,
             });
         }
         let ok_depth = out.first().is_some_and(|l| match target {
@@ -767,7 +858,7 @@ fn box_filter(prev: &Level, x: u32, y: u32, z: u32, is3d: bool, srgb: bool) -> [
             for &xx in &xs {
                 let i = (zz as usize * prev.height as usize + yy as usize) * prev.width as usize
                     + xx as usize;
-                let t = prev.texels.get(i).copied().unwrap_or([0; 4]);
+                let t = prev.source().get(i).unwrap_or([0; 4]);
                 for (c, a) in acc.iter_mut().enumerate() {
                     let mut v = f32::from_bits(t[c]);
                     if srgb && c < 3 {
@@ -811,6 +902,23 @@ mod tests {
         let t3 = Texture::new(Target::T3D, Format::RGBA8, [4, 4, 16], 100).unwrap();
         assert_eq!(t3.num_levels(), 5);
         assert_eq!(t3.size(4), Some([1, 1, 1]));
+    }
+
+    #[test]
+    fn unorm8_levels_keep_only_their_bytes() {
+        let mut t = Texture::new(Target::T2D, Format::RGBA8, [16, 8, 1], 1).unwrap();
+        t.write_bytes(0, [1, 2, 0], [1, 1, 1], &[0, 51, 255, 128])
+            .unwrap();
+        let lv = t.level(0).unwrap();
+        assert!(lv.texels.is_empty());
+        assert_eq!(lv.bytes().len(), 16 * 8 * 4);
+        assert!(matches!(lv.source(), Texels::Unorm8 { .. }));
+        let want = Format::RGBA8.decode(&[0, 51, 255, 128]);
+        assert_eq!(t.texel(0, 1, 2, 0, 0).unwrap(), want);
+        assert_eq!(lv.texels()[2 * 16 + 1], want);
+        // Other formats keep their decoded texels.
+        let f = Texture::new(Target::T2D, Format::RGBA16F, [4, 4, 1], 1).unwrap();
+        assert_eq!(f.level(0).unwrap().texels.len(), 16);
     }
 
     #[test]
