@@ -377,6 +377,32 @@ fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
     )
 }
 
+/// The encoded depth of every sample of a primitive whose z plane is flat: c + 0·x + 0·y
+/// is c for finite positions up to the sign of a zero, which encode_depth discards.
+#[inline]
+fn flat_depth(prim: &PrimSetup, fmt: crate::framebuffer::DepthFormat) -> Option<u32> {
+    (prim.z.dx == 0.0 && prim.z.dy == 0.0)
+        .then(|| encode_depth(fmt, sample_z(prim, 0, 0, [0.5; 2])))
+}
+
+/// Perspective factor w = 1 / (interpolated 1/w) at (rx, ry); 0 where 1/w is 0.
+#[inline(always)]
+fn lane_w(iw: &crate::setup::Plane, rx: f32, ry: f32) -> f32 {
+    let v = iw.at(rx, ry);
+    if v != 0.0 {
+        1.0 / v
+    } else {
+        0.0
+    }
+}
+
+/// [`lane_w`] of every position when 1/w is constant over the primitive (every affine
+/// draw): one division for all lanes, the same bits (c + 0·x + 0·y is c, or a zero).
+#[inline]
+fn flat_w(iw: &crate::setup::Plane) -> Option<f32> {
+    (iw.dx == 0.0 && iw.dy == 0.0).then(|| if iw.c != 0.0 { 1.0 / iw.c } else { 0.0 })
+}
+
 /// Depth test without stencil for a whole batch (the common case), specialised on the
 /// comparison so the per-sample loop has no branches on state.
 fn depth_only_lanes<S>(
@@ -416,8 +442,7 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
     let fmt = ctx.depth_format;
     // z constant over the primitive: c + 0·x + 0·y is c up to the sign of a zero, which
     // encode_depth discards, so one encoded value serves every sample.
-    let flat_z = (prim.z.dx == 0.0 && prim.z.dy == 0.0)
-        .then(|| encode_depth(fmt, sample_z(prim, 0, 0, [0.5; 2])));
+    let flat_z = flat_depth(prim, fmt);
     // One z per lane (every sample of a pixel shares it) first, as one loop over the
     // lanes; then the tests against the tile's stored words.
     let mut zq = [0u32; LANES];
@@ -530,14 +555,11 @@ fn process_batch<S: FragmentShader>(
         l.ry[lane] = l.y[lane] as f32 + spy[lane / 4] - prim.oy;
     }
     let iw = prim.inv_w;
-    if iw.dx == 0.0 && iw.dy == 0.0 {
-        // 1/w constant over the primitive (every affine draw): c + 0·x + 0·y is c for any
-        // finite position, so one division gives every lane's bits.
-        l.w = [if iw.c != 0.0 { 1.0 / iw.c } else { 0.0 }; LANES];
+    if let Some(w) = flat_w(&iw) {
+        l.w = [w; LANES];
     } else {
         for lane in 0..LANES {
-            let v = iw.at(l.rx[lane], l.ry[lane]);
-            l.w[lane] = if v != 0.0 { 1.0 / v } else { 0.0 };
+            l.w[lane] = lane_w(&iw, l.rx[lane], l.ry[lane]);
         }
     }
     let depth_only = !ctx.state.depth_stencil.stencil_test;
@@ -835,6 +857,69 @@ fn write_colors<S>(
                         }
                     });
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framebuffer::DepthFormat;
+    use crate::setup::Plane;
+    use proptest::prelude::*;
+
+    fn value() -> impl Strategy<Value = f32> {
+        prop_oneof![
+            6 => -2.0f32..2.0,
+            1 => prop::sample::select(vec![
+                0.0f32, -0.0, 1.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e-40, -1e30,
+            ]),
+            1 => any::<f32>(),
+        ]
+    }
+
+    proptest! {
+        /// The flat-plane shortcuts give the bits the per-lane formulas give anywhere in
+        /// a framebuffer, at any sample position.
+        #[test]
+        fn flat_planes_equal_per_lane_formulas(
+            c in value(),
+            (ox, oy) in (-100.0f32..2100.0, -100.0f32..2100.0),
+            (x, y) in (0i32..16384, 0i32..16384),
+            p in (0.0f32..1.0, 0.0f32..1.0),
+            clamp in (value(), value()),
+            zero_signs in (any::<bool>(), any::<bool>()),
+        ) {
+            let zero = |neg: bool| if neg { -0.0 } else { 0.0 };
+            let plane = Plane { c, dx: zero(zero_signs.0), dy: zero(zero_signs.1) };
+            let prim = PrimSetup {
+                edges: Default::default(),
+                bbox: [0; 4],
+                ox,
+                oy,
+                z: plane,
+                inv_w: plane,
+                z_clamp: [clamp.0.min(clamp.1), clamp.0.max(clamp.1)],
+                id: 0,
+                attr_start: 0,
+                point_scale: [0.0; 2],
+                n_edges: 3,
+                front: true,
+                clip: 0,
+            };
+            for fmt in [DepthFormat::D24S8, DepthFormat::D32FS8] {
+                let want = encode_depth(fmt, sample_z(&prim, x, y, [p.0, p.1]));
+                prop_assert_eq!(flat_depth(&prim, fmt), Some(want));
+            }
+            let (rx, ry) = (x as f32 + p.0 - ox, y as f32 + p.1 - oy);
+            let want = lane_w(&plane, rx, ry);
+            let got = flat_w(&plane).map(f32::to_bits);
+            // NaN payloads aside (1/NaN returns the operand's NaN either way).
+            if want.is_nan() {
+                prop_assert!(got.is_some_and(|g| f32::from_bits(g).is_nan()));
+            } else {
+                prop_assert_eq!(got, Some(want.to_bits()));
             }
         }
     }
