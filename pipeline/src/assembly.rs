@@ -123,6 +123,29 @@ impl Primitives {
     pub fn edges(&self, p: usize) -> u8 {
         self.edge_flags.get(p).copied().unwrap_or(0b111)
     }
+
+    /// Primitives `range` (of `per` vertices each) as a set of their own.
+    pub fn slice(&self, range: std::ops::Range<usize>, per: usize) -> Primitives {
+        let (lo, hi) = (range.start.min(self.len()), range.end.min(self.len()));
+        let lo = lo.min(hi);
+        Primitives {
+            verts: self.verts.get(lo * per..hi * per).unwrap_or(&[]).to_vec(),
+            provoking: self.provoking.get(lo..hi).unwrap_or(&[]).to_vec(),
+            edge_flags: self.edge_flags.get(lo..hi).unwrap_or(&[]).to_vec(),
+        }
+    }
+
+    /// Appends `other`, whose vertex indices move up by `base`.
+    pub fn append(&mut self, other: &Primitives, base: u32) {
+        if !other.edge_flags.is_empty() || !self.edge_flags.is_empty() {
+            self.edge_flags.resize(self.len(), 0b111);
+            self.edge_flags
+                .extend((0..other.len()).map(|p| other.edges(p)));
+        }
+        self.verts
+            .extend(other.verts.iter().map(|v| v.wrapping_add(base)));
+        self.provoking.extend_from_slice(&other.provoking);
+    }
 }
 
 /// Assembles `seq` (vertex ids, [`RESTART`] splitting it into independent runs).

@@ -7,6 +7,7 @@ use crate::env::Resources;
 use crate::error::PipelineError;
 use crate::fragment::{FragmentPlan, ProgramShader};
 use crate::state::{DrawState, DrawStats};
+use crate::vertex_stage::programs_have_side_effects;
 use crate::vertices::Vertices;
 use crate::xfb::XfbState;
 use crate::{geometry, layer, tess, vertex_stage};
@@ -14,6 +15,7 @@ use glemu_programs::ir::VaryingSlot;
 use glemu_raster::{
     DrawInput, Framebuffer, PolygonMode, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS,
 };
+use rayon::prelude::*;
 use std::borrow::Cow;
 
 /// Primitives of the last vertex-processing stage, ready for stream-out and clipping.
@@ -112,17 +114,7 @@ impl<'a> ToRaster<'a> {
                 base
             }
         };
-        self.prims
-            .verts
-            .extend(prims.verts.iter().map(|v| v.wrapping_add(base)));
-        self.prims.provoking.extend_from_slice(&prims.provoking);
-        if !prims.edge_flags.is_empty() || !self.prims.edge_flags.is_empty() {
-            let before = self.ids.len();
-            self.prims.edge_flags.resize(before, 0b111);
-            self.prims
-                .edge_flags
-                .extend((0..prims.len()).map(|p| prims.edges(p)));
-        }
+        self.prims.append(prims, base);
         self.ids.extend_from_slice(ids);
         Ok(())
     }
@@ -152,7 +144,7 @@ fn run_stages(
         prims: Primitives::default(),
         ids: Vec::new(),
     };
-    for seq in &vso.sequences {
+    let instance = |seq: &Vec<u32>| -> Result<Stage2<'_>, PipelineError> {
         let (class, prims) = assemble(
             state.call.mode,
             seq,
@@ -209,6 +201,30 @@ fn run_stages(
         if vp.clamp_vertex_color {
             clamp_colors(&mut st.verts);
         }
+        Ok(st)
+    };
+    // Instances are independent until stream-out, which takes them in order; with
+    // tessellation or geometry programs each is worth a task (unless a program stores or
+    // counts, when invocations must run in one order).
+    let later = [&progs.tess_control, &progs.tess_eval, &progs.geometry];
+    let parallel = vso.sequences.len() > 1
+        && later.iter().any(|p| p.is_some())
+        && !later
+            .iter()
+            .filter_map(|p| p.as_ref())
+            .any(|p| programs_have_side_effects(&p.program));
+    let mut done = if parallel {
+        let v: Vec<Result<Stage2<'_>, PipelineError>> =
+            vso.sequences.par_iter().map(instance).collect();
+        Some(v.into_iter())
+    } else {
+        None
+    };
+    for seq in &vso.sequences {
+        let st = match done.as_mut().and_then(Iterator::next) {
+            Some(st) => st?,
+            None => instance(seq)?,
+        };
         for (s, (p, _)) in st.streams.iter().enumerate() {
             if let Some(g) = stats.primitives_generated.get_mut(s) {
                 *g += p.len() as u64;

@@ -619,3 +619,90 @@ fn restart_base_vertex_and_xfb_of_strips_and_loops() {
     assert_eq!(&v[16..18], &[-1.0, 1.0], "last line starts at vertex 2");
     assert_eq!(&v[20..22], &[-1.0, -1.0], "and ends at vertex 0");
 }
+
+/// Runs `st` at 1, 2 and 8 threads capturing `result.texcoord[0]` (not clamped like
+/// colours); asserts the captures and images agree and returns the capture.
+fn same_at_any_thread_count(st: &DrawState, class: PrimClass, floats: u64) -> Vec<f32> {
+    let mut out: Vec<(Vec<f32>, Framebuffer)> = Vec::new();
+    for threads in [1, 2, 8] {
+        let (buf, mut x) = capture("result.texcoord[0]", floats * 4);
+        x.begin(class).unwrap();
+        let mut f = fb();
+        let r = Rasterizer::new(threads).unwrap();
+        crate::draw(st, &r, &mut f, Some(&mut x)).unwrap_or_else(|e| panic!("{e}"));
+        out.push((captured(&buf), f));
+    }
+    for (t, o) in [2, 8].iter().zip(&out[1..]) {
+        assert!(o.0 == out[0].0, "capture at {t} threads differs");
+        assert!(o.1 == out[0].1, "image at {t} threads differs");
+    }
+    out.swap_remove(0).0
+}
+
+#[test]
+fn geometry_chunks_keep_primitive_order() {
+    // 300 points (several chunks of input primitives), two invocations each; every
+    // invocation emits one triangle coloured (primitive.id, invocation).
+    let gp = "!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 3;\n\
+        INVOCATIONS 2;\nTEMP c;\n\
+        I2F c.x, primitive.id.x;\nI2F c.y, primitive.invocation.x;\nMOV c.zw, {0, 0, 0, 1};\n\
+        MOV result.color, c;\nMOV result.texcoord[0], c;\n\
+        ADD result.position, vertex[0].position, {0, 0, 0, 0}; EMIT;\n\
+        ADD result.position, vertex[0].position, {0.1, 0, 0, 0}; EMIT;\n\
+        ADD result.position, vertex[0].position, {0, 0.1, 0, 0}; EMIT;\nEND\n";
+    let n = 300;
+    let pos: Vec<f32> = (0..n)
+        .flat_map(|i| [(i % 20) as f32 / 10.0 - 1.0, (i / 20) as f32 / 8.0 - 1.0])
+        .collect();
+    let pos = floats(&pos);
+    let mut st = base_state(
+        PrimitiveMode::Points,
+        n,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
+    let v = same_at_any_thread_count(&st, PrimClass::Triangles, u64::from(n) * 2 * 3 * 4);
+    for (k, tri) in v.chunks(12).enumerate() {
+        let want = [(k / 2) as f32, (k % 2) as f32, 0.0, 1.0];
+        assert_eq!(&tri[..4], &want, "triangle {k}");
+    }
+}
+
+#[test]
+fn tessellation_chunks_keep_patch_order() {
+    // 150 patches (several control-program chunks), each tessellated into 2 triangles
+    // coloured by primitive.id.
+    let tcp = "!!NVtcp5.0\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\n\
+        MOV result.patch.tessouter[0].x, 1.0;\nMOV result.patch.tessouter[1].x, 1.0;\n\
+        MOV result.patch.tessouter[2].x, 1.0;\nMOV result.patch.tessouter[3].x, 1.0;\n\
+        MOV result.patch.tessinner[0].x, 1.0;\nMOV result.patch.tessinner[1].x, 1.0;\nEND\n";
+    let tep = "!!NVtep5.0\nTESS_MODE QUADS;\nTEMP p, c;\n\
+        MAD p, vertex.tesscoord, 0.05, vertex[0].position;\nMOV p.zw, {0, 0, 0, 1};\n\
+        MOV result.position, p;\nI2F c.x, primitive.id.x;\nMOV c.yzw, {0, 0, 0, 1};\n\
+        MOV result.color, c;\nMOV result.texcoord[0], c;\nEND\n";
+    let n = 150;
+    let pos: Vec<f32> = (0..n)
+        .flat_map(|i| [(i % 15) as f32 / 8.0 - 1.0, (i / 15) as f32 / 6.0 - 1.0])
+        .collect();
+    let pos = floats(&pos);
+    let mut st = base_state(
+        PrimitiveMode::Patches,
+        n,
+        vec![attrib(
+            AttribSlot::Position,
+            Some(array(&pos, 2, 0, 0)),
+            [0.0; 4],
+        )],
+    );
+    st.vertex.tess.patch_vertices = 1;
+    st.programs.tess_control = Some(stage(tcp, Stage::TessControl, vec![]));
+    st.programs.tess_eval = Some(stage(tep, Stage::TessEval, vec![]));
+    let v = same_at_any_thread_count(&st, PrimClass::Triangles, u64::from(n) * 2 * 3 * 4);
+    for (k, tri) in v.chunks(12).enumerate() {
+        assert_eq!(tri[0], (k / 2) as f32, "triangle {k}");
+    }
+}

@@ -9,12 +9,13 @@ use crate::env::{Resources, StageEnv};
 use crate::error::{PipelineError, MAX_DRAW_ELEMENTS};
 use crate::fetch::RESTART;
 use crate::state::{StageProgram, VertexProcessing};
-use crate::vertex_stage::thread_value;
+use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{
     lanes_mask, Env, EnvError, ImageCall, LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{InputBinding, PrimKind, Stage, ThreadMaskKind, VaryingSlot};
+use rayon::prelude::*;
 
 /// Per-stream output of a geometry stage.
 #[derive(Clone, Debug, Default)]
@@ -32,8 +33,9 @@ pub struct GeometryOut {
     pub streams: [StreamOut; 4],
 }
 
+/// What a lane did, in order. The k-th `Vertex` of a lane is row k of its `rows`.
 enum Event {
-    Vertex { stream: u32, row: Vec<[u32; 4]> },
+    Vertex { stream: u32 },
     Cut,
 }
 
@@ -41,6 +43,8 @@ struct GeomEnv<'a> {
     base: StageEnv<'a>,
     layout: &'a [(usize, VaryingSlot)],
     events: Vec<Vec<Event>>,
+    /// Per lane: the rows of its emitted vertices, back to back.
+    rows: Vec<Vec<[u32; 4]>>,
     emitted: Vec<u32>,
     max_vertices: u32,
 }
@@ -54,8 +58,11 @@ impl Env for GeomEnv<'_> {
                 "EMITS to stream {stream} (only 0..3 exist)"
             )));
         }
-        let (Some(count), Some(events)) = (self.emitted.get_mut(lane), self.events.get_mut(lane))
-        else {
+        let (Some(count), Some(events), Some(rows)) = (
+            self.emitted.get_mut(lane),
+            self.events.get_mut(lane),
+            self.rows.get_mut(lane),
+        ) else {
             return Ok(());
         };
         // Vertices past VERTICES_OUT are dropped, as the spec allows.
@@ -63,12 +70,8 @@ impl Env for GeomEnv<'_> {
             return Ok(());
         }
         *count += 1;
-        let row = self
-            .layout
-            .iter()
-            .map(|(o, _)| state.output_lane(*o, lane))
-            .collect();
-        events.push(Event::Vertex { stream, row });
+        rows.extend(self.layout.iter().map(|(o, _)| state.output_lane(*o, lane)));
+        events.push(Event::Vertex { stream });
         Ok(())
     }
 
@@ -130,17 +133,6 @@ pub fn run(
     let max_vertices = d.vertices_out.unwrap_or(0);
     let invocations = d.invocations.unwrap_or(1).max(1);
     let per = class.vertices();
-    // Where each input slot's value comes from.
-    enum Src {
-        Vary(Option<usize>),
-        Id,
-        Invocation,
-        VertexCount,
-        Thread(Option<ThreadMaskKind>),
-        /// The same value for every primitive: per-patch values of input patches
-        /// (PRIMITIVE_IN PATCHES), warp and SM ids (one warp on one SM).
-        Value([u32; 4]),
-    }
     // Patches reach a geometry program straight from the vertex stage: their levels
     // are the default ones and other per-patch attributes are undefined (zero), as
     // NV_tessellation_program5 says for patches without a control program.
@@ -176,90 +168,55 @@ pub fn run(
         streams: Default::default(),
     };
     let prim_id_k = out.verts.find(VaryingSlot::PrimitiveId);
-    let jobs: Vec<(usize, u32)> = (0..prims.len())
-        .flat_map(|p| (0..invocations).map(move |i| (p, i)))
-        .collect();
-    let mut ls = LaneState::with_vertices(prog, MAX_LANES, per);
-    let mut env = GeomEnv {
-        base: StageEnv {
-            res,
-            stage: Stage::Geometry,
-            param_buffers: &gs.param_buffers,
-            subroutines: &gs.subroutines,
-        },
+    let shape = ChunkShape {
+        gs,
+        res,
+        input,
+        prims,
+        ids,
+        srcs: &srcs,
         layout: &layout,
-        events: (0..MAX_LANES).map(|_| Vec::new()).collect(),
-        emitted: vec![0; MAX_LANES],
+        prim_id_k,
+        per,
+        invocations,
         max_vertices,
+    };
+    let n_chunks = prims.len().div_ceil(GS_CHUNK);
+    let parts: Vec<Result<ChunkOut, PipelineError>> = if programs_have_side_effects(prog) {
+        // Stores and atomics see the invocations in one order at any thread count.
+        (0..n_chunks).map(|c| shape.run(c)).collect()
+    } else {
+        (0..n_chunks)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|c| shape.run(c))
+            .collect()
     };
     let mut seqs: [Vec<u32>; 4] = Default::default();
     // primitive.id carried by each output vertex.
     let mut vert_ids: Vec<u32> = Vec::new();
-    for batch in jobs.chunks(MAX_LANES) {
-        for (lane, (p, inv)) in batch.iter().enumerate() {
-            let pv = prims.verts.get(p * per..(p + 1) * per).unwrap_or(&[]);
-            let id = ids.get(*p).copied().unwrap_or(*p as u32);
-            for (slot, src) in srcs.iter().enumerate() {
-                for (v, vid) in pv.iter().enumerate() {
-                    let val = match src {
-                        Src::Vary(k) => k.map(|k| input.get(*vid as usize, k)).unwrap_or([0; 4]),
-                        Src::Id => [id, 0, 0, 0],
-                        Src::Invocation => [*inv, 0, 0, 0],
-                        Src::VertexCount => [per as u32, 0, 0, 0],
-                        Src::Thread(k) => [thread_value(*k, lane as u32), 0, 0, 0],
-                        Src::Value(v) => *v,
-                    };
-                    if let Some(r) = ls.input_vertex_mut(v, slot) {
-                        for c in 0..4 {
-                            r[c][lane] = val[c];
-                        }
-                    }
-                }
-            }
+    for part in parts {
+        let part = part?;
+        let base = out.verts.len() as u32;
+        if (out.verts.data.len() + part.rows.len()) as u64 > MAX_DRAW_ELEMENTS {
+            return Err(PipelineError::out_of_memory(
+                "geometry program output exceeds the per-draw limit",
+            ));
         }
-        for e in env.events.iter_mut() {
-            e.clear();
-        }
-        env.emitted.iter_mut().for_each(|c| *c = 0);
-        gs.executor
-            .run(&mut ls, lanes_mask(batch.len()), &gs.params, &mut env)
-            .map_err(|e| PipelineError::execution(format!("geometry program: {e}")))?;
-        for (lane, (p, _)) in batch.iter().enumerate() {
-            let id = ids.get(*p).copied().unwrap_or(*p as u32);
-            let events = env
-                .events
-                .get_mut(lane)
-                .map(std::mem::take)
-                .unwrap_or_default();
-            // Each lane's output starts a new strip on every stream.
-            for s in seqs.iter_mut() {
-                if s.last().is_some_and(|v| *v != RESTART) {
-                    s.push(RESTART);
-                }
+        out.verts.data.extend_from_slice(&part.rows);
+        vert_ids.extend_from_slice(&part.vert_ids);
+        // A chunk starts new strips, as every lane does.
+        for (all, mine) in seqs.iter_mut().zip(&part.seqs) {
+            if mine.is_empty() {
+                continue;
             }
-            for ev in events {
-                match ev {
-                    Event::Vertex { stream, row } => {
-                        if out.verts.data.len() as u64 > MAX_DRAW_ELEMENTS {
-                            return Err(PipelineError::out_of_memory(
-                                "geometry program output exceeds the per-draw limit",
-                            ));
-                        }
-                        let v = out.verts.push_row(&row);
-                        let s = stream as usize;
-                        if let Some(seq) = seqs.get_mut(s) {
-                            seq.push(v);
-                        }
-                        let pid = prim_id_k.and_then(|k| row.get(k).map(|r| r[0]));
-                        vert_ids.push(pid.unwrap_or(id));
-                    }
-                    Event::Cut => {
-                        if seqs[0].last().is_some_and(|v| *v != RESTART) {
-                            seqs[0].push(RESTART);
-                        }
-                    }
-                }
+            if all.last().is_some_and(|v| *v != RESTART) {
+                all.push(RESTART);
             }
+            all.extend(
+                mine.iter()
+                    .map(|&v| if v == RESTART { RESTART } else { v + base }),
+            );
         }
     }
     for s in 0..4 {
@@ -281,4 +238,150 @@ pub fn run(
         out.streams[s] = StreamOut { prims: p, ids: idv };
     }
     Ok(out)
+}
+
+/// Input primitives per task: a multiple of the lane count, so batches (and the lane
+/// numbers programs can read) are the same at any thread count.
+const GS_CHUNK: usize = 4 * MAX_LANES;
+
+/// What one chunk of input primitives produced: vertex rows, per-stream strips (as
+/// indices into the rows, [`RESTART`] between strips) and each vertex's primitive id.
+struct ChunkOut {
+    rows: Vec<[u32; 4]>,
+    seqs: [Vec<u32>; 4],
+    vert_ids: Vec<u32>,
+}
+
+/// Where each input slot's value comes from.
+enum Src {
+    Vary(Option<usize>),
+    Id,
+    Invocation,
+    VertexCount,
+    Thread(Option<ThreadMaskKind>),
+    /// The same value for every primitive: per-patch values of input patches
+    /// (PRIMITIVE_IN PATCHES), warp and SM ids (one warp on one SM).
+    Value([u32; 4]),
+}
+
+/// Everything a chunk needs to run the geometry program.
+struct ChunkShape<'a> {
+    gs: &'a StageProgram,
+    res: &'a Resources,
+    input: &'a Vertices,
+    prims: &'a Primitives,
+    ids: &'a [u32],
+    srcs: &'a [Src],
+    layout: &'a [(usize, VaryingSlot)],
+    prim_id_k: Option<usize>,
+    per: usize,
+    invocations: u32,
+    max_vertices: u32,
+}
+
+impl ChunkShape<'_> {
+    /// Runs the program on chunk `c` of the input primitives, (primitive, invocation)
+    /// lanes in order.
+    fn run(&self, c: usize) -> Result<ChunkOut, PipelineError> {
+        let (gs, input, per) = (self.gs, self.input, self.per);
+        let lo = c * GS_CHUNK;
+        let hi = (lo + GS_CHUNK).min(self.prims.len());
+        let jobs: Vec<(usize, u32)> = (lo..hi)
+            .flat_map(|p| (0..self.invocations).map(move |i| (p, i)))
+            .collect();
+        let mut ls = LaneState::with_vertices(&gs.program, MAX_LANES, per);
+        let mut env = GeomEnv {
+            base: StageEnv {
+                res: self.res,
+                stage: Stage::Geometry,
+                param_buffers: &gs.param_buffers,
+                subroutines: &gs.subroutines,
+            },
+            layout: self.layout,
+            events: (0..MAX_LANES).map(|_| Vec::new()).collect(),
+            rows: (0..MAX_LANES).map(|_| Vec::new()).collect(),
+            emitted: vec![0; MAX_LANES],
+            max_vertices: self.max_vertices,
+        };
+        let n = self.layout.len();
+        let mut out = ChunkOut {
+            rows: Vec::new(),
+            seqs: Default::default(),
+            vert_ids: Vec::new(),
+        };
+        for batch in jobs.chunks(MAX_LANES) {
+            for (lane, (p, inv)) in batch.iter().enumerate() {
+                let pv = self.prims.verts.get(p * per..(p + 1) * per).unwrap_or(&[]);
+                let id = self.ids.get(*p).copied().unwrap_or(*p as u32);
+                for (slot, src) in self.srcs.iter().enumerate() {
+                    for (v, vid) in pv.iter().enumerate() {
+                        let val = match src {
+                            Src::Vary(k) => {
+                                k.map(|k| input.get(*vid as usize, k)).unwrap_or([0; 4])
+                            }
+                            Src::Id => [id, 0, 0, 0],
+                            Src::Invocation => [*inv, 0, 0, 0],
+                            Src::VertexCount => [per as u32, 0, 0, 0],
+                            Src::Thread(k) => [thread_value(*k, lane as u32), 0, 0, 0],
+                            Src::Value(v) => *v,
+                        };
+                        if let Some(r) = ls.input_vertex_mut(v, slot) {
+                            for c in 0..4 {
+                                r[c][lane] = val[c];
+                            }
+                        }
+                    }
+                }
+            }
+            for e in env.events.iter_mut() {
+                e.clear();
+            }
+            for r in env.rows.iter_mut() {
+                r.clear();
+            }
+            env.emitted.iter_mut().for_each(|c| *c = 0);
+            gs.executor
+                .run(&mut ls, lanes_mask(batch.len()), &gs.params, &mut env)
+                .map_err(|e| PipelineError::execution(format!("geometry program: {e}")))?;
+            for (lane, (p, _)) in batch.iter().enumerate() {
+                let id = self.ids.get(*p).copied().unwrap_or(*p as u32);
+                let (Some(events), Some(rows)) = (env.events.get(lane), env.rows.get(lane)) else {
+                    continue;
+                };
+                // Each lane's output starts a new strip on every stream.
+                for s in out.seqs.iter_mut() {
+                    if s.last().is_some_and(|v| *v != RESTART) {
+                        s.push(RESTART);
+                    }
+                }
+                let mut k = 0;
+                for ev in events {
+                    match ev {
+                        Event::Vertex { stream } => {
+                            let row = rows.get(k * n..(k + 1) * n).unwrap_or(&[]);
+                            k += 1;
+                            if (out.rows.len() + n) as u64 > MAX_DRAW_ELEMENTS {
+                                return Err(PipelineError::out_of_memory(
+                                    "geometry program output exceeds the per-draw limit",
+                                ));
+                            }
+                            let v = out.rows.len().checked_div(n).unwrap_or(0) as u32;
+                            out.rows.extend_from_slice(row);
+                            if let Some(seq) = out.seqs.get_mut(*stream as usize) {
+                                seq.push(v);
+                            }
+                            let pid = self.prim_id_k.and_then(|k| row.get(k).map(|r| r[0]));
+                            out.vert_ids.push(pid.unwrap_or(id));
+                        }
+                        Event::Cut => {
+                            if out.seqs[0].last().is_some_and(|v| *v != RESTART) {
+                                out.seqs[0].push(RESTART);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
 }

@@ -13,10 +13,11 @@ use crate::env::{Resources, StageEnv};
 use crate::error::{check_alloc, PipelineError};
 use crate::state::{StageProgram, TessState};
 use crate::tessellator::{tessellate, TessConfig};
-use crate::vertex_stage::thread_value;
+use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{lanes_mask, LaneState, MAX_LANES};
 use glemu_programs::ir::{InputBinding, Stage, TessSpacing, ThreadMaskKind, VaryingSlot};
+use rayon::prelude::*;
 
 /// The result of tessellating a set of patches.
 #[derive(Clone, Debug)]
@@ -179,6 +180,59 @@ fn run_control(
     Ok((verts, patches))
 }
 
+/// Patches per control-program task.
+const CONTROL_CHUNK: usize = 64;
+
+/// [`run_control`] over chunks of patches on every worker, results joined in order.
+fn control_chunked(
+    tcs: &StageProgram,
+    res: &Resources,
+    input: &Vertices,
+    n_in: usize,
+    prims: &Primitives,
+    ids: &[u32],
+    serial: bool,
+) -> Result<(Vertices, Vec<Patch>), PipelineError> {
+    let n = prims.len();
+    if serial || n <= CONTROL_CHUNK {
+        return run_control(tcs, res, input, n_in, prims, ids);
+    }
+    let parts: Vec<Result<(Vertices, Vec<Patch>), PipelineError>> = (0..n.div_ceil(CONTROL_CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let range = c * CONTROL_CHUNK..((c + 1) * CONTROL_CHUNK).min(n);
+            let sub = prims.slice(range.clone(), n_in);
+            let sub_ids = ids.get(range.clone()).unwrap_or(&[]);
+            // Ids default to the patch's index in the draw, not in the chunk.
+            let own_ids: Vec<u32>;
+            let sub_ids = if sub_ids.len() == range.len() {
+                sub_ids
+            } else {
+                own_ids = range
+                    .map(|p| ids.get(p).copied().unwrap_or(p as u32))
+                    .collect();
+                &own_ids
+            };
+            run_control(tcs, res, input, n_in, &sub, sub_ids)
+        })
+        .collect();
+    let mut verts: Option<Vertices> = None;
+    let mut patches = Vec::with_capacity(n);
+    for part in parts {
+        let (v, ps) = part?;
+        let base = verts.as_ref().map_or(0, Vertices::len);
+        patches.extend(ps.into_iter().map(|p| Patch {
+            first: p.first + base,
+            ..p
+        }));
+        match verts.as_mut() {
+            None => verts = Some(v),
+            Some(all) => all.data.extend_from_slice(&v.data),
+        }
+    }
+    Ok((verts.unwrap_or_default(), patches))
+}
+
 /// Runs control (optional), primitive generation and evaluation for `prims`, patches of
 /// `n_in` vertices whose vertices are in `input`.
 #[allow(clippy::too_many_arguments)]
@@ -207,8 +261,11 @@ pub fn run(
         cw: d.tess_cw.unwrap_or(false),
         point_mode: d.tess_point_mode,
     };
+    // Stores and atomics see the invocations in one order at any thread count.
+    let serial = programs_have_side_effects(prog)
+        || tcs.is_some_and(|t| programs_have_side_effects(&t.program));
     let (pverts, patches) = match tcs {
-        Some(t) => run_control(t, res, input, n_in, prims, ids)?,
+        Some(t) => control_chunked(t, res, input, n_in, prims, ids, serial)?,
         None => {
             // Without a control program the input patch passes through, with the
             // default levels.
@@ -249,83 +306,161 @@ pub fn run(
         prims: Primitives::default(),
         ids: Vec::new(),
     };
+    // Each input's source, checked once.
+    for inp in &prog.inputs {
+        if !matches!(
+            inp.binding,
+            InputBinding::Varying(_)
+                | InputBinding::TessCoord
+                | InputBinding::PatchIn(_)
+                | InputBinding::PrimitiveId
+                | InputBinding::PrimitiveVertexCount
+                | InputBinding::ThreadId
+                | InputBinding::WarpId
+                | InputBinding::SmId
+                | InputBinding::ThreadMask(_)
+        ) {
+            return Err(PipelineError::not_supported(format!(
+                "tessellation evaluation program input {:?}",
+                inp.binding
+            )));
+        }
+    }
     let max_vertices = patches.iter().map(|p| p.count).max().unwrap_or(1);
-    let mut ls = LaneState::with_vertices(prog, MAX_LANES, max_vertices);
+    let eval = |ls: &mut LaneState, patch: &Patch| {
+        evaluate_patch(tes, res, &cfg, &layout, &pverts, patch, ls)
+    };
+    let new_state = || LaneState::with_vertices(prog, MAX_LANES, max_vertices);
+    let results: Vec<Result<Option<PatchOut>, PipelineError>> = if serial {
+        let mut ls = new_state();
+        patches.iter().map(|p| eval(&mut ls, p)).collect()
+    } else {
+        // Patches vary a lot in size (levels come from the control program), so each is
+        // a task of its own and rayon balances them.
+        patches
+            .par_iter()
+            .with_max_len(1)
+            .map_init(new_state, eval)
+            .collect()
+    };
+    for r in results {
+        let Some(po) = r? else {
+            continue;
+        };
+        let n_rows = po.rows.len() / layout.len().max(1);
+        check_alloc((out.verts.len() + n_rows) as u64, "tessellated vertices")?;
+        let base = out.verts.len() as u32;
+        out.verts.data.extend_from_slice(&po.rows);
+        let per = out.class.vertices();
+        out.prims.verts.extend(po.indices.iter().map(|i| base + i));
+        let n = po.indices.len() / per;
+        out.prims.provoking.resize(out.prims.provoking.len() + n, 0);
+        out.ids.resize(out.ids.len() + n, po.id);
+    }
+    Ok(out)
+}
+
+/// One patch's evaluated vertices (rows of the evaluation program's layout) and its
+/// primitives as indices into them.
+struct PatchOut {
+    rows: Vec<[u32; 4]>,
+    indices: Vec<u32>,
+    id: u32,
+}
+
+/// Generates `patch`'s primitives and runs the evaluation program on their vertices;
+/// `None` when the patch is discarded.
+fn evaluate_patch(
+    tes: &StageProgram,
+    res: &Resources,
+    cfg: &TessConfig,
+    layout: &[(usize, VaryingSlot)],
+    pverts: &Vertices,
+    patch: &Patch,
+    ls: &mut LaneState,
+) -> Result<Option<PatchOut>, PipelineError> {
+    let prog = &tes.program;
+    let level = |s: VaryingSlot| f32::from_bits(patch.value(s).unwrap_or([0; 4])[0]);
+    let outer = [0, 1, 2, 3].map(|i| level(VaryingSlot::TessOuter(i)));
+    let inner = [0, 1].map(|i| level(VaryingSlot::TessInner(i)));
+    let t = tessellate(cfg, outer, inner);
+    if t.indices.is_empty() {
+        return Ok(None);
+    }
+    check_alloc(t.coords.len() as u64, "tessellated vertices")?;
     let mut env = StageEnv {
         res,
         stage: Stage::TessEval,
         param_buffers: &tes.param_buffers,
         subroutines: &tes.subroutines,
     };
-    let level = |p: &Patch, s: VaryingSlot| f32::from_bits(p.value(s).unwrap_or([0; 4])[0]);
-    for patch in &patches {
-        let outer = [0, 1, 2, 3].map(|i| level(patch, VaryingSlot::TessOuter(i)));
-        let inner = [0, 1].map(|i| level(patch, VaryingSlot::TessInner(i)));
-        let t = tessellate(&cfg, outer, inner);
-        if t.indices.is_empty() {
-            continue;
-        }
-        check_alloc(
-            (out.verts.len() + t.coords.len()) as u64,
-            "tessellated vertices",
-        )?;
-        let base = out.verts.len() as u32;
-        for chunk in t.coords.chunks(MAX_LANES) {
-            for (slot, inp) in prog.inputs.iter().enumerate() {
-                for (lane, tc) in chunk.iter().enumerate() {
-                    let per_vertex = matches!(inp.binding, InputBinding::Varying(_));
-                    let copies = if per_vertex { patch.count } else { 1 };
-                    for v in 0..copies {
-                        let val = match &inp.binding {
-                            InputBinding::Varying(s) => {
-                                pverts.slot(patch.first + v, *s).unwrap_or([0; 4])
-                            }
-                            InputBinding::TessCoord => {
-                                [tc[0].to_bits(), tc[1].to_bits(), tc[2].to_bits(), 0]
-                            }
-                            InputBinding::PatchIn(s) => patch.value(*s).unwrap_or([0; 4]),
-                            InputBinding::PrimitiveId => [patch.id, 0, 0, 0],
-                            InputBinding::PrimitiveVertexCount => [patch.count as u32, 0, 0, 0],
-                            InputBinding::ThreadId => [lane as u32, 0, 0, 0],
-                            InputBinding::WarpId | InputBinding::SmId => [0; 4],
-                            InputBinding::ThreadMask(k) => {
-                                [thread_value(Some(*k), lane as u32), 0, 0, 0]
-                            }
-                            b => {
-                                return Err(PipelineError::not_supported(format!(
-                                    "tessellation evaluation program input {b:?}"
-                                )))
-                            }
-                        };
-                        if let Some(r) = ls.input_vertex_mut(v, slot) {
-                            for c in 0..4 {
-                                r[c][lane] = val[c];
-                            }
-                        }
+    // Everything but the domain coordinate is the same for every lane and batch of the
+    // patch (inputs keep their values between runs): written once.
+    let mut coord_slots = Vec::new();
+    for (slot, inp) in prog.inputs.iter().enumerate() {
+        let per_vertex = matches!(inp.binding, InputBinding::Varying(_));
+        let copies = if per_vertex { patch.count } else { 1 };
+        for v in 0..copies {
+            let Some(r) = ls.input_vertex_mut(v, slot) else {
+                continue;
+            };
+            let uniform = |r: &mut glemu_programs::exec::Vec4, val: [u32; 4]| {
+                for c in 0..4 {
+                    r[c] = [val[c]; MAX_LANES];
+                }
+            };
+            match &inp.binding {
+                InputBinding::Varying(s) => {
+                    uniform(r, pverts.slot(patch.first + v, *s).unwrap_or([0; 4]))
+                }
+                InputBinding::TessCoord => coord_slots.push(slot),
+                InputBinding::PatchIn(s) => uniform(r, patch.value(*s).unwrap_or([0; 4])),
+                InputBinding::PrimitiveId => uniform(r, [patch.id, 0, 0, 0]),
+                InputBinding::PrimitiveVertexCount => uniform(r, [patch.count as u32, 0, 0, 0]),
+                InputBinding::ThreadId | InputBinding::ThreadMask(_) => {
+                    let k = match inp.binding {
+                        InputBinding::ThreadMask(k) => Some(k),
+                        _ => None,
+                    };
+                    for lane in 0..MAX_LANES {
+                        r[0][lane] = thread_value(k, lane as u32);
+                        r[1][lane] = 0;
+                        r[2][lane] = 0;
+                        r[3][lane] = 0;
                     }
                 }
+                _ => uniform(r, [0; 4]),
             }
-            tes.executor
-                .run(&mut ls, lanes_mask(chunk.len()), &tes.params, &mut env)
-                .map_err(|e| {
-                    PipelineError::execution(format!("tessellation evaluation program: {e}"))
-                })?;
-            for lane in 0..chunk.len() {
-                let row: Vec<[u32; 4]> = layout
-                    .iter()
-                    .map(|(o, _)| ls.output_lane(*o, lane))
-                    .collect();
-                out.verts.push_row(&row);
-            }
-        }
-        let per = t.class.vertices();
-        for prim in t.indices.chunks_exact(per) {
-            out.prims.verts.extend(prim.iter().map(|i| base + i));
-            out.prims.provoking.push(0);
-            out.ids.push(patch.id);
         }
     }
-    Ok(out)
+    let mut rows = Vec::with_capacity(t.coords.len() * layout.len());
+    for chunk in t.coords.chunks(MAX_LANES) {
+        for &slot in &coord_slots {
+            if let Some(r) = ls.input_vertex_mut(0, slot) {
+                for (lane, tc) in chunk.iter().enumerate() {
+                    r[0][lane] = tc[0].to_bits();
+                    r[1][lane] = tc[1].to_bits();
+                    r[2][lane] = tc[2].to_bits();
+                    r[3][lane] = 0;
+                }
+            }
+        }
+        tes.executor
+            .run(ls, lanes_mask(chunk.len()), &tes.params, &mut env)
+            .map_err(|e| {
+                PipelineError::execution(format!("tessellation evaluation program: {e}"))
+            })?;
+        for lane in 0..chunk.len() {
+            for (o, _) in layout {
+                rows.push(ls.output_lane(*o, lane));
+            }
+        }
+    }
+    Ok(Some(PatchOut {
+        rows,
+        indices: t.indices,
+        id: patch.id,
+    }))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The harness's only contact with glemu: runs one scene file through the public scene
 //! API (`glemu::scene::{parse, check_requirements, Runner}`) and reads back the resolved
-//! colour buffer (`Context::read_image`).
+//! colour buffer (`Context::read_image`). A scene that passes is run again at 1 and 8
+//! rasterizer threads (2 first) and fails unless the images are identical.
 
 use glemu::scene::{self, DiffImages, RunOptions, Runner};
 use glemu_reftests::imagediff::Rgba8;
@@ -69,8 +70,38 @@ pub fn run(path: &Path) -> Outcome {
             image: None,
         };
     }
+    let mut outcome = run_parsed(&parsed, dir, THREADS[0]);
+    if outcome.status != Status::Pass {
+        return outcome;
+    }
+    // The image must not depend on the number of rasterizer threads.
+    for &threads in &THREADS[1..] {
+        let other = run_parsed(&parsed, dir, threads);
+        let same = match (&outcome.image, &other.image) {
+            (Some(a), Some(b)) => a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        if other.status != Status::Pass || !same {
+            outcome.status = Status::Fail(match other.status {
+                Status::Pass => format!(
+                    "the image at {threads} threads differs from the one at {}",
+                    THREADS[0]
+                ),
+                Status::Fail(m) | Status::Skip(m) => format!("at {threads} threads: {m}"),
+            });
+            return outcome;
+        }
+    }
+    outcome
+}
+
+/// Rasterizer thread counts every scene runs at; their images must be identical.
+const THREADS: [usize; 3] = [2, 1, 8];
+
+/// Runs a parsed scene with `threads` rasterizer threads.
+fn run_parsed(parsed: &scene::Scene, dir: &Path, threads: usize) -> Outcome {
     let mut runner = match Runner::new(
-        parsed,
+        parsed.clone(),
         dir,
         // The harness writes its own diff under target/; the scene folders stay clean.
         RunOptions {
@@ -81,6 +112,9 @@ pub fn run(path: &Path) -> Outcome {
         Ok(r) => r,
         Err(e) => return failed(e.to_string()),
     };
+    if let Err(e) = runner.set_threads(threads) {
+        return failed(e.to_string());
+    }
     let ran = runner.run_commands();
     let report = runner.report();
     let ctx = runner.context();
