@@ -285,13 +285,27 @@ fn filter_lanes<const N: usize>(
                         None => border,
                     }
                 };
+                // RGBA8 texels are in [0, 1]: with a border in [0, 1] and weights in [0, 1]
+                // every step stays in [0, 1] and none can make a NaN, so the
+                // canonicalising lerp is not needed.
+                let unit = |v: &f32| (0.0..=1.0).contains(v);
+                let finite = border.iter().all(unit) && a.iter().chain(&b).all(unit);
+                if finite {
+                    let lerp4 = |p: [f32; 4], q: [f32; 4], t: f32| -> [f32; 4] {
+                        std::array::from_fn(|c| p[c] + (q[c] - p[c]) * t)
+                    };
+                    for l in 0..N {
+                        let top = lerp4(fetch(i0[l], j0[l]), fetch(i1[l], j0[l]), a[l]);
+                        let bottom = lerp4(fetch(i0[l], j1[l]), fetch(i1[l], j1[l]), a[l]);
+                        let r = lerp4(top, bottom, b[l]);
+                        for c in 0..4 {
+                            out[c][l] = r[c];
+                        }
+                    }
+                    return;
+                }
                 let lerp4 = |p: [f32; 4], q: [f32; 4], t: f32| -> [f32; 4] {
-                    [
-                        lerp(p[0], q[0], t),
-                        lerp(p[1], q[1], t),
-                        lerp(p[2], q[2], t),
-                        lerp(p[3], q[3], t),
-                    ]
+                    std::array::from_fn(|c| lerp(p[c], q[c], t))
                 };
                 for l in 0..N {
                     let top = lerp4(fetch(i0[l], j0[l]), fetch(i1[l], j0[l]), a[l]);
