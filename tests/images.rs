@@ -51,6 +51,11 @@ fn texture(ctx: &mut Context, format: Format, w: u32, h: u32, texels: &[[u32; 4]
     ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     ctx.tex_image_texels(gl::TEXTURE_2D, 0, format, [w, h, 1], Some(texels))
         .unwrap();
+    // One level, sampled by TXF too: NEAREST keeps it complete (also for integers).
+    for pname in [gl::TEXTURE_MIN_FILTER, gl::TEXTURE_MAG_FILTER] {
+        ctx.tex_parameter_i(gl::TEXTURE_2D, pname, gl::NEAREST as i32)
+            .unwrap();
+    }
     t
 }
 

@@ -117,6 +117,7 @@ fn draw_into_a_texture_then_sample_it() {
 fn a_mip_level_renders_at_its_size() {
     let mut ctx = context(4, 4);
     let t = texture(&mut ctx, gl::TEXTURE_2D, [16, 16, 1], gl::RGBA8);
+    ctx.generate_mipmap(gl::TEXTURE_2D).unwrap();
     let mip = gl::NEAREST_MIPMAP_NEAREST as i32;
     ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, mip)
         .unwrap();

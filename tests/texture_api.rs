@@ -208,7 +208,30 @@ fn sub_image_replaces_only_its_box() {
             assert_eq!(px[y * 4 + x], want, "pixel ({x}, {y})");
         }
     }
-    // Level 1 exists (2×2) but a 3-wide box does not fit it.
+    // Level 1 was never given an image.
+    let e = ctx
+        .tex_sub_image(
+            gl::TEXTURE_2D,
+            1,
+            [0, 0, 0],
+            [1, 1, 1],
+            gl::RGBA,
+            gl::FLOAT,
+            &[0; 16],
+        )
+        .unwrap_err();
+    assert_eq!(e.gl, GlError::InvalidOperation);
+    // Defined now (2×2), a 3-wide box does not fit it.
+    ctx.tex_image(
+        gl::TEXTURE_2D,
+        1,
+        gl::RGBA8,
+        [2, 2, 1],
+        gl::RGBA,
+        gl::UNSIGNED_BYTE,
+        None,
+    )
+    .unwrap();
     let e = ctx
         .tex_sub_image(
             gl::TEXTURE_2D,

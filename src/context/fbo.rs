@@ -274,12 +274,24 @@ impl Fbos {
                 _ => return incomplete,
             },
             Attachment::Texture(t) => {
-                let Some(img) = textures.objects.get(&t.id).and_then(|o| o.image.as_ref()) else {
+                let Some(o) = textures.objects.get(&t.id) else {
+                    return incomplete;
+                };
+                let Some(img) = o.image.as_ref() else {
                     return incomplete;
                 };
                 let Some(l) = img.level(t.level) else {
                     return incomplete;
                 };
+                // The attached image must have been defined (every face when layered).
+                let faces = match (img.target() == Target::Cube, t.layered) {
+                    (true, true) => 0..6,
+                    (true, false) => t.layer..t.layer + 1,
+                    _ => 0..1,
+                };
+                if !faces.into_iter().all(|f| o.is_defined(f, t.level)) {
+                    return incomplete;
+                }
                 if !t.layered && t.layer >= l.depth {
                     return incomplete;
                 }

@@ -7,6 +7,7 @@ use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_programs::{assemble, Program, Stage};
+use glemu_textures::Target;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -374,11 +375,10 @@ impl Context {
                 }
                 // Fixed-function lighting always sums the colours (ARB_vertex_program 3.9).
                 let color_sum = st.color_sum || (st.lighting && !st.program_enabled[0]);
-                fragment_text(
-                    e & tex_enable::T2D != 0,
-                    color_sum,
-                    st.fog_enabled.then_some(st.fog.mode),
-                )
+                // An incomplete texture disables fixed-function texturing on its unit
+                // (GL 2.1 section 3.8.10).
+                let textured = e & tex_enable::T2D != 0 && self.bound_complete(0, Target::T2D);
+                fragment_text(textured, color_sum, st.fog_enabled.then_some(st.fog.mode))
             }
             s => {
                 return Err(Error::not_supported(format!(
@@ -553,6 +553,28 @@ mod tests {
         ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, gl::NEAREST as i32)
             .unwrap();
         ctx.enable(gl::TEXTURE_2D).unwrap();
+        quad(&mut ctx, true);
+        assert_eq!(ctx.read_pixel(1, 1).unwrap(), unorm([0.1, 0.1, 0.1, 1.0]));
+        // A 2x2 texture with only level 0 and a mipmap filter is incomplete: as if
+        // texturing were disabled (GL 2.1 section 3.8.10).
+        let black = black.repeat(4);
+        ctx.tex_image_2d(
+            gl::TEXTURE_2D,
+            0,
+            gl::RGBA8,
+            2,
+            2,
+            gl::RGBA,
+            gl::UNSIGNED_BYTE,
+            Some(&black),
+        )
+        .unwrap();
+        let mip = gl::NEAREST_MIPMAP_NEAREST as i32;
+        ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, mip)
+            .unwrap();
+        quad(&mut ctx, true);
+        assert_eq!(ctx.read_pixel(1, 1).unwrap(), single);
+        ctx.generate_mipmap(gl::TEXTURE_2D).unwrap();
         quad(&mut ctx, true);
         assert_eq!(ctx.read_pixel(1, 1).unwrap(), unorm([0.1, 0.1, 0.1, 1.0]));
     }

@@ -527,7 +527,11 @@ impl Context {
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 8, 8, gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
-    /// ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 1).unwrap(); // 4x4 level 1
+    /// ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 1).unwrap();
+    /// // Level 1 has no image yet: the attachment is incomplete until it has one.
+    /// let incomplete = gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
+    /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), incomplete);
+    /// ctx.tex_image_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 4, 4, gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
     /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
     /// assert!(ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 15).is_err());
     /// ```
@@ -715,6 +719,7 @@ impl Context {
             .get_mut(&id)
             .ok_or_else(|| Error::invalid_operation(format!("texture {id} does not exist")))?;
         o.image = Some(Arc::new(tex));
+        o.defined = [1, 0, 0, 0, 0, 0];
         self.refresh_bound_fbos();
         Ok(())
     }

@@ -81,6 +81,7 @@ impl Context {
     ) -> Result<()> {
         let alignment = self.textures.unpack_alignment;
         let (o, t, face) = self.bound_texture_mut(target)?;
+        let defined = o.is_defined(face.unwrap_or(0), level);
         let img = o
             .image
             .as_mut()
@@ -93,7 +94,9 @@ impl Context {
         }
         let (poff, psize) = physical(t, face, offset, size);
         check_box(
-            img.level(level).map(|l| storage_dims(l, t)),
+            img.level(level)
+                .filter(|_| defined)
+                .map(|l| storage_dims(l, t)),
             level,
             poff,
             psize,
@@ -178,6 +181,7 @@ impl Context {
     ) -> Result<()> {
         let fmt = compressed_format(internal_format)?;
         let (o, t, face) = self.bound_texture_mut(target)?;
+        let defined = o.is_defined(face.unwrap_or(0), level);
         let img = o
             .image
             .as_mut()
@@ -190,7 +194,10 @@ impl Context {
             )));
         }
         let (poff, psize) = physical(t, face, offset, size);
-        let dims = img.level(level).map(|l| storage_dims(l, t));
+        let dims = img
+            .level(level)
+            .filter(|_| defined)
+            .map(|l| storage_dims(l, t));
         check_box(dims, level, poff, psize, face)?;
         let full = dims.unwrap_or([0; 3]);
         let aligned = |o: u32, s: u32, f: u32| o % 4 == 0 && (s % 4 == 0 || o + s == f);

@@ -9,7 +9,9 @@ use crate::gl;
 use glemu_pipeline::{TextureBinding, TextureUnit};
 use glemu_textures::texture::full_chain_levels;
 use glemu_textures::upload::{unpack, Pixels};
-use glemu_textures::{Format, SamplerState, Target, TexError, Texture};
+use glemu_textures::{
+    Base, Channel, Filter, Format, SampleType, SamplerState, Target, TexError, Texture,
+};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -22,11 +24,88 @@ pub(crate) fn from_tex(e: TexError) -> Error {
 }
 
 /// One texture object.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct TexObject {
     pub target: Option<Target>,
     pub image: Option<Arc<Texture>>,
     pub sampler: SamplerState,
+    /// Bit `l` of entry `f`: level `l` of cube face `f` (entry 0 for other targets) was
+    /// given an image. Completeness (GL 4.6 §8.17) asks about these, not about what the
+    /// image happens to hold.
+    pub defined: [u32; 6],
+}
+
+impl TexObject {
+    /// Whether level `level` of `face` (0 unless a cube map) was given an image.
+    pub(crate) fn is_defined(&self, face: u32, level: u32) -> bool {
+        let bit = 1u32.checked_shl(level).unwrap_or(0);
+        self.defined
+            .get(face as usize)
+            .is_some_and(|f| f & bit != 0)
+    }
+
+    /// Marks level `level` of `face` defined.
+    fn define(&mut self, face: u32, level: u32) {
+        if let Some(f) = self.defined.get_mut(face as usize) {
+            *f |= 1u32.checked_shl(level).unwrap_or(0);
+        }
+    }
+
+    /// Whether sampling this texture through `s` sees its images (GL 4.6 §8.17): the base
+    /// level is defined (on every face of a cube map); with a mipmap filter, every level
+    /// from the base to `min(p, MAX_LEVEL)` is (p: the last level the base's size
+    /// implies) and `BASE_LEVEL <= MAX_LEVEL`; an integer texture is filtered `NEAREST`.
+    /// Sampling an incomplete texture returns (0, 0, 0, 1).
+    pub(crate) fn is_complete(&self, s: &SamplerState) -> bool {
+        let Some(img) = self.image.as_deref() else {
+            return false;
+        };
+        let t = img.target();
+        if t.is_multisample() || t == Target::Buffer {
+            return true;
+        }
+        let base = s.base_level;
+        let Some(b) = img.level(base) else {
+            return false;
+        };
+        let last = match s.min_filter.mipmap {
+            None => base,
+            Some(_) if base > s.max_level => return false,
+            Some(_) => {
+                let d = if t == Target::T3D { b.depth } else { 1 };
+                let p = base + full_chain_levels(b.width, b.height, d) - 1;
+                p.min(s.max_level)
+            }
+        };
+        let faces = if t == Target::Cube { 6 } else { 1 };
+        let all_defined = self.defined[..faces]
+            .iter()
+            .all(|&f| (base..=last).all(|l| l < 32 && f & (1 << l) != 0));
+        let nearest = s.mag_filter == Filter::Nearest
+            && s.min_filter.filter == Filter::Nearest
+            && s.min_filter.mipmap != Some(Filter::Linear);
+        all_defined && (nearest || !img.format().is_integer())
+    }
+}
+
+/// What sampling an incomplete texture of `like`'s target and kind returns everywhere:
+/// (0, 0, 0, 1), as floats or integers (GL 4.6 §11.1.3.5; ARB_fragment_program issue 23).
+pub(crate) fn incomplete_stand_in(like: &Texture) -> Result<Texture> {
+    let t = like.target();
+    let (fmt, one) = match like.format().sample_type() {
+        SampleType::Sint => (Format::Plain(Base::Rgba, Channel::I32), 1),
+        SampleType::Uint => (Format::Plain(Base::Rgba, Channel::U32), 1),
+        _ => (Format::RGBA8, 1.0f32.to_bits()),
+    };
+    let size = match t {
+        Target::ArrayCube => [1, 1, 6],
+        _ => [1, 1, 1],
+    };
+    let mut img = Texture::new(t, fmt, size, 1).map_err(from_tex)?;
+    let n = img.level(0).map_or(0, |l| l.depth as usize);
+    img.write_texels(0, [0, 0, 0], [1, 1, n as u32], &vec![[0, 0, 0, one]; n])
+        .map_err(from_tex)?;
+    Ok(img)
 }
 
 /// Largest width, height or depth of a texture level (`MAX_TEXTURE_SIZE`).
@@ -246,14 +325,7 @@ impl Context {
         (0..n)
             .map(|_| {
                 t.next_id += 1;
-                t.objects.insert(
-                    t.next_id,
-                    TexObject {
-                        target: None,
-                        image: None,
-                        sampler: SamplerState::default(),
-                    },
-                );
+                t.objects.insert(t.next_id, TexObject::default());
                 t.next_id
             })
             .collect()
@@ -280,11 +352,7 @@ impl Context {
             return Ok(());
         }
         self.textures.next_id = self.textures.next_id.max(id);
-        let o = self.textures.objects.entry(id).or_insert(TexObject {
-            target: None,
-            image: None,
-            sampler: SamplerState::default(),
-        });
+        let o = self.textures.objects.entry(id).or_default();
         match o.target {
             Some(ot) if ot != t => {
                 return Err(Error::invalid_operation(format!(
@@ -337,7 +405,8 @@ impl Context {
     /// `data` in any GL client `format`/`ty` (RED..BGRA, LUMINANCE(_ALPHA), the `_INTEGER`
     /// forms, DEPTH_COMPONENT/DEPTH_STENCIL; every base and packed type), rows padded to
     /// the `UNPACK_ALIGNMENT` of [`Context::pixel_store_i`]; zeros when `data` is `None`.
-    /// Defining level 0 allocates the full mip chain.
+    /// Each call defines one level: a texture sampled with a mipmap filter needs every
+    /// level (or `generate_mipmap`), else it is incomplete and samples (0, 0, 0, 1).
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
@@ -497,24 +566,25 @@ impl Context {
             if level != 0 {
                 return Err(Error::not_supported("defining a mip level before level 0"));
             }
-            let full = if t.has_mipmaps() {
-                full_chain_levels(
-                    store[0],
-                    store[1],
-                    if t == Target::T3D { store[2] } else { 1 },
-                )
-            } else {
-                1
-            };
-            o.image = Some(Arc::new(
-                Texture::new(t, fmt, size, full).map_err(from_tex)?,
-            ));
+            // Only level 0: later levels exist once defined (an app that forgets its
+            // mipmaps gets an incomplete texture, as on any GL).
+            o.image = Some(Arc::new(Texture::new(t, fmt, size, 1).map_err(from_tex)?));
+            o.defined = [0; 6];
         }
         let img = o
             .image
             .as_mut()
             .ok_or_else(|| Error::invalid_operation("texture has no image"))?;
         let img = Arc::make_mut(img);
+        if img.format() != fmt {
+            return Err(Error::not_supported(format!(
+                "level {level} in {} while level 0 is {}",
+                fmt.name(),
+                img.format().name()
+            )));
+        }
+        img.ensure_levels(level.saturating_add(1))
+            .map_err(from_tex)?;
         let want = img
             .level(level)
             .map(|l| storage_dims(l, t))
@@ -526,6 +596,12 @@ impl Context {
                 "level {level} must be {want:?}, got {size:?}"
             )));
         }
+        o.define(face.unwrap_or(0), level);
+        let img = o
+            .image
+            .as_mut()
+            .map(Arc::make_mut)
+            .ok_or_else(|| Error::invalid_operation("texture has no image"))?;
         Ok((img, store, z))
     }
 
@@ -544,9 +620,14 @@ impl Context {
             .image
             .as_mut()
             .ok_or_else(|| Error::invalid_operation("the texture has no image"))?;
-        Arc::make_mut(img)
-            .generate_mipmaps(base)
-            .map_err(from_tex)?;
+        let img = Arc::make_mut(img);
+        img.generate_mipmaps(base).map_err(from_tex)?;
+        let levels = img.num_levels();
+        for f in o.defined.iter_mut().filter(|f| **f != 0) {
+            for l in base..levels.min(32) {
+                *f |= 1 << l;
+            }
+        }
         self.refresh_bound_fbos();
         Ok(())
     }
@@ -596,7 +677,25 @@ impl Context {
             .map_err(|m| Error::new(crate::GlError::InvalidEnum, m))
     }
 
-    /// Texture units for a draw: on each unit, the texture bound to each target.
+    /// Whether the texture bound to `target` on `unit` is complete for the sampler state
+    /// it is used with (the unit's sampler object, else its own).
+    pub(crate) fn bound_complete(&self, unit: u32, target: Target) -> bool {
+        let t = &self.textures;
+        let Some(o) = t
+            .bound
+            .get(&(unit, target))
+            .and_then(|id| t.objects.get(id))
+        else {
+            return false;
+        };
+        match t.sampler_bound.get(&unit) {
+            Some(s) => o.is_complete(&super::samplers::combined(&o.sampler, t.samplers.get(s))),
+            None => o.is_complete(&o.sampler),
+        }
+    }
+
+    /// Texture units for a draw: on each unit, the texture bound to each target;
+    /// incomplete textures are replaced by a stand-in that samples (0, 0, 0, 1).
     pub(crate) fn texture_units(&self) -> Vec<TextureUnit> {
         let mut units: Vec<TextureUnit> = Vec::new();
         for (&(unit, _), id) in &self.textures.bound {
@@ -605,7 +704,12 @@ impl Context {
                     Some(s) => super::samplers::combined(&o.sampler, self.textures.samplers.get(s)),
                     None => o.sampler.clone(),
                 };
-                o.image.clone().map(|i| (i, sampler))
+                let img = o.image.clone()?;
+                if o.is_complete(&sampler) {
+                    return Some((img, sampler));
+                }
+                let stand_in = incomplete_stand_in(&img).ok()?;
+                Some((Arc::new(stand_in), SamplerState::default()))
             }) else {
                 continue;
             };

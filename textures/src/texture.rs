@@ -316,18 +316,44 @@ impl Texture {
             levels: Vec::new(),
         };
         for l in 0..levels {
-            let [lw, lh, ld] = tex.level_dims(w, h, d, l);
-            let count = lw as u64 * lh as u64 * ld as u64 * samples as u64;
-            if count > MAX_TEXELS {
-                return Err(TexError::TooLarge(format!(
-                    "a texture level of {count} texels (at most {MAX_TEXELS})"
-                )));
-            }
-            let bytes = vec![0u8; format.image_bytes(lw, lh, ld * samples)];
-            tex.levels
-                .push(Level::new(format, lw, lh, ld, samples, bytes));
+            tex.push_zero_level(w, h, d, l)?;
         }
         Ok(tex)
+    }
+
+    /// Appends level `l` of a chain whose level 0 is `w`×`h`×`d`, zero-filled.
+    fn push_zero_level(&mut self, w: u32, h: u32, d: u32, l: u32) -> Result<(), TexError> {
+        let [lw, lh, ld] = self.level_dims(w, h, d, l);
+        let samples = self.samples;
+        let count = lw as u64 * lh as u64 * ld as u64 * samples as u64;
+        if count > MAX_TEXELS {
+            return Err(TexError::TooLarge(format!(
+                "a texture level of {count} texels (at most {MAX_TEXELS})"
+            )));
+        }
+        let bytes = vec![0u8; self.format.image_bytes(lw, lh, ld * samples)];
+        let format = self.format;
+        self.levels
+            .push(Level::new(format, lw, lh, ld, samples, bytes));
+        Ok(())
+    }
+
+    /// Grows the chain to `levels` levels (at most the full chain), the new ones
+    /// zero-filled with the sizes level 0 implies: GL defines levels one image at a time,
+    /// so a texture holds only the levels given so far.
+    pub fn ensure_levels(&mut self, levels: u32) -> Result<(), TexError> {
+        let Some(base) = self.levels.first() else {
+            return Ok(());
+        };
+        let (w, h, d) = (base.width, base.height, base.depth);
+        let max = match self.target.has_mipmaps() {
+            true => Self::chain_for(self.target, w, h, d),
+            false => 1,
+        };
+        for l in self.num_levels()..levels.min(max) {
+            self.push_zero_level(w, h, d, l)?;
+        }
+        Ok(())
     }
 
     fn chain_for(target: Target, w: u32, h: u32, d: u32) -> u32 {
@@ -919,6 +945,19 @@ mod tests {
         // Other formats keep their decoded texels.
         let f = Texture::new(Target::T2D, Format::RGBA16F, [4, 4, 1], 1).unwrap();
         assert_eq!(f.level(0).unwrap().texels.len(), 16);
+    }
+
+    #[test]
+    fn chains_grow_level_by_level() {
+        let mut t = Texture::new(Target::Array1D, Format::RGBA8, [8, 3, 1], 1).unwrap();
+        assert_eq!(t.num_levels(), 1);
+        t.ensure_levels(3).unwrap();
+        assert_eq!((t.num_levels(), t.size(2)), (3, Some([2, 3, 0])));
+        t.ensure_levels(100).unwrap();
+        assert_eq!(t.num_levels(), 4);
+        let mut r = Texture::new(Target::Rect, Format::RGBA8, [8, 8, 1], 1).unwrap();
+        r.ensure_levels(2).unwrap();
+        assert_eq!(r.num_levels(), 1);
     }
 
     #[test]
