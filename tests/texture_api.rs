@@ -121,8 +121,7 @@ fn packed_short_and_integer_upload_paths() {
     let mut ctx = textured_quad_ctx();
     // RGB565: red 31 → 1.0, green 0, blue 31 → 1.0.
     let texel: u16 = (31 << 11) | 31;
-    let data: Vec<u8> = std::iter::repeat(texel.to_le_bytes())
-        .take(16)
+    let data: Vec<u8> = std::iter::repeat_n(texel.to_le_bytes(), 16)
         .flatten()
         .collect();
     ctx.tex_image(
@@ -138,8 +137,7 @@ fn packed_short_and_integer_upload_paths() {
     assert!(draw(&mut ctx).iter().all(|p| *p == [255, 0, 255, 255]));
     // BGRA + UNSIGNED_INT_8_8_8_8_REV is the usual little-endian BGRA8 word.
     let word: u32 = 0x80_40_20_10; // A=0x80 R=0x40 G=0x20 B=0x10
-    let data: Vec<u8> = std::iter::repeat(word.to_le_bytes())
-        .take(16)
+    let data: Vec<u8> = std::iter::repeat_n(word.to_le_bytes(), 16)
         .flatten()
         .collect();
     ctx.tex_image(

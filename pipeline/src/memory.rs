@@ -309,7 +309,7 @@ impl GpuMemory {
     /// Finds the buffer and offset for `size` bytes at `address`, checking alignment to
     /// `align` bytes.
     fn resolve(&self, address: u64, size: u64, align: u64) -> Result<(Arc<Buffer>, u64), MemFault> {
-        if align > 1 && address % align != 0 {
+        if align > 1 && !address.is_multiple_of(align) {
             return Err(self.fault(MemFault::Misaligned { address, align }));
         }
         let space = self.read_space();

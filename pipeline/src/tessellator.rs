@@ -121,16 +121,16 @@ fn edge_params(l: Level, spacing: TessSpacing) -> Vec<f32> {
     let full = 1.0 / l.f;
     let short = (l.f - n as f32 + 2.0) / (2.0 * l.f);
     let mut lens = Vec::with_capacity(n as usize);
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         let half = (n - 2) / 2;
-        lens.extend(std::iter::repeat(full).take(half as usize));
+        lens.extend(std::iter::repeat_n(full, half as usize));
         lens.extend([short, short]);
-        lens.extend(std::iter::repeat(full).take(half as usize));
+        lens.extend(std::iter::repeat_n(full, half as usize));
     } else {
         let side = (n - 3) / 2;
-        lens.extend(std::iter::repeat(full).take(side as usize));
+        lens.extend(std::iter::repeat_n(full, side as usize));
         lens.extend([short, full, short]);
-        lens.extend(std::iter::repeat(full).take(side as usize));
+        lens.extend(std::iter::repeat_n(full, side as usize));
     }
     let mut out = Vec::with_capacity(n as usize + 1);
     let mut acc = 0.0f32;

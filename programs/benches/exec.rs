@@ -6,12 +6,14 @@
 //!   environment, so this measures the executor, not filtering);
 //! - `vp_4dp4`: a vertex program of four DP4s.
 //!
-//! Each iteration runs 64 batches of 16 lanes; throughput is reported per lane-instruction.
+//! Each program runs on the interpreter (`NAME`) and as native code (`NAME/native`).
+//! Each iteration runs 64 batches of 16 lanes; throughput is reported per lane-instruction
+//! (counted by the interpreter, so both backends divide the same work).
 
 #![allow(clippy::needless_range_loop)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use glemu_programs::exec::{Env, EnvError, Executor, LaneState, TexCall, Vec4, MAX_LANES};
+use glemu_programs::exec::{Backend, Env, EnvError, Executor, LaneState, TexCall, Vec4, MAX_LANES};
 use glemu_programs::ir::{ParamSource, Stage};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -78,6 +80,11 @@ fn alu64() -> String {
 }
 
 fn bench_program(c: &mut Criterion, name: &str, text: &str, stage: Stage) {
+    bench_backend(c, name, text, stage, Backend::Interpreter);
+    bench_backend(c, &format!("{name}/native"), text, stage, Backend::Native);
+}
+
+fn bench_backend(c: &mut Criterion, name: &str, text: &str, stage: Stage, backend: Backend) {
     let p = Arc::new(glemu_programs::assemble(text, Some(stage)).expect("bench program"));
     let params: Vec<[u32; 4]> = p
         .params
@@ -88,7 +95,10 @@ fn bench_program(c: &mut Criterion, name: &str, text: &str, stage: Stage) {
             _ => [0.5f32 + i as f32 * 0.1, 0.25, 0.75, 1.0].map(f32::to_bits),
         })
         .collect();
-    let ex = Executor::new(p.clone());
+    let ex = Executor::new(p.clone()).with_backend(backend);
+    if backend != Backend::Interpreter {
+        assert_eq!(ex.native_status(), Some(Ok(())), "{name} does not compile");
+    }
     let mut st = LaneState::new(&p, MAX_LANES);
     for slot in 0..p.inputs.len() {
         for l in 0..MAX_LANES {
@@ -96,7 +106,7 @@ fn bench_program(c: &mut Criterion, name: &str, text: &str, stage: Stage) {
         }
     }
     let all = st.all_lanes();
-    let per_batch = ex
+    let per_batch = Executor::new(p.clone())
         .run(&mut st, all, &params, &mut BenchEnv)
         .expect("bench run")
         .lane_instructions;

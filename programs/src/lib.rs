@@ -10,6 +10,7 @@
 //! traits that `glemu-pipeline` implements.
 
 pub mod assemble;
+pub mod compile;
 pub mod error;
 pub mod exec;
 pub mod front;

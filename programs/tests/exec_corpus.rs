@@ -9,48 +9,6 @@ use glemu_programs::exec::{ExecErrorKind, Executor, LaneState, MAX_LANES};
 use glemu_test_support::externals;
 use std::path::{Path, PathBuf};
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
-
-/// Program texts in a file: the whole file if it starts with `!!`, else the sections of
-/// a shader_test that start with `!!` (up to the next `[section]`).
-fn programs(text: &str) -> Vec<String> {
-    if text.trim_start().starts_with("!!") {
-        return vec![text.to_string()];
-    }
-    let mut out = Vec::new();
-    let mut cur: Option<String> = None;
-    for line in text.lines() {
-        if line.starts_with('[') {
-            if let Some(c) = cur.take() {
-                out.push(c);
-            }
-            continue;
-        }
-        match &mut cur {
-            Some(c) => {
-                c.push_str(line);
-                c.push('\n');
-            }
-            None if line.trim_start().starts_with("!!") => cur = Some(format!("{line}\n")),
-            None => {}
-        }
-    }
-    out.extend(cur);
-    out
-}
-
 #[test]
 fn reftest_programs_run_without_malformed_errors() {
     let mut paths = Vec::new();

@@ -90,7 +90,10 @@ impl Context {
                     o.data.len()
                 ))
             })?;
-        if texel_bytes == 0 || offset % texel_bytes != 0 || size % texel_bytes != 0 {
+        if texel_bytes == 0
+            || !offset.is_multiple_of(texel_bytes)
+            || !size.is_multiple_of(texel_bytes)
+        {
             return Err(Error::invalid_value(format!(
                 "range {offset}+{size} is not whole {texel_bytes}-byte {} texels",
                 fmt.name()

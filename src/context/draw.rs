@@ -358,7 +358,8 @@ impl Context {
                     let program = self.fixed_function_program(index_stage(t))?;
                     let obj = super::programs::ProgramObject::default();
                     let params = self.resolve_params(t, &obj, &program)?;
-                    Ok(Some(StageProgram::new(program, params)))
+                    let executor = self.executors.get(&program);
+                    Ok(Some(StageProgram::with_executor(executor, params)))
                 }
                 _ => Ok(None),
             };
@@ -381,7 +382,7 @@ impl Context {
             .bound_object(t)
             .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
         let params = self.resolve_params(t, obj, &program)?;
-        let mut sp = StageProgram::new(program, params);
+        let mut sp = StageProgram::with_executor(self.executors.get(&program), params);
         sp.subroutines = self.subroutine_values(t);
         for i in 0..MAX_PARAM_BUFFERS {
             let r = self.indexed_range(param_buffer_target(t), i)?;

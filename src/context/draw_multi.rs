@@ -310,7 +310,7 @@ impl Context {
             .get(&target)
             .copied()
             .ok_or_else(|| Error::invalid_operation(format!("no {name} is bound")))?;
-        if offset % 4 != 0 {
+        if !offset.is_multiple_of(4) {
             return Err(Error::invalid_value(
                 "indirect offset is not a multiple of 4",
             ));

@@ -296,7 +296,7 @@ impl Context {
     ) -> Result<Mapping> {
         let (id, o) = self.bound_object(target)?;
         let size = o.data.len();
-        if !offset.checked_add(length).is_some_and(|end| end <= size) {
+        if offset.checked_add(length).is_none_or(|end| end > size) {
             return Err(Error::invalid_value(format!(
                 "range {offset}+{length} is outside the buffer's {size} bytes"
             )));
@@ -421,10 +421,7 @@ impl Context {
                 "buffer {id} was mapped without MAP_FLUSH_EXPLICIT_BIT"
             ))
         })?;
-        if !offset
-            .checked_add(length)
-            .is_some_and(|end| end <= m.length)
-        {
+        if offset.checked_add(length).is_none_or(|end| end > m.length) {
             return Err(Error::invalid_value(format!(
                 "flush range {offset}+{length} is outside the {}-byte mapping",
                 m.length

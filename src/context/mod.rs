@@ -24,6 +24,7 @@ pub mod buffers;
 mod draw;
 mod draw_buffers;
 mod draw_multi;
+mod executors;
 pub mod fbo;
 mod fixed;
 pub mod framebuffer;
@@ -104,6 +105,7 @@ pub struct Context {
     pub(crate) fb: glemu_raster::Framebuffer,
     pub(crate) rasterizer: Arc<glemu_raster::Rasterizer>,
     pub(crate) fixed: fixed::FixedCache,
+    pub(crate) executors: executors::Executors,
     pub(crate) fbos: fbo::Fbos,
     pub(crate) textures: textures::Textures,
     pub(crate) subroutines: subroutines::Subroutines,
@@ -208,6 +210,7 @@ impl Context {
                 })?,
             ),
             fixed: Default::default(),
+            executors: Default::default(),
             fbos: Default::default(),
             textures: Default::default(),
             subroutines: Default::default(),

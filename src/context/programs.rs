@@ -493,7 +493,7 @@ impl Context {
         if target_enum != gl::VERTEX_PROGRAM_ARB {
             return Err(Error::invalid_enum("TrackMatrixNV target", target_enum));
         }
-        if address % 4 != 0 || address as usize + 4 > MAX_ENV_PARAMETERS {
+        if !address.is_multiple_of(4) || address as usize + 4 > MAX_ENV_PARAMETERS {
             return Err(Error::invalid_value(format!(
                 "TrackMatrixNV address {address} is not a multiple of 4 in range"
             )));

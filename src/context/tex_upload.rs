@@ -200,7 +200,8 @@ impl Context {
             .map(|l| storage_dims(l, t));
         check_box(dims, level, poff, psize, face)?;
         let full = dims.unwrap_or([0; 3]);
-        let aligned = |o: u32, s: u32, f: u32| o % 4 == 0 && (s % 4 == 0 || o + s == f);
+        let aligned =
+            |o: u32, s: u32, f: u32| o.is_multiple_of(4) && (s.is_multiple_of(4) || o + s == f);
         if !aligned(poff[0], psize[0], full[0]) || !aligned(poff[1], psize[1], full[1]) {
             return Err(Error::invalid_operation(
                 "compressed sub-image boxes must be aligned to 4x4 blocks",

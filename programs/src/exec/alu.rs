@@ -4,7 +4,10 @@
 use super::env::Env;
 use super::error::ExecErrorKind;
 use super::executor::{Group, Next, Run};
-use super::float::{exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, rcc, round_even, ssg};
+use super::float::{
+    add, exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, mul, rcc, round_even, round_keep_nan,
+    ssg,
+};
 use super::int;
 use super::operand::{
     finish32, load32, load32_into, store32, store_address_vec, CarryFlags, Ints, WriteInfo,
@@ -86,12 +89,12 @@ fn dot(a: &Vec4, b: &Vec4, n: usize, homogeneous: bool) -> Vec4 {
     let mut x = [0f32; MAX_LANES];
     for c in 0..n {
         for l in 0..MAX_LANES {
-            x[l] += f32::from_bits(a[c][l]) * f32::from_bits(b[c][l]);
+            x[l] = add(x[l], mul(f32::from_bits(a[c][l]), f32::from_bits(b[c][l])));
         }
     }
     if homogeneous {
         for l in 0..MAX_LANES {
-            x[l] += f32::from_bits(b[3][l]);
+            x[l] = add(x[l], f32::from_bits(b[3][l]));
         }
     }
     let x = x.map(f32::to_bits);
@@ -249,7 +252,7 @@ fn arith32_on<E: Env + ?Sized>(
                 if sub {
                     fmap2(a, b, |x, y| x - y)
                 } else {
-                    fmap2(a, b, |x, y| x + y)
+                    fmap2(a, b, add)
                 }
             } else {
                 if inst.cc_update.is_some() {
@@ -265,7 +268,7 @@ fn arith32_on<E: Env + ?Sized>(
         Mul => {
             need(2)?;
             if float {
-                fmap2(a, b, |x, y| x * y)
+                fmap2(a, b, mul)
             } else {
                 map2(a, b, u32::wrapping_mul)
             }
@@ -283,7 +286,7 @@ fn arith32_on<E: Env + ?Sized>(
         Mad => {
             need(3)?;
             if float {
-                fmap3(a, b, c, |x, y, z| x * y + z)
+                fmap3(a, b, c, |x, y, z| add(mul(x, y), z))
             } else {
                 if inst.cc_update.is_some() {
                     let p = map2(a, b, u32::wrapping_mul);
@@ -327,7 +330,7 @@ fn arith32_on<E: Env + ?Sized>(
         }
         Lrp => {
             need(3)?;
-            fmap3(a, b, c, |t, x, y| t * x + (1.0 - t) * y)
+            fmap3(a, b, c, |t, x, y| add(mul(t, x), mul(1.0 - t, y)))
         }
         Dp2 => {
             need(2)?;
@@ -349,7 +352,7 @@ fn arith32_on<E: Env + ?Sized>(
             need(3)?;
             let mut d = dot(a, b, 2, false);
             for l in 0..MAX_LANES {
-                let v = (f32::from_bits(d[0][l]) + f32::from_bits(c[0][l])).to_bits();
+                let v = add(f32::from_bits(d[0][l]), f32::from_bits(c[0][l])).to_bits();
                 for comp in d.iter_mut() {
                     comp[l] = v;
                 }
@@ -361,7 +364,7 @@ fn arith32_on<E: Env + ?Sized>(
             let mut r = [[0u32; MAX_LANES]; 4];
             for l in 0..MAX_LANES {
                 r[0][l] = 1.0f32.to_bits();
-                r[1][l] = (f32::from_bits(a[1][l]) * f32::from_bits(b[1][l])).to_bits();
+                r[1][l] = mul(f32::from_bits(a[1][l]), f32::from_bits(b[1][l])).to_bits();
                 r[2][l] = a[2][l];
                 r[3][l] = b[3][l];
             }
@@ -373,9 +376,9 @@ fn arith32_on<E: Env + ?Sized>(
             for l in 0..MAX_LANES {
                 let af = [0, 1, 2].map(|k| f32::from_bits(a[k][l]));
                 let bf = [0, 1, 2].map(|k| f32::from_bits(b[k][l]));
-                r[0][l] = (af[1] * bf[2] - af[2] * bf[1]).to_bits();
-                r[1][l] = (af[2] * bf[0] - af[0] * bf[2]).to_bits();
-                r[2][l] = (af[0] * bf[1] - af[1] * bf[0]).to_bits();
+                r[0][l] = (mul(af[1], bf[2]) - mul(af[2], bf[1])).to_bits();
+                r[1][l] = (mul(af[2], bf[0]) - mul(af[0], bf[2])).to_bits();
+                r[2][l] = (mul(af[0], bf[1]) - mul(af[1], bf[0])).to_bits();
             }
             r
         }
@@ -384,9 +387,10 @@ fn arith32_on<E: Env + ?Sized>(
             let mut r = [[0u32; MAX_LANES]; 4];
             for l in 0..MAX_LANES {
                 let v = [0, 1, 2].map(|k| f32::from_bits(a[k][l]));
-                let s = 1.0 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                let sq = add(add(mul(v[0], v[0]), mul(v[1], v[1])), mul(v[2], v[2]));
+                let s = 1.0 / sq.sqrt();
                 for k in 0..3 {
-                    r[k][l] = (v[k] * s).to_bits();
+                    r[k][l] = mul(v[k], s).to_bits();
                 }
                 r[3][l] = a[3][l];
             }
@@ -541,7 +545,7 @@ fn arith32_on<E: Env + ?Sized>(
             match dt {
                 DataType::S32 => map1(a, |x| f2s(f(f32::from_bits(x)))),
                 DataType::U32 => map1(a, |x| f2u(f(f32::from_bits(x)))),
-                _ => fmap1(a, f),
+                _ => fmap1(a, |x| round_keep_nan(f, x)),
             }
         }
         Ssg => {

@@ -156,6 +156,59 @@ pub struct Executor {
     budget: u64,
     /// `labels` as a bitmap over instruction indices, for the implicit return at a label.
     label_at: Vec<bool>,
+    backend: Backend,
+    /// Native kernels of the program (compiled on first use) when the backend is native.
+    kernels: Option<Arc<crate::compile::Kernels>>,
+}
+
+/// How an [`Executor`] runs its program.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*};
+/// # use std::sync::Arc;
+/// # struct NoEnv;
+/// # impl Env for NoEnv {}
+/// let p = Arc::new(assemble("!!ARBvp1.0\nADD result.position, vertex.position, vertex.position;\nEND", None).unwrap());
+/// for backend in [Backend::Interpreter, Backend::Native, Backend::NativeAllRegisters] {
+///     let ex = Executor::new(p.clone()).with_backend(backend);
+///     assert_eq!(ex.backend(), backend);
+///     let mut st = ex.new_state(16);
+///     st.set_input_f32(0, 3, [1.0, 2.0, 3.0, 4.0]);
+///     ex.run(&mut st, 0xffff, &[], &mut NoEnv).unwrap();
+///     assert_eq!(st.output_f32(0, 3), [2.0, 4.0, 6.0, 8.0]);
+/// }
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Backend {
+    /// Interpret every instruction (the reference; what debugging tools want).
+    #[default]
+    Interpreter,
+    /// Machine code compiled with Cranelift when the program allows (see
+    /// [`Executor::native_status`]), the interpreter otherwise. Bit-identical outputs and
+    /// kill masks; temporaries, address registers and condition codes are not written
+    /// back to the [`LaneState`] (they are only kept inside the compiled code).
+    Native,
+    /// [`Backend::Native`] that also writes temporaries, address registers and condition
+    /// codes back, so the whole register file can be compared with the interpreter's.
+    NativeAllRegisters,
+}
+
+impl Backend {
+    /// The backend apps get by default: [`Backend::Native`], or [`Backend::Interpreter`]
+    /// when the environment variable `GLEMU_INTERPRET` is set to anything but `0` or an
+    /// empty string (for bisecting a suspected compiler bug).
+    ///
+    /// ```
+    /// # use glemu_programs::exec::Backend;
+    /// let b = Backend::from_env();
+    /// assert!(matches!(b, Backend::Native | Backend::Interpreter));
+    /// ```
+    pub fn from_env() -> Backend {
+        match std::env::var("GLEMU_INTERPRET") {
+            Ok(v) if !v.is_empty() && v != "0" => Backend::Interpreter,
+            _ => Backend::Native,
+        }
+    }
 }
 
 /// Per-run context shared by the instruction implementations.
@@ -212,7 +265,56 @@ impl Executor {
             program,
             budget: DEFAULT_BUDGET,
             label_at,
+            backend: Backend::Interpreter,
+            kernels: None,
         }
+    }
+
+    /// Choose how the program runs (the interpreter by default).
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND", None).unwrap());
+    /// let ex = Executor::new(p).with_backend(Backend::Native);
+    /// assert_eq!(ex.backend(), Backend::Native);
+    /// ```
+    pub fn with_backend(mut self, backend: Backend) -> Executor {
+        self.backend = backend;
+        self.kernels = match backend {
+            Backend::Interpreter => None,
+            Backend::Native => Some(Arc::new(crate::compile::Kernels::new(false))),
+            Backend::NativeAllRegisters => Some(Arc::new(crate::compile::Kernels::new(true))),
+        };
+        self
+    }
+
+    /// The backend chosen with [`Executor::with_backend`].
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND", None).unwrap());
+    /// assert_eq!(Executor::new(p).backend(), Backend::Interpreter);
+    /// ```
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// With a native backend: compile the program now (if not done yet) and tell whether
+    /// it runs as machine code, or why it falls back to the interpreter. None for the
+    /// interpreter backend.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND", None).unwrap());
+    /// let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+    /// assert_eq!(ex.native_status(), Some(Ok(())));
+    /// assert_eq!(Executor::new(p).native_status(), None);
+    /// ```
+    pub fn native_status(&self) -> Option<Result<(), crate::compile::Fallback>> {
+        self.kernels.as_ref().map(|k| k.status(&self.program))
     }
 
     /// Change the per-invocation instruction budget.
@@ -292,8 +394,13 @@ impl Executor {
     ) -> Result<ExecStats, ExecError> {
         let prog = &*self.program;
         self.check_state(state)?;
-        state.reset_run();
         let active = active & state.all_lanes();
+        if let Some(k) = &self.kernels {
+            if let Some(r) = k.run(prog, self.budget, state, active, params, env) {
+                return r;
+            }
+        }
+        state.reset_run();
         let srcs = state.operand_buf.take();
         let mut run = Run {
             prog,
@@ -447,7 +554,10 @@ fn pick_and_merge(groups: &mut Groups) -> usize {
 }
 
 /// Execute the instruction at `g.pc` for group `g`.
-fn step<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group) -> Result<Next, ExecErrorKind> {
+pub(crate) fn step<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+) -> Result<Next, ExecErrorKind> {
     let prog = run.prog;
     let inst = prog
         .instructions

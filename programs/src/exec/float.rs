@@ -4,6 +4,35 @@
 //! RSQ, EX2, LG2, SIN, COS, POW); glemu computes them correctly rounded or with the host
 //! libm (well inside the bounds), so results are reproducible across batch widths.
 
+/// `r` (the result of a binary operation on `x` and `y`) with the NaN rule of SSE/AVX,
+/// spelled out: when an operand is NaN the result is the first NaN operand, quieted.
+/// Written explicitly because the compiler may swap the operands of the commutative
+/// `x + y` and `x * y` (which NaN comes out is unspecified in Rust), while the native
+/// backend must reproduce the interpreter bit for bit.
+#[inline]
+fn nan_first(x: f32, y: f32, r: f32) -> f32 {
+    const QUIET: u32 = 0x0040_0000;
+    if x.is_nan() {
+        f32::from_bits(x.to_bits() | QUIET)
+    } else if y.is_nan() {
+        f32::from_bits(y.to_bits() | QUIET)
+    } else {
+        r
+    }
+}
+
+/// `x + y` with NaN operands resolved as SSE does ([`nan_first`]).
+#[inline]
+pub(crate) fn add(x: f32, y: f32) -> f32 {
+    nan_first(x, y, x + y)
+}
+
+/// `x * y` with NaN operands resolved as SSE does ([`nan_first`]).
+#[inline]
+pub(crate) fn mul(x: f32, y: f32) -> f32 {
+    nan_first(x, y, x * y)
+}
+
 /// MIN: a NaN operand yields the other operand; -0 is less than +0.
 #[inline]
 pub(crate) fn fmin(a: f32, b: f32) -> f32 {
@@ -51,6 +80,18 @@ pub(crate) fn ssg(x: f32) -> f32 {
         -1.0
     } else {
         0.0
+    }
+}
+
+/// FLR/CEIL/TRUNC/ROUND of `x` by `f`, with a NaN returned unchanged (a signalling NaN
+/// is not quieted): what the software floor of the host library does, made explicit so
+/// the native backend (whose rounding instruction would quiet it) can match.
+#[inline]
+pub(crate) fn round_keep_nan(f: fn(f32) -> f32, x: f32) -> f32 {
+    if x.is_nan() {
+        x
+    } else {
+        f(x)
     }
 }
 
@@ -120,6 +161,16 @@ pub(crate) fn f2u(x: f32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_nan_wins() {
+        let a = f32::from_bits(0x7fc0_0001);
+        let b = f32::from_bits(0xff80_0002); // signalling: comes out quiet
+        assert_eq!(add(a, b).to_bits(), 0x7fc0_0001);
+        assert_eq!(mul(b, a).to_bits(), 0xffc0_0002);
+        assert_eq!(add(1.0, b).to_bits(), 0xffc0_0002);
+        assert_eq!(mul(2.0, 3.0), 6.0);
+    }
 
     #[test]
     fn min_max_specials() {

@@ -38,7 +38,7 @@ mod alu;
 mod convert;
 mod env;
 mod error;
-mod executor;
+pub(crate) mod executor;
 mod float;
 mod flow;
 mod int;
@@ -46,14 +46,14 @@ mod lockstep;
 mod memory;
 mod operand;
 mod state;
-mod texture;
+pub(crate) mod texture;
 mod wide;
 
 pub use env::{
     Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, TexCall, TexOffsets, TexOp,
 };
 pub use error::{ExecError, ExecErrorKind, ExecStats};
-pub use executor::Executor;
+pub use executor::{Backend, Executor};
 pub use state::LaneState;
 
 /// Lanes per batch. 16 covers a 4×4 block of fragments (four 2×2 quads, the unit the

@@ -430,6 +430,29 @@ impl LaneState {
         }
     }
 
+    /// Condition-code register `cc` (0 or 1) of one lane: per component the flag bits
+    /// SF = 1, ZF = 2, OF = 4, CF = 8 (zeros for registers or lanes that do not exist).
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = assemble("!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nMOV result.color, t;\nEND", None).unwrap();
+    /// let ex = Executor::new(Arc::new(p));
+    /// let mut st = ex.new_state(1);
+    /// st.set_input_f32(0, 0, [-1.0, 0.0, 2.0, f32::NAN]);
+    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// assert_eq!(st.cc_lane(0, 0), [1, 2, 0, 3]);
+    /// assert_eq!(st.cc_lane(2, 0), [0; 4]);
+    /// ```
+    pub fn cc_lane(&self, cc: usize, lane: usize) -> [u8; 4] {
+        match (self.cc.get(cc), lane < MAX_LANES) {
+            (Some(r), true) => [r[0][lane], r[1][lane], r[2][lane], r[3][lane]],
+            _ => [0; 4],
+        }
+    }
+
     /// Lanes that executed KIL (or a failed KIL test) in the last run.
     ///
     /// ```

@@ -3,11 +3,13 @@
 
 use super::alu::write32;
 use super::env::{Env, InterpCall, InterpKind, TexCall, TexOffsets, TexOp};
-use super::error::ExecErrorKind;
+use super::error::{ExecErrorKind, ExecStats};
 use super::executor::{Group, Run};
 use super::operand::{index_reg, load32, load_raw, resolve_index, shape32, Raw};
 use super::{LaneMask, Vec4, MAX_LANES};
-use crate::ir::{DataType, Extra, File, Index, Inst, Opcode, Src, TexOffset, TexUnit};
+use crate::ir::{
+    DataType, Extra, File, Index, Inst, Opcode, Src, Stage, TexInfo, TexOffset, TexUnit,
+};
 
 type Res<T> = Result<T, ExecErrorKind>;
 
@@ -19,12 +21,9 @@ fn lane_on(mask: LaneMask, l: usize) -> bool {
     mask & (1 << l) != 0
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
-    let info = match &inst.extra {
-        Extra::Tex(t) => t,
-        _ => return Err(malformed("texture instruction without texture info")),
-    };
-    let op = match inst.op {
+/// The environment operation of a texture opcode.
+pub(crate) fn tex_op(op: Opcode) -> Option<TexOp> {
+    Some(match op {
         Opcode::Tex => TexOp::Sample,
         Opcode::Txb => TexOp::Bias,
         Opcode::Txl => TexOp::Lod,
@@ -36,23 +35,112 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         Opcode::Txg => TexOp::Gather,
         Opcode::Txgo => TexOp::GatherOffsets,
         Opcode::Lod => TexOp::QueryLod,
-        _ => return Err(malformed("not a texture instruction")),
-    };
-    let int_coords = matches!(op, TexOp::Fetch | TexOp::FetchMs | TexOp::Query);
-    let coord_ty = if int_coords {
+        _ => return None,
+    })
+}
+
+/// Data types of a texture operation's coordinate and of its extra operands.
+pub(crate) fn operand_types(op: TexOp) -> (DataType, DataType) {
+    let coord = if matches!(op, TexOp::Fetch | TexOp::FetchMs | TexOp::Query) {
         DataType::S32
     } else {
         DataType::F32
     };
+    let extra = if matches!(op, TexOp::GatherOffsets) {
+        DataType::S32
+    } else {
+        DataType::F32
+    };
+    (coord, extra)
+}
+
+/// Type of the value a texture operation writes: sizes and levels are integers.
+pub(crate) fn result_type(op: TexOp, dtype: DataType) -> DataType {
+    match op {
+        TexOp::Query => DataType::S32,
+        TexOp::QueryLod => DataType::F32,
+        _ => dtype,
+    }
+}
+
+/// Loaded operands of one texture instruction.
+pub(crate) struct TexOperands<'a> {
+    pub coord: &'a Vec4,
+    pub operand2: Option<&'a Vec4>,
+    pub operand3: Option<&'a Vec4>,
+    pub offsets: TexOffsets<'a>,
+    /// Texture unit per lane (None: an out-of-range indexed unit).
+    pub units: &'a [Option<u32>; MAX_LANES],
+}
+
+/// One environment call per distinct unit among the lanes of `mask`; lanes outside it
+/// read zero.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sample<E: Env + ?Sized>(
+    env: &mut E,
+    stage: Stage,
+    info: &TexInfo,
+    op: TexOp,
+    dtype: DataType,
+    mask: LaneMask,
+    ops: &TexOperands<'_>,
+    stats: &mut ExecStats,
+) -> Res<Vec4> {
+    let mut out: Vec4 = [[0; MAX_LANES]; 4];
+    let mut todo = mask;
+    while todo != 0 {
+        let l = todo.trailing_zeros() as usize;
+        let unit = ops.units[l];
+        let mut lanes: LaneMask = 0;
+        for (k, u) in ops.units.iter().enumerate() {
+            if lane_on(todo, k) && *u == unit {
+                lanes |= 1 << k;
+            }
+        }
+        todo &= !lanes;
+        let Some(unit) = unit else {
+            stats.oob_reads += u64::from(lanes.count_ones());
+            continue;
+        };
+        let call = TexCall {
+            op,
+            stage,
+            unit,
+            target: info.target,
+            lanes,
+            coord: ops.coord,
+            operand2: ops.operand2,
+            operand3: ops.operand3,
+            offsets: ops.offsets,
+            gather_comp: info.gather_comp,
+            lod_clamp: info.lod_clamp,
+            dtype,
+        };
+        let mut part: Vec4 = [[0; MAX_LANES]; 4];
+        env.texture(&call, &mut part)
+            .map_err(|e| ExecErrorKind::Env(e.0))?;
+        for c in 0..4 {
+            for k in 0..MAX_LANES {
+                if lane_on(lanes, k) {
+                    out[c][k] = part[c][k];
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+    let info = match &inst.extra {
+        Extra::Tex(t) => t,
+        _ => return Err(malformed("texture instruction without texture info")),
+    };
+    let op = tex_op(inst.op).ok_or_else(|| malformed("not a texture instruction"))?;
+    let (coord_ty, extra_ty) = operand_types(op);
     let acc = run.access(g);
     let coord = match inst.srcs.first() {
         Some(s) => load32(run.st, &acc, s, coord_ty, &mut run.stats)?,
         None => [[0; MAX_LANES]; 4],
-    };
-    let extra_ty = if matches!(op, TexOp::GatherOffsets) {
-        DataType::S32
-    } else {
-        DataType::F32
     };
     let operand2 = match inst.srcs.get(1) {
         Some(s) => Some(load32(run.st, &acc, s, extra_ty, &mut run.stats)?),
@@ -94,55 +182,24 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             })
         }
     };
-    let mut out: Vec4 = [[0; MAX_LANES]; 4];
-    let mut todo = g.mask;
-    while todo != 0 {
-        let l = todo.trailing_zeros() as usize;
-        let unit = units[l];
-        let mut lanes: LaneMask = 0;
-        for (k, u) in units.iter().enumerate() {
-            if lane_on(todo, k) && *u == unit {
-                lanes |= 1 << k;
-            }
-        }
-        todo &= !lanes;
-        let Some(unit) = unit else {
-            run.stats.oob_reads += u64::from(lanes.count_ones());
-            continue;
-        };
-        let call = TexCall {
-            op,
-            stage: run.prog.stage,
-            unit,
-            target: info.target,
-            lanes,
-            coord: &coord,
-            operand2: operand2.as_ref(),
-            operand3: operand3.as_ref(),
-            offsets,
-            gather_comp: info.gather_comp,
-            lod_clamp: info.lod_clamp,
-            dtype: inst.dtype,
-        };
-        let mut part: Vec4 = [[0; MAX_LANES]; 4];
-        run.env
-            .texture(&call, &mut part)
-            .map_err(|e| ExecErrorKind::Env(e.0))?;
-        for c in 0..4 {
-            for k in 0..MAX_LANES {
-                if lane_on(lanes, k) {
-                    out[c][k] = part[c][k];
-                }
-            }
-        }
-    }
-    let rt = match op {
-        // Sizes and levels are integers.
-        TexOp::Query => DataType::S32,
-        TexOp::QueryLod => DataType::F32,
-        _ => inst.dtype,
+    let ops = TexOperands {
+        coord: &coord,
+        operand2: operand2.as_ref(),
+        operand3: operand3.as_ref(),
+        offsets,
+        units: &units,
     };
-    write32(run, g, inst, rt, out, None)
+    let out = sample(
+        run.env,
+        run.prog.stage,
+        info,
+        op,
+        inst.dtype,
+        g.mask,
+        &ops,
+        &mut run.stats,
+    )?;
+    write32(run, g, inst, result_type(op, inst.dtype), out, None)
 }
 
 /// IPAC / IPAS / IPAO.

@@ -2,10 +2,11 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 use glemu_programs::exec::{
-    Env, EnvError, ExecError, ExecStats, Executor, ImageCall, InterpCall, LaneState, MemRegion,
-    TexCall, TexOffsets, TexOp, Vec4, MAX_LANES,
+    Backend, Env, EnvError, ExecError, ExecStats, Executor, ImageCall, InterpCall, LaneState,
+    MemRegion, TexCall, TexOffsets, TexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{ParamSource, Program, Stage};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub fn assemble(text: &str, stage: Stage) -> Arc<Program> {
@@ -46,7 +47,7 @@ pub struct TexLog {
 /// A little environment: flat memory for every region, counters, a fake texture that
 /// returns its coordinates (plus the unit in w for TEX), interpolation returning the
 /// operand, and a log of emitted vertices.
-#[derive(Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct TestEnv {
     pub mem: Vec<u8>,
     pub counters: Vec<u32>,
@@ -250,15 +251,80 @@ pub fn run_with(
     let ex = Executor::new(p.clone());
     let mut st = LaneState::new(p, width);
     set(&mut st);
-    let mut env = env;
     let prm = params(p, locals);
     let all = st.all_lanes();
+    let native = st.clone();
+    let mut env_native = env.clone();
+    let mut env = env;
     let stats = ex.run(&mut st, all, &prm, &mut env);
-    Ran {
+    let ran = Ran {
         state: st,
         stats,
         env,
+    };
+    // Every executor test is also a differential test of the native backend.
+    let mut native = Ran {
+        state: native,
+        stats: Ok(ExecStats::default()),
+        env: env_native.clone(),
+    };
+    let nx = Executor::new(p.clone()).with_backend(Backend::NativeAllRegisters);
+    native.stats = nx.run(&mut native.state, all, &prm, &mut env_native);
+    native.env = env_native;
+    assert_same(p, &ran, &native, "");
+    ran
+}
+
+/// Assert that two runs of `p` (interpreter and native) agree bit for bit: the result
+/// (error, or the out-of-range counters), every register of every lane, the kill mask and
+/// everything the environment saw.
+pub fn assert_same(p: &Program, a: &Ran, b: &Ran, what: &str) {
+    match (&a.stats, &b.stats) {
+        (Ok(x), Ok(y)) => assert_eq!(
+            (x.oob_reads, x.oob_writes, x.misaligned),
+            (y.oob_reads, y.oob_writes, y.misaligned),
+            "out-of-range counters differ {what}"
+        ),
+        (Err(x), Err(y)) => assert_eq!(x, y, "errors differ {what}"),
+        (x, y) => panic!("interpreter {x:?} vs native {y:?} {what}"),
     }
+    if a.stats.is_err() {
+        return;
+    }
+    let (s, t) = (&a.state, &b.state);
+    for l in 0..MAX_LANES {
+        for o in 0..p.outputs.len() {
+            assert_eq!(
+                s.output_lane(o, l),
+                t.output_lane(o, l),
+                "output {o} lane {l} {what}"
+            );
+            assert_eq!(
+                s.output_hi(o).map(|r| [r[0][l], r[1][l], r[2][l], r[3][l]]),
+                t.output_hi(o).map(|r| [r[0][l], r[1][l], r[2][l], r[3][l]]),
+                "output {o} (high) lane {l} {what}"
+            );
+        }
+        for r in 0..p.temps.len() {
+            assert_eq!(
+                s.temp_lane(r, l),
+                t.temp_lane(r, l),
+                "temp {r} lane {l} {what}"
+            );
+        }
+        for r in 0..p.address_regs as usize {
+            assert_eq!(
+                s.address_lane(r, l),
+                t.address_lane(r, l),
+                "address {r} lane {l} {what}"
+            );
+        }
+        for c in 0..2 {
+            assert_eq!(s.cc_lane(c, l), t.cc_lane(c, l), "cc{c} lane {l} {what}");
+        }
+    }
+    assert_eq!(s.kill_mask(), t.kill_mask(), "kill mask {what}");
+    assert!(a.env == b.env, "environments differ {what}");
 }
 
 /// Run a fragment program whose only input is `fragment.color` (or the first input) with
@@ -332,4 +398,54 @@ pub fn t0_err(body: &str) -> ExecError {
         Ok(_) => panic!("expected an error\n{text}"),
         Err(e) => e,
     }
+}
+
+pub fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// Program texts in a file: the whole file if it starts with `!!`, else the sections of
+/// a shader_test that start with `!!` (up to the next `[section]`).
+pub fn programs(text: &str) -> Vec<String> {
+    if text.trim_start().starts_with("!!") {
+        return vec![text.to_string()];
+    }
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with('[') {
+            if let Some(c) = cur.take() {
+                out.push(c);
+            }
+            continue;
+        }
+        match &mut cur {
+            Some(c) => {
+                c.push_str(line);
+                c.push('\n');
+            }
+            None if line.trim_start().starts_with("!!") => cur = Some(format!("{line}\n")),
+            None => {}
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// The reftests' scene files (always in the repository), sorted.
+pub fn reftest_paths() -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"), &mut paths);
+    paths.sort();
+    paths
 }

@@ -1,0 +1,159 @@
+//! What a kernel sees of a run: the [`Frame`] (pointers to the lane state's register
+//! files and the run's outputs), and the interpreter step kernels call for the
+//! instructions they do not lower themselves.
+
+use super::native;
+use crate::exec::executor::{self, Frame as CtlFrame, Group, Next, Run};
+use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState};
+use crate::ir::Program;
+use smallvec::SmallVec;
+use std::any::Any;
+use std::ffi::c_void;
+
+/// Status a kernel returns: it ran to the end.
+pub(crate) const DONE: u32 = 0;
+/// Status: an instruction failed; `Frame::error` says which and why.
+pub(crate) const FAILED: u32 = 1;
+
+/// A kernel's view of one run. Generated code reads the fields before `env` at the
+/// offsets `offset_of!` gives (they are stable for one build of this crate); the rest is
+/// for the entry points in `native.rs`.
+#[repr(C)]
+pub(crate) struct Frame {
+    /// `LaneState::inputs.lo`: `[slot][comp][lane]` words.
+    pub inputs: *const u32,
+    /// `LaneState::outputs.lo`.
+    pub outputs: *mut u32,
+    /// `LaneState::temps.lo`.
+    pub temps: *mut u32,
+    /// `LaneState::address`: `[reg][comp][lane]` i32.
+    pub address: *mut i32,
+    /// `LaneState::cc`: `[cc][comp][lane]` flag bytes.
+    pub cc: *mut u8,
+    /// The run's parameters, `[index][comp]` words.
+    pub params: *const u32,
+    /// Entry point running one instruction in the interpreter (`native::step_entry`).
+    pub step: extern "C" fn(*mut Frame, u32, u32) -> u32,
+    /// Lanes that run (entry mask).
+    pub active: u32,
+    /// Out: lanes killed.
+    pub kill: u32,
+    /// Out: instructions executed (once per instruction with at least one lane).
+    pub instructions: u64,
+    /// Out: instructions × lanes executing them.
+    pub lane_instructions: u64,
+    // ---- not read by generated code ----
+    /// The `&mut E` of the run, erased (see `native::step_entry`).
+    pub env: *mut c_void,
+    pub state: *mut LaneState,
+    pub prog: *const Program,
+    pub params_slice: *const [[u32; 4]],
+    /// Counters of interpreted steps (out-of-range accesses ...).
+    pub stats: ExecStats,
+    /// The failing instruction and why.
+    pub error: Option<(u32, ExecErrorKind)>,
+    /// A panic raised inside an interpreted step, resumed once the kernel returned.
+    pub panic: Option<Box<dyn Any + Send>>,
+}
+
+/// Run `code` over `state` (already checked against the kernel) and translate its status.
+pub(crate) fn run<E: Env + ?Sized>(
+    code: &native::Code,
+    prog: &Program,
+    state: &mut LaneState,
+    active: u32,
+    params: &[[u32; 4]],
+    env: &mut E,
+) -> (u32, Frame) {
+    let mut frame = Frame {
+        inputs: state.inputs.lo.as_ptr().cast::<u32>(),
+        outputs: state.outputs.lo.as_mut_ptr().cast::<u32>(),
+        temps: state.temps.lo.as_mut_ptr().cast::<u32>(),
+        address: state.address.as_mut_ptr().cast::<i32>(),
+        cc: state.cc.as_mut_ptr().cast::<u8>(),
+        params: params.as_ptr().cast::<u32>(),
+        step: native::step_entry::<E>,
+        active,
+        kill: 0,
+        instructions: 0,
+        lane_instructions: 0,
+        env: std::ptr::null_mut(),
+        // Taken last: the register-file pointers above come from the vectors' own
+        // buffers, which a later reborrow of the state does not invalidate.
+        state,
+        prog,
+        params_slice: params,
+        stats: ExecStats::default(),
+        error: None,
+        panic: None,
+    };
+    let mut env_ref: &mut E = env;
+    frame.env = (&mut env_ref as *mut &mut E).cast::<c_void>();
+    let status = code.call(&mut frame);
+    if let Some(p) = frame.panic.take() {
+        std::panic::resume_unwind(p);
+    }
+    (status, frame)
+}
+
+/// One instruction at `pc` in the interpreter, for the lanes of `mask`: the kernel has
+/// stored every register the instruction reads or writes into `state` and reloads the
+/// ones it writes afterwards.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn step<E: Env + ?Sized>(
+    frame: &mut Frame,
+    prog: &Program,
+    params: &[[u32; 4]],
+    state: &mut LaneState,
+    env: &mut E,
+    pc: u32,
+    mask: u32,
+) -> u32 {
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let srcs = state.operand_buf.take();
+        let mut run = Run {
+            prog,
+            st: state,
+            params,
+            env,
+            stats: ExecStats::default(),
+            spawned: SmallVec::new(),
+            prefetched: Vec::new(),
+            srcs,
+        };
+        let mut g = Group {
+            pc,
+            mask,
+            frames: SmallVec::<[CtlFrame; 8]>::new(),
+            pushed: Vec::new(),
+            steps: 0,
+        };
+        let r = executor::step(&mut run, &mut g);
+        run.st.operand_buf = run.srcs.take();
+        let stats = run.stats;
+        let r = match r {
+            Ok(Next::Seq) if run.spawned.is_empty() && g.mask == mask => Ok(()),
+            Ok(_) => Err(ExecErrorKind::Malformed(
+                "an interpreted step changed the flow of control".into(),
+            )),
+            Err(e) => Err(e),
+        };
+        (r, stats)
+    }));
+    match result {
+        Ok((r, stats)) => {
+            frame.stats += stats;
+            match r {
+                Ok(()) => DONE,
+                Err(kind) => {
+                    frame.error = Some((pc, kind));
+                    FAILED
+                }
+            }
+        }
+        Err(panic) => {
+            frame.panic = Some(panic);
+            FAILED
+        }
+    }
+}

@@ -1,0 +1,1364 @@
+//! The compiled form → Cranelift IR.
+//!
+//! A batch of [`MAX_LANES`] lanes is four 128-bit chunks per register component
+//! (`i32x4`, lanes 4k..4k+3 in chunk k: one 2×2 quad). Temporaries, outputs, address
+//! registers and condition codes live in Cranelift variables, so within straight-line code
+//! they are SSA values in machine registers; inputs and parameters are loaded from the
+//! frame's memory where they are read. Swizzles, write masks, negate/absolute value,
+//! saturation and condition-code tests are resolved here, at compile time.
+//!
+//! Lane masks: writes select between the new and old value with the current execution
+//! mask, except while the mask is known to hold all sixteen lanes (the "full" variant,
+//! until a KIL). Results of inactive lanes then equal the interpreter's exactly, which
+//! matters because DDX/DDY and texture LOD read neighbouring lanes.
+//!
+//! Instructions without a vector lowering run as one interpreted step (`frame::step`):
+//! the registers they touch are stored into the lane state first and the written ones
+//! reloaded afterwards, so every instruction the interpreter knows also runs here with
+//! its exact semantics.
+
+// Registers are `[comp][chunk]` arrays indexed in step; iterator chains would hide it.
+#![allow(clippy::needless_range_loop)]
+
+use super::frame::{Frame, DONE, FAILED};
+use super::scan::{self, flow_cond, Touch};
+use crate::exec::MAX_LANES;
+use crate::ir::{
+    CondOp, CondTest, DataType, Dialect, ExtSwizzle, File, Index, Inst, Opcode, Program, Saturate,
+    Src, Stage,
+};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    self, types, AbiParam, Block, ConstantData, Endianness, InstBuilder, MemFlagsData, Type, Value,
+};
+use cranelift_codegen::isa::TargetFrontendConfig;
+use cranelift_frontend::{FunctionBuilder, Variable};
+use std::mem::offset_of;
+
+const V: Type = types::I32X4;
+const F: Type = types::F32X4;
+const CHUNKS: usize = MAX_LANES / 4;
+
+/// One component of a register across the batch.
+pub(crate) type Chunks = [Value; CHUNKS];
+/// A four-component register across the batch.
+pub(crate) type Reg = [Chunks; 4];
+type Vars = [[Variable; CHUNKS]; 4];
+
+/// What a kernel is specialised on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Variant {
+    /// Every lane of the batch runs (entry mask = all sixteen lanes).
+    pub full_mask: bool,
+    /// Temporaries, address registers and condition codes are written back to the lane
+    /// state at the end (else only outputs and the kill mask are).
+    pub all_registers: bool,
+}
+
+/// Facts about a translated kernel the caller checks before each run.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Needs {
+    /// Parameters read directly: `params.len()` must be at least this.
+    pub params: usize,
+    /// Vertex copies of the inputs read directly.
+    pub vertices: usize,
+    /// Upper bound of instructions one lane can execute (no loops yet).
+    pub max_steps: u64,
+}
+
+/// Write enable of one component: never, for every lane, or for the lanes of a mask.
+#[derive(Copy, Clone)]
+enum En {
+    Off,
+    All,
+    Lanes(Chunks),
+}
+
+/// The kernel's signature: `fn(*mut Frame) -> u32`.
+pub(crate) fn signature(call_conv: ir::Signature) -> ir::Signature {
+    let mut sig = call_conv;
+    sig.params.push(AbiParam::new(types::I64));
+    sig.returns.push(AbiParam::new(types::I32));
+    sig
+}
+
+pub(crate) struct Lower<'a, 'f> {
+    prog: &'a Program,
+    b: FunctionBuilder<'f>,
+    frame: Value,
+    temps: Vec<Vars>,
+    outputs: Vec<Vars>,
+    address: Vec<Vars>,
+    cc: [Vars; 2],
+    mask: [Variable; CHUNKS],
+    /// Lanes in the mask (i64).
+    live: Variable,
+    /// Killed lanes (i32 bits).
+    kill: Variable,
+    instructions: Variable,
+    lane_instructions: Variable,
+    /// Instructions executed since the counters were last updated.
+    pending: u64,
+    /// The mask is known to hold all sixteen lanes.
+    mask_all: bool,
+    done: Block,
+    failed: Block,
+    step_sig: ir::SigRef,
+    variant: Variant,
+    needs: Needs,
+    config: TargetFrontendConfig,
+}
+
+fn mem() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// Memory the kernel never writes and no interpreted step changes while it runs
+/// (inputs, parameters, the frame's pointers).
+fn mem_ro() -> MemFlagsData {
+    MemFlagsData::trusted().with_readonly().with_can_move()
+}
+
+fn le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl<'a, 'f> Lower<'a, 'f> {
+    pub(crate) fn new(
+        prog: &'a Program,
+        mut b: FunctionBuilder<'f>,
+        variant: Variant,
+        step_sig: ir::Signature,
+        config: TargetFrontendConfig,
+    ) -> Lower<'a, 'f> {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let frame = b.block_params(entry)[0];
+        let step_sig = b.import_signature(step_sig);
+        let vars = |b: &mut FunctionBuilder<'f>| -> Vars {
+            std::array::from_fn(|_| std::array::from_fn(|_| b.declare_var(V)))
+        };
+        let temps = (0..prog.temps.len()).map(|_| vars(&mut b)).collect();
+        let outputs = (0..prog.outputs.len()).map(|_| vars(&mut b)).collect();
+        let address = (0..prog.address_regs).map(|_| vars(&mut b)).collect();
+        let cc = [vars(&mut b), vars(&mut b)];
+        let mask = std::array::from_fn(|_| b.declare_var(V));
+        let live = b.declare_var(types::I64);
+        let kill = b.declare_var(types::I32);
+        let instructions = b.declare_var(types::I64);
+        let lane_instructions = b.declare_var(types::I64);
+        let done = b.create_block();
+        let failed = b.create_block();
+        b.set_cold_block(failed);
+        let mut l = Lower {
+            prog,
+            b,
+            frame,
+            temps,
+            outputs,
+            address,
+            cc,
+            mask,
+            live,
+            kill,
+            instructions,
+            lane_instructions,
+            pending: 0,
+            mask_all: variant.full_mask,
+            done,
+            failed,
+            step_sig,
+            variant,
+            needs: Needs::default(),
+            config,
+        };
+        l.prologue();
+        l
+    }
+
+    // ---- constants and memory ----
+
+    fn splat(&mut self, bits: u32) -> Value {
+        let bytes: Vec<u8> = (0..4).flat_map(|_| bits.to_le_bytes()).collect();
+        self.lanes_const(bytes)
+    }
+
+    fn lanes_const(&mut self, bytes: Vec<u8>) -> Value {
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(V, c)
+    }
+
+    fn splat_reg(&mut self, bits: [u32; 4]) -> Reg {
+        bits.map(|x| {
+            let v = self.splat(x);
+            [v; CHUNKS]
+        })
+    }
+
+    fn frame_ptr(&mut self, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I64, mem_ro(), self.frame, offset as i32)
+    }
+
+    fn frame_u32(&mut self, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(types::I32, mem_ro(), self.frame, offset as i32)
+    }
+
+    /// Byte offset of `[reg][comp][chunk]` in a `Vec4` register file.
+    fn reg_offset(reg: usize, comp: usize, chunk: usize) -> i32 {
+        ((reg * 4 + comp) * MAX_LANES * 4 + chunk * 16) as i32
+    }
+
+    // ---- bit casts and lane-wise helpers ----
+
+    fn as_f32x4(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(F, le(), v)
+    }
+
+    fn as_bits(&mut self, v: Value) -> Value {
+        self.b.ins().bitcast(V, le(), v)
+    }
+
+    /// f32 operation on two chunks, as bits.
+    fn fbin(
+        &mut self,
+        a: Value,
+        b: Value,
+        op: fn(&mut FunctionBuilder, Value, Value) -> Value,
+    ) -> Value {
+        let (x, y) = (self.as_f32x4(a), self.as_f32x4(b));
+        let r = op(&mut self.b, x, y);
+        self.as_bits(r)
+    }
+
+    fn fadd(&mut self, a: Value, b: Value) -> Value {
+        self.fbin(a, b, |b, x, y| b.ins().fadd(x, y))
+    }
+    fn fsub(&mut self, a: Value, b: Value) -> Value {
+        self.fbin(a, b, |b, x, y| b.ins().fsub(x, y))
+    }
+    fn fmul(&mut self, a: Value, b: Value) -> Value {
+        self.fbin(a, b, |b, x, y| b.ins().fmul(x, y))
+    }
+    fn fdiv(&mut self, a: Value, b: Value) -> Value {
+        self.fbin(a, b, |b, x, y| b.ins().fdiv(x, y))
+    }
+
+    /// f32 comparison as a lane mask.
+    fn fcmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
+        let (x, y) = (self.as_f32x4(a), self.as_f32x4(b));
+        let m = self.b.ins().fcmp(cc, x, y);
+        self.as_bits(m)
+    }
+
+    fn funary(&mut self, a: Value, op: fn(&mut FunctionBuilder, Value) -> Value) -> Value {
+        let x = self.as_f32x4(a);
+        let r = op(&mut self.b, x);
+        self.as_bits(r)
+    }
+
+    /// Lane mask of `x <cc> 0`.
+    fn icmp0(&mut self, cc: IntCC, x: Value) -> Value {
+        let z = self.splat(0);
+        self.b.ins().icmp(cc, x, z)
+    }
+
+    fn select(&mut self, m: Value, a: Value, b: Value) -> Value {
+        self.b.ins().bitselect(m, a, b)
+    }
+
+    fn map1(&mut self, a: &Reg, mut f: impl FnMut(&mut Self, Value) -> Value) -> Reg {
+        let mut r = *a;
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                r[c][k] = f(self, a[c][k]);
+            }
+        }
+        r
+    }
+
+    fn map2(
+        &mut self,
+        a: &Reg,
+        b: &Reg,
+        mut f: impl FnMut(&mut Self, Value, Value) -> Value,
+    ) -> Reg {
+        let mut r = *a;
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                r[c][k] = f(self, a[c][k], b[c][k]);
+            }
+        }
+        r
+    }
+
+    fn map3(
+        &mut self,
+        a: &Reg,
+        b: &Reg,
+        d: &Reg,
+        mut f: impl FnMut(&mut Self, Value, Value, Value) -> Value,
+    ) -> Reg {
+        let mut r = *a;
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                r[c][k] = f(self, a[c][k], b[c][k], d[c][k]);
+            }
+        }
+        r
+    }
+
+    /// `[x; 4]`: component x of `a` in every component.
+    fn xxxx(a: &Reg) -> Reg {
+        [a[0]; 4]
+    }
+
+    // ---- entry, exit ----
+
+    fn prologue(&mut self) {
+        let zero = self.splat(0);
+        let all: Vec<&Vars> = self
+            .temps
+            .iter()
+            .chain(self.outputs.iter())
+            .chain(self.address.iter())
+            .chain(self.cc.iter())
+            .collect();
+        let vars: Vec<Variable> = all
+            .into_iter()
+            .flat_map(|r| r.iter().flat_map(|c| c.iter().copied()))
+            .collect();
+        for v in vars {
+            self.b.def_var(v, zero);
+        }
+        let active = self.frame_u32(offset_of!(Frame, active));
+        if self.variant.full_mask {
+            let ones = self.splat(u32::MAX);
+            for k in 0..CHUNKS {
+                self.b.def_var(self.mask[k], ones);
+            }
+            let n = self.b.ins().iconst(types::I64, MAX_LANES as i64);
+            self.b.def_var(self.live, n);
+        } else {
+            let bits = self.b.ins().splat(V, active);
+            for k in 0..CHUNKS {
+                let sel: Vec<u8> = (0..4u32)
+                    .flat_map(|i| (1u32 << (4 * k as u32 + i)).to_le_bytes())
+                    .collect();
+                let sel = self.lanes_const(sel);
+                let m = self.b.ins().band(bits, sel);
+                let m = self.icmp0(IntCC::NotEqual, m);
+                self.b.def_var(self.mask[k], m);
+            }
+            let n = self.b.ins().popcnt(active);
+            let n = self.b.ins().uextend(types::I64, n);
+            self.b.def_var(self.live, n);
+        }
+        let z32 = self.b.ins().iconst(types::I32, 0);
+        self.b.def_var(self.kill, z32);
+        let z64 = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(self.instructions, z64);
+        self.b.def_var(self.lane_instructions, z64);
+    }
+
+    /// Bring the instruction counters up to date.
+    fn flush(&mut self) {
+        if self.pending == 0 {
+            return;
+        }
+        let n = self.pending as i64;
+        self.pending = 0;
+        let i = self.b.use_var(self.instructions);
+        let i = self.b.ins().iadd_imm_s(i, n);
+        self.b.def_var(self.instructions, i);
+        let live = self.b.use_var(self.live);
+        let add = self.b.ins().imul_imm_s(live, n);
+        let l = self.b.use_var(self.lane_instructions);
+        let l = self.b.ins().iadd(l, add);
+        self.b.def_var(self.lane_instructions, l);
+    }
+
+    fn store_file(&mut self, base_off: usize, which: fn(&Self) -> &Vec<Vars>) {
+        let n = which(self).len();
+        if n == 0 {
+            return;
+        }
+        let base = self.frame_ptr(base_off);
+        for r in 0..n {
+            self.store_reg(base, which, r);
+        }
+    }
+
+    fn store_reg(&mut self, base: Value, which: fn(&Self) -> &Vec<Vars>, r: usize) {
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                let var = which(self)[r][c][k];
+                let v = self.b.use_var(var);
+                self.b
+                    .ins()
+                    .store(mem(), v, base, Self::reg_offset(r, c, k));
+            }
+        }
+    }
+
+    fn load_reg(&mut self, base: Value, which: fn(&Self) -> &Vec<Vars>, r: usize) {
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                let v = self.b.ins().load(V, mem(), base, Self::reg_offset(r, c, k));
+                let var = which(self)[r][c][k];
+                self.b.def_var(var, v);
+            }
+        }
+    }
+
+    fn store_cc(&mut self) {
+        let base = self.frame_ptr(offset_of!(Frame, cc));
+        for (i, regs) in self.cc.into_iter().enumerate() {
+            for (c, comp) in regs.iter().enumerate() {
+                let v: Vec<Value> = comp.iter().map(|var| self.b.use_var(*var)).collect();
+                let lo = self.b.ins().snarrow(v[0], v[1]);
+                let hi = self.b.ins().snarrow(v[2], v[3]);
+                let bytes = self.b.ins().unarrow(lo, hi);
+                let off = ((i * 4 + c) * MAX_LANES) as i32;
+                self.b.ins().store(mem(), bytes, base, off);
+            }
+        }
+    }
+
+    fn load_cc(&mut self) {
+        let base = self.frame_ptr(offset_of!(Frame, cc));
+        for i in 0..2 {
+            for c in 0..4 {
+                let off = ((i * 4 + c) * MAX_LANES) as i32;
+                let bytes = self.b.ins().load(types::I8X16, mem(), base, off);
+                let lo = self.b.ins().uwiden_low(bytes);
+                let hi = self.b.ins().uwiden_high(bytes);
+                let parts = [
+                    self.b.ins().uwiden_low(lo),
+                    self.b.ins().uwiden_high(lo),
+                    self.b.ins().uwiden_low(hi),
+                    self.b.ins().uwiden_high(hi),
+                ];
+                for k in 0..CHUNKS {
+                    self.b.def_var(self.cc[i][c][k], parts[k]);
+                }
+            }
+        }
+    }
+
+    /// The end of the program for every lane: write back and return.
+    pub(crate) fn finish(mut self) -> Needs {
+        self.flush();
+        self.b.ins().jump(self.done, &[]);
+        self.b.switch_to_block(self.done);
+        self.store_file(offset_of!(Frame, outputs), |s| &s.outputs);
+        if self.variant.all_registers {
+            self.store_file(offset_of!(Frame, temps), |s| &s.temps);
+            self.store_file(offset_of!(Frame, address), |s| &s.address);
+            self.store_cc();
+        }
+        let kill = self.b.use_var(self.kill);
+        self.b
+            .ins()
+            .store(mem(), kill, self.frame, offset_of!(Frame, kill) as i32);
+        let i = self.b.use_var(self.instructions);
+        self.b
+            .ins()
+            .store(mem(), i, self.frame, offset_of!(Frame, instructions) as i32);
+        let l = self.b.use_var(self.lane_instructions);
+        self.b.ins().store(
+            mem(),
+            l,
+            self.frame,
+            offset_of!(Frame, lane_instructions) as i32,
+        );
+        let ok = self.b.ins().iconst(types::I32, DONE as i64);
+        self.b.ins().return_(&[ok]);
+        self.b.switch_to_block(self.failed);
+        let bad = self.b.ins().iconst(types::I32, FAILED as i64);
+        self.b.ins().return_(&[bad]);
+        self.b.seal_all_blocks();
+        self.b.finalize(self.config);
+        self.needs
+    }
+
+    // ---- masks ----
+
+    fn mask_vals(&mut self) -> Chunks {
+        std::array::from_fn(|k| self.b.use_var(self.mask[k]))
+    }
+
+    /// Lane bits (i32) of a mask.
+    fn bits(&mut self, m: &Chunks) -> Value {
+        let mut acc = None;
+        for (k, c) in m.iter().enumerate() {
+            let b = self.b.ins().vhigh_bits(types::I32, *c);
+            let b = if k == 0 {
+                b
+            } else {
+                self.b.ins().ishl_imm_u(b, 4 * k as i64)
+            };
+            acc = Some(match acc {
+                None => b,
+                Some(a) => self.b.ins().bor(a, b),
+            });
+        }
+        acc.unwrap_or_else(|| self.b.ins().iconst(types::I32, 0))
+    }
+
+    fn mask_bits(&mut self) -> Value {
+        if self.mask_all {
+            return self
+                .b
+                .ins()
+                .iconst(types::I32, ((1u64 << MAX_LANES) - 1) as i64);
+        }
+        let m = self.mask_vals();
+        self.bits(&m)
+    }
+
+    // ---- operands ----
+
+    fn reg_vars(&self, file: File, i: usize) -> Option<&Vars> {
+        match file {
+            File::Temp => self.temps.get(i),
+            File::Output => self.outputs.get(i),
+            _ => None,
+        }
+    }
+
+    /// The unswizzled register behind a natively loadable source.
+    fn raw(&mut self, s: &Src, dtype: DataType) -> Reg {
+        let Index::Direct(i) = s.index else {
+            unreachable!("scan::src_native admits direct operands only")
+        };
+        let i = i as usize;
+        match s.file {
+            File::Temp | File::Output => {
+                let vars = *self
+                    .reg_vars(s.file, i)
+                    .expect("scan::src_native checked the index");
+                vars.map(|c| c.map(|v| self.b.use_var(v)))
+            }
+            File::Input => {
+                let vertex = match s.vertex {
+                    Some(Index::Direct(v)) => v as usize,
+                    _ => 0,
+                };
+                self.needs.vertices = self.needs.vertices.max(vertex + 1);
+                let slot = vertex * self.prog.inputs.len() + i;
+                let base = self.frame_ptr(offset_of!(Frame, inputs));
+                std::array::from_fn(|c| {
+                    std::array::from_fn(|k| {
+                        self.b
+                            .ins()
+                            .load(V, mem_ro(), base, Self::reg_offset(slot, c, k))
+                    })
+                })
+            }
+            File::Param => {
+                self.needs.params = self.needs.params.max(i + 1);
+                let base = self.frame_ptr(offset_of!(Frame, params));
+                std::array::from_fn(|c| {
+                    let x = self
+                        .b
+                        .ins()
+                        .load(types::I32, mem_ro(), base, ((i * 4 + c) * 4) as i32);
+                    let v = self.b.ins().splat(V, x);
+                    [v; CHUNKS]
+                })
+            }
+            File::Immediate => {
+                // A 64-bit literal read as a 32-bit operand (`shape32` of the interpreter).
+                let bits = s.imm.map(|w| match dtype {
+                    DataType::F32 | DataType::F64 => (f64::from_bits(w) as f32).to_bits(),
+                    _ => w as u32,
+                });
+                self.splat_reg(bits)
+            }
+            File::Address | File::Buffer => {
+                unreachable!("scan::src_native rejects address and buffer operands")
+            }
+        }
+    }
+
+    fn negate(&mut self, v: Value, dtype: DataType) -> Value {
+        match dtype {
+            DataType::F32 | DataType::F64 => {
+                let s = self.splat(0x8000_0000);
+                self.b.ins().bxor(v, s)
+            }
+            _ => self.b.ins().ineg(v),
+        }
+    }
+
+    /// A source operand as 32-bit values of `dtype`: swizzled, negate/abs applied.
+    fn load(&mut self, s: &Src, dtype: DataType) -> Reg {
+        let raw = self.raw(s, dtype);
+        let mut out = raw;
+        match &s.ext_swizzle {
+            None => {
+                for c in 0..4 {
+                    out[c] = raw[(s.swizzle[c] & 3) as usize];
+                }
+            }
+            Some(ext) => {
+                let one = if dtype.is_float() {
+                    1.0f32.to_bits()
+                } else {
+                    1
+                };
+                let neg = |x: u32| {
+                    if dtype.is_float() {
+                        x ^ 0x8000_0000
+                    } else {
+                        x.wrapping_neg()
+                    }
+                };
+                for c in 0..4 {
+                    out[c] = match ext[c] {
+                        ExtSwizzle::Zero => [self.splat(0); CHUNKS],
+                        ExtSwizzle::One => [self.splat(one); CHUNKS],
+                        ExtSwizzle::Comp(k) => raw[(k & 3) as usize],
+                        ExtSwizzle::NegZero => [self.splat(neg(0)); CHUNKS],
+                        ExtSwizzle::NegOne => [self.splat(neg(one)); CHUNKS],
+                        ExtSwizzle::NegComp(k) => {
+                            let r = raw[(k & 3) as usize];
+                            r.map(|v| self.negate(v, dtype))
+                        }
+                    };
+                }
+            }
+        }
+        if !s.abs && !s.negate {
+            return out;
+        }
+        match dtype {
+            DataType::F32 | DataType::F64 => {
+                let and = self.splat(if s.abs { 0x7fff_ffff } else { u32::MAX });
+                let xor = self.splat(if s.negate { 0x8000_0000 } else { 0 });
+                self.map1(&out, |l, v| {
+                    let v = if s.abs { l.b.ins().band(v, and) } else { v };
+                    if s.negate {
+                        l.b.ins().bxor(v, xor)
+                    } else {
+                        v
+                    }
+                })
+            }
+            DataType::S32 | DataType::S64 => self.map1(&out, |l, v| {
+                let v = if s.abs { l.b.ins().iabs(v) } else { v };
+                if s.negate {
+                    l.b.ins().ineg(v)
+                } else {
+                    v
+                }
+            }),
+            DataType::U32 | DataType::U64 => {
+                if s.negate {
+                    self.map1(&out, |l, v| l.b.ins().ineg(v))
+                } else {
+                    out
+                }
+            }
+        }
+    }
+
+    // ---- condition codes ----
+
+    /// Table X.16 of NV_gpu_program4 on flag chunks, as a lane mask.
+    fn test_flags(&mut self, op: CondOp, f: Value) -> Value {
+        let bit = |l: &mut Self, b: u32| {
+            let m = l.splat(b);
+            let x = l.b.ins().band(f, m);
+            l.icmp0(IntCC::NotEqual, x)
+        };
+        use CondOp::*;
+        match op {
+            Tr => self.splat(u32::MAX),
+            Fl => self.splat(0),
+            _ => {
+                let sf = bit(self, 1);
+                let zf = bit(self, 2);
+                let of = bit(self, 4);
+                let cf = bit(self, 8);
+                let b = &mut self.b;
+                match op {
+                    Eq => b.ins().band_not(zf, sf),
+                    Ne => {
+                        let nz = b.ins().bnot(zf);
+                        b.ins().bor(sf, nz)
+                    }
+                    Lt => {
+                        let t = b.ins().band_not(sf, zf);
+                        b.ins().bxor(t, of)
+                    }
+                    Ge => {
+                        let t = b.ins().bxor(sf, of);
+                        b.ins().bnot(t)
+                    }
+                    Le => {
+                        let t = b.ins().bor(zf, of);
+                        b.ins().bxor(sf, t)
+                    }
+                    Gt => {
+                        let t = b.ins().bxor(sf, of);
+                        let n = b.ins().bor(t, zf);
+                        b.ins().bnot(n)
+                    }
+                    Nan => b.ins().band(sf, zf),
+                    Leg => {
+                        let t = b.ins().band(sf, zf);
+                        b.ins().bnot(t)
+                    }
+                    Cf => cf,
+                    Ncf => b.ins().bnot(cf),
+                    Of => of,
+                    Nof => b.ins().bnot(of),
+                    Ab => b.ins().band_not(cf, zf),
+                    Ble => {
+                        let nc = b.ins().bnot(cf);
+                        b.ins().bor(zf, nc)
+                    }
+                    Sf => sf,
+                    Nsf => b.ins().bnot(sf),
+                    Tr | Fl => unreachable!("handled above"),
+                }
+            }
+        }
+    }
+
+    /// `[comp]` lane masks of a condition test (after its swizzle).
+    fn cond_test(&mut self, t: &CondTest) -> Reg {
+        let regs = self.cc[(t.cc & 1) as usize];
+        std::array::from_fn(|c| {
+            let src = regs[(t.swizzle[c] & 3) as usize];
+            std::array::from_fn(|k| {
+                let f = self.b.use_var(src[k]);
+                self.test_flags(t.op, f)
+            })
+        })
+    }
+
+    /// Lanes for which any component passes (all lanes when there is no test), within
+    /// the current mask.
+    fn cond_any(&mut self, t: &Option<CondTest>) -> Chunks {
+        let m = self.mask_vals();
+        let Some(t) = t else {
+            return m;
+        };
+        let r = self.cond_test(t);
+        std::array::from_fn(|k| {
+            let a = self.b.ins().bor(r[0][k], r[1][k]);
+            let b2 = self.b.ins().bor(r[2][k], r[3][k]);
+            let any = self.b.ins().bor(a, b2);
+            self.b.ins().band(any, m[k])
+        })
+    }
+
+    /// Condition-code flags of a 32-bit result.
+    fn flags(&mut self, v: Value, dtype: DataType) -> Value {
+        let (neg, zero) = match dtype {
+            DataType::F32 | DataType::F64 => {
+                let z = self.splat(0);
+                let nan = self.fcmp(FloatCC::Unordered, v, v);
+                let lt = self.fcmp(FloatCC::LessThan, v, z);
+                let eq = self.fcmp(FloatCC::Equal, v, z);
+                (self.b.ins().bor(lt, nan), self.b.ins().bor(eq, nan))
+            }
+            _ => (
+                self.icmp0(IntCC::SignedLessThan, v),
+                self.icmp0(IntCC::Equal, v),
+            ),
+        };
+        let one = self.splat(1);
+        let two = self.splat(2);
+        let s = self.b.ins().band(neg, one);
+        let z = self.b.ins().band(zero, two);
+        self.b.ins().bor(s, z)
+    }
+
+    // ---- results ----
+
+    /// `.SAT` / `.SSAT` of an f32 result: NaN → lower bound, -0 → +0 for [0, 1].
+    fn saturate(&mut self, v: Value, lo: f32) -> Value {
+        let lo_v = self.splat(lo.to_bits());
+        let one = self.splat(1.0f32.to_bits());
+        // x > lo ? x : lo  (false for NaN, and for -0 against +0, which gives +0)
+        let gt = self.fcmp(FloatCC::GreaterThan, v, lo_v);
+        let r = self.select(gt, v, lo_v);
+        let lt = self.fcmp(FloatCC::LessThan, r, one);
+        self.select(lt, r, one)
+    }
+
+    fn enables(&mut self, inst: &Inst) -> [En; 4] {
+        let Some(dst) = &inst.dst else {
+            return [En::Off; 4];
+        };
+        let cond = dst.cond.as_ref().map(|t| self.cond_test(t));
+        let mask = if self.mask_all {
+            None
+        } else {
+            Some(self.mask_vals())
+        };
+        std::array::from_fn(|c| {
+            if dst.mask & (1 << c) == 0 {
+                return En::Off;
+            }
+            match (&cond, &mask) {
+                (None, None) => En::All,
+                (None, Some(m)) => En::Lanes(*m),
+                (Some(t), None) => En::Lanes(t[c]),
+                (Some(t), Some(m)) => {
+                    En::Lanes(std::array::from_fn(|k| self.b.ins().band(t[c][k], m[k])))
+                }
+            }
+        })
+    }
+
+    fn assign(&mut self, var: Variable, en: &En, k: usize, v: Value) {
+        match en {
+            En::Off => {}
+            En::All => self.b.def_var(var, v),
+            En::Lanes(m) => {
+                let old = self.b.use_var(var);
+                let r = self.select(m[k], v, old);
+                self.b.def_var(var, r);
+            }
+        }
+    }
+
+    /// Finish and store a 32-bit result of type `rtype` (`alu::write32` of the
+    /// interpreter).
+    fn write(&mut self, inst: &Inst, rtype: DataType, mut v: Reg) {
+        let Some(dst) = &inst.dst else {
+            return;
+        };
+        if rtype == DataType::F32 {
+            match inst.sat {
+                Saturate::None => {}
+                Saturate::Sat => {
+                    v = self.map1(&v, |l, x| l.saturate(x, 0.0));
+                }
+                Saturate::SSat => {
+                    v = self.map1(&v, |l, x| l.saturate(x, -1.0));
+                }
+            }
+        }
+        let en = self.enables(inst);
+        if let Some(cc) = inst.cc_update {
+            let regs = self.cc[(cc & 1) as usize];
+            for c in 0..4 {
+                for k in 0..CHUNKS {
+                    if matches!(en[c], En::Off) {
+                        continue;
+                    }
+                    let f = self.flags(v[c][k], rtype);
+                    self.assign(regs[c][k], &en[c], k, f);
+                }
+            }
+        }
+        let Index::Direct(i) = dst.index else {
+            unreachable!("scan::native admits direct destinations only")
+        };
+        let vars = *self
+            .reg_vars(dst.file, i as usize)
+            .expect("scan::native checked the destination");
+        for c in 0..4 {
+            for k in 0..CHUNKS {
+                self.assign(vars[c][k], &en[c], k, v[c][k]);
+            }
+        }
+    }
+
+    // ---- instructions ----
+
+    /// Translate the program from its entry to the end of its text.
+    pub(crate) fn body(&mut self) {
+        let prog = self.prog;
+        let n = prog.instructions.len();
+        let mut steps = 0u64;
+        for pc in prog.entry as usize..n {
+            let inst = &prog.instructions[pc];
+            self.pending += 1;
+            steps += 1;
+            match inst.op {
+                Opcode::Kil => self.kil(inst),
+                Opcode::Ret => {
+                    // Unconditional RET at the top level (scan::check): the end.
+                    break;
+                }
+                _ if scan::native(prog, inst) => self.native(inst),
+                _ => self.step(pc, inst),
+            }
+        }
+        self.needs.max_steps = steps;
+    }
+
+    fn kil(&mut self, inst: &Inst) {
+        let m = self.mask_vals();
+        let killed: Chunks = match inst.srcs.first() {
+            Some(s) => {
+                let dt = inst.dtype;
+                let v = self.load(s, dt);
+                let zero = self.splat(0);
+                std::array::from_fn(|k| {
+                    let negs: Vec<Value> = (0..4)
+                        .map(|c| match dt {
+                            DataType::F32 | DataType::F64 => {
+                                self.fcmp(FloatCC::LessThan, v[c][k], zero)
+                            }
+                            DataType::S32 | DataType::S64 => {
+                                self.icmp0(IntCC::SignedLessThan, v[c][k])
+                            }
+                            DataType::U32 | DataType::U64 => zero,
+                        })
+                        .collect();
+                    let a = self.b.ins().bor(negs[0], negs[1]);
+                    let b2 = self.b.ins().bor(negs[2], negs[3]);
+                    let any = self.b.ins().bor(a, b2);
+                    self.b.ins().band(any, m[k])
+                })
+            }
+            None => self.cond_any(&flow_cond(inst)),
+        };
+        if self.prog.stage != Stage::Fragment {
+            return;
+        }
+        self.flush();
+        let bits = self.bits(&killed);
+        let kill = self.b.use_var(self.kill);
+        let kill = self.b.ins().bor(kill, bits);
+        self.b.def_var(self.kill, kill);
+        for k in 0..CHUNKS {
+            let nm = self.b.ins().band_not(m[k], killed[k]);
+            self.b.def_var(self.mask[k], nm);
+        }
+        self.mask_all = false;
+        let left = self.mask_bits();
+        let n = self.b.ins().popcnt(left);
+        let n = self.b.ins().uextend(types::I64, n);
+        self.b.def_var(self.live, n);
+        // Every lane killed: the group ends (no further instruction runs or counts).
+        let next = self.b.create_block();
+        self.b.ins().brif(left, next, &[], self.done, &[]);
+        self.b.switch_to_block(next);
+    }
+
+    /// Run `inst` in the interpreter for the lanes of the mask.
+    fn step(&mut self, pc: usize, inst: &Inst) {
+        self.flush();
+        let t = Touch::of(inst);
+        let temps = self.frame_ptr(offset_of!(Frame, temps));
+        let outputs = self.frame_ptr(offset_of!(Frame, outputs));
+        let address = self.frame_ptr(offset_of!(Frame, address));
+        let regs = |list: &[(u32, u32)], n: usize| -> Vec<usize> {
+            let mut v: Vec<usize> = list
+                .iter()
+                .flat_map(|&(s, l)| s as usize..(s as usize).saturating_add(l as usize))
+                .filter(|&r| r < n)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let nt = self.temps.len();
+        let no = self.outputs.len();
+        let read_t = regs(&t.temps, nt);
+        let read_o = if t.all_outputs {
+            (0..no).collect()
+        } else {
+            regs(&t.outputs, no)
+        };
+        for &r in &read_t {
+            self.store_reg(temps, |s| &s.temps, r);
+        }
+        for &r in &read_o {
+            self.store_reg(outputs, |s| &s.outputs, r);
+        }
+        if t.address {
+            for r in 0..self.address.len() {
+                self.store_reg(address, |s| &s.address, r);
+            }
+        }
+        if t.cc {
+            self.store_cc();
+        }
+        let mask = self.mask_bits();
+        let f = self.b.ins().load(
+            types::I64,
+            mem_ro(),
+            self.frame,
+            offset_of!(Frame, step) as i32,
+        );
+        let pc_v = self.b.ins().iconst(types::I32, pc as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.step_sig, f, &[self.frame, pc_v, mask]);
+        let status = self.b.inst_results(call)[0];
+        let next = self.b.create_block();
+        self.b.ins().brif(status, self.failed, &[], next, &[]);
+        self.b.switch_to_block(next);
+        for r in regs(&t.temps_written, nt) {
+            self.load_reg(temps, |s| &s.temps, r);
+        }
+        for r in regs(&t.outputs_written, no) {
+            self.load_reg(outputs, |s| &s.outputs, r);
+        }
+        if t.address_written {
+            for r in 0..self.address.len() {
+                self.load_reg(address, |s| &s.address, r);
+            }
+        }
+        if t.cc {
+            self.load_cc();
+        }
+    }
+
+    fn native(&mut self, inst: &Inst) {
+        use Opcode::*;
+        let dt = inst.dtype;
+        let load_ty = match inst.op {
+            Round | Trunc | Flr | Ceil => DataType::F32,
+            _ => dt,
+        };
+        let srcs: Vec<Reg> = inst.srcs.iter().map(|s| self.load(s, load_ty)).collect();
+        let (a, b, c) = (
+            srcs.first().copied(),
+            srcs.get(1).copied(),
+            srcs.get(2).copied(),
+        );
+        let a = || a.expect("scan::native checked the operand count");
+        let b = || b.expect("scan::native checked the operand count");
+        let c = || c.expect("scan::native checked the operand count");
+        let float = dt.is_float();
+        let r: Reg = match inst.op {
+            Mov | Swz => a(),
+            Abs => match dt {
+                DataType::S32 => self.map1(&a(), |l, x| l.b.ins().iabs(x)),
+                DataType::U32 => a(),
+                _ => {
+                    let m = self.splat(0x7fff_ffff);
+                    self.map1(&a(), |l, x| l.b.ins().band(x, m))
+                }
+            },
+            Add if float => self.map2(&a(), &b(), Self::fadd),
+            Sub if float => self.map2(&a(), &b(), Self::fsub),
+            Mul if float => self.map2(&a(), &b(), Self::fmul),
+            Add => self.map2(&a(), &b(), |l, x, y| l.b.ins().iadd(x, y)),
+            Sub => self.map2(&a(), &b(), |l, x, y| l.b.ins().isub(x, y)),
+            Mul => self.map2(&a(), &b(), |l, x, y| l.b.ins().imul(x, y)),
+            Mad if float => self.map3(&a(), &b(), &c(), |l, x, y, z| {
+                let p = l.fmul(x, y);
+                l.fadd(p, z)
+            }),
+            Mad => self.map3(&a(), &b(), &c(), |l, x, y, z| {
+                let p = l.b.ins().imul(x, y);
+                l.b.ins().iadd(p, z)
+            }),
+            Min | Max => {
+                let max = inst.op == Max;
+                match dt {
+                    DataType::S32 if max => self.map2(&a(), &b(), |l, x, y| l.b.ins().smax(x, y)),
+                    DataType::S32 => self.map2(&a(), &b(), |l, x, y| l.b.ins().smin(x, y)),
+                    DataType::U32 if max => self.map2(&a(), &b(), |l, x, y| l.b.ins().umax(x, y)),
+                    DataType::U32 => self.map2(&a(), &b(), |l, x, y| l.b.ins().umin(x, y)),
+                    _ => self.map2(&a(), &b(), |l, x, y| l.min_max(x, y, max)),
+                }
+            }
+            Cmp => {
+                let zero = self.splat(0);
+                self.map3(&a(), &b(), &c(), |l, x, y, z| {
+                    let neg = match dt {
+                        DataType::S32 => l.icmp0(IntCC::SignedLessThan, x),
+                        DataType::U32 => zero,
+                        _ => l.fcmp(FloatCC::LessThan, x, zero),
+                    };
+                    l.select(neg, y, z)
+                })
+            }
+            Lrp => {
+                let one = self.splat(1.0f32.to_bits());
+                self.map3(&a(), &b(), &c(), |l, t, x, y| {
+                    let tx = l.fmul(t, x);
+                    let u = l.fsub(one, t);
+                    let uy = l.fmul(u, y);
+                    l.fadd(tx, uy)
+                })
+            }
+            Dp2 => self.dot(&a(), &b(), 2, false),
+            Dp3 => self.dot(&a(), &b(), 3, false),
+            Dp4 => self.dot(&a(), &b(), 4, false),
+            Dph => self.dot(&a(), &b(), 3, true),
+            Dp2a => {
+                let d = self.dot(&a(), &b(), 2, false);
+                let cx = c()[0];
+                let x: Chunks = std::array::from_fn(|k| self.fadd(d[0][k], cx[k]));
+                [x; 4]
+            }
+            Dst => {
+                let (a, b) = (a(), b());
+                let one = self.splat(1.0f32.to_bits());
+                let y: Chunks = std::array::from_fn(|k| self.fmul(a[1][k], b[1][k]));
+                [[one; CHUNKS], y, a[2], b[3]]
+            }
+            Xpd => {
+                let (a, b) = (a(), b());
+                let cross = |l: &mut Self, i: usize, j: usize| -> Chunks {
+                    std::array::from_fn(|k| {
+                        let p = l.fmul(a[i][k], b[j][k]);
+                        let q = l.fmul(a[j][k], b[i][k]);
+                        l.fsub(p, q)
+                    })
+                };
+                let x = cross(self, 1, 2);
+                let y = cross(self, 2, 0);
+                let z = cross(self, 0, 1);
+                let w = self.splat(0);
+                [x, y, z, [w; CHUNKS]]
+            }
+            Nrm => {
+                let a = a();
+                let one = self.splat(1.0f32.to_bits());
+                let mut r = a;
+                for k in 0..CHUNKS {
+                    let xx = self.fmul(a[0][k], a[0][k]);
+                    let yy = self.fmul(a[1][k], a[1][k]);
+                    let zz = self.fmul(a[2][k], a[2][k]);
+                    let s = self.fadd(xx, yy);
+                    let s = self.fadd(s, zz);
+                    let s = self.funary(s, |b, x| b.ins().sqrt(x));
+                    let s = self.fdiv(one, s);
+                    for comp in 0..3 {
+                        r[comp][k] = self.fmul(a[comp][k], s);
+                    }
+                }
+                r
+            }
+            Div => {
+                let s = Self::xxxx(&b());
+                self.map2(&a(), &s, Self::fdiv)
+            }
+            Rcp => {
+                let one = self.splat(1.0f32.to_bits());
+                let x: Chunks = std::array::from_fn(|k| self.fdiv(one, a()[0][k]));
+                [x; 4]
+            }
+            Rsq => {
+                let abs = legacy_abs(self.prog.dialect);
+                let one = self.splat(1.0f32.to_bits());
+                let m = self.splat(0x7fff_ffff);
+                let x: Chunks = std::array::from_fn(|k| {
+                    let v = a()[0][k];
+                    let v = if abs { self.b.ins().band(v, m) } else { v };
+                    let s = self.funary(v, |b, x| b.ins().sqrt(x));
+                    self.fdiv(one, s)
+                });
+                [x; 4]
+            }
+            Frc => {
+                let one = self.splat(1.0f32.to_bits());
+                let below = self.splat(0x3f7f_ffff);
+                self.map1(&a(), |l, x| {
+                    let fl = l.funary(x, |b, v| b.ins().floor(v));
+                    let r = l.fsub(x, fl);
+                    let ge = l.fcmp(FloatCC::GreaterThanOrEqual, r, one);
+                    l.select(ge, below, r)
+                })
+            }
+            Flr | Ceil | Round | Trunc => {
+                let f: fn(&mut FunctionBuilder, Value) -> Value = match inst.op {
+                    Flr => |b, v| b.ins().floor(v),
+                    Ceil => |b, v| b.ins().ceil(v),
+                    Round => |b, v| b.ins().nearest(v),
+                    _ => |b, v| b.ins().trunc(v),
+                };
+                self.map1(&a(), |l, x| {
+                    let fx = l.as_f32x4(x);
+                    let r = f(&mut l.b, fx);
+                    match dt {
+                        DataType::S32 => l.b.ins().fcvt_to_sint_sat(V, r),
+                        DataType::U32 => l.b.ins().fcvt_to_uint_sat(V, r),
+                        _ => {
+                            // A NaN comes back unchanged (`float::round_keep_nan`).
+                            let r = l.as_bits(r);
+                            let nan = l.fcmp(FloatCC::Unordered, x, x);
+                            l.select(nan, x, r)
+                        }
+                    }
+                })
+            }
+            Ssg => match dt {
+                DataType::S32 => {
+                    let one = self.splat(1);
+                    self.map1(&a(), |l, x| {
+                        // (x > 0) - (x < 0) with masks: -gt + lt
+                        let gt = l.icmp0(IntCC::SignedGreaterThan, x);
+                        let lt = l.icmp0(IntCC::SignedLessThan, x);
+                        let p = l.b.ins().band(gt, one);
+                        l.b.ins().bor(p, lt)
+                    })
+                }
+                DataType::U32 => {
+                    let one = self.splat(1);
+                    self.map1(&a(), |l, x| {
+                        let nz = l.icmp0(IntCC::NotEqual, x);
+                        l.b.ins().band(nz, one)
+                    })
+                }
+                _ => {
+                    let zero = self.splat(0);
+                    let one = self.splat(1.0f32.to_bits());
+                    let mone = self.splat((-1.0f32).to_bits());
+                    self.map1(&a(), |l, x| {
+                        let gt = l.fcmp(FloatCC::GreaterThan, x, zero);
+                        let lt = l.fcmp(FloatCC::LessThan, x, zero);
+                        let r = l.select(lt, mone, zero);
+                        l.select(gt, one, r)
+                    })
+                }
+            },
+            Seq | Sne | Slt | Sle | Sgt | Sge => {
+                let t = self.splat(truth_bits(dt));
+                let op = inst.op;
+                self.map2(&a(), &b(), |l, x, y| {
+                    let m = match dt {
+                        DataType::S32 | DataType::U32 => {
+                            let s = dt == DataType::S32;
+                            let cc = match op {
+                                Seq => IntCC::Equal,
+                                Sne => IntCC::NotEqual,
+                                Slt if s => IntCC::SignedLessThan,
+                                Sle if s => IntCC::SignedLessThanOrEqual,
+                                Sgt if s => IntCC::SignedGreaterThan,
+                                Sge if s => IntCC::SignedGreaterThanOrEqual,
+                                Slt => IntCC::UnsignedLessThan,
+                                Sle => IntCC::UnsignedLessThanOrEqual,
+                                Sgt => IntCC::UnsignedGreaterThan,
+                                _ => IntCC::UnsignedGreaterThanOrEqual,
+                            };
+                            l.b.ins().icmp(cc, x, y)
+                        }
+                        _ => {
+                            let cc = match op {
+                                Seq => FloatCC::Equal,
+                                // Unordered counts as "not equal".
+                                Sne => FloatCC::NotEqual,
+                                Slt => FloatCC::LessThan,
+                                Sle => FloatCC::LessThanOrEqual,
+                                Sgt => FloatCC::GreaterThan,
+                                _ => FloatCC::GreaterThanOrEqual,
+                            };
+                            l.fcmp(cc, x, y)
+                        }
+                    };
+                    l.b.ins().band(m, t)
+                })
+            }
+            Sfl => self.splat_reg([0; 4]),
+            Str => {
+                let t = truth_bits(dt);
+                self.splat_reg([t; 4])
+            }
+            Ddx | Ddy if self.prog.stage != Stage::Fragment => self.splat_reg([0; 4]),
+            Ddx | Ddy => {
+                let ddy = inst.op == Ddy;
+                self.map1(&a(), |l, x| l.derivative(x, ddy))
+            }
+            And => self.map2(&a(), &b(), |l, x, y| l.b.ins().band(x, y)),
+            Or => self.map2(&a(), &b(), |l, x, y| l.b.ins().bor(x, y)),
+            Xor => self.map2(&a(), &b(), |l, x, y| l.b.ins().bxor(x, y)),
+            Not => self.map1(&a(), |l, x| l.b.ins().bnot(x)),
+            _ => unreachable!("scan::native admits only the opcodes above"),
+        };
+        self.write(inst, dt, r);
+    }
+
+    /// MIN/MAX with the interpreter's rules: a NaN operand yields the other operand, and
+    /// -0 < +0.
+    fn min_max(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let x_nan = self.fcmp(FloatCC::Unordered, x, x);
+        let y_nan = self.fcmp(FloatCC::Unordered, y, y);
+        let order = self.fcmp(
+            if max {
+                FloatCC::GreaterThan
+            } else {
+                FloatCC::LessThan
+            },
+            x,
+            y,
+        );
+        let eq = self.fcmp(FloatCC::Equal, x, y);
+        // On a tie, MIN keeps x when x is -0; MAX keeps x when y is -0.
+        let sign = self.icmp0(IntCC::SignedLessThan, if max { y } else { x });
+        let tie = self.b.ins().band(eq, sign);
+        let pick = self.b.ins().bor(y_nan, order);
+        let pick = self.b.ins().bor(pick, tie);
+        let pick = self.b.ins().band_not(pick, x_nan);
+        self.select(pick, x, y)
+    }
+
+    /// `0 + a0*b0 + a1*b1 ...` in this order (the sum starts at +0, so -0 products give
+    /// +0 as in the interpreter), replicated.
+    fn dot(&mut self, a: &Reg, b: &Reg, n: usize, homogeneous: bool) -> Reg {
+        let zero = self.splat(0);
+        let x: Chunks = std::array::from_fn(|k| {
+            let mut acc = zero;
+            for c in 0..n {
+                let p = self.fmul(a[c][k], b[c][k]);
+                acc = self.fadd(acc, p);
+            }
+            if homogeneous {
+                acc = self.fadd(acc, b[3][k]);
+            }
+            acc
+        });
+        [x; 4]
+    }
+
+    /// Fine derivative within each 2×2 quad (one chunk): lanes (x,y), (x+1,y), (x,y+1),
+    /// (x+1,y+1).
+    fn derivative(&mut self, v: Value, ddy: bool) -> Value {
+        let (hi, lo): ([u8; 4], [u8; 4]) = if ddy {
+            ([2, 3, 2, 3], [0, 1, 0, 1])
+        } else {
+            ([1, 1, 3, 3], [0, 0, 2, 2])
+        };
+        let h = self.lane_shuffle(v, hi);
+        let l = self.lane_shuffle(v, lo);
+        self.fsub(h, l)
+    }
+
+    fn lane_shuffle(&mut self, v: Value, lanes: [u8; 4]) -> Value {
+        let bytes: Vec<u8> = lanes
+            .iter()
+            .flat_map(|&l| (0..4).map(move |i| l * 4 + i))
+            .collect();
+        let imm = self.b.func.dfg.immediates.push(ConstantData::from(bytes));
+        let x = self.b.ins().bitcast(types::I8X16, le(), v);
+        let s = self.b.ins().shuffle(x, x, imm);
+        self.b.ins().bitcast(V, le(), s)
+    }
+}
+
+/// TRUE of the "set on" instructions for a type.
+fn truth_bits(dt: DataType) -> u32 {
+    if dt.is_float() {
+        1.0f32.to_bits()
+    } else {
+        u32::MAX
+    }
+}
+
+/// The legacy dialects take |x| in RSQ and LG2 (as `alu::legacy_abs`).
+fn legacy_abs(d: Dialect) -> bool {
+    matches!(
+        d,
+        Dialect::Arb | Dialect::Vp10 | Dialect::Vp11 | Dialect::Vp20 | Dialect::Vsp10
+    )
+}

@@ -1,0 +1,199 @@
+//! Native code for programs: the compiled form lowered to machine code with Cranelift,
+//! run over the same 16-lane structure-of-arrays batches as the interpreter.
+//!
+//! The interpreter stays the reference: a kernel gives the same bits as
+//! [`Executor::run`](crate::exec::Executor::run) in the interpreter for every register it
+//! writes back (outputs and the kill mask, plus temporaries, address registers and
+//! condition codes with [`Backend::NativeAllRegisters`](crate::exec::Backend)), and the
+//! same errors. Instructions without a vector lowering run as one interpreted step from
+//! inside the kernel; programs the translator cannot express at all (see [`Fallback`])
+//! run in the interpreter.
+//!
+//! Kernels are compiled lazily, once per executor and variant (every lane active or
+//! not), and shared by every thread that runs the executor.
+
+mod frame;
+mod lower;
+mod native;
+mod scan;
+
+pub use scan::Fallback;
+
+use crate::exec::{Env, ExecError, ExecStats, LaneState};
+use crate::ir::Program;
+use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
+use cranelift_codegen::isa::OwnedTargetIsa;
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
+use lower::{Needs, Variant};
+use std::sync::OnceLock;
+
+/// One compiled variant of a program.
+#[derive(Debug)]
+pub(crate) struct Kernel {
+    code: native::Code,
+    needs: Needs,
+}
+
+impl Kernel {
+    /// Whether this kernel may run `state` with `params` within `budget`: else the run
+    /// goes to the interpreter, which reports what the kernel could not (short parameter
+    /// lists read as zero and counted, missing vertex copies, budget errors).
+    fn fits(&self, state: &LaneState, params: &[[u32; 4]], budget: u64) -> bool {
+        self.needs.params <= params.len()
+            && self.needs.vertices <= state.vertices
+            && self.needs.max_steps <= budget
+    }
+}
+
+/// The host's code generator (detected once: SSE4.1/AVX/... as the CPU has them).
+fn isa() -> Result<OwnedTargetIsa, String> {
+    static ISA: OnceLock<Result<OwnedTargetIsa, String>> = OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        let set = |f: &mut settings::Builder, k: &str, v: &str| {
+            f.set(k, v)
+                .map_err(|e| format!("cranelift setting {k}: {e}"))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "use_colocated_libcalls", "false")?;
+        set(&mut flags, "is_pic", "false")?;
+        set(
+            &mut flags,
+            "enable_verifier",
+            if cfg!(debug_assertions) {
+                "true"
+            } else {
+                "false"
+            },
+        )?;
+        let builder = cranelift_native::builder().map_err(|e| e.to_string())?;
+        builder
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+fn codegen_error(e: impl std::fmt::Display) -> Fallback {
+    Fallback::program(format!("code generation failed: {e}"))
+}
+
+/// Translate and compile one variant of `prog`.
+fn compile(prog: &Program, variant: Variant) -> Result<Kernel, Fallback> {
+    // Kernels rely on SSE's NaN propagation (the first NaN operand wins), which the
+    // interpreter spells out; other hosts would need explicit selects.
+    if !cfg!(target_arch = "x86_64") {
+        return Err(Fallback::program(
+            "native code is generated on x86-64 hosts only",
+        ));
+    }
+    scan::check(prog)?;
+    let isa = isa().map_err(codegen_error)?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let mut ctx = module.make_context();
+    let mut fctx = FunctionBuilderContext::new();
+    ctx.func.signature = lower::signature(module.make_signature());
+    let mut step_sig = module.make_signature();
+    step_sig.params.push(AbiParam::new(types::I64));
+    step_sig.params.push(AbiParam::new(types::I32));
+    step_sig.params.push(AbiParam::new(types::I32));
+    step_sig.returns.push(AbiParam::new(types::I32));
+    let id = module
+        .declare_function("kernel", Linkage::Local, &ctx.func.signature)
+        .map_err(codegen_error)?;
+    ctx.func.name = UserFuncName::user(0, id.as_u32());
+    let config = module.target_config();
+    let needs = {
+        let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+        let mut l = lower::Lower::new(prog, b, variant, step_sig, config);
+        l.body();
+        l.finish()
+    };
+    module
+        .define_function(id, &mut ctx)
+        .map_err(codegen_error)?;
+    module.clear_context(&mut ctx);
+    module.finalize_definitions().map_err(codegen_error)?;
+    let entry = module.get_finalized_function(id);
+    Ok(Kernel {
+        code: native::Code::new(module, entry),
+        needs,
+    })
+}
+
+/// The kernels of one executor: compiled on first use, per variant.
+#[derive(Debug, Default)]
+pub(crate) struct Kernels {
+    all_registers: bool,
+    /// `[partial mask, full mask]`.
+    variants: [OnceLock<Result<Kernel, Fallback>>; 2],
+}
+
+impl Kernels {
+    pub(crate) fn new(all_registers: bool) -> Kernels {
+        Kernels {
+            all_registers,
+            variants: Default::default(),
+        }
+    }
+
+    fn get(&self, prog: &Program, full_mask: bool) -> &Result<Kernel, Fallback> {
+        self.variants[usize::from(full_mask)].get_or_init(|| {
+            compile(
+                prog,
+                Variant {
+                    full_mask,
+                    all_registers: self.all_registers,
+                },
+            )
+        })
+    }
+
+    /// Compile (if not done) and report whether the program runs natively.
+    pub(crate) fn status(&self, prog: &Program) -> Result<(), Fallback> {
+        self.get(prog, true)
+            .as_ref()
+            .map(|_| ())
+            .map_err(Clone::clone)
+    }
+
+    /// Run natively, or return None when this run belongs to the interpreter (the program
+    /// does not compile, or the kernel does not fit the state, parameters or budget).
+    /// `state` is already checked against the program and `active` is within its width.
+    pub(crate) fn run<E: Env + ?Sized>(
+        &self,
+        prog: &Program,
+        budget: u64,
+        state: &mut LaneState,
+        active: u32,
+        params: &[[u32; 4]],
+        env: &mut E,
+    ) -> Option<Result<ExecStats, ExecError>> {
+        let full = active == crate::exec::lanes_mask(crate::exec::MAX_LANES);
+        let kernel = self.get(prog, full).as_ref().ok()?;
+        if active == 0 || !kernel.fits(state, params, budget) {
+            return None;
+        }
+        let (status, mut frame) = frame::run(&kernel.code, prog, state, active, params, env);
+        if status != frame::DONE {
+            let (pc, kind) = frame.error.take().unwrap_or((
+                0,
+                crate::exec::ExecErrorKind::Malformed(format!("kernel status {status}")),
+            ));
+            let span = prog
+                .instructions
+                .get(pc as usize)
+                .map(|i| i.span)
+                .unwrap_or_default();
+            return Some(Err(ExecError::new(pc, span, kind)));
+        }
+        state.kill = frame.kill;
+        let mut stats = frame.stats;
+        stats.instructions = frame.instructions;
+        stats.lane_instructions = frame.lane_instructions;
+        Some(Ok(stats))
+    }
+}

@@ -1,0 +1,98 @@
+//! The one place where glemu-programs runs machine code it generated: owning the JIT
+//! memory of a kernel, calling a kernel, and the `extern "C"` entry points kernels call
+//! back into (which turn the raw frame pointer back into a reference).
+//!
+//! Everything here is `unsafe` by nature; every block says why it is sound. The rest of
+//! the back end builds Cranelift IR with safe code, and that IR only touches memory
+//! through the pointers of a [`Frame`], at offsets checked against the program's register
+//! files before the kernel is called (see `Kernel::fits` in `kernel.rs`).
+#![allow(unsafe_code)]
+
+use super::frame::{self, Frame};
+use crate::exec::Env;
+use cranelift_jit::JITModule;
+use std::sync::Mutex;
+
+/// Signature of every kernel: `fn(frame) -> status` (0 = finished, else see `Frame`).
+type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
+
+/// Machine code of one kernel and the JIT memory holding it.
+pub(crate) struct Code {
+    entry: Entry,
+    /// Kept only to free the memory on drop (a `Mutex` because `JITModule` is `Send` but
+    /// not `Sync`, while kernels are shared between the raster's worker threads).
+    module: Mutex<Option<JITModule>>,
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Code")
+    }
+}
+
+impl Code {
+    /// Take ownership of `module`, whose definitions are finalized, with `entry` the
+    /// address of the kernel function in it.
+    pub(crate) fn new(module: JITModule, entry: *const u8) -> Code {
+        // SAFETY: `entry` is what `JITModule::get_finalized_function` returned for a
+        // function declared with the signature `fn(i64) -> i32` in the SystemV/host
+        // calling convention (`lower::signature`), which is the ABI of
+        // `extern "C" fn(*mut Frame) -> u32` on the 64-bit hosts Cranelift supports. The
+        // memory stays mapped and executable while `module` lives, i.e. as long as this
+        // `Code`.
+        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(entry) };
+        Code {
+            entry,
+            module: Mutex::new(Some(module)),
+        }
+    }
+
+    /// Run the kernel on `frame`.
+    pub(crate) fn call(&self, frame: &mut Frame) -> u32 {
+        // SAFETY: the kernel reads and writes only through the pointers of `frame`
+        // (register files of a `LaneState` that `Kernel::fits` checked against the
+        // program: slot counts, vertex copies and parameter count), within the sizes
+        // those checks guarantee, and calls only the entry points below, passing `frame`
+        // back. `frame` is exclusively borrowed for the call, and the buffers its pointers
+        // name are not reallocated while it runs (register files have a fixed size).
+        unsafe { (self.entry)(frame) }
+    }
+}
+
+impl Drop for Code {
+    fn drop(&mut self) {
+        let module = match self.module.get_mut() {
+            Ok(m) => m.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        if let Some(module) = module {
+            // SAFETY: the only pointer into this memory is `self.entry`, and `&mut self`
+            // proves no call through it is running and none can start afterwards.
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
+/// Entry point kernels call to run one instruction in the interpreter (see
+/// `frame::step`). Generic over the environment so the call into it is static.
+pub(crate) extern "C" fn step_entry<E: Env + ?Sized>(frame: *mut Frame, pc: u32, mask: u32) -> u32 {
+    // SAFETY: kernels pass back the frame pointer they were called with; `Code::call`
+    // holds the only borrow of that frame and does not touch it until the kernel
+    // returns, so this is the only live reference. `E` is the environment type
+    // `Frame::env` was erased from (`frame::run` stores the matching `step_entry::<E>`).
+    let frame = unsafe { &mut *frame };
+    // SAFETY: `frame::run` set `env` to the `&mut E` it keeps on its stack, `state` to
+    // the lane state it exclusively borrows, and `prog` / `params_slice` to borrowed
+    // values, all for the whole kernel call; no other reference to any of them is used
+    // while this entry point runs. `E` is the type `env` was erased from, because
+    // `frame::run` stored this very `step_entry::<E>` beside it.
+    let (env, state, prog, params) = unsafe {
+        (
+            &mut **frame.env.cast::<&mut E>(),
+            &mut *frame.state,
+            &*frame.prog,
+            &*frame.params_slice,
+        )
+    };
+    frame::step(frame, prog, params, state, env, pc, mask)
+}

@@ -1,0 +1,255 @@
+//! What the back end compiles: the per-program check that yields a [`Fallback`] reason,
+//! the per-instruction choice between native lowering and an interpreted step, and the
+//! registers an interpreted step touches.
+
+use crate::ir::{DataType, Extra, File, Index, IndexReg, Inst, Opcode, Program, Src, TexOffset};
+use crate::ir::{Precision, TexUnit};
+use std::fmt;
+
+/// Why a program runs in the interpreter instead of native code.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*};
+/// # use std::sync::Arc;
+/// let p = assemble("!!NVvp4.0\nBRA end;\nend:\nMOV result.position, 0;\nEND", None);
+/// # let p = match p { Ok(p) => p, Err(_) => return };
+/// let ex = Executor::new(Arc::new(p)).with_backend(Backend::Native);
+/// if let Some(Err(f)) = ex.native_status() {
+///     assert!(f.reason.contains("BRA"), "{f}");
+/// }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fallback {
+    /// A short category ("flow control: BRA", "64-bit registers", ...), the same for
+    /// every program that falls back for the same reason.
+    pub reason: String,
+    /// The instruction that decided it, when one did.
+    pub inst: Option<u32>,
+}
+
+impl Fallback {
+    pub(crate) fn at(inst: usize, reason: impl Into<String>) -> Fallback {
+        Fallback {
+            reason: reason.into(),
+            inst: Some(inst as u32),
+        }
+    }
+
+    pub(crate) fn program(reason: impl Into<String>) -> Fallback {
+        Fallback {
+            reason: reason.into(),
+            inst: None,
+        }
+    }
+}
+
+impl fmt::Display for Fallback {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.inst {
+            Some(i) => write!(f, "{} (instruction {i})", self.reason),
+            None => f.write_str(&self.reason),
+        }
+    }
+}
+
+/// The condition test of a flow instruction (IF, KIL cc, RET cc ...).
+pub(crate) fn flow_cond(inst: &Inst) -> Option<crate::ir::CondTest> {
+    match &inst.extra {
+        Extra::Flow { cond, .. } => *cond,
+        Extra::CallIndirect { cond, .. } => *cond,
+        _ => None,
+    }
+}
+
+/// The whole-program check: anything the translator cannot express at all.
+pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
+    let long = prog
+        .temps
+        .iter()
+        .chain(prog.inputs.iter().map(|s| &s.info))
+        .chain(prog.outputs.iter().map(|s| &s.info))
+        .any(|i| i.long);
+    if long {
+        return Err(Fallback::program("64-bit (LONG) registers"));
+    }
+    for (i, inst) in prog.instructions.iter().enumerate() {
+        use Opcode::*;
+        match inst.op {
+            If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Cali
+            | Pusha | Popa => {
+                return Err(Fallback::at(
+                    i,
+                    format!("flow control: {}", format!("{:?}", inst.op).to_uppercase()),
+                ))
+            }
+            Ret if flow_cond(inst).is_some() => {
+                return Err(Fallback::at(i, "flow control: conditional RET"))
+            }
+            Kil => {
+                if let Some(s) = inst.srcs.first() {
+                    if !src_native(prog, s) {
+                        return Err(Fallback::at(i, "KIL of an indexed operand"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A source the translator loads itself (else the instruction is interpreted).
+pub(crate) fn src_native(prog: &Program, s: &Src) -> bool {
+    let Index::Direct(i) = s.index else {
+        return false;
+    };
+    match s.file {
+        File::Temp => (i as usize) < prog.temps.len(),
+        File::Output => (i as usize) < prog.outputs.len(),
+        File::Input => {
+            (i as usize) < prog.inputs.len() && matches!(s.vertex, None | Some(Index::Direct(_)))
+        }
+        File::Param | File::Immediate => true,
+        File::Address | File::Buffer => false,
+    }
+}
+
+/// Whether `inst` is lowered to vector code (else it runs as an interpreted step).
+pub(crate) fn native(prog: &Program, inst: &Inst) -> bool {
+    use Opcode::*;
+    if inst.precision != Precision::Full || inst.dtype.is_64() {
+        return false;
+    }
+    if let Some(d) = &inst.dst {
+        let ok = match (d.file, d.index) {
+            (File::Temp, Index::Direct(i)) => (i as usize) < prog.temps.len(),
+            (File::Output, Index::Direct(i)) => (i as usize) < prog.outputs.len(),
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    if !inst.srcs.iter().all(|s| src_native(prog, s)) {
+        return false;
+    }
+    let int = matches!(inst.dtype, DataType::S32 | DataType::U32);
+    let n = inst.srcs.len();
+    let (min, ok) = match inst.op {
+        Mov | Swz | Abs | Frc | Flr | Ceil | Round | Trunc | Ssg | Not => (1, true),
+        Rcp | Rsq | Nrm | Ddx | Ddy => (1, !int),
+        Add | Sub | Mad => (
+            if inst.op == Mad { 3 } else { 2 },
+            !int || inst.cc_update.is_none(),
+        ),
+        Mul | Min | Max | And | Or | Xor => (2, true),
+        Seq | Sne | Slt | Sle | Sgt | Sge => (2, true),
+        Dp2 | Dp3 | Dp4 | Dph | Dst | Xpd => (2, !int),
+        Div => (2, !int),
+        Cmp => (3, true),
+        Lrp | Dp2a => (3, !int),
+        Sfl | Str => (0, true),
+        _ => (0, false),
+    };
+    ok && n >= min
+}
+
+/// Registers an interpreted step may read or write (beyond inputs and params, which live
+/// in memory already): the kernel stores them before the step and reloads the written
+/// ones after it.
+#[derive(Default, Debug)]
+pub(crate) struct Touch {
+    pub temps: Vec<(u32, u32)>,
+    pub outputs: Vec<(u32, u32)>,
+    pub temps_written: Vec<(u32, u32)>,
+    pub outputs_written: Vec<(u32, u32)>,
+    pub all_outputs: bool,
+    pub address: bool,
+    pub address_written: bool,
+    pub cc: bool,
+}
+
+fn range(index: &Index) -> (u32, u32) {
+    match *index {
+        Index::Direct(i) => (i, 1),
+        Index::Relative { base, len, .. } => (base, len),
+    }
+}
+
+impl Touch {
+    fn index_reg(&mut self, r: IndexReg) {
+        match r {
+            IndexReg::Address { .. } => self.address = true,
+            IndexReg::Temp { reg, .. } => self.temps.push((reg, 1)),
+            IndexReg::Input { .. } | IndexReg::LoopCounter => {}
+        }
+    }
+
+    fn index(&mut self, index: &Index) {
+        if let Index::Relative { reg, .. } = *index {
+            self.index_reg(reg);
+        }
+    }
+
+    fn src(&mut self, s: &Src) {
+        self.index(&s.index);
+        if let Some(v) = &s.vertex {
+            self.index(v);
+        }
+        match s.file {
+            File::Temp => self.temps.push(range(&s.index)),
+            File::Output => self.outputs.push(range(&s.index)),
+            File::Address => self.address = true,
+            _ => {}
+        }
+    }
+
+    pub(crate) fn of(inst: &Inst) -> Touch {
+        let mut t = Touch::default();
+        for s in &inst.srcs {
+            t.src(s);
+        }
+        match &inst.extra {
+            Extra::Tex(info) => {
+                if let Some(TexOffset::Register(s)) = &info.offset {
+                    t.src(s);
+                }
+                if let TexUnit::Relative { reg, .. } = info.unit {
+                    t.index_reg(reg);
+                }
+            }
+            Extra::Mem(m) => {
+                if let Some(e) = &m.element {
+                    t.index(e);
+                }
+            }
+            _ => {}
+        }
+        if let Some(d) = &inst.dst {
+            t.index(&d.index);
+            let r = range(&d.index);
+            match d.file {
+                File::Temp => {
+                    t.temps.push(r);
+                    t.temps_written.push(r);
+                }
+                File::Output => {
+                    t.outputs.push(r);
+                    t.outputs_written.push(r);
+                }
+                File::Address => {
+                    t.address = true;
+                    t.address_written = true;
+                }
+                _ => {}
+            }
+            if d.cond.is_some() || inst.cc_update.is_some() {
+                t.cc = true;
+            }
+        }
+        if matches!(inst.op, Opcode::Emit | Opcode::Emits | Opcode::EndPrim) {
+            t.all_outputs = true;
+        }
+        t
+    }
+}

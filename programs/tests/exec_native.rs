@@ -1,0 +1,390 @@
+//! The native backend against the interpreter, bit for bit: every program of the corpus
+//! and the reftests, and random programs over every opcode and modifier the back end
+//! lowers (plus some it runs as interpreted steps), with NaN payloads, -0, infinities
+//! and denormals in the inputs. Registers, kill masks, errors, out-of-range counters
+//! and everything the environment saw must agree.
+
+mod exec_util;
+use exec_util::*;
+use glemu_programs::exec::{Backend, ExecStats, Executor, LaneState, MAX_LANES};
+use glemu_programs::ir::{Program, Stage};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Input words of lane `l`, component `c`, vertex copy `v`: ordinary values in most lanes,
+/// special ones (NaN payloads, -0, infinities, denormals, integers) in others.
+fn input_word(l: usize, c: usize, v: usize) -> u32 {
+    const SPECIAL: [u32; 10] = [
+        0x7fc0_0000, // quiet NaN
+        0xffc1_2345, // negative NaN with payload
+        0x7f80_0001, // signalling NaN
+        0x8000_0000, // -0
+        0x7f80_0000, // +inf
+        0xff80_0000, // -inf
+        0x0000_0001, // smallest denormal
+        0x807f_ffff, // largest negative denormal
+        0xffff_fffe, // -2 as an integer
+        0x0000_0003, // 3 as an integer
+    ];
+    if l % 5 == 4 {
+        return SPECIAL[(l / 5 + c + v) % SPECIAL.len()];
+    }
+    ((l as f32 - 7.0) * 0.25 + c as f32 + v as f32).to_bits()
+}
+
+fn env() -> TestEnv {
+    TestEnv {
+        mem: (0..4096u32).map(|i| (i * 7) as u8).collect(),
+        counters: vec![0; 8],
+        subroutines: vec![0; 8],
+        image: (0..16u32).map(|i| [i, i * 3, i ^ 5, 7]).collect(),
+        ..Default::default()
+    }
+}
+
+/// Run `p` both ways on the same inputs with lane mask `active`.
+fn both(p: &Arc<Program>, active: u32, params: &[[u32; 4]], budget: u64) -> (Ran, Ran) {
+    let mut st = LaneState::with_vertices(p, MAX_LANES, 3);
+    for v in 0..3 {
+        for s in 0..p.inputs.len() {
+            if let Some(r) = st.input_vertex_mut(v, s) {
+                for (c, comp) in r.iter_mut().enumerate() {
+                    for (l, x) in comp.iter_mut().enumerate() {
+                        *x = input_word(l, c, v);
+                    }
+                }
+            }
+        }
+    }
+    st.set_helper_mask(0x8000);
+    let run = |backend: Backend| {
+        let ex = Executor::new(p.clone())
+            .with_budget(budget)
+            .with_backend(backend);
+        let mut state = st.clone();
+        let mut e = env();
+        let stats = ex.run(&mut state, active, params, &mut e);
+        Ran {
+            state,
+            stats,
+            env: e,
+        }
+    };
+    (run(Backend::Interpreter), run(Backend::NativeAllRegisters))
+}
+
+/// Masks every program runs with: all lanes (the "full" kernel), whole quads, and
+/// scattered lanes.
+const MASKS: [u32; 3] = [0xffff, 0x0ff0, 0b1011_0110_0010_1101];
+
+#[test]
+fn reftest_programs_native_equals_interpreter() {
+    compare_all(reftest_paths(), 100);
+}
+
+#[test]
+fn corpus_native_equals_interpreter() {
+    let Some(dirs) = glemu_test_support::externals(
+        "programs/tests/exec_native.rs corpus_native_equals_interpreter",
+        &["corpus", "oracle"],
+    ) else {
+        return;
+    };
+    let mut paths = Vec::new();
+    for d in dirs {
+        files(&d, &mut paths);
+    }
+    paths.sort();
+    compare_all(paths, 300);
+}
+
+/// Every program that assembles in `paths` (at least `min` of them), both ways, with
+/// each of [`MASKS`]; prints how many compiled and why the others fall back.
+fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
+    let (mut ran, mut native) = (0, 0);
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for prog in programs(&text) {
+            let Ok(p) = glemu_programs::assemble(&prog, None) else {
+                continue;
+            };
+            let p = Arc::new(p);
+            ran += 1;
+            let status = Executor::new(p.clone())
+                .with_backend(Backend::Native)
+                .native_status()
+                .expect("native backend");
+            match status {
+                Ok(()) => native += 1,
+                Err(f) => *reasons.entry(f.reason).or_default() += 1,
+            }
+            let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
+            for mask in MASKS {
+                let (a, b) = both(&p, mask, &prm, 100_000);
+                let what = format!("({}, mask {mask:#06x})\n{prog}", path.display());
+                assert_same(&p, &a, &b, &what);
+            }
+        }
+    }
+    println!("{ran} programs, {native} compiled; fallbacks:");
+    for (r, n) in &reasons {
+        println!("  {n:5}  {r}");
+    }
+    assert!(ran >= min, "only {ran} programs found");
+}
+
+/// Runs cut short by the parameter list or the budget go to the interpreter and report
+/// exactly what it reports.
+#[test]
+fn short_params_and_budget_fall_back() {
+    let p = assemble(
+        "!!ARBfp1.0\nPARAM k = program.env[3];\nTEMP t;\nMUL t, fragment.color, k;\nMUL result.color, t, k;\nEND",
+        Stage::Fragment,
+    );
+    let (a, b) = both(&p, 0xffff, &[], 100);
+    assert_eq!(a.stats.as_ref().map(|s| s.oob_reads), Ok(32));
+    assert_same(&p, &a, &b, "short params");
+    let (a, b) = both(&p, 0xffff, &params(&p, &[]), 0);
+    assert!(a.stats.is_err());
+    assert_same(&p, &a, &b, "budget");
+}
+
+#[test]
+fn straight_line_fragment_programs_compile() {
+    let p = assemble(
+        "!!ARBfp1.0\nTEMP t;\nTEX t, fragment.texcoord[0], texture[0], 2D;\nMUL t, t, fragment.color;\nKIL fragment.color;\nMOV result.color, t;\nEND",
+        Stage::Fragment,
+    );
+    let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+    assert_eq!(ex.native_status(), Some(Ok(())));
+    let (a, b) = both(&p, 0xffff, &[], 100);
+    assert_ne!(a.state.kill_mask(), 0);
+    assert_same(&p, &a, &b, "tex + kil");
+    let s: ExecStats = b.stats.expect("native run");
+    let i: ExecStats = a.stats.expect("interpreted run");
+    assert_eq!(
+        (s.instructions, s.lane_instructions),
+        (i.instructions, i.lane_instructions)
+    );
+}
+
+// ---- random programs ----
+
+const F2: &[&str] = &[
+    "ADD", "SUB", "MUL", "MIN", "MAX", "SLT", "SGE", "SLE", "SGT", "SEQ", "SNE", "DP2", "DP3",
+    "DP4", "DPH", "XPD", "DST", "DIV", "POW",
+];
+const F3: &[&str] = &["MAD", "LRP", "CMP", "DP2A"];
+const F1: &[&str] = &[
+    "MOV", "ABS", "FRC", "FLR", "CEIL", "ROUND", "TRUNC", "SSG", "RCP", "RSQ", "NRM", "DDX", "DDY",
+    "EX2", "LG2", "SIN", "COS", "RCC", "SCS", "LIT",
+];
+/// Opcodes whose (first) operand is a scalar.
+const SCALAR: &[&str] = &[
+    "RCP", "RSQ", "EX2", "LG2", "SIN", "COS", "RCC", "SCS", "POW",
+];
+/// Opcodes whose second operand is a scalar.
+const SCALAR2: &[&str] = &["DIV", "POW", "SHL", "SHR", "MOD"];
+const I2: &[&str] = &[
+    "ADD", "SUB", "MUL", "MIN", "MAX", "AND", "OR", "XOR", "SLT", "SGE", "SEQ", "SNE", "SHL",
+    "SHR", "DIV", "MOD",
+];
+const I1: &[&str] = &["MOV", "ABS", "NOT", "BFR", "BTC"];
+const I1U: &[&str] = &["MOV", "NOT", "BFR", "BTC"];
+const SWZ: &[&str] = &["", ".x", ".yzwx", ".wwzz", ".y", ".zxyw", ".xxyy"];
+const MASK: &[&str] = &["", ".x", ".yw", ".xyz", ".w", ".xz"];
+const CC: &[&str] = &[
+    "GT", "LT", "EQ", "NE", "GE", "LE", "NAN", "LEG", "TR", "FL", "CF", "OF",
+];
+const CLAMP: &[&str] = &["", "", "", ".SAT", ".SSAT"];
+
+fn pick<'a>(t: &[&'a str], b: u8) -> &'a str {
+    t[b as usize % t.len()]
+}
+
+fn cond(b: u8) -> String {
+    format!(
+        "({}{}{})",
+        pick(CC, b),
+        if b & 0x40 != 0 { "1" } else { "" },
+        pick(&[".x", ".y", ".z", ".w", ".xyzw", ".wzyx"], b / 13)
+    )
+}
+
+/// A straight-line NVfp5 program from byte tokens: float temps R0..R3, signed I0..I1,
+/// unsigned U0.
+fn build(tokens: &[[u8; 6]]) -> String {
+    let mut body = String::new();
+    let f = |b: u8| format!("R{}", b % 4);
+    let i = |b: u8| format!("I{}", b % 2);
+    for t in tokens {
+        let [k, a, b, c, d, e] = *t;
+        let neg = |x: u8| if x.is_multiple_of(3) { "-" } else { "" };
+        let bar = |x: u8, r: String| {
+            if x.is_multiple_of(5) {
+                format!("|{r}|")
+            } else {
+                r
+            }
+        };
+        let cc = match e % 6 {
+            0 => ".CC",
+            1 => ".CC1",
+            _ => "",
+        };
+        let wc = if e.is_multiple_of(7) {
+            cond(d)
+        } else {
+            String::new()
+        };
+        let dst = |r: String| format!("{r}{}{wc}", pick(MASK, c));
+        let comp = |x: u8| pick(&[".x", ".y", ".z", ".w"], x);
+        let line = match k % 12 {
+            0..=3 => {
+                let op = pick(F2, a);
+                let s1 = if SCALAR.contains(&op) { comp(c) } else { "" };
+                let s2 = if SCALAR2.contains(&op) {
+                    comp(d)
+                } else {
+                    pick(SWZ, a / 7)
+                };
+                format!(
+                    "{op}{}{cc} {}, {}{}, {}{s2};",
+                    pick(CLAMP, e / 6),
+                    dst(f(b)),
+                    neg(d),
+                    bar(e, format!("{}{s1}", f(c))),
+                    f(d),
+                )
+            }
+            4..=5 => format!(
+                "{}{}{cc} {}, {}{}, {}, {}{};",
+                pick(F3, a),
+                pick(CLAMP, e / 6),
+                dst(f(b)),
+                neg(d),
+                f(c),
+                bar(e, f(d)),
+                f(a),
+                pick(SWZ, e / 3)
+            ),
+            6..=7 => {
+                let op = pick(F1, a);
+                let (m, sw) = match op {
+                    _ if SCALAR.contains(&op) => (pick(MASK, c), comp(d)),
+                    "NRM" => (".xyz", pick(SWZ, d / 2)),
+                    _ => (pick(MASK, c), pick(SWZ, d / 2)),
+                };
+                format!(
+                    "{op}{}{cc} {}{m}{wc}, {}{};",
+                    pick(CLAMP, e / 6),
+                    f(b),
+                    neg(d),
+                    bar(e, format!("{}{sw}", f(c))),
+                )
+            }
+            8 => {
+                let op = pick(I2, a);
+                let s2 = if SCALAR2.contains(&op) { comp(e) } else { "" };
+                format!(
+                    "{op}.{}{cc} {}, {}{}, {}{s2};",
+                    if a & 0x80 != 0 { "U" } else { "S" },
+                    dst(i(b)),
+                    neg(d),
+                    i(c),
+                    i(d)
+                )
+            }
+            9 => {
+                let u = a & 0x80 != 0;
+                format!(
+                    "{}.{}{cc} {}, {}{};",
+                    if u { pick(I1U, a) } else { pick(I1, a) },
+                    if u { "U" } else { "S" },
+                    dst(i(b)),
+                    neg(d),
+                    i(c)
+                )
+            }
+            10 => format!(
+                "{}.{} {}, {}{};",
+                pick(&["FLR", "CEIL", "ROUND", "TRUNC"], a),
+                pick(&["S", "U"], b),
+                dst(i(c)),
+                neg(d),
+                f(e)
+            ),
+            _ => match a % 4 {
+                0 => format!("KIL {};", cond(d).trim_matches(|c| c == '(' || c == ')')),
+                1 => format!("KIL {}{};", neg(d), f(c)),
+                2 => format!("I2F {}, {};", dst(f(b)), i(c)),
+                _ => format!("MOV{cc} {}, {};", dst(f(b)), f(c)),
+            },
+        };
+        body.push_str(&line);
+        body.push('\n');
+    }
+    format!(
+        "!!NVfp5.0\nTEMP R0, R1, R2, R3;\nINT TEMP I0, I1;\nMOV R0, fragment.color;\nMOV R1, fragment.texcoord[0];\nMOV R2, -fragment.color.yzwx;\nMOV.CC R3, fragment.texcoord[0].wxyz;\nFLR.S I0, fragment.texcoord[0];\nMOV.S.CC1 I1, fragment.color;\n{body}MOV result.color, R0;\nMOV result.color[1], R1;\nMOV result.color[2], R2;\nMOV result.color[3], R3;\nEND\n"
+    )
+}
+
+fn lane_word(vals: &[u32], l: usize, k: usize, i: usize) -> u32 {
+    vals[(l * 8 + k * 4 + i) % vals.len()]
+}
+
+fn word() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        (-4.0f32..4.0).prop_map(f32::to_bits),
+        (-100i32..100).prop_map(|x| x as u32),
+        Just(0u32),
+        Just(0x8000_0000),
+        Just(0x7f80_0000),
+        Just(0xff80_0000),
+        Just(0x7fc0_0000),
+        Just(0xffc0_1234),
+        Just(0x7fa0_0001),
+        Just(0x0000_0003),
+        Just(0x807f_fff0),
+        any::<u32>(),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_straight_line_programs(
+        tokens in proptest::collection::vec(any::<[u8; 6]>(), 1..40),
+        vals in proptest::collection::vec(word(), 8..64),
+        mask in prop_oneof![Just(0xffffu32), Just(0x0ff0), any::<u16>().prop_map(u32::from)],
+    ) {
+        let text = build(&tokens);
+        let p = match glemu_programs::assemble(&text, Some(Stage::Fragment)) {
+            Ok(p) => Arc::new(p),
+            Err(e) => panic!("generator made an invalid program: {}\n{text}", e.render(&text)),
+        };
+        let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+        prop_assert_eq!(ex.native_status(), Some(Ok(())), "{}", text);
+        let mut st = LaneState::new(&p, MAX_LANES);
+        for l in 0..MAX_LANES {
+            st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 0, i)));
+            st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 1, i)));
+        }
+        let prm = params(&p, &[]);
+        let run = |backend: Backend| {
+            let ex = Executor::new(p.clone()).with_backend(backend);
+            let mut state = st.clone();
+            let mut e = env();
+            let stats = ex.run(&mut state, mask, &prm, &mut e);
+            Ran { state, stats, env: e }
+        };
+        let a = run(Backend::Interpreter);
+        let b = run(Backend::NativeAllRegisters);
+        assert_same(&p, &a, &b, &text);
+    }
+}
