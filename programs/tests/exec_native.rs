@@ -96,7 +96,7 @@ fn corpus_native_equals_interpreter() {
         files(&d, &mut paths);
     }
     paths.sort();
-    compare_all(paths, 300);
+    compare_all(paths, 200);
 }
 
 /// Every program that assembles in `paths` (at least `min` of them), both ways, with

@@ -223,8 +223,8 @@ impl Context {
                 })
             }
             Reads::Depth | Reads::Stencil | Reads::DepthStencil => {
-                let depth = fbo.map_or(true, |f| f.depth.is_some());
-                let stencil = fbo.map_or(true, |f| f.stencil.is_some());
+                let depth = fbo.is_none_or(|f| f.depth.is_some());
+                let stencil = fbo.is_none_or(|f| f.stencil.is_some());
                 let (need_depth, need_stencil) = match reads {
                     Reads::Depth => (true, false),
                     Reads::Stencil => (false, true),

@@ -13,7 +13,7 @@ pub(crate) const VIEWPORT_SUBPIXEL_BITS: u32 = 8;
 
 fn check_index(what: &str, index: u32, count: usize) -> Result<usize> {
     let i = index as usize;
-    if i.checked_add(count).map_or(true, |end| end > MAX_VIEWPORTS) {
+    if i.checked_add(count).is_none_or(|end| end > MAX_VIEWPORTS) {
         return Err(Error::invalid_value(format!(
             "{what} {index}..{} past MAX_VIEWPORTS ({MAX_VIEWPORTS})",
             i.saturating_add(count)

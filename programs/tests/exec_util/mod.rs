@@ -445,7 +445,10 @@ pub fn programs(text: &str) -> Vec<String> {
 /// The reftests' scene files (always in the repository), sorted.
 pub fn reftest_paths() -> Vec<PathBuf> {
     let mut paths = Vec::new();
-    files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"), &mut paths);
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"),
+        &mut paths,
+    );
     paths.sort();
     paths
 }
