@@ -113,12 +113,24 @@ pub struct ClipContext<'a> {
     point_size_src: Option<usize>,
     /// Layout index of `result.viewport`, if written.
     viewport_src: Option<usize>,
+    /// Layout index of `result.viewportmask[0]` (NV_viewport_array2), if written.
+    mask_src: Option<usize>,
     planes: Planes,
     /// Per `verts` index: bit k set = outside plane k (guard band for x and y).
     outcodes: Vec<u32>,
     /// Per `verts` index: window position (in the viewport the vertex itself selects) and
     /// picked varyings (meaningful where the outcode is 0).
     shared: DrawInput,
+}
+
+/// A mask of the `n` viewports that exist (bits past MAX_VIEWPORTS are ignored; the spec
+/// leaves them undefined).
+fn viewport_bits(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
 }
 
 /// Vertices per task of the per-vertex pass.
@@ -171,6 +183,7 @@ impl<'a> ClipContext<'a> {
                 None
             },
             viewport_src: verts.find(VaryingSlot::ViewportIndex),
+            mask_src: verts.find(VaryingSlot::ViewportMask),
             planes: Planes {
                 gb_x: gb(half_w),
                 gb_y: gb(half_h),
@@ -371,16 +384,26 @@ impl<'a> ClipContext<'a> {
             for (d, v) in idx.iter_mut().zip(vs) {
                 *d = *v as usize;
             }
-            let vp = self.viewport_of(idx[usize::from(prov).min(per - 1)]);
-            let first = out.primitives.len();
-            match class {
-                PrimClass::Points => self.add_point(idx[0], id, vp, out),
-                PrimClass::Lines => self.add_line(&idx, prov, id, vp, out),
-                PrimClass::Triangles => self.add_triangle(&idx, prov, id, prims.edges(p), vp, out),
-                _ => {}
-            }
-            for prim in out.primitives.get_mut(first..).unwrap_or_default() {
-                prim.viewport = vp;
+            let pv = idx[usize::from(prov).min(per - 1)];
+            // NV_viewport_array2: one copy per viewport of the provoking vertex's mask, in
+            // increasing viewport order; else the one viewport it selects.
+            let mask = match self.mask_src {
+                Some(k) => self.verts.get(pv, k)[0] & viewport_bits(self.vp.viewports.len()),
+                None => 1 << self.viewport_of(pv),
+            };
+            for vp in (0..32u8).filter(|b| mask & (1 << b) != 0) {
+                let first = out.primitives.len();
+                match class {
+                    PrimClass::Points => self.add_point(idx[0], id, vp, out),
+                    PrimClass::Lines => self.add_line(&idx, prov, id, vp, out),
+                    PrimClass::Triangles => {
+                        self.add_triangle(&idx, prov, id, prims.edges(p), vp, out)
+                    }
+                    _ => {}
+                }
+                for prim in out.primitives.get_mut(first..).unwrap_or_default() {
+                    prim.viewport = vp;
+                }
             }
         }
     }

@@ -120,10 +120,24 @@ pub fn run(
             "geometry program expects {kind_in:?} but the draw provides {class:?}"
         )));
     }
-    let (out_class, strip_mode) = match d.primitive_out {
+    // A passthrough program (NV_geometry_shader_passthrough) outputs its input primitive.
+    let out_prim = match (d.passthrough, class) {
+        (true, PrimClass::Points) => Some(PrimKind::Points),
+        (true, PrimClass::Lines) => Some(PrimKind::Lines),
+        (true, PrimClass::Triangles) => Some(PrimKind::Triangles),
+        (true, c) => {
+            return Err(PipelineError::invalid_op(format!(
+                "a passthrough geometry program cannot take {c:?}"
+            )))
+        }
+        (false, _) => d.primitive_out,
+    };
+    let (out_class, strip_mode) = match out_prim {
         Some(PrimKind::Points) => (PrimClass::Points, PrimitiveMode::Points),
         Some(PrimKind::LineStrip) => (PrimClass::Lines, PrimitiveMode::LineStrip),
         Some(PrimKind::TriangleStrip) => (PrimClass::Triangles, PrimitiveMode::TriangleStrip),
+        Some(PrimKind::Lines) => (PrimClass::Lines, PrimitiveMode::Lines),
+        Some(PrimKind::Triangles) => (PrimClass::Triangles, PrimitiveMode::Triangles),
         other => {
             return Err(PipelineError::invalid_op(format!(
                 "geometry program output primitive {other:?}"
@@ -162,6 +176,17 @@ pub fn run(
         })
         .collect::<Result<_, _>>()?;
     let layout = Vertices::layout_of(prog);
+    // Per output slot of a passthrough program: the input slot and the components it
+    // copies from each input vertex.
+    let passed: Vec<Option<(Option<usize>, u8)>> = layout
+        .iter()
+        .map(|(_, slot)| {
+            d.passthrough_slots
+                .iter()
+                .find(|(s, _)| s == slot)
+                .map(|(s, m)| (input.find(*s), *m))
+        })
+        .collect();
     let mut out = GeometryOut {
         verts: Vertices::new(layout.iter().map(|(_, v)| *v).collect()),
         class: out_class,
@@ -180,6 +205,7 @@ pub fn run(
         per,
         invocations,
         max_vertices,
+        passed: d.passthrough.then_some(&passed[..]),
     };
     let n_chunks = prims.len().div_ceil(GS_CHUNK);
     let parts: Vec<Result<ChunkOut, PipelineError>> = if programs_have_side_effects(prog) {
@@ -277,6 +303,9 @@ struct ChunkShape<'a> {
     per: usize,
     invocations: u32,
     max_vertices: u32,
+    /// A passthrough program's (NV_geometry_shader_passthrough) per layout slot: the
+    /// input slot and components copied from each input vertex. `None` otherwise.
+    passed: Option<&'a [Option<(Option<usize>, u8)>]>,
 }
 
 impl ChunkShape<'_> {
@@ -345,6 +374,27 @@ impl ChunkShape<'_> {
                 .map_err(|e| PipelineError::execution(format!("geometry program: {e}")))?;
             for (lane, (p, _)) in batch.iter().enumerate() {
                 let id = self.ids.get(*p).copied().unwrap_or(*p as u32);
+                if let Some(passed) = self.passed {
+                    // The input primitive's vertices: passed-through components from each
+                    // input vertex, everything the program wrote broadcast to all of them.
+                    let pv = self.prims.verts.get(p * per..(p + 1) * per).unwrap_or(&[]);
+                    for vid in pv {
+                        let v = out.rows.len().checked_div(n).unwrap_or(0) as u32;
+                        for ((o, _), pass) in self.layout.iter().zip(passed) {
+                            let mut val = ls.output_lane(*o, lane);
+                            if let Some((k, mask)) = pass {
+                                let from = k.map_or([0; 4], |k| input.get(*vid as usize, k));
+                                for c in (0..4).filter(|c| mask & (1 << c) != 0) {
+                                    val[c] = from[c];
+                                }
+                            }
+                            out.rows.push(val);
+                        }
+                        out.seqs[0].push(v);
+                        out.vert_ids.push(id);
+                    }
+                    continue;
+                }
                 let (Some(events), Some(rows)) = (env.events.get(lane), env.rows.get(lane)) else {
                     continue;
                 };

@@ -1393,6 +1393,13 @@ pub struct Declarations {
     /// true = CW.
     pub tess_cw: Option<bool>,
     pub tess_point_mode: bool,
+    /// NV_geometry_shader_passthrough: the geometry program runs once per input primitive
+    /// and that primitive goes on with results the program writes broadcast to its
+    /// vertices.
+    pub passthrough: bool,
+    /// `PASSTHROUGH` declarations: result bindings (and their components, bit c =
+    /// component c) copied from each input vertex to its output vertex.
+    pub passthrough_slots: Vec<(VaryingSlot, u8)>,
 }
 
 /// A subroutine variable (`SUBROUTINE type var[n] = program.subroutine[..]`), whose slots

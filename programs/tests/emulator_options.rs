@@ -419,3 +419,99 @@ fn fp16_vector_atomics_need_their_option() {
         "not an instruction modifier",
     );
 }
+
+const GS: &str =
+    "!!NVgp5.0\nOPTION NV_internal;OPTION NV_geometry_shader_passthrough;PRIMITIVE_IN TRIANGLES;";
+
+#[test]
+fn passthrough_geometry_programs() {
+    let p = glemu_programs::assemble(
+        &format!("{GS}PASSTHROUGH result.attrib[0];PASSTHROUGH result.position;PASSTHROUGH result.attrib[2].xy;PASSTHROUGH result.attrib[2].w;\
+                  TEMP R0;MOV.S R0.x,primitive.id;MOV.F result.attrib[1].x,R0.x;END"),
+        None,
+    )
+    .unwrap();
+    use glemu_programs::ir::VaryingSlot;
+    assert!(p.decls.passthrough);
+    assert_eq!(
+        p.decls.passthrough_slots,
+        [
+            (VaryingSlot::Attrib(0), 0xf),
+            (VaryingSlot::Position, 0xf),
+            (VaryingSlot::Attrib(2), 0b1011)
+        ]
+    );
+    // The other spelling of the option; no PASSTHROUGH at all is fine too.
+    loads("!!NVgp5.0\nOPTION NV_geometry_program_passthrough;PRIMITIVE_IN POINTS;MOV result.attrib[1], 1;END");
+    loads("!!NVgp4.0\nOPTION NV_geometry_program_passthrough;PRIMITIVE_IN LINES;PASSTHROUGH result.texcoord[0..1];END");
+    for (bad, why) in [
+        (
+            "PRIMITIVE_OUT TRIANGLE_STRIP;",
+            "'PRIMITIVE_OUT' is not allowed in a passthrough",
+        ),
+        (
+            "VERTICES_OUT 3;",
+            "'VERTICES_OUT' is not allowed in a passthrough",
+        ),
+        (
+            "INVOCATIONS 2;",
+            "'INVOCATIONS' is not allowed in a passthrough",
+        ),
+        ("EMIT;", "'EMIT' is not allowed in a passthrough"),
+        ("ENDPRIM;", "'ENDPRIM' is not allowed in a passthrough"),
+        ("PASSTHROUGH result.primid;", "cannot be passed through"),
+        ("PASSTHROUGH result.layer;", "cannot be passed through"),
+        (
+            "PASSTHROUGH result.attrib[0].x;MOV result.attrib[0].y, 1;",
+            "declared PASSTHROUGH and may not also be written",
+        ),
+        (
+            "MOV result.position, 0;PASSTHROUGH result.position;",
+            "must come before",
+        ),
+    ] {
+        rejects(&format!("{GS}{bad}END"), why);
+    }
+    rejects(
+        "!!NVgp5.0\nOPTION NV_geometry_shader_passthrough;PRIMITIVE_IN LINES_ADJACENCY;END",
+        "PRIMITIVE_IN POINTS, LINES or TRIANGLES",
+    );
+    rejects(
+        "!!NVgp5.0\nPRIMITIVE_IN TRIANGLES;PRIMITIVE_OUT POINTS;VERTICES_OUT 1;PASSTHROUGH result.position;EMIT;END",
+        "needs OPTION NV_geometry_shader_passthrough",
+    );
+    rejects(
+        "!!NVvp5.0\nOPTION NV_geometry_shader_passthrough;MOV result.position, 0;END",
+        "unsupported option",
+    );
+}
+
+#[test]
+fn viewport_mask_needs_its_option_and_excludes_result_viewport() {
+    for h in [
+        "!!NVvp5.0",
+        "!!NVtep5.0\nTESS_MODE TRIANGLES;",
+        "!!NVgp5.0\nPRIMITIVE_IN POINTS;PRIMITIVE_OUT POINTS;VERTICES_OUT 1;",
+    ] {
+        let (head, rest) = h.split_once('\n').unwrap_or((h, ""));
+        loads(&format!(
+            "{head}\nOPTION NV_internal;OPTION NV_viewport_array2;{rest}TEMP R0;MOV.S R0.x,11;MOV.F result.viewportmask[0].x,R0.x;MOV.S result.viewportmask.x,R0.x;MOV result.position,0;END"
+        ));
+    }
+    rejects(
+        "!!NVvp5.0\nTEMP R0;MOV.S result.viewportmask[0].x,R0.x;MOV result.position,0;END",
+        "needs OPTION NV_viewport_array2",
+    );
+    rejects(
+        "!!NVvp5.0\nOPTION NV_viewport_array2;TEMP R0;MOV.S result.viewportmask[1].x,R0.x;MOV result.position,0;END",
+        "out of range",
+    );
+    rejects(
+        "!!NVvp5.0\nOPTION NV_viewport_array2;TEMP R0;MOV.S result.viewportmask[0].x,R0.x;MOV.S result.viewport.x,R0.x;END",
+        "both result.viewport and result.viewportmask",
+    );
+    rejects(
+        "!!NVfp5.0\nOPTION NV_viewport_array2;MOV result.color,0;END",
+        "unsupported option",
+    );
+}

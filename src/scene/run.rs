@@ -148,6 +148,11 @@ pub fn extensions() -> &'static [&'static str] {
         "GL_ARB_fragment_coord_conventions",
         "GL_ARB_viewport_array",
         "GL_ARB_fragment_layer_viewport",
+        "GL_ARB_derivative_control",
+        "GL_ARB_shader_draw_parameters",
+        "GL_EXT_shader_image_load_formatted",
+        "GL_NV_geometry_shader_passthrough",
+        "GL_NV_viewport_array2",
     ]
 }
 

@@ -715,7 +715,17 @@ impl P {
                 "primid" if st == Stage::Geometry => vec![v(VaryingSlot::PrimitiveId)],
                 "layer" if nv && st != Stage::TessControl => vec![v(VaryingSlot::Layer)],
                 "viewport" if nv && st != Stage::TessControl => vec![v(VaryingSlot::ViewportIndex)],
-                "viewportmask" if self.nv >= 50 && st != Stage::TessControl => {
+                "viewportmask" if nv => {
+                    if !self.opts.viewport_array2 {
+                        return Err(semantic(
+                            ns,
+                            "'result.viewportmask' needs OPTION NV_viewport_array2",
+                        ));
+                    }
+                    // One 32-bit word holds a bit for each of the MAX_VIEWPORTS (16).
+                    if self.c.peek() == &Tok::LBracket {
+                        self.binding_index(1, "result.viewportmask", false)?;
+                    }
                     vec![v(VaryingSlot::ViewportMask)]
                 }
                 "id" if nv && st == Stage::Geometry => vec![v(VaryingSlot::PrimitiveId)],

@@ -136,6 +136,17 @@ impl P {
                 self.opts.draw_parameters = true;
                 true
             }
+            // Both spellings NV_geometry_shader_passthrough uses for its option.
+            "NV_geometry_shader_passthrough" | "NV_geometry_program_passthrough"
+                if self.stage == Stage::Geometry && !arb =>
+            {
+                self.prog.decls.passthrough = true;
+                true
+            }
+            "NV_viewport_array2" if !frag && !arb => {
+                self.opts.viewport_array2 = true;
+                true
+            }
             "NV_shader_atomic_fp16_vector" if self.nv >= 50 => {
                 self.opts.atomic_fp16_vector = true;
                 true
@@ -222,6 +233,7 @@ impl P {
                 | "TESS_SPACING"
                 | "TESS_VERTEX_ORDER"
                 | "TESS_POINT_MODE"
+                | "PASSTHROUGH"
         );
         if !is_mod && !is_decl {
             return Ok(false);
@@ -252,6 +264,7 @@ impl P {
                 | "TESS_SPACING"
                 | "TESS_VERTEX_ORDER"
                 | "TESS_POINT_MODE"
+                | "PASSTHROUGH"
         ) {
             self.seen_body = true;
         }
@@ -287,6 +300,10 @@ impl P {
             }
             "SUBROUTINETYPE" if self.nv >= 50 => self.decl_subroutine_type(),
             "SUBROUTINE" if self.nv >= 50 => self.decl_subroutine(),
+            "PASSTHROUGH" => {
+                self.no_mods(&mods, &kw)?;
+                self.decl_passthrough(kw_span)
+            }
             "PRIMITIVE_IN" | "PRIMITIVE_OUT" | "VERTICES_OUT" | "INVOCATIONS" | "TESS_MODE"
             | "TESS_SPACING" | "TESS_VERTEX_ORDER" | "TESS_POINT_MODE" => {
                 self.no_mods(&mods, &kw)?;
@@ -1149,7 +1166,63 @@ impl P {
         )
     }
 
+    /// NV_geometry_shader_passthrough `PASSTHROUGH <result binding> <write mask>;`.
+    fn decl_passthrough(&mut self, span: Span) -> Result<(), ProgramError> {
+        if self.seen_body {
+            return Err(syntax(
+                span,
+                "'PASSTHROUGH' must come before every instruction and variable declaration",
+            ));
+        }
+        if !self.prog.decls.passthrough {
+            return Err(semantic(
+                span,
+                "'PASSTHROUGH' needs OPTION NV_geometry_shader_passthrough",
+            ));
+        }
+        let (items, bspan) = self.output_binding(true)?;
+        let mask = self.write_mask()?;
+        for b in items {
+            // Only results with an attribute of the same name in the next stage pass
+            // through: not result.primid / layer / viewport / viewportmask.
+            let slot = match b {
+                OutputBinding::Varying(
+                    s @ (VaryingSlot::Position
+                    | VaryingSlot::Color { .. }
+                    | VaryingSlot::TexCoord(_)
+                    | VaryingSlot::Attrib(_)
+                    | VaryingSlot::FogCoord
+                    | VaryingSlot::PointSize
+                    | VaryingSlot::ClipDistance(_)),
+                ) => s,
+                _ => {
+                    return Err(semantic(
+                        bspan,
+                        format!(
+                            "{b:?} cannot be passed through: it has no matching vertex attribute"
+                        ),
+                    ))
+                }
+            };
+            self.output_slot(OutputBinding::Varying(slot), bspan)?;
+            let d = &mut self.prog.decls.passthrough_slots;
+            match d.iter_mut().find(|(s, _)| *s == slot) {
+                Some((_, m)) => *m |= mask,
+                None => d.push((slot, mask)),
+            }
+        }
+        Ok(())
+    }
+
     fn stage_declaration(&mut self, kw: &str, span: Span) -> Result<(), ProgramError> {
+        if self.prog.decls.passthrough
+            && matches!(kw, "PRIMITIVE_OUT" | "VERTICES_OUT" | "INVOCATIONS")
+        {
+            return Err(semantic(
+                span,
+                format!("'{kw}' is not allowed in a passthrough geometry program (its output is its input primitive)"),
+            ));
+        }
         if self.seen_body {
             return Err(syntax(
                 span,

@@ -79,13 +79,14 @@ impl P {
                     "geometry programs must declare PRIMITIVE_IN",
                 ));
             }
-            if self.prog.decls.primitive_out.is_none() {
+            if self.prog.decls.passthrough {
+                self.check_passthrough(span)?;
+            } else if self.prog.decls.primitive_out.is_none() {
                 return Err(semantic(
                     span,
                     "geometry programs must declare PRIMITIVE_OUT",
                 ));
-            }
-            if self.prog.decls.vertices_out.is_none() {
+            } else if self.prog.decls.vertices_out.is_none() {
                 return Err(semantic(
                     span,
                     "geometry programs must declare VERTICES_OUT",
@@ -121,6 +122,24 @@ impl P {
                 ));
             }
         }
+        if self.opts.viewport_array2 {
+            let find = |s: VaryingSlot| {
+                self.prog
+                    .outputs
+                    .iter()
+                    .position(|o| o.binding == OutputBinding::Varying(s))
+                    .and_then(|k| self.first_write(k as u32))
+            };
+            if let (Some(_), Some(i)) = (
+                find(VaryingSlot::ViewportIndex),
+                find(VaryingSlot::ViewportMask),
+            ) {
+                return Err(semantic(
+                    i,
+                    "a program may not write both result.viewport and result.viewportmask (NV_viewport_array2)",
+                ));
+            }
+        }
         if self.stage == Stage::TessControl && self.prog.decls.vertices_out.is_none() {
             return Err(semantic(
                 span,
@@ -132,6 +151,52 @@ impl P {
                 span,
                 "tessellation evaluation programs must declare TESS_MODE",
             ));
+        }
+        Ok(())
+    }
+
+    /// The span of the first instruction writing output slot `k`.
+    fn first_write(&self, k: u32) -> Option<crate::span::Span> {
+        self.prog
+            .instructions
+            .iter()
+            .find(|i| {
+                i.dst.as_ref().is_some_and(|d| {
+                    d.file == File::Output
+                        && match d.index {
+                            Index::Direct(s) => s == k,
+                            Index::Relative { base, len, .. } => (base..base + len).contains(&k),
+                        }
+                })
+            })
+            .map(|i| i.span)
+    }
+
+    /// NV_geometry_shader_passthrough's load rules: POINTS, LINES or TRIANGLES in, and no
+    /// result both passed through and written by an instruction.
+    fn check_passthrough(&self, span: crate::span::Span) -> Result<(), ProgramError> {
+        let d = &self.prog.decls;
+        if !matches!(
+            d.primitive_in,
+            Some(PrimKind::Points | PrimKind::Lines | PrimKind::Triangles)
+        ) {
+            return Err(semantic(
+                span,
+                "a passthrough geometry program must declare PRIMITIVE_IN POINTS, LINES or TRIANGLES",
+            ));
+        }
+        for (slot, _) in &d.passthrough_slots {
+            let k = self
+                .prog
+                .outputs
+                .iter()
+                .position(|o| o.binding == OutputBinding::Varying(*slot));
+            if let Some(i) = k.and_then(|k| self.first_write(k as u32)) {
+                return Err(semantic(
+                    i,
+                    format!("{slot:?} is declared PASSTHROUGH and may not also be written"),
+                ));
+            }
         }
         Ok(())
     }

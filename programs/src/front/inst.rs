@@ -264,7 +264,15 @@ impl P {
             | Opcode::Ipac
             | Opcode::Ipao
             | Opcode::Ipas => st != Stage::Fragment,
-            Opcode::Emit | Opcode::Emits | Opcode::EndPrim => st != Stage::Geometry,
+            Opcode::Emit | Opcode::Emits | Opcode::EndPrim => {
+                if self.prog.decls.passthrough {
+                    return Err(semantic(
+                        span,
+                        format!("'{name}' is not allowed in a passthrough geometry program"),
+                    ));
+                }
+                st != Stage::Geometry
+            }
             // NV_compute_program5's barrier. Tessellation control programs are a
             // deliberate leniency (programs/LOAD_RULES.md): emulators emit BAR for GLSL's
             // barrier() there, and NVIDIA's driver loads it.

@@ -115,6 +115,8 @@ pub(crate) struct NvOpts {
     pub image_load_formatted: bool,
     /// NV_shader_atomic_fp16_vector: F16X2/F16X4 storage modifiers on the atomics.
     pub atomic_fp16_vector: bool,
+    /// NV_viewport_array2: `result.viewportmask[]`.
+    pub viewport_array2: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -77,7 +77,7 @@ impl P {
     }
 
     /// A write mask (ordered subset of xyzw/rgba); 0xF when absent.
-    fn write_mask(&mut self) -> Result<u8, ProgramError> {
+    pub(crate) fn write_mask(&mut self) -> Result<u8, ProgramError> {
         if self.c.peek() != &Tok::Dot {
             return Ok(0xF);
         }
