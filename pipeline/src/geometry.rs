@@ -178,7 +178,7 @@ pub fn run(
     let layout = Vertices::layout_of(prog);
     // Per output slot of a passthrough program: the input slot and the components it
     // copies from each input vertex.
-    let passed: Vec<Option<(Option<usize>, u8)>> = layout
+    let passed: Vec<PassedSlot> = layout
         .iter()
         .map(|(_, slot)| {
             d.passthrough_slots
@@ -305,8 +305,12 @@ struct ChunkShape<'a> {
     max_vertices: u32,
     /// A passthrough program's (NV_geometry_shader_passthrough) per layout slot: the
     /// input slot and components copied from each input vertex. `None` otherwise.
-    passed: Option<&'a [Option<(Option<usize>, u8)>]>,
+    passed: Option<&'a [PassedSlot]>,
 }
+
+/// Where a passthrough program's output slot comes from: the input slot (if the input
+/// has it) and the components copied from it; `None` for slots the program writes.
+type PassedSlot = Option<(Option<usize>, u8)>;
 
 impl ChunkShape<'_> {
     /// Runs the program on chunk `c` of the input primitives, (primitive, invocation)
