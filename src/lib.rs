@@ -7,7 +7,9 @@
 //! - [`scene`]: piglit `.shader_test` scene files run through the public Context API.
 //! - [`cli`]: the `glemu` command line (check, run, render, bench, info).
 //! - [`programs`]: the assembler and the compiled form, usable without a context.
+//! - [`caps`]: what glemu claims (limits, extensions, version), in one place.
 
+pub mod caps;
 pub mod cli;
 pub mod context;
 pub mod error;

@@ -369,8 +369,12 @@ fn sampler_object_overrides_texture_sampling_state_until_unbound() {
 fn sampler_misuse_errors() {
     let mut ctx = Context::new(4, 4).unwrap();
     let s = ctx.gen_samplers(1)[0];
+    let units = ctx
+        .get_integer_v(gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS)
+        .unwrap()[0] as u32;
+    ctx.bind_sampler(units - 1, s).unwrap();
     assert_eq!(
-        ctx.bind_sampler(16, s).unwrap_err().gl,
+        ctx.bind_sampler(units, s).unwrap_err().gl,
         GlError::InvalidValue
     );
     assert_eq!(

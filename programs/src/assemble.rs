@@ -2,6 +2,7 @@
 //! front end.
 
 use crate::error::{ErrorKind, ProgramError};
+use crate::front::limits::Limits;
 use crate::ir::{Dialect, Program, Stage};
 use crate::lexer::{Lexer, Tok};
 use crate::span::Span;
@@ -92,6 +93,23 @@ pub fn detect_header(text: &str) -> Result<Header, ProgramError> {
 /// assert_eq!(e.kind, ErrorKind::WrongTarget);
 /// ```
 pub fn assemble(text: &str, target: Option<Stage>) -> Result<Program, ProgramError> {
+    assemble_with(text, target, &Limits::NVIDIA)
+}
+
+/// [`assemble`] against the given implementation limits (the ones the GL queries report).
+///
+/// ```
+/// use glemu_programs::{assemble_with, Limits};
+/// let fp = "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[13] };\nTEMP t;\nLDC.F32X4 t, cb[0];\nMOV result.color, t;\nEND\n";
+/// assert!(assemble_with(fp, None, &Limits::NVIDIA).is_ok());
+/// let fewer = Limits { max_program_parameter_buffer_bindings: 8, ..Limits::NVIDIA };
+/// assert!(assemble_with(fp, None, &fewer).is_err());
+/// ```
+pub fn assemble_with(
+    text: &str,
+    target: Option<Stage>,
+    limits: &Limits,
+) -> Result<Program, ProgramError> {
     let header = detect_header(text)?;
     if let Some(t) = target {
         if t != header.stage {
@@ -111,7 +129,7 @@ pub fn assemble(text: &str, target: Option<Stage>) -> Result<Program, ProgramErr
             crate::legacy::assemble_legacy(text, header)
         }
         Dialect::Arb | Dialect::Nv4 | Dialect::Nv41 | Dialect::Nv5 => {
-            crate::front::assemble_gpu(text, header)
+            crate::front::assemble_gpu(text, header, limits)
         }
     }
 }

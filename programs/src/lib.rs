@@ -20,6 +20,7 @@ pub(crate) mod lexer;
 pub mod print;
 pub mod span;
 
-pub use assemble::{assemble, detect_header, Header};
+pub use assemble::{assemble, assemble_with, detect_header, Header};
 pub use error::{ErrorKind, ProgramError};
+pub use front::limits::Limits;
 pub use ir::{Program, Stage};

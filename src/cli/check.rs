@@ -1,6 +1,6 @@
 //! `glemu check FILE... [--ir] [--target T]`.
 
-use glemu_programs::{assemble, Stage};
+use glemu_programs::{assemble_with, Stage};
 use std::io::Write;
 
 /// Parses a `--target` name.
@@ -70,7 +70,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
                 continue;
             }
         };
-        match assemble(&text, target) {
+        match assemble_with(&text, target, &crate::caps::LIMITS) {
             Ok(p) => {
                 if ir {
                     let _ = writeln!(out, "{}", print_ir(&p));

@@ -1,6 +1,5 @@
 //! `glemu info`: dialects, extensions, limits, sample positions, IPAO range.
 
-use crate::scene;
 use std::io::Write;
 
 /// Prints what glemu implements.
@@ -15,35 +14,19 @@ pub fn run(out: &mut dyn Write) -> i32 {
     s += "glemu: a software GPU running NVIDIA assembly programs\n";
     s += &format!(
         "GL version: {}.{} compatibility\n",
-        scene::GL_VERSION / 10,
-        scene::GL_VERSION % 10
+        crate::caps::GL_VERSION / 10,
+        crate::caps::GL_VERSION % 10
     );
     s += "dialects: !!ARBvp1.0 !!ARBfp1.0 !!NVvp4.0 !!NVfp4.0 !!NVgp4.0 !!NVvp4.1 !!NVfp4.1 !!NVgp4.1 \
 !!NVvp5.0 !!NVtcp5.0 !!NVtep5.0 !!NVgp5.0 !!NVfp5.0 !!VP1.0 !!VP1.1 !!VP2.0 !!VSP1.0 !!FP1.0\n";
     s += "extensions:\n";
-    for e in scene::extensions() {
+    for e in crate::caps::EXTENSIONS {
         s += &format!("  {e}\n");
     }
     s += "limits:\n";
-    for name in [
-        "GL_MAX_PROGRAM_ENV_PARAMETERS_ARB",
-        "GL_MAX_PROGRAM_LOCAL_PARAMETERS_ARB",
-        "GL_MAX_VERTEX_ATTRIBS",
-        "GL_MAX_TEXTURE_COORDS",
-        "GL_MAX_TEXTURE_IMAGE_UNITS",
-        "GL_MAX_CLIP_PLANES",
-        "GL_MAX_DRAW_BUFFERS",
-        "GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV",
-        "GL_MAX_TRANSFORM_FEEDBACK_BUFFERS",
-        "GL_MAX_VERTEX_STREAMS",
-        "GL_MAX_PATCH_VERTICES",
-        "GL_MAX_TESS_GEN_LEVEL",
-        "GL_MAX_GEOMETRY_OUTPUT_VERTICES",
-        "GL_MAX_SAMPLES",
-    ] {
-        if let Some(v) = scene::limit(name) {
-            s += &format!("  {name} = {v}\n");
-        }
+    for l in crate::caps::LIMIT_TABLE {
+        let v: Vec<String> = l.value.iter().map(i32::to_string).collect();
+        s += &format!("  GL_{} = {}\n", l.name, v.join(" "));
     }
     s += "sample positions (x, y within the pixel):\n";
     for n in glemu_raster::samples::SUPPORTED_SAMPLE_COUNTS {

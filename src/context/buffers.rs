@@ -128,17 +128,21 @@ const TARGETS: &[u32] = &[
     gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV,
 ];
 
-/// Targets with indexed binding points, and how many.
-fn indexed_limit(target: u32) -> Option<u32> {
+/// Targets with indexed binding points, and how many (the counts programs may name).
+pub(crate) fn indexed_limit(target: u32) -> Option<u32> {
+    use crate::caps::{LIMITS, MAX_TRANSFORM_FEEDBACK_BUFFERS};
     Some(match target {
-        gl::UNIFORM_BUFFER | gl::SHADER_STORAGE_BUFFER => 16,
-        gl::ATOMIC_COUNTER_BUFFER => 8,
-        gl::TRANSFORM_FEEDBACK_BUFFER => 4,
+        gl::UNIFORM_BUFFER => 16,
+        gl::SHADER_STORAGE_BUFFER => LIMITS.max_storage_buffer_bindings,
+        gl::ATOMIC_COUNTER_BUFFER => LIMITS.max_atomic_counter_bindings,
+        gl::TRANSFORM_FEEDBACK_BUFFER => MAX_TRANSFORM_FEEDBACK_BUFFERS,
         gl::VERTEX_PROGRAM_PARAMETER_BUFFER_NV
         | gl::GEOMETRY_PROGRAM_PARAMETER_BUFFER_NV
         | gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV
         | gl::TESS_CONTROL_PROGRAM_PARAMETER_BUFFER_NV
-        | gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV => 16,
+        | gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV => {
+            LIMITS.max_program_parameter_buffer_bindings
+        }
         _ => return None,
     })
 }

@@ -17,7 +17,7 @@ use glemu_pipeline::{
 use std::sync::Arc;
 
 /// Parameter-buffer bindings per stage.
-const MAX_PARAM_BUFFERS: u32 = 16;
+const MAX_PARAM_BUFFERS: u32 = crate::caps::LIMITS.max_program_parameter_buffer_bindings;
 
 pub(super) fn primitive_mode(mode: u32) -> Result<PrimitiveMode> {
     use PrimitiveMode as M;

@@ -100,7 +100,7 @@ pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = gl::FRAMEBUFFER_INCOMPLETE_M
 pub const FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: u32 = gl::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS;
 
 /// Colour attachment points.
-pub(crate) const MAX_COLOR_ATTACHMENTS: usize = 8;
+pub(crate) const MAX_COLOR_ATTACHMENTS: usize = crate::caps::LIMITS.max_draw_buffers as usize;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Storage {
@@ -529,10 +529,14 @@ impl Context {
             return Err(Error::invalid_enum("renderbuffer target", target));
         }
         let storage = storage_of(internal_format)?;
-        if samples > 16 {
-            return Err(Error::invalid_value(format!("{samples} samples (max 16)")));
+        if samples > crate::caps::MAX_SAMPLES {
+            return Err(Error::invalid_value(format!(
+                "{samples} samples (max {})",
+                crate::caps::MAX_SAMPLES
+            )));
         }
-        if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        let max = crate::caps::MAX_TEXTURE_SIZE;
+        if w == 0 || h == 0 || w > max || h > max {
             return Err(Error::invalid_value(format!("renderbuffer size {w}x{h}")));
         }
         // Sample counts round up to a supported one, as GL allows.

@@ -6,7 +6,7 @@ use super::state::{tex_enable, GlState, MAX_LIGHTS, MAX_TEXTURE_COORDS};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-use glemu_programs::{assemble, Program, Stage};
+use glemu_programs::{assemble_with, Program, Stage};
 use glemu_textures::Target;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -390,7 +390,7 @@ impl Context {
         if let Some(p) = self.fixed.generated.get(&text) {
             return Ok(Arc::clone(p));
         }
-        let program = assemble(&text, Some(stage)).map_err(|e| {
+        let program = assemble_with(&text, Some(stage), &crate::caps::LIMITS).map_err(|e| {
             Error::not_supported(format!(
                 "fixed-function {} program: {}",
                 stage.name(),
@@ -431,13 +431,16 @@ mod tests {
                 fog_depth: Some(local),
             };
             let text = vertex_text(&[true], &fixed);
-            if let Err(e) = assemble(&text, Some(Stage::Vertex)) {
+            if let Err(e) = glemu_programs::assemble(&text, Some(Stage::Vertex)) {
                 panic!("{}\n{text}", e.render(&text));
             }
         }
         for (sum, mode) in [(true, gl::LINEAR), (false, gl::EXP), (true, gl::EXP2)] {
             let text = fragment_text(sum, sum, Some(mode));
-            assert!(assemble(&text, Some(Stage::Fragment)).is_ok(), "{text}");
+            assert!(
+                glemu_programs::assemble(&text, Some(Stage::Fragment)).is_ok(),
+                "{text}"
+            );
         }
     }
 

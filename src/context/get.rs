@@ -1,14 +1,8 @@
 //! `glGetIntegerv` for the objects and bindings glemu has: which object is bound where,
 //! the viewport and scissor box, and the implementation limits apps size things by.
 
-use super::fbo::MAX_COLOR_ATTACHMENTS;
-use super::state::{
-    MAX_CLIP_PLANES, MAX_LIGHTS, MAX_TEXTURE_COORDS, MAX_TEXTURE_UNITS, MAX_VERTEX_ATTRIBS,
-    MAX_VIEWPORTS,
-};
-use super::subroutines::{MAX_PROGRAM_SUBROUTINE_NUM, MAX_PROGRAM_SUBROUTINE_PARAMETERS};
-use super::textures::MAX_TEXTURE_SIZE;
 use super::Context;
+use crate::caps::{self, Query};
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_textures::Target;
@@ -70,11 +64,7 @@ fn indexed_binding(pname: u32) -> Option<(u32, u8)> {
 
 /// Binding points of an indexed target.
 fn indexed_count(target: u32) -> u32 {
-    match target {
-        gl::ATOMIC_COUNTER_BUFFER => 8,
-        gl::TRANSFORM_FEEDBACK_BUFFER => 4,
-        _ => 16,
-    }
+    super::buffers::indexed_limit(target).unwrap_or(0)
 }
 
 /// A float state value as GetIntegerv reports it: rounded to the nearest integer.
@@ -113,6 +103,9 @@ impl Context {
     /// assert_eq!(ctx.get_integer_v(gl::TRIANGLES).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
     pub fn get_integer_v(&self, pname: u32) -> Result<Vec<i32>> {
+        if let Some(l) = caps::limit_by_pname(Query::Integer, pname) {
+            return Ok(l.value.to_vec());
+        }
         if let Some(t) = texture_binding_target(pname) {
             let id = self
                 .textures
@@ -146,12 +139,9 @@ impl Context {
             gl::ACTIVE_TEXTURE => one(TEXTURE0 + self.st.active_texture),
             gl::VIEWPORT => Ok(self.st.viewports[0].map(round_int).to_vec()),
             gl::SCISSOR_BOX => Ok(self.st.scissors[0].to_vec()),
-            gl::MAX_VIEWPORTS => one(MAX_VIEWPORTS as u32),
-            gl::VIEWPORT_SUBPIXEL_BITS => one(super::viewports::VIEWPORT_SUBPIXEL_BITS),
             gl::LAYER_PROVOKING_VERTEX | gl::VIEWPORT_INDEX_PROVOKING_VERTEX => {
                 one(gl::PROVOKING_VERTEX)
             }
-            gl::MAX_DUAL_SOURCE_DRAW_BUFFERS => one(1),
             gl::SAMPLES => {
                 let samples = match self.fbos.draw {
                     0 => Some(self.fb.samples()),
@@ -165,8 +155,6 @@ impl Context {
                 // GL counts a single-sampled framebuffer as 0 samples.
                 one(samples.filter(|&s| s > 1).unwrap_or(0))
             }
-            gl::MAX_COLOR_ATTACHMENTS | gl::MAX_DRAW_BUFFERS => one(MAX_COLOR_ATTACHMENTS as u32),
-            gl::MAX_VERTEX_ATTRIBS => one(MAX_VERTEX_ATTRIBS as u32),
             gl::DRAW_BUFFER => one(draw_buffers[0]),
             gl::READ_BUFFER => one(self.buffers(self.fbos.read).read),
             gl::SAMPLER_BINDING => one(self.sampler_binding(st.active_texture)?),
@@ -179,28 +167,53 @@ impl Context {
             gl::DEPTH_FUNC => one(st.depth_func),
             gl::CULL_FACE_MODE => one(st.cull_mode),
             gl::FRONT_FACE => one(st.front_face),
-            gl::MAX_TEXTURE_SIZE
-            | gl::MAX_RENDERBUFFER_SIZE
-            | gl::MAX_3D_TEXTURE_SIZE
-            | gl::MAX_CUBE_MAP_TEXTURE_SIZE => one(MAX_TEXTURE_SIZE),
-            gl::MAX_TEXTURE_BUFFER_SIZE => one(glemu_textures::texture::MAX_TEXELS as u32),
-            gl::MAX_VIEWPORT_DIMS => Ok(vec![super::MAX_VIEWPORT_DIM; 2]),
-            gl::VIEWPORT_BOUNDS_RANGE => Ok(super::VIEWPORT_BOUNDS_RANGE.to_vec()),
-            gl::MAX_ARRAY_TEXTURE_LAYERS => one(2048),
-            gl::MAX_CLIP_PLANES => one(MAX_CLIP_PLANES as u32),
-            gl::MAX_TEXTURE_COORDS => one(MAX_TEXTURE_COORDS as u32),
-            gl::MAX_TEXTURE_UNITS
-            | gl::MAX_TEXTURE_IMAGE_UNITS
-            | gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS => one(MAX_TEXTURE_UNITS as u32),
-            gl::MAX_IMAGE_UNITS => one(super::images::MAX_IMAGE_UNITS),
-            gl::MAX_PATCH_VERTICES => one(32),
-            gl::MAX_TRANSFORM_FEEDBACK_BUFFERS => one(4),
-            gl::MAX_SAMPLES => one(16),
-            gl::MAX_LIGHTS => one(MAX_LIGHTS as u32),
-            gl::MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV => one(MAX_PROGRAM_SUBROUTINE_PARAMETERS),
-            gl::MAX_PROGRAM_SUBROUTINE_NUM_NV => one(MAX_PROGRAM_SUBROUTINE_NUM),
             p => Err(Error::invalid_enum("integer state", p)),
         }
+    }
+
+    /// `glGetString(name)`: `VENDOR`, `RENDERER`, `VERSION` and `EXTENSIONS` (the
+    /// space-separated [`caps::EXTENSIONS`]); other names are `INVALID_ENUM`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let ctx = Context::new(4, 4).unwrap();
+    /// assert!(ctx.get_string(gl::VERSION).unwrap().starts_with("4.6"));
+    /// assert!(ctx.get_string(gl::EXTENSIONS).unwrap().split(' ').any(|e| e == "GL_NV_gpu_program5"));
+    /// assert_eq!(ctx.get_string(gl::TRIANGLES).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn get_string(&self, name: u32) -> Result<String> {
+        Ok(match name {
+            gl::VENDOR => caps::VENDOR.to_string(),
+            gl::RENDERER => caps::RENDERER.to_string(),
+            gl::VERSION => caps::VERSION.to_string(),
+            gl::EXTENSIONS => caps::EXTENSIONS.join(" "),
+            n => return Err(Error::invalid_enum("string name", n)),
+        })
+    }
+
+    /// `glGetStringi(EXTENSIONS, index)`: one extension, `index` below `NUM_EXTENSIONS`
+    /// (else `INVALID_VALUE`); other names are `INVALID_ENUM`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let ctx = Context::new(4, 4).unwrap();
+    /// let n = ctx.get_integer_v(gl::NUM_EXTENSIONS).unwrap()[0] as u32;
+    /// assert!(ctx.get_string_i(gl::EXTENSIONS, n - 1).unwrap().starts_with("GL_"));
+    /// assert_eq!(ctx.get_string_i(gl::EXTENSIONS, n).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn get_string_i(&self, name: u32, index: u32) -> Result<String> {
+        if name != gl::EXTENSIONS {
+            return Err(Error::invalid_enum("indexed string name", name));
+        }
+        caps::EXTENSIONS
+            .get(index as usize)
+            .map(|e| e.to_string())
+            .ok_or_else(|| {
+                Error::invalid_value(format!(
+                    "extension index {index} (NUM_EXTENSIONS is {})",
+                    caps::EXTENSIONS.len()
+                ))
+            })
     }
 
     /// `glGetIntegeri_v(pname, index)` for the indexed buffer bindings of

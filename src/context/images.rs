@@ -25,7 +25,7 @@ use std::sync::{Arc, Weak};
 /// let ctx = Context::new(4, 4).unwrap();
 /// assert_eq!(ctx.get_integer_v(gl::MAX_IMAGE_UNITS).unwrap(), vec![MAX_IMAGE_UNITS as i32]);
 /// ```
-pub const MAX_IMAGE_UNITS: u32 = 8;
+pub const MAX_IMAGE_UNITS: u32 = crate::caps::LIMITS.max_image_units;
 
 /// Every bit `MemoryBarrierEXT` defines (`ALL_BARRIER_BITS_EXT` is accepted too).
 const BARRIER_BITS: u32 = 0x1FEF;

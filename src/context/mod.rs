@@ -78,7 +78,7 @@ pub(crate) fn bad_texture_unit(unit: u32, count: usize) -> Error {
 }
 
 /// `MAX_VIEWPORT_DIMS` (each side): `viewport` clamps sizes to it.
-pub(crate) const MAX_VIEWPORT_DIM: i32 = 16384;
+pub(crate) const MAX_VIEWPORT_DIM: i32 = crate::caps::MAX_VIEWPORT_DIM;
 /// `VIEWPORT_BOUNDS_RANGE`: `viewport` clamps its origin to it (GL 4.6 section 13.6.1),
 /// which keeps every window coordinate of a draw far inside the rasterizer's range.
 pub(crate) const VIEWPORT_BOUNDS_RANGE: [i32; 2] = [-32768, 32767];
@@ -190,9 +190,10 @@ impl Context {
     /// assert_eq!(ctx.size(), (16, 16));
     /// ```
     pub fn with_samples(width: u32, height: u32, samples: u32) -> Result<Context> {
-        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+        let max = crate::caps::MAX_TEXTURE_SIZE;
+        if width == 0 || height == 0 || width > max || height > max {
             return Err(Error::invalid_value(format!(
-                "framebuffer size {width}x{height} is not 1..=16384"
+                "framebuffer size {width}x{height} is not 1..={max}"
             )));
         }
         Ok(Context {

@@ -1,10 +1,9 @@
 //! `glGetProgramivARB`: the loaded program's resource counts and glemu's program limits.
 
-use super::programs::{target_index, MAX_ENV_PARAMETERS, MAX_LOCAL_PARAMETERS};
+use super::programs::target_index;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-use glemu_programs::front::limits;
 use glemu_programs::ir::{Extra, File, Index, Opcode, Program};
 use std::collections::HashSet;
 
@@ -102,19 +101,8 @@ impl Context {
             {
                 Some(UNLIMITED)
             }
-            gl::MAX_PROGRAM_TEMPORARIES_ARB | gl::MAX_PROGRAM_NATIVE_TEMPORARIES_ARB => {
-                Some(limits::MAX_PROGRAM_TEMPORARIES as i32)
-            }
-            gl::MAX_PROGRAM_ATTRIBS_ARB | gl::MAX_PROGRAM_NATIVE_ATTRIBS_ARB => {
-                Some(limits::MAX_VERTEX_ATTRIBS as i32)
-            }
-            gl::MAX_PROGRAM_ADDRESS_REGISTERS_ARB
-            | gl::MAX_PROGRAM_NATIVE_ADDRESS_REGISTERS_ARB => {
-                Some(limits::MAX_PROGRAM_ADDRESS_REGISTERS as i32)
-            }
-            gl::MAX_PROGRAM_LOCAL_PARAMETERS_ARB => Some(MAX_LOCAL_PARAMETERS as i32),
-            gl::MAX_PROGRAM_ENV_PARAMETERS_ARB => Some(MAX_ENV_PARAMETERS as i32),
-            _ => None,
+            p => crate::caps::limit_by_pname(crate::caps::Query::Program, p)
+                .and_then(|l| l.value.first().copied()),
         };
         if let Some(v) = limit {
             return Ok(v);

@@ -4,7 +4,7 @@
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-use glemu_programs::{assemble, Program, Stage};
+use glemu_programs::{assemble_with, Program, Stage};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -18,13 +18,13 @@ use std::sync::Arc;
 /// let e = ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, last + 1, [1.0; 4]);
 /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
 /// ```
-pub const MAX_ENV_PARAMETERS: usize = 256;
+pub const MAX_ENV_PARAMETERS: usize = crate::caps::LIMITS.max_program_env_parameters as usize;
 /// `MAX_PROGRAM_LOCAL_PARAMETERS_ARB` for every target.
 ///
 /// ```
 /// assert!(glemu::context::programs::MAX_LOCAL_PARAMETERS >= 96); // ARB_vertex_program's minimum
 /// ```
-pub const MAX_LOCAL_PARAMETERS: usize = 1024;
+pub const MAX_LOCAL_PARAMETERS: usize = crate::caps::LIMITS.max_program_local_parameters as usize;
 /// Program targets in the order of [`target_index`].
 ///
 /// ```
@@ -257,7 +257,7 @@ impl Context {
     /// ```
     pub fn program_string(&mut self, target_enum: u32, text: &str) -> Result<()> {
         let t = target(target_enum)?;
-        match assemble(text, Some(index_stage(t))) {
+        match assemble_with(text, Some(index_stage(t)), &crate::caps::LIMITS) {
             Ok(program) => {
                 self.programs.error_position = -1;
                 self.programs.error_string.clear();

@@ -26,7 +26,7 @@ use std::sync::Arc;
 /// Largest texture edge glemu accepts; levels beyond log2 of it are `INVALID_VALUE`.
 const MAX_LEVEL: u32 = 14;
 /// `MAX_ARRAY_TEXTURE_LAYERS` and `MAX_3D_TEXTURE_SIZE`.
-const MAX_LAYERS: i32 = 2048;
+const MAX_LAYERS: i32 = crate::caps::MAX_ARRAY_TEXTURE_LAYERS as i32;
 
 /// The rasterizer storage a texture format renders through, when one holds every value
 /// the format stores exactly (and converts the way writes to the format do). Formats with
@@ -691,10 +691,14 @@ impl Context {
         }
         let fmt = Format::from_gl(internal_format)
             .ok_or_else(|| Error::invalid_enum("internal format", internal_format))?;
-        if samples == 0 || samples > 16 {
-            return Err(Error::invalid_value(format!("{samples} samples (1..=16)")));
+        if samples == 0 || samples > crate::caps::MAX_SAMPLES {
+            return Err(Error::invalid_value(format!(
+                "{samples} samples (1..={})",
+                crate::caps::MAX_SAMPLES
+            )));
         }
-        if width == 0 || height == 0 || width > 16384 || height > 16384 {
+        let max = crate::caps::MAX_TEXTURE_SIZE;
+        if width == 0 || height == 0 || width > max || height > max {
             return Err(Error::invalid_value(format!(
                 "texture size {width}x{height}"
             )));

@@ -2,20 +2,21 @@
 //! snapshot by `snapshot.rs`, and read by ARB `state.*` bindings through `params.rs`.
 
 use super::matrix::{Mat4, IDENTITY};
+use crate::caps::LIMITS;
 use crate::gl;
 
-/// Texture units with their own fixed-function state (texcoords, matrices, enables).
-pub const MAX_TEXTURE_UNITS: usize = 16;
+/// Texture image units (each with its own fixed-function enables and env colour).
+pub const MAX_TEXTURE_UNITS: usize = LIMITS.max_texture_image_units as usize;
 /// Texture coordinate sets / texture matrices.
-pub const MAX_TEXTURE_COORDS: usize = 8;
+pub const MAX_TEXTURE_COORDS: usize = LIMITS.max_texture_coords as usize;
 /// Fixed-function lights.
-pub const MAX_LIGHTS: usize = 8;
+pub const MAX_LIGHTS: usize = LIMITS.max_lights as usize;
 /// User clip planes / clip distances.
-pub const MAX_CLIP_PLANES: usize = 8;
+pub const MAX_CLIP_PLANES: usize = LIMITS.max_clip_planes as usize;
 /// Program matrices (`state.matrix.program[n]`).
-pub const MAX_PROGRAM_MATRICES: usize = 8;
+pub const MAX_PROGRAM_MATRICES: usize = LIMITS.max_program_matrices as usize;
 /// Generic vertex attributes.
-pub const MAX_VERTEX_ATTRIBS: usize = 16;
+pub const MAX_VERTEX_ATTRIBS: usize = LIMITS.max_vertex_attribs as usize;
 /// Viewports, scissor boxes and depth ranges (ARB_viewport_array's `MAX_VIEWPORTS`).
 pub const MAX_VIEWPORTS: usize = glemu_raster::MAX_VIEWPORTS;
 

@@ -16,13 +16,13 @@ use glemu_programs::Program;
 /// let n = ctx.get_integer_v(gl::MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV).unwrap();
 /// assert_eq!(n, vec![MAX_PROGRAM_SUBROUTINE_PARAMETERS as i32]);
 /// ```
-pub const MAX_PROGRAM_SUBROUTINE_PARAMETERS: u32 = 1024;
+pub const MAX_PROGRAM_SUBROUTINE_PARAMETERS: u32 = crate::caps::MAX_PROGRAM_SUBROUTINE_PARAMETERS;
 /// `MAX_PROGRAM_SUBROUTINE_NUM_NV`: SUBROUTINENUMs are below this.
 ///
 /// ```
 /// assert!(glemu::context::subroutines::MAX_PROGRAM_SUBROUTINE_NUM >= 256); // the spec's minimum
 /// ```
-pub const MAX_PROGRAM_SUBROUTINE_NUM: u32 = 256;
+pub const MAX_PROGRAM_SUBROUTINE_NUM: u32 = crate::caps::MAX_PROGRAM_SUBROUTINE_NUM;
 
 /// The values set per program target; `None` until the app sets them after the last
 /// bind or load of that target's program.

@@ -120,7 +120,7 @@ pub(crate) fn incomplete_stand_in(like: &Texture) -> Result<Texture> {
 /// let e = ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, w, 1, gl::RGBA, gl::UNSIGNED_BYTE, None);
 /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
 /// ```
-pub const MAX_TEXTURE_SIZE: u32 = 16384;
+pub const MAX_TEXTURE_SIZE: u32 = crate::caps::MAX_TEXTURE_SIZE;
 
 /// Texture objects, sampler objects and per-unit bindings.
 #[derive(Debug)]

@@ -8,9 +8,6 @@ use super::{Context, MAX_VIEWPORT_DIM, VIEWPORT_BOUNDS_RANGE};
 use crate::error::{Error, Result};
 use crate::gl;
 
-/// `VIEWPORT_SUBPIXEL_BITS`: window coordinates are snapped to 1/256 pixel.
-pub(crate) const VIEWPORT_SUBPIXEL_BITS: u32 = 8;
-
 fn check_index(what: &str, index: u32, count: usize) -> Result<usize> {
     let i = index as usize;
     if i.checked_add(count).is_none_or(|end| end > MAX_VIEWPORTS) {

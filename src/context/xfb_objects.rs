@@ -17,7 +17,7 @@ use glemu_pipeline::xfb::{XfbAttrib, XfbState};
 use std::collections::HashMap;
 
 /// Vertex streams (MAX_VERTEX_STREAMS).
-const MAX_STREAMS: u32 = 4;
+const MAX_STREAMS: u32 = crate::caps::LIMITS.max_vertex_streams;
 
 /// One transform feedback object's state.
 #[derive(Clone, Debug, Default)]

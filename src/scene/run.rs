@@ -99,96 +99,35 @@ pub enum DiffImages {
 /// let r = glemu::scene::run_text(text, std::path::Path::new("."));
 /// assert!(matches!(r.outcome, glemu::scene::Outcome::Skip(_)));
 /// ```
-pub const GL_VERSION: u32 = 46;
+pub use crate::caps::GL_VERSION;
 /// Largest sample count.
 ///
 /// ```
 /// assert_eq!(glemu::scene::limit("GL_MAX_SAMPLES"), Some(i64::from(glemu::scene::MAX_SAMPLES)));
 /// assert!(glemu::Context::with_samples(4, 4, glemu::scene::MAX_SAMPLES).is_ok());
 /// ```
-pub const MAX_SAMPLES: u32 = 16;
+pub use crate::caps::MAX_SAMPLES;
 
-/// Extensions glemu claims in `[require]` and `glemu info`.
+/// Extensions glemu claims in `[require]` and `glemu info`: [`crate::caps::EXTENSIONS`].
 ///
 /// ```
 /// assert!(glemu::scene::extensions().contains(&"GL_NV_gpu_program5"));
 /// ```
 pub fn extensions() -> &'static [&'static str] {
-    &[
-        "GL_ARB_vertex_program",
-        "GL_ARB_fragment_program",
-        "GL_ARB_fragment_program_shadow",
-        "GL_ARB_texture_rectangle",
-        "GL_ARB_texture_cube_map",
-        "GL_EXT_texture3D",
-        "GL_NV_vertex_program",
-        "GL_NV_vertex_program1_1",
-        "GL_NV_vertex_program2",
-        "GL_NV_vertex_program2_option",
-        "GL_NV_vertex_program3",
-        "GL_NV_fragment_program",
-        "GL_NV_fragment_program_option",
-        "GL_NV_fragment_program2",
-        "GL_NV_gpu_program4",
-        "GL_NV_gpu_program4_1",
-        "GL_NV_gpu_program5",
-        "GL_NV_geometry_program4",
-        "GL_NV_tessellation_program5",
-        "GL_NV_parameter_buffer_object",
-        "GL_NV_parameter_buffer_object2",
-        "GL_NV_shader_atomic_counters",
-        "GL_NV_shader_buffer_load",
-        "GL_NV_shader_buffer_store",
-        "GL_NV_transform_feedback",
-        "GL_ARB_transform_feedback3",
-        "GL_EXT_texture_array",
-        "GL_ARB_texture_gather",
-        "GL_ARB_sample_shading",
-        "GL_NV_gpu_program_fp64",
-        "GL_ARB_fragment_coord_conventions",
-        "GL_ARB_viewport_array",
-        "GL_ARB_fragment_layer_viewport",
-        "GL_ARB_derivative_control",
-        "GL_ARB_shader_draw_parameters",
-        "GL_EXT_shader_image_load_formatted",
-        "GL_NV_geometry_shader_passthrough",
-        "GL_NV_viewport_array2",
-    ]
+    crate::caps::EXTENSIONS
 }
 
-/// Integer limits a `[require]` `INT` line may test.
+/// Integer limits a `[require]` `INT` line may test: the first value of the
+/// [`crate::caps::LIMIT_TABLE`] row the name finds.
 ///
 /// ```
 /// assert_eq!(glemu::scene::limit("GL_MAX_PROGRAM_ENV_PARAMETERS_ARB"), Some(256));
 /// assert_eq!(glemu::scene::limit("GL_NOT_A_LIMIT"), None);
 /// ```
 pub fn limit(name: &str) -> Option<i64> {
-    let n = name.strip_prefix("GL_").unwrap_or(name);
-    let n = n
-        .strip_suffix("_ARB")
-        .or_else(|| n.strip_suffix("_NV"))
-        .unwrap_or(n);
-    Some(match n {
-        "MAX_PROGRAM_ENV_PARAMETERS" => crate::context::programs::MAX_ENV_PARAMETERS as i64,
-        "MAX_PROGRAM_LOCAL_PARAMETERS" => crate::context::programs::MAX_LOCAL_PARAMETERS as i64,
-        "MAX_SAMPLES" => i64::from(MAX_SAMPLES),
-        "MAX_VERTEX_ATTRIBS" => crate::context::state::MAX_VERTEX_ATTRIBS as i64,
-        "MAX_TEXTURE_UNITS" | "MAX_TEXTURE_COORDS" => {
-            crate::context::state::MAX_TEXTURE_COORDS as i64
-        }
-        "MAX_TEXTURE_IMAGE_UNITS" => crate::context::state::MAX_TEXTURE_UNITS as i64,
-        "MAX_CLIP_PLANES" | "MAX_CLIP_DISTANCES" => crate::context::state::MAX_CLIP_PLANES as i64,
-        "MAX_DRAW_BUFFERS" | "MAX_COLOR_ATTACHMENTS" => 8,
-        "MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS" => 16,
-        "MAX_TRANSFORM_FEEDBACK_BUFFERS" => 4,
-        "MAX_VERTEX_STREAMS" => 4,
-        "MAX_PATCH_VERTICES" => 32,
-        "MAX_TESS_GEN_LEVEL" => 64,
-        "MAX_GEOMETRY_OUTPUT_VERTICES" => 1024,
-        "MAX_PROGRAM_TEXTURE_GATHER_COMPONENTS" => 4,
-        "MAX_VIEWPORTS" => crate::context::state::MAX_VIEWPORTS as i64,
-        _ => return None,
-    })
+    crate::caps::limit_by_name(name)
+        .and_then(|l| l.value.first())
+        .map(|&v| i64::from(v))
 }
 
 fn compare(op: &str, a: i64, b: i64) -> bool {

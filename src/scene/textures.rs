@@ -3,7 +3,7 @@
 
 use super::command::TextureCmd;
 use super::run::Runner;
-use crate::{gl, Error};
+use crate::{caps, gl, Error};
 use glemu_textures::Format;
 
 type Texel = [f32; 4];
@@ -113,16 +113,17 @@ impl Runner {
             _ => (1, 1, 1),
         };
         // Patterns are generated in memory first: refuse sizes GL would reject anyway.
+        let (side, layers) = (caps::MAX_TEXTURE_SIZE, caps::MAX_ARRAY_TEXTURE_LAYERS);
         if w == 0
             || h == 0
             || d == 0
-            || w > 16384
-            || h > 16384
-            || d > 2048
+            || w > side
+            || h > side
+            || d > layers
             || u64::from(w) * u64::from(h) * u64::from(d) > 1 << 26
         {
             return Err(Error::invalid_value(format!(
-                "texture size {w}x{h}x{d}: sides 1..=16384, layers 1..=2048, at most 2^26 \
+                "texture size {w}x{h}x{d}: sides 1..={side}, layers 1..={layers}, at most 2^26 \
                  texels for a generated pattern"
             )));
         }

@@ -2,7 +2,6 @@
 //! stage, and the slots they resolve to.
 
 use super::cursor::{semantic, syntax};
-use super::limits::*;
 use super::P;
 use crate::error::ProgramError;
 use crate::ir::*;
@@ -134,7 +133,7 @@ impl P {
         let mut out = false;
         if self.vertex_arrays() && self.c.peek() == &Tok::LBracket {
             let (n, span) = self.c.bracket_int("a vertex index")?;
-            if n >= MAX_PATCH_VERTICES.max(6) {
+            if n >= self.lim.max_patch_vertices.max(6) {
                 return Err(semantic(span, format!("vertex index {n} is out of range")));
             }
             vertex = Some(n);
@@ -161,7 +160,7 @@ impl P {
                 // to load (VERTICES_OUT precedes every statement).
                 let limit = match (out, self.prog.decls.vertices_out) {
                     (true, Some(v)) => v,
-                    _ => MAX_PATCH_VERTICES,
+                    _ => self.lim.max_patch_vertices,
                 };
                 if n >= limit {
                     return Err(semantic(span, format!("vertex index {n} is out of range")));
@@ -184,8 +183,11 @@ impl P {
             return match name.as_str() {
                 "position" => one(InputBinding::VertexPosition),
                 "weight" => {
-                    let (a, b) =
-                        self.opt_binding_index(MAX_VERTEX_UNITS, "vertex.weight", range_ok)?;
+                    let (a, b) = self.opt_binding_index(
+                        self.lim.max_vertex_units,
+                        "vertex.weight",
+                        range_ok,
+                    )?;
                     Ok(mk((a..=b).map(InputBinding::VertexWeight).collect()))
                 }
                 "normal" => one(InputBinding::VertexNormal),
@@ -195,8 +197,11 @@ impl P {
                 }
                 "fogcoord" => one(InputBinding::VertexFogCoord),
                 "texcoord" => {
-                    let (a, b) =
-                        self.opt_binding_index(MAX_TEXTURE_COORDS, "vertex.texcoord", range_ok)?;
+                    let (a, b) = self.opt_binding_index(
+                        self.lim.max_texture_coords,
+                        "vertex.texcoord",
+                        range_ok,
+                    )?;
                     Ok(mk((a..=b).map(InputBinding::VertexTexCoord).collect()))
                 }
                 "matrixindex" => Err(semantic(
@@ -205,7 +210,7 @@ impl P {
                 )),
                 "attrib" => {
                     let (a, b) =
-                        self.binding_index(MAX_VERTEX_ATTRIBS, "vertex.attrib", range_ok)?;
+                        self.binding_index(self.lim.max_vertex_attribs, "vertex.attrib", range_ok)?;
                     Ok(mk((a..=b).map(InputBinding::VertexAttrib).collect()))
                 }
                 "id" if self.is_nv() => one(InputBinding::VertexId),
@@ -260,16 +265,21 @@ impl P {
                 vec![v(VaryingSlot::Color { back, secondary })]
             }
             "texcoord" => {
-                let (a, b) =
-                    self.opt_binding_index(MAX_TEXTURE_COORDS, "vertex.texcoord", range_ok)?;
+                let (a, b) = self.opt_binding_index(
+                    self.lim.max_texture_coords,
+                    "vertex.texcoord",
+                    range_ok,
+                )?;
                 (a..=b).map(|i| v(VaryingSlot::TexCoord(i))).collect()
             }
             "attrib" => {
-                let (a, b) = self.binding_index(MAX_GENERIC_VARYINGS, "vertex.attrib", range_ok)?;
+                let (a, b) =
+                    self.binding_index(self.lim.max_generic_varyings, "vertex.attrib", range_ok)?;
                 (a..=b).map(|i| v(VaryingSlot::Attrib(i))).collect()
             }
             "clip" => {
-                let (a, b) = self.binding_index(MAX_CLIP_PLANES, "vertex.clip", range_ok)?;
+                let (a, b) =
+                    self.binding_index(self.lim.max_clip_planes, "vertex.clip", range_ok)?;
                 (a..=b).map(|i| v(VaryingSlot::ClipDistance(i))).collect()
             }
             "fogcoord" => vec![v(VaryingSlot::FogCoord)],
@@ -313,8 +323,11 @@ impl P {
                 return self.texcoord_loop_index(ns);
             }
             "texcoord" => {
-                let (a, b) =
-                    self.opt_binding_index(MAX_TEXTURE_COORDS, "fragment.texcoord", range_ok)?;
+                let (a, b) = self.opt_binding_index(
+                    self.lim.max_texture_coords,
+                    "fragment.texcoord",
+                    range_ok,
+                )?;
                 return Ok(self.many((a..=b).map(InputBinding::FragTexCoord).collect(), ns));
             }
             "fogcoord" => InputBinding::FragFogCoord,
@@ -322,11 +335,12 @@ impl P {
             "facing" if nv || self.opts.fp2 => InputBinding::FragFacing,
             "attrib" if nv => {
                 let (a, b) =
-                    self.binding_index(MAX_GENERIC_VARYINGS, "fragment.attrib", range_ok)?;
+                    self.binding_index(self.lim.max_generic_varyings, "fragment.attrib", range_ok)?;
                 return Ok(self.many((a..=b).map(InputBinding::FragAttrib).collect(), ns));
             }
             "clip" if nv => {
-                let (a, b) = self.binding_index(MAX_CLIP_PLANES, "fragment.clip", range_ok)?;
+                let (a, b) =
+                    self.binding_index(self.lim.max_clip_planes, "fragment.clip", range_ok)?;
                 return Ok(self.many((a..=b).map(InputBinding::FragClipDistance).collect(), ns));
             }
             "layer" | "viewport" if nv => {
@@ -403,7 +417,7 @@ impl P {
             } else {
                 n.min(1 << 20) as i64
             };
-            if !(0..i64::from(MAX_TEXTURE_COORDS)).contains(&offset) {
+            if !(0..i64::from(self.lim.max_texture_coords)).contains(&offset) {
                 return Err(semantic(
                     nspan,
                     format!("texture coordinate offset {offset} is out of range"),
@@ -415,7 +429,7 @@ impl P {
             Some(b) => b,
             None => {
                 let b = self.prog.inputs.len() as u32;
-                for i in 0..MAX_TEXTURE_COORDS {
+                for i in 0..self.lim.max_texture_coords {
                     self.prog.inputs.push(InputSlot {
                         binding: InputBinding::FragTexCoord(i),
                         interp: Interp::default(),
@@ -434,7 +448,7 @@ impl P {
                 reg: IndexReg::LoopCounter,
                 offset: offset as i32,
                 base,
-                len: MAX_TEXTURE_COORDS,
+                len: self.lim.max_texture_coords,
             }),
             span: ns,
         })
@@ -495,8 +509,11 @@ impl P {
             "patch" if patchy => {
                 self.c.expect(&Tok::Dot, "after 'primitive.patch'")?;
                 self.c.expect_ident("attrib", "after 'primitive.patch.'")?;
-                let (a, b) =
-                    self.opt_binding_index(MAX_PATCH_ATTRIBS, "primitive.patch.attrib", range_ok)?;
+                let (a, b) = self.opt_binding_index(
+                    self.lim.max_patch_attribs,
+                    "primitive.patch.attrib",
+                    range_ok,
+                )?;
                 (a..=b).map(|i| wrap(VaryingSlot::PatchAttrib(i))).collect()
             }
             "threadid" if self.nv >= 50 => vec![InputBinding::ThreadId],
@@ -647,7 +664,7 @@ impl P {
                                 "result.color[n] needs OPTION ARB_draw_buffers",
                             ));
                         }
-                        self.binding_index(MAX_DRAW_BUFFERS, "result.color", range_ok)?
+                        self.binding_index(self.lim.max_draw_buffers, "result.color", range_ok)?
                     } else {
                         (0, 0)
                     };
@@ -689,14 +706,18 @@ impl P {
                     vec![v(VaryingSlot::Color { back, secondary })]
                 }
                 "texcoord" => {
-                    let (a, b) =
-                        self.opt_binding_index(MAX_TEXTURE_COORDS, "result.texcoord", range_ok)?;
+                    let (a, b) = self.opt_binding_index(
+                        self.lim.max_texture_coords,
+                        "result.texcoord",
+                        range_ok,
+                    )?;
                     (a..=b).map(|i| v(VaryingSlot::TexCoord(i))).collect()
                 }
                 "fogcoord" => vec![v(VaryingSlot::FogCoord)],
                 "pointsize" => vec![v(VaryingSlot::PointSize)],
                 "clip" if nv || self.opts.vp2 => {
-                    let (a, b) = self.binding_index(MAX_CLIP_PLANES, "result.clip", range_ok)?;
+                    let (a, b) =
+                        self.binding_index(self.lim.max_clip_planes, "result.clip", range_ok)?;
                     (a..=b)
                         .map(|i| {
                             v(if nv {
@@ -708,8 +729,11 @@ impl P {
                         .collect()
                 }
                 "attrib" if nv => {
-                    let (a, b) =
-                        self.binding_index(MAX_GENERIC_VARYINGS, "result.attrib", range_ok)?;
+                    let (a, b) = self.binding_index(
+                        self.lim.max_generic_varyings,
+                        "result.attrib",
+                        range_ok,
+                    )?;
                     (a..=b).map(|i| v(VaryingSlot::Attrib(i))).collect()
                 }
                 "primid" if st == Stage::Geometry => vec![v(VaryingSlot::PrimitiveId)],
@@ -737,7 +761,7 @@ impl P {
                     match k.as_str() {
                         "attrib" => {
                             let (a, b) = self.binding_index(
-                                MAX_PATCH_ATTRIBS,
+                                self.lim.max_patch_attribs,
                                 "result.patch.attrib",
                                 range_ok,
                             )?;

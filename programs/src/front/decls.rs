@@ -3,7 +3,6 @@
 //! (PRIMITIVE_IN ... TESS_POINT_MODE).
 
 use super::cursor::{clamp_u32, semantic, syntax};
-use super::limits::*;
 use super::{ParamKey, Sym, P};
 use crate::error::ProgramError;
 use crate::ir::*;
@@ -492,10 +491,15 @@ impl P {
                 }
             }
             let first = self.prog.temps.len() as u32;
-            if u64::from(first) + u64::from(len.unwrap_or(1)) > u64::from(MAX_PROGRAM_TEMPORARIES) {
+            if u64::from(first) + u64::from(len.unwrap_or(1))
+                > u64::from(self.lim.max_program_temporaries)
+            {
                 return Err(semantic(
                     span,
-                    format!("'{name}': more than {MAX_PROGRAM_TEMPORARIES} temporary registers"),
+                    format!(
+                        "'{name}': more than {max_program_temporaries} temporary registers",
+                        max_program_temporaries = self.lim.max_program_temporaries
+                    ),
                 ));
             }
             for _ in 0..len.unwrap_or(1) {
@@ -529,13 +533,13 @@ impl P {
         loop {
             let (name, span) = self.c.ident("an address register name")?;
             let index = self.prog.address_regs;
-            if index >= MAX_PROGRAM_ADDRESS_REGISTERS || (index >= 1 && !self.opts.vp2) {
+            if index >= self.lim.max_program_address_registers || (index >= 1 && !self.opts.vp2) {
                 return Err(semantic(
                     span,
                     format!(
                         "'{name}': too many ADDRESS registers (limit {})",
                         if self.opts.vp2 {
-                            MAX_PROGRAM_ADDRESS_REGISTERS
+                            self.lim.max_program_address_registers
                         } else {
                             1
                         }
@@ -811,10 +815,13 @@ impl P {
         loop {
             self.c.expect_ident("texture", "in a TEXTURE declaration")?;
             let (a, b, s) = self.index_or_range()?;
-            if b >= MAX_TEXTURE_UNITS_NV {
+            if b >= self.lim.max_texture_image_units {
                 return Err(semantic(
                     s,
-                    format!("texture unit {b} exceeds the limit of {MAX_TEXTURE_UNITS_NV}"),
+                    format!(
+                        "texture unit {b} exceeds the limit of {}",
+                        self.lim.max_texture_image_units
+                    ),
                 ));
             }
             if !braced && a != b {
@@ -902,8 +909,8 @@ impl P {
         self.c.expect(&Tok::Dot, "after 'program'")?;
         self.c.expect_ident("buffer", "in a buffer binding")?;
         let (binding, bhi, bspan) = self.index_or_range()?;
-        if bhi >= MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS {
-            return Err(semantic(bspan, format!("program.buffer[{bhi}] exceeds the {MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS} binding points")));
+        if bhi >= self.lim.max_program_parameter_buffer_bindings {
+            return Err(semantic(bspan, format!("program.buffer[{bhi}] exceeds the {max_program_parameter_buffer_bindings} binding points", max_program_parameter_buffer_bindings = self.lim.max_program_parameter_buffer_bindings)));
         }
         // NV_gpu_program5 section 2.X.3.6 adds "program.buffer[a..b]": one variable over
         // several binding points, indexed by binding first.
@@ -953,10 +960,13 @@ impl P {
             Some(Some((n, _))) => Some(n),
             _ => count,
         };
-        if len.is_some_and(|l| l > MAX_PROGRAM_PARAMETER_BUFFER_SIZE) {
+        if len.is_some_and(|l| l > self.lim.max_program_parameter_buffer_size) {
             return Err(semantic(
                 span,
-                format!("'{name}' is larger than {MAX_PROGRAM_PARAMETER_BUFFER_SIZE} elements"),
+                format!(
+                    "'{name}' is larger than {max_program_parameter_buffer_size} elements",
+                    max_program_parameter_buffer_size = self.lim.max_program_parameter_buffer_size
+                ),
             ));
         }
         let kind = match kw {
@@ -1012,8 +1022,8 @@ impl P {
         self.c.expect(&Tok::Dot, "after 'program'")?;
         self.c.expect_ident("counter", "in a counter binding")?;
         let (binding, _) = self.c.bracket_int("a counter binding")?;
-        if binding >= MAX_ATOMIC_COUNTER_BINDINGS {
-            return Err(semantic(self.c.prev_span(), format!("program.counter[{binding}] exceeds the {MAX_ATOMIC_COUNTER_BINDINGS} counter bindings")));
+        if binding >= self.lim.max_atomic_counter_bindings {
+            return Err(semantic(self.c.prev_span(), format!("program.counter[{binding}] exceeds the {max_atomic_counter_bindings} counter bindings", max_atomic_counter_bindings = self.lim.max_atomic_counter_bindings)));
         }
         let (mut first, mut len) = (0, 1);
         if self.c.peek() == &Tok::LBracket {
@@ -1045,10 +1055,13 @@ impl P {
         let braced = self.c.eat(&Tok::LBrace);
         self.c.expect_ident("image", "in an IMAGE declaration")?;
         let (a, b, s) = self.index_or_range()?;
-        if b >= MAX_IMAGE_UNITS {
+        if b >= self.lim.max_image_units {
             return Err(semantic(
                 s,
-                format!("image unit {b} exceeds the limit of {MAX_IMAGE_UNITS}"),
+                format!(
+                    "image unit {b} exceeds the limit of {max_image_units}",
+                    max_image_units = self.lim.max_image_units
+                ),
             ));
         }
         if braced {
@@ -1082,8 +1095,8 @@ impl P {
         self.c.expect(&Tok::Dot, "after 'program'")?;
         self.c.expect_ident("storage", "in a storage binding")?;
         let (a, b, s) = self.index_or_range()?;
-        if b >= MAX_STORAGE_BUFFER_BINDINGS {
-            return Err(semantic(s, format!("program.storage[{b}] exceeds the {MAX_STORAGE_BUFFER_BINDINGS} storage bindings")));
+        if b >= self.lim.max_storage_buffer_bindings {
+            return Err(semantic(s, format!("program.storage[{b}] exceeds the {max_storage_buffer_bindings} storage bindings", max_storage_buffer_bindings = self.lim.max_storage_buffer_bindings)));
         }
         if braced {
             self.c
@@ -1133,8 +1146,8 @@ impl P {
         self.c
             .expect_ident("subroutine", "in a subroutine binding")?;
         let (a, b, s) = self.index_or_range()?;
-        if b >= MAX_SUBROUTINE_UNIFORM_LOCATIONS {
-            return Err(semantic(s, format!("program.subroutine[{b}] exceeds the limit of {MAX_SUBROUTINE_UNIFORM_LOCATIONS}")));
+        if b >= self.lim.max_subroutine_uniform_locations {
+            return Err(semantic(s, format!("program.subroutine[{b}] exceeds the limit of {max_subroutine_uniform_locations}", max_subroutine_uniform_locations = self.lim.max_subroutine_uniform_locations)));
         }
         if braced {
             self.c
@@ -1283,9 +1296,9 @@ impl P {
             "VERTICES_OUT" | "INVOCATIONS" => {
                 let (n, ns) = self.c.int("a count")?;
                 let limit = match (kw, st) {
-                    ("INVOCATIONS", _) => MAX_GEOMETRY_INVOCATIONS,
-                    (_, Stage::TessControl) => MAX_PATCH_VERTICES,
-                    _ => MAX_GEOMETRY_VERTICES_OUT,
+                    ("INVOCATIONS", _) => self.lim.max_geometry_invocations,
+                    (_, Stage::TessControl) => self.lim.max_patch_vertices,
+                    _ => self.lim.max_geometry_vertices_out,
                 };
                 if n == 0 || n > u64::from(limit) {
                     return Err(semantic(

@@ -1,7 +1,6 @@
 //! Label resolution and whole-program checks run after the last statement.
 
 use super::cursor::semantic;
-use super::limits::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS;
 use super::{Sym, P};
 use crate::error::ProgramError;
 use crate::ir::*;
@@ -115,10 +114,10 @@ impl P {
             // "the number of result variable components written by the program"
             // (NV_geometry_program4 section 2.14.6.4).
             let comps = self.prog.result_components();
-            if n.saturating_mul(comps) > MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS {
+            if n.saturating_mul(comps) > self.lim.max_geometry_total_output_components {
                 return Err(semantic(
                     span,
-                    format!("VERTICES_OUT {n} x {comps} result components exceeds the limit of {MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS}"),
+                    format!("VERTICES_OUT {n} x {comps} result components exceeds the limit of {max_geometry_total_output_components}", max_geometry_total_output_components = self.lim.max_geometry_total_output_components),
                 ));
             }
         }

@@ -2,7 +2,6 @@
 //! texture accesses and memory operations, with the per-instruction load-time checks.
 
 use super::cursor::{semantic, syntax};
-use super::limits::*;
 use super::opcodes::{self, Kind, OpInfo, TypeMods, AF, AV, F2, FO, V2, V3};
 use super::operands::ParsedSrc;
 use super::{Block, Sym, P};
@@ -1360,10 +1359,13 @@ impl P {
         let (n, s) = self.c.ident("an image")?;
         if n == "image" && !self.syms.contains_key(&n) {
             let (u, us) = self.c.bracket_int("an image unit")?;
-            if u >= MAX_IMAGE_UNITS {
+            if u >= self.lim.max_image_units {
                 return Err(semantic(
                     us,
-                    format!("image unit {u} exceeds the limit of {MAX_IMAGE_UNITS}"),
+                    format!(
+                        "image unit {u} exceeds the limit of {max_image_units}",
+                        max_image_units = self.lim.max_image_units
+                    ),
                 ));
             }
             let image = match self
@@ -1584,10 +1586,11 @@ impl P {
                 };
                 let (x, xs) = self.c.int("a texel offset")?;
                 let x = i64::try_from(x.min(1 << 20)).unwrap_or(0) * if neg { -1 } else { 1 };
-                if !(i64::from(MIN_PROGRAM_TEXEL_OFFSET)..=i64::from(MAX_PROGRAM_TEXEL_OFFSET))
+                if !(i64::from(self.lim.min_program_texel_offset)
+                    ..=i64::from(self.lim.max_program_texel_offset))
                     .contains(&x)
                 {
-                    return Err(semantic(xs, format!("texel offset {x} is out of range ({MIN_PROGRAM_TEXEL_OFFSET}..{MAX_PROGRAM_TEXEL_OFFSET})")));
+                    return Err(semantic(xs, format!("texel offset {x} is out of range ({min_program_texel_offset}..{max_program_texel_offset})", max_program_texel_offset = self.lim.max_program_texel_offset, min_program_texel_offset = self.lim.min_program_texel_offset)));
                 }
                 if n >= 3 {
                     return Err(syntax(xs, "a texel offset has at most 3 components"));
@@ -1709,11 +1712,7 @@ impl P {
         &mut self,
     ) -> Result<(TexUnit, Span, std::ops::Range<u32>, Option<(Comp, Span)>), ProgramError> {
         let (n, s) = self.c.ident("a texture unit")?;
-        let limit = if self.is_nv() {
-            MAX_TEXTURE_UNITS_NV
-        } else {
-            MAX_TEXTURE_IMAGE_UNITS_ARB
-        };
+        let limit = self.lim.max_texture_image_units;
         let (unit, units) = if n == "texture" {
             let u = if self.c.peek() == &Tok::LBracket {
                 let (u, us) = self.c.bracket_int("a texture unit")?;
@@ -1826,10 +1825,13 @@ impl P {
                     .iter()
                     .filter(|b| matches!(b.0, Block::If | Block::Else { .. }))
                     .count();
-                if depth as u32 >= MAX_PROGRAM_IF_DEPTH {
+                if depth as u32 >= self.lim.max_program_if_depth {
                     return Err(semantic(
                         span,
-                        format!("IF nested {depth} deep: the limit is {MAX_PROGRAM_IF_DEPTH}"),
+                        format!(
+                            "IF nested {depth} deep: the limit is {max_program_if_depth}",
+                            max_program_if_depth = self.lim.max_program_if_depth
+                        ),
                     ));
                 }
                 let cond = self.cc_test()?;
@@ -1871,12 +1873,13 @@ impl P {
                     .iter()
                     .filter(|b| matches!(b.0, Block::Rep | Block::Loop))
                     .count();
-                if depth as u32 >= MAX_PROGRAM_LOOP_DEPTH {
+                if depth as u32 >= self.lim.max_program_loop_depth {
                     return Err(semantic(
                         span,
                         format!(
-                            "{} nested {depth} deep: the limit is {MAX_PROGRAM_LOOP_DEPTH}",
-                            info.name
+                            "{} nested {depth} deep: the limit is {max_program_loop_depth}",
+                            info.name,
+                            max_program_loop_depth = self.lim.max_program_loop_depth
                         ),
                     ));
                 }

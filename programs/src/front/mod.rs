@@ -28,11 +28,16 @@ use crate::ir::*;
 use crate::lexer::Tok;
 use crate::span::Span;
 use cursor::{syntax, Cursor};
+use limits::Limits;
 use std::collections::HashMap;
 
 /// Assembles an ARB or NV_gpu_program4/5 program whose header was already read.
-pub(crate) fn assemble_gpu(text: &str, header: Header) -> Result<Program, ProgramError> {
-    let mut p = P::new(text, header)?;
+pub(crate) fn assemble_gpu(
+    text: &str,
+    header: Header,
+    lim: &Limits,
+) -> Result<Program, ProgramError> {
+    let mut p = P::new(text, header, lim)?;
     p.program()?;
     p.finish()
 }
@@ -129,6 +134,8 @@ pub(crate) enum Block {
 
 pub(crate) struct P {
     pub c: Cursor,
+    /// The limits the program is checked against.
+    pub lim: Limits,
     pub stage: Stage,
     /// NV_gpu_program version (40, 41, 50); 0 for ARB.
     pub nv: u8,
@@ -169,7 +176,7 @@ pub(crate) enum ParamKey {
 }
 
 impl P {
-    fn new(text: &str, header: Header) -> Result<P, ProgramError> {
+    fn new(text: &str, header: Header, lim: &Limits) -> Result<P, ProgramError> {
         let mut c = Cursor::new(text)?;
         // The header token itself.
         if matches!(c.peek(), Tok::Header(_)) {
@@ -183,6 +190,7 @@ impl P {
         };
         Ok(P {
             c,
+            lim: *lim,
             stage: header.stage,
             nv,
             opts: NvOpts::default(),

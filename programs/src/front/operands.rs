@@ -2,7 +2,6 @@
 //! indexing (absolute and relative), swizzles, write masks and condition-code tests.
 
 use super::cursor::{semantic, syntax};
-use super::limits::*;
 use super::{Sym, P};
 use crate::error::ProgramError;
 use crate::ir::*;
@@ -277,12 +276,13 @@ impl P {
             let n = n.min(1 << 40) as i64;
             offset = if neg { -n } else { n };
             if self.nv == 0
-                && !(i64::from(MIN_ARB_ADDRESS_OFFSET)..=i64::from(MAX_ARB_ADDRESS_OFFSET))
+                && !(i64::from(self.lim.min_arb_address_offset)
+                    ..=i64::from(self.lim.max_arb_address_offset))
                     .contains(&offset)
             {
                 return Err(semantic(
                     nspan,
-                    format!("address offset {offset} is out of range ({MIN_ARB_ADDRESS_OFFSET}..{MAX_ARB_ADDRESS_OFFSET})"),
+                    format!("address offset {offset} is out of range ({min_arb_address_offset}..{max_arb_address_offset})", max_arb_address_offset = self.lim.max_arb_address_offset, min_arb_address_offset = self.lim.min_arb_address_offset),
                 ));
             }
         }
@@ -493,7 +493,7 @@ impl P {
                             format!("'{name}' is per-vertex: index it as '{name}[vertex]'"),
                         ));
                     }
-                    vertex = Some(self.array_index(name, 0, MAX_PATCH_VERTICES, true)?);
+                    vertex = Some(self.array_index(name, 0, self.lim.max_patch_vertices, true)?);
                 }
                 let has_index = self.c.peek() == &Tok::LBracket;
                 let index = self.maybe_array(name, first, len, has_index, self.is_nv(), span)?;
@@ -519,7 +519,7 @@ impl P {
                 let len = var
                     .as_ref()
                     .and_then(|v| v.len)
-                    .unwrap_or(MAX_PROGRAM_PARAMETER_BUFFER_SIZE);
+                    .unwrap_or(self.lim.max_program_parameter_buffer_size);
                 if var
                     .as_ref()
                     .is_some_and(|v| matches!(v.kind, BufferKind::CBuffer | BufferKind::Storage))

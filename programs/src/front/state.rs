@@ -1,7 +1,6 @@
 //! `state.*` and `program.env/local` bindings to parameter rows.
 
 use super::cursor::{semantic, syntax};
-use super::limits::*;
 use super::P;
 use crate::error::ProgramError;
 use crate::ir::*;
@@ -77,7 +76,7 @@ impl P {
                         "state.light needs a light number [n]",
                     ));
                 }
-                let light = self.index_limited(MAX_LIGHTS, "light")?;
+                let light = self.index_limited(self.lim.max_lights, "light")?;
                 let (prop, ps) = self.dot_ident("a light property")?;
                 let prop = match prop.as_str() {
                     "ambient" => LightProp::Ambient,
@@ -123,7 +122,7 @@ impl P {
                         "state.lightprod needs a light number [n]",
                     ));
                 }
-                let light = self.index_limited(MAX_LIGHTS, "light")?;
+                let light = self.index_limited(self.lim.max_lights, "light")?;
                 let back = self.opt_face();
                 let (prop, ps) = self.dot_ident("a light product property")?;
                 let prop = match prop.as_str() {
@@ -140,7 +139,7 @@ impl P {
                 one(StateBinding::LightProduct { light, back, prop })
             }
             "texgen" if !arb_vp_only(self) => {
-                let unit = self.opt_index(0, MAX_TEXTURE_COORDS, "texgen")?;
+                let unit = self.opt_index(0, self.lim.max_texture_coords, "texgen")?;
                 let (kind, ks) = self.dot_ident("'eye' or 'object'")?;
                 let eye = match kind.as_str() {
                     "eye" => true,
@@ -172,7 +171,7 @@ impl P {
                         "state.clip needs a plane number [n]",
                     ));
                 }
-                let n = self.index_limited(MAX_CLIP_PLANES, "clip plane")?;
+                let n = self.index_limited(self.lim.max_clip_planes, "clip plane")?;
                 let (prop, ps) = self.dot_ident("'plane'")?;
                 if prop != "plane" {
                     return Err(semantic(
@@ -201,7 +200,7 @@ impl P {
                 one(StateBinding::DepthRange)
             }
             "texenv" if frag || self.nv > 0 => {
-                let unit = self.opt_index(0, MAX_TEXTURE_COORDS, "texenv")?;
+                let unit = self.opt_index(0, self.lim.max_texture_coords, "texenv")?;
                 let (prop, ps) = self.dot_ident("'color'")?;
                 if prop != "color" {
                     return Err(semantic(
@@ -234,25 +233,33 @@ impl P {
     fn state_matrix(&mut self) -> Result<Vec<StateBinding>, ProgramError> {
         let (name, ns) = self.dot_ident("a matrix name")?;
         let matrix = match name.as_str() {
-            "modelview" => {
-                MatrixName::ModelView(self.opt_index(0, MAX_VERTEX_UNITS, "modelview matrix")?)
-            }
+            "modelview" => MatrixName::ModelView(self.opt_index(
+                0,
+                self.lim.max_vertex_units,
+                "modelview matrix",
+            )?),
             "projection" => MatrixName::Projection,
             "mvp" => MatrixName::Mvp,
-            "texture" => {
-                MatrixName::Texture(self.opt_index(0, MAX_TEXTURE_COORDS, "texture matrix")?)
-            }
+            "texture" => MatrixName::Texture(self.opt_index(
+                0,
+                self.lim.max_texture_coords,
+                "texture matrix",
+            )?),
             "palette" => {
                 if self.c.peek() != &Tok::LBracket {
                     return Err(semantic(self.c.span(), "state.matrix.palette needs [n]"));
                 }
-                MatrixName::Palette(self.index_limited(MAX_PALETTE_MATRICES, "palette matrix")?)
+                MatrixName::Palette(
+                    self.index_limited(self.lim.max_palette_matrices, "palette matrix")?,
+                )
             }
             "program" => {
                 if self.c.peek() != &Tok::LBracket {
                     return Err(semantic(self.c.span(), "state.matrix.program needs [n]"));
                 }
-                MatrixName::Program(self.index_limited(MAX_PROGRAM_MATRICES, "program matrix")?)
+                MatrixName::Program(
+                    self.index_limited(self.lim.max_program_matrices, "program matrix")?,
+                )
             }
             _ => return Err(semantic(ns, format!("'{name}' is not a matrix name"))),
         };
@@ -301,8 +308,8 @@ impl P {
         self.c.expect_ident("program", "")?;
         let (kind, ks) = self.dot_ident("'env' or 'local'")?;
         let (limit, env) = match kind.as_str() {
-            "env" => (MAX_PROGRAM_ENV_PARAMETERS, true),
-            "local" => (MAX_PROGRAM_LOCAL_PARAMETERS, false),
+            "env" => (self.lim.max_program_env_parameters, true),
+            "local" => (self.lim.max_program_local_parameters, false),
             _ => {
                 return Err(semantic(
                     ks,
