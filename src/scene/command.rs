@@ -1,6 +1,7 @@
 //! `[test]` commands: one line → one [`Command`], parsed before anything runs so a bad
 //! line is reported with what was expected.
 
+use crate::context::state::{MAX_PROGRAM_MATRICES, MAX_TEXTURE_COORDS};
 use crate::gl;
 
 /// Which program-parameter array a `parameter` command writes.
@@ -323,6 +324,19 @@ impl<'a> Args<'a> {
         let w = self.next(what)?;
         parse_f64(w).ok_or_else(|| format!("expected {what} (a number), found '{w}'"))
     }
+    /// A number a probe compares with: NaN or infinity would make the comparison pass or
+    /// cover no pixel, so the probe would check nothing.
+    fn finite(&mut self, what: &str) -> Result<f64, String> {
+        let w = self.next(what)?;
+        parse_f64(w)
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("expected {what} (a finite number), found '{w}'"))
+    }
+    /// A probe tolerance: finite and not negative.
+    fn tolerance(&mut self) -> Result<f64, String> {
+        let w = self.next("a tolerance")?;
+        parse_tolerance(w)
+    }
     fn f32(&mut self, what: &str) -> Result<f32, String> {
         Ok(self.f64(what)? as f32)
     }
@@ -397,6 +411,48 @@ pub(crate) fn parse_f64(w: &str) -> Option<f64> {
         return parse_i64(w).map(|v| v as f64);
     }
     w.parse::<f64>().ok()
+}
+
+fn parse_tolerance(w: &str) -> Result<f64, String> {
+    parse_f64(w)
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("expected a tolerance (a finite number >= 0), found '{w}'"))
+}
+
+/// Parentheses must pair up: the word splitter drops them, so without this check
+/// `clear color (1, 0, 0, 1` would pass for a complete line.
+fn check_parens(line: &str) -> Result<(), String> {
+    let mut depth = 0usize;
+    for c in line.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| "')' without a matching '('".to_string())?
+            }
+            _ => {}
+        }
+    }
+    if depth == 0 {
+        Ok(())
+    } else {
+        Err("unclosed '('".into())
+    }
+}
+
+/// The N of `textureN`/`programN`, below `count` (the runner adds it to an enum base).
+fn matrix_index(name: &str, count: usize) -> Result<u32, String> {
+    name.get(7..)
+        .and_then(|n| n.parse::<u32>().ok())
+        .filter(|&i| (i as usize) < count)
+        .ok_or_else(|| format!("bad matrix name '{name}': N must be 0 to {}", count - 1))
+}
+
+/// A mipmap level: the runner builds the base level `size << level`, which must stay
+/// below `MAX_TEXTURE_SIZE` (2^14).
+fn mip_level(a: &mut Args) -> Result<u32, String> {
+    a.index_below("a level", 15)
 }
 
 /// `v` as a GLsizei-range value (0 to i32::MAX).
@@ -513,6 +569,7 @@ fn texparam_name(w: &str) -> Option<u32> {
 /// assert!(parse_command("draw rect 1 2").is_err());
 /// ```
 pub fn parse_command(line: &str) -> Result<Command, String> {
+    check_parens(line)?;
     let mut a = Args {
         w: words(line),
         pos: 0,
@@ -627,7 +684,11 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
             if a.eat("mask") {
                 let mut m = [false; 4];
                 for v in &mut m {
-                    *v = a.i64("0 or 1")? != 0;
+                    *v = match a.i64("0 or 1")? {
+                        0 => false,
+                        1 => true,
+                        n => return Err(format!("expected 0 or 1 in 'color mask', found {n}")),
+                    };
                 }
                 Command::ColorMask(m)
             } else {
@@ -722,7 +783,7 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
             let v: Vec<f64> = a
                 .rest()
                 .iter()
-                .map(|w| parse_f64(w).ok_or_else(|| format!("expected a tolerance, found '{w}'")))
+                .map(|w| parse_tolerance(w))
                 .collect::<Result<_, _>>()?;
             match v[..] {
                 [t] => Command::Tolerance([t; 4]),
@@ -743,16 +804,12 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
             let mode = match name {
                 "modelview" => MatrixTarget::ModelView,
                 "projection" => MatrixTarget::Projection,
-                n if n.starts_with("texture") => MatrixTarget::Texture(
-                    n[7..]
-                        .parse()
-                        .map_err(|_| format!("bad matrix name '{n}'"))?,
-                ),
-                n if n.starts_with("program") => MatrixTarget::Program(
-                    n[7..]
-                        .parse()
-                        .map_err(|_| format!("bad matrix name '{n}'"))?,
-                ),
+                n if n.starts_with("texture") => {
+                    MatrixTarget::Texture(matrix_index(n, MAX_TEXTURE_COORDS)?)
+                }
+                n if n.starts_with("program") => {
+                    MatrixTarget::Program(matrix_index(n, MAX_PROGRAM_MATRICES)?)
+                }
                 n => {
                     return Err(format!(
                         "expected modelview|projection|textureN|programN, found '{n}'"
@@ -1029,7 +1086,7 @@ fn parse_texture(a: &mut Args) -> Result<Command, String> {
         },
         "checkerboard" => {
             let unit = a.u32("a unit")?;
-            let level = a.u32("a level")?;
+            let level = mip_level(a)?;
             let w = a.u32("a width")?;
             let h = a.u32("a height")?;
             let c0 = a.f32n("a colour component")?;
@@ -1039,7 +1096,7 @@ fn parse_texture(a: &mut Args) -> Result<Command, String> {
         }
         "quads" => {
             let unit = a.u32("a unit")?;
-            let level = a.u32("a level")?;
+            let level = mip_level(a)?;
             let w = a.u32("a width")?;
             let h = a.u32("a height")?;
             let sw = a.u32("a tile width")?;
@@ -1201,7 +1258,7 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
         "rgba" | "rgb" => {
             let rgba = w == "rgba";
             let region = if relative {
-                ProbeRegion::Relative(a.f64("x")?, a.f64("y")?)
+                ProbeRegion::Relative(a.finite("x")?, a.finite("y")?)
             } else {
                 ProbeRegion::Pixel(a.i32("x")?, a.i32("y")?)
             };
@@ -1219,9 +1276,18 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
                 _ => return Err(format!("expected rgb|rgba, found '{k}'")),
             };
             let region = if relative {
-                ProbeRegion::RelativeRect(a.f64("x")?, a.f64("y")?, a.f64("w")?, a.f64("h")?)
+                let (x, y) = (a.finite("x")?, a.finite("y")?);
+                let (w, h) = (a.finite("w")?, a.finite("h")?);
+                if w <= 0.0 || h <= 0.0 {
+                    return Err(format!("probe rect of size {w}x{h} checks no pixel"));
+                }
+                ProbeRegion::RelativeRect(x, y, w, h)
             } else {
-                ProbeRegion::Rect(a.i32("x")?, a.i32("y")?, a.i32("w")?, a.i32("h")?)
+                let (x, y, w, h) = (a.i32("x")?, a.i32("y")?, a.i32("w")?, a.i32("h")?);
+                if w <= 0 || h <= 0 {
+                    return Err(format!("probe rect of size {w}x{h} checks no pixel"));
+                }
+                ProbeRegion::Rect(x, y, w, h)
             };
             Command::ProbeColor {
                 region,
@@ -1242,7 +1308,7 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
                 expected: expected(&mut a, rgba)?,
             }
         }
-        "depth" if !relative => Command::ProbeDepth(a.i32("x")?, a.i32("y")?, a.f64("a depth")?),
+        "depth" if !relative => Command::ProbeDepth(a.i32("x")?, a.i32("y")?, a.finite("a depth")?),
         "stencil" if !relative => {
             Command::ProbeStencil(a.i32("x")?, a.i32("y")?, a.u32("a stencil value")?)
         }
@@ -1254,7 +1320,12 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
                 x: a.i32("x")?,
                 y: a.i32("y")?,
                 sample: a.u32("a sample index")?,
-                expected: a.f64n("a colour component")?,
+                expected: [
+                    a.finite("red")?,
+                    a.finite("green")?,
+                    a.finite("blue")?,
+                    a.finite("alpha")?,
+                ],
             }
         }
         "png" if !relative => {
@@ -1264,7 +1335,7 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
             while let Some(k) = a.peek() {
                 a.pos += 1;
                 match k {
-                    "tolerance" => tolerance = a.f64("a tolerance")?,
+                    "tolerance" => tolerance = a.tolerance()?,
                     "pixels" => pixels = a.u32("a pixel count")? as usize,
                     _ => return Err(format!("expected 'tolerance T' or 'pixels N', found '{k}'")),
                 }
@@ -1336,10 +1407,10 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
 }
 
 fn expected(a: &mut Args, rgba: bool) -> Result<[f64; 4], String> {
-    let r = a.f64("red")?;
-    let g = a.f64("green")?;
-    let b = a.f64("blue")?;
-    let al = if rgba { a.f64("alpha")? } else { 1.0 };
+    let r = a.finite("red")?;
+    let g = a.finite("green")?;
+    let b = a.finite("blue")?;
+    let al = if rgba { a.finite("alpha")? } else { 1.0 };
     Ok([r, g, b, al])
 }
 
@@ -1491,5 +1562,79 @@ mod tests {
         assert!(parse_command("nonsense")
             .unwrap_err()
             .contains("unknown command"));
+    }
+
+    #[test]
+    fn probes_that_check_nothing_are_rejected() {
+        for line in [
+            "probe png a.png tolerance nan",
+            "probe png a.png tolerance inf",
+            "probe png a.png tolerance -1",
+            "tolerance nan",
+            "tolerance 0.1 0.1 nan 0.1",
+            "relative probe rect rgba (nan, 0, 1, 1) (1, 0, 0, 1)",
+            "relative probe rect rgba (0, 0, nan, 1) (1, 0, 0, 1)",
+            "relative probe rect rgba (0, 0, 0, 1) (1, 0, 0, 1)",
+            "relative probe rgba (0.5, nan) (1, 0, 0, 1)",
+            "probe rect rgba (0, 0, 0, 5) (1, 0, 0, 1)",
+            "probe rect rgb (0, 0, 5, -1) (1, 0, 0)",
+            "probe rgba 1 1 nan 0 0 1",
+            "probe all rgb 1 inf 0",
+            "probe depth 1 1 nan",
+            "probe sample rgba 1 1 0 (nan, 0, 0, 1)",
+        ] {
+            let e = parse_command(line).expect_err(line);
+            assert!(
+                e.contains("finite") || e.contains("checks no pixel"),
+                "{line}: {e}"
+            );
+        }
+        assert!(parse_command("probe png a.png tolerance 0 pixels 0").is_ok());
+        assert!(parse_command("relative probe rect rgba (0, 0, 0.5, 0.5) (1, 0, 0, 1)").is_ok());
+    }
+
+    #[test]
+    fn out_of_range_indices_are_parse_errors() {
+        for line in [
+            "matrix program4294967295 identity",
+            "matrix program8 identity",
+            "matrix texture4294967296 identity",
+            "matrix program identity",
+            "texture checkerboard 0 4294967295 (4, 4) (1, 0, 0, 1) (0, 0, 1, 1)",
+            "texture checkerboard 0 15 (4, 4) (1, 0, 0, 1) (0, 0, 1, 1)",
+            "texture quads 0 32 (4, 4) (2, 2) (1, 0, 0, 1) (0, 1, 0, 1) (0, 0, 1, 1) (1, 1, 1, 1)",
+        ] {
+            let e = parse_command(line).expect_err(line);
+            assert!(
+                e.contains("matrix name") || e.contains("level"),
+                "{line}: {e}"
+            );
+        }
+        assert!(parse_command("matrix program7 identity").is_ok());
+        assert!(
+            parse_command("texture checkerboard 0 14 (1, 1) (1, 0, 0, 1) (0, 0, 1, 1)").is_ok()
+        );
+    }
+
+    #[test]
+    fn unbalanced_parentheses_and_bad_masks_are_rejected() {
+        for (line, want) in [
+            ("clear color (1, 0, 0, 1", "unclosed"),
+            ("probe rgba (1, 1) (1, 0, 0, 1", "unclosed"),
+            ("clear color 1, 0, 0, 1)", "without a matching"),
+            ("color mask 2 3 4 5", "0 or 1"),
+            ("color mask 1 1 1 -1", "0 or 1"),
+        ] {
+            let e = parse_command(line).expect_err(line);
+            assert!(e.contains(want), "{line}: {e}");
+        }
+        assert_eq!(
+            parse_command("color mask 0 1 1 0").unwrap(),
+            Command::ColorMask([false, true, true, false])
+        );
+        let e = crate::scene::parse("[test]\nclear\nclear color (1, 0, 0, 1\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        let e = crate::scene::parse("[test]\ncolor mask 2 3 4 5\n").unwrap_err();
+        assert_eq!(e.line, 2);
     }
 }

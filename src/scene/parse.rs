@@ -197,6 +197,7 @@ pub fn parse(text: &str) -> Result<Scene, SceneError> {
     let mut section: Option<(String, usize)> = None;
     let mut body: Vec<(usize, &str)> = Vec::new();
     let mut seen_test = false;
+    let mut seen_section = false;
     while i <= lines.len() {
         let line = lines.get(i).copied();
         let is_header = line.is_some_and(|l| l.starts_with('['));
@@ -220,6 +221,7 @@ pub fn parse(text: &str) -> Result<Scene, SceneError> {
                     return Err(err(i + 1, "[test] must be the last section"));
                 }
                 section = Some((name.trim().to_string(), i + 1));
+                seen_section = true;
             }
         } else if section.is_some() {
             if let Some(l) = line {
@@ -227,6 +229,14 @@ pub fn parse(text: &str) -> Result<Scene, SceneError> {
             }
         }
         i += 1;
+    }
+    if !seen_section {
+        // Text before the first section is ignored, so an empty file or one of garbage
+        // would otherwise run nothing and PASS.
+        return Err(err(
+            lines.len().max(1),
+            "no section ('[require]', '[vertex program]', '[test]', ...): not a scene file",
+        ));
     }
     Ok(scene)
 }
@@ -257,6 +267,16 @@ fn finish_section(
     body: &[(usize, &str)],
 ) -> Result<(), SceneError> {
     if let Some(stage) = program_stage(name) {
+        // One program per stage: a second section would silently replace the first.
+        if let Some(first) = scene.programs.iter().find(|p| p.stage == stage) {
+            return Err(err(
+                hline,
+                format!(
+                    "a second [{name}] section (the first is on line {}): one program per stage",
+                    first.first_line - 1
+                ),
+            ));
+        }
         let mut text = String::new();
         for (_, l) in body {
             text.push_str(l);
@@ -572,5 +592,31 @@ mod tests {
         assert!(e.to_string().contains("SIZE WIDTH HEIGHT"), "{e}");
         let e = parse("[require]\nsamples\n").unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn empty_or_garbage_files_are_not_scenes() {
+        for text in [
+            "",
+            "\n\n",
+            "garbage\n\x01\x02 ((\nmore",
+            "# only a comment\n",
+        ] {
+            let e = parse(text).unwrap_err();
+            assert!(e.message.contains("not a scene file"), "{text:?}: {e}");
+            let r = crate::scene::run_text(text, std::path::Path::new("."));
+            assert_eq!(r.outcome, crate::scene::Outcome::Fail, "{text:?}");
+        }
+        assert_eq!(parse("a\nb\nc\n").unwrap_err().line, 3);
+    }
+
+    #[test]
+    fn duplicate_program_sections_name_both_lines() {
+        let text = "[vertex program]\n!!ARBvp1.0\nEND\n[fragment program]\n!!ARBfp1.0\nEND\n\
+                    [vertex program]\n!!ARBvp1.0\nEND\n[test]\n";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.line, 7);
+        assert!(e.message.contains("line 1"), "{e}");
+        assert!(e.message.contains("[vertex program]"), "{e}");
     }
 }

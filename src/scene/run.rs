@@ -1058,8 +1058,9 @@ impl Runner {
             ProbeRegion::RelativeRect(fx, fy, fw, fh) => (
                 (fx * f64::from(w)) as i32,
                 (fy * f64::from(h)) as i32,
-                (fw * f64::from(w)) as i32,
-                (fh * f64::from(h)) as i32,
+                // A positive size (the parser checks) covers at least one pixel.
+                ((fw * f64::from(w)) as i32).max(1),
+                ((fh * f64::from(h)) as i32).max(1),
             ),
             ProbeRegion::All => (0, 0, w, h),
         };

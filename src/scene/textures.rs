@@ -387,7 +387,12 @@ impl Runner {
         if level == 0 {
             return self.upload(target, 0, Format::RGBA8, size, t);
         }
-        let base = [size[0] << level, size[1] << level, 1];
+        let grow = |s: u32| {
+            s.checked_shl(level)
+                .filter(|b| b >> level == s)
+                .ok_or_else(|| Error::invalid_value(format!("level {level} of a {s}-texel side")))
+        };
+        let base = [grow(size[0])?, grow(size[1])?, 1];
         self.ctx
             .tex_image_texels(target, 0, Format::RGBA8, base, None)?;
         self.upload(target, level, Format::RGBA8, size, t)?;
