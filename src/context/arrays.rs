@@ -89,18 +89,13 @@ impl Context {
     /// ```
     pub fn gen_vertex_arrays(&mut self, n: usize) -> Vec<u32> {
         let a = &mut self.arrays;
-        (0..n)
-            .map(|_| {
-                loop {
-                    a.next_vao = a.next_vao.wrapping_add(1);
-                    if a.next_vao != 0 && !a.vaos.contains_key(&a.next_vao) {
-                        break;
-                    }
-                }
-                a.vaos.insert(a.next_vao, None);
-                a.next_vao
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut a.next_vao, a.vaos.len(), |id| {
+            a.vaos.contains_key(&id)
+        });
+        for &id in &ids {
+            a.vaos.insert(id, None);
+        }
+        ids
     }
 
     /// `glIsVertexArray`: true for generated names that have been bound at least once.

@@ -183,14 +183,13 @@ impl Context {
     /// ```
     pub fn gen_buffers(&mut self, n: usize) -> Vec<u32> {
         let b = &mut self.buffers;
-        (0..n)
-            .map(|_| {
-                b.next_id += 1;
-                let id = b.next_id;
-                b.objects.insert(id, BufferObject::new(false));
-                id
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut b.next_id, b.objects.len(), |id| {
+            b.objects.contains_key(&id)
+        });
+        for &id in &ids {
+            b.objects.insert(id, BufferObject::new(false));
+        }
+        ids
     }
 
     /// `glDeleteBuffers`: unbinds them everywhere and makes them non-resident.

@@ -477,13 +477,13 @@ impl Context {
     /// ```
     pub fn gen_renderbuffers(&mut self, n: usize) -> Vec<u32> {
         let f = &mut self.fbos;
-        (0..n)
-            .map(|_| {
-                f.next_rb += 1;
-                f.renderbuffers.insert(f.next_rb, Renderbuffer::default());
-                f.next_rb
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut f.next_rb, f.renderbuffers.len(), |id| {
+            f.renderbuffers.contains_key(&id)
+        });
+        for &id in &ids {
+            f.renderbuffers.insert(id, Renderbuffer::default());
+        }
+        ids
     }
 
     /// `glBindRenderbuffer(RENDERBUFFER, id)`.
@@ -662,13 +662,13 @@ impl Context {
     /// ```
     pub fn gen_framebuffers(&mut self, n: usize) -> Vec<u32> {
         let f = &mut self.fbos;
-        (0..n)
-            .map(|_| {
-                f.next_fb += 1;
-                f.objects.insert(f.next_fb, Fbo::default());
-                f.next_fb
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut f.next_fb, f.objects.len(), |id| {
+            f.objects.contains_key(&id)
+        });
+        for &id in &ids {
+            f.objects.insert(id, Fbo::default());
+        }
+        ids
     }
 
     /// `glBindFramebuffer(FRAMEBUFFER | DRAW_FRAMEBUFFER | READ_FRAMEBUFFER, id)`; 0 is the

@@ -34,6 +34,7 @@ mod is_object;
 mod legacy_state;
 mod mapping;
 pub mod matrix;
+mod names;
 pub(crate) mod params;
 mod program_query;
 pub mod programs;

@@ -129,7 +129,7 @@ impl Default for Programs {
             defaults: (0..5).map(|i| ProgramObject::new(Some(i))).collect(),
             bound: [0; 5],
             env: vec![vec![[0; 4]; MAX_ENV_PARAMETERS]; 5],
-            next_id: 1,
+            next_id: 0,
             error_position: -1,
             error_string: String::new(),
             tracking: Vec::new(),
@@ -179,14 +179,13 @@ impl Context {
     /// ```
     pub fn gen_programs(&mut self, n: usize) -> Vec<u32> {
         let p = &mut self.programs;
-        (0..n)
-            .map(|_| {
-                let id = p.next_id;
-                p.next_id += 1;
-                p.objects.insert(id, ProgramObject::new(None));
-                id
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut p.next_id, p.objects.len(), |id| {
+            p.objects.contains_key(&id)
+        });
+        for &id in &ids {
+            p.objects.insert(id, ProgramObject::new(None));
+        }
+        ids
     }
 
     /// `glBindProgramARB`: binds program `id` (0 = the target's default program) to

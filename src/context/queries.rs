@@ -112,13 +112,13 @@ impl Context {
     /// ```
     pub fn gen_queries(&mut self, n: usize) -> Vec<u32> {
         let q = &mut self.queries;
-        (0..n)
-            .map(|_| {
-                q.next_id += 1;
-                q.objects.insert(q.next_id, Query::default());
-                q.next_id
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut q.next_id, q.objects.len(), |id| {
+            q.objects.contains_key(&id)
+        });
+        for &id in &ids {
+            q.objects.insert(id, Query::default());
+        }
+        ids
     }
 
     /// `glDeleteQueries`: 0 and unknown names are ignored. An active query's name is

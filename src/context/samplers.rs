@@ -51,13 +51,13 @@ impl Context {
     /// ```
     pub fn gen_samplers(&mut self, n: usize) -> Vec<u32> {
         let t = &mut self.textures;
-        (0..n)
-            .map(|_| {
-                t.next_sampler += 1;
-                t.samplers.insert(t.next_sampler, SamplerState::default());
-                t.next_sampler
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut t.next_sampler, t.samplers.len(), |id| {
+            t.samplers.contains_key(&id)
+        });
+        for &id in &ids {
+            t.samplers.insert(id, SamplerState::default());
+        }
+        ids
     }
 
     /// `glIsSampler`.

@@ -322,13 +322,13 @@ impl Context {
     /// ```
     pub fn gen_textures(&mut self, n: usize) -> Vec<u32> {
         let t = &mut self.textures;
-        (0..n)
-            .map(|_| {
-                t.next_id += 1;
-                t.objects.insert(t.next_id, TexObject::default());
-                t.next_id
-            })
-            .collect()
+        let ids = super::names::fresh(n, &mut t.next_id, t.objects.len(), |id| {
+            t.objects.contains_key(&id)
+        });
+        for &id in &ids {
+            t.objects.insert(id, TexObject::default());
+        }
+        ids
     }
 
     /// `glBindTexture` on the active unit; binding a name created for another target is

@@ -85,13 +85,14 @@ impl Context {
     /// ```
     pub fn gen_transform_feedbacks(&mut self, n: usize) -> Vec<u32> {
         let x = &mut self.xfb;
-        (0..n)
-            .map(|_| {
-                x.next_id += 1;
-                x.objects.insert(x.next_id, XfbObject::default());
-                x.next_id
-            })
-            .collect()
+        // The bound object lives outside `objects`.
+        let ids = super::names::fresh(n, &mut x.next_id, x.objects.len() + 1, |id| {
+            id == x.bound || x.objects.contains_key(&id)
+        });
+        for &id in &ids {
+            x.objects.insert(id, XfbObject::default());
+        }
+        ids
     }
 
     /// `glBindTransformFeedback(TRANSFORM_FEEDBACK, id)`: 0 is the default object. A
