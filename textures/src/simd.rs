@@ -107,9 +107,11 @@ macro_rules! multiversion {
                 // SAFETY: isa() returns Avx512 only when is_x86_feature_detected! found
                 // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma: every feature
                 // `avx512` is compiled with exists on this CPU.
+                #[allow(unsafe_code)]
                 $crate::simd::Isa::Avx512 => unsafe { avx512 $(::<$($cn),*>)? ($($arg),*) },
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: isa() returns Avx2 only when avx2 and fma were detected.
+                #[allow(unsafe_code)]
                 $crate::simd::Isa::Avx2 => unsafe { avx2 $(::<$($cn),*>)? ($($arg),*) },
                 _ => body $(::<$($cn),*>)? ($($arg),*),
             }
