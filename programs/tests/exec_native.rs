@@ -318,10 +318,22 @@ fn build(tokens: &[[u8; 6]]) -> String {
                 neg(d),
                 f(e)
             ),
-            _ => match a % 4 {
+            _ => match a % 7 {
                 0 => format!("KIL {};", cond(d).trim_matches(|c| c == '(' || c == ')')),
                 1 => format!("KIL {}{};", neg(d), f(c)),
                 2 => format!("I2F {}, {};", dst(f(b)), i(c)),
+                3 => format!(
+                    "{}{}{cc} {}, {}{}{}, texture[{}], 2D;",
+                    pick(&["TEX", "TXB", "TXL", "TXP"], d),
+                    pick(CLAMP, e / 6),
+                    dst(f(b)),
+                    neg(d),
+                    f(c),
+                    pick(SWZ, e),
+                    a % 3
+                ),
+                4 => format!("TXF.S {}, {}, texture[1], 2D;", dst(i(b)), i(c)),
+                5 => format!("TXQ {}, {}.x, texture[2], 2D;", dst(i(b)), i(c)),
                 _ => format!("MOV{cc} {}, {};", dst(f(b)), f(c)),
             },
         };

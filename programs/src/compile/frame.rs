@@ -4,8 +4,9 @@
 
 use super::native;
 use crate::exec::executor::{self, Frame as CtlFrame, Group, Next, Run};
-use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState};
-use crate::ir::Program;
+use crate::exec::texture::{self, TexOperands};
+use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState, TexOffsets, Vec4, MAX_LANES};
+use crate::ir::{Extra, Program, TexOffset, TexUnit};
 use smallvec::SmallVec;
 use std::any::Any;
 use std::ffi::c_void;
@@ -34,6 +35,9 @@ pub(crate) struct Frame {
     pub params: *const u32,
     /// Entry point running one instruction in the interpreter (`native::step_entry`).
     pub step: extern "C" fn(*mut Frame, u32, u32) -> u32,
+    /// Entry point for a texture instruction (`native::texture_entry`): operands and
+    /// result in a `[Vec4; 4]` (coordinate, operand 2, operand 3, result).
+    pub texture: extern "C" fn(*mut Frame, u32, u32, *mut Vec4) -> u32,
     /// Lanes that run (entry mask).
     pub active: u32,
     /// Out: lanes killed.
@@ -73,6 +77,7 @@ pub(crate) fn run<E: Env + ?Sized>(
         cc: state.cc.as_mut_ptr().cast::<u8>(),
         params: params.as_ptr().cast::<u32>(),
         step: native::step_entry::<E>,
+        texture: native::texture_entry::<E>,
         active,
         kill: 0,
         instructions: 0,
@@ -96,6 +101,29 @@ pub(crate) fn run<E: Env + ?Sized>(
     (status, frame)
 }
 
+/// Run `f` for the instruction at `pc`, turning its error or panic into the kernel's
+/// status (a panic is resumed by [`run`] once the kernel has returned).
+fn guarded(
+    frame: &mut Frame,
+    pc: u32,
+    f: impl FnOnce(&mut ExecStats) -> Result<(), ExecErrorKind>,
+) -> u32 {
+    let mut stats = ExecStats::default();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut stats)));
+    frame.stats += stats;
+    match result {
+        Ok(Ok(())) => DONE,
+        Ok(Err(kind)) => {
+            frame.error = Some((pc, kind));
+            FAILED
+        }
+        Err(panic) => {
+            frame.panic = Some(panic);
+            FAILED
+        }
+    }
+}
+
 /// One instruction at `pc` in the interpreter, for the lanes of `mask`: the kernel has
 /// stored every register the instruction reads or writes into `state` and reloads the
 /// ones it writes afterwards.
@@ -109,7 +137,7 @@ pub(crate) fn step<E: Env + ?Sized>(
     pc: u32,
     mask: u32,
 ) -> u32 {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    guarded(frame, pc, |stats| {
         let srcs = state.operand_buf.take();
         let mut run = Run {
             prog,
@@ -130,30 +158,53 @@ pub(crate) fn step<E: Env + ?Sized>(
         };
         let r = executor::step(&mut run, &mut g);
         run.st.operand_buf = run.srcs.take();
-        let stats = run.stats;
-        let r = match r {
+        *stats = run.stats;
+        match r {
             Ok(Next::Seq) if run.spawned.is_empty() && g.mask == mask => Ok(()),
             Ok(_) => Err(ExecErrorKind::Malformed(
                 "an interpreted step changed the flow of control".into(),
             )),
             Err(e) => Err(e),
+        }
+    })
+}
+
+/// A texture instruction with a fixed unit (`lower::Lower::texture`): `io` holds the
+/// loaded coordinate and extra operands; the result goes into `io[3]`.
+pub(crate) fn texture<E: Env + ?Sized>(
+    frame: &mut Frame,
+    prog: &Program,
+    env: &mut E,
+    pc: u32,
+    mask: u32,
+    io: &mut [Vec4; 4],
+) -> u32 {
+    guarded(frame, pc, |stats| {
+        let malformed = |m: &str| ExecErrorKind::Malformed(m.to_string());
+        let inst = prog
+            .instructions
+            .get(pc as usize)
+            .ok_or_else(|| malformed("pc out of range"))?;
+        let (Extra::Tex(info), Some(op)) = (&inst.extra, texture::tex_op(inst.op)) else {
+            return Err(malformed("not a texture instruction"));
         };
-        (r, stats)
-    }));
-    match result {
-        Ok((r, stats)) => {
-            frame.stats += stats;
-            match r {
-                Ok(()) => DONE,
-                Err(kind) => {
-                    frame.error = Some((pc, kind));
-                    FAILED
-                }
-            }
-        }
-        Err(panic) => {
-            frame.panic = Some(panic);
-            FAILED
-        }
-    }
+        let TexUnit::Fixed(unit) = info.unit else {
+            return Err(malformed("texture unit is not fixed"));
+        };
+        let offsets = match &info.offset {
+            Some(TexOffset::Const(o)) => TexOffsets::Const(o.map(i32::from)),
+            _ => TexOffsets::None,
+        };
+        let [coord, op2, op3, out] = io;
+        let n = inst.srcs.len();
+        let ops = TexOperands {
+            coord,
+            operand2: (n > 1).then_some(&*op2),
+            operand3: (n > 2).then_some(&*op3),
+            offsets,
+            units: &[Some(unit); MAX_LANES],
+        };
+        *out = texture::sample(env, prog.stage, info, op, inst.dtype, mask, &ops, stats)?;
+        Ok(())
+    })
 }

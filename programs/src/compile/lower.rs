@@ -22,6 +22,7 @@
 
 use super::frame::{Frame, DONE, FAILED};
 use super::scan::{self, flow_cond, Touch};
+use crate::exec::texture;
 use crate::exec::MAX_LANES;
 use crate::ir::{
     CondOp, CondTest, DataType, Dialect, ExtSwizzle, File, Index, Inst, Opcode, Program, Saturate,
@@ -104,6 +105,7 @@ pub(crate) struct Lower<'a, 'f> {
     done: Block,
     failed: Block,
     step_sig: ir::SigRef,
+    texture_sig: ir::SigRef,
     variant: Variant,
     needs: Needs,
     config: TargetFrontendConfig,
@@ -135,7 +137,10 @@ impl<'a, 'f> Lower<'a, 'f> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let frame = b.block_params(entry)[0];
+        let mut texture_sig = step_sig.clone();
+        texture_sig.params.push(AbiParam::new(types::I64));
         let step_sig = b.import_signature(step_sig);
+        let texture_sig = b.import_signature(texture_sig);
         let vars = |b: &mut FunctionBuilder<'f>| -> Vars {
             std::array::from_fn(|_| std::array::from_fn(|_| b.declare_var(V)))
         };
@@ -169,6 +174,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             done,
             failed,
             step_sig,
+            texture_sig,
             variant,
             needs: Needs::default(),
             config,
@@ -893,6 +899,7 @@ impl<'a, 'f> Lower<'a, 'f> {
                     break;
                 }
                 _ if scan::native(prog, inst) => self.native(inst),
+                _ if scan::native_texture(prog, inst) => self.texture(pc, inst),
                 _ => self.step(pc, inst),
             }
         }
@@ -1018,6 +1025,55 @@ impl<'a, 'f> Lower<'a, 'f> {
         if t.cc {
             self.load_cc();
         }
+    }
+
+    /// A texture instruction: operands spilled to a stack slot as SoA, one call into the
+    /// sampler (`frame::texture`), the result written like any other.
+    fn texture(&mut self, pc: usize, inst: &Inst) {
+        self.flush();
+        let op = texture::tex_op(inst.op).expect("scan::native_texture checked the opcode");
+        let (coord_ty, extra_ty) = texture::operand_types(op);
+        const VEC4: u32 = (4 * MAX_LANES * 4) as u32;
+        let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+            ir::StackSlotKind::ExplicitSlot,
+            4 * VEC4,
+            4,
+        ));
+        for (i, s) in inst.srcs.iter().enumerate() {
+            let v = self.load(s, if i == 0 { coord_ty } else { extra_ty });
+            for c in 0..4 {
+                for k in 0..CHUNKS {
+                    let off = i as u32 * VEC4 + Self::reg_offset(0, c, k) as u32;
+                    self.b
+                        .ins()
+                        .stack_store(types::I64, v[c][k], slot, off as i32);
+                }
+            }
+        }
+        let mask = self.mask_bits();
+        let io = self.b.ins().stack_addr(types::I64, slot, 0);
+        let f = self.b.ins().load(
+            types::I64,
+            mem_ro(),
+            self.frame,
+            offset_of!(Frame, texture) as i32,
+        );
+        let pc_v = self.b.ins().iconst(types::I32, pc as i64);
+        let call = self
+            .b
+            .ins()
+            .call_indirect(self.texture_sig, f, &[self.frame, pc_v, mask, io]);
+        let status = self.b.inst_results(call)[0];
+        let next = self.b.create_block();
+        self.b.ins().brif(status, self.failed, &[], next, &[]);
+        self.b.switch_to_block(next);
+        let out: Reg = std::array::from_fn(|c| {
+            std::array::from_fn(|k| {
+                let off = 3 * VEC4 + Self::reg_offset(0, c, k) as u32;
+                self.b.ins().stack_load(types::I64, V, slot, off as i32)
+            })
+        });
+        self.write(inst, texture::result_type(op, inst.dtype), out);
     }
 
     fn native(&mut self, inst: &Inst) {

@@ -9,7 +9,7 @@
 #![allow(unsafe_code)]
 
 use super::frame::{self, Frame};
-use crate::exec::Env;
+use crate::exec::{Env, Vec4};
 use cranelift_jit::JITModule;
 use std::sync::Mutex;
 
@@ -95,4 +95,27 @@ pub(crate) extern "C" fn step_entry<E: Env + ?Sized>(frame: *mut Frame, pc: u32,
         )
     };
     frame::step(frame, prog, params, state, env, pc, mask)
+}
+
+/// Entry point kernels call for a texture instruction (see `frame::texture`).
+pub(crate) extern "C" fn texture_entry<E: Env + ?Sized>(
+    frame: *mut Frame,
+    pc: u32,
+    mask: u32,
+    io: *mut Vec4,
+) -> u32 {
+    // SAFETY: as in `step_entry`: the kernel passes back its own frame, whose borrow
+    // `Code::call` holds without touching it during the call.
+    let frame = unsafe { &mut *frame };
+    // SAFETY: `env` and `prog` as in `step_entry`. `io` is the kernel's 1024-byte,
+    // 16-byte-aligned stack slot (`Lower::texture`), i.e. a `[Vec4; 4]` that lives for the
+    // whole call and that nothing else accesses while it runs.
+    let (env, prog, io) = unsafe {
+        (
+            &mut **frame.env.cast::<&mut E>(),
+            &*frame.prog,
+            &mut *io.cast::<[Vec4; 4]>(),
+        )
+    };
+    frame::texture(frame, prog, env, pc, mask, io)
 }

@@ -114,9 +114,9 @@ pub(crate) fn src_native(prog: &Program, s: &Src) -> bool {
     }
 }
 
-/// Whether `inst` is lowered to vector code (else it runs as an interpreted step).
-pub(crate) fn native(prog: &Program, inst: &Inst) -> bool {
-    use Opcode::*;
+/// Full precision, 32-bit, a direct temp/output destination (if any) and sources the
+/// translator loads itself.
+fn operands_native(prog: &Program, inst: &Inst) -> bool {
     if inst.precision != Precision::Full || inst.dtype.is_64() {
         return false;
     }
@@ -130,7 +130,26 @@ pub(crate) fn native(prog: &Program, inst: &Inst) -> bool {
             return false;
         }
     }
-    if !inst.srcs.iter().all(|s| src_native(prog, s)) {
+    inst.srcs.iter().all(|s| src_native(prog, s))
+}
+
+/// A texture instruction whose operands the kernel loads and whose unit and offsets are
+/// fixed at compile time: one call into the sampler with SoA operands.
+pub(crate) fn native_texture(prog: &Program, inst: &Inst) -> bool {
+    let Extra::Tex(info) = &inst.extra else {
+        return false;
+    };
+    crate::exec::texture::tex_op(inst.op).is_some()
+        && matches!(info.unit, TexUnit::Fixed(_))
+        && !matches!(info.offset, Some(TexOffset::Register(_)))
+        && inst.srcs.len() <= 3
+        && operands_native(prog, inst)
+}
+
+/// Whether `inst` is lowered to vector code (else it runs as an interpreted step).
+pub(crate) fn native(prog: &Program, inst: &Inst) -> bool {
+    use Opcode::*;
+    if !operands_native(prog, inst) {
         return false;
     }
     let int = matches!(inst.dtype, DataType::S32 | DataType::U32);
