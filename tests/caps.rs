@@ -158,6 +158,14 @@ const VP: &str = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
 
 /// What shows an extension at work: programs that must load (the option or header it
 /// adds), and entry points that must accept a call.
+/// A new buffer of `size` zero bytes bound to `target`.
+fn buffer(c: &mut Context, target: u32, size: u64) -> glemu::Result<u32> {
+    let b = c.gen_buffers(1)[0];
+    c.bind_buffer(target, b)?;
+    c.buffer_data_size(target, size, gl::STATIC_DRAW)?;
+    Ok(b)
+}
+
 type Probe = (
     Vec<(Stage, &'static str)>,
     fn(&mut Context) -> glemu::Result<()>,
@@ -221,30 +229,22 @@ fn probe(ext: &str) -> Option<Probe> {
         "GL_NV_geometry_program4" => (vec![(Geometry, "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n")], none),
         "GL_NV_tessellation_program5" => (vec![(TessControl, "!!NVtcp5.0\nVERTICES_OUT 3;\nEND\n"), (TessEval, "!!NVtep5.0\nTESS_MODE TRIANGLES;\nMOV result.position, vertex.tesscoord;\nEND\n")], |c| c.patch_vertices(3)),
         "GL_NV_parameter_buffer_object" => (vec![(Fragment, "!!NVfp4.0\nBUFFER b[] = { program.buffer[0] };\nMOV result.color, b[0];\nEND\n")], |c| {
-            let b = c.gen_buffers(1)[0];
-            c.bind_buffer(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, b)?;
-            c.buffer_data_size(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 64, gl::STATIC_DRAW)?;
+            let b = buffer(c, gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 64)?;
             c.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 0, b)
         }),
         "GL_NV_parameter_buffer_object2" => (vec![(Fragment, "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0] };\nTEMP a;\nLDC.F32X4 a, cb[0];\nMOV result.color, a;\nEND\n")], none),
         "GL_NV_shader_atomic_counters" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0];\nUINT TEMP u;\nATOMCTR.INCR u, c;\nEND\n")], |c| {
-            let b = c.gen_buffers(1)[0];
-            c.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, b)?;
-            c.buffer_data_size(gl::ATOMIC_COUNTER_BUFFER, 16, gl::STATIC_DRAW)?;
+            let b = buffer(c, gl::ATOMIC_COUNTER_BUFFER, 16)?;
             c.bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, 0, b)
         }),
         "GL_NV_shader_buffer_load" => (vec![(Fragment, "!!NVfp5.0\nLONG TEMP p;\nTEMP t;\nLOAD.F32X4 t, p.x;\nMOV result.color, t;\nEND\n")], |c| {
-            let b = c.gen_buffers(1)[0];
-            c.bind_buffer(gl::ARRAY_BUFFER, b)?;
-            c.buffer_data_size(gl::ARRAY_BUFFER, 16, gl::STATIC_DRAW)?;
+            buffer(c, gl::ARRAY_BUFFER, 16)?;
             c.make_buffer_resident(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
             c.buffer_gpu_address(gl::ARRAY_BUFFER).map(drop)
         }),
         "GL_NV_shader_buffer_store" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_buffer_store;\nLONG TEMP p;\nSTORE.F32 fragment.color, p.x;\nEND\n")], none),
         "GL_NV_shader_storage_buffer_object" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE s = program.storage[0];\nUINT TEMP u;\nLDB.U32 u, s[0];\nSTB.U32 u, s[4];\nEND\n")], |c| {
-            let b = c.gen_buffers(1)[0];
-            c.bind_buffer(gl::SHADER_STORAGE_BUFFER, b)?;
-            c.buffer_data_size(gl::SHADER_STORAGE_BUFFER, 16, gl::STATIC_DRAW)?;
+            let b = buffer(c, gl::SHADER_STORAGE_BUFFER, 16)?;
             c.bind_buffer_base(gl::SHADER_STORAGE_BUFFER, 0, b)
         }),
         "GL_NV_shader_thread_group" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT TEMP i;\nMOV.U i.x, fragment.threadid.x;\nEND\n")], none),
