@@ -6,7 +6,6 @@
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{ExecErrorKind, Executor, LaneState, MAX_LANES};
-use glemu_test_support::externals;
 use std::path::{Path, PathBuf};
 
 #[test]
@@ -21,17 +20,11 @@ fn reftest_programs_run_without_malformed_errors() {
 
 #[test]
 fn corpus_programs_run_without_malformed_errors() {
-    let Some(dirs) = externals(
-        "programs/tests/exec_corpus.rs corpus_programs_run_without_malformed_errors",
-        &["corpus", "oracle"],
-    ) else {
-        return;
-    };
-    let mut paths = Vec::new();
-    for d in dirs {
-        files(&d, &mut paths);
+    if let Some(paths) =
+        corpus_paths("programs/tests/exec_corpus.rs corpus_programs_run_without_malformed_errors")
+    {
+        run_all(paths);
     }
-    run_all(paths);
 }
 
 /// Runs every program that assembles in `paths` (more than 100 of them) on 16 lanes.

@@ -85,18 +85,11 @@ fn reftest_programs_native_equals_interpreter() {
 
 #[test]
 fn corpus_native_equals_interpreter() {
-    let Some(dirs) = glemu_test_support::externals(
-        "programs/tests/exec_native.rs corpus_native_equals_interpreter",
-        &["corpus", "oracle"],
-    ) else {
-        return;
-    };
-    let mut paths = Vec::new();
-    for d in dirs {
-        files(&d, &mut paths);
+    if let Some(paths) =
+        corpus_paths("programs/tests/exec_native.rs corpus_native_equals_interpreter")
+    {
+        compare_all(paths, 200);
     }
-    paths.sort();
-    compare_all(paths, 200);
 }
 
 /// Every program that assembles in `paths` (at least `min` of them), both ways, with

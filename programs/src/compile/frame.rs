@@ -138,17 +138,7 @@ pub(crate) fn step<E: Env + ?Sized>(
     mask: u32,
 ) -> u32 {
     guarded(frame, pc, |stats| {
-        let srcs = state.operand_buf.take();
-        let mut run = Run {
-            prog,
-            st: state,
-            params,
-            env,
-            stats: ExecStats::default(),
-            spawned: SmallVec::new(),
-            prefetched: Vec::new(),
-            srcs,
-        };
+        let mut run = Run::new(prog, state, params, env);
         let mut g = Group {
             pc,
             mask,

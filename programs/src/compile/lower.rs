@@ -956,6 +956,23 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.switch_to_block(next);
     }
 
+    /// Call the entry point stored at `field` of the frame with `(frame, pc, args...)`;
+    /// a non-zero status leaves the kernel through the failure exit.
+    fn call_entry(&mut self, field: usize, sig: ir::SigRef, pc: usize, args: &[Value]) {
+        let f = self
+            .b
+            .ins()
+            .load(types::I64, mem_ro(), self.frame, field as i32);
+        let pc_v = self.b.ins().iconst(types::I32, pc as i64);
+        let mut all = vec![self.frame, pc_v];
+        all.extend_from_slice(args);
+        let call = self.b.ins().call_indirect(sig, f, &all);
+        let status = self.b.inst_results(call)[0];
+        let next = self.b.create_block();
+        self.b.ins().brif(status, self.failed, &[], next, &[]);
+        self.b.switch_to_block(next);
+    }
+
     /// Run `inst` in the interpreter for the lanes of the mask.
     fn step(&mut self, pc: usize, inst: &Inst) {
         self.flush();
@@ -996,21 +1013,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             self.store_cc();
         }
         let mask = self.mask_bits();
-        let f = self.b.ins().load(
-            types::I64,
-            mem_ro(),
-            self.frame,
-            offset_of!(Frame, step) as i32,
-        );
-        let pc_v = self.b.ins().iconst(types::I32, pc as i64);
-        let call = self
-            .b
-            .ins()
-            .call_indirect(self.step_sig, f, &[self.frame, pc_v, mask]);
-        let status = self.b.inst_results(call)[0];
-        let next = self.b.create_block();
-        self.b.ins().brif(status, self.failed, &[], next, &[]);
-        self.b.switch_to_block(next);
+        self.call_entry(offset_of!(Frame, step), self.step_sig, pc, &[mask]);
         for r in regs(&t.temps_written, nt) {
             self.load_reg(temps, |s| &s.temps, r);
         }
@@ -1052,21 +1055,12 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
         let mask = self.mask_bits();
         let io = self.b.ins().stack_addr(types::I64, slot, 0);
-        let f = self.b.ins().load(
-            types::I64,
-            mem_ro(),
-            self.frame,
-            offset_of!(Frame, texture) as i32,
+        self.call_entry(
+            offset_of!(Frame, texture),
+            self.texture_sig,
+            pc,
+            &[mask, io],
         );
-        let pc_v = self.b.ins().iconst(types::I32, pc as i64);
-        let call = self
-            .b
-            .ins()
-            .call_indirect(self.texture_sig, f, &[self.frame, pc_v, mask, io]);
-        let status = self.b.inst_results(call)[0];
-        let next = self.b.create_block();
-        self.b.ins().brif(status, self.failed, &[], next, &[]);
-        self.b.switch_to_block(next);
         let out: Reg = std::array::from_fn(|c| {
             std::array::from_fn(|k| {
                 let off = 3 * VEC4 + Self::reg_offset(0, c, k) as u32;

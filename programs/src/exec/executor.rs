@@ -227,6 +227,27 @@ pub(crate) struct Run<'a, E: Env + ?Sized> {
 }
 
 impl<'a, E: Env + ?Sized> Run<'a, E> {
+    /// A run of `prog` over `st`, borrowing the state's operand buffer (give it back with
+    /// `st.operand_buf = run.srcs.take()`).
+    pub(crate) fn new(
+        prog: &'a Program,
+        st: &'a mut LaneState,
+        params: &'a [[u32; 4]],
+        env: &'a mut E,
+    ) -> Run<'a, E> {
+        let srcs = st.operand_buf.take();
+        Run {
+            prog,
+            st,
+            params,
+            env,
+            stats: ExecStats::default(),
+            spawned: SmallVec::new(),
+            prefetched: Vec::new(),
+            srcs,
+        }
+    }
+
     #[inline]
     pub(crate) fn access(&self, g: &Group) -> Access<'a> {
         Access {
@@ -401,17 +422,7 @@ impl Executor {
             }
         }
         state.reset_run();
-        let srcs = state.operand_buf.take();
-        let mut run = Run {
-            prog,
-            st: state,
-            params,
-            env,
-            stats: ExecStats::default(),
-            spawned: SmallVec::new(),
-            prefetched: Vec::new(),
-            srcs,
-        };
+        let mut run = Run::new(prog, state, params, env);
         let mut groups = initial_groups(prog, active);
         let mut result = Ok(());
         while let Some(gi) = self.pick(&mut groups) {

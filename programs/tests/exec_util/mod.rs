@@ -442,6 +442,18 @@ pub fn programs(text: &str) -> Vec<String> {
     out
 }
 
+/// Every file under the shared corpus and the oracle's folder for the test `test`, sorted
+/// (None when they are absent outside CI: the test is skipped).
+pub fn corpus_paths(test: &str) -> Option<Vec<PathBuf>> {
+    let dirs = glemu_test_support::externals(test, &["corpus", "oracle"])?;
+    let mut paths = Vec::new();
+    for d in dirs {
+        files(&d, &mut paths);
+    }
+    paths.sort();
+    Some(paths)
+}
+
 /// The reftests' scene files (always in the repository), sorted.
 pub fn reftest_paths() -> Vec<PathBuf> {
     let mut paths = Vec::new();
