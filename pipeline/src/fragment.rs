@@ -438,12 +438,11 @@ impl ProgramShader<'_> {
                     reg[3] = [ONE; MAX_LANES];
                 }
                 FragSrc::PrimitiveId => {
-                    *reg = [
-                        [batch.primitive_id(); MAX_LANES],
-                        [0; MAX_LANES],
-                        [0; MAX_LANES],
-                        [0; MAX_LANES],
-                    ];
+                    let ids = batch.primitive_ids();
+                    reg[0][..lanes].copy_from_slice(&ids[..lanes]);
+                    for c in 1..4 {
+                        reg[c] = [0; MAX_LANES];
+                    }
                 }
                 FragSrc::SampleId => {
                     let ids = batch.sample_id().copied().unwrap_or([0; LANES]);

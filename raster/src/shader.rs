@@ -1,10 +1,15 @@
 //! The contract between the rasterizer and the fragment program the pipeline runs.
 //!
 //! The rasterizer calls [`FragmentShader::shade`] once per [`FragmentBatch`]: up to
-//! [`QUADS_PER_BATCH`] 2×2 quads of ONE primitive, [`LANES`] lanes in all. Lane
-//! `4q + i` is quad `q`'s pixel `(x + (i & 1), y + (i >> 1))` (y up, so lanes 2, 3 are the
-//! row above): DDX = lane1 − lane0, DDY = lane2 − lane0. Lanes whose coverage is 0 are
-//! helpers: shade them (derivatives need them) but their outputs are discarded.
+//! [`QUADS_PER_BATCH`] 2×2 quads, [`LANES`] lanes in all. Lane `4q + i` is quad `q`'s
+//! pixel `(x + (i & 1), y + (i >> 1))` (y up, so lanes 2, 3 are the row above): DDX =
+//! lane1 − lane0, DDY = lane2 − lane0. Lanes whose coverage is 0 are helpers: shade them
+//! (derivatives need them) but their outputs are discarded.
+//!
+//! The quads of a batch may come from different primitives of one draw (small triangles
+//! fill a batch together); each quad is wholly one primitive's, and all primitives of a
+//! batch face the same way. Two quads may cover the same pixel: the rasterizer applies
+//! tests and writes lane by lane in order, which is submission order.
 
 use crate::error::ShaderError;
 use crate::setup::{AttrPlane, PrimSetup};
@@ -168,13 +173,16 @@ impl Default for LaneData {
     }
 }
 
-/// One shader call's inputs: lane positions, coverage, and the primitive's attribute plane
-/// equations with helpers to evaluate them anywhere in the pixel.
+/// One shader call's inputs: lane positions, coverage, and each quad's primitive with its
+/// attribute plane equations, with helpers to evaluate them anywhere in the pixel.
 #[derive(Debug, Clone, Copy)]
 pub struct FragmentBatch<'a> {
     pub(crate) lanes: &'a LaneData,
-    pub(crate) prim: &'a PrimSetup,
-    pub(crate) attrs: &'a [AttrPlane],
+    /// The primitive of each quad (unused quads repeat quad 0's).
+    pub(crate) prims: [&'a PrimSetup; QUADS_PER_BATCH],
+    pub(crate) attrs: [&'a [AttrPlane]; QUADS_PER_BATCH],
+    /// Every quad is `prims[0]`'s: the plane of a varying is the same in every lane.
+    pub(crate) uniform: bool,
     pub(crate) info: &'a ShaderInfo,
     /// Sample positions (fraction of a pixel) of the framebuffer's pattern.
     pub(crate) sample_pos: &'a [[f32; 2]],
@@ -213,21 +221,27 @@ impl<'a> FragmentBatch<'a> {
     pub fn sample_id(&self) -> Option<&[u32; LANES]> {
         self.lanes.per_sample.then_some(&self.lanes.sample_id)
     }
-    /// Whether the primitive is front-facing (lines and points always are).
+    /// Whether the batch's primitives are front-facing (lines and points always are; a
+    /// batch never mixes facings).
     pub fn front_facing(&self) -> bool {
-        self.prim.front
+        self.prims[0].front
     }
-    /// `primitive.id`.
-    pub fn primitive_id(&self) -> u32 {
-        self.prim.id
+    /// `primitive.id` of each lane's primitive.
+    pub fn primitive_ids(&self) -> [u32; LANES] {
+        std::array::from_fn(|i| self.prim(i).id)
+    }
+    /// The primitive of lane `i`.
+    #[inline(always)]
+    fn prim(&self, i: usize) -> &PrimSetup {
+        self.prims[(i / 4) % QUADS_PER_BATCH]
     }
     /// Framebuffer height (for upper-left origin fragment coordinates).
     pub fn framebuffer_height(&self) -> u32 {
         self.fb_height
     }
-    /// Number of scalar varyings the primitive carries.
+    /// Number of scalar varyings the primitives carry.
     pub fn varyings(&self) -> usize {
-        self.attrs.len()
+        self.attrs[0].len()
     }
     /// Number of samples per pixel.
     pub fn samples(&self) -> u32 {
@@ -244,10 +258,11 @@ impl<'a> FragmentBatch<'a> {
         let l = self.lanes;
         for i in 0..LANES {
             let (rx, ry) = (l.rx[i], l.ry[i]);
-            out[0][i] = (rx + self.prim.ox).to_bits();
-            out[1][i] = (ry + self.prim.oy).to_bits();
-            out[2][i] = self.prim.frag_z(self.prim.z.at(rx, ry)).to_bits();
-            out[3][i] = self.prim.inv_w.at(rx, ry).to_bits();
+            let p = self.prim(i);
+            out[0][i] = (rx + p.ox).to_bits();
+            out[1][i] = (ry + p.oy).to_bits();
+            out[2][i] = p.frag_z(p.z.at(rx, ry)).to_bits();
+            out[3][i] = p.inv_w.at(rx, ry).to_bits();
         }
     }
 
@@ -255,7 +270,7 @@ impl<'a> FragmentBatch<'a> {
     pub fn point_coord(&self, out: &mut [[u32; LANES]; 2]) {
         let l = self.lanes;
         for i in 0..LANES {
-            let (s, t) = match &self.prim.point_coord() {
+            let (s, t) = match &self.prim(i).point_coord() {
                 Some(p) => (p[0].at(l.rx[i], l.ry[i]), p[1].at(l.rx[i], l.ry[i])),
                 None => (0.0, 0.0),
             };
@@ -272,11 +287,15 @@ impl<'a> FragmentBatch<'a> {
             self.interpolate_at_centroid(k, out);
             return;
         }
-        let Some(a) = self.attrs.get(k) else {
+        let l = self.lanes;
+        if !self.uniform {
+            self.eval_at(k, &l.rx, &l.ry, Some(&l.w), out);
+            return;
+        }
+        let Some(a) = self.attrs[0].get(k) else {
             *out = [0; LANES];
             return;
         };
-        let l = self.lanes;
         match interp.mode {
             InterpMode::Flat => *out = [a.flat; LANES],
             InterpMode::NoPerspective => {
@@ -292,36 +311,64 @@ impl<'a> FragmentBatch<'a> {
         }
     }
 
-    /// Evaluates varying `k` at the given positions relative to the primitive origin.
-    fn eval_at(&self, k: usize, rx: &[f32; LANES], ry: &[f32; LANES], out: &mut [u32; LANES]) {
-        let Some(a) = self.attrs.get(k) else {
-            *out = [0; LANES];
-            return;
-        };
+    /// Evaluates varying `k` at the given positions relative to each lane's primitive
+    /// origin; `w` is the perspective factor there when the caller has it.
+    fn eval_at(
+        &self,
+        k: usize,
+        rx: &[f32; LANES],
+        ry: &[f32; LANES],
+        w: Option<&[f32; LANES]>,
+        out: &mut [u32; LANES],
+    ) {
+        // Each lane's plane, gathered per quad, so the arithmetic below is one loop over
+        // the lanes whatever the mix of primitives (and the same formula, bit for bit).
+        let mut c = [0.0f32; LANES];
+        let mut dx = [0.0f32; LANES];
+        let mut dy = [0.0f32; LANES];
+        let mut flat = [0u32; LANES];
+        for (q, attrs) in self.attrs.iter().enumerate() {
+            let Some(a) = attrs.get(k) else {
+                *out = [0; LANES];
+                return;
+            };
+            for i in 4 * q..4 * q + 4 {
+                c[i] = a.plane.c;
+                dx[i] = a.plane.dx;
+                dy[i] = a.plane.dy;
+                flat[i] = a.flat;
+            }
+        }
+        let at = |i: usize| c[i] + dx[i] * rx[i] + dy[i] * ry[i];
         match self.info.interp(k).mode {
-            InterpMode::Flat => *out = [a.flat; LANES],
+            InterpMode::Flat => *out = flat,
             InterpMode::NoPerspective => {
                 for i in 0..LANES {
-                    out[i] = a.plane.at(rx[i], ry[i]).to_bits();
+                    out[i] = at(i).to_bits();
                 }
             }
-            InterpMode::Perspective => {
-                for i in 0..LANES {
-                    let inv_w = self.prim.inv_w.at(rx[i], ry[i]);
-                    let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
-                    out[i] = (a.plane.at(rx[i], ry[i]) * w).to_bits();
+            InterpMode::Perspective => match w {
+                Some(w) => {
+                    for i in 0..LANES {
+                        out[i] = (at(i) * w[i]).to_bits();
+                    }
                 }
-            }
+                None => {
+                    for i in 0..LANES {
+                        let inv_w = self.prim(i).inv_w.at(rx[i], ry[i]);
+                        let w = if inv_w != 0.0 { 1.0 / inv_w } else { 0.0 };
+                        out[i] = (at(i) * w).to_bits();
+                    }
+                }
+            },
         }
     }
 
     /// Position of lane `i`'s pixel corner relative to the plane origin.
     #[inline]
     fn corner(&self, i: usize) -> (f32, f32) {
-        (
-            self.lanes.x[i] as f32 - self.prim.ox,
-            self.lanes.y[i] as f32 - self.prim.oy,
-        )
+        let p = self.prim(i);
+        (self.lanes.x[i] as f32 - p.ox, self.lanes.y[i] as f32 - p.oy)
     }
 
     /// IPAC: varying `k` at each lane's centroid (the centre when fully covered or a
@@ -348,7 +395,7 @@ impl<'a> FragmentBatch<'a> {
             rx[i] = cx + p[0];
             ry[i] = cy + p[1];
         }
-        self.eval_at(k, &rx, &ry, out);
+        self.eval_at(k, &rx, &ry, None, out);
     }
 
     /// IPAS: varying `k` at sample `sample[lane]` of each lane's pixel (the centre when
@@ -366,7 +413,7 @@ impl<'a> FragmentBatch<'a> {
             rx[i] = cx + p[0];
             ry[i] = cy + p[1];
         }
-        self.eval_at(k, &rx, &ry, out);
+        self.eval_at(k, &rx, &ry, None, out);
     }
 
     /// IPAO: varying `k` at the pixel centre plus `(dx[lane], dy[lane])` pixels. The
@@ -385,6 +432,6 @@ impl<'a> FragmentBatch<'a> {
             rx[i] = cx + 0.5 + dx[i];
             ry[i] = cy + 0.5 + dy[i];
         }
-        self.eval_at(k, &rx, &ry, out);
+        self.eval_at(k, &rx, &ry, None, out);
     }
 }

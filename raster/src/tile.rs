@@ -6,13 +6,18 @@ use crate::draw::DrawCtx;
 use crate::error::RasterError;
 use crate::fragops;
 use crate::framebuffer::{channel_keep_masks, encode_depth, TileMem, TILE};
-use crate::setup::{AttrPlane, DrawSetup, PrimSetup, SUBPIXEL};
+use crate::setup::{DrawSetup, PrimSetup, SUBPIXEL};
 use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LANES};
 
 /// Block edge for trivial accept/reject, in pixels.
 const BLOCK: i32 = 8;
 
 /// A worker's reusable state: shader scratch, lane data, outputs and the pending batch.
+///
+/// The pending batch collects quads across primitives of one chunk (small triangles
+/// have one or two quads each, which alone would leave most lanes of a shader call
+/// idle); it is shaded when full, when a primitive of the other facing comes, and at the
+/// end of the chunk's primitives in the tile.
 pub(crate) struct Worker<T> {
     scratch: T,
     lanes: LaneData,
@@ -21,6 +26,8 @@ pub(crate) struct Worker<T> {
     qx: [i32; 4],
     qy: [i32; 4],
     sid: [u32; 4],
+    /// Index in the chunk's setup of each quad's primitive.
+    prim: [u32; 4],
     cov: [u32; LANES],
 }
 
@@ -34,6 +41,7 @@ impl<T> Worker<T> {
             qx: [0; 4],
             qy: [0; 4],
             sid: [0; 4],
+            prim: [0; 4],
             cov: [0; LANES],
         }
     }
@@ -42,7 +50,8 @@ impl<T> Worker<T> {
 /// Primitive-level data for the quad loop.
 struct PrimCtx<'a> {
     prim: &'a PrimSetup,
-    attrs: &'a [AttrPlane],
+    /// Index of `prim` in the chunk's setup.
+    index: u32,
     /// Edge value offsets of each evaluated sample from the pixel corner.
     soff: [[i64; 16]; 4],
     n_eval: usize,
@@ -79,11 +88,6 @@ pub(crate) fn run_tile<S: FragmentShader>(
         let Some(prim) = setup.prims.get(pi as usize) else {
             continue;
         };
-        let nv = setup.varyings;
-        let attrs = setup
-            .attrs
-            .get(prim.attr_start as usize..prim.attr_start as usize + nv)
-            .unwrap_or(&[]);
         let region = [
             prim.bbox[0].max(tx0),
             prim.bbox[1].max(ty0),
@@ -101,7 +105,7 @@ pub(crate) fn run_tile<S: FragmentShader>(
         }
         let pc = PrimCtx {
             prim,
-            attrs,
+            index: pi,
             soff,
             n_eval: evals.len(),
             region,
@@ -115,11 +119,10 @@ pub(crate) fn run_tile<S: FragmentShader>(
                 ]
             },
         };
-        w.n = 0;
-        passed += raster_prim(ctx, &pc, mem, w)?;
-        if w.n > 0 {
-            passed += process_batch(ctx, &pc, mem, w)?;
-        }
+        passed += raster_prim(ctx, setup, &pc, mem, w)?;
+    }
+    if w.n > 0 {
+        passed += process_batch(ctx, setup, mem, w)?;
     }
     Ok(passed)
 }
@@ -211,6 +214,7 @@ fn quad_coverage<S, const CLIP: bool>(
 
 fn raster_prim<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
     pc: &PrimCtx<'_>,
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
@@ -252,7 +256,7 @@ fn raster_prim<S: FragmentShader>(
                                 } else {
                                     quad_coverage::<S, true>(ctx, pc, qx, qy)
                                 };
-                                passed += push_quad(ctx, pc, mem, w, qx, qy, c)?;
+                                passed += push_quad(ctx, setup, pc, mem, w, qx, qy, c)?;
                             }
                             qx += 2;
                         }
@@ -267,9 +271,11 @@ fn raster_prim<S: FragmentShader>(
     Ok(passed)
 }
 
+#[allow(clippy::too_many_arguments)]
 #[inline]
 fn push_quad<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
     pc: &PrimCtx<'_>,
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
@@ -289,14 +295,14 @@ fn push_quad<S: FragmentShader>(
                 return;
             }
             let bit = 1u32 << s;
-            match push_one(ctx, pc, mem, w, qx, qy, c.map(|m| m & bit), s as u32) {
+            match push_one(ctx, setup, pc, mem, w, qx, qy, c.map(|m| m & bit), s as u32) {
                 Ok(p) => passed += p,
                 Err(e) => res = Err(e),
             }
         });
         res?;
     } else {
-        passed += push_one(ctx, pc, mem, w, qx, qy, c, 0)?;
+        passed += push_one(ctx, setup, pc, mem, w, qx, qy, c, 0)?;
     }
     Ok(passed)
 }
@@ -305,6 +311,7 @@ fn push_quad<S: FragmentShader>(
 #[inline]
 fn push_one<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
     pc: &PrimCtx<'_>,
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
@@ -313,19 +320,27 @@ fn push_one<S: FragmentShader>(
     c: [u32; 4],
     sid: u32,
 ) -> Result<u64, RasterError> {
+    let mut passed = 0;
+    // A batch has one facing (two-sided colour and fragment.facing are per batch).
+    if w.n > 0
+        && setup
+            .prims
+            .get(w.prim[0] as usize)
+            .is_some_and(|p| p.front != pc.prim.front)
+    {
+        passed += process_batch(ctx, setup, mem, w)?;
+    }
     let q = w.n;
     w.qx[q] = qx;
     w.qy[q] = qy;
     w.sid[q] = sid;
+    w.prim[q] = pc.index;
     w.cov[q * 4..q * 4 + 4].copy_from_slice(&c);
     w.n += 1;
     if w.n == 4 {
-        let p = process_batch(ctx, pc, mem, w)?;
-        w.n = 0;
-        Ok(p)
-    } else {
-        Ok(0)
+        passed += process_batch(ctx, setup, mem, w)?;
     }
+    Ok(passed)
 }
 
 /// Depth/stencil tests of the samples in `cov` of pixel (x, y); returns survivors.
@@ -407,7 +422,7 @@ fn flat_w(iw: &crate::setup::Plane) -> Option<f32> {
 /// comparison so the per-sample loop has no branches on state.
 fn depth_only_lanes<S>(
     ctx: &DrawCtx<'_, S>,
-    prim: &PrimSetup,
+    prims: &Quads<'_>,
     mem: &mut TileMem<'_>,
     lanes: &LaneData,
     cov: &mut [u32; LANES],
@@ -417,20 +432,20 @@ fn depth_only_lanes<S>(
     let f = ctx.state.depth_stencil.depth_func;
     match f {
         F::Never => *cov = [0; LANES],
-        F::Less => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a < b),
-        F::Equal => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a == b),
-        F::LessEqual => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a <= b),
-        F::Greater => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a > b),
-        F::NotEqual => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a != b),
-        F::GreaterEqual => depth_loop(ctx, prim, mem, lanes, cov, z_override, |a, b| a >= b),
-        F::Always => depth_loop(ctx, prim, mem, lanes, cov, z_override, |_, _| true),
+        F::Less => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a < b),
+        F::Equal => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a == b),
+        F::LessEqual => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a <= b),
+        F::Greater => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a > b),
+        F::NotEqual => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a != b),
+        F::GreaterEqual => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a >= b),
+        F::Always => depth_loop(ctx, prims, mem, lanes, cov, z_override, |_, _| true),
     }
 }
 
 #[inline(always)]
 fn depth_loop<S, C: Fn(u32, u32) -> bool>(
     ctx: &DrawCtx<'_, S>,
-    prim: &PrimSetup,
+    prims: &Quads<'_>,
     mem: &mut TileMem<'_>,
     lanes: &LaneData,
     cov: &mut [u32; LANES],
@@ -440,23 +455,34 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
     let ns = ctx.samples as usize;
     let write = ctx.state.depth_stencil.depth_write;
     let fmt = ctx.depth_format;
-    // z constant over the primitive: c + 0·x + 0·y is c up to the sign of a zero, which
+    // z constant over a primitive: c + 0·x + 0·y is c up to the sign of a zero, which
     // encode_depth discards, so one encoded value serves every sample.
-    let flat_z = flat_depth(prim, fmt);
+    let flat_z = match prims.uniform {
+        true => [flat_depth(prims.p[0], fmt); 4],
+        false => prims.p.map(|p| flat_depth(p, fmt)),
+    };
     // One z per lane (every sample of a pixel shares it) first, as one loop over the
     // lanes; then the tests against the tile's stored words.
     let mut zq = [0u32; LANES];
     let per_lane = if let Some(z) = z_override {
         for lane in 0..LANES {
-            zq[lane] = encode_depth(fmt, prim.frag_z(z[lane]));
+            zq[lane] = encode_depth(fmt, prims.lane(lane).frag_z(z[lane]));
         }
         true
-    } else if let Some(f) = flat_z {
-        zq = [f; LANES];
+    } else if let [Some(f), Some(g), Some(h), Some(k)] = flat_z {
+        for q in 0..4 {
+            zq[4 * q..4 * q + 4].fill([f, g, h, k][q]);
+        }
         true
     } else if !ctx.msaa {
         for lane in 0..LANES {
-            zq[lane] = encode_depth(fmt, sample_z(prim, lanes.x[lane], lanes.y[lane], [0.5; 2]));
+            zq[lane] = match flat_z[lane / 4] {
+                Some(f) => f,
+                None => encode_depth(
+                    fmt,
+                    sample_z(prims.lane(lane), lanes.x[lane], lanes.y[lane], [0.5; 2]),
+                ),
+            };
         }
         true
     } else {
@@ -482,6 +508,7 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
                 for_bits(m, |s| test_one(&pass, write, z, d, s, &mut out));
             }
         } else {
+            let prim = prims.lane(lane);
             for_bits(m, |s| {
                 let p = ctx.sample_pos.get(s).copied().unwrap_or([0.5; 2]);
                 let zq = encode_depth(fmt, sample_z(prim, x, y, p));
@@ -512,14 +539,54 @@ fn test_one<C: Fn(u32, u32) -> bool>(
     *out &= !(1 << s);
 }
 
+/// The primitive of each quad of a batch.
+struct Quads<'a> {
+    p: [&'a PrimSetup; 4],
+    /// Every quad's primitive is `p[0]`.
+    uniform: bool,
+}
+
+impl Quads<'_> {
+    #[inline(always)]
+    fn lane(&self, lane: usize) -> &PrimSetup {
+        self.p[(lane / 4) % 4]
+    }
+}
+
+/// Shades the pending batch (`w.n` quads), tests and writes it; empties it.
 fn process_batch<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
-    pc: &PrimCtx<'_>,
+    setup: &DrawSetup,
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
 ) -> Result<u64, RasterError> {
-    let prim = pc.prim;
-    let n = w.n;
+    let n = std::mem::take(&mut w.n);
+    let Some(first) = setup.prims.get(w.prim[0] as usize) else {
+        return Ok(0);
+    };
+    let mut prims = Quads {
+        p: [first; 4],
+        uniform: true,
+    };
+    for q in 1..n {
+        if w.prim[q] != w.prim[0] {
+            prims.uniform = false;
+            if let Some(p) = setup.prims.get(w.prim[q] as usize) {
+                prims.p[q] = p;
+            }
+        }
+    }
+    let nv = setup.varyings;
+    let attrs_of = |p: &PrimSetup| {
+        setup
+            .attrs
+            .get(p.attr_start as usize..p.attr_start as usize + nv)
+            .unwrap_or(&[])
+    };
+    let attrs = match prims.uniform {
+        true => [attrs_of(first); 4],
+        false => prims.p.map(attrs_of),
+    };
     let l = &mut w.lanes;
     l.quads = n;
     l.per_sample = ctx.per_sample;
@@ -550,30 +617,39 @@ fn process_batch<S: FragmentShader>(
         }
     }
     // Flat loops over the 16 lanes so they vectorize.
+    let ox: [f32; 4] = prims.p.map(|p| p.ox);
+    let oy: [f32; 4] = prims.p.map(|p| p.oy);
     for lane in 0..LANES {
-        l.rx[lane] = l.x[lane] as f32 + spx[lane / 4] - prim.ox;
-        l.ry[lane] = l.y[lane] as f32 + spy[lane / 4] - prim.oy;
+        l.rx[lane] = l.x[lane] as f32 + spx[lane / 4] - ox[lane / 4];
+        l.ry[lane] = l.y[lane] as f32 + spy[lane / 4] - oy[lane / 4];
     }
-    let iw = prim.inv_w;
-    if let Some(w) = flat_w(&iw) {
-        l.w = [w; LANES];
+    if prims.uniform {
+        let iw = first.inv_w;
+        if let Some(w) = flat_w(&iw) {
+            l.w = [w; LANES];
+        } else {
+            for lane in 0..LANES {
+                l.w[lane] = lane_w(&iw, l.rx[lane], l.ry[lane]);
+            }
+        }
     } else {
         for lane in 0..LANES {
-            l.w[lane] = lane_w(&iw, l.rx[lane], l.ry[lane]);
+            l.w[lane] = lane_w(&prims.lane(lane).inv_w, l.rx[lane], l.ry[lane]);
         }
     }
     let depth_only = !ctx.state.depth_stencil.stencil_test;
     if ctx.early {
         if depth_only {
             let mut cov = w.lanes.coverage;
-            depth_only_lanes(ctx, prim, mem, &w.lanes, &mut cov, None);
+            depth_only_lanes(ctx, &prims, mem, &w.lanes, &mut cov, None);
             w.lanes.coverage = cov;
         } else {
             for lane in 0..LANES {
                 let cov = w.lanes.coverage[lane];
                 if cov != 0 {
                     let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
-                    w.lanes.coverage[lane] = test_samples(ctx, prim, mem, x, y, cov, None);
+                    w.lanes.coverage[lane] =
+                        test_samples(ctx, prims.lane(lane), mem, x, y, cov, None);
                 }
             }
         }
@@ -584,8 +660,9 @@ fn process_batch<S: FragmentShader>(
     w.out.kill = 0;
     let batch = FragmentBatch {
         lanes: &w.lanes,
-        prim,
-        attrs: pc.attrs,
+        prims: prims.p,
+        attrs,
+        uniform: prims.uniform,
         info: ctx.info,
         sample_pos: &ctx.sample_pos,
         fb_height: ctx.fb_height,
@@ -619,12 +696,13 @@ fn process_batch<S: FragmentShader>(
     if !ctx.early && ctx.tests {
         if depth_only {
             let z = ctx.info.writes_depth.then_some(&w.out.depth);
-            depth_only_lanes(ctx, prim, mem, &w.lanes, &mut final_cov, z);
+            depth_only_lanes(ctx, &prims, mem, &w.lanes, &mut final_cov, z);
         } else {
             for lane in 0..LANES {
                 let cov = final_cov[lane];
                 if cov != 0 {
                     let (x, y) = (w.lanes.x[lane], w.lanes.y[lane]);
+                    let prim = prims.lane(lane);
                     let z = ctx
                         .info
                         .writes_depth
