@@ -28,6 +28,11 @@ pub const MAX_VIEWPORT_DIM: i32 = MAX_TEXTURE_SIZE as i32;
 /// `MAX_VIEWPORTS`: viewports, scissor boxes and depth ranges (ARB_viewport_array).
 pub const MAX_VIEWPORTS: u32 = glemu_raster::MAX_VIEWPORTS as u32;
 
+/// `MAX_DUAL_SOURCE_DRAW_BUFFERS` (ARB_blend_func_extended): the rasterizer reads colour
+/// output 1 as draw buffer 0's second source, so dual-source blending writes draw buffer 0
+/// only.
+pub const MAX_DUAL_SOURCE_DRAW_BUFFERS: u32 = 1;
+
 /// `VIEWPORT_SUBPIXEL_BITS`: window coordinates are snapped to 1/256 pixel.
 pub const VIEWPORT_SUBPIXEL_BITS: u32 = 8;
 
@@ -126,7 +131,7 @@ pub const LIMIT_TABLE: &[Limit] = &[
     row(I, "MAX_VIEWPORTS", gl::MAX_VIEWPORTS, &[MAX_VIEWPORTS as i32]),
     row(I, "VIEWPORT_SUBPIXEL_BITS", gl::VIEWPORT_SUBPIXEL_BITS, &[VIEWPORT_SUBPIXEL_BITS as i32]),
     // ARB_blend_func_extended: one colour output with a second source.
-    row(I, "MAX_DUAL_SOURCE_DRAW_BUFFERS", gl::MAX_DUAL_SOURCE_DRAW_BUFFERS, &[1]),
+    row(I, "MAX_DUAL_SOURCE_DRAW_BUFFERS", gl::MAX_DUAL_SOURCE_DRAW_BUFFERS, &[MAX_DUAL_SOURCE_DRAW_BUFFERS as i32]),
     row(I, "VIEWPORT_BOUNDS_RANGE", gl::VIEWPORT_BOUNDS_RANGE, &[-32768, 32767]),
     row(I, "NUM_EXTENSIONS", gl::NUM_EXTENSIONS, &[EXTENSIONS.len() as i32]),
     row(P, "MAX_PROGRAM_ENV_PARAMETERS_ARB", gl::MAX_PROGRAM_ENV_PARAMETERS_ARB, &[LIMITS.max_program_env_parameters as i32]),

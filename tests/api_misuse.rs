@@ -59,6 +59,34 @@ const CASES: &[Case] = &[
         },
     ),
     (
+        "dual-source blending with a second draw buffer (MAX_DUAL_SOURCE_DRAW_BUFFERS = 1)",
+        GlError::InvalidOperation,
+        |c| {
+            let t = c.gen_textures(2);
+            let f = c.gen_framebuffers(1)[0];
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            for (k, &tex) in t.iter().enumerate() {
+                c.bind_texture(gl::TEXTURE_2D, tex)?;
+                c.tex_image_2d(
+                    gl::TEXTURE_2D,
+                    0,
+                    gl::RGBA8,
+                    4,
+                    4,
+                    gl::RGBA,
+                    gl::UNSIGNED_BYTE,
+                    None,
+                )?;
+                let at = gl::COLOR_ATTACHMENT0 + k as u32;
+                c.framebuffer_texture_2d(gl::FRAMEBUFFER, at, gl::TEXTURE_2D, tex, 0)?;
+            }
+            c.draw_buffers(&[gl::COLOR_ATTACHMENT0, gl::COLOR_ATTACHMENT0 + 1])?;
+            c.enable(gl::BLEND)?;
+            c.blend_func(gl::SRC1_COLOR, gl::ONE_MINUS_SRC1_COLOR)?;
+            c.draw_arrays(gl::TRIANGLES, 0, 3)
+        },
+    ),
+    (
         "draw PATCHES without a tessellation program",
         GlError::InvalidOperation,
         |c| c.draw_arrays(gl::PATCHES, 0, 3),
@@ -1039,4 +1067,48 @@ fn vertex_array_misuse() {
     // Deleting 0 and unknown names is silently ignored.
     ctx.delete_vertex_arrays(&[0, 77]);
     ctx.bind_vertex_array(0).unwrap();
+}
+
+/// The dual-source rule names draw buffers at index 1 and above only: with draw buffer 0
+/// alone (or blending off) the same state draws.
+#[test]
+fn dual_source_blending_draws_with_one_draw_buffer() {
+    let mut c = Context::new(4, 4).unwrap();
+    assert_eq!(
+        c.get_integer_v(gl::MAX_DUAL_SOURCE_DRAW_BUFFERS).unwrap(),
+        [1]
+    );
+    let t = c.gen_textures(2);
+    let f = c.gen_framebuffers(1)[0];
+    c.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    for (k, &tex) in t.iter().enumerate() {
+        c.bind_texture(gl::TEXTURE_2D, tex).unwrap();
+        c.tex_image_2d(
+            gl::TEXTURE_2D,
+            0,
+            gl::RGBA8,
+            4,
+            4,
+            gl::RGBA,
+            gl::UNSIGNED_BYTE,
+            None,
+        )
+        .unwrap();
+        let at = gl::COLOR_ATTACHMENT0 + k as u32;
+        c.framebuffer_texture_2d(gl::FRAMEBUFFER, at, gl::TEXTURE_2D, tex, 0)
+            .unwrap();
+    }
+    c.enable(gl::BLEND).unwrap();
+    c.blend_func(gl::SRC1_COLOR, gl::ONE_MINUS_SRC1_COLOR)
+        .unwrap();
+    c.draw_buffers(&[gl::COLOR_ATTACHMENT0, gl::NONE]).unwrap();
+    c.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
+    c.draw_buffers(&[gl::COLOR_ATTACHMENT0, gl::COLOR_ATTACHMENT0 + 1])
+        .unwrap();
+    assert_eq!(
+        c.draw_arrays(gl::TRIANGLES, 0, 3).unwrap_err().gl,
+        GlError::InvalidOperation
+    );
+    c.disable(gl::BLEND).unwrap();
+    c.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
 }

@@ -706,3 +706,34 @@ fn tessellation_chunks_keep_patch_order() {
         assert_eq!(tri[0], (k / 2) as f32, "triangle {k}");
     }
 }
+
+/// `result.color[0].secondary` is the second source of dual-source blending and nothing
+/// else: without a SRC1_* factor draw buffer 1 gets `result.color[1]`, with one the
+/// secondary colour feeds the blend and `result.color[1]` goes nowhere.
+#[test]
+fn secondary_colour_feeds_only_dual_source_blending() {
+    const DUAL_FP: &str = "!!NVfp5.0\nOPTION ARB_blend_func_extended;\n\
+        MOV result.color.primary, {1.0, 0.5, 0.25, 1.0};\n\
+        MOV result.color.secondary, {0.5, 0.5, 0.0, 0.25};\n\
+        MOV result.color[1], {0.0, 0.0, 1.0, 1.0};\nEND\n";
+    let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    st.programs.fragment = Some(stage(DUAL_FP, Stage::Fragment, vec![]));
+    let two = [ColorFormat::Rgba32F; 2];
+    let mut f = Framebuffer::new(W, W, 1, &two, DepthFormat::D24S8).unwrap();
+    run(&st, &mut f, None);
+    assert_eq!(f.read_pixel(0, 3, 3).unwrap(), [1.0, 0.5, 0.25, 1.0]);
+    assert_eq!(f.read_pixel(1, 3, 3).unwrap(), [0.0, 0.0, 1.0, 1.0]);
+    let mut f = fb();
+    f.clear_color(0, [0.5; 4], None, [true; 4], false).unwrap();
+    st.raster.blend.targets[0] = glemu_raster::BlendTarget {
+        enabled: true,
+        src_rgb: glemu_raster::BlendFactor::Src1Color,
+        dst_rgb: glemu_raster::BlendFactor::OneMinusSrc1Alpha,
+        src_alpha: glemu_raster::BlendFactor::One,
+        dst_alpha: glemu_raster::BlendFactor::Zero,
+        ..Default::default()
+    };
+    run(&st, &mut f, None);
+    // rgb = primary * secondary + 0.5 * (1 - 0.25)
+    assert_eq!(px(&f, 3, 3), [0.875, 0.625, 0.375, 1.0]);
+}

@@ -50,6 +50,8 @@ enum FragSrc {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum FragDst {
     Color(usize),
+    /// `result.color[n].secondary` (ARB_blend_func_extended): SRC1 of colour `n`.
+    Secondary(usize),
     Depth,
     SampleMask,
 }
@@ -194,9 +196,8 @@ impl FragmentPlan {
         let (mut writes_depth, mut writes_mask) = (false, false);
         for (i, o) in prog.outputs.iter().enumerate() {
             let dst = match o.binding {
-                OutputBinding::FragColor { target, index } => {
-                    FragDst::Color((target + index) as usize)
-                }
+                OutputBinding::FragColor { target, index: 0 } => FragDst::Color(target as usize),
+                OutputBinding::FragColor { target, .. } => FragDst::Secondary(target as usize),
                 OutputBinding::FragColorHalf => FragDst::Color(0),
                 OutputBinding::FragDepth => {
                     writes_depth = true;
@@ -273,25 +274,43 @@ pub struct ProgramShader<'a> {
     /// Colour outputs the framebuffer reads that the program never writes: zeroed every
     /// batch so they never carry another batch's values.
     pub unwritten: Vec<usize>,
+    /// Where each program output goes ([`FragmentPlan`]'s routing, with the secondary
+    /// colour resolved for this draw's blending).
+    outputs: Vec<(usize, FragDst)>,
 }
 
 impl<'a> ProgramShader<'a> {
-    /// A shader for a framebuffer with `targets` colour attachments (dual-source
-    /// blending reads output 1 as well).
+    /// A shader for a framebuffer with `targets` colour attachments. With
+    /// `dual_source` blending (a SRC1_* factor; only draw buffer 0 may then be written,
+    /// MAX_DUAL_SOURCE_DRAW_BUFFERS being 1) the rasterizer reads output 1 as colour 0's
+    /// second source, so `result.color[0].secondary` goes there and `result.color[n]`,
+    /// n ≥ 1, nowhere; without it the secondary colours go nowhere.
     pub fn new(
         fp: &'a StageProgram,
         plan: &'a FragmentPlan,
         res: &'a Resources,
         targets: usize,
+        dual_source: bool,
     ) -> Self {
+        let outputs: Vec<(usize, FragDst)> = plan
+            .outputs
+            .iter()
+            .filter_map(|&(slot, dst)| match dst {
+                FragDst::Secondary(0) if dual_source => Some((slot, FragDst::Color(1))),
+                FragDst::Secondary(_) => None,
+                FragDst::Color(t) if dual_source && t > 0 => None,
+                d => Some((slot, d)),
+            })
+            .collect();
         let unwritten = (0..targets.max(2))
-            .filter(|t| !plan.outputs.iter().any(|(_, d)| *d == FragDst::Color(*t)))
+            .filter(|t| !outputs.iter().any(|(_, d)| *d == FragDst::Color(*t)))
             .collect();
         ProgramShader {
             fp,
             plan,
             res,
             unwritten,
+            outputs,
         }
     }
 }
@@ -526,7 +545,7 @@ impl FragmentShader for ProgramShader<'_> {
                 *c = [[0; LANES]; 4];
             }
         }
-        for (slot, dst) in &self.plan.outputs {
+        for (slot, dst) in &self.outputs {
             let Some(r) = s.ls.output(*slot) else {
                 continue;
             };
@@ -544,6 +563,7 @@ impl FragmentShader for ProgramShader<'_> {
                     }
                 }
                 FragDst::SampleMask => out.sample_mask[..lanes].copy_from_slice(&r[0][..lanes]),
+                FragDst::Secondary(_) => {}
             }
         }
         if let Some((mode, p, k)) = self.plan.fog {

@@ -199,6 +199,15 @@ pub struct BlendTarget {
     pub color_mask: [bool; 4],
 }
 
+impl BlendTarget {
+    /// Whether a factor reads the second source colour (dual-source blending).
+    pub fn uses_src1(&self) -> bool {
+        [self.src_rgb, self.dst_rgb, self.src_alpha, self.dst_alpha]
+            .iter()
+            .any(|f| f.is_dual_source())
+    }
+}
+
 impl Default for BlendTarget {
     fn default() -> Self {
         BlendTarget {

@@ -787,9 +787,7 @@ pub(crate) fn resolve_targets(
                 keep: channel_keep_masks(format, bt.color_mask),
                 mode,
                 srgb: format == ColorFormat::Srgb8Alpha8 && bs.framebuffer_srgb,
-                dual_source: [bt.src_rgb, bt.dst_rgb, bt.src_alpha, bt.dst_alpha]
-                    .iter()
-                    .any(|f| f.is_dual_source()),
+                dual_source: bt.uses_src1(),
                 blend: *bt,
             })
         })

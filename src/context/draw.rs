@@ -475,6 +475,19 @@ impl Context {
         }
         let mut raster = super::snapshot::raster_state(&self.st)?;
         raster.blend.draw_buffers = self.plane_outputs();
+        let dual = raster
+            .blend
+            .targets
+            .iter()
+            .any(|t| t.enabled && t.uses_src1());
+        let draw = self.buffers(self.fbos.draw).draw;
+        let max_dual = crate::caps::MAX_DUAL_SOURCE_DRAW_BUFFERS;
+        if dual && draw.iter().skip(max_dual as usize).any(|&b| b != gl::NONE) {
+            return Err(Error::invalid_operation(format!(
+                "dual-source blending (a SRC1_* factor) with a draw buffer at index \
+                 {max_dual} or above (MAX_DUAL_SOURCE_DRAW_BUFFERS)"
+            )));
+        }
         let images = self.image_units_for(&programs);
         Ok(DrawState {
             programs,
