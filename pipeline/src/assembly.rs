@@ -166,6 +166,25 @@ pub fn assemble(
     let mut out = Primitives::default();
     // Each run yields at most ~2 primitives per vertex with at most 6 vertices each.
     check_alloc(seq.len() as u64 * 6, "assembled vertices")?;
+    // Independent primitives without restarts: the sequence itself, in one copy.
+    let per = class.vertices();
+    let independent = match mode {
+        PrimitiveMode::Points | PrimitiveMode::Lines | PrimitiveMode::Triangles => true,
+        PrimitiveMode::Patches => per > 0,
+        _ => false,
+    };
+    if independent && !seq.contains(&RESTART) {
+        let n = seq.len() / per;
+        out.verts = seq[..n * per].to_vec();
+        let provoking = if provoking_last && mode != PrimitiveMode::Patches {
+            per as u8 - 1
+        } else {
+            0
+        };
+        out.provoking = vec![provoking; n];
+        return Ok((class, out));
+    }
+    out.verts.reserve(seq.len() * per);
     for run in seq.split(|v| *v == RESTART) {
         assemble_run(mode, class, run, provoking_last, &mut out);
     }

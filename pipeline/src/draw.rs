@@ -82,18 +82,20 @@ struct ToRaster<'a> {
     verts: Option<Cow<'a, Vertices>>,
     class: PrimClass,
     prims: Primitives,
+    /// `primitive.id` per primitive; shorter than `prims` = the ids are the indices.
     ids: Vec<u32>,
 }
 
 impl<'a> ToRaster<'a> {
-    /// Adds an instance's primitives; vertices shared with what is already there (the
-    /// vertex stage's, without tessellation or geometry programs) are not copied.
+    /// Adds an instance's primitives (`ids` empty: ids are indices); vertices shared with
+    /// what is already there (the vertex stage's, without tessellation or geometry
+    /// programs) are not copied, nor are the first instance's primitives.
     fn push(
         &mut self,
         verts: Cow<'a, Vertices>,
         class: PrimClass,
-        prims: &Primitives,
-        ids: &[u32],
+        prims: Primitives,
+        ids: Vec<u32>,
     ) -> Result<(), PipelineError> {
         self.class = class;
         let base = match (&mut self.verts, verts) {
@@ -114,8 +116,21 @@ impl<'a> ToRaster<'a> {
                 base
             }
         };
-        self.prims.append(prims, base);
-        self.ids.extend_from_slice(ids);
+        if self.prims.is_empty() && base == 0 {
+            self.prims = prims;
+            self.ids = ids;
+            return Ok(());
+        }
+        let index_ids = |n: usize| 0..n as u32;
+        if self.ids.len() < self.prims.len() {
+            self.ids = index_ids(self.prims.len()).collect();
+        }
+        self.prims.append(&prims, base);
+        if ids.len() < prims.len() {
+            self.ids.extend(index_ids(prims.len()));
+        } else {
+            self.ids.extend_from_slice(&ids);
+        }
         Ok(())
     }
 }
@@ -151,7 +166,8 @@ fn run_stages(
             vp.tess.patch_vertices,
             vp.provoking_last,
         )?;
-        let ids: Vec<u32> = (0..prims.len() as u32).collect();
+        // Ids are the primitives' indices: left implicit.
+        let ids: Vec<u32> = Vec::new();
         let mut st = Stage2 {
             verts: Cow::Borrowed(&vso.vertices),
             class,
@@ -252,7 +268,7 @@ fn run_stages(
             Some(l) => layer::select(&verts, class, &p, &ids, l),
             None => (p, ids),
         };
-        to_raster.push(verts, class, &p, &ids)?;
+        to_raster.push(verts, class, p, ids)?;
     }
     let Some(verts) = to_raster.verts.as_deref() else {
         return Ok(stats);

@@ -175,7 +175,7 @@ pub fn run(
             "the vertex stage's program is not a vertex program",
         ));
     }
-    let ids = vertex_ids(state)?;
+    let mut ids = vertex_ids(state)?;
     let instances = state.call.instances;
     check_alloc(
         ids.len() as u64 * u64::from(instances),
@@ -222,6 +222,9 @@ pub fn run(
     let use_table = lo <= hi && span <= (ids.len() as u64 * 4).max(1024);
     let mut table: Vec<u32> = Vec::new();
     let mut map: HashMap<u32, u32> = HashMap::new();
+    if use_table {
+        jobs.reserve(span.min(ids.len() as u64) as usize);
+    }
     for inst in 0..instances {
         if use_table {
             table.clear();
@@ -229,26 +232,37 @@ pub fn run(
         } else {
             map.clear();
         }
-        let mut seq = Vec::with_capacity(ids.len());
-        for &v in &ids {
-            if v == RESTART && indexed {
-                seq.push(RESTART);
-                continue;
-            }
-            let slot = if use_table {
-                table.get_mut((v - lo) as usize)
+        // Each id becomes its cache slot in place; the last instance takes the id list
+        // itself rather than a copy.
+        let mut seq = if inst + 1 == instances {
+            std::mem::take(&mut ids)
+        } else {
+            ids.clone()
+        };
+        let mut n = 0;
+        for k in 0..seq.len() {
+            let v = seq[k];
+            let item = if v == RESTART && indexed {
+                RESTART
             } else {
-                Some(map.entry(v).or_insert(u32::MAX))
+                let slot = if use_table {
+                    table.get_mut((v - lo) as usize)
+                } else {
+                    Some(map.entry(v).or_insert(u32::MAX))
+                };
+                let Some(slot) = slot else {
+                    continue;
+                };
+                if *slot == u32::MAX {
+                    jobs.push((v, inst));
+                    *slot = (jobs.len() - 1) as u32;
+                }
+                *slot
             };
-            let Some(slot) = slot else {
-                continue;
-            };
-            if *slot == u32::MAX {
-                jobs.push((v, inst));
-                *slot = (jobs.len() - 1) as u32;
-            }
-            seq.push(*slot);
+            seq[n] = item;
+            n += 1;
         }
+        seq.truncate(n);
         out.sequences.push(seq);
     }
     let row = layout.len() + usize::from(invariant_pos.is_some());

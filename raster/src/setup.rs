@@ -207,8 +207,11 @@ fn edge(p: (i64, i64), q: (i64, i64)) -> Edge {
     }
 }
 
-/// Pixel bounds of snapped points, clipped to `clip` (x0, y0, x1, y1).
-fn pixel_bbox(pts: &[(i64, i64)], clip: [i32; 4]) -> [i32; 4] {
+/// Pixel bounds of snapped points, clipped to `clip` (x0, y0, x1, y1): the pixels with a
+/// sample position inside the points' bounding box, samples lying `span` = (first, last)
+/// subpixels from the pixel corner (the centre alone without multisampling, where this
+/// leaves out the ring of pixels a looser bound would hand to the tiles for nothing).
+fn pixel_bbox(pts: &[(i64, i64)], clip: [i32; 4], span: (i64, i64)) -> [i32; 4] {
     let (mut x0, mut y0, mut x1, mut y1) = (i64::MAX, i64::MAX, i64::MIN, i64::MIN);
     for &(x, y) in pts {
         x0 = x0.min(x);
@@ -216,9 +219,9 @@ fn pixel_bbox(pts: &[(i64, i64)], clip: [i32; 4]) -> [i32; 4] {
         x1 = x1.max(x);
         y1 = y1.max(y);
     }
-    // A pixel's samples lie in [px*256, px*256 + 255].
-    let lo = |v: i64| v.div_euclid(SUBPIXEL) - 1;
-    let hi = |v: i64| v.div_euclid(SUBPIXEL) + 1;
+    // Pixel p has a sample in [v0, v1] when p*256 + last >= v0 and p*256 + first <= v1.
+    let lo = |v: i64| (v - span.1 + SUBPIXEL - 1).div_euclid(SUBPIXEL);
+    let hi = |v: i64| (v - span.0).div_euclid(SUBPIXEL) + 1;
     [
         (lo(x0).max(i64::from(clip[0]))) as i32,
         (lo(y0).max(i64::from(clip[1]))) as i32,
@@ -243,6 +246,9 @@ pub(crate) struct SetupCtx<'a> {
     z_clamps: [[f32; 2]; MAX_VIEWPORTS],
     /// Interpolation of each varying.
     modes: Vec<InterpMode>,
+    /// Where coverage samples lie in a pixel: (first, last) subpixel offset on either
+    /// axis.
+    sample_span: (i64, i64),
 }
 
 /// One chunk being set up: the draw's facts and the chunk's own vertices, numbered after
@@ -307,6 +313,11 @@ impl<'a> SetupCtx<'a> {
             modes: (0..shared.varyings_per_vertex)
                 .map(|k| info.interp(k).mode)
                 .collect(),
+            sample_span: if target.multisample {
+                (0, SUBPIXEL - 1)
+            } else {
+                (SUBPIXEL / 2, SUBPIXEL / 2)
+            },
         })
     }
 
@@ -504,7 +515,7 @@ impl Ctx<'_> {
                         edge(pts[0], pts[2]),
                     ]
                 };
-                let bbox = pixel_bbox(&pts, self.clip_rect(true));
+                let bbox = pixel_bbox(&pts, self.clip_rect(true), self.draw.sample_span);
                 if bbox_empty(&bbox) {
                     return;
                 }
@@ -625,7 +636,7 @@ impl Ctx<'_> {
         let Some((edges, n_edges)) = polygon_edges(&pts) else {
             return;
         };
-        let bbox = pixel_bbox(&pts, self.clip_rect(false));
+        let bbox = pixel_bbox(&pts, self.clip_rect(false), self.draw.sample_span);
         if bbox_empty(&bbox) {
             return;
         }
@@ -699,7 +710,7 @@ impl Ctx<'_> {
         let Some((edges, n_edges)) = polygon_edges(&pts) else {
             return;
         };
-        let bbox = pixel_bbox(&pts, self.clip_rect(false));
+        let bbox = pixel_bbox(&pts, self.clip_rect(false), self.draw.sample_span);
         if bbox_empty(&bbox) {
             return;
         }

@@ -12,6 +12,9 @@ use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LA
 /// Block edge for trivial accept/reject, in pixels.
 const BLOCK: i32 = 8;
 
+/// Largest region edge, in pixels, of a primitive whose quads are walked directly.
+const SMALL: i32 = 4;
+
 /// A worker's reusable state: shader scratch, lane data, outputs and the pending batch.
 ///
 /// The pending batch collects quads across primitives of one chunk (small triangles
@@ -52,8 +55,9 @@ struct PrimCtx<'a> {
     prim: &'a PrimSetup,
     /// Index of `prim` in the chunk's setup.
     index: u32,
-    /// Edge value offsets of each evaluated sample from the pixel corner.
-    soff: [[i64; 16]; 4],
+    /// Edge value offsets of each evaluated sample from the pixel corner (the first
+    /// `n_eval` of each edge's row).
+    soff: &'a [[i64; 16]; 4],
     n_eval: usize,
     /// Pixels this primitive may touch in this tile: its bounds ∩ clip ∩ tile.
     region: [i32; 4],
@@ -84,6 +88,8 @@ pub(crate) fn run_tile<S: FragmentShader>(
     let mut passed = 0u64;
     let centre = [(SUBPIXEL / 2, SUBPIXEL / 2)];
     let evals: &[(i64, i64)] = if ctx.msaa { &ctx.sample_fixed } else { &centre };
+    // Filled per primitive (only the entries in use), not zeroed per primitive.
+    let mut soff = [[0i64; 16]; 4];
     for &pi in list {
         let Some(prim) = setup.prims.get(pi as usize) else {
             continue;
@@ -97,7 +103,6 @@ pub(crate) fn run_tile<S: FragmentShader>(
         if region[0] >= region[2] || region[1] >= region[3] {
             continue;
         }
-        let mut soff = [[0i64; 16]; 4];
         for (e, row) in prim.edges().iter().zip(soff.iter_mut()) {
             for (o, &(sx, sy)) in row.iter_mut().zip(evals) {
                 *o = i64::from(e.a) * sx + i64::from(e.b) * sy;
@@ -106,7 +111,7 @@ pub(crate) fn run_tile<S: FragmentShader>(
         let pc = PrimCtx {
             prim,
             index: pi,
-            soff,
+            soff: &soff,
             n_eval: evals.len(),
             region,
             clip: {
@@ -185,7 +190,7 @@ fn quad_coverage<S, const CLIP: bool>(
         }
     }
     let (px, py) = (i64::from(qx) * SUBPIXEL, i64::from(qy) * SUBPIXEL);
-    for (e, off) in pc.prim.edges().iter().zip(&pc.soff) {
+    for (e, off) in pc.prim.edges().iter().zip(pc.soff) {
         let b0 = e.at(px, py);
         let (sx, sy) = (i64::from(e.a) * SUBPIXEL, i64::from(e.b) * SUBPIXEL);
         let bases = [b0, b0 + sx, b0 + sy, b0 + sx + sy];
@@ -221,11 +226,34 @@ fn raster_prim<S: FragmentShader>(
 ) -> Result<u64, RasterError> {
     let [x0, y0, x1, y1] = pc.region;
     let mut passed = 0;
+    // Small primitives (most of a dense mesh): the quads of the region directly, without
+    // block classification.
+    if x1 - x0 <= SMALL && y1 - y0 <= SMALL {
+        let c = &pc.clip;
+        let mut qy = y0 & !1;
+        while qy < y1 {
+            let mut qx = x0 & !1;
+            while qx < x1 {
+                let inside = qx >= c[0] && qy >= c[1] && qx + 2 <= c[2] && qy + 2 <= c[3];
+                let cov = if inside {
+                    quad_coverage::<S, false>(ctx, pc, qx, qy)
+                } else {
+                    quad_coverage::<S, true>(ctx, pc, qx, qy)
+                };
+                passed += push_quad(ctx, setup, pc, mem, w, qx, qy, cov)?;
+                qx += 2;
+            }
+            qy += 2;
+        }
+        return Ok(passed);
+    }
     // Whole-tile trivial accept: every block is fully covered.
     let t = TILE as i32;
     let (tx, ty) = (x0 - x0.rem_euclid(t), y0 - y0.rem_euclid(t));
     let c = &pc.clip;
-    let tile_full = c[0] <= tx
+    let tile_full = x1 - x0 == t
+        && y1 - y0 == t
+        && c[0] <= tx
         && c[1] <= ty
         && c[2] >= tx + t
         && c[3] >= ty + t
