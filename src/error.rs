@@ -23,6 +23,10 @@ pub enum GlError {
     OutOfMemory,
     /// `GL_INVALID_FRAMEBUFFER_OPERATION`: the framebuffer is not complete.
     InvalidFramebufferOperation,
+    /// `GL_STACK_OVERFLOW`: a push onto a full stack (glPushMatrix).
+    StackOverflow,
+    /// `GL_STACK_UNDERFLOW`: a pop from a stack holding one entry (glPopMatrix).
+    StackUnderflow,
 }
 
 impl GlError {
@@ -38,6 +42,8 @@ impl GlError {
             GlError::InvalidOperation => crate::gl::INVALID_OPERATION,
             GlError::OutOfMemory => crate::gl::OUT_OF_MEMORY,
             GlError::InvalidFramebufferOperation => crate::gl::INVALID_FRAMEBUFFER_OPERATION,
+            GlError::StackOverflow => crate::gl::STACK_OVERFLOW,
+            GlError::StackUnderflow => crate::gl::STACK_UNDERFLOW,
         }
     }
 

@@ -897,6 +897,83 @@ const CASES: &[Case] = &[
             c.read_image().map(|_| ())
         },
     ),
+    ("blend func of draw buffer 8", GlError::InvalidValue, |c| {
+        c.blend_func_i(8, gl::ONE, gl::ONE)
+    }),
+    (
+        "blend func of one draw buffer with a bad factor",
+        GlError::InvalidEnum,
+        |c| c.blend_func_separate_i(0, gl::ONE, gl::ONE, gl::LESS, gl::ONE),
+    ),
+    (
+        "blend equation of one draw buffer with a bad mode",
+        GlError::InvalidEnum,
+        |c| c.blend_equation_separate_i(1, gl::FUNC_ADD, gl::ONE),
+    ),
+    ("colour mask of draw buffer 9", GlError::InvalidValue, |c| {
+        c.color_mask_i(9, [true; 4])
+    }),
+    (
+        "enabling blend of draw buffer 8",
+        GlError::InvalidValue,
+        |c| c.enable_i(gl::BLEND, 8),
+    ),
+    (
+        "pushing a full projection stack",
+        GlError::StackOverflow,
+        |c| {
+            c.matrix_mode(gl::PROJECTION)?;
+            for _ in 0..4 {
+                c.push_matrix()?;
+            }
+            Ok(())
+        },
+    ),
+    (
+        "popping an empty modelview stack",
+        GlError::StackUnderflow,
+        |c| c.pop_matrix(),
+    ),
+    (
+        "rotating the matrix of a texture unit without one",
+        GlError::InvalidOperation,
+        |c| {
+            c.active_texture(12)?;
+            c.matrix_mode(gl::TEXTURE)?;
+            c.rotate(30.0, 0.0, 0.0, 1.0)
+        },
+    ),
+    ("get_string of a non-string", GlError::InvalidEnum, |c| {
+        c.get_string(gl::BLEND).map(|_| ())
+    }),
+    (
+        "get_string_i past the last extension",
+        GlError::InvalidValue,
+        |c| c.get_string_i(gl::EXTENSIONS, 10_000).map(|_| ()),
+    ),
+    ("get_string_i of VENDOR", GlError::InvalidEnum, |c| {
+        c.get_string_i(gl::VENDOR, 0).map(|_| ())
+    }),
+    (
+        "get_float_v of a non-state enum",
+        GlError::InvalidEnum,
+        |c| c.get_float_v(gl::TRIANGLES).map(|_| ()),
+    ),
+    (
+        "env parameters running past the last one",
+        GlError::InvalidValue,
+        |c| c.program_env_parameters_4fv(gl::VERTEX_PROGRAM_ARB, 250, &[[0.0; 4]; 7]),
+    ),
+    (
+        "local parameters for an unknown target",
+        GlError::InvalidEnum,
+        |c| c.program_local_parameters_4fv(gl::TEXTURE_2D, 0, &[[0.0; 4]]),
+    ),
+    (
+        "stencil mask separate of a non-face",
+        GlError::InvalidEnum,
+        |c| c.stencil_mask_separate(gl::BLEND, 0xff),
+    ),
 ];
 
 #[test]

@@ -436,11 +436,11 @@ impl Context {
             ..Default::default()
         };
         // Eye-space planes → clip space: p_clip = p_eye · P⁻¹.
-        let inv_p = super::matrix::inverse(&st.projection);
+        let inv_p = super::state::inverse_or_zero(&st.projection);
         for (i, plane) in st.clip_planes.iter().enumerate().take(MAX_CLIP_PLANES) {
-            for c in 0..4 {
-                clip.planes[i][c] = (0..4).map(|r| plane[r] * inv_p[c * 4 + r]).sum::<f64>() as f32;
-            }
+            // A row vector times P⁻¹: P⁻¹ᵀ times the column vector.
+            let p = inv_p.transpose() * glam::DVec4::from_array(*plane);
+            clip.planes[i] = p.to_array().map(|v| v as f32);
         }
         vertex.clip = clip;
         // Fixed-function two-sided lighting selects back colours like
@@ -461,9 +461,9 @@ impl Context {
             start: st.fog.start,
             end: st.fog.end,
         };
-        let mvp = super::matrix::mul(&st.projection, &st.modelview);
+        let mvp = st.projection * st.modelview;
         for (r, row) in vertex.mvp.iter_mut().enumerate() {
-            *row = super::matrix::row(&mvp, r).map(|v| v as f32);
+            *row = mvp.row(r).to_array().map(|v| v as f32);
         }
         vertex.point_size = st.point_size;
         vertex.program_point_size = st.program_point_size;
@@ -475,6 +475,18 @@ impl Context {
         }
         let mut raster = super::snapshot::raster_state(&self.st)?;
         raster.blend.draw_buffers = self.plane_outputs();
+        // Blend state is per draw buffer; the rasterizer takes it per plane.
+        let by_buffer = raster.blend.targets;
+        for (t, o) in raster
+            .blend
+            .targets
+            .iter_mut()
+            .zip(raster.blend.draw_buffers)
+        {
+            if let Some(b) = o.and_then(|o| by_buffer.get(usize::from(o))) {
+                *t = *b;
+            }
+        }
         let dual = raster
             .blend
             .targets

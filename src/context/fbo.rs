@@ -897,7 +897,6 @@ impl Context {
         }
         let linear = filter == gl::LINEAR;
         let scissor = scissor_rect(&self.st);
-        let mask4 = self.st.color_mask;
         // Only destination pixels inside the draw framebuffer (and the scissor box) are
         // visited, so huge or inverted rectangles cost what they cover.
         let (w, h) = {
@@ -924,13 +923,7 @@ impl Context {
         let src_plane = (mask & gl::COLOR_BUFFER_BIT != 0)
             .then(|| self.read_plane().ok())
             .flatten();
-        let dst_planes: Vec<usize> = self
-            .plane_outputs()
-            .iter()
-            .enumerate()
-            .filter(|(_, o)| o.is_some())
-            .map(|(p, _)| p)
-            .collect();
+        let dst_planes = self.draw_planes();
         let read = self.read_target()?;
         let (rw, rh) = (read.width() as i64, read.height() as i64);
         let mut writes = Vec::new();
@@ -988,7 +981,7 @@ impl Context {
             };
             if let Some(c) = color {
                 let n = draw.color_targets();
-                for &rt in dst_planes.iter().filter(|&&p| p < n) {
+                for &(rt, _, mask4) in dst_planes.iter().filter(|p| p.0 < n) {
                     draw.clear_color(rt, c, Some(r), mask4, false)
                         .map_err(from_raster)?;
                 }

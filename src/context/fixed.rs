@@ -362,7 +362,7 @@ impl Context {
         let text = match stage {
             Stage::Vertex => {
                 let texmat: Vec<bool> = (0..MAX_TEXTURE_COORDS)
-                    .map(|u| st.texture_matrix[u] != super::matrix::IDENTITY)
+                    .map(|u| st.texture_matrix[u] != glam::DMat4::IDENTITY)
                     .collect();
                 vertex_text(&texmat, &vertex_fixed(st)?)
             }

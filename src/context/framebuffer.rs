@@ -79,9 +79,8 @@ impl Context {
             )));
         }
         let sc = scissor_rect(&self.st);
-        let (cc, cm, srgb, cd, dm) = (
+        let (cc, srgb, cd, dm) = (
             self.st.clear_color,
-            self.st.color_mask,
             self.st.framebuffer_srgb,
             self.st.clear_depth as f32,
             self.st.depth_mask,
@@ -90,13 +89,12 @@ impl Context {
             (self.st.clear_stencil & 0xff) as u8,
             (self.st.stencil[0].write_mask & 0xff) as u8,
         );
-        // Clears write the draw buffers only (GL 4.6 section 17.4.3).
-        let outputs = self.plane_outputs();
+        // Clears write the draw buffers only (GL 4.6 section 17.4.3), each under its mask.
+        let planes = self.draw_planes();
         let fb = self.draw_target()?;
         if mask & gl::COLOR_BUFFER_BIT != 0 {
             let n = fb.color_targets();
-            let planes = outputs.iter().enumerate().filter(|(_, o)| o.is_some());
-            for (rt, _) in planes.filter(|(p, _)| *p < n) {
+            for &(rt, _, cm) in planes.iter().filter(|p| p.0 < n) {
                 fb.clear_color(rt, cc, sc, cm, srgb).map_err(from_raster)?;
             }
         }
@@ -107,6 +105,17 @@ impl Context {
             fb.clear_stencil(cs, wm, sc);
         }
         self.store_draw_target(true)
+    }
+
+    /// The planes of the draw framebuffer's storage that draw buffers write: (plane,
+    /// draw buffer, that buffer's colour mask).
+    pub(crate) fn draw_planes(&self) -> Vec<(usize, usize, [bool; 4])> {
+        let outputs = self.plane_outputs();
+        let planes = outputs.iter().enumerate();
+        let written = planes.filter_map(|(p, o)| Some((p, usize::from((*o)?))));
+        written
+            .filter_map(|(p, o)| Some((p, o, self.st.draw_blend.get(o)?.color_mask)))
+            .collect()
     }
 
     pub(super) fn check_xy(&self, x: i32, y: i32) -> Result<(u32, u32)> {

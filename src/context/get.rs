@@ -1,6 +1,7 @@
 //! `glGetIntegerv` for the objects and bindings glemu has: which object is bound where,
 //! the viewport and scissor box, and the implementation limits apps size things by.
 
+use super::legacy_state::{MAX_MODELVIEW_STACK_DEPTH, MAX_OTHER_STACK_DEPTH};
 use super::Context;
 use crate::caps::{self, Query};
 use crate::error::{Error, Result};
@@ -167,6 +168,20 @@ impl Context {
             gl::DEPTH_FUNC => one(st.depth_func),
             gl::CULL_FACE_MODE => one(st.cull_mode),
             gl::FRONT_FACE => one(st.front_face),
+            gl::STENCIL_WRITEMASK => one(st.stencil[0].write_mask),
+            gl::STENCIL_BACK_WRITEMASK => one(st.stencil[1].write_mask),
+            gl::STENCIL_CLEAR_VALUE => Ok(vec![st.clear_stencil]),
+            gl::COLOR_WRITEMASK => Ok(st.draw_blend[0].color_mask.map(i32::from).to_vec()),
+            gl::MODELVIEW_STACK_DEPTH => one(self.stack_depth_of(gl::MODELVIEW) as u32),
+            gl::PROJECTION_STACK_DEPTH => one(self.stack_depth_of(gl::PROJECTION) as u32),
+            gl::TEXTURE_STACK_DEPTH => one(self.stack_depth_of(gl::TEXTURE) as u32),
+            gl::CURRENT_MATRIX_STACK_DEPTH_ARB => one(self.stack_depth() as u32),
+            gl::MAX_MODELVIEW_STACK_DEPTH => one(MAX_MODELVIEW_STACK_DEPTH as u32),
+            gl::MAX_PROJECTION_STACK_DEPTH
+            | gl::MAX_TEXTURE_STACK_DEPTH
+            | gl::MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB => one(MAX_OTHER_STACK_DEPTH as u32),
+            gl::MAJOR_VERSION => one(caps::GL_VERSION / 10),
+            gl::MINOR_VERSION => one(caps::GL_VERSION % 10),
             p => Err(Error::invalid_enum("integer state", p)),
         }
     }
@@ -256,6 +271,54 @@ impl Context {
             (_, Some(b)) => b.size.unwrap_or(0),
         };
         Ok(i64::try_from(v).unwrap_or(i64::MAX))
+    }
+}
+
+impl Context {
+    /// `glGetFloatv`: float state as stored (`COLOR_CLEAR_VALUE`, `DEPTH_CLEAR_VALUE`,
+    /// `BLEND_COLOR`, `VIEWPORT`, `DEPTH_RANGE`, `POINT_SIZE`, `LINE_WIDTH`,
+    /// `POLYGON_OFFSET_FACTOR`/`UNITS`, `CURRENT_COLOR`, `MAX_TEXTURE_MAX_ANISOTROPY`,
+    /// the `MODELVIEW`/`PROJECTION`/`TEXTURE`/`CURRENT_MATRIX_ARB` matrices, column-major)
+    /// and every [`Context::get_integer_v`] name converted.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(8, 4).unwrap();
+    /// ctx.clear_color([0.25, 0.5, 0.75, 1.0]).unwrap();
+    /// assert_eq!(ctx.get_float_v(gl::COLOR_CLEAR_VALUE).unwrap(), [0.25, 0.5, 0.75, 1.0]);
+    /// assert_eq!(ctx.get_float_v(gl::VIEWPORT).unwrap(), [0.0, 0.0, 8.0, 4.0]);
+    /// assert_eq!(ctx.get_float_v(gl::PROJECTION_MATRIX).unwrap()[0], 1.0);
+    /// assert_eq!(ctx.get_float_v(gl::TRIANGLES).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn get_float_v(&self, pname: u32) -> Result<Vec<f32>> {
+        let st = &self.st;
+        let matrix = |m: &glam::DMat4| m.to_cols_array().map(|v| v as f32).to_vec();
+        Ok(match pname {
+            gl::COLOR_CLEAR_VALUE => st.clear_color.to_vec(),
+            gl::DEPTH_CLEAR_VALUE => vec![st.clear_depth as f32],
+            gl::BLEND_COLOR => st.blend_color.to_vec(),
+            gl::VIEWPORT => st.viewports[0].to_vec(),
+            gl::DEPTH_RANGE => st.depth_ranges[0].map(|v| v as f32).to_vec(),
+            gl::POINT_SIZE => vec![st.point_size],
+            gl::LINE_WIDTH => vec![st.line_width],
+            gl::POLYGON_OFFSET_FACTOR => vec![st.polygon_offset[0]],
+            gl::POLYGON_OFFSET_UNITS => vec![st.polygon_offset[1]],
+            gl::CURRENT_COLOR => st.current_color.to_vec(),
+            gl::MAX_TEXTURE_MAX_ANISOTROPY => vec![16.0],
+            gl::MODELVIEW_MATRIX => matrix(&st.modelview),
+            gl::PROJECTION_MATRIX => matrix(&st.projection),
+            gl::TEXTURE_MATRIX => {
+                let unit = (st.active_texture as usize).min(st.texture_matrix.len() - 1);
+                matrix(&st.texture_matrix[unit])
+            }
+            gl::CURRENT_MATRIX_ARB => matrix(&self.current_matrix_value()?),
+            p => self
+                .get_integer_v(p)
+                .map_err(|_| Error::invalid_enum("float state", p))?
+                .into_iter()
+                .map(|v| v as f32)
+                .collect(),
+        })
     }
 }
 

@@ -1,10 +1,32 @@
 //! Matrix stack calls and the lighting/material/fog state ARB `state.*` bindings read.
 
-use super::matrix::{self, Mat4};
-use super::state::{MAX_LIGHTS, MAX_PROGRAM_MATRICES, MAX_TEXTURE_COORDS};
+use super::state::{inverse_or_zero, MAX_LIGHTS, MAX_PROGRAM_MATRICES, MAX_TEXTURE_COORDS};
 use super::Context;
-use crate::error::{Error, Result};
+use crate::error::{Error, GlError, Result};
 use crate::gl;
+use glam::{DMat4, DVec3, DVec4};
+
+/// `MAX_MODELVIEW_STACK_DEPTH`: matrices the modelview stack holds, the current one
+/// included.
+pub const MAX_MODELVIEW_STACK_DEPTH: usize = 32;
+/// `MAX_PROJECTION_STACK_DEPTH`, `MAX_TEXTURE_STACK_DEPTH` and
+/// `MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB`.
+pub const MAX_OTHER_STACK_DEPTH: usize = 4;
+
+/// `glFrustum`'s matrix (GL 4.6 compatibility profile, section 12.1.1).
+fn frustum_matrix(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> DMat4 {
+    DMat4::from_cols(
+        DVec4::new(2.0 * n / (r - l), 0.0, 0.0, 0.0),
+        DVec4::new(0.0, 2.0 * n / (t - b), 0.0, 0.0),
+        DVec4::new(
+            (r + l) / (r - l),
+            (t + b) / (t - b),
+            -(f + n) / (f - n),
+            -1.0,
+        ),
+        DVec4::new(0.0, 0.0, -2.0 * f * n / (f - n), 0.0),
+    )
+}
 
 impl Context {
     /// `glMatrixMode` (`MODELVIEW`, `PROJECTION`, `TEXTURE` of the active unit,
@@ -36,7 +58,49 @@ impl Context {
         self.st.active_texture
     }
 
-    fn current_matrix(&mut self) -> Result<&mut Mat4> {
+    /// The stack `glPushMatrix` of the current mode uses, and its depth limit.
+    fn stack_key(&self) -> ((u32, u32), usize) {
+        match self.st.matrix_mode {
+            gl::MODELVIEW => ((gl::MODELVIEW, 0), MAX_MODELVIEW_STACK_DEPTH),
+            gl::TEXTURE => ((gl::TEXTURE, self.st.active_texture), MAX_OTHER_STACK_DEPTH),
+            m => ((m, 0), MAX_OTHER_STACK_DEPTH),
+        }
+    }
+
+    /// Matrices on the current mode's stack, the current one included
+    /// (`CURRENT_MATRIX_STACK_DEPTH_ARB`).
+    pub(crate) fn stack_depth(&self) -> usize {
+        let (key, _) = self.stack_key();
+        1 + self.st.matrix_stacks.get(&key).map_or(0, Vec::len)
+    }
+
+    /// Matrices on the stack of `mode` (`MODELVIEW`, `PROJECTION`, `TEXTURE` of the
+    /// active unit), the current one included (`*_STACK_DEPTH`).
+    pub(crate) fn stack_depth_of(&self, mode: u32) -> usize {
+        let unit = if mode == gl::TEXTURE {
+            self.st.active_texture
+        } else {
+            0
+        };
+        1 + self.st.matrix_stacks.get(&(mode, unit)).map_or(0, Vec::len)
+    }
+
+    /// The current matrix of the current mode (`CURRENT_MATRIX_ARB`).
+    pub(crate) fn current_matrix_value(&self) -> Result<DMat4> {
+        let st = &self.st;
+        let m = match st.matrix_mode {
+            gl::MODELVIEW => Some(&st.modelview),
+            gl::PROJECTION => Some(&st.projection),
+            gl::TEXTURE => st.texture_matrix.get(st.active_texture as usize),
+            m => st
+                .program_matrix
+                .get(m.wrapping_sub(gl::MATRIX0_ARB) as usize),
+        };
+        m.copied()
+            .ok_or_else(|| Error::invalid_operation("the current matrix mode has no matrix"))
+    }
+
+    fn current_matrix(&mut self) -> Result<&mut DMat4> {
         let st = &mut self.st;
         Ok(match st.matrix_mode {
             gl::MODELVIEW => &mut st.modelview,
@@ -65,7 +129,7 @@ impl Context {
     /// ctx.load_identity().unwrap();
     /// ```
     pub fn load_identity(&mut self) -> Result<()> {
-        *self.current_matrix()? = matrix::IDENTITY;
+        *self.current_matrix()? = DMat4::IDENTITY;
         Ok(())
     }
 
@@ -78,7 +142,7 @@ impl Context {
     /// ctx.load_matrix_f(&m).unwrap();
     /// ```
     pub fn load_matrix_f(&mut self, m: &[f32; 16]) -> Result<()> {
-        *self.current_matrix()? = m.map(f64::from);
+        *self.current_matrix()? = DMat4::from_cols_array(&m.map(f64::from));
         Ok(())
     }
 
@@ -91,9 +155,109 @@ impl Context {
     /// ctx.mult_matrix_f(&m).unwrap();
     /// ```
     pub fn mult_matrix_f(&mut self, m: &[f32; 16]) -> Result<()> {
+        self.mult(DMat4::from_cols_array(&m.map(f64::from)))
+    }
+
+    /// Current matrix ← current · `m`.
+    fn mult(&mut self, m: DMat4) -> Result<()> {
         let cur = self.current_matrix()?;
-        *cur = matrix::mul(cur, &m.map(f64::from));
+        *cur *= m;
         Ok(())
+    }
+
+    /// `glPushMatrix`: saves the current matrix of the current mode; a full stack is
+    /// `STACK_OVERFLOW` (32 modelview matrices, 4 of the others).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.matrix_mode(gl::PROJECTION).unwrap();
+    /// for _ in 0..3 {
+    ///     ctx.push_matrix().unwrap();
+    /// }
+    /// assert_eq!(ctx.get_integer_v(gl::PROJECTION_STACK_DEPTH).unwrap(), [4]);
+    /// assert_eq!(ctx.push_matrix().unwrap_err().gl, GlError::StackOverflow);
+    /// ```
+    pub fn push_matrix(&mut self) -> Result<()> {
+        let cur = *self.current_matrix()?;
+        let (key, max) = self.stack_key();
+        let stack = self.st.matrix_stacks.entry(key).or_default();
+        if stack.len() + 1 >= max {
+            return Err(Error::new(
+                GlError::StackOverflow,
+                format!("glPushMatrix: the stack holds {max} matrices"),
+            ));
+        }
+        stack.push(cur);
+        Ok(())
+    }
+
+    /// `glPopMatrix`: restores the matrix the last `push_matrix` of this mode saved; with
+    /// none saved it is `STACK_UNDERFLOW`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.push_matrix().unwrap();
+    /// ctx.translate(1.0, 2.0, 3.0).unwrap();
+    /// ctx.pop_matrix().unwrap();
+    /// assert_eq!(ctx.get_float_v(gl::MODELVIEW_MATRIX).unwrap()[12], 0.0);
+    /// assert_eq!(ctx.pop_matrix().unwrap_err().gl, GlError::StackUnderflow);
+    /// ```
+    pub fn pop_matrix(&mut self) -> Result<()> {
+        let (key, _) = self.stack_key();
+        self.current_matrix()?;
+        let m = self.st.matrix_stacks.get_mut(&key).and_then(Vec::pop);
+        let m = m.ok_or_else(|| {
+            Error::new(GlError::StackUnderflow, "glPopMatrix: nothing was pushed")
+        })?;
+        *self.current_matrix()? = m;
+        Ok(())
+    }
+
+    /// `glTranslated`: current ← current · T(x, y, z).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.translate(1.0, 2.0, 3.0).unwrap();
+    /// assert_eq!(ctx.get_float_v(gl::MODELVIEW_MATRIX).unwrap()[12..], [1.0, 2.0, 3.0, 1.0]);
+    /// ```
+    pub fn translate(&mut self, x: f64, y: f64, z: f64) -> Result<()> {
+        self.mult(DMat4::from_translation(DVec3::new(x, y, z)))
+    }
+
+    /// `glScaled`: current ← current · S(x, y, z).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.scale(2.0, 3.0, 4.0).unwrap();
+    /// let m = ctx.get_float_v(gl::MODELVIEW_MATRIX).unwrap();
+    /// assert_eq!([m[0], m[5], m[10], m[15]], [2.0, 3.0, 4.0, 1.0]);
+    /// ```
+    pub fn scale(&mut self, x: f64, y: f64, z: f64) -> Result<()> {
+        self.mult(DMat4::from_scale(DVec3::new(x, y, z)))
+    }
+
+    /// `glRotated`: current ← current · R, a rotation by `angle` degrees
+    /// counter-clockwise about the axis (x, y, z), which is normalized first. A zero axis
+    /// leaves the matrix as it is (GL leaves it undefined).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.rotate(90.0, 0.0, 0.0, 2.0).unwrap();
+    /// let m = ctx.get_float_v(gl::MODELVIEW_MATRIX).unwrap();
+    /// // x goes to y: the first column is (0, 1, 0, 0).
+    /// assert!(m[0].abs() < 1e-7 && m[1] == 1.0);
+    /// ```
+    pub fn rotate(&mut self, angle: f64, x: f64, y: f64, z: f64) -> Result<()> {
+        let axis = DVec3::new(x, y, z);
+        if axis.length_squared() == 0.0 || !axis.is_finite() {
+            return self.current_matrix().map(|_| ());
+        }
+        self.mult(DMat4::from_axis_angle(axis.normalize(), angle.to_radians()))
     }
 
     /// `glOrtho` (multiplies the current matrix).
@@ -108,9 +272,7 @@ impl Context {
         if l == r || b == t || n == f {
             return Err(Error::invalid_value("glOrtho with an empty volume"));
         }
-        let cur = self.current_matrix()?;
-        *cur = matrix::mul(cur, &matrix::ortho(l, r, b, t, n, f));
-        Ok(())
+        self.mult(DMat4::orthographic_rh_gl(l, r, b, t, n, f))
     }
 
     /// `glFrustum` (multiplies the current matrix).
@@ -125,9 +287,7 @@ impl Context {
         if n <= 0.0 || f <= 0.0 || l == r || b == t || n == f {
             return Err(Error::invalid_value("glFrustum with a bad volume"));
         }
-        let cur = self.current_matrix()?;
-        *cur = matrix::mul(cur, &matrix::frustum(l, r, b, t, n, f));
-        Ok(())
+        self.mult(frustum_matrix(l, r, b, t, n, f))
     }
 
     /// `glLightfv`. Positions and spot directions are transformed by the modelview, as
@@ -167,13 +327,11 @@ impl Context {
             gl::DIFFUSE => l.diffuse = v4(v),
             gl::SPECULAR => l.specular = v4(v),
             gl::POSITION => {
-                l.position = matrix::transform(&mv, v4(v).map(f64::from)).map(|x| x as f32);
+                let p = mv * DVec4::from_array(v4(v).map(f64::from));
+                l.position = p.to_array().map(|x| x as f32);
             }
             gl::SPOT_DIRECTION => {
-                let d = matrix::transform(
-                    &mv,
-                    [f64::from(v[0]), f64::from(v[1]), f64::from(v[2]), 0.0],
-                );
+                let d = mv * DVec4::new(v[0].into(), v[1].into(), v[2].into(), 0.0);
                 l.spot_direction = [d[0] as f32, d[1] as f32, d[2] as f32];
             }
             gl::SPOT_EXPONENT => l.spot_exponent = v[0],
@@ -333,14 +491,10 @@ impl Context {
         };
         let unit = self.st.active_texture as usize;
         let value = if eye {
-            let inv = matrix::inverse(&self.st.modelview);
-            let mut out = [0.0f32; 4];
-            for (k, o) in out.iter_mut().enumerate() {
-                *o = (0..4)
-                    .map(|r| f64::from(plane[r]) * inv[k * 4 + r])
-                    .sum::<f64>() as f32;
-            }
-            out
+            // A row vector times the inverse modelview.
+            let inv = inverse_or_zero(&self.st.modelview);
+            let p = inv.transpose() * DVec4::from_array(plane.map(f64::from));
+            p.to_array().map(|x| x as f32)
         } else {
             plane
         };

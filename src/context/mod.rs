@@ -33,7 +33,6 @@ pub mod images;
 mod is_object;
 mod legacy_state;
 mod mapping;
-pub mod matrix;
 mod names;
 pub(crate) mod params;
 mod program_query;
@@ -133,6 +132,14 @@ fn check_blend_factor(f: u32) -> Result<u32> {
         | gl::SRC1_COLOR..=gl::ONE_MINUS_SRC1_ALPHA => Ok(f),
         _ => Err(Error::invalid_enum("blend factor", f)),
     }
+}
+
+/// src rgb, dst rgb, src alpha, dst alpha, each checked.
+fn check_blend_factors(f: [u32; 4]) -> Result<[u32; 4]> {
+    for v in f {
+        check_blend_factor(v)?;
+    }
+    Ok(f)
 }
 
 fn check_blend_equation(e: u32) -> Result<u32> {
@@ -294,7 +301,7 @@ impl Context {
         Ok(match cap {
             gl::DEPTH_TEST => st.depth_test,
             gl::STENCIL_TEST => st.stencil_test,
-            gl::BLEND => st.blend,
+            gl::BLEND => st.draw_blend[0].enabled,
             gl::SCISSOR_TEST => st.scissor_test & 1 != 0,
             gl::CULL_FACE => st.cull_face,
             gl::POLYGON_OFFSET_FILL => st.polygon_offset_fill,
@@ -365,7 +372,7 @@ impl Context {
         match cap {
             gl::DEPTH_TEST => st.depth_test = on,
             gl::STENCIL_TEST => st.stencil_test = on,
-            gl::BLEND => st.blend = on,
+            gl::BLEND => st.draw_blend.iter_mut().for_each(|b| b.enabled = on),
             gl::SCISSOR_TEST => st.scissor_test = if on { !0 } else { 0 },
             gl::CULL_FACE => st.cull_face = on,
             gl::POLYGON_OFFSET_FILL => st.polygon_offset_fill = on,
@@ -522,6 +529,21 @@ impl Context {
         self.stencil_op_separate(gl::FRONT_AND_BACK, sfail, dpfail, dppass)
     }
 
+    /// `glStencilMask`: the stencil bits draws and clears may write, both faces.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.stencil_mask(0x0f).unwrap();
+    /// ctx.clear_stencil(0xff).unwrap();
+    /// ctx.clear(gl::STENCIL_BUFFER_BIT).unwrap();
+    /// assert_eq!(ctx.read_stencil(0, 0).unwrap(), 0x0f);
+    /// assert_eq!(ctx.get_integer_v(gl::STENCIL_BACK_WRITEMASK).unwrap(), [0x0f]);
+    /// ```
+    pub fn stencil_mask(&mut self, mask: u32) -> Result<()> {
+        self.stencil_mask_separate(gl::FRONT_AND_BACK, mask)
+    }
+
     /// `glStencilMaskSeparate`.
     ///
     /// ```
@@ -551,12 +573,8 @@ impl Context {
         src_a: u32,
         dst_a: u32,
     ) -> Result<()> {
-        self.st.blend_func = [
-            check_blend_factor(src)?,
-            check_blend_factor(dst)?,
-            check_blend_factor(src_a)?,
-            check_blend_factor(dst_a)?,
-        ];
+        let func = check_blend_factors([src, dst, src_a, dst_a])?;
+        self.st.draw_blend.iter_mut().for_each(|b| b.func = func);
         Ok(())
     }
 
@@ -579,7 +597,8 @@ impl Context {
     /// ctx.blend_equation_separate(gl::FUNC_ADD, gl::MAX).unwrap();
     /// ```
     pub fn blend_equation_separate(&mut self, rgb: u32, alpha: u32) -> Result<()> {
-        self.st.blend_equation = [check_blend_equation(rgb)?, check_blend_equation(alpha)?];
+        let eq = [check_blend_equation(rgb)?, check_blend_equation(alpha)?];
+        self.st.draw_blend.iter_mut().for_each(|b| b.equation = eq);
         Ok(())
     }
 
@@ -612,7 +631,90 @@ impl Context {
     /// ctx.color_mask([true, false, true, true]).unwrap();
     /// ```
     pub fn color_mask(&mut self, m: [bool; 4]) -> Result<()> {
-        self.st.color_mask = m;
+        self.st.draw_blend.iter_mut().for_each(|b| b.color_mask = m);
+        Ok(())
+    }
+
+    /// The blend state of draw buffer `buf`; `INVALID_VALUE` past `MAX_DRAW_BUFFERS`.
+    fn draw_buffer_blend(&mut self, buf: u32) -> Result<&mut state::DrawBufferBlend> {
+        self.st.draw_blend.get_mut(buf as usize).ok_or_else(|| {
+            Error::invalid_value(format!(
+                "draw buffer {buf} (MAX_DRAW_BUFFERS is {})",
+                state::MAX_DRAW_BUFFERS
+            ))
+        })
+    }
+
+    /// `glBlendFunci`: the blend factors of draw buffer `buf` only.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.blend_func_i(1, gl::ONE, gl::ONE).unwrap();
+    /// assert_eq!(ctx.blend_func_i(8, gl::ONE, gl::ONE).unwrap_err().gl, GlError::InvalidValue);
+    /// assert_eq!(ctx.blend_func_i(0, gl::LESS, gl::ONE).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn blend_func_i(&mut self, buf: u32, src: u32, dst: u32) -> Result<()> {
+        self.blend_func_separate_i(buf, src, dst, src, dst)
+    }
+
+    /// `glBlendFuncSeparatei`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.blend_func_separate_i(2, gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::ONE, gl::ZERO).unwrap();
+    /// ```
+    pub fn blend_func_separate_i(
+        &mut self,
+        buf: u32,
+        src: u32,
+        dst: u32,
+        src_a: u32,
+        dst_a: u32,
+    ) -> Result<()> {
+        let func = check_blend_factors([src, dst, src_a, dst_a])?;
+        self.draw_buffer_blend(buf)?.func = func;
+        Ok(())
+    }
+
+    /// `glBlendEquationi`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.blend_equation_i(3, gl::MAX).unwrap();
+    /// assert_eq!(ctx.blend_equation_i(3, gl::ONE).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn blend_equation_i(&mut self, buf: u32, mode: u32) -> Result<()> {
+        self.blend_equation_separate_i(buf, mode, mode)
+    }
+
+    /// `glBlendEquationSeparatei`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.blend_equation_separate_i(0, gl::FUNC_ADD, gl::MIN).unwrap();
+    /// let e = ctx.blend_equation_separate_i(9, gl::FUNC_ADD, gl::MIN).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn blend_equation_separate_i(&mut self, buf: u32, rgb: u32, alpha: u32) -> Result<()> {
+        let eq = [check_blend_equation(rgb)?, check_blend_equation(alpha)?];
+        self.draw_buffer_blend(buf)?.equation = eq;
+        Ok(())
+    }
+
+    /// `glColorMaski`: which components draws and clears write to draw buffer `buf`.
+    ///
+    /// ```
+    /// use glemu::{Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.color_mask_i(1, [true, false, false, true]).unwrap();
+    /// assert_eq!(ctx.color_mask_i(8, [true; 4]).unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn color_mask_i(&mut self, buf: u32, m: [bool; 4]) -> Result<()> {
+        self.draw_buffer_blend(buf)?.color_mask = m;
         Ok(())
     }
 
@@ -958,13 +1060,9 @@ impl Context {
         if i >= state::MAX_CLIP_PLANES {
             return Err(Error::invalid_enum("clip plane", plane));
         }
-        let inv = matrix::inverse(&self.st.modelview);
         // plane' = plane · M⁻¹ (a row vector times the inverse)
-        let mut out = [0.0; 4];
-        for (c, o) in out.iter_mut().enumerate() {
-            *o = (0..4).map(|r| eq[r] * inv[c * 4 + r]).sum();
-        }
-        self.st.clip_planes[i] = out;
+        let inv = state::inverse_or_zero(&self.st.modelview);
+        self.st.clip_planes[i] = (inv.transpose() * glam::DVec4::from_array(eq)).to_array();
         Ok(())
     }
 

@@ -1,12 +1,13 @@
 //! Resolving a program's parameter slots (`Program::params`) to values for one draw:
 //! constants, env/local/named parameters and the GL state `state.*` bindings read.
 
-use super::matrix::{self, Mat4};
 use super::programs::ProgramObject;
+use super::state::inverse_or_zero;
 use super::state::GlState;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use glam::DMat4;
 use glemu_programs::ir::{
     LightProductProp, LightProp, MaterialProp, MatrixModifier, MatrixName, ParamSource,
     StateBinding,
@@ -22,7 +23,7 @@ fn bits64(v: [f64; 4]) -> [u32; 4] {
 }
 
 /// The matrix a `state.matrix.*` name stands for.
-pub(crate) fn named_matrix(st: &GlState, name: MatrixName) -> Result<Mat4> {
+pub(crate) fn named_matrix(st: &GlState, name: MatrixName) -> Result<DMat4> {
     Ok(match name {
         MatrixName::ModelView(0) => st.modelview,
         MatrixName::ModelView(n) => {
@@ -31,7 +32,7 @@ pub(crate) fn named_matrix(st: &GlState, name: MatrixName) -> Result<Mat4> {
             )))
         }
         MatrixName::Projection => st.projection,
-        MatrixName::Mvp => matrix::mul(&st.projection, &st.modelview),
+        MatrixName::Mvp => st.projection * st.modelview,
         MatrixName::Texture(n) => *st.texture_matrix.get(n as usize).ok_or_else(|| {
             Error::invalid_value(format!("state.matrix.texture[{n}] is out of range"))
         })?,
@@ -46,12 +47,12 @@ pub(crate) fn named_matrix(st: &GlState, name: MatrixName) -> Result<Mat4> {
     })
 }
 
-fn modified(m: &Mat4, modifier: MatrixModifier) -> Mat4 {
+fn modified(m: &DMat4, modifier: MatrixModifier) -> DMat4 {
     match modifier {
         MatrixModifier::None => *m,
-        MatrixModifier::Inverse => matrix::inverse(m),
-        MatrixModifier::Transpose => matrix::transpose(m),
-        MatrixModifier::InvTrans => matrix::transpose(&matrix::inverse(m)),
+        MatrixModifier::Inverse => inverse_or_zero(m),
+        MatrixModifier::Transpose => m.transpose(),
+        MatrixModifier::InvTrans => inverse_or_zero(m).transpose(),
     }
 }
 
@@ -83,7 +84,7 @@ pub(crate) fn state_value(st: &GlState, b: &StateBinding) -> Result<[u32; 4]> {
             row,
         } => {
             let m = modified(&named_matrix(st, *name)?, *modifier);
-            bits64(matrix::row(&m, (*row as usize).min(3)))
+            bits64(m.row((*row as usize).min(3)).to_array())
         }
         StateBinding::Material { back, prop } => {
             let m = material(*back);
@@ -197,7 +198,7 @@ impl Context {
                 let m = match tr.matrix {
                     gl::MODELVIEW => st.modelview,
                     gl::PROJECTION => st.projection,
-                    0x8629 => matrix::mul(&st.projection, &st.modelview),
+                    0x8629 => st.projection * st.modelview,
                     gl::TEXTURE => {
                         st.texture_matrix
                             [(st.active_texture as usize).min(st.texture_matrix.len() - 1)]
@@ -205,17 +206,17 @@ impl Context {
                     m => *st
                         .program_matrix
                         .get((m - gl::MATRIX0_ARB) as usize)
-                        .unwrap_or(&matrix::IDENTITY),
+                        .unwrap_or(&DMat4::IDENTITY),
                 };
                 let m = match tr.transform {
-                    0x862B => matrix::inverse(&m),
-                    0x862C => matrix::transpose(&m),
-                    0x862D => matrix::transpose(&matrix::inverse(&m)),
+                    0x862B => inverse_or_zero(&m),
+                    0x862C => m.transpose(),
+                    0x862D => inverse_or_zero(&m).transpose(),
                     _ => m,
                 };
                 for r in 0..4 {
                     if let Some(slot) = env.get_mut(tr.address as usize + r) {
-                        *slot = bits64(matrix::row(&m, r));
+                        *slot = bits64(m.row(r).to_array());
                     }
                 }
             }
@@ -257,7 +258,7 @@ mod tests {
     #[test]
     fn mvp_rows_and_fog_params() {
         let mut st = GlState::new(10, 10);
-        st.projection = matrix::ortho(0.0, 10.0, 0.0, 10.0, -1.0, 1.0);
+        st.projection = DMat4::orthographic_rh_gl(0.0, 10.0, 0.0, 10.0, -1.0, 1.0);
         let r0 = state_value(
             &st,
             &StateBinding::MatrixRow {

@@ -168,6 +168,18 @@ fn param_index(index: u32, max: usize) -> Result<usize> {
     Ok(i)
 }
 
+/// Parameters `index..index + count` when they all exist (EXT_gpu_program_parameters).
+fn param_range(index: u32, count: usize, max: usize) -> Result<std::ops::Range<usize>> {
+    let start = index as usize;
+    match start.checked_add(count) {
+        Some(end) if end <= max => Ok(start..end),
+        _ => Err(Error::invalid_value(format!(
+            "program parameters {index}..{index}+{count} run past the last one ({})",
+            max - 1
+        ))),
+    }
+}
+
 impl Context {
     /// `glGenProgramsARB`: reserves `n` program names.
     ///
@@ -358,6 +370,67 @@ impl Context {
         let i = param_index(index, MAX_ENV_PARAMETERS)?;
         if let Some(slot) = self.programs.env.get_mut(t).and_then(|e| e.get_mut(i)) {
             *slot = v;
+        }
+        Ok(())
+    }
+
+    /// `glProgramEnvParameters4fvEXT` (EXT_gpu_program_parameters): env parameters
+    /// `index..index + params.len()` of `target` at once. Running past the last
+    /// parameter is `INVALID_VALUE` and writes nothing.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let rows = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]];
+    /// ctx.program_env_parameters_4fv(gl::VERTEX_PROGRAM_ARB, 4, &rows).unwrap();
+    /// assert_eq!(ctx.get_program_env_parameter(gl::VERTEX_PROGRAM_ARB, 5).unwrap()[1], 1.0f32.to_bits());
+    /// let e = ctx.program_env_parameters_4fv(gl::VERTEX_PROGRAM_ARB, 255, &rows).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    pub fn program_env_parameters_4fv<T: Copy + Into<[f32; 4]>>(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        params: &[T],
+    ) -> Result<()> {
+        let t = target(target_enum)?;
+        let range = param_range(index, params.len(), MAX_ENV_PARAMETERS)?;
+        if let Some(slots) = self.programs.env.get_mut(t).and_then(|e| e.get_mut(range)) {
+            for (slot, v) in slots.iter_mut().zip(params) {
+                *slot = (*v).into().map(f32::to_bits);
+            }
+        }
+        Ok(())
+    }
+
+    /// `glProgramLocalParameters4fvEXT`: local parameters `index..index + params.len()`
+    /// of the program bound to `target`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 1).unwrap();
+    /// ctx.program_local_parameters_4fv(gl::FRAGMENT_PROGRAM_ARB, 0, &[[0.5; 4]; 3]).unwrap();
+    /// assert_eq!(ctx.get_program_local_parameter(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap(), [0.5f32.to_bits(); 4]);
+    /// let e = ctx.program_local_parameters_4fv(gl::FRAGMENT_PROGRAM_ARB, 1023, &[[0.0; 4]; 2]);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue);
+    /// ```
+    pub fn program_local_parameters_4fv<T: Copy + Into<[f32; 4]>>(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        params: &[T],
+    ) -> Result<()> {
+        let t = target(target_enum)?;
+        let range = param_range(index, params.len(), MAX_LOCAL_PARAMETERS)?;
+        let obj = self
+            .programs
+            .bound_object_mut(t)
+            .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
+        if let Some(slots) = obj.local.get_mut(range) {
+            for (slot, v) in slots.iter_mut().zip(params) {
+                *slot = (*v).into().map(f32::to_bits);
+            }
         }
         Ok(())
     }

@@ -1,6 +1,6 @@
 //! GL state → the rasterizer's per-draw state (`glemu_raster::DrawState`).
 
-use super::state::GlState;
+use super::state::{DrawBufferBlend, GlState};
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_raster::{
@@ -161,17 +161,20 @@ pub(crate) fn raster_state(st: &GlState) -> Result<DrawState> {
     ds.front = face(0);
     ds.back = face(1);
 
-    let target = BlendTarget {
-        enabled: st.blend,
-        src_rgb: factor(st.blend_func[0]),
-        dst_rgb: factor(st.blend_func[1]),
-        src_alpha: factor(st.blend_func[2]),
-        dst_alpha: factor(st.blend_func[3]),
-        eq_rgb: equation(st.blend_equation[0]),
-        eq_alpha: equation(st.blend_equation[1]),
-        color_mask: st.color_mask,
+    // Indexed by draw buffer here; the draw moves each to the plane its buffer writes.
+    let target = |b: &DrawBufferBlend| BlendTarget {
+        enabled: b.enabled,
+        src_rgb: factor(b.func[0]),
+        dst_rgb: factor(b.func[1]),
+        src_alpha: factor(b.func[2]),
+        dst_alpha: factor(b.func[3]),
+        eq_rgb: equation(b.equation[0]),
+        eq_alpha: equation(b.equation[1]),
+        color_mask: b.color_mask,
     };
-    d.blend.targets = [target; glemu_raster::MAX_COLOR_TARGETS];
+    for (t, b) in d.blend.targets.iter_mut().zip(&st.draw_blend) {
+        *t = target(b);
+    }
     d.blend.constant = st.blend_color;
     d.blend.framebuffer_srgb = st.framebuffer_srgb;
     Ok(d)
@@ -184,8 +187,10 @@ mod tests {
     #[test]
     fn blend_and_depth_follow_gl_state() {
         let mut st = GlState::new(8, 8);
-        st.blend = true;
-        st.blend_func = [gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::ONE, gl::ZERO];
+        for b in &mut st.draw_blend {
+            b.enabled = true;
+            b.func = [gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::ONE, gl::ZERO];
+        }
         st.depth_test = true;
         st.depth_func = gl::GEQUAL;
         st.cull_face = true;

@@ -1,9 +1,10 @@
 //! GL state as the API sets it (raw GL values). Converted into the pipeline's per-draw
 //! snapshot by `snapshot.rs`, and read by ARB `state.*` bindings through `params.rs`.
 
-use super::matrix::{Mat4, IDENTITY};
 use crate::caps::LIMITS;
 use crate::gl;
+use glam::DMat4;
+use std::collections::HashMap;
 
 /// Texture image units (each with its own fixed-function enables and env colour).
 pub const MAX_TEXTURE_UNITS: usize = LIMITS.max_texture_image_units as usize;
@@ -123,13 +124,10 @@ pub struct GlState {
     pub stencil_test: bool,
     /// (func, ref, value mask, write mask, sfail, dpfail, dppass) for front and back.
     pub stencil: [StencilState; 2],
-    pub blend: bool,
-    /// src rgb, dst rgb, src alpha, dst alpha.
-    pub blend_func: [u32; 4],
-    /// rgb, alpha.
-    pub blend_equation: [u32; 2],
+    /// Blending and colour masks per draw buffer (glBlendFunci & co. set one, the
+    /// unindexed calls all).
+    pub draw_blend: [DrawBufferBlend; MAX_DRAW_BUFFERS],
     pub blend_color: [f32; 4],
-    pub color_mask: [bool; 4],
     pub cull_face: bool,
     pub cull_mode: u32,
     pub front_face: u32,
@@ -188,10 +186,15 @@ pub struct GlState {
     pub materials: [Material; 2],
     pub texgen: Vec<TexGen>,
     pub tex_env_color: [[f32; 4]; MAX_TEXTURE_UNITS],
-    pub modelview: Mat4,
-    pub projection: Mat4,
-    pub texture_matrix: [Mat4; MAX_TEXTURE_COORDS],
-    pub program_matrix: [Mat4; MAX_PROGRAM_MATRICES],
+    /// The fixed-function matrices, in f64 so that products and inverses round to f32
+    /// the way a careful driver's do.
+    pub modelview: DMat4,
+    pub projection: DMat4,
+    pub texture_matrix: [DMat4; MAX_TEXTURE_COORDS],
+    pub program_matrix: [DMat4; MAX_PROGRAM_MATRICES],
+    /// glPushMatrix stacks below the current matrices, by (matrix mode, texture unit
+    /// for `TEXTURE`, else 0).
+    pub matrix_stacks: HashMap<(u32, u32), Vec<DMat4>>,
     pub matrix_mode: u32,
     pub active_texture: u32,
     pub current_color: [f32; 4],
@@ -208,6 +211,31 @@ pub struct GlState {
     pub patch_inner: [f32; 2],
     /// VERTEX_PROGRAM_ARB, FRAGMENT_PROGRAM_ARB, GEOMETRY, TESS_CONTROL, TESS_EVAL enables.
     pub program_enabled: [bool; 5],
+}
+
+/// Draw buffers with their own blend state (`MAX_DRAW_BUFFERS`).
+pub(crate) const MAX_DRAW_BUFFERS: usize = 8;
+
+/// The blend state of one draw buffer (GL 4.6 section 17.3.6) and its colour mask.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DrawBufferBlend {
+    pub enabled: bool,
+    /// src rgb, dst rgb, src alpha, dst alpha.
+    pub func: [u32; 4],
+    /// rgb, alpha.
+    pub equation: [u32; 2],
+    pub color_mask: [bool; 4],
+}
+
+impl Default for DrawBufferBlend {
+    fn default() -> DrawBufferBlend {
+        DrawBufferBlend {
+            enabled: false,
+            func: [gl::ONE, gl::ZERO, gl::ONE, gl::ZERO],
+            equation: [gl::FUNC_ADD, gl::FUNC_ADD],
+            color_mask: [true; 4],
+        }
+    }
 }
 
 /// One face's stencil state.
@@ -244,11 +272,8 @@ impl GlState {
             depth_clamp: false,
             stencil_test: false,
             stencil: [st, st],
-            blend: false,
-            blend_func: [gl::ONE, gl::ZERO, gl::ONE, gl::ZERO],
-            blend_equation: [gl::FUNC_ADD, gl::FUNC_ADD],
+            draw_blend: [DrawBufferBlend::default(); MAX_DRAW_BUFFERS],
             blend_color: [0.0; 4],
-            color_mask: [true; 4],
             cull_face: false,
             cull_mode: gl::BACK,
             front_face: gl::CCW,
@@ -304,10 +329,11 @@ impl GlState {
             materials,
             texgen: vec![TexGen::default(); MAX_TEXTURE_COORDS],
             tex_env_color: [[0.0; 4]; MAX_TEXTURE_UNITS],
-            modelview: IDENTITY,
-            projection: IDENTITY,
-            texture_matrix: [IDENTITY; MAX_TEXTURE_COORDS],
-            program_matrix: [IDENTITY; MAX_PROGRAM_MATRICES],
+            modelview: DMat4::IDENTITY,
+            projection: DMat4::IDENTITY,
+            texture_matrix: [DMat4::IDENTITY; MAX_TEXTURE_COORDS],
+            program_matrix: [DMat4::IDENTITY; MAX_PROGRAM_MATRICES],
+            matrix_stacks: HashMap::new(),
             matrix_mode: gl::MODELVIEW,
             active_texture: 0,
             current_color: [1.0; 4],
@@ -334,4 +360,18 @@ pub mod tex_enable {
     pub const T3D: u8 = 4;
     pub const CUBE: u8 = 8;
     pub const RECT: u8 = 16;
+}
+
+/// `m⁻¹`, or the zero matrix when `m` is singular (GL leaves the inverse of a singular
+/// matrix undefined; zero keeps programs finite).
+///
+/// ```ignore
+/// assert_eq!(inverse_or_zero(&DMat4::ZERO), DMat4::ZERO);
+/// ```
+pub(crate) fn inverse_or_zero(m: &DMat4) -> DMat4 {
+    let det = m.determinant();
+    if det == 0.0 || !det.is_finite() {
+        return DMat4::ZERO;
+    }
+    m.inverse()
 }

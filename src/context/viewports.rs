@@ -3,7 +3,7 @@
 //! `result.viewport` (0 otherwise); the non-indexed calls set every index and the
 //! non-indexed queries read index 0.
 
-use super::state::MAX_VIEWPORTS;
+use super::state::{MAX_DRAW_BUFFERS, MAX_VIEWPORTS};
 use super::{Context, MAX_VIEWPORT_DIM, VIEWPORT_BOUNDS_RANGE};
 use crate::error::{Error, Result};
 use crate::gl;
@@ -185,12 +185,15 @@ impl Context {
         Ok(())
     }
 
-    /// `glEnablei`: `SCISSOR_TEST` of one viewport. Other indexed capabilities are not
-    /// supported (glemu keeps one blend state for every draw buffer).
+    /// `glEnablei`: `SCISSOR_TEST` of one viewport, or `BLEND` of one draw buffer.
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.enable_i(gl::BLEND, 2).unwrap();
+    /// assert!(ctx.is_enabled_i(gl::BLEND, 2).unwrap());
+    /// assert!(!ctx.is_enabled(gl::BLEND).unwrap()); // draw buffer 0
+    /// assert_eq!(ctx.enable_i(gl::BLEND, 8).unwrap_err().gl, GlError::InvalidValue);
     /// ctx.enable_i(gl::SCISSOR_TEST, 3).unwrap();
     /// assert!(ctx.is_enabled_i(gl::SCISSOR_TEST, 3).unwrap());
     /// assert!(!ctx.is_enabled(gl::SCISSOR_TEST).unwrap());
@@ -224,11 +227,19 @@ impl Context {
     /// ```
     pub fn is_enabled_i(&self, cap: u32, index: u32) -> Result<bool> {
         let i = indexed_capability(cap, index)?;
-        Ok(self.st.scissor_test & (1 << i) != 0)
+        Ok(match cap {
+            gl::BLEND => self.st.draw_blend[i].enabled,
+            _ => self.st.scissor_test & (1 << i) != 0,
+        })
     }
 
     fn set_indexed_capability(&mut self, cap: u32, index: u32, on: bool) -> Result<()> {
-        let bit = 1u16 << indexed_capability(cap, index)?;
+        let i = indexed_capability(cap, index)?;
+        if cap == gl::BLEND {
+            self.st.draw_blend[i].enabled = on;
+            return Ok(());
+        }
+        let bit = 1u16 << i;
         if on {
             self.st.scissor_test |= bit;
         } else {
@@ -303,9 +314,10 @@ fn viewport_index(index: u32) -> Result<usize> {
 fn indexed_capability(cap: u32, index: u32) -> Result<usize> {
     match cap {
         gl::SCISSOR_TEST => viewport_index(index),
-        gl::BLEND => Err(Error::not_supported(
-            "GL_BLEND per draw buffer (glEnablei): one blend state covers every draw buffer",
-        )),
+        gl::BLEND if (index as usize) < MAX_DRAW_BUFFERS => Ok(index as usize),
+        gl::BLEND => Err(Error::invalid_value(format!(
+            "draw buffer {index} (MAX_DRAW_BUFFERS is {MAX_DRAW_BUFFERS})"
+        ))),
         c => Err(Error::invalid_enum("indexed capability", c)),
     }
 }
