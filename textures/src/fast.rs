@@ -237,6 +237,10 @@ fn filter_lanes<const N: usize>(
     lanes: &Lanes<N>,
     out: &mut [[f32; N]; 4],
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if filter == Filter::Linear && bilinear_rgba8_avx2(ctx, lv, lanes, out) {
+        return;
+    }
     let ws = ctx.s.wrap;
     let u = texel_coords(ws[0], &lanes.coord[0], &lv.fw, &lanes.offset[0]);
     let v = texel_coords(ws[1], &lanes.coord[1], &lv.fh, &lanes.offset[1]);
@@ -332,6 +336,74 @@ fn filter_lanes<const N: usize>(
             }
         }
     }
+}
+
+/// Bilinear lookups of every lane with the AVX2 kernel ([`crate::avx2`]) when every lane
+/// reads an RGBA8 level and the CPU has AVX2; false (nothing written) otherwise.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn bilinear_rgba8_avx2<const N: usize>(
+    ctx: &Ctx<'_>,
+    lv: &LaneLevels<'_, N>,
+    lanes: &Lanes<N>,
+    out: &mut [[f32; N]; 4],
+) -> bool {
+    use crate::avx2::{Group, Params, W};
+    if !N.is_multiple_of(W) || crate::simd::isa() < crate::simd::Isa::Avx2 {
+        return false;
+    }
+    let mut bytes: [&[u8]; N] = [&[]; N];
+    for l in 0..N {
+        let texels = lv.levels.get(lv.level[l] as usize).map(|x| x.texels);
+        match texels {
+            Some(Texels::Unorm8 {
+                bytes: b,
+                base: Base::Rgba,
+            }) if lv.w[l] > 0 && lv.h[l] > 0 => bytes[l] = b,
+            _ => return false,
+        }
+    }
+    let pow2 = |s: &[i32; N]| s.iter().all(|&s| s & (s - 1) == 0);
+    let p = Params {
+        wrap: [ctx.s.wrap[0], ctx.s.wrap[1]],
+        border: ctx.border.map(f32::from_bits),
+        pow2: [pow2(&lv.w), pow2(&lv.h)],
+    };
+    fn chunks<T>(a: &[T]) -> &[[T; W]] {
+        a.as_chunks::<W>().0
+    }
+    let groups = chunks(&lanes.coord[0])
+        .iter()
+        .zip(chunks(&lanes.coord[1]))
+        .zip(
+            chunks(&lanes.offset[0])
+                .iter()
+                .zip(chunks(&lanes.offset[1])),
+        )
+        .zip(chunks(&lv.w).iter().zip(chunks(&lv.h)))
+        .zip(chunks(&lv.fw).iter().zip(chunks(&lv.fh)))
+        .zip(chunks(&bytes));
+    for (k, (((((s, t), (off_u, off_v)), (w, h)), (fw, fh)), bytes)) in groups.enumerate() {
+        let g = Group {
+            s,
+            t,
+            off_u,
+            off_v,
+            w,
+            h,
+            fw,
+            fh,
+            bytes: *bytes,
+        };
+        let mut r = [[0.0f32; W]; 4];
+        if !crate::simd::bilinear_rgba8(&p, &g, &mut r) {
+            return false;
+        }
+        for c in 0..4 {
+            out[c][k * W..k * W + W].copy_from_slice(&r[c]);
+        }
+    }
+    true
 }
 
 /// How each lane filters: the filter, the two levels and the weight of the second.

@@ -152,8 +152,13 @@ fn sampler() -> impl Strategy<Value = SamplerState> {
 /// A 2D texture of `format`, `w`×`h`, with `levels` levels of random bytes (float
 /// formats get NaNs, infinities and negative zeros among them).
 fn texture() -> impl Strategy<Value = Texture> {
+    texture_of(FORMATS.to_vec())
+}
+
+/// [`texture`] of one of `formats`.
+fn texture_of(formats: Vec<Format>) -> impl Strategy<Value = Texture> {
     (
-        prop::sample::select(FORMATS.to_vec()),
+        prop::sample::select(formats),
         prop_oneof![
             Just(1u32),
             Just(2),
@@ -239,6 +244,22 @@ proptest! {
         fill in any::<u32>(),
     ) {
         compare(&tex, &s, &op, &l, u64::from(mask), fill);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// The RGBA8 kernels (the benchmark scenes' format) get a run of their own.
+    #[test]
+    fn rgba8_equals_reference(
+        tex in texture_of(vec![Format::RGBA8]),
+        s in sampler(),
+        op in op(),
+        l in lanes(),
+        mask in any::<u16>(),
+    ) {
+        compare(&tex, &s, &op, &l, u64::from(mask), 0);
     }
 }
 

@@ -18,6 +18,8 @@
 //! * [`patterns`]: piglit's test textures, byte-exact; [`load`]: PNG/JPEG files.
 
 pub mod aniso;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 pub mod bc;
 pub mod cube;
 pub mod download;

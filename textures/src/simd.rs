@@ -6,7 +6,8 @@
 //! for AVX-512; the first call detects the CPU and every call takes the widest version it
 //! supports. The arithmetic is the same IEEE operation in every version (Rust never fuses
 //! a multiply and an add on its own), so the three give identical bits; the differential
-//! tests run each of them (see [`force`]).
+//! tests run each of them (see [`force`]). Kernels written with explicit intrinsics
+//! ([`crate::avx2`]) are entered through this module too.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -117,6 +118,28 @@ macro_rules! multiversion {
             }
         }
     };
+}
+
+/// Bilinear RGBA8 lookups of eight lanes with the explicit AVX2 kernel
+/// ([`crate::avx2::bilinear`]); false (nothing written) when this CPU or [`force`] rules
+/// AVX2 out.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn bilinear_rgba8(
+    p: &crate::avx2::Params,
+    g: &crate::avx2::Group<'_>,
+    out: &mut [[f32; crate::avx2::W]; 4],
+) -> bool {
+    if isa() < Isa::Avx2 {
+        return false;
+    }
+    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
+    // and fma, the features `bilinear` is compiled with.
+    #[allow(unsafe_code)]
+    unsafe {
+        crate::avx2::bilinear(p, g, out)
+    };
+    true
 }
 
 #[cfg(test)]

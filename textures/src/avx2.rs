@@ -1,0 +1,236 @@
+//! Bilinear lookups of RGBA8 2D levels with explicit AVX2 vectors, eight lanes per
+//! vector: coordinates, floor, wrap, weights, channel decode and the three lerps all run
+//! across the lanes; only the texel loads are per lane (two 8-byte loads fetch the 2×2
+//! footprint when its columns are adjacent, which is nearly always). On this Zen 4 the
+//! hardware gathers (`vpgatherdd`) cost more than these scalar loads.
+//!
+//! Every step is the reference's IEEE operation in the reference's order (no fused
+//! multiply-add where it has none), so results are bit-identical to
+//! [`crate::sample::execute_reference`]; NaN results are the canonical quiet NaN, as the
+//! reference's `lerp` makes them. The functions need AVX2 and FMA: they are called only
+//! through [`crate::simd::bilinear_rgba8`], which checks the CPU.
+//!
+//! Vectors move in and out of arrays with `bytemuck` casts, so this module has no
+//! `unsafe` of its own.
+
+use crate::sampler::Wrap;
+use crate::wrap::wrap;
+use std::arch::x86_64::*;
+
+/// Lanes per vector.
+pub(crate) const W: usize = 8;
+
+/// Per-lane inputs of one group of [`W`] lanes.
+pub(crate) struct Group<'a> {
+    /// Normalised s and t.
+    pub(crate) s: &'a [f32; W],
+    pub(crate) t: &'a [f32; W],
+    /// Texel offsets along s and t.
+    pub(crate) off_u: &'a [i32; W],
+    pub(crate) off_v: &'a [i32; W],
+    /// Size of the level each lane reads, as integers and floats.
+    pub(crate) w: &'a [i32; W],
+    pub(crate) h: &'a [i32; W],
+    pub(crate) fw: &'a [f32; W],
+    pub(crate) fh: &'a [f32; W],
+    /// The bytes (RGBA8, 4 per texel) of the level each lane reads.
+    pub(crate) bytes: [&'a [u8]; W],
+}
+
+/// What does not vary per lane.
+pub(crate) struct Params {
+    pub(crate) wrap: [Wrap; 2],
+    /// The border as floats (the canonical texel of the format).
+    pub(crate) border: [f32; 4],
+    /// Every lane's level has power-of-two width (`pow2[0]`) / height (`pow2[1]`).
+    pub(crate) pow2: [bool; 2],
+}
+
+#[inline(always)]
+fn f(a: &[f32; W]) -> __m256 {
+    bytemuck::cast(*a)
+}
+
+#[inline(always)]
+fn i(a: &[i32; W]) -> __m256i {
+    bytemuck::cast(*a)
+}
+
+/// `floor_i` of every lane: floor, saturating to i32 (NaN to 0).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn floor_i(x: __m256) -> __m256i {
+    let r = _mm256_cvttps_epi32(_mm256_floor_ps(x));
+    // cvtt gives i32::MIN for everything out of range: right below, wrong above and NaN.
+    let big = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(x, _mm256_set1_ps(2147483648.0)));
+    let r = _mm256_blendv_epi8(r, _mm256_set1_epi32(i32::MAX), big);
+    let nan = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(x, x));
+    _mm256_andnot_si256(nan, r)
+}
+
+/// The unnormalised coordinate `c * size + offset`, pre-clamped for CLAMP/MIRROR_CLAMP.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn texel_coord(mode: Wrap, c: __m256, size: __m256, off: __m256i) -> __m256 {
+    let u = _mm256_add_ps(_mm256_mul_ps(c, size), _mm256_cvtepi32_ps(off));
+    // f32::clamp: NaN passes; max/min return their second operand when either is NaN.
+    let lo = match mode {
+        Wrap::Clamp => _mm256_setzero_ps(),
+        Wrap::MirrorClamp => _mm256_sub_ps(_mm256_setzero_ps(), size),
+        _ => return u,
+    };
+    _mm256_min_ps(size, _mm256_max_ps(lo, u))
+}
+
+/// Wraps texel indices `x` for level sizes `size` (LINEAR variant, as [`wrap`]); also
+/// returns the lanes whose index lies inside `0..size` (the others read the border).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn wrap_v(mode: Wrap, pow2: bool, x: __m256i, size: __m256i) -> (__m256i, __m256i) {
+    let one = _mm256_set1_epi32(1);
+    let all = _mm256_set1_epi32(-1);
+    let max = _mm256_sub_epi32(size, one);
+    match mode {
+        Wrap::Repeat if pow2 => (_mm256_and_si256(x, max), all),
+        Wrap::ClampToEdge => (
+            _mm256_min_epi32(_mm256_max_epi32(x, _mm256_setzero_si256()), max),
+            all,
+        ),
+        _ => {
+            let xs: [i32; W] = bytemuck::cast(x);
+            let ss: [i32; W] = bytemuck::cast(size);
+            let r: [i32; W] = std::array::from_fn(|l| wrap(mode, xs[l], ss[l], true));
+            let r = i(&r);
+            let inside = _mm256_andnot_si256(
+                _mm256_cmpgt_epi32(_mm256_setzero_si256(), r),
+                _mm256_cmpgt_epi32(size, r),
+            );
+            (r, inside)
+        }
+    }
+}
+
+/// `v / 255` for bytes `v` held in i32 lanes, correctly rounded: `q = v·r` corrected once
+/// by the exact residual `v - q·255` (see the tests of [`crate::fast`]).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn unorm8(v: __m256i) -> __m256 {
+    let x = _mm256_cvtepi32_ps(v);
+    let r = _mm256_set1_ps(1.0 / 255.0);
+    let q = _mm256_mul_ps(x, r);
+    _mm256_fmadd_ps(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0), x), r, q)
+}
+
+/// `p + (q - p) * t` without the NaN canonicalisation (done once at the end).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn lerp(p: __m256, q: __m256, t: __m256) -> __m256 {
+    _mm256_add_ps(p, _mm256_mul_ps(_mm256_sub_ps(q, p), t))
+}
+
+/// 8 bytes of `b` at texel `k` (0 when out of range: those taps read the border).
+#[inline(always)]
+fn load8(b: &[u8], k: i32) -> u64 {
+    let k = k as usize * 4;
+    match b.get(k..k + 8) {
+        Some(x) => u64::from_le_bytes([x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]]),
+        None => 0,
+    }
+}
+
+/// 4 bytes of `b` at texel `k` (0 when out of range).
+#[inline(always)]
+fn load4(b: &[u8], k: i32) -> u64 {
+    let k = k as usize * 4;
+    match b.get(k..k + 4) {
+        Some(x) => u64::from(u32::from_le_bytes([x[0], x[1], x[2], x[3]])),
+        None => 0,
+    }
+}
+
+/// Bilinear RGBA8 lookups of one group of lanes, `out[channel][lane]` as f32.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn bilinear(p: &Params, g: &Group<'_>, out: &mut [[f32; W]; 4]) {
+    let (w, h) = (i(g.w), i(g.h));
+    let u = texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u));
+    let v = texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v));
+    let half = _mm256_set1_ps(0.5);
+    let (x, y) = (_mm256_sub_ps(u, half), _mm256_sub_ps(v, half));
+    let (i0, j0) = (floor_i(x), floor_i(y));
+    let a = _mm256_sub_ps(x, _mm256_cvtepi32_ps(i0));
+    let b = _mm256_sub_ps(y, _mm256_cvtepi32_ps(j0));
+    let one = _mm256_set1_epi32(1);
+    let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
+    let (i0, in_i0) = wrap_v(p.wrap[0], p.pow2[0], i0, w);
+    let (i1, in_i1) = wrap_v(p.wrap[0], p.pow2[0], i1, w);
+    let (j0, in_j0) = wrap_v(p.wrap[1], p.pow2[1], j0, h);
+    let (j1, in_j1) = wrap_v(p.wrap[1], p.pow2[1], j1, h);
+    // Indices of taps outside the level are replaced by 0 (any index that loads); their
+    // values are replaced by the border after the decode.
+    let (i0s, i1s) = (_mm256_and_si256(i0, in_i0), _mm256_and_si256(i1, in_i1));
+    let (r0, r1) = (
+        _mm256_mullo_epi32(_mm256_and_si256(j0, in_j0), w),
+        _mm256_mullo_epi32(_mm256_and_si256(j1, in_j1), w),
+    );
+    let k00: [i32; W] = bytemuck::cast(_mm256_add_epi32(r0, i0s));
+    let k10: [i32; W] = bytemuck::cast(_mm256_add_epi32(r0, i1s));
+    let k01: [i32; W] = bytemuck::cast(_mm256_add_epi32(r1, i0s));
+    let k11: [i32; W] = bytemuck::cast(_mm256_add_epi32(r1, i1s));
+    // Columns i0, i0 + 1 of both rows, both inside: one 8-byte load per row.
+    let pair = _mm256_and_si256(
+        _mm256_and_si256(in_i0, in_i1),
+        _mm256_cmpeq_epi32(i1, _mm256_add_epi32(i0, one)),
+    );
+    let pair = _mm256_movemask_ps(_mm256_castsi256_ps(pair)) as u32;
+    let mut top = [0u64; W];
+    let mut bottom = [0u64; W];
+    for l in 0..W {
+        let bytes = g.bytes[l];
+        if pair & (1 << l) != 0 {
+            top[l] = load8(bytes, k00[l]);
+            bottom[l] = load8(bytes, k01[l]);
+        } else {
+            top[l] = load4(bytes, k00[l]) | load4(bytes, k10[l]) << 32;
+            bottom[l] = load4(bytes, k01[l]) | load4(bytes, k11[l]) << 32;
+        }
+    }
+    // Each 64-bit lane holds (left texel, right texel): split into the left and right
+    // texels of all eight lanes, in lane order.
+    let split = |q: &[u64; W]| -> (__m256i, __m256i) {
+        let lo: __m256 = bytemuck::cast([q[0], q[1], q[2], q[3]]);
+        let hi: __m256 = bytemuck::cast([q[4], q[5], q[6], q[7]]);
+        let even = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(lo, hi));
+        let odd = _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(lo, hi));
+        (
+            _mm256_permute4x64_epi64::<0b11_01_10_00>(even),
+            _mm256_permute4x64_epi64::<0b11_01_10_00>(odd),
+        )
+    };
+    let (t00, t10) = split(&top);
+    let (t01, t11) = split(&bottom);
+    let mask = |a: __m256i, b: __m256i| _mm256_castsi256_ps(_mm256_and_si256(a, b));
+    let inside = [
+        mask(in_i0, in_j0),
+        mask(in_i1, in_j0),
+        mask(in_i0, in_j1),
+        mask(in_i1, in_j1),
+    ];
+    let all_inside = inside.iter().all(|m| _mm256_movemask_ps(*m) == 0xff);
+    let canonical = _mm256_set1_ps(f32::NAN);
+    for (c, out) in out.iter_mut().enumerate() {
+        // Byte c of every 32-bit lane into its low byte, zeros above.
+        let m = |d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32);
+        let pick = _mm256_setr_epi32(m(0), m(1), m(2), m(3), m(0), m(1), m(2), m(3));
+        let ch = |t: __m256i| unorm8(_mm256_shuffle_epi8(t, pick));
+        let mut tap = [ch(t00), ch(t10), ch(t01), ch(t11)];
+        if !all_inside {
+            let border = _mm256_set1_ps(p.border[c]);
+            for (t, m) in tap.iter_mut().zip(&inside) {
+                *t = _mm256_blendv_ps(border, *t, *m);
+            }
+        }
+        let r = lerp(lerp(tap[0], tap[1], a), lerp(tap[2], tap[3], a), b);
+        let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(r, r);
+        *out = bytemuck::cast(_mm256_blendv_ps(r, canonical, nan));
+    }
+}
