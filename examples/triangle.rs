@@ -19,9 +19,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
          0.8, -0.8, 0.0, 1.0,  0.0, 1.0, 0.0, 1.0,
          0.0,  0.8, 0.0, 1.0,  0.0, 0.0, 1.0, 1.0,
     ];
-    let bytes: Vec<u8> = verts.iter().flat_map(|f| f.to_le_bytes()).collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1)?;
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)?;
+    ctx.buffer_data(gl::ARRAY_BUFFER, &verts, gl::STATIC_DRAW)?;
     ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 32, 0)?;
     ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 32, 16)?;
     ctx.enable_vertex_attrib_array(0)?;

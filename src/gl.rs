@@ -636,6 +636,10 @@ gl_enums! {
     MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB = 0x862E,
     CURRENT_MATRIX_STACK_DEPTH_ARB = 0x8640,
     CURRENT_MATRIX_ARB = 0x8641,
+    // glClearBuffer* buffers
+    COLOR = 0x1800,
+    DEPTH = 0x1801,
+    STENCIL = 0x1802,
 }
 
 /// Looks an enum up by name; the `GL_` prefix is optional and case is ignored. Hex and

@@ -140,15 +140,15 @@ const CASES: &[Case] = &[
     (
         "buffer data with nothing bound",
         GlError::InvalidOperation,
-        |c| c.buffer_data(gl::ARRAY_BUFFER, &[1], gl::STATIC_DRAW),
+        |c| c.buffer_data(gl::ARRAY_BUFFER, &[1u8], gl::STATIC_DRAW),
     ),
     ("buffer data with a bad usage", GlError::InvalidEnum, |c| {
         buffer_with(c, 4);
-        c.buffer_data(gl::ARRAY_BUFFER, &[1], gl::TRIANGLES)
+        c.buffer_data(gl::ARRAY_BUFFER, &[1u8], gl::TRIANGLES)
     }),
     ("sub data past the end", GlError::InvalidValue, |c| {
         buffer_with(c, 4);
-        c.buffer_sub_data(gl::ARRAY_BUFFER, 2, &[0; 4])
+        c.buffer_sub_data(gl::ARRAY_BUFFER, 2, &[0u8; 4])
     }),
     ("mapping twice", GlError::InvalidOperation, |c| {
         buffer_with(c, 4);
@@ -180,7 +180,7 @@ const CASES: &[Case] = &[
         |c| {
             buffer_with(c, 4);
             let m = c.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
-            m.write(0, &[1])
+            m.write(0, &[1u8])
         },
     ),
     (
@@ -615,7 +615,7 @@ const CASES: &[Case] = &[
         |c| {
             buffer_with(c, 16);
             let _m = c.map_buffer_range(gl::ARRAY_BUFFER, 8, 4, gl::MAP_READ_BIT)?;
-            c.buffer_sub_data(gl::ARRAY_BUFFER, 6, &[0; 3])
+            c.buffer_sub_data(gl::ARRAY_BUFFER, 6, &[0u8; 3])
         },
     ),
     ("buffer storage of zero bytes", GlError::InvalidValue, |c| {
@@ -636,7 +636,7 @@ const CASES: &[Case] = &[
         |c| {
             buffer_with(c, 16);
             c.buffer_storage_size(gl::ARRAY_BUFFER, 16, gl::DYNAMIC_STORAGE_BIT)?;
-            c.buffer_data(gl::ARRAY_BUFFER, &[0; 4], gl::STATIC_DRAW)
+            c.buffer_data(gl::ARRAY_BUFFER, &[0u8; 4], gl::STATIC_DRAW)
         },
     ),
     (
@@ -973,6 +973,183 @@ const CASES: &[Case] = &[
         "stencil mask separate of a non-face",
         GlError::InvalidEnum,
         |c| c.stencil_mask_separate(gl::BLEND, 0xff),
+    ),
+    ("clear_buffer_fv of STENCIL", GlError::InvalidEnum, |c| {
+        c.clear_buffer_fv(gl::STENCIL, 0, &[0.0])
+    }),
+    (
+        "clear_buffer_fv of draw buffer 8",
+        GlError::InvalidValue,
+        |c| c.clear_buffer_fv(gl::COLOR, 8, &[0.0; 4]),
+    ),
+    (
+        "clear_buffer_fv with 3 colour values",
+        GlError::InvalidValue,
+        |c| c.clear_buffer_fv(gl::COLOR, 0, &[0.0; 3]),
+    ),
+    (
+        "clear_buffer_iv of stencil buffer 1",
+        GlError::InvalidValue,
+        |c| c.clear_buffer_iv(gl::STENCIL, 1, &[0]),
+    ),
+    ("clear_buffer_uiv of DEPTH", GlError::InvalidEnum, |c| {
+        c.clear_buffer_uiv(gl::DEPTH, 0, &[0])
+    }),
+    ("clear_buffer_fi of COLOR", GlError::InvalidEnum, |c| {
+        c.clear_buffer_fi(gl::COLOR, 0, 1.0, 0)
+    }),
+    (
+        "clear_buffer of an incomplete framebuffer object",
+        GlError::InvalidFramebufferOperation,
+        |c| {
+            let f = c.create_framebuffer();
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.clear_buffer_fv(gl::COLOR, 0, &[0.0; 4])
+        },
+    ),
+    ("tex_storage_2d of a 3D target", GlError::InvalidEnum, |c| {
+        c.bind_texture(gl::TEXTURE_3D, 1)?;
+        c.tex_storage_2d(gl::TEXTURE_3D, 1, gl::RGBA8, 4, 4)
+    }),
+    (
+        "tex_storage_2d of an unsized format",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA, 4, 4)
+        },
+    ),
+    ("tex_storage_2d of 0 levels", GlError::InvalidValue, |c| {
+        c.bind_texture(gl::TEXTURE_2D, 1)?;
+        c.tex_storage_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 4, 4)
+    }),
+    (
+        "tex_storage_2d of too many levels",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 4, gl::RGBA8, 4, 4)
+        },
+    ),
+    ("tex_storage_2d twice", GlError::InvalidOperation, |c| {
+        c.bind_texture(gl::TEXTURE_2D, 1)?;
+        c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 4, 4)?;
+        c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 4, 4)
+    }),
+    (
+        "tex_storage_2d of a non-square cube",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_CUBE_MAP, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_CUBE_MAP, 1, gl::RGBA8, 4, 2)
+        },
+    ),
+    (
+        "tex_storage_3d with nothing bound",
+        GlError::InvalidOperation,
+        |c| c.tex_storage_3d(gl::TEXTURE_2D_ARRAY, 1, gl::RGBA8, 4, 4, 2),
+    ),
+    (
+        "tex_storage_1d of a negative width",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_1D, 1)?;
+            c.tex_storage_1d(gl::TEXTURE_1D, 1, gl::RGBA8, -4)
+        },
+    ),
+    (
+        "tex_image of immutable storage",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 4, 4)?;
+            c.tex_image_2d(
+                gl::TEXTURE_2D,
+                0,
+                gl::RGBA8,
+                4,
+                4,
+                gl::RGBA,
+                gl::UNSIGNED_BYTE,
+                None,
+            )
+        },
+    ),
+    ("tex_buffer of a 2D target", GlError::InvalidEnum, |c| {
+        c.bind_texture(gl::TEXTURE_2D, 1)?;
+        c.tex_buffer(gl::TEXTURE_2D, gl::R32F, 0)
+    }),
+    ("tex_buffer of an RGB8 format", GlError::InvalidEnum, |c| {
+        c.bind_texture(gl::TEXTURE_BUFFER, 1)?;
+        c.tex_buffer(gl::TEXTURE_BUFFER, gl::RGB8, 0)
+    }),
+    (
+        "tex_buffer of a name that is no buffer",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_BUFFER, 1)?;
+            c.tex_buffer(gl::TEXTURE_BUFFER, gl::R32F, 77)
+        },
+    ),
+    (
+        "tex_buffer_range past the buffer's end",
+        GlError::InvalidValue,
+        |c| {
+            let b = buffer_with(c, 32);
+            c.bind_texture(gl::TEXTURE_BUFFER, 1)?;
+            c.tex_buffer_range(gl::TEXTURE_BUFFER, gl::R32F, b, 16, 32)
+        },
+    ),
+    (
+        "tex_buffer_range at an unaligned offset",
+        GlError::InvalidValue,
+        |c| {
+            let b = buffer_with(c, 32);
+            c.bind_texture(gl::TEXTURE_BUFFER, 1)?;
+            c.tex_buffer_range(gl::TEXTURE_BUFFER, gl::R32F, b, 4, 4)
+        },
+    ),
+    (
+        "tex_buffer with no texture bound",
+        GlError::InvalidOperation,
+        |c| c.tex_buffer(gl::TEXTURE_BUFFER, gl::R32F, 0),
+    ),
+    (
+        "program buffer parameters of an unknown target",
+        GlError::InvalidEnum,
+        |c| c.program_buffer_parameters_fv(gl::TEXTURE_2D, 0, 0, &[0.0]),
+    ),
+    (
+        "program buffer parameters of binding 16",
+        GlError::InvalidValue,
+        |c| c.program_buffer_parameters_iiv(gl::VERTEX_PROGRAM_ARB, 16, 0, &[0]),
+    ),
+    (
+        "program buffer parameters with no buffer bound",
+        GlError::InvalidOperation,
+        |c| c.program_buffer_parameters_iuiv(gl::GEOMETRY_PROGRAM_NV, 0, 0, &[0]),
+    ),
+    (
+        "program buffer parameters past the buffer's end",
+        GlError::InvalidValue,
+        |c| {
+            let b = buffer_with(c, 16);
+            c.bind_buffer_base(gl::VERTEX_PROGRAM_PARAMETER_BUFFER_NV, 0, b)?;
+            c.program_buffer_parameters_fv(gl::VERTEX_PROGRAM_ARB, 0, 2, &[0.0; 3])
+        },
+    ),
+    (
+        "create_texture of a face target",
+        GlError::InvalidEnum,
+        |c| {
+            c.create_texture(gl::TEXTURE_CUBE_MAP_POSITIVE_X)
+                .map(|_| ())
+        },
+    ),
+    (
+        "program_env_matrix past the last parameter",
+        GlError::InvalidValue,
+        |c| c.program_env_matrix(gl::VERTEX_PROGRAM_ARB, 253, glam::Mat4::IDENTITY),
     ),
 ];
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{f32_bytes, passthrough, u32_bytes};
+use common::passthrough;
 use glemu::{gl, Context};
 
 const RED: [f32; 4] = [1.0, 0.0, 0.0, 1.0];
@@ -47,7 +47,7 @@ fn red_green_halves(ctx: &mut Context, buffer: u32) {
         }
     }
     ctx.bind_buffer(gl::ARRAY_BUFFER, buffer).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &v, gl::STATIC_DRAW)
         .unwrap();
     attribs_from(ctx, buffer, 2, 24, 8);
 }
@@ -92,7 +92,7 @@ fn capture_two_objects(ctx: &mut Context) -> (u32, u32) {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
     ctx.buffer_data(
         gl::ARRAY_BUFFER,
-        &f32_bytes(&scene_vertices(RED, GREEN)),
+        &scene_vertices(RED, GREEN),
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -183,7 +183,7 @@ fn objects_keep_their_buffer_bindings_and_paused_captures() {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
     ctx.buffer_data(
         gl::ARRAY_BUFFER,
-        &f32_bytes(&scene_vertices(RED, GREEN)),
+        &scene_vertices(RED, GREEN),
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -278,7 +278,7 @@ fn map_buffer_range_windows_and_explicit_flushes() {
         .unwrap();
     assert_eq!(m.read(0, 8).unwrap(), (8..16).collect::<Vec<u8>>());
     assert!(m.read(4, 5).is_err(), "past the window");
-    assert!(m.write(0, &[1]).is_err(), "read-only");
+    assert!(m.write(0, &[1u8]).is_err(), "read-only");
     assert_eq!(&*m.bytes().unwrap(), &init[8..16]);
     ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
     assert!(m.read(0, 1).is_err(), "stale after unmap");
@@ -292,7 +292,7 @@ fn map_buffer_range_windows_and_explicit_flushes() {
             gl::MAP_WRITE_BIT | gl::MAP_INVALIDATE_RANGE_BIT | gl::MAP_UNSYNCHRONIZED_BIT,
         )
         .unwrap();
-    m.write(0, &[90, 91, 92, 93]).unwrap();
+    m.write(0, &[90u8, 91, 92, 93]).unwrap();
     ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
     assert_eq!(
         ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 3, 6).unwrap(),
@@ -348,18 +348,14 @@ fn vertices_written_through_a_mapped_window_are_drawn() {
     let mut ctx = Context::new(8, 8).unwrap();
     passthrough(&mut ctx);
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_data(
-        gl::ARRAY_BUFFER,
-        &f32_bytes(&scene_vertices(RED, RED)),
-        gl::STATIC_DRAW,
-    )
-    .unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &scene_vertices(RED, RED), gl::STATIC_DRAW)
+        .unwrap();
     // Recolour the quad's second triangle (vertices 3..6, colour at byte 8 of 24) green.
     let m = ctx
         .map_buffer_range(gl::ARRAY_BUFFER, 3 * 24, 3 * 24, gl::MAP_WRITE_BIT)
         .unwrap();
     for v in 0..3 {
-        m.write(v * 24 + 8, &f32_bytes(&GREEN)).unwrap();
+        m.write(v * 24 + 8, &GREEN).unwrap();
     }
     ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
     attribs_from(&mut ctx, 10, 2, 24, 8);
@@ -373,7 +369,7 @@ fn vertices_written_through_a_mapped_window_are_drawn() {
 fn copied_vertices_are_drawn() {
     let mut ctx = Context::new(8, 8).unwrap();
     passthrough(&mut ctx);
-    let staging = f32_bytes(&scene_vertices(GREEN, RED));
+    let staging = scene_vertices(GREEN, RED);
     ctx.bind_buffer(gl::COPY_READ_BUFFER, 30).unwrap();
     ctx.buffer_data(gl::COPY_READ_BUFFER, &staging, gl::STATIC_COPY)
         .unwrap();
@@ -386,7 +382,7 @@ fn copied_vertices_are_drawn() {
     assert_eq!(
         ctx.get_buffer_sub_data(gl::COPY_WRITE_BUFFER, 0, 6 * 24)
             .unwrap(),
-        staging[..6 * 24].to_vec()
+        bytemuck::cast_slice::<f32, u8>(&staging)[..6 * 24].to_vec()
     );
     // ...then the red triangle's colour over vertex 3's, and within the destination from
     // vertex 3 to vertices 4 and 5 (disjoint ranges of one buffer): the quad's second
@@ -426,7 +422,7 @@ fn multi_draw_indirect_packed_and_strided() {
     ctx.bind_buffer(gl::DRAW_INDIRECT_BUFFER, 11).unwrap();
     ctx.buffer_data(
         gl::DRAW_INDIRECT_BUFFER,
-        &u32_bytes(&[6, 1, 0, 0, 6, 1, 6, 0]),
+        &[6u32, 1, 0, 0, 6, 1, 6, 0],
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -442,7 +438,9 @@ fn multi_draw_indirect_packed_and_strided() {
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.buffer_data(
         gl::DRAW_INDIRECT_BUFFER,
-        &u32_bytes(&[99, 6, 1, 6, 0, 99, 99, 99, 99, 0, 1, 0, 0, 99, 99, 99, 99]),
+        &[
+            99u32, 6, 1, 6, 0, 99, 99, 99, 99, 0, 1, 0, 0, 99, 99, 99, 99,
+        ],
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -458,12 +456,12 @@ fn multi_draw_indirect_packed_and_strided() {
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.buffer_data(
         gl::DRAW_INDIRECT_BUFFER,
-        &u32_bytes(&[6, 1, 0, 0, 6, 1, 6, 0]),
+        &[6u32, 1, 0, 0, 6, 1, 6, 0],
         gl::STATIC_DRAW,
     )
     .unwrap();
     ctx.bind_buffer(gl::PARAMETER_BUFFER, 13).unwrap();
-    ctx.buffer_data(gl::PARAMETER_BUFFER, &u32_bytes(&[7, 1]), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::PARAMETER_BUFFER, &[7u32, 1], gl::STATIC_DRAW)
         .unwrap();
     let n = primitives_generated(&mut ctx, |c| {
         c.multi_draw_arrays_indirect_count(gl::TRIANGLES, 0, 4, 2, 0)
@@ -484,13 +482,13 @@ fn multi_draw_indirect_packed_and_strided() {
     ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 12).unwrap();
     ctx.buffer_data(
         gl::ELEMENT_ARRAY_BUFFER,
-        &u32_bytes(&[0, 1, 2, 3, 4, 5]),
+        &[0u32, 1, 2, 3, 4, 5],
         gl::STATIC_DRAW,
     )
     .unwrap();
     ctx.buffer_data(
         gl::DRAW_INDIRECT_BUFFER,
-        &u32_bytes(&[3, 1, 0, 0, 0, 3, 1, 3, 6, 0]),
+        &[3u32, 1, 0, 0, 0, 3, 1, 3, 6, 0],
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -560,7 +558,7 @@ fn draw_transform_feedback_stream_draws_that_streams_count() {
         .flat_map(|i| [i as f32 * 0.1, 0.0, 0.0, 1.0])
         .collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&pts), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &pts, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0)
         .unwrap();
@@ -662,12 +660,8 @@ fn base_vertex_and_base_instance_draws() {
     // Colour per instance from buffer 12: base instance 1 picks the second, green.
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 12).unwrap();
-    ctx.buffer_data(
-        gl::ARRAY_BUFFER,
-        &f32_bytes(&[RED, GREEN].concat()),
-        gl::STATIC_DRAW,
-    )
-    .unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &[RED, GREEN].concat(), gl::STATIC_DRAW)
+        .unwrap();
     ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 0, 0)
         .unwrap();
     ctx.vertex_attrib_divisor(1, 1).unwrap();
@@ -685,12 +679,8 @@ fn persistently_mapped_vertices_are_drawn_while_mapped() {
     passthrough(&mut ctx);
     let flags = gl::MAP_WRITE_BIT | gl::MAP_PERSISTENT_BIT | gl::MAP_COHERENT_BIT;
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_storage(
-        gl::ARRAY_BUFFER,
-        &f32_bytes(&scene_vertices(RED, RED)),
-        flags,
-    )
-    .unwrap();
+    ctx.buffer_storage(gl::ARRAY_BUFFER, &scene_vertices(RED, RED), flags)
+        .unwrap();
     attribs_from(&mut ctx, 10, 2, 24, 8);
     let m = ctx
         .map_buffer_range(gl::ARRAY_BUFFER, 0, 6 * 24, flags)
@@ -699,7 +689,7 @@ fn persistently_mapped_vertices_are_drawn_while_mapped() {
     assert_eq!(ctx.read_pixel(4, 4).unwrap(), RED);
     // Rewrite the colours through the live mapping and draw again, still mapped.
     for v in 0..6 {
-        m.write(v * 24 + 8, &f32_bytes(&GREEN)).unwrap();
+        m.write(v * 24 + 8, &GREEN).unwrap();
     }
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     assert_eq!(ctx.read_pixel(4, 4).unwrap(), GREEN);
@@ -726,7 +716,7 @@ fn time_elapsed_and_conservative_occlusion_queries() {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
     ctx.buffer_data(
         gl::ARRAY_BUFFER,
-        &f32_bytes(&scene_vertices(RED, GREEN)),
+        &scene_vertices(RED, GREEN),
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -762,7 +752,7 @@ fn transform_feedback_overflow_queries() {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
     ctx.buffer_data(
         gl::ARRAY_BUFFER,
-        &f32_bytes(&scene_vertices(RED, GREEN)),
+        &scene_vertices(RED, GREEN),
         gl::STATIC_DRAW,
     )
     .unwrap();

@@ -19,12 +19,8 @@ fn ctx_with(fp: &str) -> Context {
     ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
     let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(
-        gl::ARRAY_BUFFER,
-        bytemuck::cast_slice(&quad),
-        gl::STATIC_DRAW,
-    )
-    .unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
+        .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();
     ctx.enable_vertex_attrib_array(0).unwrap();

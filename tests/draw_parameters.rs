@@ -4,7 +4,6 @@
 
 mod common;
 
-use common::{f32_bytes, u32_bytes};
 use glemu::{gl, Context};
 
 /// A 4×1 framebuffer with a vertex program writing (baseVertex, baseInstance, draw id)
@@ -25,7 +24,7 @@ fn setup() -> Context {
     // Point k sits on pixel k (NDC x = -0.75 + 0.5k).
     let xy: Vec<f32> = (0..4).flat_map(|k| [-0.75 + 0.5 * k as f32, 0.0]).collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&xy), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &xy, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 8, 0)
         .unwrap();
@@ -65,12 +64,8 @@ fn multi_draw_gives_each_draw_its_index() {
 fn base_vertex_and_base_instance_come_from_the_command() {
     let mut ctx = setup();
     ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 2).unwrap();
-    ctx.buffer_data(
-        gl::ELEMENT_ARRAY_BUFFER,
-        &u32_bytes(&[0, 1]),
-        gl::STATIC_DRAW,
-    )
-    .unwrap();
+    ctx.buffer_data(gl::ELEMENT_ARRAY_BUFFER, &[0u32, 1], gl::STATIC_DRAW)
+        .unwrap();
     // Indices 0, 1 + base vertex 2: pixels 2 and 3.
     ctx.draw_elements_instanced_base_vertex_base_instance(
         gl::POINTS,

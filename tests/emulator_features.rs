@@ -6,7 +6,6 @@
 
 mod common;
 
-use common::f32_bytes;
 use glemu::scene::{self, Outcome};
 use glemu::{gl, Context};
 use glemu_textures::Format;
@@ -97,9 +96,9 @@ fn fullscreen(w: u32, h: u32, threads: usize, fp: &str) -> Context {
     ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp)
         .unwrap_or_else(|e| panic!("{e}"));
     ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
-    let tri = [-1.0, -1.0, 3.0, -1.0, -1.0, 3.0];
+    let tri = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0];
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&tri), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();
@@ -164,7 +163,7 @@ fn f16x2_storage_atomics_update_each_half() {
     for threads in [1, 2] {
         let mut ctx = fullscreen(2, 2, threads, fp);
         ctx.bind_buffer(gl::SHADER_STORAGE_BUFFER, 7).unwrap();
-        ctx.buffer_data(gl::SHADER_STORAGE_BUFFER, &[0; 8], gl::STATIC_DRAW)
+        ctx.buffer_data(gl::SHADER_STORAGE_BUFFER, &[0u8; 8], gl::STATIC_DRAW)
             .unwrap();
         ctx.bind_buffer_base(gl::SHADER_STORAGE_BUFFER, 0, 7)
             .unwrap();

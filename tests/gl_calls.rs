@@ -29,12 +29,8 @@ fn two_buffers() -> Context {
     ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
     let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(
-        gl::ARRAY_BUFFER,
-        bytemuck::cast_slice(&quad),
-        gl::STATIC_DRAW,
-    )
-    .unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
+        .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();
     ctx.enable_vertex_attrib_array(0).unwrap();
@@ -174,4 +170,172 @@ fn batched_parameters_take_glam_vectors() {
             .unwrap(),
         [0; 4]
     );
+}
+
+/// A 4x4 context drawing a full-screen quad through fragment program `fp`.
+fn quad_with(fp: &str) -> Context {
+    let mut ctx = Context::new(4, 4).unwrap();
+    let vp = "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND\n";
+    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
+    ctx.program_string(gl::VERTEX_PROGRAM_ARB, vp).unwrap();
+    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
+    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
+    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp).unwrap();
+    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
+    let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
+    let b = ctx.create_buffer();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx
+}
+
+fn drawn(ctx: &mut Context) -> [f32; 4] {
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.draw_arrays(gl::TRIANGLE_STRIP, 0, 4).unwrap();
+    ctx.read_pixel(1, 1).unwrap()
+}
+
+#[test]
+fn buffer_textures_read_the_buffer_at_draw_time() {
+    let fp = "!!NVfp5.0\nTEMP t;\nTXF t, {2, 0, 0, 0}, texture[0], BUFFER;\nMUL result.color, t.x, 0.25;\nEND\n";
+    let mut ctx = quad_with(fp);
+    let b = ctx.create_buffer();
+    ctx.bind_buffer(gl::TEXTURE_BUFFER, b).unwrap();
+    ctx.buffer_data(
+        gl::TEXTURE_BUFFER,
+        &[1.0f32, 2.0, 3.0, 4.0],
+        gl::DYNAMIC_DRAW,
+    )
+    .unwrap();
+    let t = ctx.create_texture(gl::TEXTURE_BUFFER).unwrap();
+    ctx.bind_texture(gl::TEXTURE_BUFFER, t).unwrap();
+    ctx.tex_buffer(gl::TEXTURE_BUFFER, gl::R32F, b).unwrap();
+    let unorm = |v: f32| (v * 255.0).round() / 255.0;
+    assert_eq!(drawn(&mut ctx), [unorm(0.75); 4]);
+    // A later write to the buffer is what the next draw reads.
+    ctx.buffer_sub_data(gl::TEXTURE_BUFFER, 8, &[2.0f32])
+        .unwrap();
+    assert_eq!(drawn(&mut ctx), [unorm(0.5); 4]);
+    // A range of the first 8 bytes: texel 2 lies past it, so reads 0.
+    ctx.tex_buffer_range(gl::TEXTURE_BUFFER, gl::R32F, b, 0, 8)
+        .unwrap();
+    assert_eq!(drawn(&mut ctx), [0.0; 4]);
+}
+
+#[test]
+fn immutable_storage_is_complete_and_fixed() {
+    let fp = "!!NVfp5.0\nTEX result.color, {0.5, 0.5, 0, 0}, texture[0], 2D;\nEND\n";
+    let mut ctx = quad_with(fp);
+    let t = ctx.create_texture(gl::TEXTURE_2D).unwrap();
+    ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
+    ctx.tex_storage_2d(gl::TEXTURE_2D, 2, gl::RGBA8, 2, 2)
+        .unwrap();
+    let red = [255u8, 0, 0, 255];
+    ctx.tex_sub_image(
+        gl::TEXTURE_2D,
+        0,
+        [0, 0, 0],
+        [2, 2, 1],
+        gl::RGBA,
+        gl::UNSIGNED_BYTE,
+        &red.repeat(4),
+    )
+    .unwrap();
+    ctx.tex_sub_image(
+        gl::TEXTURE_2D,
+        1,
+        [0, 0, 0],
+        [1, 1, 1],
+        gl::RGBA,
+        gl::UNSIGNED_BYTE,
+        &red,
+    )
+    .unwrap();
+    // The default NEAREST_MIPMAP_LINEAR filter finds both levels.
+    assert_eq!(drawn(&mut ctx), [1.0, 0.0, 0.0, 1.0]);
+    let e = ctx.generate_mipmap(gl::TEXTURE_2D).map(|_| ());
+    assert!(e.is_ok(), "{e:?}");
+    let e = ctx.tex_image_2d(
+        gl::TEXTURE_2D,
+        1,
+        gl::RGBA8,
+        1,
+        1,
+        gl::RGBA,
+        gl::UNSIGNED_BYTE,
+        None,
+    );
+    assert_eq!(e.unwrap_err().gl, glemu::GlError::InvalidOperation);
+}
+
+#[test]
+fn clear_buffer_clears_one_buffer() {
+    let mut ctx = two_buffers();
+    ctx.clear_color([0.0; 4]).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+    ctx.clear_buffer_fv(gl::COLOR, 1, &[1.0, 0.5, 0.0, 1.0])
+        .unwrap();
+    assert_eq!(pixel_of(&mut ctx, 0), [0; 4]);
+    assert_eq!(pixel_of(&mut ctx, 1), [255, 128, 0, 255]);
+    // Under the scissor test and the draw buffer's colour mask.
+    ctx.enable(gl::SCISSOR_TEST).unwrap();
+    ctx.scissor(0, 0, 1, 1).unwrap();
+    ctx.color_mask_i(0, [false, true, false, false]).unwrap();
+    ctx.clear_buffer_fv(gl::COLOR, 0, &[1.0; 4]).unwrap();
+    assert_eq!(pixel_of(&mut ctx, 0), [0; 4], "outside the scissor box");
+    ctx.read_buffer(gl::COLOR_ATTACHMENT0).unwrap();
+    let px: Vec<[u8; 4]> = ctx
+        .read_pixels_as(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE)
+        .unwrap();
+    assert_eq!(px[0], [0, 255, 0, 0]);
+}
+
+#[test]
+fn clear_buffer_of_integers_depth_and_stencil() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    let t = ctx.create_texture(gl::TEXTURE_2D).unwrap();
+    ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
+    ctx.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA32I, 4, 4)
+        .unwrap();
+    let f = ctx.create_framebuffer();
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
+        .unwrap();
+    ctx.clear_buffer_iv(gl::COLOR, 0, &[-7, 1 << 30, 0, 1])
+        .unwrap();
+    let px: Vec<[i32; 4]> = ctx
+        .read_pixels_as(2, 2, 1, 1, gl::RGBA_INTEGER, gl::INT)
+        .unwrap();
+    assert_eq!(px[0], [-7, 1 << 30, 0, 1]);
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    ctx.clear_buffer_fi(gl::DEPTH_STENCIL, 0, 0.25, 0x1ff)
+        .unwrap();
+    assert_eq!(ctx.read_stencil(1, 1).unwrap(), 0xff);
+    assert!((ctx.read_depth(1, 1).unwrap() - 0.25).abs() < 1e-7);
+    ctx.depth_mask(false).unwrap();
+    ctx.clear_buffer_fv(gl::DEPTH, 0, &[1.0]).unwrap();
+    assert!(
+        (ctx.read_depth(1, 1).unwrap() - 0.25).abs() < 1e-7,
+        "depth mask off"
+    );
+}
+
+#[test]
+fn parameter_buffer_words_reach_programs() {
+    // BUFFER4 elements are vec4s (a plain BUFFER indexes single words).
+    let fp = "!!NVfp5.0\nBUFFER4 buf[] = { program.buffer[3] };\nMOV result.color, buf[1];\nEND\n";
+    let mut ctx = quad_with(fp);
+    let b = ctx.create_buffer();
+    ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
+    ctx.buffer_data_size(gl::UNIFORM_BUFFER, 32, gl::DYNAMIC_DRAW)
+        .unwrap();
+    ctx.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 3, b)
+        .unwrap();
+    ctx.program_buffer_parameters_fv(gl::FRAGMENT_PROGRAM_ARB, 3, 4, &[0.0, 1.0, 0.5, 1.0])
+        .unwrap();
+    assert_eq!(drawn(&mut ctx), [0.0, 1.0, 128.0 / 255.0, 1.0]);
 }

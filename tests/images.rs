@@ -5,7 +5,6 @@
 
 mod common;
 
-use common::f32_bytes;
 use glemu::{gl, Context, GlError};
 use glemu_textures::Format;
 
@@ -38,7 +37,7 @@ fn program(ctx: &mut Context, target: u32, text: &str) {
 
 fn positions(ctx: &mut Context, xy: &[f32]) {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 100).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(xy), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, xy, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();

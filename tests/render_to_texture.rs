@@ -4,7 +4,6 @@
 
 mod common;
 
-use common::f32_bytes;
 use glemu::{gl, Context, GlError};
 
 /// Vertex program: position from attribute 0, texture coordinate = position * 0.5 + 0.5.
@@ -39,7 +38,7 @@ fn rect(ctx: &mut Context, [x0, y0, x1, y1]: [f32; 4], z: f32, c: [f32; 4]) {
         v.extend_from_slice(&c);
     }
     ctx.bind_buffer(gl::ARRAY_BUFFER, 100).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STREAM_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &v, gl::STREAM_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 32, 0)
         .unwrap();
@@ -303,7 +302,7 @@ fn multisample_texture_renders_and_blits_resolved() {
         .flat_map(|p| [p[0], p[1], 0.0, 1.0, 1.0, 1.0, 1.0, 1.0])
         .collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 100).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&v), gl::STREAM_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &v, gl::STREAM_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 32, 0)
         .unwrap();

@@ -22,9 +22,8 @@ fn textured_quad_ctx() -> Context {
         -1.0,  1.0, 0.0, 1.0,
          1.0,  1.0, 1.0, 1.0,
     ];
-    let bytes: Vec<u8> = verts.iter().flat_map(|f| f.to_le_bytes()).collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &verts, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 16, 0)
         .unwrap();
@@ -121,9 +120,7 @@ fn packed_short_and_integer_upload_paths() {
     let mut ctx = textured_quad_ctx();
     // RGB565: red 31 → 1.0, green 0, blue 31 → 1.0.
     let texel: u16 = (31 << 11) | 31;
-    let data: Vec<u8> = std::iter::repeat_n(texel.to_le_bytes(), 16)
-        .flatten()
-        .collect();
+    let data: Vec<u8> = bytemuck::cast_slice(&[texel; 16]).to_vec();
     ctx.tex_image(
         gl::TEXTURE_2D,
         0,
@@ -137,9 +134,7 @@ fn packed_short_and_integer_upload_paths() {
     assert!(draw(&mut ctx).iter().all(|p| *p == [255, 0, 255, 255]));
     // BGRA + UNSIGNED_INT_8_8_8_8_REV is the usual little-endian BGRA8 word.
     let word: u32 = 0x80_40_20_10; // A=0x80 R=0x40 G=0x20 B=0x10
-    let data: Vec<u8> = std::iter::repeat_n(word.to_le_bytes(), 16)
-        .flatten()
-        .collect();
+    let data: Vec<u8> = bytemuck::cast_slice(&[word; 16]).to_vec();
     ctx.tex_image(
         gl::TEXTURE_2D,
         0,
@@ -187,7 +182,7 @@ fn sub_image_replaces_only_its_box() {
     let white = [255u8; 64];
     upload_rgba8(&mut ctx, [4, 4], &white);
     let red: Vec<f32> = [1.0f32, 0.0, 0.0, 1.0].repeat(2);
-    let bytes: Vec<u8> = red.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let bytes: Vec<u8> = bytemuck::cast_slice(&red).to_vec();
     ctx.tex_sub_image(
         gl::TEXTURE_2D,
         0,
@@ -402,13 +397,13 @@ fn multi_draw_elements_draws_each_range() {
     let mut ctx = textured_quad_ctx();
     let white = [255u8; 64];
     upload_rgba8(&mut ctx, [4, 4], &white);
-    let idx: Vec<u8> = [0u16, 1, 2, 1, 3, 2]
-        .iter()
-        .flat_map(|i| i.to_le_bytes())
-        .collect();
     ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 9).unwrap();
-    ctx.buffer_data(gl::ELEMENT_ARRAY_BUFFER, &idx, gl::STATIC_DRAW)
-        .unwrap();
+    ctx.buffer_data(
+        gl::ELEMENT_ARRAY_BUFFER,
+        &[0u16, 1, 2, 1, 3, 2],
+        gl::STATIC_DRAW,
+    )
+    .unwrap();
     ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
     ctx.multi_draw_elements(gl::TRIANGLES, &[3], gl::UNSIGNED_SHORT, &[0])
         .unwrap();

@@ -13,9 +13,8 @@ fn draw(vp: &str, fp: &str) -> [u8; 4] {
     ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp).unwrap();
     ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
     let verts: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
-    let bytes: Vec<u8> = verts.iter().flat_map(|f| f.to_le_bytes()).collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &verts, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 8, 0)
         .unwrap();

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{f32_bytes, passthrough, u32_bytes};
+use common::passthrough;
 use glemu::{gl, Context, GlError};
 
 /// VAO `a`: separate position/colour buffers, red, `draw_arrays`.
@@ -11,11 +11,11 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
     let ids = ctx.gen_vertex_arrays(2);
     let (a, b) = (ids[0], ids[1]);
     let quad = [
-        -1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0,
+        -1.0f32, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0,
     ];
     ctx.bind_vertex_array(a).unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 10).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&quad), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
         .unwrap();
@@ -23,7 +23,7 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
     ctx.bind_buffer(gl::ARRAY_BUFFER, 11).unwrap();
     ctx.buffer_data(
         gl::ARRAY_BUFFER,
-        &f32_bytes(&[1.0, 0.0, 0.0, 1.0].repeat(6)),
+        &[1.0f32, 0.0, 0.0, 1.0].repeat(6),
         gl::STATIC_DRAW,
     )
     .unwrap();
@@ -33,11 +33,11 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
 
     ctx.bind_vertex_array(b).unwrap();
     let mut inter = Vec::new();
-    for p in [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]] {
+    for p in [[-1.0f32, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]] {
         inter.extend_from_slice(&[0.0, 1.0, 0.0, 1.0, p[0], p[1]]);
     }
     ctx.bind_buffer(gl::ARRAY_BUFFER, 12).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &f32_bytes(&inter), gl::STATIC_DRAW)
+    ctx.buffer_data(gl::ARRAY_BUFFER, &inter, gl::STATIC_DRAW)
         .unwrap();
     ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 24, 0)
         .unwrap();
@@ -48,7 +48,7 @@ fn two_vaos(ctx: &mut Context) -> (u32, u32) {
     ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 13).unwrap();
     ctx.buffer_data(
         gl::ELEMENT_ARRAY_BUFFER,
-        &u32_bytes(&[0, 1, 2, 0, 2, 3]),
+        &[0u32, 1, 2, 0, 2, 3],
         gl::STATIC_DRAW,
     )
     .unwrap();

@@ -4,9 +4,9 @@
 //! parameter set with `ProgramNamedParameter4fNV`.
 
 use crate::demo::Demo;
-use crate::mat;
 use crate::upload::{array_buffer, program};
 use crate::Result;
+use glam::{Mat4, Vec3};
 use glemu::{gl, Context};
 
 /// `MODELVIEW_PROJECTION_NV` and `IDENTITY_NV` for `track_matrix_nv`.
@@ -111,22 +111,18 @@ impl Demo for Legacy {
     fn draw(&mut self, ctx: &mut Context, t: f32) -> Result<()> {
         let (w, h) = ctx.size();
         let (proj, model) = if self.spin {
-            let proj = mat::perspective(0.9, w as f32 / h.max(1) as f32, 0.5, 10.0);
-            let model = mat::mul(
-                &mat::translate(0.0, 0.0, -2.6),
-                &mat::mul(
-                    &mat::rotate(0.25 * t, 0.0, 0.0, 1.0),
-                    &mat::rotate(0.5 * (0.5 * t).sin(), 1.0, 0.0, 0.0),
-                ),
-            );
+            let proj = Mat4::perspective_rh_gl(0.9, w as f32 / h.max(1) as f32, 0.5, 10.0);
+            let model = Mat4::from_translation(Vec3::new(0.0, 0.0, -2.6))
+                * Mat4::from_axis_angle(Vec3::Z, 0.25 * t)
+                * Mat4::from_axis_angle(Vec3::X, 0.5 * (0.5 * t).sin());
             (proj, model)
         } else {
-            (mat::IDENTITY, mat::IDENTITY)
+            (Mat4::IDENTITY, Mat4::IDENTITY)
         };
         ctx.matrix_mode(gl::PROJECTION)?;
-        ctx.load_matrix_f(&proj)?;
+        ctx.load_matrix_f(&proj.to_cols_array())?;
         ctx.matrix_mode(gl::MODELVIEW)?;
-        ctx.load_matrix_f(&model)?;
+        ctx.load_matrix_f(&model.to_cols_array())?;
         ctx.program_named_parameter_4f("time", [t, 0.0, 0.0, 0.0])?;
         ctx.clear(gl::COLOR_BUFFER_BIT)?;
         ctx.draw_arrays(gl::TRIANGLE_FAN, 0, 4)?;

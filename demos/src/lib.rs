@@ -11,7 +11,6 @@ pub mod error;
 pub mod headless;
 pub mod legacy;
 pub mod lit;
-pub mod mat;
 pub mod present;
 pub mod sprites;
 pub mod tess;

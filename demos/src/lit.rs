@@ -5,9 +5,9 @@
 //! `state.matrix.modelview.invtrans`), the way ARB-era programs did.
 
 use crate::demo::Demo;
-use crate::mat;
 use crate::upload::{array_buffer, program, texture_rgba8};
 use crate::Result;
+use glam::{Mat4, Vec3, Vec4};
 use glemu::{gl, Context};
 
 const VERTEX: &str = "!!ARBvp1.0
@@ -199,25 +199,21 @@ impl Demo for Lit {
 
     fn draw(&mut self, ctx: &mut Context, t: f32) -> Result<()> {
         let (w, h) = ctx.size();
-        let proj = mat::perspective(0.9, w as f32 / h.max(1) as f32, 0.5, 30.0);
-        let view = mat::mul(
-            &mat::translate(0.0, -0.3, -6.0),
-            &mat::rotate(0.45, 1.0, 0.0, 0.0),
-        );
-        let light_world = [3.0 * (0.7 * t).cos(), 2.5, 3.0 * (0.7 * t).sin(), 1.0];
-        let light = mat::transform(&view, light_world);
+        let proj = Mat4::perspective_rh_gl(0.9, w as f32 / h.max(1) as f32, 0.5, 30.0);
+        let view = Mat4::from_translation(Vec3::new(0.0, -0.3, -6.0))
+            * Mat4::from_axis_angle(Vec3::X, 0.45);
+        let light_world = Vec4::new(3.0 * (0.7 * t).cos(), 2.5, 3.0 * (0.7 * t).sin(), 1.0);
+        let light = view * light_world;
         ctx.program_local_parameter_4f(gl::FRAGMENT_PROGRAM_ARB, 0, light)?;
         ctx.matrix_mode(gl::PROJECTION)?;
-        ctx.load_matrix_f(&proj)?;
+        ctx.load_matrix_f(&proj.to_cols_array())?;
         ctx.matrix_mode(gl::MODELVIEW)?;
         ctx.clear(gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT)?;
-        ctx.load_matrix_f(&view)?;
+        ctx.load_matrix_f(&view.to_cols_array())?;
         ctx.draw_arrays(gl::TRIANGLES, 0, self.floor_count)?;
-        let spin = mat::mul(
-            &mat::rotate(0.6 * t + 0.5, 0.0, 1.0, 0.0),
-            &mat::rotate(0.35, 0.6, 0.0, 0.8),
-        );
-        ctx.load_matrix_f(&mat::mul(&view, &spin))?;
+        let spin = Mat4::from_axis_angle(Vec3::Y, 0.6 * t + 0.5)
+            * Mat4::from_axis_angle(Vec3::new(0.6, 0.0, 0.8), 0.35);
+        ctx.load_matrix_f(&(view * spin).to_cols_array())?;
         ctx.draw_arrays(gl::TRIANGLES, self.cube_first, self.cube_count)?;
         Ok(())
     }

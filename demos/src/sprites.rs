@@ -4,7 +4,7 @@
 //! blended additively.
 
 use crate::demo::Demo;
-use crate::upload::{array_buffer, env_params, program};
+use crate::upload::{array_buffer, program};
 use crate::Result;
 use glemu::{gl, Context};
 
@@ -182,8 +182,8 @@ impl Demo for Sprites {
                 [a.cos(), a.sin(), 0.0, 0.0]
             })
             .collect();
-        env_params(ctx, gl::GEOMETRY_PROGRAM_NV, 1, &turns)?;
-        env_params(ctx, gl::GEOMETRY_PROGRAM_NV, 4, &TINTS)?;
+        ctx.program_env_parameters_4fv(gl::GEOMETRY_PROGRAM_NV, 1, &turns)?;
+        ctx.program_env_parameters_4fv(gl::GEOMETRY_PROGRAM_NV, 4, &TINTS)?;
         ctx.enable(gl::BLEND)?;
         ctx.blend_func(gl::ONE, gl::ONE)?;
         ctx.clear_color([0.0, 0.0, 0.0, 1.0])?;
@@ -193,8 +193,8 @@ impl Demo for Sprites {
     fn draw(&mut self, ctx: &mut Context, t: f32) -> Result<()> {
         let (w, h) = ctx.size();
         let view = [h as f32 / w.max(1) as f32, HALF_SIZE, 0.0, 0.0];
-        env_params(ctx, gl::GEOMETRY_PROGRAM_NV, 0, &[view])?;
-        env_params(ctx, gl::VERTEX_PROGRAM_ARB, 0, &[[t, 0.0, 0.0, 0.0]])?;
+        ctx.program_env_parameters_4fv(gl::GEOMETRY_PROGRAM_NV, 0, &[view])?;
+        ctx.program_env_parameters_4fv(gl::VERTEX_PROGRAM_ARB, 0, &[[t, 0.0, 0.0, 0.0]])?;
         ctx.clear(gl::COLOR_BUFFER_BIT)?;
         let n = i32::try_from(self.particles.len()).unwrap_or(i32::MAX);
         ctx.draw_arrays(gl::POINTS, 0, n)?;

@@ -9,9 +9,9 @@
 //! (`w` toggles it) so the adaptive tessellation is visible.
 
 use crate::demo::Demo;
-use crate::mat;
-use crate::upload::{array_buffer, env_params, program};
+use crate::upload::{array_buffer, program};
 use crate::Result;
+use glam::{Mat4, Vec3};
 use glemu::{gl, Context};
 
 /// Patches per side of the surface.
@@ -176,13 +176,11 @@ impl Tess {
     }
 
     /// Camera looking down at the surface from the front, tilted.
-    fn mvp(aspect: f32) -> mat::Mat4 {
-        let proj = mat::perspective(0.8, aspect, 0.5, 10.0);
-        let view = mat::mul(
-            &mat::translate(0.0, -0.05, -3.0),
-            &mat::rotate(-TILT, 1.0, 0.0, 0.0),
-        );
-        mat::mul(&proj, &view)
+    fn mvp(aspect: f32) -> Mat4 {
+        let proj = Mat4::perspective_rh_gl(0.8, aspect, 0.5, 10.0);
+        let view = Mat4::from_translation(Vec3::new(0.0, -0.05, -3.0))
+            * Mat4::from_axis_angle(Vec3::X, -TILT);
+        proj * view
     }
 }
 
@@ -211,25 +209,20 @@ impl Demo for Tess {
         let light = norm([0.5, 0.6, 0.62, 0.0]);
         let eye = [0.0, -(TILT.sin()), TILT.cos(), 0.0];
         let half = norm([light[0] + eye[0], light[1] + eye[1], light[2] + eye[2], 0.0]);
-        env_params(ctx, gl::FRAGMENT_PROGRAM_ARB, 0, &[light, half, WIRE_COLOR])?;
+        ctx.program_env_parameters_4fv(gl::FRAGMENT_PROGRAM_ARB, 0, &[light, half, WIRE_COLOR])?;
         Ok(())
     }
 
     fn draw(&mut self, ctx: &mut Context, t: f32) -> Result<()> {
         let (w, h) = ctx.size();
         let mvp = Tess::mvp(w as f32 / h.max(1) as f32);
-        let rows: Vec<[f32; 4]> = (0..4).map(|r| mat::row(&mvp, r)).collect();
-        env_params(ctx, gl::TESS_EVALUATION_PROGRAM_NV, 0, &rows)?;
-        env_params(
-            ctx,
-            gl::TESS_EVALUATION_PROGRAM_NV,
-            4,
-            &[[1.7 * t, 0.12, 4.0, 0.0]],
-        )?;
+        ctx.program_env_matrix(gl::TESS_EVALUATION_PROGRAM_NV, 0, mvp)?;
+        let waves = [1.7 * t, 0.12, 4.0, 0.0];
+        ctx.program_env_parameter_4f(gl::TESS_EVALUATION_PROGRAM_NV, 4, waves)?;
         let focus = [0.7 * (0.53 * t).sin(), 0.7 * (0.37 * t).cos(), 0.0, 0.0];
         let top = self.level_at(t);
         let levels = [top, top.min(2.0), 0.8, 0.0];
-        env_params(ctx, gl::TESS_CONTROL_PROGRAM_NV, 0, &[levels, focus])?;
+        ctx.program_env_parameters_4fv(gl::TESS_CONTROL_PROGRAM_NV, 0, &[levels, focus])?;
         ctx.clear(gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT)?;
         let count = (GRID * GRID * 4) as i32;
         ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, self.shade)?;

@@ -59,10 +59,10 @@ impl Context {
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[9; 12], gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[9u8; 12], gl::STATIC_DRAW).unwrap();
     /// // One float 0.5 as R16F (half 0x3800), over bytes 4..8.
-    /// let half = 0.5f32.to_le_bytes();
-    /// ctx.clear_buffer_sub_data(gl::ARRAY_BUFFER, gl::R16F, 4, 4, gl::RED, gl::FLOAT, Some(&half)).unwrap();
+    /// let half = bytemuck::bytes_of(&0.5f32);
+    /// ctx.clear_buffer_sub_data(gl::ARRAY_BUFFER, gl::R16F, 4, 4, gl::RED, gl::FLOAT, Some(half)).unwrap();
     /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 2, 8).unwrap(), vec![9, 9, 0, 0x38, 0, 0x38, 9, 9]);
     /// let e = ctx.clear_buffer_sub_data(gl::ARRAY_BUFFER, gl::RGBA32F, 0, 6, gl::RGBA, gl::FLOAT, None);
     /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue); // not whole 16-byte texels
@@ -148,20 +148,14 @@ mod tests {
     #[test]
     fn texels_convert_and_repeat() {
         let mut ctx = ctx_with(24);
-        let rgb: Vec<u8> = [1.0f32, 2.0, 3.0]
-            .iter()
-            .flat_map(|f| f.to_le_bytes())
-            .collect();
+        let rgb: Vec<u8> = bytemuck::cast_slice(&[1.0f32, 2.0, 3.0]).to_vec();
         ctx.clear_buffer_data(gl::ARRAY_BUFFER, gl::RGB32F, gl::RGB, gl::FLOAT, Some(&rgb))
             .unwrap();
         let one = 1.0f32.to_bits();
         let (two, three) = (2.0f32.to_bits(), 3.0f32.to_bits());
         assert_eq!(words(&ctx), vec![one, two, three, one, two, three]);
         // Integer data saturates into 8-bit unsigned components.
-        let v: Vec<u8> = [300u32, 7, 0, 255]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let v: Vec<u8> = bytemuck::cast_slice(&[300u32, 7, 0, 255]).to_vec();
         let data = Some(v.as_slice());
         ctx.clear_buffer_sub_data(
             gl::ARRAY_BUFFER,

@@ -30,18 +30,24 @@ impl Context {
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
     /// let flags = gl::MAP_WRITE_BIT | gl::MAP_PERSISTENT_BIT | gl::MAP_COHERENT_BIT;
-    /// ctx.buffer_storage(gl::ARRAY_BUFFER, &[0; 8], flags).unwrap();
+    /// ctx.buffer_storage(gl::ARRAY_BUFFER, &[0u8; 8], flags).unwrap();
     /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 0, 8, flags).unwrap();
-    /// m.write(0, &[5]).unwrap();
+    /// m.write(0, &[5u8]).unwrap();
     /// // Persistently mapped, the buffer stays readable through the API.
     /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 1).unwrap(), vec![5]);
     /// // Immutable: no second storage, no glBufferData, no sub-data without DYNAMIC_STORAGE_BIT.
-    /// assert_eq!(ctx.buffer_storage(gl::ARRAY_BUFFER, &[0; 8], flags).unwrap_err().gl, GlError::InvalidOperation);
-    /// assert_eq!(ctx.buffer_data(gl::ARRAY_BUFFER, &[0], gl::STATIC_DRAW).unwrap_err().gl, GlError::InvalidOperation);
-    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[1]).unwrap_err().gl, GlError::InvalidOperation);
+    /// assert_eq!(ctx.buffer_storage(gl::ARRAY_BUFFER, &[0u8; 8], flags).unwrap_err().gl, GlError::InvalidOperation);
+    /// assert_eq!(ctx.buffer_data(gl::ARRAY_BUFFER, &[0u8], gl::STATIC_DRAW).unwrap_err().gl, GlError::InvalidOperation);
+    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[1u8]).unwrap_err().gl, GlError::InvalidOperation);
     /// ```
-    pub fn buffer_storage(&mut self, target: u32, data: &[u8], flags: u32) -> Result<()> {
-        self.buffer_storage_inner(target, data.len() as u64, Some(data), flags)
+    pub fn buffer_storage<T: bytemuck::Pod>(
+        &mut self,
+        target: u32,
+        data: &[T],
+        flags: u32,
+    ) -> Result<()> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        self.buffer_storage_inner(target, bytes.len() as u64, Some(bytes), flags)
     }
 
     /// `glBufferStorage(target, size, NULL, flags)`: `size` zero bytes.
@@ -55,7 +61,7 @@ impl Context {
     /// let e = ctx.buffer_storage_size(gl::UNIFORM_BUFFER, 16, gl::MAP_COHERENT_BIT).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidValue); // coherent without persistent
     /// ctx.buffer_storage_size(gl::UNIFORM_BUFFER, 16, gl::DYNAMIC_STORAGE_BIT).unwrap();
-    /// ctx.buffer_sub_data(gl::UNIFORM_BUFFER, 0, &[1, 2]).unwrap();
+    /// ctx.buffer_sub_data(gl::UNIFORM_BUFFER, 0, &[1u8, 2]).unwrap();
     /// let e = ctx.map_buffer_range(gl::UNIFORM_BUFFER, 0, 4, gl::MAP_READ_BIT).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation); // no MAP_READ_BIT in the storage flags
     /// assert_eq!(ctx.get_buffer_parameter_iv(gl::UNIFORM_BUFFER, gl::BUFFER_IMMUTABLE_STORAGE).unwrap(), 1);

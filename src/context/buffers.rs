@@ -435,10 +435,15 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.buffer_data(gl::ARRAY_BUFFER, &[0; 4], gl::STATIC_DRAW).unwrap_err().gl, GlError::InvalidOperation);
+    /// assert_eq!(ctx.buffer_data(gl::ARRAY_BUFFER, &[0u8; 4], gl::STATIC_DRAW).unwrap_err().gl, GlError::InvalidOperation);
     /// ```
-    pub fn buffer_data(&mut self, target: u32, data: &[u8], usage: u32) -> Result<()> {
-        self.buffer_data_inner(target, data.to_vec(), usage)
+    pub fn buffer_data<T: bytemuck::Pod>(
+        &mut self,
+        target: u32,
+        data: &[T],
+        usage: u32,
+    ) -> Result<()> {
+        self.buffer_data_inner(target, bytemuck::cast_slice(data).to_vec(), usage)
     }
 
     /// `glBufferData(target, size, NULL, usage)`: `size` zero bytes.
@@ -494,13 +499,19 @@ impl Context {
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
-    /// ctx.buffer_sub_data(gl::ARRAY_BUFFER, 2, &[5, 6]).unwrap();
-    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 3, &[5, 6]).unwrap_err().gl, GlError::InvalidValue);
+    /// ctx.buffer_sub_data(gl::ARRAY_BUFFER, 2, &[5u8, 6]).unwrap();
+    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 3, &[5u8, 6]).unwrap_err().gl, GlError::InvalidValue);
     /// let _m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 2, 2, gl::MAP_READ_BIT).unwrap();
-    /// ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[1, 1]).unwrap();
-    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 1, &[1, 1]).unwrap_err().gl, GlError::InvalidOperation);
+    /// ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[1u8, 1]).unwrap();
+    /// assert_eq!(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 1, &[1u8, 1]).unwrap_err().gl, GlError::InvalidOperation);
     /// ```
-    pub fn buffer_sub_data(&mut self, target: u32, offset: u64, bytes: &[u8]) -> Result<()> {
+    pub fn buffer_sub_data<T: bytemuck::Pod>(
+        &mut self,
+        target: u32,
+        offset: u64,
+        data: &[T],
+    ) -> Result<()> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
         let (id, o) = self.bound_object(target)?;
         check_range(offset, bytes.len() as u64, o.data.len())?;
         if o.immutable && o.storage_flags & gl::DYNAMIC_STORAGE_BIT == 0 {
@@ -526,7 +537,7 @@ impl Context {
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1, 2, 3], gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1u8, 2, 3], gl::STATIC_DRAW).unwrap();
     /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 1, 2).unwrap(), vec![2, 3]);
     /// ```
     pub fn get_buffer_sub_data(&self, target: u32, offset: u64, len: u64) -> Result<Vec<u8>> {
@@ -632,7 +643,7 @@ impl Context {
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::COPY_READ_BUFFER, 1).unwrap();
-    /// ctx.buffer_data(gl::COPY_READ_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::COPY_READ_BUFFER, &[1u8, 2, 3, 4], gl::STATIC_DRAW).unwrap();
     /// ctx.bind_buffer(gl::COPY_WRITE_BUFFER, 2).unwrap();
     /// ctx.buffer_data_size(gl::COPY_WRITE_BUFFER, 4, gl::STATIC_DRAW).unwrap();
     /// ctx.copy_buffer_sub_data(gl::COPY_READ_BUFFER, gl::COPY_WRITE_BUFFER, 1, 0, 3).unwrap();

@@ -225,7 +225,7 @@ impl Context {
     /// let e = ctx.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 2, 0).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation); // no PARAMETER_BUFFER
     /// ctx.bind_buffer(gl::PARAMETER_BUFFER, 2).unwrap();
-    /// ctx.buffer_data(gl::PARAMETER_BUFFER, &9u32.to_le_bytes(), gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::PARAMETER_BUFFER, &[9u32], gl::STATIC_DRAW).unwrap();
     /// // 9 commands asked for, at most 2 taken: both fit in the 32-byte buffer.
     /// ctx.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 2, 0).unwrap();
     /// let e = ctx.multi_draw_arrays_indirect_count(gl::POINTS, 0, 0, 3, 0).unwrap_err();
@@ -252,7 +252,7 @@ impl Context {
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::PARAMETER_BUFFER, 2).unwrap();
-    /// ctx.buffer_data(gl::PARAMETER_BUFFER, &[0; 8], gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::PARAMETER_BUFFER, &[0u8; 8], gl::STATIC_DRAW).unwrap();
     /// let e = ctx.multi_draw_elements_indirect_count(gl::POINTS, gl::UNSIGNED_INT, 0, 2, 1, 0);
     /// assert_eq!(e.unwrap_err().gl, GlError::InvalidValue); // offset 2 is not a multiple of 4
     /// ```

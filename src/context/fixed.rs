@@ -453,9 +453,8 @@ mod tests {
                 v[0] = -v[0];
             }
         }
-        let bytes: Vec<u8> = q.iter().flat_map(|v| v.to_le_bytes()).collect();
         ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-        ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+        ctx.buffer_data(gl::ARRAY_BUFFER, &q, gl::STATIC_DRAW)
             .unwrap();
         ctx.vertex_pointer(2, gl::FLOAT, 0, 0).unwrap();
         ctx.enable_client_state(gl::VERTEX_ARRAY).unwrap();

@@ -349,7 +349,8 @@ impl Context {
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
     /// ctx.light_model_ambient([0.1, 0.1, 0.1, 1.0]).unwrap();
     /// ```
-    pub fn light_model_ambient(&mut self, v: [f32; 4]) -> Result<()> {
+    pub fn light_model_ambient(&mut self, v: impl Into<[f32; 4]>) -> Result<()> {
+        let v = v.into();
         self.st.light_model_ambient = v;
         Ok(())
     }
@@ -479,7 +480,13 @@ impl Context {
     /// ctx.tex_gen_plane(gl::S, gl::EYE_PLANE, [1.0, 0.0, 0.0, 0.5]).unwrap();
     /// assert_eq!(ctx.tex_gen_plane(gl::S, gl::FOG, [0.0; 4]).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
-    pub fn tex_gen_plane(&mut self, coord: u32, pname: u32, plane: [f32; 4]) -> Result<()> {
+    pub fn tex_gen_plane(
+        &mut self,
+        coord: u32,
+        pname: u32,
+        plane: impl Into<[f32; 4]>,
+    ) -> Result<()> {
+        let plane = plane.into();
         let c = match coord {
             gl::S | gl::T | gl::R | gl::Q => (coord - gl::S) as usize,
             x => return Err(Error::invalid_enum("texgen coordinate", x)),
@@ -517,7 +524,8 @@ impl Context {
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.tex_env_color([0.5, 0.5, 0.5, 1.0]).unwrap();
     /// ```
-    pub fn tex_env_color(&mut self, c: [f32; 4]) -> Result<()> {
+    pub fn tex_env_color(&mut self, c: impl Into<[f32; 4]>) -> Result<()> {
+        let c = c.into();
         let unit = self.st.active_texture as usize;
         let slot = self.st.tex_env_color.get_mut(unit).ok_or_else(|| {
             Error::invalid_operation(format!("texture unit {unit} has no texenv state"))

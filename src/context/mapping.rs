@@ -56,11 +56,11 @@ impl MapState {
 /// let mut ctx = Context::new(4, 4).unwrap();
 /// let b = ctx.gen_buffers(1)[0];
 /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-/// ctx.buffer_data(gl::ARRAY_BUFFER, &[0; 8], gl::STATIC_DRAW).unwrap();
+/// ctx.buffer_data(gl::ARRAY_BUFFER, &[0u8; 8], gl::STATIC_DRAW).unwrap();
 /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
-/// m.write(4, &[9, 9]).unwrap();
+/// m.write(4, &[9u8, 9]).unwrap();
 /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
-/// assert_eq!(m.write(0, &[1]).unwrap_err().gl, GlError::InvalidOperation); // stale
+/// assert_eq!(m.write(0, &[1u8]).unwrap_err().gl, GlError::InvalidOperation); // stale
 /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![9, 9]);
 /// ```
 #[derive(Debug)]
@@ -82,7 +82,7 @@ pub struct Mapping {
 /// use glemu::{gl, Context};
 /// let mut ctx = Context::new(4, 4).unwrap();
 /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-/// ctx.buffer_data(gl::ARRAY_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
+/// ctx.buffer_data(gl::ARRAY_BUFFER, &[1u8, 2, 3, 4], gl::STATIC_DRAW).unwrap();
 /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 1, 2, gl::MAP_READ_BIT | gl::MAP_WRITE_BIT).unwrap();
 /// let mut bytes = m.bytes().unwrap();
 /// assert_eq!(&*bytes, &[2, 3]);
@@ -166,7 +166,7 @@ impl Mapping {
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// let b = ctx.gen_buffers(1)[0];
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1, 2, 3, 4], gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1u8, 2, 3, 4], gl::STATIC_DRAW).unwrap();
     /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY).unwrap();
     /// assert_eq!(m.read(1, 2).unwrap(), vec![2, 3]);
     /// ```
@@ -190,12 +190,13 @@ impl Mapping {
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
     /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
-    /// m.write(0, &[9]).unwrap();
+    /// m.write(0, &[9u8]).unwrap();
     /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
-    /// assert!(m.write(0, &[9]).is_err());
+    /// assert!(m.write(0, &[9u8]).is_err());
     /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 1).unwrap(), vec![9]);
     /// ```
-    pub fn write(&self, offset: usize, bytes: &[u8]) -> Result<()> {
+    pub fn write<T: bytemuck::Pod>(&self, offset: usize, data: &[T]) -> Result<()> {
+        let bytes: &[u8] = bytemuck::cast_slice(data);
         self.check()?;
         if !self.writable {
             return Err(Error::invalid_operation("the buffer is mapped read-only"));
@@ -277,11 +278,11 @@ impl Context {
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[0, 1, 2, 3, 4, 5], gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[0u8, 1, 2, 3, 4, 5], gl::STATIC_DRAW).unwrap();
     /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 2, 3, gl::MAP_READ_BIT | gl::MAP_WRITE_BIT).unwrap();
     /// assert_eq!(m.read(0, 3).unwrap(), vec![2, 3, 4]);
-    /// m.write(2, &[40]).unwrap();
-    /// assert!(m.write(3, &[50]).is_err()); // outside the window
+    /// m.write(2, &[40u8]).unwrap();
+    /// assert!(m.write(3, &[50u8]).is_err()); // outside the window
     /// ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
     /// assert_eq!(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 4, 2).unwrap(), vec![40, 5]);
     /// let e = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 4, gl::MAP_READ_BIT).unwrap_err();
@@ -397,7 +398,7 @@ impl Context {
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 8, gl::STATIC_DRAW).unwrap();
     /// let bits = gl::MAP_WRITE_BIT | gl::MAP_FLUSH_EXPLICIT_BIT;
     /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 4, bits).unwrap();
-    /// m.write(0, &[7, 8]).unwrap();
+    /// m.write(0, &[7u8, 8]).unwrap();
     /// ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 1, 1).unwrap();
     /// let e = ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 2, 3).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidValue);
@@ -469,8 +470,12 @@ mod tests {
     fn mapped(bits: u32) -> (Context, Mapping) {
         let mut ctx = Context::new(4, 4).unwrap();
         ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-        ctx.buffer_data(gl::ARRAY_BUFFER, &[0, 1, 2, 3, 4, 5, 6, 7], gl::STATIC_DRAW)
-            .unwrap();
+        ctx.buffer_data(
+            gl::ARRAY_BUFFER,
+            &[0u8, 1, 2, 3, 4, 5, 6, 7],
+            gl::STATIC_DRAW,
+        )
+        .unwrap();
         let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 2, 4, bits).unwrap();
         (ctx, m)
     }
@@ -488,7 +493,7 @@ mod tests {
     #[test]
     fn explicit_flush_windows_stage_their_writes() {
         let (mut ctx, m) = mapped(gl::MAP_WRITE_BIT | gl::MAP_FLUSH_EXPLICIT_BIT);
-        m.write(0, &[9, 9, 9, 9]).unwrap();
+        m.write(0, &[9u8, 9, 9, 9]).unwrap();
         let store = |c: &Context| c.buffers.objects.get(&1).unwrap().data.to_vec();
         assert_eq!(
             store(&ctx),
@@ -507,7 +512,7 @@ mod tests {
     #[test]
     fn new_data_unmaps() {
         let (mut ctx, m) = mapped(gl::MAP_READ_BIT);
-        ctx.buffer_data(gl::ARRAY_BUFFER, &[1], gl::STREAM_DRAW)
+        ctx.buffer_data(gl::ARRAY_BUFFER, &[1u8], gl::STREAM_DRAW)
             .unwrap();
         assert!(m.read(0, 1).is_err(), "the old mapping is stale");
         assert!(ctx.unmap_buffer(gl::ARRAY_BUFFER).is_err());

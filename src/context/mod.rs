@@ -21,6 +21,8 @@ pub mod arrays;
 mod buffer_clear;
 mod buffer_storage;
 pub mod buffers;
+mod clear_buffer;
+mod create;
 mod draw;
 mod draw_buffers;
 mod draw_multi;
@@ -34,6 +36,7 @@ mod is_object;
 mod legacy_state;
 mod mapping;
 mod names;
+mod param_buffers;
 pub(crate) mod params;
 mod program_query;
 pub mod programs;
@@ -44,6 +47,7 @@ mod samplers;
 pub(crate) mod snapshot;
 pub(crate) mod state;
 pub mod subroutines;
+mod tex_storage;
 mod tex_upload;
 pub mod textures;
 mod viewports;
@@ -619,7 +623,8 @@ impl Context {
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
     /// ctx.blend_color([0.5; 4]).unwrap();
     /// ```
-    pub fn blend_color(&mut self, c: [f32; 4]) -> Result<()> {
+    pub fn blend_color(&mut self, c: impl Into<[f32; 4]>) -> Result<()> {
+        let c = c.into();
         self.st.blend_color = c;
         Ok(())
     }
@@ -911,7 +916,8 @@ impl Context {
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
     /// ctx.clear_color([0.0, 0.0, 0.0, 1.0]).unwrap();
     /// ```
-    pub fn clear_color(&mut self, c: [f32; 4]) -> Result<()> {
+    pub fn clear_color(&mut self, c: impl Into<[f32; 4]>) -> Result<()> {
+        let c = c.into();
         self.st.clear_color = c;
         Ok(())
     }
@@ -944,7 +950,8 @@ impl Context {
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
     /// ctx.color_4f([0.25, 0.5, 0.75, 1.0]).unwrap();
     /// ```
-    pub fn color_4f(&mut self, c: [f32; 4]) -> Result<()> {
+    pub fn color_4f(&mut self, c: impl Into<[f32; 4]>) -> Result<()> {
+        let c = c.into();
         self.st.current_color = c;
         Ok(())
     }
@@ -990,7 +997,8 @@ impl Context {
     /// ctx.multi_tex_coord_4f(1, [0.5, 0.5, 0.0, 1.0]).unwrap();
     /// assert_eq!(ctx.multi_tex_coord_4f(99, [0.0; 4]).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
-    pub fn multi_tex_coord_4f(&mut self, unit: u32, v: [f32; 4]) -> Result<()> {
+    pub fn multi_tex_coord_4f(&mut self, unit: u32, v: impl Into<[f32; 4]>) -> Result<()> {
+        let v = v.into();
         let slot = self
             .st
             .current_texcoord
@@ -1007,7 +1015,8 @@ impl Context {
     /// ctx.vertex_attrib_4f(3, [1.0, 0.0, 0.0, 1.0]).unwrap();
     /// assert!(ctx.vertex_attrib_4f(16, [0.0; 4]).is_err());
     /// ```
-    pub fn vertex_attrib_4f(&mut self, index: u32, v: [f32; 4]) -> Result<()> {
+    pub fn vertex_attrib_4f(&mut self, index: u32, v: impl Into<[f32; 4]>) -> Result<()> {
+        let v = v.into();
         self.vertex_attrib_i4ui(index, v.map(f32::to_bits))
     }
 

@@ -347,9 +347,9 @@ impl Context {
         &mut self,
         target_enum: u32,
         index: u32,
-        v: [f32; 4],
+        v: impl Into<[f32; 4]>,
     ) -> Result<()> {
-        self.program_env_parameter_bits(target_enum, index, v.map(f32::to_bits))
+        self.program_env_parameter_bits(target_enum, index, v.into().map(f32::to_bits))
     }
 
     /// `glProgramEnvParameterI4iNV` / `I4uiNV`: raw 32-bit values.
@@ -401,6 +401,28 @@ impl Context {
             }
         }
         Ok(())
+    }
+
+    /// Writes the four rows of `m` to env parameters `index..index + 4` of `target`:
+    /// the vectors a `DP4 result.position.x, c[index], pos;` .. `DP4 ...w, c[index + 3],
+    /// pos;` transform reads (GL matrices are column-major; programs dot rows).
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let m = glam::Mat4::from_translation(glam::Vec3::new(1.0, 2.0, 3.0));
+    /// ctx.program_env_matrix(gl::VERTEX_PROGRAM_ARB, 8, m).unwrap();
+    /// let row0 = ctx.get_program_env_parameter(gl::VERTEX_PROGRAM_ARB, 8).unwrap();
+    /// assert_eq!(row0.map(f32::from_bits), [1.0, 0.0, 0.0, 1.0]);
+    /// ```
+    pub fn program_env_matrix(
+        &mut self,
+        target_enum: u32,
+        index: u32,
+        m: glam::Mat4,
+    ) -> Result<()> {
+        let rows = [m.row(0), m.row(1), m.row(2), m.row(3)];
+        self.program_env_parameters_4fv(target_enum, index, &rows)
     }
 
     /// `glProgramLocalParameters4fvEXT`: local parameters `index..index + params.len()`
@@ -465,9 +487,9 @@ impl Context {
         &mut self,
         target_enum: u32,
         index: u32,
-        v: [f32; 4],
+        v: impl Into<[f32; 4]>,
     ) -> Result<()> {
-        self.program_local_parameter_bits(target_enum, index, v.map(f32::to_bits))
+        self.program_local_parameter_bits(target_enum, index, v.into().map(f32::to_bits))
     }
 
     /// `glProgramLocalParameterI4iNV` / `I4uiNV`: raw 32-bit values.
@@ -522,7 +544,8 @@ impl Context {
     /// let e = ctx.program_named_parameter_4f("nope", [0.0; 4]).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation);
     /// ```
-    pub fn program_named_parameter_4f(&mut self, name: &str, v: [f32; 4]) -> Result<()> {
+    pub fn program_named_parameter_4f(&mut self, name: &str, v: impl Into<[f32; 4]>) -> Result<()> {
+        let v = v.into();
         let obj = self
             .programs
             .bound_object_mut(1)

@@ -722,6 +722,11 @@ impl Context {
             .objects
             .get_mut(&id)
             .ok_or_else(|| Error::invalid_operation(format!("texture {id} does not exist")))?;
+        if o.immutable.is_some() {
+            return Err(Error::invalid_operation(
+                "the texture's storage is immutable (glTexStorage2DMultisample)",
+            ));
+        }
         o.image = Some(Arc::new(tex));
         o.defined = [1, 0, 0, 0, 0, 0];
         self.refresh_bound_fbos();

@@ -237,9 +237,8 @@ END";
     /// A full-window quad through a pass-through vertex program.
     fn quad(ctx: &mut Context) {
         let quad: [f32; 12] = [-1., -1., 1., -1., 1., 1., -1., -1., 1., 1., -1., 1.];
-        let bytes: Vec<u8> = quad.iter().flat_map(|v| v.to_le_bytes()).collect();
         ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-        ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+        ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
             .unwrap();
         ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
             .unwrap();

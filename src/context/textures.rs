@@ -33,6 +33,10 @@ pub(crate) struct TexObject {
     /// given an image. Completeness (GL 4.6 §8.17) asks about these, not about what the
     /// image happens to hold.
     pub defined: [u32; 6],
+    /// `TEXTURE_IMMUTABLE_LEVELS` once `glTexStorage*` gave it storage.
+    pub immutable: Option<u32>,
+    /// The buffer a `TEXTURE_BUFFER` texture views (`glTexBuffer`).
+    pub buffer: Option<super::tex_storage::TexBuffer>,
 }
 
 impl TexObject {
@@ -64,17 +68,24 @@ impl TexObject {
         if t.is_multisample() || t == Target::Buffer {
             return true;
         }
-        let base = s.base_level;
+        // Immutable storage clamps the levels to the ones it has (GL 4.6 section 8.17).
+        let (base, max_level) = match self.immutable {
+            Some(n) => {
+                let base = s.base_level.min(n - 1);
+                (base, s.max_level.clamp(base, n - 1))
+            }
+            None => (s.base_level, s.max_level),
+        };
         let Some(b) = img.level(base) else {
             return false;
         };
         let last = match s.min_filter.mipmap {
             None => base,
-            Some(_) if base > s.max_level => return false,
+            Some(_) if base > max_level => return false,
             Some(_) => {
                 let d = if t == Target::T3D { b.depth } else { 1 };
                 let p = base + full_chain_levels(b.width, b.height, d) - 1;
-                p.min(s.max_level)
+                p.min(max_level)
             }
         };
         let faces = if t == Target::Cube { 6 } else { 1 };
@@ -167,6 +178,7 @@ pub(super) fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
         gl::TEXTURE_2D_ARRAY => (Target::Array2D, None),
         gl::TEXTURE_CUBE_MAP_ARRAY => (Target::ArrayCube, None),
         gl::TEXTURE_2D_MULTISAMPLE => (Target::T2DMs, None),
+        gl::TEXTURE_BUFFER => (Target::Buffer, None),
         f if (gl::TEXTURE_CUBE_MAP_POSITIVE_X..gl::TEXTURE_CUBE_MAP_POSITIVE_X + 6)
             .contains(&f) =>
         {
@@ -546,6 +558,11 @@ impl Context {
         size: [u32; 3],
     ) -> Result<(&mut Texture, [u32; 3], u32)> {
         let (o, t, face) = self.bound_texture_mut(target)?;
+        if o.immutable.is_some() {
+            return Err(Error::invalid_operation(
+                "the texture's storage is immutable (glTexStorage): update it with tex_sub_image",
+            ));
+        }
         // `size` is in GL terms (a 1D array's layers are its height); `store` is the box
         // of texels it covers in glemu-textures' layout (layers as depth).
         let store = if t == Target::Array1D {
@@ -704,6 +721,9 @@ impl Context {
                     Some(s) => super::samplers::combined(&o.sampler, self.textures.samplers.get(s)),
                     None => o.sampler.clone(),
                 };
+                if let Some(tb) = &o.buffer {
+                    return Some((Arc::new(self.buffer_texture(tb)?), sampler));
+                }
                 let img = o.image.clone()?;
                 if o.is_complete(&sampler) {
                     return Some((img, sampler));

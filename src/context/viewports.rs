@@ -60,7 +60,8 @@ impl Context {
     /// let mut ctx = glemu::Context::new(8, 8).unwrap();
     /// ctx.viewport_indexed_fv(1, [0.0, 0.0, 4.0, 4.0]).unwrap();
     /// ```
-    pub fn viewport_indexed_fv(&mut self, index: u32, v: [f32; 4]) -> Result<()> {
+    pub fn viewport_indexed_fv(&mut self, index: u32, v: impl Into<[f32; 4]>) -> Result<()> {
+        let v = v.into();
         self.viewport_array_v(index, &[v])
     }
 

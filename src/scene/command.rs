@@ -3,6 +3,7 @@
 
 use crate::context::state::{MAX_PROGRAM_MATRICES, MAX_TEXTURE_COORDS};
 use crate::gl;
+use bytemuck::bytes_of;
 
 /// Which program-parameter array a `parameter` command writes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -507,13 +508,13 @@ pub(crate) fn encode_values(ty: &str, vals: &[&str]) -> Result<Vec<u8>, String> 
     for w in vals {
         let bad = || format!("expected a {ty} value, found '{w}'");
         match ty {
-            "float" => out.extend_from_slice(&(parse_f64(w).ok_or_else(bad)? as f32).to_le_bytes()),
-            "double" => out.extend_from_slice(&parse_f64(w).ok_or_else(bad)?.to_le_bytes()),
+            "float" => out.extend_from_slice(bytes_of(&(parse_f64(w).ok_or_else(bad)? as f32))),
+            "double" => out.extend_from_slice(bytes_of(&parse_f64(w).ok_or_else(bad)?)),
             "int" | "uint" => {
-                out.extend_from_slice(&(parse_i64(w).ok_or_else(bad)? as u32).to_le_bytes())
+                out.extend_from_slice(bytes_of(&(parse_i64(w).ok_or_else(bad)? as u32)))
             }
             "int64" | "uint64" => {
-                out.extend_from_slice(&(parse_i64(w).ok_or_else(bad)? as u64).to_le_bytes())
+                out.extend_from_slice(bytes_of(&(parse_i64(w).ok_or_else(bad)? as u64)))
             }
             _ => return Err(format!("unknown value type '{ty}' (float int uint double)")),
         }

@@ -525,6 +525,7 @@ fn parse_vertex_data(body: &[(usize, &str)]) -> Result<VertexData, SceneError> {
 
 fn push_value(out: &mut Vec<u8>, ty: u32, s: &str) -> Result<(), String> {
     use crate::gl;
+    use bytemuck::bytes_of;
     let bad = || format!("bad vertex value '{s}'");
     let int = || -> Result<i64, String> {
         if let Some(h) = s.strip_prefix("0x") {
@@ -534,15 +535,15 @@ fn push_value(out: &mut Vec<u8>, ty: u32, s: &str) -> Result<(), String> {
         }
     };
     match ty {
-        gl::FLOAT => out.extend_from_slice(&s.parse::<f32>().map_err(|_| bad())?.to_le_bytes()),
-        gl::DOUBLE => out.extend_from_slice(&s.parse::<f64>().map_err(|_| bad())?.to_le_bytes()),
+        gl::FLOAT => out.extend_from_slice(bytes_of(&s.parse::<f32>().map_err(|_| bad())?)),
+        gl::DOUBLE => out.extend_from_slice(bytes_of(&s.parse::<f64>().map_err(|_| bad())?)),
         gl::HALF_FLOAT => {
             let v = half::f16::from_f32(s.parse::<f32>().map_err(|_| bad())?);
-            out.extend_from_slice(&v.to_le_bytes())
+            out.extend_from_slice(bytes_of(&v.to_bits()))
         }
         gl::BYTE | gl::UNSIGNED_BYTE => out.push(int()? as u8),
-        gl::SHORT | gl::UNSIGNED_SHORT => out.extend_from_slice(&(int()? as u16).to_le_bytes()),
-        _ => out.extend_from_slice(&(int()? as u32).to_le_bytes()),
+        gl::SHORT | gl::UNSIGNED_SHORT => out.extend_from_slice(bytes_of(&(int()? as u16))),
+        _ => out.extend_from_slice(bytes_of(&(int()? as u32))),
     }
     Ok(())
 }

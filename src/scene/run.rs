@@ -402,17 +402,15 @@ impl Runner {
         }
         if !self.scene.elements.is_empty() {
             let id = self.ctx.gen_buffers(1)[0];
-            let bytes: Vec<u8> = self
-                .scene
-                .elements
-                .iter()
-                .flat_map(|e| e.to_le_bytes())
-                .collect();
             self.ctx
                 .bind_buffer(gl::ELEMENT_ARRAY_BUFFER, id)
                 .map_err(|e| fail_at(0, e))?;
             self.ctx
-                .buffer_data(gl::ELEMENT_ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+                .buffer_data(
+                    gl::ELEMENT_ARRAY_BUFFER,
+                    &self.scene.elements,
+                    gl::STATIC_DRAW,
+                )
                 .map_err(|e| fail_at(0, e))?;
             self.element_buffer = Some(id);
         }
@@ -638,10 +636,9 @@ impl Runner {
                         id
                     }
                 };
-                let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
                 self.ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, id)?;
                 self.ctx
-                    .buffer_data(gl::ATOMIC_COUNTER_BUFFER, &bytes, gl::DYNAMIC_DRAW)?;
+                    .buffer_data(gl::ATOMIC_COUNTER_BUFFER, values, gl::DYNAMIC_DRAW)?;
                 self.ctx
                     .bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, *binding, id)?;
             }
@@ -1281,15 +1278,10 @@ impl Runner {
             [x, y + rh, 0.0, 1.0, tx, ty + th, 0.0, 1.0],
             [x + rw, y + rh, 0.0, 1.0, tx + tw, ty + th, 0.0, 1.0],
         ];
-        let bytes: Vec<u8> = verts
-            .iter()
-            .flatten()
-            .flat_map(|f| f.to_le_bytes())
-            .collect();
         self.reset_arrays()?;
         self.ctx.bind_buffer(gl::ARRAY_BUFFER, self.rect_buffer)?;
         self.ctx
-            .buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STREAM_DRAW)?;
+            .buffer_data(gl::ARRAY_BUFFER, &verts, gl::STREAM_DRAW)?;
         self.ctx.vertex_pointer(4, gl::FLOAT, 32, 0)?;
         self.ctx.enable_client_state(gl::VERTEX_ARRAY)?;
         if self.rect_texcoords || tex.is_some() {
@@ -1323,16 +1315,14 @@ impl Runner {
         let (vb, ib, n) = match self.grids.get(&(nx, ny)) {
             Some(g) => *g,
             None => {
-                let mut verts = Vec::new();
+                let mut verts: Vec<[f32; 4]> = Vec::new();
                 for j in 0..=ny {
                     for i in 0..=nx {
                         let (u, v) = (i as f32 / nx as f32, j as f32 / ny as f32);
-                        for f in [u * 2.0 - 1.0, v * 2.0 - 1.0, u, v] {
-                            verts.extend_from_slice(&f.to_le_bytes());
-                        }
+                        verts.push([u * 2.0 - 1.0, v * 2.0 - 1.0, u, v]);
                     }
                 }
-                let mut idx: Vec<u8> = Vec::new();
+                let mut idx: Vec<u32> = Vec::new();
                 let at = |i: u32, j: u32| j * (nx + 1) + i;
                 for j in 0..ny {
                     for i in 0..nx {
@@ -1344,7 +1334,7 @@ impl Runner {
                             at(i + 1, j + 1),
                             at(i, j + 1),
                         ] {
-                            idx.extend_from_slice(&k.to_le_bytes());
+                            idx.push(k);
                         }
                     }
                 }

@@ -119,13 +119,8 @@ fn run_test(vp: &str, fp: &str, t: &Test) -> Result<Option<String>, Error> {
     ctx.clear_color([0.0, 0.0, 0.0, 0.0])?;
     ctx.clear(gl::COLOR_BUFFER_BIT)?;
     let quad: [[f32; 2]; 4] = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
-    let bytes: Vec<u8> = quad
-        .iter()
-        .flatten()
-        .flat_map(|f| f.to_le_bytes())
-        .collect();
     ctx.bind_buffer(gl::ARRAY_BUFFER, 1)?;
-    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)?;
+    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)?;
     ctx.vertex_pointer(2, gl::FLOAT, 0, 0)?;
     ctx.enable_client_state(gl::VERTEX_ARRAY)?;
     ctx.draw_arrays(gl::TRIANGLE_STRIP, 0, 4)?;

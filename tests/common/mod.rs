@@ -4,16 +4,6 @@
 
 use glemu::{gl, Context};
 
-/// Little-endian bytes of `v`, as a buffer upload takes them.
-pub fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-/// Little-endian bytes of `v`.
-pub fn u32_bytes(v: &[u32]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
 /// Binds and enables ARB programs that take the position from attribute 0 and the colour
 /// from attribute 1, and write the interpolated colour.
 pub fn passthrough(ctx: &mut Context) {
