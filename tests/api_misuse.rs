@@ -1151,6 +1151,209 @@ const CASES: &[Case] = &[
         GlError::InvalidValue,
         |c| c.program_env_matrix(gl::VERTEX_PROGRAM_ARB, 253, glam::Mat4::IDENTITY),
     ),
+    ("ortho of an empty volume", GlError::InvalidValue, |c| {
+        c.ortho(0.0, 1.0, 0.0, 1.0, 2.0, 2.0)
+    }),
+    (
+        "copy_tex_image_2d with a border",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.copy_tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 0, 0, 2, 2, 1)
+        },
+    ),
+    (
+        "copy_tex_image_2d of a 3D target",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_3D, 1)?;
+            c.copy_tex_image_2d(gl::TEXTURE_3D, 0, gl::RGBA8, 0, 0, 2, 2, 0)
+        },
+    ),
+    (
+        "copy_tex_image_2d of a negative size",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.copy_tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 0, 0, -2, 2, 0)
+        },
+    ),
+    (
+        "copy_tex_image_2d of an integer format from RGBA8",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.copy_tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA32UI, 0, 0, 2, 2, 0)
+        },
+    ),
+    (
+        "copy_tex_image_2d into immutable storage",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 0, 0, 2, 2, 0)
+        },
+    ),
+    (
+        "copy_tex_image_2d from an incomplete framebuffer object",
+        GlError::InvalidFramebufferOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            let f = c.create_framebuffer();
+            c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
+            c.copy_tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 0, 0, 2, 2, 0)
+        },
+    ),
+    (
+        "copy_tex_image_1d of a 2D target",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.copy_tex_image_1d(gl::TEXTURE_2D, 0, gl::RGBA8, 0, 0, 2, 0)
+        },
+    ),
+    (
+        "copy_tex_sub_image_2d of an undefined level",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.copy_tex_sub_image_2d(gl::TEXTURE_2D, 0, 0, 0, 0, 0, 2, 2)
+        },
+    ),
+    (
+        "copy_tex_sub_image_2d past the level's edge",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_tex_sub_image_2d(gl::TEXTURE_2D, 0, 1, 0, 0, 0, 2, 2)
+        },
+    ),
+    (
+        "copy_tex_sub_image_2d at a negative offset",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_tex_sub_image_2d(gl::TEXTURE_2D, 0, -1, 0, 0, 0, 1, 1)
+        },
+    ),
+    (
+        "copy_tex_sub_image_3d of a 2D target",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.copy_tex_sub_image_3d(gl::TEXTURE_2D, 0, 0, 0, 0, 0, 0, 1, 1)
+        },
+    ),
+    (
+        "copy_image_sub_data of a name that is no texture",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_image_sub_data(
+                1,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                9,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                [1, 1, 1],
+            )
+        },
+    ),
+    (
+        "copy_image_sub_data of a cube face target",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            let f = gl::TEXTURE_CUBE_MAP_POSITIVE_X;
+            c.copy_image_sub_data(1, gl::TEXTURE_2D, 0, [0; 3], 1, f, 0, [0; 3], [1, 1, 1])
+        },
+    ),
+    (
+        "copy_image_sub_data with a target not the texture's",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_image_sub_data(
+                1,
+                gl::TEXTURE_3D,
+                0,
+                [0; 3],
+                1,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                [1, 1, 1],
+            )
+        },
+    ),
+    (
+        "copy_image_sub_data of an undefined level",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_image_sub_data(
+                1,
+                gl::TEXTURE_2D,
+                1,
+                [0; 3],
+                1,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                [1, 1, 1],
+            )
+        },
+    ),
+    (
+        "copy_image_sub_data between texel sizes",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.bind_texture(gl::TEXTURE_2D, 2)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA32F, 2, 2)?;
+            c.copy_image_sub_data(
+                1,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                2,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                [1, 1, 1],
+            )
+        },
+    ),
+    (
+        "copy_image_sub_data past the level's edge",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_image_sub_data(
+                1,
+                gl::TEXTURE_2D,
+                0,
+                [1, 0, 0],
+                1,
+                gl::TEXTURE_2D,
+                0,
+                [0; 3],
+                [2, 1, 1],
+            )
+        },
+    ),
 ];
 
 #[test]

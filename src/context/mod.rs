@@ -47,6 +47,7 @@ mod samplers;
 pub(crate) mod snapshot;
 pub(crate) mod state;
 pub mod subroutines;
+mod tex_copy;
 mod tex_storage;
 mod tex_upload;
 pub mod textures;

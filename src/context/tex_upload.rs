@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 /// A GL box (offset, size in GL terms) in glemu-textures' layout: 1D-array layers are
 /// the second GL coordinate but the third physical one; a cube face is z.
-fn physical(
+pub(super) fn physical(
     t: Target,
     face: Option<u32>,
     offset: [u32; 3],
@@ -22,6 +22,10 @@ fn physical(
         _ => (offset, size),
     }
 }
+
+/// A checked sub-image box: the texture's format, then offset and size in
+/// glemu-textures' layout.
+pub(super) type SubBox = (Format, [u32; 3], [u32; 3]);
 
 impl Context {
     /// `glPixelStorei` for the row alignments (1, 2, 4 or 8; initially 4):
@@ -80,11 +84,28 @@ impl Context {
         data: &[u8],
     ) -> Result<()> {
         let alignment = self.textures.unpack_alignment;
+        let Some((fmt, poff, psize)) = self.sub_image_box(target, level, offset, size)? else {
+            return Ok(());
+        };
+        let texels = unpack_client(format, ty, data, size, alignment, fmt)?;
+        self.write_sub_texels(target, level, poff, psize, &texels)
+    }
+
+    /// Checks a sub-image box (GL terms) of level `level` of the texture bound to
+    /// `target`: the level must be defined and hold the box. Returns the texture's
+    /// format and the box in glemu-textures' layout, or `None` for an empty box.
+    pub(super) fn sub_image_box(
+        &mut self,
+        target: u32,
+        level: u32,
+        offset: [u32; 3],
+        size: [u32; 3],
+    ) -> Result<Option<SubBox>> {
         let (o, t, face) = self.bound_texture_mut(target)?;
         let defined = o.is_defined(face.unwrap_or(0), level);
         let img = o
             .image
-            .as_mut()
+            .as_ref()
             .ok_or_else(|| Error::invalid_operation("the texture has no image to update"))?;
         let fmt = img.format();
         if fmt.is_compressed() {
@@ -102,12 +123,25 @@ impl Context {
             psize,
             face,
         )?;
-        if psize.contains(&0) {
-            return Ok(());
-        }
-        let texels = unpack_client(format, ty, data, size, alignment, fmt)?;
+        Ok((!psize.contains(&0)).then_some((fmt, poff, psize)))
+    }
+
+    /// Writes canonical texels over a box [`Context::sub_image_box`] checked.
+    pub(super) fn write_sub_texels(
+        &mut self,
+        target: u32,
+        level: u32,
+        poff: [u32; 3],
+        psize: [u32; 3],
+        texels: &[[u32; 4]],
+    ) -> Result<()> {
+        let (o, _, _) = self.bound_texture_mut(target)?;
+        let img = o
+            .image
+            .as_mut()
+            .ok_or_else(|| Error::invalid_operation("the texture has no image to update"))?;
         Arc::make_mut(img)
-            .write_texels(level, poff, psize, &texels)
+            .write_texels(level, poff, psize, texels)
             .map_err(from_tex)?;
         self.refresh_bound_fbos();
         Ok(())
