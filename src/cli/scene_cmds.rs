@@ -50,6 +50,26 @@ pub fn print_report(path: &str, r: &Report, out: &mut dyn Write) -> i32 {
     }
 }
 
+/// Run a scene and check its probes: prints PASS, FAIL or SKIP.
+///
+/// Failed probes and errors are printed before the verdict, one per line, as
+/// `SCENE: line N: MESSAGE`. Also runs piglit's old `.vpfp` files.
+///
+/// Exit code: 0 PASS, 1 FAIL (or an unreadable/invalid scene), 77 SKIP, 2 usage error.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  glemu run reftests/scenes/tessellation/tess_quad_levels_fill.shader_test\n  glemu run -v reftests/scenes/raster/stencil_ops.shader_test"
+)]
+pub struct RunArgs {
+    /// The scene (.shader_test or .vpfp).
+    #[arg(value_name = "SCENE")]
+    pub scene: String,
+    /// Print every probe line with its outcome (`SCENE:LINE: probe ... -> pass|FAIL`),
+    /// not only the failures.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
 /// `glemu run SCENE`.
 ///
 /// ```
@@ -63,23 +83,37 @@ pub fn print_report(path: &str, r: &Report, out: &mut dyn Write) -> i32 {
 /// assert!(String::from_utf8(out).unwrap().ends_with("PASS\n"));
 /// ```
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let [path] = args else {
-        let _ = writeln!(err, "usage: glemu run SCENE.shader_test");
-        return 2;
-    };
+    super::subcommand("run", args, out, err)
+}
+
+/// `glemu run` with parsed arguments.
+pub fn exec_run(args: &RunArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let path = &args.scene;
     let Some((text, dir)) = read_scene(path, err) else {
         return 1;
     };
-    let r = if path.ends_with(".vpfp") {
-        scene::vpfp::run_vpfp(&text)
-    } else {
-        scene::run_text(&text, &dir)
-    };
+    if path.ends_with(".vpfp") {
+        return print_report(path, &scene::vpfp::run_vpfp(&text), out);
+    }
+    let (r, probes) = scene::run_text_probes(&text, &dir, RunOptions::default());
+    if args.verbose {
+        let lines: Vec<&str> = text.lines().collect();
+        for (line, passed) in probes {
+            let src = lines.get(line - 1).map_or("", |l| l.trim());
+            let verdict = if passed { "pass" } else { "FAIL" };
+            let _ = writeln!(out, "{path}:{line}: {src} -> {verdict}");
+        }
+    }
     print_report(path, &r, out)
 }
 
 /// Renders a scene's text; returns the runner (for the image) or a failed report.
-fn render_runner(text: &str, dir: &Path, opts: RunOptions) -> Result<Runner, Report> {
+fn render_runner(
+    text: &str,
+    dir: &Path,
+    opts: RunOptions,
+    threads: usize,
+) -> Result<Runner, Report> {
     let fail = |m: String| Report {
         outcome: Outcome::Fail,
         messages: vec![m],
@@ -96,6 +130,7 @@ fn render_runner(text: &str, dir: &Path, opts: RunOptions) -> Result<Runner, Rep
         });
     }
     let mut r = Runner::new(sc, dir, opts).map_err(|e| fail(e.to_string()))?;
+    r.set_threads(threads).map_err(|e| fail(e.to_string()))?;
     r.run_commands().map_err(|e| fail(e.to_string()))?;
     Ok(r)
 }
@@ -118,6 +153,39 @@ pub fn write_png(ctx: &crate::Context, path: &Path) -> Result<(), String> {
     ctx.save_png(path).map_err(|e| e.to_string())
 }
 
+/// Render a scene to a PNG (its final colour buffer, top row first).
+///
+/// Probes run but do not decide anything here (`probe png` lines are skipped); use
+/// `glemu run` to check them. A scene that cannot run prints its error and exits 1; one
+/// whose [require] is not met exits 77.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  glemu render scene.shader_test -o out.png\n  glemu render scene.shader_test -o big.png --zoom 4 --samples-override 8 --threads 1"
+)]
+pub struct RenderArgs {
+    /// The scene (.shader_test).
+    #[arg(value_name = "SCENE")]
+    pub scene: String,
+    /// Where the PNG goes (its directory is created).
+    #[arg(short = 'o', long = "output", value_name = "OUT.png", required = true)]
+    pub output: String,
+    /// Rasterizer worker threads (default: one per CPU). The image is the same at any
+    /// count.
+    #[arg(long, value_name = "T", value_parser = super::ranged("--threads", 1, crate::context::MAX_THREADS))]
+    pub threads: Option<usize>,
+    /// Samples per pixel of the window framebuffer instead of the scene's `samples N`
+    /// (1, 2, 4, 8 or 16; resolved to one colour per pixel in the PNG).
+    #[arg(long, value_name = "N", value_parser = ["1", "2", "4", "8", "16"])]
+    pub samples_override: Option<String>,
+    /// Scale the PNG up by this whole factor, each pixel a ZxZ block (nearest neighbour),
+    /// to look at small scenes.
+    #[arg(long, value_name = "Z", default_value_t = 1, value_parser = super::ranged("--zoom", 1, MAX_ZOOM))]
+    pub zoom: usize,
+}
+
+/// Largest `--zoom`.
+pub const MAX_ZOOM: usize = 64;
+
 /// `glemu render SCENE -o OUT.png`.
 ///
 /// ```
@@ -128,48 +196,88 @@ pub fn write_png(ctx: &crate::Context, path: &Path) -> Result<(), String> {
 /// let path = path.to_string_lossy().into_owned();
 /// let (mut out, mut err) = (Vec::new(), Vec::new());
 /// let png = format!("{path}.png");
-/// let args = [path.clone(), "-o".to_string(), png.clone()];
+/// let args = [path.clone(), "-o".to_string(), png.clone(), "--zoom".to_string(), "3".to_string()];
 /// assert_eq!(glemu::cli::scene_cmds::render(&args, &mut out, &mut err), 0);
-/// assert!(std::path::Path::new(&png).exists());
+/// assert_eq!(image::image_dimensions(&png).unwrap(), (12, 12));
 /// ```
 pub fn render(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let mut scene_path = None;
-    let mut out_path = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" => out_path = it.next().cloned(),
-            p => scene_path = Some(p.to_string()),
-        }
-    }
-    let (Some(path), Some(png)) = (scene_path, out_path) else {
-        let _ = writeln!(err, "usage: glemu render SCENE.shader_test -o OUT.png");
-        return 2;
-    };
-    let Some((text, dir)) = read_scene(&path, err) else {
+    super::subcommand("render", args, out, err)
+}
+
+/// `glemu render` with parsed arguments.
+pub fn exec_render(args: &RenderArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let path = &args.scene;
+    let png = &args.output;
+    let Some((text, dir)) = read_scene(path, err) else {
         return 1;
     };
     let opts = RunOptions {
         skip_png_probes: true,
+        samples_override: args
+            .samples_override
+            .as_deref()
+            .and_then(|s| s.parse().ok()),
         ..Default::default()
     };
-    match render_runner(&text, &dir, opts) {
-        Ok(r) => match write_png(r.context(), Path::new(&png)) {
-            Ok(()) => {
-                let _ = writeln!(out, "wrote {png}");
-                0
+    match render_runner(&text, &dir, opts, args.threads.unwrap_or(0)) {
+        Ok(r) => {
+            let written = write_png(r.context(), Path::new(png))
+                .and_then(|()| zoom_png(Path::new(png), args.zoom));
+            match written {
+                Ok(()) => {
+                    let _ = writeln!(out, "wrote {png}");
+                    0
+                }
+                Err(e) => {
+                    let _ = writeln!(err, "glemu render: {e}");
+                    1
+                }
             }
-            Err(e) => {
-                let _ = writeln!(err, "glemu render: {e}");
-                1
-            }
-        },
-        Err(rep) => print_report(&path, &rep, err),
+        }
+        Err(rep) => print_report(path, &rep, err),
     }
 }
 
+/// Scales a written PNG up by `zoom` (nearest neighbour).
+fn zoom_png(png: &Path, zoom: usize) -> Result<(), String> {
+    if zoom <= 1 {
+        return Ok(());
+    }
+    let img = image::open(png).map_err(|e| e.to_string())?.to_rgba8();
+    let z = u32::try_from(zoom).map_err(|e| e.to_string())?;
+    let (w, h) = (img.width() * z, img.height() * z);
+    image::imageops::resize(&img, w, h, image::imageops::FilterType::Nearest)
+        .save(png)
+        .map_err(|e| format!("{}: {e}", png.display()))
+}
+
 /// Most frames (timed or warm-up) one `glemu bench` runs.
-const MAX_BENCH_FRAMES: usize = 100_000;
+pub const MAX_BENCH_FRAMES: usize = 100_000;
+
+/// Time a scene's frames: prints one `BENCH key=value ...` line.
+///
+/// The line has fps, the median frame time, throughput and what the pipeline did in a
+/// frame. Each frame runs every command of the [test] section and ends with a resolve and a
+/// one-pixel read back (as the oracle's frames do). The median of the timed frames
+/// decides fps.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  glemu bench bench/scenes/tess_patch_grid.nv.shader_test\n  glemu bench scene.shader_test --frames 100 --warmup 5 --threads 1"
+)]
+pub struct BenchArgs {
+    /// The scene (.shader_test).
+    #[arg(value_name = "SCENE")]
+    pub scene: String,
+    /// Timed frames.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = super::ranged("--frames", 1, MAX_BENCH_FRAMES))]
+    pub frames: usize,
+    /// Untimed frames first (caches, compiled programs).
+    #[arg(long, value_name = "W", default_value_t = 2, value_parser = super::ranged("--warmup", 0, MAX_BENCH_FRAMES))]
+    pub warmup: usize,
+    /// Rasterizer worker threads (default: one per CPU).
+    #[arg(long, value_name = "T", value_parser = super::ranged("--threads", 1, crate::context::MAX_THREADS))]
+    pub threads: Option<usize>,
+}
 
 /// `glemu bench SCENE [--frames N] [--warmup W] [--threads T]`.
 ///
@@ -185,63 +293,22 @@ const MAX_BENCH_FRAMES: usize = 100_000;
 /// assert!(!out.is_empty());
 /// ```
 pub fn bench(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let mut path = None;
-    let mut frames = 20usize;
-    let mut warmup = 2usize;
-    let mut threads = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        // Each option takes a whole number in a range; anything else is a usage error
-        // that says which option and what it accepts.
-        let mut num = |name: &str, lo: usize, hi: usize| -> Option<usize> {
-            let given = it.next();
-            let v = given
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|v| (lo..=hi).contains(v));
-            if v.is_none() {
-                let found = given.map_or("nothing".to_string(), |g| format!("'{g}'"));
-                let _ = writeln!(
-                    err,
-                    "glemu bench: {name} takes a number from {lo} to {hi}, found {found}"
-                );
-            }
-            v
-        };
-        match a.as_str() {
-            "--frames" => match num("--frames", 1, MAX_BENCH_FRAMES) {
-                Some(v) => frames = v,
-                None => return 2,
-            },
-            "--warmup" => match num("--warmup", 0, MAX_BENCH_FRAMES) {
-                Some(v) => warmup = v,
-                None => return 2,
-            },
-            "--threads" => match num("--threads", 1, crate::context::MAX_THREADS) {
-                Some(v) => threads = Some(v),
-                None => return 2,
-            },
-            o if o.starts_with("--") => {
-                let _ = writeln!(err, "glemu bench: unknown option '{o}'");
-                return 2;
-            }
-            p if path.is_none() => path = Some(p.to_string()),
-            p => {
-                let _ = writeln!(err, "glemu bench: one scene at a time (also given '{p}')");
-                return 2;
-            }
-        }
-    }
-    let Some(path) = path else {
-        let _ = writeln!(
-            err,
-            "usage: glemu bench SCENE.shader_test [--frames N] [--warmup W] [--threads T]"
-        );
-        return 2;
-    };
-    let Some((text, dir)) = read_scene(&path, err) else {
+    super::subcommand("bench", args, out, err)
+}
+
+/// `glemu bench` with parsed arguments.
+pub fn exec_bench(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let path = &args.scene;
+    let Some((text, dir)) = read_scene(path, err) else {
         return 1;
     };
-    let result = bench_frames(&text, &dir, frames, warmup, threads.unwrap_or(0));
+    let result = bench_frames(
+        &text,
+        &dir,
+        args.frames,
+        args.warmup,
+        args.threads.unwrap_or(0),
+    );
     match result {
         Ok(line) => {
             let _ = writeln!(out, "{line}");

@@ -288,6 +288,31 @@ pub enum Command {
     },
 }
 
+impl Command {
+    /// Whether the line checks a result (a `probe ...` line) rather than changing state.
+    ///
+    /// ```
+    /// use glemu::scene::parse_command;
+    /// assert!(parse_command("probe all rgba 0 1 0 1").unwrap().is_probe());
+    /// assert!(!parse_command("clear").unwrap().is_probe());
+    /// ```
+    pub fn is_probe(&self) -> bool {
+        matches!(
+            self,
+            Command::ProbeAtomicCounter { .. }
+                | Command::ProbeBuffer { .. }
+                | Command::ProbeXfb { .. }
+                | Command::ProbePrimitives { .. }
+                | Command::ProbeSamplesPassed(_)
+                | Command::ProbeColor { .. }
+                | Command::ProbeDepth(..)
+                | Command::ProbeStencil(..)
+                | Command::ProbeSample { .. }
+                | Command::ProbePng { .. }
+        )
+    }
+}
+
 /// Splits a line into words, treating `(`, `)` and `,` as separators.
 fn words(line: &str) -> Vec<&str> {
     line.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == ',' || c == ';')

@@ -8,10 +8,12 @@ mod textures;
 pub mod vpfp;
 
 pub use command::{parse_command, Command, MatrixTarget, ParamKind, ProbeRegion, TextureCmd};
-pub use parse::{parse, AttribTarget, Column, ProgramSection, Require, Scene, VertexData};
+pub use parse::{
+    parse, program_sections, AttribTarget, Column, ProgramSection, Require, Scene, VertexData,
+};
 pub use run::{
-    check_requirements, extensions, limit, run_text, run_text_with, DiffImages, Outcome, Report,
-    RunOptions, Runner, GL_VERSION, MAX_SAMPLES,
+    check_requirements, extensions, limit, run_text, run_text_probes, run_text_with, DiffImages,
+    Outcome, Report, RunOptions, Runner, GL_VERSION, MAX_SAMPLES,
 };
 
 use std::fmt;

@@ -241,6 +241,38 @@ pub fn parse(text: &str) -> Result<Scene, SceneError> {
     Ok(scene)
 }
 
+/// The program sections of a scene file alone, found even when another section has an
+/// error (what `glemu check` assembles).
+///
+/// ```
+/// let text = "[vertex program]\n!!ARBvp1.0\nEND\n[test]\nnot a command\n";
+/// assert!(glemu::scene::parse(text).is_err());
+/// let p = glemu::scene::program_sections(text);
+/// assert_eq!((p.len(), p[0].first_line), (1, 2));
+/// ```
+pub fn program_sections(text: &str) -> Vec<ProgramSection> {
+    let mut out: Vec<ProgramSection> = Vec::new();
+    let mut current: Option<usize> = None;
+    for (i, l) in text.lines().enumerate() {
+        if l.starts_with('[') {
+            current = None;
+            let name = l.trim_end().trim_start_matches('[').trim_end_matches(']');
+            if let Some(stage) = program_stage(name.trim()) {
+                out.push(ProgramSection {
+                    stage,
+                    text: String::new(),
+                    first_line: i + 2,
+                });
+                current = Some(out.len() - 1);
+            }
+        } else if let Some(p) = current.and_then(|c| out.get_mut(c)) {
+            p.text.push_str(l);
+            p.text.push('\n');
+        }
+    }
+    out
+}
+
 fn program_stage(name: &str) -> Option<Stage> {
     Some(match name {
         "vertex program" => Stage::Vertex,

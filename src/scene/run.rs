@@ -62,6 +62,9 @@ pub struct RunOptions {
     pub skip_png_probes: bool,
     /// Where a failed `probe png` writes its difference image.
     pub diff_images: DiffImages,
+    /// Samples per pixel of the window framebuffer instead of the scene's `samples N`
+    /// (`glemu render --samples-override`; 0 and 1 both mean single-sampled).
+    pub samples_override: Option<u32>,
 }
 
 /// Where a failed `probe png FILE` writes `FILE.diff.png` (bad pixels red, the rest of
@@ -226,6 +229,8 @@ pub struct Runner {
     samples_passed: u64,
     triangles: u64,
     pixels: u64,
+    /// Every probe line run, with whether it passed (`glemu run --verbose`).
+    probes: Vec<(usize, bool)>,
 }
 
 fn fail_at(line: usize, e: impl std::fmt::Display) -> SceneError {
@@ -247,7 +252,8 @@ impl Runner {
     /// ```
     pub fn new(scene: Scene, dir: &Path, opts: RunOptions) -> Result<Runner, SceneError> {
         let (w, h) = scene.size();
-        let ctx = Context::with_samples(w, h, scene.samples()).map_err(|e| fail_at(0, e))?;
+        let samples = opts.samples_override.unwrap_or(scene.samples());
+        let ctx = Context::with_samples(w, h, samples).map_err(|e| fail_at(0, e))?;
         let mut r = Runner {
             ctx,
             scene,
@@ -273,6 +279,7 @@ impl Runner {
             samples_passed: 0,
             triangles: 0,
             pixels: 0,
+            probes: Vec::new(),
         };
         r.rect_buffer = r.ctx.gen_buffers(1)[0];
         // piglit's `draw rect` sends no texture coordinates, so a scene that sets the
@@ -430,8 +437,12 @@ impl Runner {
         self.restart_occlusion().map_err(|e| fail_at(0, e))?;
         let commands = self.scene.commands.clone();
         for (line, cmd) in &commands {
+            let failures = self.messages.len();
             self.command(*line, cmd)
                 .map_err(|e| fail_at(*line, self.locate_in_program(&e.to_string())))?;
+            if cmd.is_probe() {
+                self.probes.push((*line, self.messages.len() == failures));
+            }
         }
         if let Some(q) = self.occlusion.take() {
             let _ = self.ctx.end_query(gl::SAMPLES_PASSED);
@@ -460,6 +471,20 @@ impl Runner {
             triangles: self.triangles,
             pixels: self.pixels,
         }
+    }
+
+    /// Each probe run so far: its scene line and whether it passed (a failed one also left
+    /// a message in the report).
+    ///
+    /// ```
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let s = parse("[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\nprobe all rgba 0 1 0 1\nprobe all rgba 1 0 0 1\n").unwrap();
+    /// let mut r = Runner::new(s, std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert_eq!(r.probe_results(), &[(6, true), (7, false)]);
+    /// ```
+    pub fn probe_results(&self) -> &[(usize, bool)] {
+        &self.probes
     }
 
     /// Resets per-frame counters (bench mode).
@@ -1384,6 +1409,19 @@ pub fn run_text(text: &str, dir: &Path) -> Report {
 /// assert!(r.messages[0].starts_with("line 2"), "{:?}", r.messages);
 /// ```
 pub fn run_text_with(text: &str, dir: &Path, opts: RunOptions) -> Report {
+    run_text_probes(text, dir, opts).0
+}
+
+/// [`run_text_with`], also returning each probe's scene line and whether it passed
+/// (`glemu run --verbose`).
+///
+/// ```
+/// use glemu::scene::{run_text_probes, RunOptions};
+/// let text = "[require]\nSIZE 4 4\n[test]\nclear\nprobe all rgba 0 0 0 0\n";
+/// let (_, probes) = run_text_probes(text, std::path::Path::new("."), RunOptions::default());
+/// assert_eq!(probes, [(5, true)]);
+/// ```
+pub fn run_text_probes(text: &str, dir: &Path, opts: RunOptions) -> (Report, Vec<(usize, bool)>) {
     let fail = |e: SceneError| Report {
         outcome: Outcome::Fail,
         messages: vec![
@@ -1398,25 +1436,26 @@ pub fn run_text_with(text: &str, dir: &Path, opts: RunOptions) -> Report {
     };
     let scene = match super::parse(text) {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(e) => return (fail(e), Vec::new()),
     };
     if let Some(reason) = check_requirements(&scene) {
-        return Report {
+        let skip = Report {
             outcome: Outcome::Skip(reason),
             messages: Vec::new(),
             triangles: 0,
             pixels: 0,
         };
+        return (skip, Vec::new());
     }
     let mut r = match Runner::new(scene, dir, opts) {
         Ok(r) => r,
-        Err(e) => return fail(e),
+        Err(e) => return (fail(e), Vec::new()),
     };
     if let Err(e) = r.run_commands() {
         let mut rep = r.report();
         rep.outcome = Outcome::Fail;
         rep.messages.push(format!("line {}: {}", e.line, e.message));
-        return rep;
+        return (rep, r.probes);
     }
-    r.report()
+    (r.report(), r.probes)
 }
