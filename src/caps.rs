@@ -199,6 +199,7 @@ pub const EXTENSIONS: &[&str] = &[
     "GL_ARB_shader_draw_parameters",
     "GL_ARB_fragment_layer_viewport",
     "GL_ARB_blend_func_extended",
+    "GL_ARB_pipeline_statistics_query",
     "GL_ATI_draw_buffers",
     "GL_EXT_texture3D",
     "GL_EXT_texture_array",

@@ -16,6 +16,7 @@ pub mod error;
 pub mod gl;
 pub mod scene;
 
+pub use context::queries::PipelineStatistics;
 pub use context::Context;
 pub use error::{Error, GlError, Result};
 

@@ -200,6 +200,11 @@ fn probe(ext: &str) -> Option<Probe> {
             c.begin_query_indexed(gl::PRIMITIVES_GENERATED, 1, q)?;
             c.end_query_indexed(gl::PRIMITIVES_GENERATED, 1)
         }),
+        "GL_ARB_pipeline_statistics_query" => (vec![], |c| {
+            let q = c.gen_queries(1)[0];
+            c.begin_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB, q)?;
+            c.end_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB)
+        }),
         "GL_ARB_blend_func_extended" => (vec![(Fragment, "!!NVfp5.0\nOPTION ARB_blend_func_extended;\nMOV result.color.primary, fragment.color;\nMOV result.color[0].secondary, fragment.color;\nEND\n")], |c| c.blend_func(gl::ONE, gl::SRC1_COLOR)),
         "GL_ARB_viewport_array" => (vec![(Geometry, "!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nMOV.S result.viewport.x, 1;\nEMIT;\nEND\n")], |c| {
             c.viewport_indexed_f(1, 0.0, 0.0, 2.0, 2.0)?;

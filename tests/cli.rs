@@ -247,3 +247,52 @@ fn no_arguments_renders_the_default_scene() {
         distinct.len()
     );
 }
+
+/// `key=N` of a BENCH line.
+fn bench_value(line: &str, key: &str) -> u64 {
+    line.split_whitespace()
+        .find_map(|kv| kv.strip_prefix(key)?.strip_prefix('='))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in {line}"))
+}
+
+#[test]
+fn bench_counts_primitives_and_fragments_of_every_kind_of_draw() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("reftests/scenes");
+    for (scene, stage_key) in [
+        (
+            "tessellation/tess_quad_levels_fill.shader_test",
+            "tes_invocations",
+        ),
+        (
+            "tessellation/tess_point_mode.shader_test",
+            "tes_invocations",
+        ),
+        ("geometry/gs_amplify_endprim.shader_test", "gs_primitives"),
+        ("raster/points_sizes.shader_test", "vs_invocations"),
+    ] {
+        let o = glemu()
+            .arg("bench")
+            .arg(root.join(scene))
+            .args(["--frames", "1", "--warmup", "0", "--threads", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{scene}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        let line = out.lines().next().unwrap_or("");
+        for key in [
+            "tris_per_frame",
+            "covered_pixels_per_frame",
+            "clip_in",
+            "fragments",
+            stage_key,
+        ] {
+            assert!(bench_value(line, key) > 0, "{scene}: {key} is 0 in {line}");
+        }
+    }
+}

@@ -24,6 +24,8 @@ struct Stage2<'a> {
     class: PrimClass,
     /// Per vertex stream (only stream 0 without a geometry program).
     streams: Vec<(Primitives, Vec<u32>)>,
+    /// What the stages of this instance counted (pipeline statistics).
+    counts: DrawStats,
 }
 
 /// Runs one draw call. `xfb` is the stream-out state when the context has one (it is
@@ -168,14 +170,23 @@ fn run_stages(
         )?;
         // Ids are the primitives' indices: left implicit.
         let ids: Vec<u32> = Vec::new();
+        let mut counts = DrawStats {
+            vertices_submitted: seq.len() as u64,
+            primitives_submitted: prims.len() as u64,
+            ..DrawStats::default()
+        };
         let mut st = Stage2 {
             verts: Cow::Borrowed(&vso.vertices),
             class,
             streams: vec![(prims, ids)],
+            counts: DrawStats::default(),
         };
         if let Some(tes) = &progs.tess_eval {
             let (p, i) = st.streams.swap_remove(0);
             let n_in = class.vertices();
+            if progs.tess_control.is_some() {
+                counts.tess_control_patches = p.len() as u64;
+            }
             let t = tess::run(
                 progs.tess_control.as_ref(),
                 tes,
@@ -186,19 +197,26 @@ fn run_stages(
                 &p,
                 &i,
             )?;
+            counts.tess_eval_invocations = t.verts.len() as u64;
             st = Stage2 {
                 verts: Cow::Owned(t.verts),
                 class: t.class,
                 streams: vec![(t.prims, t.ids)],
+                counts: DrawStats::default(),
             };
         }
         if let Some(gs) = &progs.geometry {
             let (p, i) = st.streams.swap_remove(0);
             let g = geometry::run(gs, res, &st.verts, st.class, &p, &i, vp)?;
+            let per_prim = gs.program.decls.invocations.unwrap_or(1).max(1);
+            counts.geometry_invocations = p.len() as u64 * u64::from(per_prim);
+            counts.geometry_primitives_emitted =
+                g.streams.iter().map(|s| s.prims.len() as u64).sum();
             st = Stage2 {
                 verts: Cow::Owned(g.verts),
                 class: g.class,
                 streams: g.streams.into_iter().map(|s| (s.prims, s.ids)).collect(),
+                counts: DrawStats::default(),
             };
         } else if matches!(
             st.class,
@@ -217,6 +235,7 @@ fn run_stages(
         if vp.clamp_vertex_color {
             clamp_colors(&mut st.verts);
         }
+        st.counts = counts;
         Ok(st)
     };
     // Instances are independent until stream-out, which takes them in order; with
@@ -241,6 +260,7 @@ fn run_stages(
             Some(st) => st?,
             None => instance(seq)?,
         };
+        stats.add(&st.counts);
         for (s, (p, _)) in st.streams.iter().enumerate() {
             if let Some(g) = stats.primitives_generated.get_mut(s) {
                 *g += p.len() as u64;
@@ -259,6 +279,7 @@ fn run_stages(
             verts,
             class,
             mut streams,
+            ..
         } = st;
         if streams.is_empty() {
             continue;
@@ -281,6 +302,7 @@ fn run_stages(
     if to_raster.prims.is_empty() {
         return Ok(stats);
     }
+    stats.clipping_input_primitives = to_raster.prims.len() as u64;
     let rs = &state.raster.raster;
     let outlined =
         rs.polygon_mode_front != PolygonMode::Fill || rs.polygon_mode_back != PolygonMode::Fill;
@@ -304,6 +326,7 @@ fn run_stages(
         .map_err(|e| PipelineError::execution(e.to_string()))?;
     stats.samples_passed = r.samples_passed;
     stats.primitives_rasterized = r.primitives_rasterized;
+    stats.fragment_invocations = shader.invocations();
     Ok(stats)
 }
 

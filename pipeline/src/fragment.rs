@@ -277,6 +277,9 @@ pub struct ProgramShader<'a> {
     /// Where each program output goes ([`FragmentPlan`]'s routing, with the secondary
     /// colour resolved for this draw's blending).
     outputs: Vec<(usize, FragDst)>,
+    /// Live (non-helper) lanes shaded so far: FRAGMENT_SHADER_INVOCATIONS. One atomic
+    /// add per batch of up to 16 lanes.
+    invocations: std::sync::atomic::AtomicU64,
 }
 
 impl<'a> ProgramShader<'a> {
@@ -311,7 +314,13 @@ impl<'a> ProgramShader<'a> {
             res,
             unwritten,
             outputs,
+            invocations: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// Fragments shaded so far (helper lanes not counted).
+    pub fn invocations(&self) -> u64 {
+        self.invocations.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -526,6 +535,10 @@ impl FragmentShader for ProgramShader<'_> {
         let lanes = (batch.quads() * 4).min(MAX_LANES);
         let active = glemu_programs::exec::lanes_mask(lanes);
         s.ls.set_helper_mask(active & !batch.live_mask());
+        self.invocations.fetch_add(
+            u64::from((active & batch.live_mask()).count_ones()),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let mut env = FragEnv {
             base: StageEnv {
                 res: self.res,

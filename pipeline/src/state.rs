@@ -314,11 +314,30 @@ pub struct DrawState {
     pub images: Vec<Option<ImageUnit>>,
 }
 
-/// Counters a draw adds to (queries and their per-stream variants).
+/// Counters a draw adds to (queries and their per-stream variants, and the pipeline
+/// statistics of ARB_pipeline_statistics_query).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DrawStats {
+    /// Vertices the draw fetched, every instance (VERTICES_SUBMITTED).
+    pub vertices_submitted: u64,
+    /// Primitives (or patches) assembled from them (PRIMITIVES_SUBMITTED).
+    pub primitives_submitted: u64,
     /// Vertices the vertex program ran for (after the post-transform cache).
     pub vertex_invocations: u64,
+    /// Patches the tessellation control program ran for (TESS_CONTROL_SHADER_PATCHES).
+    pub tess_control_patches: u64,
+    /// Domain points the tessellation evaluation program ran for.
+    pub tess_eval_invocations: u64,
+    /// Geometry program invocations: input primitives times INVOCATIONS.
+    pub geometry_invocations: u64,
+    /// Primitives geometry programs emitted, every stream.
+    pub geometry_primitives_emitted: u64,
+    /// Primitives that reached clipping (stream 0, every instance; none with rasterizer
+    /// discard).
+    pub clipping_input_primitives: u64,
+    /// Fragments the fragment program ran for (helper lanes not counted; one per
+    /// sample with per-sample shading).
+    pub fragment_invocations: u64,
     /// Primitives that reached clipping, per vertex stream.
     pub primitives_generated: [u64; 4],
     /// Primitives written to stream-out buffers, per stream.
@@ -333,7 +352,15 @@ pub struct DrawStats {
 
 impl DrawStats {
     pub fn add(&mut self, o: &DrawStats) {
+        self.vertices_submitted += o.vertices_submitted;
+        self.primitives_submitted += o.primitives_submitted;
         self.vertex_invocations += o.vertex_invocations;
+        self.tess_control_patches += o.tess_control_patches;
+        self.tess_eval_invocations += o.tess_eval_invocations;
+        self.geometry_invocations += o.geometry_invocations;
+        self.geometry_primitives_emitted += o.geometry_primitives_emitted;
+        self.clipping_input_primitives += o.clipping_input_primitives;
+        self.fragment_invocations += o.fragment_invocations;
         for s in 0..4 {
             self.primitives_generated[s] += o.primitives_generated[s];
             self.primitives_written[s] += o.primitives_written[s];

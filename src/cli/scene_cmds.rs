@@ -257,7 +257,15 @@ pub const MAX_BENCH_FRAMES: usize = 100_000;
 /// Time a scene's frames: prints one `BENCH key=value ...` line.
 ///
 /// The line has fps, the median frame time, throughput and what the pipeline did in a
-/// frame. Each frame runs every command of the [test] section and ends with a resolve and a
+/// frame, from its own counters (ARB_pipeline_statistics_query's): vertices,
+/// primitives_submitted, vs_invocations, tcs_patches, tes_invocations, gs_invocations,
+/// gs_primitives, clip_in / clip_out (primitives entering / leaving clipping; also
+/// tris_per_frame = clip_in), fragments (fragment program runs; also
+/// covered_pixels_per_frame) and samples_passed. Mtris_per_s and Mpixels_per_s are
+/// clip_in and fragments times fps. On a terminal, runs longer than a second show a
+/// progress line on stderr.
+///
+/// Each frame runs every command of the [test] section and ends with a resolve and a
 /// one-pixel read back (as the oracle's frames do). The median of the timed frames
 /// decides fps.
 #[derive(clap::Args, Debug)]
@@ -302,13 +310,9 @@ pub fn exec_bench(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     let Some((text, dir)) = read_scene(path, err) else {
         return 1;
     };
-    let result = bench_frames(
-        &text,
-        &dir,
-        args.frames,
-        args.warmup,
-        args.threads.unwrap_or(0),
-    );
+    // The progress line only where a person watches (a terminal on stderr).
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let result = bench_frames(&text, &dir, args, progress, err);
     match result {
         Ok(line) => {
             let _ = writeln!(out, "{line}");
@@ -321,12 +325,64 @@ pub fn exec_bench(args: &BenchArgs, out: &mut dyn Write, err: &mut dyn Write) ->
     }
 }
 
+/// The `\r` progress line on a terminal, at most 4 times a second once a run has taken a
+/// second.
+struct Progress {
+    on: bool,
+    started: Instant,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    fn tick(&mut self, err: &mut dyn Write, done: usize, total: usize) {
+        if !self.on || self.started.elapsed().as_secs_f64() < 1.0 {
+            return;
+        }
+        if self.last.is_some_and(|l| l.elapsed().as_secs_f64() < 0.25) {
+            return;
+        }
+        self.last = Some(Instant::now());
+        let _ = write!(
+            err,
+            "\rglemu bench: frame {done}/{total}, {:.1} s",
+            self.started.elapsed().as_secs_f64()
+        );
+        let _ = err.flush();
+    }
+
+    fn finish(&mut self, err: &mut dyn Write) {
+        if self.last.is_some() {
+            // Erase the line so only the BENCH line stays.
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+        }
+    }
+}
+
+/// One frame's pipeline statistics as `key=value` pairs of the BENCH line.
+fn stats_fields(s: &crate::PipelineStatistics) -> String {
+    format!(
+        "vertices={} primitives_submitted={} vs_invocations={} tcs_patches={} tes_invocations={} gs_invocations={} gs_primitives={} clip_in={} clip_out={} fragments={} samples_passed={}",
+        s.vertices_submitted,
+        s.primitives_submitted,
+        s.vertex_invocations,
+        s.tess_control_patches,
+        s.tess_eval_invocations,
+        s.geometry_invocations,
+        s.geometry_primitives_emitted,
+        s.clipping_input_primitives,
+        s.clipping_output_primitives,
+        s.fragment_invocations,
+        s.samples_passed,
+    )
+}
+
 fn bench_frames(
     text: &str,
     dir: &Path,
-    frames: usize,
-    warmup: usize,
-    threads: usize,
+    opts: &BenchArgs,
+    progress: bool,
+    err: &mut dyn Write,
 ) -> Result<String, String> {
     let sc = scene::parse(text).map_err(|e| e.to_string())?;
     if let Some(reason) = scene::check_requirements(&sc) {
@@ -343,12 +399,18 @@ fn bench_frames(
         },
     )
     .map_err(|e| e.to_string())?;
-    r.set_threads(threads).map_err(|e| e.to_string())?;
+    r.set_threads(opts.threads.unwrap_or(0))
+        .map_err(|e| e.to_string())?;
+    let (frames, warmup) = (opts.frames, opts.warmup);
     let mut times = Vec::with_capacity(frames);
-    let mut tris = 0;
-    let mut pixels = 0;
+    let mut stats = crate::PipelineStatistics::default();
+    let mut bar = Progress {
+        on: progress,
+        started: Instant::now(),
+        last: None,
+    };
     for i in 0..warmup + frames {
-        r.reset_counters();
+        r.ctx.reset_pipeline_statistics();
         let t0 = Instant::now();
         r.run_commands().map_err(|e| e.to_string())?;
         // The frame ends with a resolve + 1-pixel readback, as the oracle's does.
@@ -356,19 +418,25 @@ fn bench_frames(
         let dt = t0.elapsed().as_secs_f64();
         if i >= warmup {
             times.push(dt);
-            let rep = r.report();
-            tris = rep.triangles;
-            pixels = rep.pixels;
+            stats = r.context().pipeline_statistics();
         }
+        bar.tick(err, i + 1, warmup + frames);
     }
+    bar.finish(err);
     let total: f64 = times.iter().sum();
     times.sort_by(|a, b| a.total_cmp(b));
     let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
     let median_ms = median * 1e3;
     let fps = if median > 0.0 { 1.0 / median } else { 0.0 };
+    // Primitives are those reaching clipping (points, lines or triangles, after
+    // tessellation and geometry programs); pixels are fragment program runs. Both come
+    // from the pipeline's own counters, so every kind of draw counts.
+    let prims = stats.clipping_input_primitives;
+    let fragments = stats.fragment_invocations;
     Ok(format!(
-        "BENCH fps={fps:.2} median_ms={median_ms:.3} Mpixels_per_s={:.2} Mtris_per_s={:.3} size={w}x{h} samples={samples} frames={frames} total_s={total:.3} tris_per_frame={tris} covered_pixels_per_frame={pixels}",
-        pixels as f64 * fps / 1e6,
-        tris as f64 * fps / 1e6,
+        "BENCH fps={fps:.2} median_ms={median_ms:.3} Mpixels_per_s={:.2} Mtris_per_s={:.3} size={w}x{h} samples={samples} frames={frames} total_s={total:.3} tris_per_frame={prims} covered_pixels_per_frame={fragments} {}",
+        fragments as f64 * fps / 1e6,
+        prims as f64 * fps / 1e6,
+        stats_fields(&stats),
     ))
 }

@@ -565,6 +565,8 @@ impl Context {
                 stats = pass;
             } else {
                 stats.samples_passed += pass.samples_passed;
+                stats.fragment_invocations += pass.fragment_invocations;
+                stats.primitives_rasterized += pass.primitives_rasterized;
             }
             if passes.is_some() {
                 self.store_draw_target(false)?;
@@ -589,6 +591,7 @@ impl Context {
                 && stats.primitives_written[s] < stats.primitives_generated[s]
         });
         self.queries.add(&QueryCounts {
+            stats: super::queries::PipelineStatistics::of(&stats),
             overflowed,
             samples_passed: stats.samples_passed,
             nanoseconds: u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX),

@@ -28,6 +28,8 @@ pub(crate) struct Queries {
     pub active: HashMap<(u32, u32), u32>,
     /// Time zero of TIMESTAMP queries.
     pub epoch: Instant,
+    /// Every draw's pipeline statistics, summed.
+    pub totals: PipelineStatistics,
 }
 
 impl Default for Queries {
@@ -37,13 +39,97 @@ impl Default for Queries {
             next_id: 0,
             active: HashMap::new(),
             epoch: Instant::now(),
+            totals: PipelineStatistics::default(),
         }
+    }
+}
+
+/// What the pipeline did, counted by its stages (ARB_pipeline_statistics_query): one
+/// draw's counts, or their sums since the context was made
+/// ([`Context::pipeline_statistics`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PipelineStatistics {
+    /// Vertices fetched, every instance (`GL_VERTICES_SUBMITTED_ARB`).
+    pub vertices_submitted: u64,
+    /// Primitives or patches assembled from them (`GL_PRIMITIVES_SUBMITTED_ARB`).
+    pub primitives_submitted: u64,
+    /// Vertex program runs, after the post-transform cache.
+    pub vertex_invocations: u64,
+    /// Patches the tessellation control program ran for.
+    pub tess_control_patches: u64,
+    /// Tessellation evaluation program runs (domain points).
+    pub tess_eval_invocations: u64,
+    /// Geometry program runs: input primitives times `INVOCATIONS`.
+    pub geometry_invocations: u64,
+    /// Primitives geometry programs emitted (every stream).
+    pub geometry_primitives_emitted: u64,
+    /// Primitives reaching clipping (none under rasterizer discard).
+    pub clipping_input_primitives: u64,
+    /// Primitives left after clipping, culling and zero-area removal.
+    pub clipping_output_primitives: u64,
+    /// Fragment program runs (helper invocations not counted; per sample when shading
+    /// per sample).
+    pub fragment_invocations: u64,
+    /// Samples that passed the depth and stencil tests.
+    pub samples_passed: u64,
+}
+
+impl PipelineStatistics {
+    /// A draw's counters from the pipeline's.
+    pub(crate) fn of(d: &glemu_pipeline::DrawStats) -> PipelineStatistics {
+        PipelineStatistics {
+            vertices_submitted: d.vertices_submitted,
+            primitives_submitted: d.primitives_submitted,
+            vertex_invocations: d.vertex_invocations,
+            tess_control_patches: d.tess_control_patches,
+            tess_eval_invocations: d.tess_eval_invocations,
+            geometry_invocations: d.geometry_invocations,
+            geometry_primitives_emitted: d.geometry_primitives_emitted,
+            clipping_input_primitives: d.clipping_input_primitives,
+            clipping_output_primitives: d.primitives_rasterized,
+            fragment_invocations: d.fragment_invocations,
+            samples_passed: d.samples_passed,
+        }
+    }
+
+    fn add(&mut self, o: &PipelineStatistics) {
+        self.vertices_submitted += o.vertices_submitted;
+        self.primitives_submitted += o.primitives_submitted;
+        self.vertex_invocations += o.vertex_invocations;
+        self.tess_control_patches += o.tess_control_patches;
+        self.tess_eval_invocations += o.tess_eval_invocations;
+        self.geometry_invocations += o.geometry_invocations;
+        self.geometry_primitives_emitted += o.geometry_primitives_emitted;
+        self.clipping_input_primitives += o.clipping_input_primitives;
+        self.clipping_output_primitives += o.clipping_output_primitives;
+        self.fragment_invocations += o.fragment_invocations;
+        self.samples_passed += o.samples_passed;
+    }
+
+    /// The counter a pipeline-statistics query target reads (`None`: not one of them).
+    fn counter(&self, target: u32) -> Option<u64> {
+        Some(match target {
+            gl::VERTICES_SUBMITTED_ARB => self.vertices_submitted,
+            gl::PRIMITIVES_SUBMITTED_ARB => self.primitives_submitted,
+            gl::VERTEX_SHADER_INVOCATIONS_ARB => self.vertex_invocations,
+            gl::TESS_CONTROL_SHADER_PATCHES_ARB => self.tess_control_patches,
+            gl::TESS_EVALUATION_SHADER_INVOCATIONS_ARB => self.tess_eval_invocations,
+            gl::GEOMETRY_SHADER_INVOCATIONS => self.geometry_invocations,
+            gl::GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB => self.geometry_primitives_emitted,
+            gl::CLIPPING_INPUT_PRIMITIVES_ARB => self.clipping_input_primitives,
+            gl::CLIPPING_OUTPUT_PRIMITIVES_ARB => self.clipping_output_primitives,
+            gl::FRAGMENT_SHADER_INVOCATIONS_ARB => self.fragment_invocations,
+            // glemu has no compute stage.
+            gl::COMPUTE_SHADER_INVOCATIONS_ARB => 0,
+            _ => return None,
+        })
     }
 }
 
 /// Counts one draw produced, as queries see them.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct QueryCounts {
+    pub stats: PipelineStatistics,
     pub samples_passed: u64,
     /// Nanoseconds the draw took (draws are synchronous: this is its execution time).
     pub nanoseconds: u64,
@@ -61,7 +147,18 @@ fn query_streams(target: u32) -> Option<u32> {
         | gl::ANY_SAMPLES_PASSED
         | gl::ANY_SAMPLES_PASSED_CONSERVATIVE
         | gl::TIME_ELAPSED
-        | gl::TRANSFORM_FEEDBACK_OVERFLOW => Some(1),
+        | gl::TRANSFORM_FEEDBACK_OVERFLOW
+        | gl::VERTICES_SUBMITTED_ARB
+        | gl::PRIMITIVES_SUBMITTED_ARB
+        | gl::VERTEX_SHADER_INVOCATIONS_ARB
+        | gl::TESS_CONTROL_SHADER_PATCHES_ARB
+        | gl::TESS_EVALUATION_SHADER_INVOCATIONS_ARB
+        | gl::GEOMETRY_SHADER_INVOCATIONS
+        | gl::GEOMETRY_SHADER_PRIMITIVES_EMITTED_ARB
+        | gl::FRAGMENT_SHADER_INVOCATIONS_ARB
+        | gl::COMPUTE_SHADER_INVOCATIONS_ARB
+        | gl::CLIPPING_INPUT_PRIMITIVES_ARB
+        | gl::CLIPPING_OUTPUT_PRIMITIVES_ARB => Some(1),
         gl::PRIMITIVES_GENERATED
         | gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN
         | gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW => Some(4),
@@ -71,6 +168,7 @@ fn query_streams(target: u32) -> Option<u32> {
 
 impl Queries {
     pub(crate) fn add(&mut self, c: &QueryCounts) {
+        self.totals.add(&c.stats);
         for (&(target, index), id) in &self.active {
             let Some(q) = self.objects.get_mut(id) else {
                 continue;
@@ -88,7 +186,7 @@ impl Queries {
                 gl::TRANSFORM_FEEDBACK_STREAM_OVERFLOW => {
                     u64::from(c.overflowed.get(i).copied().unwrap_or(false))
                 }
-                _ => 0,
+                t => c.stats.counter(t).unwrap_or(0),
             };
             if matches!(
                 target,
@@ -104,6 +202,28 @@ impl Queries {
 }
 
 impl Context {
+    /// What the pipeline did since the context was made (or since
+    /// [`Context::reset_pipeline_statistics`]): the counters of
+    /// ARB_pipeline_statistics_query, summed over every draw, without a query object.
+    /// `glemu bench` reads them around each frame.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(8, 8).unwrap();
+    /// let q = ctx.gen_queries(1)[0];
+    /// ctx.begin_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB, q).unwrap();
+    /// ctx.end_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB).unwrap();
+    /// assert_eq!(ctx.pipeline_statistics().fragment_invocations, 0);
+    /// ```
+    pub fn pipeline_statistics(&self) -> PipelineStatistics {
+        self.queries.totals
+    }
+
+    /// Zeroes [`Context::pipeline_statistics`].
+    pub fn reset_pipeline_statistics(&mut self) {
+        self.queries.totals = PipelineStatistics::default();
+    }
+
     /// `glGenQueries`.
     ///
     /// ```
