@@ -61,7 +61,7 @@ pub fn draw(
         ));
     }
     let res = Resources {
-        textures: state.textures.clone(),
+        textures: Resources::bind_textures(&state.textures),
         counter_buffers: state.counter_buffers.clone(),
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),

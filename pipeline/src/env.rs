@@ -13,18 +13,35 @@ use glemu_programs::exec::{
 };
 use glemu_programs::ir::{Stage, TexTarget};
 use glemu_textures::nv::{unpack, unpack_lod_clamp, NvOffset, NvOpcode};
-use glemu_textures::{Lanes, Target};
+use glemu_textures::{Bound, Lanes, Target};
 use std::sync::Arc;
 
 /// Everything a draw's programs can reach outside their registers.
 #[derive(Clone, Debug, Default)]
 pub struct Resources {
-    pub textures: Vec<TextureUnit>,
+    /// Texture bindings by unit, prepared once per draw ([`Resources::bind_textures`]).
+    pub textures: Vec<Vec<Bound>>,
     pub counter_buffers: Vec<Option<BufferRange>>,
     pub storage_buffers: Vec<Option<BufferRange>>,
     pub memory: Option<Arc<GpuMemory>>,
     /// Image units, by unit number.
     pub images: Vec<Option<ImageUnit>>,
+}
+
+impl Resources {
+    /// Each unit's bindings prepared for a draw: completeness, borders and the sampling
+    /// path of every texture are decided here once, not per lookup.
+    pub fn bind_textures(units: &[TextureUnit]) -> Vec<Vec<Bound>> {
+        units
+            .iter()
+            .map(|u| {
+                u.bindings
+                    .iter()
+                    .map(|b| Bound::new(b.texture.clone(), b.sampler.clone()))
+                    .collect()
+            })
+            .collect()
+    }
 }
 
 /// Per-stage view of [`Resources`] plus the stage's own parameter buffers.
@@ -117,7 +134,7 @@ impl Env for StageEnv<'_> {
             .res
             .textures
             .get(call.unit as usize)
-            .and_then(|u| u.for_target(target));
+            .and_then(|u| u.iter().find(|b| b.texture().target() == target));
         let Some(binding) = binding else {
             // No complete texture of this target on the unit: GL returns (0, 0, 0, 1).
             for i in 0..MAX_LANES {
@@ -134,6 +151,23 @@ impl Env for StageEnv<'_> {
             }
             return Ok(());
         };
+        // Plain 2D lookups go straight from the coordinate register to the specialised
+        // sampler when the binding has one.
+        if target == Target::T2D && !shadow && !call.lod_clamp {
+            let offset = match call.offsets {
+                TexOffsets::None => Some([0, 0]),
+                TexOffsets::Const(o) => Some([o[0], o[1]]),
+                TexOffsets::PerLane(_) => None,
+            };
+            if let Some(offset) = offset {
+                let fragment = self.stage == Stage::Fragment;
+                let mask = u64::from(call.lanes);
+                let op = nv_opcode(call.op);
+                if binding.sample_nv(op, call.coord, offset, fragment, mask, out) {
+                    return Ok(());
+                }
+            }
+        }
         // Operand layout per target (where the layer, reference, bias/LOD live) is
         // glemu-textures' `nv::unpack`, the one place that encodes tables X.17/X.18.
         let mut operands: [&Vec4; 3] = [call.coord; 3];
@@ -179,15 +213,9 @@ impl Env for StageEnv<'_> {
             )
             .map_err(|e| EnvError(e.to_string()))?;
         }
-        glemu_textures::execute(
-            &binding.texture,
-            &binding.sampler,
-            &op,
-            &lanes,
-            u64::from(call.lanes),
-            out,
-        )
-        .map_err(|e| EnvError(e.to_string()))
+        binding
+            .execute(&op, &lanes, u64::from(call.lanes), out)
+            .map_err(|e| EnvError(e.to_string()))
     }
 
     fn mem_read(

@@ -564,4 +564,4 @@ crate::multiversion! {
 
 #[cfg(test)]
 #[path = "fast_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -40,7 +40,7 @@ const WRAPS: [Wrap; 8] = [
 ];
 
 /// A coordinate: mostly inside a few repeats of the texture, sometimes hostile.
-fn coord() -> impl Strategy<Value = f32> {
+pub(crate) fn coord() -> impl Strategy<Value = f32> {
     prop_oneof![
         8 => -2.0f32..3.0,
         1 => prop::sample::select(vec![
@@ -51,7 +51,7 @@ fn coord() -> impl Strategy<Value = f32> {
     ]
 }
 
-fn lod_value() -> impl Strategy<Value = f32> {
+pub(crate) fn lod_value() -> impl Strategy<Value = f32> {
     prop_oneof![
         8 => -3.0f32..6.0,
         1 => prop::sample::select(vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0]),
@@ -92,11 +92,11 @@ fn lanes() -> impl Strategy<Value = Lanes<N>> {
         })
 }
 
-fn filter() -> impl Strategy<Value = Filter> {
+pub(crate) fn filter() -> impl Strategy<Value = Filter> {
     prop_oneof![Just(Filter::Nearest), Just(Filter::Linear)]
 }
 
-fn sampler() -> impl Strategy<Value = SamplerState> {
+pub(crate) fn sampler() -> impl Strategy<Value = SamplerState> {
     (
         (
             prop::sample::select(WRAPS.to_vec()),
@@ -156,7 +156,7 @@ fn texture() -> impl Strategy<Value = Texture> {
 }
 
 /// [`texture`] of one of `formats`.
-fn texture_of(formats: Vec<Format>) -> impl Strategy<Value = Texture> {
+pub(crate) fn texture_of(formats: Vec<Format>) -> impl Strategy<Value = Texture> {
     (
         prop::sample::select(formats),
         prop_oneof![

@@ -14,6 +14,8 @@
 //! * [`request`] + [`sample`]: one texture instruction ([`TexOp`]) over up to 64 lanes in
 //!   structure-of-arrays form ([`Lanes`]), results as raw bits: [`execute`];
 //!   [`aniso`] is its anisotropic (elliptical weighted average) filter.
+//! * [`bound`]: [`Bound`], a texture with its sampler prepared once per draw, whose
+//!   lookups pick their specialised path (SIMD kernels per filter/wrap/format) up front.
 //! * [`image`]: image load/store/atomics (LOADIM/STOREIM/ATOMIM).
 //! * [`patterns`]: piglit's test textures, byte-exact; [`load`]: PNG/JPEG files.
 
@@ -21,6 +23,7 @@ pub mod aniso;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 pub mod bc;
+pub mod bound;
 pub mod cube;
 pub mod download;
 pub mod error;
@@ -40,6 +43,7 @@ pub mod texture;
 pub mod upload;
 pub mod wrap;
 
+pub use bound::Bound;
 pub use error::TexError;
 pub use format::{Base, Channel, Format, SampleType};
 pub use request::{Lanes, LodMode, OpKind, TexOp};

@@ -271,7 +271,11 @@ fn border_texel(format: Format, s: &SamplerState) -> [u32; 4] {
 }
 
 impl<'a> Ctx<'a> {
-    fn new(tex: &'a Texture, s: &'a SamplerState, op: &TexOp) -> Result<Ctx<'a>, TexError> {
+    pub(crate) fn new(
+        tex: &'a Texture,
+        s: &'a SamplerState,
+        op: &TexOp,
+    ) -> Result<Ctx<'a>, TexError> {
         let levels = tex.levels();
         let format = tex.format();
         let integer = format.is_integer();

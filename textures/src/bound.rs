@@ -1,0 +1,400 @@
+//! A texture bound with its sampler state, prepared once per draw: completeness, the
+//! border, level sizes and which specialised path its lookups take are decided here, not
+//! in every 16-lane call.
+//!
+//! [`Bound::sample_nv`] runs TEX/TXP/TXB/TXL straight from the instruction's registers
+//! when the binding has a specialised path (today: a 2D RGBA8 texture filtered LINEAR,
+//! mipmapped or not, with the AVX2 kernel of [`crate::avx2`]); everything else goes
+//! through [`Bound::execute`], i.e. [`crate::execute`]. Both give the bits of
+//! [`crate::execute_reference`] (differential tests in `bound_tests.rs`).
+
+// Lane loops index several per-lane arrays in step.
+#![allow(clippy::needless_range_loop)]
+
+use crate::error::TexError;
+use crate::format::Base;
+use crate::lod;
+use crate::nv::NvOpcode;
+use crate::request::{Lanes, LodMode, OpKind, TexOp};
+use crate::sample::{execute, lerp, Ctx, MAX_LEVELS};
+use crate::sampler::{Filter, SamplerState, Swizzle, Wrap};
+use crate::texture::{Target, Texels, Texture};
+use std::sync::Arc;
+
+/// A texture and the sampler state it is read with, with per-draw decisions made.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    texture: Arc<Texture>,
+    sampler: SamplerState,
+    rgba8: Option<Rgba8Linear2d>,
+}
+
+/// Size of one level as the kernels use it.
+#[derive(Copy, Clone, Debug, Default)]
+struct Size {
+    w: i32,
+    h: i32,
+    fw: f32,
+    fh: f32,
+}
+
+/// A complete 2D RGBA8 texture, every filter LINEAR, no sRGB decode, no compare, not
+/// anisotropic: lookups take [`crate::avx2::bilinear`] on every level they read.
+#[derive(Clone, Debug)]
+struct Rgba8Linear2d {
+    base: u32,
+    q: u32,
+    /// Sizes by absolute level number (base..=q filled).
+    sizes: [Size; MAX_LEVELS],
+    wrap: [Wrap; 2],
+    /// Every level base..=q has a power-of-two width / height.
+    pow2: [bool; 2],
+    border: [f32; 4],
+    /// lambda decides the levels (mipmapped); otherwise every lane reads `base`.
+    lod_matters: bool,
+    mipmap: Option<Filter>,
+    threshold: f32,
+    swizzle: [Swizzle; 4],
+}
+
+impl Bound {
+    /// Prepares `texture` read with `sampler`.
+    pub fn new(texture: Arc<Texture>, sampler: SamplerState) -> Bound {
+        let rgba8 = Rgba8Linear2d::new(&texture, &sampler);
+        Bound {
+            texture,
+            sampler,
+            rgba8,
+        }
+    }
+
+    /// The texture.
+    pub fn texture(&self) -> &Arc<Texture> {
+        &self.texture
+    }
+
+    /// The sampler state.
+    pub fn sampler(&self) -> &SamplerState {
+        &self.sampler
+    }
+
+    /// Whether lookups of this binding have a specialised path (see [`Bound::sample_nv`]).
+    pub fn specialised(&self) -> bool {
+        self.rgba8.is_some() && crate::simd::isa() >= crate::simd::Isa::Avx2
+    }
+
+    /// [`crate::execute`] with this binding.
+    pub fn execute<const N: usize>(
+        &self,
+        op: &TexOp,
+        lanes: &Lanes<N>,
+        mask: u64,
+        out: &mut [[u32; N]; 4],
+    ) -> Result<(), TexError> {
+        execute(&self.texture, &self.sampler, op, lanes, mask, out)
+    }
+
+    /// TEX/TXP/TXB/TXL of a non-shadow 2D lookup straight from the instruction's
+    /// coordinate register (`coord[component][lane]`, f32 bits) with an immediate offset,
+    /// when this binding has a specialised path: returns false (nothing written) when it
+    /// has none, and the caller unpacks the operands for [`Bound::execute`]. `fragment`:
+    /// implicit derivatives exist (lanes 4q..4q+3 form quads).
+    pub fn sample_nv<const N: usize>(
+        &self,
+        opcode: NvOpcode,
+        coord: &[[u32; N]; 4],
+        offset: [i32; 2],
+        fragment: bool,
+        mask: u64,
+        out: &mut [[u32; N]; 4],
+    ) -> bool {
+        let Some(k) = &self.rgba8 else {
+            return false;
+        };
+        if !N.is_multiple_of(crate::avx2::W) || crate::simd::isa() < crate::simd::Isa::Avx2 {
+            return false;
+        }
+        let mode = match opcode {
+            NvOpcode::Tex | NvOpcode::Txp => LodMode::Implicit,
+            NvOpcode::Txb => LodMode::Bias,
+            NvOpcode::Txl => LodMode::Explicit,
+            _ => return false,
+        };
+        let mask = if N == 64 {
+            mask
+        } else {
+            mask & ((1u64 << N) - 1)
+        };
+        let f = |c: usize| coord[c].map(f32::from_bits);
+        let mut c = [f(0), f(1), f(2)];
+        let w = f(3);
+        if opcode == NvOpcode::Txp {
+            for a in &mut c {
+                for i in 0..N {
+                    a[i] /= w[i];
+                }
+            }
+        }
+        let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && fragment;
+        k.sample(
+            &self.texture,
+            &self.sampler,
+            mode,
+            implicit,
+            &c,
+            &w,
+            offset,
+            mask,
+            out,
+        );
+        true
+    }
+}
+
+impl Rgba8Linear2d {
+    fn new(tex: &Texture, s: &SamplerState) -> Option<Rgba8Linear2d> {
+        if tex.target() != Target::T2D
+            || s.mag_filter != Filter::Linear
+            || s.min_filter.filter != Filter::Linear
+            || s.max_anisotropy > 1.0
+        {
+            return None;
+        }
+        let op = TexOp {
+            kind: OpKind::Sample(LodMode::Implicit),
+            target: Target::T2D,
+            shadow: false,
+            quad_derivatives: true,
+        };
+        let ctx = Ctx::new(tex, s, &op).ok()?;
+        if !ctx.plain || ctx.integer || ctx.depth || ctx.q == u32::MAX {
+            return None;
+        }
+        let mut sizes = [Size::default(); MAX_LEVELS];
+        let mut pow2 = [true; 2];
+        for l in ctx.base..=ctx.q {
+            let lv = ctx.level(l);
+            if !matches!(
+                lv.texels,
+                Texels::Unorm8 {
+                    base: Base::Rgba,
+                    ..
+                }
+            ) || lv.w <= 0
+                || lv.h <= 0
+            {
+                return None;
+            }
+            *sizes.get_mut(l as usize)? = Size {
+                w: lv.w,
+                h: lv.h,
+                fw: lv.fw,
+                fh: lv.fh,
+            };
+            pow2[0] &= lv.w & (lv.w - 1) == 0;
+            pow2[1] &= lv.h & (lv.h - 1) == 0;
+        }
+        Some(Rgba8Linear2d {
+            base: ctx.base,
+            q: ctx.q,
+            sizes,
+            wrap: [s.wrap[0], s.wrap[1]],
+            pow2,
+            border: ctx.border.map(f32::from_bits),
+            lod_matters: s.min_filter.mipmap.is_some(),
+            mipmap: s.min_filter.mipmap,
+            threshold: lod::mag_threshold(s),
+            swizzle: s.swizzle,
+        })
+    }
+
+    /// lambda of lane `i`, as [`Ctx::lane_lod`] computes it for a 2D target.
+    #[inline(always)]
+    fn lambda<const N: usize>(
+        &self,
+        s: &SamplerState,
+        mode: LodMode,
+        implicit: bool,
+        c: &[[f32; N]; 3],
+        lod: &[f32; N],
+        i: usize,
+    ) -> f32 {
+        let (dx, dy) = match mode {
+            LodMode::Implicit | LodMode::Bias if implicit => {
+                let q0 = i & !3;
+                let d = |a: usize, k: usize| c[k].get(a).copied().unwrap_or(0.0) - c[k][q0];
+                (
+                    [d(q0 + 1, 0), d(q0 + 1, 1), d(q0 + 1, 2)],
+                    [d(q0 + 2, 0), d(q0 + 2, 1), d(q0 + 2, 2)],
+                )
+            }
+            _ => ([0.0; 3], [0.0; 3]),
+        };
+        let b = self.sizes[self.base as usize];
+        let sc = [b.fw, b.fh, 0.0];
+        let tdx = [dx[0] * sc[0], dx[1] * sc[1], dx[2] * sc[2]];
+        let tdy = [dy[0] * sc[0], dy[1] * sc[1], dy[2] * sc[2]];
+        let lambda_base = match mode {
+            LodMode::Explicit => lod[i],
+            _ => lod::rho(tdx, tdy).log2(),
+        };
+        let bias = if mode == LodMode::Bias { lod[i] } else { 0.0 };
+        lod::adjust_clamped(lambda_base, bias, s, f32::NEG_INFINITY)
+    }
+
+    /// Filters every lane (`c`: s, t, r; `lod`: the TXB bias / TXL level) and writes the
+    /// lanes of `mask` to `out`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn sample<const N: usize>(
+        &self,
+        tex: &Texture,
+        s: &SamplerState,
+        mode: LodMode,
+        implicit: bool,
+        c: &[[f32; N]; 3],
+        lod: &[f32; N],
+        offset: [i32; 2],
+        mask: u64,
+        out: &mut [[u32; N]; 4],
+    ) {
+        // Level pairs and the weight of the second, per lane.
+        let mut l0 = [self.base as u8; N];
+        let mut l1 = [self.base as u8; N];
+        let mut weight = [0.0f32; N];
+        let mut second = 0u64;
+        if self.lod_matters {
+            let per_quad = mode == LodMode::Implicit && N.is_multiple_of(4);
+            let mut lambda = 0.0;
+            for i in 0..N {
+                if mask & (1 << i) == 0 && !(per_quad && mask & (0xf << (i & !3)) != 0) {
+                    continue;
+                }
+                if !per_quad || i & 3 == 0 {
+                    lambda = self.lambda(s, mode, implicit, c, lod, i);
+                }
+                if lambda > self.threshold {
+                    let (a, b, t) = match self.mipmap {
+                        Some(m) => lod::select_levels(lambda, m, self.base, self.q),
+                        None => (self.base, self.base, 0.0),
+                    };
+                    l0[i] = a as u8;
+                    l1[i] = b as u8;
+                    weight[i] = t;
+                    if b != a && t > 0.0 {
+                        second |= 1 << i;
+                    }
+                }
+            }
+        }
+        second &= mask;
+        let mut res = [[0.0f32; N]; 4];
+        self.bilinear(tex, c, offset, &l0, &mut res);
+        if second != 0 {
+            let mut v1 = [[0.0f32; N]; 4];
+            self.bilinear(tex, c, offset, &l1, &mut v1);
+            for ch in 0..4 {
+                for i in 0..N {
+                    let l = lerp(res[ch][i], v1[ch][i], weight[i]);
+                    res[ch][i] = if second & (1 << i) != 0 {
+                        l
+                    } else {
+                        res[ch][i]
+                    };
+                }
+            }
+        }
+        const ONE: u32 = 0x3f80_0000;
+        for (o, sw) in out.iter_mut().zip(self.swizzle) {
+            let src = match sw {
+                Swizzle::R => Some(0),
+                Swizzle::G => Some(1),
+                Swizzle::B => Some(2),
+                Swizzle::A => Some(3),
+                Swizzle::Zero | Swizzle::One => None,
+            };
+            let konst = if sw == Swizzle::One { ONE } else { 0 };
+            for i in 0..N {
+                let v = match src {
+                    Some(k) => res[k][i].to_bits(),
+                    None => konst,
+                };
+                o[i] = if mask & (1 << i) != 0 { v } else { o[i] };
+            }
+        }
+    }
+
+    /// Bilinear lookups of every lane at level `level[lane]`, as f32 per channel.
+    #[inline(always)]
+    fn bilinear<const N: usize>(
+        &self,
+        tex: &Texture,
+        c: &[[f32; N]; 3],
+        offset: [i32; 2],
+        level: &[u8; N],
+        res: &mut [[f32; N]; 4],
+    ) {
+        use crate::avx2::{Group, Params, W};
+        let p = Params {
+            wrap: self.wrap,
+            border: self.border,
+            pow2: self.pow2,
+        };
+        let off_u = [offset[0]; W];
+        let off_v = [offset[1]; W];
+        for g in 0..N / W {
+            let o = g * W;
+            let s: &[f32; W] = c[0][o..o + W].try_into().unwrap_or(&[0.0; W]);
+            let t: &[f32; W] = c[1][o..o + W].try_into().unwrap_or(&[0.0; W]);
+            let mut w = [0i32; W];
+            let mut h = [0i32; W];
+            let mut fw = [0.0f32; W];
+            let mut fh = [0.0f32; W];
+            let mut bytes: [&[u8]; W] = [&[]; W];
+            let first = level[o];
+            let uniform = level[o..o + W].iter().all(|&l| l == first);
+            if uniform {
+                let z = self.sizes.get(first as usize).copied().unwrap_or_default();
+                (w, h, fw, fh) = ([z.w; W], [z.h; W], [z.fw; W], [z.fh; W]);
+                bytes = [bytes_of(tex, first); W];
+            } else {
+                for l in 0..W {
+                    let lv = level[o + l];
+                    let z = self.sizes.get(lv as usize).copied().unwrap_or_default();
+                    (w[l], h[l], fw[l], fh[l]) = (z.w, z.h, z.fw, z.fh);
+                    bytes[l] = bytes_of(tex, lv);
+                }
+            }
+            let g = Group {
+                s,
+                t,
+                off_u: &off_u,
+                off_v: &off_v,
+                w: &w,
+                h: &h,
+                fw: &fw,
+                fh: &fh,
+                bytes,
+            };
+            let mut r = [[0.0f32; W]; 4];
+            crate::simd::bilinear_rgba8(&p, &g, &mut r);
+            for ch in 0..4 {
+                res[ch][o..o + W].copy_from_slice(&r[ch]);
+            }
+        }
+    }
+}
+
+/// The bytes of RGBA8 level `l` (checked when the binding was prepared: the texture
+/// behind the `Arc` does not change).
+#[inline(always)]
+fn bytes_of(tex: &Texture, l: u8) -> &[u8] {
+    match tex.levels().get(l as usize).map(|x| x.source()) {
+        Some(Texels::Unorm8 { bytes, .. }) => bytes,
+        _ => &[],
+    }
+}
+
+#[cfg(test)]
+#[path = "bound_tests.rs"]
+mod tests;

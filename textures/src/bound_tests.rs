@@ -1,0 +1,154 @@
+//! Differential tests: [`Bound::sample_nv`] against unpacking the same registers and
+//! running [`execute_reference`], bit for bit, under every instruction set this CPU has.
+
+use super::Bound;
+use crate::fast::tests::{coord, lod_value, sampler, texture_of};
+use crate::format::Format;
+use crate::nv::{unpack, NvOffset, NvOpcode};
+use crate::request::Lanes;
+use crate::sample::execute_reference;
+use crate::sampler::{Filter, SamplerState};
+use crate::simd::{force, Isa};
+use crate::texture::{Target, Texture};
+use proptest::prelude::*;
+use std::sync::Arc;
+
+const N: usize = 16;
+
+/// Coordinate registers: quads at random points with random steps (so implicit LOD
+/// varies per quad), z and w random (w is the TXB/TXL value and the TXP divisor).
+fn registers() -> impl Strategy<Value = [[u32; N]; 4]> {
+    (
+        prop::collection::vec((coord(), coord(), -0.6f32..0.6, -0.6f32..0.6), 4),
+        prop::collection::vec(coord(), N),
+        prop::collection::vec(prop_oneof![4 => lod_value(), 1 => coord()], N),
+    )
+        .prop_map(|(quads, z, w)| {
+            let mut r = [[0u32; N]; 4];
+            for (q, (s, t, dx, dy)) in quads.into_iter().enumerate() {
+                for k in 0..4 {
+                    let i = q * 4 + k;
+                    r[0][i] = (s + if k & 1 != 0 { dx } else { 0.0 }).to_bits();
+                    r[1][i] = (t + if k & 2 != 0 { dy } else { 0.0 }).to_bits();
+                    r[2][i] = z[i].to_bits();
+                    r[3][i] = w[i].to_bits();
+                }
+            }
+            r
+        })
+}
+
+/// [`sampler`] with LINEAR min and mag filters (what the specialised path takes).
+fn linear_sampler() -> impl Strategy<Value = SamplerState> {
+    (sampler(), any::<bool>()).prop_map(|(mut s, plain)| {
+        if plain {
+            s.mag_filter = Filter::Linear;
+            s.min_filter.filter = Filter::Linear;
+            s.srgb_decode = false;
+        }
+        s
+    })
+}
+
+fn opcode() -> impl Strategy<Value = NvOpcode> {
+    prop::sample::select(vec![
+        NvOpcode::Tex,
+        NvOpcode::Txp,
+        NvOpcode::Txb,
+        NvOpcode::Txl,
+    ])
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compare(
+    tex: Texture,
+    s: SamplerState,
+    opcode: NvOpcode,
+    reg: &[[u32; N]; 4],
+    offset: [i32; 2],
+    fragment: bool,
+    mask: u64,
+    fill: u32,
+) {
+    let mut lanes = Lanes::<N>::new();
+    let op = unpack(
+        opcode,
+        Target::T2D,
+        false,
+        &[reg],
+        NvOffset::Const([offset[0], offset[1], 0]),
+        0,
+        fragment,
+        &mut lanes,
+    )
+    .expect("unpack");
+    let mut want = [[fill; N]; 4];
+    execute_reference(&tex, &s, &op, &lanes, mask, &mut want).expect("reference");
+    let b = Bound::new(Arc::new(tex), s);
+    for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
+        let used = force(isa);
+        let mut got = [[fill; N]; 4];
+        if b.sample_nv(opcode, reg, offset, fragment, mask, &mut got) {
+            assert!(b.specialised());
+            assert_eq!(got, want, "{used:?} {opcode:?} {:?}", b.sampler());
+        } else {
+            let mut got = [[fill; N]; 4];
+            b.execute(&op, &lanes, mask, &mut got).expect("execute");
+            assert_eq!(got, want, "{used:?} {opcode:?} {:?}", b.sampler());
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    #[test]
+    fn sample_nv_equals_reference(
+        tex in texture_of(vec![Format::RGBA8, Format::RGBA8, Format::RGBA8, Format::RGBA16F]),
+        s in linear_sampler(),
+        opcode in opcode(),
+        reg in registers(),
+        offset in (-8i32..8, -8i32..8),
+        fragment in any::<bool>(),
+        mask in any::<u16>(),
+        fill in any::<u32>(),
+    ) {
+        compare(tex, s, opcode, &reg, [offset.0, offset.1], fragment, u64::from(mask), fill);
+    }
+}
+
+/// The specialised path is taken for the benchmark scenes' bindings, and only there.
+#[test]
+fn specialised_for_linear_rgba8_2d_only() {
+    let make = |format| {
+        let mut t = Texture::new(Target::T2D, format, [8, 8, 1], 4).expect("texture");
+        t.generate_mipmaps(0).expect("mipmaps");
+        Arc::new(t)
+    };
+    let mut trilinear = SamplerState::simple(Filter::Linear, crate::Wrap::Repeat);
+    trilinear.min_filter.mipmap = Some(Filter::Linear);
+    let cases = [
+        (
+            make(Format::RGBA8),
+            SamplerState::simple(Filter::Linear, crate::Wrap::Repeat),
+            true,
+        ),
+        (make(Format::RGBA8), trilinear, true),
+        (
+            make(Format::RGBA8),
+            SamplerState::simple(Filter::Nearest, crate::Wrap::Repeat),
+            false,
+        ),
+        (
+            make(Format::RGBA16F),
+            SamplerState::simple(Filter::Linear, crate::Wrap::Repeat),
+            false,
+        ),
+    ];
+    let avx2 = crate::simd::detected() >= Isa::Avx2;
+    for (tex, s, want) in cases {
+        let b = Bound::new(tex, s);
+        force(Isa::Avx512);
+        assert_eq!(b.specialised(), want && avx2, "{:?}", b.sampler());
+    }
+}
