@@ -314,7 +314,7 @@ fn run_stages(
         ids: &to_raster.ids,
     };
     let dual_source = (state.raster.blend.targets.iter()).any(|t| t.enabled && t.uses_src1());
-    let shader = ProgramShader::new(fp, &plan, res, fb.color_targets(), dual_source);
+    let shader = ProgramShader::new(fp, &plan, res, dual_source);
     let mut rstate = state.raster;
     rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
     for (r, v) in rstate.raster.viewports.iter_mut().zip(&vp.viewports) {

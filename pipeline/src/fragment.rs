@@ -271,9 +271,6 @@ pub struct ProgramShader<'a> {
     pub fp: &'a StageProgram,
     pub plan: &'a FragmentPlan,
     pub res: &'a Resources,
-    /// Colour outputs the framebuffer reads that the program never writes: zeroed every
-    /// batch so they never carry another batch's values.
-    pub unwritten: Vec<usize>,
     /// Where each program output goes ([`FragmentPlan`]'s routing, with the secondary
     /// colour resolved for this draw's blending).
     outputs: Vec<(usize, FragDst)>,
@@ -283,7 +280,7 @@ pub struct ProgramShader<'a> {
 }
 
 impl<'a> ProgramShader<'a> {
-    /// A shader for a framebuffer with `targets` colour attachments. With
+    /// A shader for the draw's framebuffer. With
     /// `dual_source` blending (a SRC1_* factor; only draw buffer 0 may then be written,
     /// MAX_DUAL_SOURCE_DRAW_BUFFERS being 1) the rasterizer reads output 1 as colour 0's
     /// second source, so `result.color[0].secondary` goes there and `result.color[n]`,
@@ -292,7 +289,6 @@ impl<'a> ProgramShader<'a> {
         fp: &'a StageProgram,
         plan: &'a FragmentPlan,
         res: &'a Resources,
-        targets: usize,
         dual_source: bool,
     ) -> Self {
         let outputs: Vec<(usize, FragDst)> = plan
@@ -305,14 +301,10 @@ impl<'a> ProgramShader<'a> {
                 d => Some((slot, d)),
             })
             .collect();
-        let unwritten = (0..targets.max(2))
-            .filter(|t| !outputs.iter().any(|(_, d)| *d == FragDst::Color(*t)))
-            .collect();
         ProgramShader {
             fp,
             plan,
             res,
-            unwritten,
             outputs,
             invocations: std::sync::atomic::AtomicU64::new(0),
         }
@@ -553,21 +545,18 @@ impl FragmentShader for ProgramShader<'_> {
             .executor
             .run(&mut s.ls, active, &self.fp.params, &mut env)
             .map_err(|e| ShaderError(format!("fragment program: {e}")))?;
-        for t in &self.unwritten {
-            if let Some(c) = out.color.get_mut(*t) {
-                *c = [[0; LANES]; 4];
-            }
-        }
+        // Colours the program never writes keep the zeros the rasterizer's outputs start
+        // with (see FragmentOutputs).
         for (slot, dst) in &self.outputs {
             let Some(r) = s.ls.output(*slot) else {
                 continue;
             };
             match dst {
                 FragDst::Color(t) => {
+                    // Whole registers (a fixed-size copy): lanes past `lanes` are unused
+                    // helpers whose outputs the rasterizer ignores.
                     if let Some(col) = out.color.get_mut(*t) {
-                        for c in 0..4 {
-                            col[c][..lanes].copy_from_slice(&r[c][..lanes]);
-                        }
+                        *col = *r;
                     }
                 }
                 FragDst::Depth => {

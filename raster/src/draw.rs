@@ -79,6 +79,8 @@ pub struct Rasterizer {
     pool: rayon::ThreadPool,
     /// Chunk buffers between draws (taken by a draw, put back after it).
     slots: Mutex<Vec<ChunkSlot>>,
+    /// Fully covered blocks may take the block path (off: every quad the per-quad way).
+    blocks: bool,
 }
 
 impl std::fmt::Debug for Rasterizer {
@@ -111,6 +113,8 @@ pub(crate) struct DrawCtx<'a, S> {
     pub full_mask: u32,
     /// Coverage ANDed with the sample mask state.
     pub coverage_mask: u32,
+    /// Fully covered blocks take the block path (crate::block).
+    pub blocks: bool,
 }
 
 impl Rasterizer {
@@ -123,7 +127,15 @@ impl Rasterizer {
         Ok(Rasterizer {
             pool,
             slots: Mutex::new(Vec::new()),
+            blocks: std::env::var_os("GLEMU_NO_BLOCKS").is_none(),
         })
+    }
+
+    /// Lets fully covered 8×8 blocks take the block path (the default; the environment
+    /// variable `GLEMU_NO_BLOCKS` turns it off) or sends every quad through the per-quad
+    /// path, the reference the block path must equal bit for bit.
+    pub fn set_block_path(&mut self, on: bool) {
+        self.blocks = on;
     }
 
     /// Worker threads in the pool.
@@ -222,6 +234,8 @@ impl Rasterizer {
             } else {
                 full_mask
             },
+            // Per-sample shading pushes each sample as a fragment of its own.
+            blocks: self.blocks && !per_sample,
         };
         let grid = fb.tiles();
         let mut mems = fb.tile_mems();

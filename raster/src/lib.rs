@@ -31,6 +31,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod bin;
+mod block;
 pub mod color;
 pub mod draw;
 pub mod error;
@@ -40,6 +41,7 @@ pub mod input;
 pub mod samples;
 pub mod setup;
 pub mod shader;
+pub mod simd;
 pub mod state;
 mod tile;
 

@@ -12,7 +12,7 @@
 //! tests and writes lane by lane in order, which is submission order.
 
 use crate::error::ShaderError;
-use crate::setup::{AttrPlane, PrimSetup};
+use crate::setup::{AttrPlane, Plane, PrimSetup};
 use crate::state::MAX_COLOR_TARGETS;
 
 /// Lanes per shader call.
@@ -81,7 +81,9 @@ impl ShaderInfo {
 }
 
 /// Per-lane outputs of one shader call. Values are raw 32-bit words: f32 bits for float,
-/// UNORM and sRGB targets, u32/i32 bits for integer targets.
+/// UNORM and sRGB targets, u32/i32 bits for integer targets. Each worker's outputs start
+/// zeroed at the start of a draw and keep what the draw's earlier calls left, so a colour
+/// the shader never writes reads as zero.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FragmentOutputs {
     /// `color[output][channel][lane]`. With dual-source blending, output 1 is the second
@@ -131,13 +133,39 @@ pub trait FragmentShader: Sync {
     fn info(&self) -> &ShaderInfo;
     /// Makes one worker's scratch state.
     fn new_scratch(&self) -> Self::Scratch;
-    /// Shades one batch. `out.kill` is 0 on entry; other outputs hold stale values.
+    /// Shades one batch. `out.kill` is 0 on entry; other outputs hold what this draw's
+    /// earlier calls on the worker left (zeros at first).
     fn shade(
         &self,
         scratch: &mut Self::Scratch,
         batch: &FragmentBatch<'_>,
         out: &mut FragmentOutputs,
     ) -> Result<(), ShaderError>;
+}
+
+crate::simd::multiversion! {
+    /// `plane` at every lane's (rx, ry), times the perspective factor `w` if given, as f32
+    /// bits.
+    fn plane_lanes(
+        plane: &Plane,
+        rx: &[f32; LANES],
+        ry: &[f32; LANES],
+        w: Option<&[f32; LANES]>,
+        out: &mut [u32; LANES],
+    ) {
+        match w {
+            Some(w) => {
+                for i in 0..LANES {
+                    out[i] = (plane.at(rx[i], ry[i]) * w[i]).to_bits();
+                }
+            }
+            None => {
+                for i in 0..LANES {
+                    out[i] = plane.at(rx[i], ry[i]).to_bits();
+                }
+            }
+        }
+    }
 }
 
 /// Lane data the rasterizer fills for each batch (reused, never reallocated).
@@ -298,16 +326,8 @@ impl<'a> FragmentBatch<'a> {
         };
         match interp.mode {
             InterpMode::Flat => *out = [a.flat; LANES],
-            InterpMode::NoPerspective => {
-                for i in 0..LANES {
-                    out[i] = a.plane.at(l.rx[i], l.ry[i]).to_bits();
-                }
-            }
-            InterpMode::Perspective => {
-                for i in 0..LANES {
-                    out[i] = (a.plane.at(l.rx[i], l.ry[i]) * l.w[i]).to_bits();
-                }
-            }
+            InterpMode::NoPerspective => plane_lanes(&a.plane, &l.rx, &l.ry, None, out),
+            InterpMode::Perspective => plane_lanes(&a.plane, &l.rx, &l.ry, Some(&l.w), out),
         }
     }
 

@@ -9,8 +9,7 @@ use crate::framebuffer::{channel_keep_masks, encode_depth, TileMem, TILE};
 use crate::setup::{DrawSetup, PrimSetup, SUBPIXEL};
 use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LANES};
 
-/// Block edge for trivial accept/reject, in pixels.
-const BLOCK: i32 = 8;
+use crate::block::{self, BLOCK};
 
 /// Largest region edge, in pixels, of a primitive whose quads are walked directly.
 const SMALL: i32 = 4;
@@ -271,6 +270,17 @@ fn raster_prim<S: FragmentShader>(
                 let c = &pc.clip;
                 let inside = bx >= c[0] && by >= c[1] && bx + BLOCK <= c[2] && by + BLOCK <= c[3];
                 let full = class == Class::Accept && inside;
+                if full
+                    && ctx.blocks
+                    && bx >= x0
+                    && by >= y0
+                    && bx + BLOCK <= x1
+                    && by + BLOCK <= y1
+                {
+                    passed += push_block(ctx, setup, pc, mem, w, bx, by)?;
+                    bx += BLOCK;
+                    continue;
+                }
                 let mut qy = by;
                 while qy < by + BLOCK {
                     if qy + 1 >= y0 && qy < y1 {
@@ -295,6 +305,52 @@ fn raster_prim<S: FragmentShader>(
             bx += BLOCK;
         }
         by += BLOCK;
+    }
+    Ok(passed)
+}
+
+/// A fully covered block inside the primitive's region: the pending batch first (its
+/// quads come earlier in submission order), then the block's four strips of two rows.
+fn push_block<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    bx: i32,
+    by: i32,
+) -> Result<u64, RasterError> {
+    let cov = ctx.full_mask & ctx.coverage_mask;
+    if cov == 0 {
+        return Ok(0);
+    }
+    let mut passed = 0;
+    if w.n > 0 {
+        passed += process_batch(ctx, setup, mem, w)?;
+    }
+    let prim = pc.prim;
+    let fw = flat_w(&prim.inv_w);
+    let attrs = setup
+        .attrs
+        .get(prim.attr_start as usize..prim.attr_start as usize + setup.varyings)
+        .unwrap_or(&[]);
+    let prims = Quads {
+        p: [prim; 4],
+        uniform: true,
+    };
+    let tested = ctx.early && !ctx.state.depth_stencil.stencil_test;
+    let covs = match tested {
+        true => block::block_depth(ctx, prim, mem, bx, by, cov),
+        false => [[cov; LANES]; 4],
+    };
+    for (r, c) in covs.iter().enumerate() {
+        if c.iter().all(|&m| m == 0) {
+            continue;
+        }
+        let qy = by + 2 * r as i32;
+        block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
+        w.lanes.coverage = *c;
+        passed += finish_batch(ctx, mem, w, prims, [attrs; 4], Some((bx, qy)), tested)?;
     }
     Ok(passed)
 }
@@ -413,7 +469,7 @@ fn test_samples<S>(
 /// Window depth of pixel (x, y) at in-pixel position `p`: the one formula every depth
 /// test uses, so early, late and fast paths agree bit for bit.
 #[inline(always)]
-fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
+pub(crate) fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
     prim.frag_z(
         prim.z
             .at(x as f32 - prim.ox + p[0], y as f32 - prim.oy + p[1]),
@@ -423,14 +479,14 @@ fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
 /// The encoded depth of every sample of a primitive whose z plane is flat: c + 0·x + 0·y
 /// is c for finite positions up to the sign of a zero, which encode_depth discards.
 #[inline]
-fn flat_depth(prim: &PrimSetup, fmt: crate::framebuffer::DepthFormat) -> Option<u32> {
+pub(crate) fn flat_depth(prim: &PrimSetup, fmt: crate::framebuffer::DepthFormat) -> Option<u32> {
     (prim.z.dx == 0.0 && prim.z.dy == 0.0)
         .then(|| encode_depth(fmt, sample_z(prim, 0, 0, [0.5; 2])))
 }
 
 /// Perspective factor w = 1 / (interpolated 1/w) at (rx, ry); 0 where 1/w is 0.
 #[inline(always)]
-fn lane_w(iw: &crate::setup::Plane, rx: f32, ry: f32) -> f32 {
+pub(crate) fn lane_w(iw: &crate::setup::Plane, rx: f32, ry: f32) -> f32 {
     let v = iw.at(rx, ry);
     if v != 0.0 {
         1.0 / v
@@ -442,7 +498,7 @@ fn lane_w(iw: &crate::setup::Plane, rx: f32, ry: f32) -> f32 {
 /// [`lane_w`] of every position when 1/w is constant over the primitive (every affine
 /// draw): one division for all lanes, the same bits (c + 0·x + 0·y is c, or a zero).
 #[inline]
-fn flat_w(iw: &crate::setup::Plane) -> Option<f32> {
+pub(crate) fn flat_w(iw: &crate::setup::Plane) -> Option<f32> {
     (iw.dx == 0.0 && iw.dy == 0.0).then(|| if iw.c != 0.0 { 1.0 / iw.c } else { 0.0 })
 }
 
@@ -568,6 +624,7 @@ fn test_one<C: Fn(u32, u32) -> bool>(
 }
 
 /// The primitive of each quad of a batch.
+#[derive(Clone, Copy)]
 struct Quads<'a> {
     p: [&'a PrimSetup; 4],
     /// Every quad's primitive is `p[0]`.
@@ -665,8 +722,23 @@ fn process_batch<S: FragmentShader>(
             l.w[lane] = lane_w(&prims.lane(lane).inv_w, l.rx[lane], l.ry[lane]);
         }
     }
+    finish_batch(ctx, mem, w, prims, attrs, None, false)
+}
+
+#[allow(clippy::too_many_arguments)]
+/// Tests, shades and writes the batch whose lanes are set up; `strip` = the batch is
+/// the strip of two rows at (bx, qy) of a fully covered block, every lane covered alike.
+fn finish_batch<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    prims: Quads<'_>,
+    attrs: [&[crate::setup::AttrPlane]; 4],
+    strip: Option<(i32, i32)>,
+    tested: bool,
+) -> Result<u64, RasterError> {
     let depth_only = !ctx.state.depth_stencil.stencil_test;
-    if ctx.early {
+    if ctx.early && !tested {
         if depth_only {
             let mut cov = w.lanes.coverage;
             depth_only_lanes(ctx, &prims, mem, &w.lanes, &mut cov, None);
@@ -682,7 +754,7 @@ fn process_batch<S: FragmentShader>(
             }
         }
     }
-    if w.lanes.coverage.iter().all(|&c| c == 0) {
+    if strip.is_none() && w.lanes.coverage.iter().all(|&c| c == 0) {
         return Ok(0);
     }
     w.out.kill = 0;
@@ -699,11 +771,13 @@ fn process_batch<S: FragmentShader>(
 
     let ms = &ctx.state.multisample;
     let a2c = ctx.msaa && ms.alpha_to_coverage;
-    let mut passed = 0u64;
-    let mut final_cov = [0u32; LANES];
+    let mut final_cov = block::unkilled(&w.lanes.coverage, w.out.kill);
     for lane in 0..LANES {
-        let mut cov = w.lanes.coverage[lane];
-        if cov == 0 || w.out.kill & (1 << lane) != 0 {
+        let mut cov = final_cov[lane];
+        if !(ctx.info.writes_sample_mask || a2c) {
+            break;
+        }
+        if cov == 0 {
             continue;
         }
         if ctx.info.writes_sample_mask {
@@ -740,15 +814,9 @@ fn process_batch<S: FragmentShader>(
             }
         }
     }
-    for &cov in &final_cov {
-        passed += if cov == ctx.full_mask {
-            u64::from(ctx.samples)
-        } else {
-            u64::from(cov.count_ones())
-        };
-    }
+    let passed = block::count_samples(&final_cov);
     if passed > 0 {
-        write_colors(ctx, mem, &w.lanes, &final_cov, &w.out);
+        write_colors(ctx, mem, &w.lanes, &final_cov, &w.out, strip);
     }
     Ok(passed)
 }
@@ -838,6 +906,7 @@ fn write_colors<S>(
     lanes: &LaneData,
     cov: &[u32; LANES],
     out: &FragmentOutputs,
+    strip: Option<(i32, i32)>,
 ) {
     let ns = ctx.samples as usize;
     let bs = &ctx.state.blend;
@@ -851,18 +920,15 @@ fn write_colors<S>(
         if rt.format == ColorFormat::Rgba8Unorm
             && matches!(rt.mode, RtMode::Replace)
             && rt.keep[0] == 0
-            && !alpha_to_one
         {
             // Hot path: pack all lanes at once, then store the word to covered samples.
             let Some(c) = out.color.get(rt.output) else {
                 continue;
             };
-            let mut packed = [0u32; LANES];
-            // Channel-major so each loop is one vector conversion over the lanes.
-            for (ch, src) in c.iter().enumerate() {
-                for lane in 0..LANES {
-                    packed[lane] |= color::unorm8(f32::from_bits(src[lane])) << (8 * ch);
-                }
+            let packed = block::pack_rgba8(c, alpha_to_one);
+            if let Some((bx, qy)) = strip {
+                block::strip_store(plane, bx, qy, ns, ctx.full_mask, &packed, cov);
+                continue;
             }
             for lane in 0..LANES {
                 let m = cov[lane];

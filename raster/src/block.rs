@@ -1,0 +1,332 @@
+//! Fully covered 8×8 blocks: their shader batches are built straight from a table (a batch
+//! is a strip of two pixel rows, every lane covered, one primitive) and their depth tests
+//! and RGBA8 stores run over contiguous rows of the tile's memory instead of lane by lane.
+//!
+//! The per-quad path stays the reference: each kernel here computes the same formula in
+//! the same order for every word it touches, so the bits agree (draw_tests compares whole
+//! draws both ways, [`crate::Rasterizer::set_block_path`] turns this path off).
+
+use crate::draw::DrawCtx;
+use crate::framebuffer::{encode_depth, TileMem, TILE};
+use crate::setup::PrimSetup;
+use crate::shader::{LaneData, LANES};
+use crate::simd::multiversion;
+use crate::state::CompareFunc;
+use crate::tile::{flat_depth, lane_w, sample_z};
+
+/// Block edge in pixels.
+pub(crate) const BLOCK: i32 = 8;
+
+/// Column (0..8) within its strip of each lane: lane 4q + i is quad q's pixel
+/// (i & 1, i >> 1), quads left to right.
+const LANE_COL: [i32; LANES] = {
+    let mut t = [0; LANES];
+    let mut l = 0;
+    while l < LANES {
+        t[l] = 2 * (l / 4) as i32 + (l & 1) as i32;
+        l += 1;
+    }
+    t
+};
+
+/// Row (0 or 1) within its strip of each lane.
+const LANE_ROW: [i32; LANES] = {
+    let mut t = [0; LANES];
+    let mut l = 0;
+    while l < LANES {
+        t[l] = ((l >> 1) & 1) as i32;
+        l += 1;
+    }
+    t
+};
+
+/// The lane of each pixel of a strip, by row then column.
+const LANE_AT: [[usize; 8]; 2] = {
+    let mut t = [[0; 8]; 2];
+    let mut r = 0;
+    while r < 2 {
+        let mut c = 0;
+        while c < 8 {
+            t[r][c] = 4 * (c / 2) + 2 * r + (c & 1);
+            c += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Index of pixel (x, y)'s first sample in its tile's planes.
+#[inline(always)]
+fn tile_index(x: i32, y: i32, ns: usize) -> usize {
+    (((y as usize) % TILE) * TILE + (x as usize) % TILE) * ns
+}
+
+multiversion! {
+    /// Lanes of the strip of two rows at (bx, qy) of `prim`, every lane covered by `cov`:
+    /// positions, centre offsets from the plane origin and the perspective factor
+    /// (`flat_w` when 1/w is constant), as the per-quad path computes them.
+    pub(crate) fn strip_lanes(
+        l: &mut LaneData,
+        bx: i32,
+        qy: i32,
+        cov: u32,
+        prim: &PrimSetup,
+        flat_w: Option<f32>,
+    ) {
+        let (ox, oy, iw) = (prim.ox, prim.oy, &prim.inv_w);
+        l.quads = LANES / 4;
+        l.per_sample = false;
+        for lane in 0..LANES {
+            l.x[lane] = bx + LANE_COL[lane];
+            l.y[lane] = qy + LANE_ROW[lane];
+            l.coverage[lane] = cov;
+            l.sample_id[lane] = 0;
+        }
+        for lane in 0..LANES {
+            l.rx[lane] = l.x[lane] as f32 + 0.5 - ox;
+            l.ry[lane] = l.y[lane] as f32 + 0.5 - oy;
+        }
+        match flat_w {
+            Some(w) => l.w = [w; LANES],
+            None => {
+                for lane in 0..LANES {
+                    l.w[lane] = lane_w(iw, l.rx[lane], l.ry[lane]);
+                }
+            }
+        }
+    }
+}
+
+multiversion! {
+    /// Depth test of the eight rows of a block: row r's `W` words `z[r]` against the
+    /// stored words `d[r * stride..][..W]`, word by word where `live` is 1. `pass[r]` gets
+    /// 1 where the test passes (0 elsewhere); passing words are written when `write`.
+    pub(crate) fn depth_rows<const W: usize>(
+        func: CompareFunc,
+        write: bool,
+        z: &[[u32; W]; 8],
+        live: &[u32; W],
+        d: &mut [u32],
+        stride: usize,
+        pass: &mut [[u32; W]; 8],
+    ) {
+        use CompareFunc as F;
+        match func {
+            F::Never => *pass = [[0; W]; 8],
+            F::Less => rows(z, live, d, stride, pass, write, |a, b| a < b),
+            F::Equal => rows(z, live, d, stride, pass, write, |a, b| a == b),
+            F::LessEqual => rows(z, live, d, stride, pass, write, |a, b| a <= b),
+            F::Greater => rows(z, live, d, stride, pass, write, |a, b| a > b),
+            F::NotEqual => rows(z, live, d, stride, pass, write, |a, b| a != b),
+            F::GreaterEqual => rows(z, live, d, stride, pass, write, |a, b| a >= b),
+            F::Always => rows(z, live, d, stride, pass, write, |_, _| true),
+        }
+    }
+}
+
+#[inline(always)]
+fn rows<const W: usize, C: Fn(u32, u32) -> bool>(
+    z: &[[u32; W]; 8],
+    live: &[u32; W],
+    d: &mut [u32],
+    stride: usize,
+    pass: &mut [[u32; W]; 8],
+    write: bool,
+    cmp: C,
+) {
+    for r in 0..8 {
+        let Some(d) = d.get_mut(r * stride..r * stride + W) else {
+            pass[r] = [0; W];
+            continue;
+        };
+        let (z, p) = (&z[r], &mut pass[r]);
+        for i in 0..W {
+            let ok = u32::from(cmp(z[i], d[i])) & live[i];
+            p[i] = ok;
+            if write {
+                d[i] = if ok != 0 { z[i] } else { d[i] };
+            }
+        }
+    }
+}
+
+multiversion! {
+    /// Coverage after the shader: `cov` where the lane's bit in `kill` is clear.
+    pub(crate) fn unkilled(cov: &[u32; LANES], kill: u32) -> [u32; LANES] {
+        let mut out = [0u32; LANES];
+        for lane in 0..LANES {
+            out[lane] = if (kill >> lane) & 1 != 0 { 0 } else { cov[lane] };
+        }
+        out
+    }
+}
+
+multiversion! {
+    /// Samples in the coverage masks of all lanes.
+    pub(crate) fn count_samples(cov: &[u32; LANES]) -> u64 {
+        let mut n = 0u32;
+        for c in cov {
+            n += c.count_ones();
+        }
+        u64::from(n)
+    }
+}
+
+multiversion! {
+    /// Output colour `c` (f32 bits, channel-major) of every lane as RGBA8 UNORM words;
+    /// `alpha_one` stores alpha 1 (alpha-to-one).
+    pub(crate) fn pack_rgba8(c: &[[u32; LANES]; 4], alpha_one: bool) -> [u32; LANES] {
+        let mut packed = [0u32; LANES];
+        let u = |v: u32| crate::color::unorm8(f32::from_bits(v));
+        for lane in 0..LANES {
+            packed[lane] = u(c[0][lane])
+                | u(c[1][lane]) << 8
+                | u(c[2][lane]) << 16
+                | u(c[3][lane]) << 24;
+        }
+        if alpha_one {
+            // unorm8(1.0) is 255.
+            for p in packed.iter_mut() {
+                *p |= 0xff << 24;
+            }
+        }
+        packed
+    }
+}
+
+/// Early depth test (no stencil) of the fully covered block at (bx, by), every pixel
+/// covered by `cov`: returns the samples that passed for each lane of its four strips.
+/// The block's pixels are distinct and one primitive's, so testing them all before any
+/// strip is shaded equals testing each strip just before it.
+pub(crate) fn block_depth<S>(
+    ctx: &DrawCtx<'_, S>,
+    prim: &PrimSetup,
+    mem: &mut TileMem<'_>,
+    bx: i32,
+    by: i32,
+    cov: u32,
+) -> [[u32; LANES]; 4] {
+    match ctx.samples {
+        1 => block_depth_n::<S, 8>(ctx, prim, mem, bx, by, cov),
+        2 => block_depth_n::<S, 16>(ctx, prim, mem, bx, by, cov),
+        4 => block_depth_n::<S, 32>(ctx, prim, mem, bx, by, cov),
+        8 => block_depth_n::<S, 64>(ctx, prim, mem, bx, by, cov),
+        _ => block_depth_n::<S, 128>(ctx, prim, mem, bx, by, cov),
+    }
+}
+
+/// [`block_depth`] for `W` / 8 samples per pixel: a row of the block is `W` words.
+fn block_depth_n<S, const W: usize>(
+    ctx: &DrawCtx<'_, S>,
+    prim: &PrimSetup,
+    mem: &mut TileMem<'_>,
+    bx: i32,
+    by: i32,
+    cov: u32,
+) -> [[u32; LANES]; 4] {
+    let ns = W / 8;
+    let fmt = ctx.depth_format;
+    let ds = &ctx.state.depth_stencil;
+    let mut live = [0u32; W];
+    for (i, l) in live.iter_mut().enumerate() {
+        *l = (cov >> (i % ns)) & 1;
+    }
+    let mut z = [[0u32; W]; 8];
+    match flat_depth(prim, fmt) {
+        Some(f) => z = [[f; W]; 8],
+        None => {
+            for (row, zr) in z.iter_mut().enumerate() {
+                for (i, v) in zr.iter_mut().enumerate() {
+                    let p = match ctx.msaa {
+                        true => ctx.sample_pos.get(i % ns).copied().unwrap_or([0.5; 2]),
+                        false => [0.5; 2],
+                    };
+                    let (x, y) = (bx + (i / ns) as i32, by + row as i32);
+                    *v = encode_depth(fmt, sample_z(prim, x, y, p));
+                }
+            }
+        }
+    }
+    let mut pass = [[0u32; W]; 8];
+    let base = tile_index(bx, by, ns);
+    let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
+    depth_rows(
+        ds.depth_func,
+        ds.depth_write,
+        &z,
+        &live,
+        d,
+        TILE * ns,
+        &mut pass,
+    );
+    let mut out = [[0u32; LANES]; 4];
+    for (row, p) in pass.iter().enumerate() {
+        for col in 0..8 {
+            let mut m = 0;
+            for s in 0..ns {
+                m |= p[col * ns + s] << s;
+            }
+            out[row / 2][LANE_AT[row % 2][col]] = m;
+        }
+    }
+    out
+}
+
+/// Stores each lane's RGBA8 word `packed` to the samples `cov` of its pixel in the strip at
+/// (bx, qy) of `plane` (`ns` samples per pixel, `full` = every sample).
+pub(crate) fn strip_store(
+    plane: &mut [u32],
+    bx: i32,
+    qy: i32,
+    ns: usize,
+    full: u32,
+    packed: &[u32; LANES],
+    cov: &[u32; LANES],
+) {
+    for row in 0..2 {
+        let base = tile_index(bx, qy + row as i32, ns);
+        let Some(dst) = plane.get_mut(base..base + 8 * ns) else {
+            continue;
+        };
+        if ns == 1 {
+            for col in 0..8 {
+                let l = LANE_AT[row][col];
+                if cov[l] != 0 {
+                    dst[col] = packed[l];
+                }
+            }
+            continue;
+        }
+        for (col, px) in dst.chunks_exact_mut(ns).enumerate() {
+            let l = LANE_AT[row][col];
+            let m = cov[l];
+            if m == full {
+                px.fill(packed[l]);
+            } else {
+                for (s, v) in px.iter_mut().enumerate() {
+                    if m & (1 << s) != 0 {
+                        *v = packed[l];
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_match_the_quad_layout() {
+        for lane in 0..LANES {
+            let (q, i) = (lane / 4, lane % 4);
+            assert_eq!(LANE_COL[lane], 2 * q as i32 + (i & 1) as i32);
+            assert_eq!(LANE_ROW[lane], (i >> 1) as i32);
+            assert_eq!(
+                LANE_AT[LANE_ROW[lane] as usize][LANE_COL[lane] as usize],
+                lane
+            );
+        }
+    }
+}

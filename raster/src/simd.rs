@@ -1,0 +1,134 @@
+//! Which SIMD instruction set the block kernels (depth rows, colour packing and blending)
+//! run with, chosen at run time — never by a build flag. This is the crate's one module
+//! with `unsafe`; it follows glemu-textures' `simd` module (raster does not depend on
+//! textures, so the few lines of detection live here too).
+//!
+//! A kernel is written once as plain lane loops and compiled three times by
+//! [`multiversion!`](crate::multiversion): for baseline x86-64 (SSE2), for AVX2 + FMA and
+//! for AVX-512; the first call detects the CPU and every call takes the widest version it
+//! supports. The arithmetic is the same IEEE operation in every version (Rust never fuses
+//! a multiply and an add on its own), so the three give identical bits; the differential
+//! tests run each of them (see [`force`]).
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// An instruction set a kernel is compiled for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Isa {
+    /// Baseline x86-64 (SSE2), or any other architecture.
+    Baseline,
+    /// AVX2 and FMA.
+    Avx2,
+    /// AVX-512 F, BW, DQ and VL (with AVX2 and FMA).
+    Avx512,
+}
+
+/// The widest instruction set this CPU supports.
+pub fn detected() -> Isa {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+        let avx512 = avx2
+            && is_x86_feature_detected!("avx512f")
+            && is_x86_feature_detected!("avx512bw")
+            && is_x86_feature_detected!("avx512dq")
+            && is_x86_feature_detected!("avx512vl");
+        if avx512 {
+            return Isa::Avx512;
+        }
+        if avx2 {
+            return Isa::Avx2;
+        }
+    }
+    Isa::Baseline
+}
+
+/// 0 = not decided yet, else `Isa as u8 + 1`.
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+fn encode(isa: Isa) -> u8 {
+    isa as u8 + 1
+}
+
+/// The instruction set kernels run with: the detected one, lowered by the environment
+/// variable `GLEMU_SIMD` (`baseline`, `avx2`, `avx512`) or by [`force`].
+#[inline]
+pub fn isa() -> Isa {
+    match CHOSEN.load(Ordering::Relaxed) {
+        1 => Isa::Baseline,
+        2 => Isa::Avx2,
+        3 => Isa::Avx512,
+        _ => {
+            let want = match std::env::var("GLEMU_SIMD").as_deref() {
+                Ok("baseline") | Ok("sse2") => Isa::Baseline,
+                Ok("avx2") => Isa::Avx2,
+                _ => Isa::Avx512,
+            };
+            let isa = want.min(detected());
+            CHOSEN.store(encode(isa), Ordering::Relaxed);
+            isa
+        }
+    }
+}
+
+/// Runs kernels with `isa` or the widest supported set below it (tests use this to
+/// compare every version); returns the set now in use.
+pub fn force(isa: Isa) -> Isa {
+    let isa = isa.min(detected());
+    CHOSEN.store(encode(isa), Ordering::Relaxed);
+    isa
+}
+
+/// Defines `fn NAME(args) -> R { body }` compiled for each [`Isa`] and dispatching on
+/// [`isa()`] at every call. The body and everything it calls that should be vectorised
+/// with the wider instruction set must be `#[inline(always)]`.
+macro_rules! multiversion {
+    (
+        $(#[$m:meta])*
+        $vis:vis fn $name:ident $(<$(const $cn:ident : $ct:ty),*>)?
+            ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block
+    ) => {
+        $(#[$m])*
+        $vis fn $name $(<$(const $cn: $ct),*>)? ($($arg: $ty),*) $(-> $ret)? {
+            #[inline(always)]
+            fn body $(<$(const $cn: $ct),*>)? ($($arg: $ty),*) $(-> $ret)? $body
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx2,fma")]
+            fn avx2 $(<$(const $cn: $ct),*>)? ($($arg: $ty),*) $(-> $ret)? {
+                body $(::<$($cn),*>)? ($($arg),*)
+            }
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+            fn avx512 $(<$(const $cn: $ct),*>)? ($($arg: $ty),*) $(-> $ret)? {
+                body $(::<$($cn),*>)? ($($arg),*)
+            }
+            match $crate::simd::isa() {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: isa() returns Avx512 only when is_x86_feature_detected! found
+                // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma: every feature
+                // `avx512` is compiled with exists on this CPU.
+                #[allow(unsafe_code)]
+                $crate::simd::Isa::Avx512 => unsafe { avx512 $(::<$($cn),*>)? ($($arg),*) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: isa() returns Avx2 only when avx2 and fma were detected.
+                #[allow(unsafe_code)]
+                $crate::simd::Isa::Avx2 => unsafe { avx2 $(::<$($cn),*>)? ($($arg),*) },
+                _ => body $(::<$($cn),*>)? ($($arg),*),
+            }
+        }
+    };
+}
+
+pub(crate) use multiversion;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forcing_never_exceeds_the_cpu() {
+        // Other tests may force concurrently: only the returned sets are checked.
+        assert_eq!(force(Isa::Baseline), Isa::Baseline);
+        assert_eq!(force(Isa::Avx512), detected());
+    }
+}
