@@ -92,6 +92,9 @@ use Query::{Integer as I, Program as P};
 #[rustfmt::skip]
 pub const LIMIT_TABLE: &[Limit] = &[
     row(I, "MAX_VERTEX_ATTRIBS", gl::MAX_VERTEX_ATTRIBS, &[LIMITS.max_vertex_attribs as i32]),
+    row(I, "MAX_VERTEX_ATTRIB_BINDINGS", gl::MAX_VERTEX_ATTRIB_BINDINGS, &[crate::context::arrays::MAX_VERTEX_ATTRIB_BINDINGS as i32]),
+    row(I, "MAX_VERTEX_ATTRIB_RELATIVE_OFFSET", gl::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET, &[crate::context::arrays::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET as i32]),
+    row(I, "MAX_VERTEX_ATTRIB_STRIDE", gl::MAX_VERTEX_ATTRIB_STRIDE, &[crate::context::arrays::MAX_VERTEX_ATTRIB_STRIDE as i32]),
     row(I, "MAX_TEXTURE_COORDS", gl::MAX_TEXTURE_COORDS, &[LIMITS.max_texture_coords as i32]),
     // Fixed-function texture units: one per texture coordinate set.
     row(I, "MAX_TEXTURE_UNITS", gl::MAX_TEXTURE_UNITS, &[LIMITS.max_texture_coords as i32]),
@@ -200,6 +203,10 @@ pub const EXTENSIONS: &[&str] = &[
     "GL_ARB_fragment_layer_viewport",
     "GL_ARB_blend_func_extended",
     "GL_ARB_pipeline_statistics_query",
+    "GL_ARB_vertex_attrib_binding",
+    "GL_ARB_copy_image",
+    "GL_ARB_texture_storage",
+    "GL_ARB_texture_buffer_object",
     "GL_ATI_draw_buffers",
     "GL_EXT_texture3D",
     "GL_EXT_texture_array",

@@ -225,14 +225,10 @@ const CASES: &[Case] = &[
         buffer_with(c, 16);
         c.vertex_attrib_pointer(0, 5, gl::FLOAT, false, 0, 0)
     }),
-    (
-        "integer pointer of floats",
-        GlError::InvalidOperation,
-        |c| {
-            buffer_with(c, 16);
-            c.vertex_attrib_i_pointer(0, 4, gl::FLOAT, 0, 0)
-        },
-    ),
+    ("integer pointer of floats", GlError::InvalidEnum, |c| {
+        buffer_with(c, 16);
+        c.vertex_attrib_i_pointer(0, 4, gl::FLOAT, 0, 0)
+    }),
     ("texture unit out of range", GlError::InvalidEnum, |c| {
         c.active_texture(1000)
     }),
@@ -1353,6 +1349,76 @@ const CASES: &[Case] = &[
                 [2, 1, 1],
             )
         },
+    ),
+    (
+        "bind_vertex_buffer of binding 16",
+        GlError::InvalidValue,
+        |c| c.bind_vertex_buffer(16, 0, 0, 16),
+    ),
+    (
+        "bind_vertex_buffer of a negative stride",
+        GlError::InvalidValue,
+        |c| c.bind_vertex_buffer(0, 0, 0, -4),
+    ),
+    (
+        "bind_vertex_buffer of a stride over 2048",
+        GlError::InvalidValue,
+        |c| c.bind_vertex_buffer(0, 0, 0, 4096),
+    ),
+    (
+        "bind_vertex_buffer of a negative offset",
+        GlError::InvalidValue,
+        |c| c.bind_vertex_buffer(0, 0, -16, 16),
+    ),
+    (
+        "bind_vertex_buffer of a name that is no buffer",
+        GlError::InvalidOperation,
+        |c| c.bind_vertex_buffer(0, 42, 0, 16),
+    ),
+    (
+        "vertex_attrib_format of a relative offset over 2047",
+        GlError::InvalidValue,
+        |c| c.vertex_attrib_format(0, 4, gl::FLOAT, false, 2048),
+    ),
+    (
+        "vertex_attrib_format of 5 components",
+        GlError::InvalidValue,
+        |c| c.vertex_attrib_format(0, 5, gl::FLOAT, false, 0),
+    ),
+    (
+        "vertex_attrib_format of attribute 16",
+        GlError::InvalidValue,
+        |c| c.vertex_attrib_format(16, 4, gl::FLOAT, false, 0),
+    ),
+    (
+        "vertex_attrib_format of a non-type",
+        GlError::InvalidEnum,
+        |c| c.vertex_attrib_format(0, 4, gl::TEXTURE_2D, false, 0),
+    ),
+    (
+        "vertex_attrib_format of BGRA floats",
+        GlError::InvalidOperation,
+        |c| c.vertex_attrib_format(0, gl::BGRA as i32, gl::FLOAT, false, 0),
+    ),
+    (
+        "vertex_attrib_i_format of floats",
+        GlError::InvalidEnum,
+        |c| c.vertex_attrib_i_format(0, 1, gl::FLOAT, 0),
+    ),
+    (
+        "vertex_attrib_binding of binding 16",
+        GlError::InvalidValue,
+        |c| c.vertex_attrib_binding(0, 16),
+    ),
+    (
+        "vertex_attrib_binding of attribute 16",
+        GlError::InvalidValue,
+        |c| c.vertex_attrib_binding(16, 0),
+    ),
+    (
+        "vertex_binding_divisor of binding 16",
+        GlError::InvalidValue,
+        |c| c.vertex_binding_divisor(16, 1),
     ),
 ];
 

@@ -212,6 +212,29 @@ fn probe(ext: &str) -> Option<Probe> {
             c.depth_range_indexed(1, 0.0, 1.0)
         }),
         "GL_ARB_fragment_layer_viewport" => (vec![(Fragment, "!!NVfp5.0\nOPTION ARB_fragment_layer_viewport;\nINT TEMP r;\nMOV.S r.x, fragment.layer.x;\nMOV.S r.y, fragment.viewport.x;\nI2F result.color, r;\nEND\n")], none),
+        "GL_ARB_vertex_attrib_binding" => (vec![], |c| {
+            c.vertex_attrib_format(0, 4, gl::FLOAT, false, 0)?;
+            c.vertex_attrib_binding(0, 1)?;
+            c.vertex_binding_divisor(1, 0)?;
+            c.bind_vertex_buffer(1, 0, 0, 16)
+        }),
+        "GL_ARB_copy_image" => (vec![], |c| {
+            let t = c.create_texture(gl::TEXTURE_2D)?;
+            c.bind_texture(gl::TEXTURE_2D, t)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.copy_image_sub_data(t, gl::TEXTURE_2D, 0, [0; 3], t, gl::TEXTURE_2D, 0, [1, 1, 0], [1, 1, 1])
+        }),
+        "GL_ARB_texture_storage" => (vec![], |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 3, gl::RGBA8, 4, 4)
+        }),
+        "GL_ARB_texture_buffer_object" => (vec![(Fragment, "!!NVfp4.0\nTXF result.color, {0, 0, 0, 0}, texture[0], BUFFER;\nEND\n")], |c| {
+            let b = c.create_buffer();
+            c.bind_buffer(gl::TEXTURE_BUFFER, b)?;
+            c.buffer_data(gl::TEXTURE_BUFFER, &[1.0f32; 4], gl::STATIC_DRAW)?;
+            c.bind_texture(gl::TEXTURE_BUFFER, 1)?;
+            c.tex_buffer(gl::TEXTURE_BUFFER, gl::RGBA32F, b)
+        }),
         "GL_ARB_derivative_control" => (vec![(Fragment, "!!NVfp5.0\nOPTION ARB_derivative_control;\nTEMP t;\nDDX.FINE t, fragment.color;\nDDY.COARSE t, t;\nMOV result.color, t;\nEND\n")], none),
         "GL_ARB_shader_draw_parameters" => (vec![(Vertex, "!!NVvp5.0\nOPTION ARB_shader_draw_parameters;\nINT TEMP r;\nMOV.S r.x, vertex.baseVertex.x;\nMOV.S r.y, vertex.baseInstance.x;\nMOV.S r.z, vertex.draw.id.x;\nI2F result.position, r;\nEND\n")], none),
         "GL_EXT_shader_image_load_formatted" => (vec![(Fragment, "!!NVfp5.0\nOPTION EXT_shader_image_load_formatted;\nTEMP t;\nINT TEMP c;\nLOADIM.F t, c, image[0], 2D;\nMOV result.color, t;\nEND\n")], none),

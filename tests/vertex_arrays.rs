@@ -111,3 +111,82 @@ fn deleting_bound_vao_rebinds_default() {
     ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
     assert_eq!(centre(&ctx), [1.0, 0.0, 0.0, 1.0]);
 }
+
+/// ARB_vertex_attrib_binding: two attributes of one interleaved buffer through one
+/// binding, formats with relative offsets.
+#[test]
+fn attribute_formats_read_a_shared_binding() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    passthrough(&mut ctx);
+    // Per vertex: colour as 4 normalized bytes at 0, position as 2 floats at 4.
+    let mut bytes: Vec<u8> = Vec::new();
+    for p in [[-1.0f32, -1.0], [3.0, -1.0], [-1.0, 3.0]] {
+        bytes.extend_from_slice(&[0, 255, 51, 255]);
+        bytes.extend_from_slice(bytemuck::cast_slice(&p));
+    }
+    let b = ctx.create_buffer();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, 0).unwrap();
+    ctx.bind_vertex_buffer(5, b, 0, 12).unwrap();
+    ctx.vertex_attrib_format(0, 2, gl::FLOAT, false, 4).unwrap();
+    ctx.vertex_attrib_format(1, 4, gl::UNSIGNED_BYTE, true, 0)
+        .unwrap();
+    ctx.vertex_attrib_binding(0, 5).unwrap();
+    ctx.vertex_attrib_binding(1, 5).unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.enable_vertex_attrib_array(1).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
+    assert_eq!(centre(&ctx), [0.0, 1.0, 0.2, 1.0]);
+    // glVertexAttribPointer(1, ...) rebinds attribute 1 to binding 1: attribute 0 keeps
+    // reading binding 5.
+    let red = ctx.create_buffer();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, red).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &[1.0f32, 0.0, 0.0, 1.0], gl::STATIC_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(1, 4, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    ctx.bind_vertex_buffer(1, red, 0, 0).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
+    assert_eq!(centre(&ctx), [1.0, 0.0, 0.0, 1.0]);
+}
+
+/// A binding's divisor is shared by every attribute reading it, and
+/// glVertexAttribDivisor sets the divisor of the attribute's own binding.
+#[test]
+fn binding_divisors_step_per_instance() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    passthrough(&mut ctx);
+    let tri = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0];
+    let colours = [[0.0f32, 0.0, 1.0, 1.0], [0.0, 1.0, 0.0, 1.0]];
+    let (pos, col) = (ctx.create_buffer(), ctx.create_buffer());
+    ctx.bind_buffer(gl::ARRAY_BUFFER, pos).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, col).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &colours, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.bind_vertex_buffer(0, pos, 0, 8).unwrap();
+    ctx.bind_vertex_buffer(1, col, 0, 16).unwrap();
+    ctx.vertex_attrib_format(0, 2, gl::FLOAT, false, 0).unwrap();
+    ctx.vertex_attrib_format(1, 4, gl::FLOAT, false, 0).unwrap();
+    ctx.vertex_attrib_binding(0, 0).unwrap();
+    ctx.vertex_attrib_binding(1, 1).unwrap();
+    ctx.vertex_binding_divisor(1, 1).unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.enable_vertex_attrib_array(1).unwrap();
+    // Two instances over the same pixels: the second (green) is drawn last.
+    ctx.draw_arrays_instanced(gl::TRIANGLES, 0, 3, 2).unwrap();
+    assert_eq!(centre(&ctx), [0.0, 1.0, 0.0, 1.0]);
+    // glVertexAttribDivisor(1, 0) sets the divisor of binding 1 (attribute 1's own);
+    // with a stride of 0 every vertex of every instance reads colour 0.
+    ctx.vertex_attrib_divisor(1, 0).unwrap();
+    ctx.bind_vertex_buffer(1, col, 0, 0).unwrap();
+    ctx.draw_arrays_instanced(gl::TRIANGLES, 0, 3, 2).unwrap();
+    assert_eq!(
+        centre(&ctx),
+        [0.0, 0.0, 1.0, 1.0],
+        "stride 0: every vertex reads colour 0"
+    );
+}

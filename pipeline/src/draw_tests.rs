@@ -38,11 +38,16 @@ fn floats(v: &[f32]) -> Arc<Buffer> {
     Buffer::from_bytes(v.iter().flat_map(|x| x.to_le_bytes()).collect())
 }
 
+/// An array of `size` floats per element; a `stride` of 0 is tightly packed.
 fn array(buf: &Arc<Buffer>, size: u8, stride: u32, offset: u64) -> VertexArray {
     VertexArray {
         buffer: buf.clone(),
         offset,
-        stride,
+        stride: if stride == 0 {
+            4 * u32::from(size)
+        } else {
+            stride
+        },
         format: AttribFormat::float(size),
         divisor: 0,
     }

@@ -154,7 +154,9 @@ pub struct VertexArray {
     pub buffer: Arc<Buffer>,
     /// Byte offset of element 0.
     pub offset: u64,
-    /// Bytes between elements; 0 means tightly packed.
+    /// Bytes between elements, as given: 0 reads element 0's bytes for every vertex
+    /// (GL's `glBindVertexBuffer` stride; `glVertexAttribPointer`'s 0 = tightly packed is
+    /// resolved by the caller).
     pub stride: u32,
     pub format: AttribFormat,
     /// 0: per vertex; n: advance once every n instances (glVertexAttribDivisor).
@@ -388,11 +390,7 @@ pub fn fetch_array(
     out: &mut Vec<[u32; 4]>,
 ) {
     let esize = u64::from(array.format.element_size());
-    let stride = if array.stride == 0 {
-        esize
-    } else {
-        u64::from(array.stride)
-    };
+    let stride = u64::from(array.stride);
     let data = array.buffer.lock();
     for e in elements {
         let start = e

@@ -289,7 +289,7 @@ mod tests {
                     array: Some(VertexArray {
                         buffer: Buffer::from_bytes(xy.clone()),
                         offset: 0,
-                        stride: 0,
+                        stride: 8,
                         format: AttribFormat::float(2),
                         divisor: 0,
                     }),

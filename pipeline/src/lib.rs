@@ -50,7 +50,7 @@
 //!         array: Some(VertexArray {
 //!             buffer: Buffer::from_bytes(xy),
 //!             offset: 0,
-//!             stride: 0,
+//!             stride: 8,
 //!             format: AttribFormat::float(2),
 //!             divisor: 0,
 //!         }),

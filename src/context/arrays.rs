@@ -21,7 +21,59 @@ pub(crate) struct ArrayState {
     pub stride: u32,
     pub format: AttribFormat,
     pub divisor: u32,
+    /// The vertex buffer binding a generic attribute reads (ARB_vertex_attrib_binding;
+    /// `glVertexAttribPointer` makes it the attribute's own index).
+    pub binding: u32,
+    /// Bytes from the binding's offset to this attribute's first element.
+    pub relative_offset: u32,
 }
+
+impl ArrayState {
+    /// A slot nothing has set: four floats, disabled, generic attribute `i` reading
+    /// binding `i`.
+    pub(super) fn initial(slot: AttribSlot) -> ArrayState {
+        ArrayState {
+            enabled: false,
+            buffer: 0,
+            offset: 0,
+            stride: 16,
+            format: AttribFormat::float(4),
+            divisor: 0,
+            binding: match slot {
+                AttribSlot::Generic(i) => i,
+                _ => 0,
+            },
+            relative_offset: 0,
+        }
+    }
+}
+
+/// One vertex buffer binding point (`glBindVertexBuffer`, `glVertexBindingDivisor`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct VertexBuffer {
+    pub buffer: u32,
+    pub offset: u64,
+    pub stride: u32,
+    pub divisor: u32,
+}
+
+impl Default for VertexBuffer {
+    fn default() -> VertexBuffer {
+        VertexBuffer {
+            buffer: 0,
+            offset: 0,
+            stride: 16,
+            divisor: 0,
+        }
+    }
+}
+
+/// `MAX_VERTEX_ATTRIB_BINDINGS`.
+pub const MAX_VERTEX_ATTRIB_BINDINGS: u32 = MAX_VERTEX_ATTRIBS as u32;
+/// `MAX_VERTEX_ATTRIB_RELATIVE_OFFSET`.
+pub const MAX_VERTEX_ATTRIB_RELATIVE_OFFSET: u32 = 2047;
+/// `MAX_VERTEX_ATTRIB_STRIDE`.
+pub const MAX_VERTEX_ATTRIB_STRIDE: u32 = 2048;
 
 /// The arrays of the bound vertex array object (`slots`) plus the saved state of every
 /// other one. The bound VAO's state lives in `slots` and in the context's
@@ -29,6 +81,8 @@ pub(crate) struct ArrayState {
 #[derive(Debug, Default)]
 pub(crate) struct Arrays {
     pub slots: BTreeMap<AttribSlot, ArrayState>,
+    /// The bound VAO's vertex buffer bindings (absent: the initial state).
+    pub bindings: BTreeMap<u32, VertexBuffer>,
     pub client_active_texture: u32,
     /// Bound VAO name (0 = default object).
     pub bound_vao: u32,
@@ -43,14 +97,34 @@ pub(crate) struct Arrays {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SavedVao {
     pub slots: BTreeMap<AttribSlot, ArrayState>,
+    pub bindings: BTreeMap<u32, VertexBuffer>,
     pub element_buffer: u32,
 }
 
 impl Arrays {
     pub(crate) fn unbind_buffer(&mut self, id: u32) {
+        for b in self.bindings.values_mut() {
+            if b.buffer == id {
+                b.buffer = 0;
+            }
+        }
         for a in self.slots.values_mut() {
             if a.buffer == id {
                 a.buffer = 0;
+            }
+        }
+    }
+
+    /// Gives every generic attribute the buffer, offset, stride and divisor of the
+    /// binding it reads: the resolved per-slot state draws use.
+    pub(super) fn resolve_bindings(&mut self) {
+        for (slot, a) in self.slots.iter_mut() {
+            if let AttribSlot::Generic(_) = slot {
+                let b = self.bindings.get(&a.binding).copied().unwrap_or_default();
+                a.buffer = b.buffer;
+                a.offset = b.offset + u64::from(a.relative_offset);
+                a.stride = b.stride;
+                a.divisor = b.divisor;
             }
         }
     }
@@ -75,6 +149,47 @@ fn attrib_type(ty: u32) -> Result<AttribType> {
 
 fn is_float_type(t: AttribType) -> bool {
     matches!(t, AttribType::Half | AttribType::Float | AttribType::Double)
+}
+
+/// An attribute format as `glVertexAttrib[I]Pointer` and `glVertexAttrib[I]Format` give
+/// it: `size` 1..4 or `BGRA`, a type of table 10.3 (`INVALID_ENUM` otherwise, and for
+/// float types of the integer calls), and the size/type/normalization rules of
+/// section 10.3.2 (`INVALID_VALUE` / `INVALID_OPERATION`).
+pub(super) fn attrib_format(
+    size: i32,
+    ty: u32,
+    conversion: AttribConversion,
+) -> Result<AttribFormat> {
+    let t = attrib_type(ty)?;
+    let packed = matches!(
+        t,
+        AttribType::Int2101010Rev | AttribType::UnsignedInt2101010Rev
+    );
+    if conversion == AttribConversion::Integer && (is_float_type(t) || packed) {
+        return Err(Error::invalid_enum("integer vertex attribute type", ty));
+    }
+    let (size, bgra) = if size == gl::BGRA as i32 {
+        (4, true)
+    } else {
+        (size, false)
+    };
+    if !(1..=4).contains(&size) {
+        return Err(Error::invalid_value(format!(
+            "attribute size {size} is not 1..4"
+        )));
+    }
+    let conversion = match conversion {
+        AttribConversion::Normalized if is_float_type(t) => AttribConversion::Float,
+        c => c,
+    };
+    let format = AttribFormat {
+        ty: t,
+        size: size as u8,
+        bgra,
+        conversion,
+    };
+    format.validate().map_err(super::buffers::from_pipeline)?;
+    Ok(format)
 }
 
 impl Context {
@@ -140,6 +255,7 @@ impl Context {
             .unwrap_or(0);
         let old = SavedVao {
             slots: std::mem::take(&mut self.arrays.slots),
+            bindings: std::mem::take(&mut self.arrays.bindings),
             element_buffer,
         };
         self.store_vao(self.arrays.bound_vao, old);
@@ -153,6 +269,7 @@ impl Context {
                 .unwrap_or_default()
         };
         self.arrays.slots = new.slots;
+        self.arrays.bindings = new.bindings;
         if new.element_buffer == 0 {
             self.buffers.bound.remove(&gl::ELEMENT_ARRAY_BUFFER);
         } else {
@@ -200,7 +317,7 @@ impl Context {
         }
     }
 
-    fn generic_slot(index: u32) -> Result<AttribSlot> {
+    pub(super) fn generic_slot(index: u32) -> Result<AttribSlot> {
         if index as usize >= MAX_VERTEX_ATTRIBS {
             return Err(Error::invalid_value(format!(
                 "vertex attribute {index} (max {})",
@@ -219,31 +336,10 @@ impl Context {
         stride: i32,
         offset: u64,
     ) -> Result<()> {
-        let t = attrib_type(ty)?;
-        let (size, bgra) = if size == gl::BGRA as i32 {
-            (4, true)
-        } else {
-            (size, false)
-        };
-        if !(1..=4).contains(&size) {
-            return Err(Error::invalid_value(format!(
-                "attribute size {size} is not 1..4"
-            )));
-        }
+        let format = attrib_format(size, ty, conversion)?;
         if stride < 0 {
             return Err(Error::invalid_value(format!("negative stride {stride}")));
         }
-        let conversion = match conversion {
-            AttribConversion::Normalized if is_float_type(t) => AttribConversion::Float,
-            c => c,
-        };
-        let format = AttribFormat {
-            ty: t,
-            size: size as u8,
-            bgra,
-            conversion,
-        };
-        format.validate().map_err(super::buffers::from_pipeline)?;
         let buffer = self
             .buffers
             .bound
@@ -260,18 +356,27 @@ impl Context {
         } else {
             stride as u32
         };
-        let e = self.arrays.slots.entry(slot).or_insert(ArrayState {
-            enabled: false,
-            buffer: 0,
-            offset: 0,
-            stride: 0,
-            format,
-            divisor: 0,
-        });
+        let e = self
+            .arrays
+            .slots
+            .entry(slot)
+            .or_insert(ArrayState::initial(slot));
         e.buffer = buffer;
         e.offset = offset;
         e.stride = stride;
         e.format = format;
+        if let AttribSlot::Generic(i) = slot {
+            // GL 4.6 section 10.3.2: the pointer call is VertexAttribFormat(relative
+            // offset 0), VertexAttribBinding(i, i) and BindVertexBuffer(i, ...); other
+            // attributes reading binding i see the new buffer too.
+            e.binding = i;
+            e.relative_offset = 0;
+            let b = self.arrays.bindings.entry(i).or_default();
+            b.buffer = buffer;
+            b.offset = offset;
+            b.stride = stride;
+            self.arrays.resolve_bindings();
+        }
         Ok(())
     }
 
@@ -308,7 +413,7 @@ impl Context {
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
     /// ctx.vertex_attrib_i_pointer(1, 2, gl::INT, 0, 0).unwrap();
-    /// assert_eq!(ctx.vertex_attrib_i_pointer(1, 2, gl::FLOAT, 0, 0).unwrap_err().gl, GlError::InvalidOperation);
+    /// assert_eq!(ctx.vertex_attrib_i_pointer(1, 2, gl::FLOAT, 0, 0).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
     pub fn vertex_attrib_i_pointer(
         &mut self,
@@ -358,34 +463,17 @@ impl Context {
     /// ctx.vertex_attrib_divisor(2, 1).unwrap();
     /// ```
     pub fn vertex_attrib_divisor(&mut self, index: u32, divisor: u32) -> Result<()> {
-        let slot = Self::generic_slot(index)?;
-        self.arrays
-            .slots
-            .entry(slot)
-            .or_insert(ArrayState {
-                enabled: false,
-                buffer: 0,
-                offset: 0,
-                stride: 16,
-                format: AttribFormat::float(4),
-                divisor: 0,
-            })
-            .divisor = divisor;
-        Ok(())
+        // GL 4.6 section 10.3.2: VertexAttribBinding(index, index) then
+        // VertexBindingDivisor(index, divisor).
+        self.vertex_attrib_binding(index, index)?;
+        self.vertex_binding_divisor(index, divisor)
     }
 
     fn set_array_enabled(&mut self, slot: AttribSlot, on: bool) {
         self.arrays
             .slots
             .entry(slot)
-            .or_insert(ArrayState {
-                enabled: false,
-                buffer: 0,
-                offset: 0,
-                stride: 16,
-                format: AttribFormat::float(4),
-                divisor: 0,
-            })
+            .or_insert(ArrayState::initial(slot))
             .enabled = on;
     }
 

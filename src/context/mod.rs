@@ -18,6 +18,7 @@
 //! viewport, scissor and depth-range arrays).
 
 pub mod arrays;
+mod attrib_binding;
 mod buffer_clear;
 mod buffer_storage;
 pub mod buffers;
