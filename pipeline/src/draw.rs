@@ -314,7 +314,9 @@ fn run_stages(
         ids: &to_raster.ids,
     };
     let dual_source = (state.raster.blend.targets.iter()).any(|t| t.enabled && t.uses_src1());
-    let shader = ProgramShader::new(fp, &plan, res, dual_source);
+    // Fragment invocations: each worker adds its count when the draw drops it.
+    let invocations = std::sync::atomic::AtomicU64::new(0);
+    let shader = ProgramShader::new(fp, &plan, res, dual_source, &invocations);
     let mut rstate = state.raster;
     rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
     for (r, v) in rstate.raster.viewports.iter_mut().zip(&vp.viewports) {

@@ -274,9 +274,9 @@ pub struct ProgramShader<'a> {
     /// Where each program output goes ([`FragmentPlan`]'s routing, with the secondary
     /// colour resolved for this draw's blending).
     outputs: Vec<(usize, FragDst)>,
-    /// Live (non-helper) lanes shaded so far: FRAGMENT_SHADER_INVOCATIONS. One atomic
-    /// add per batch of up to 16 lanes.
-    invocations: std::sync::atomic::AtomicU64,
+    /// Live (non-helper) lanes shaded: FRAGMENT_SHADER_INVOCATIONS. Each worker's
+    /// scratch adds its count when the draw drops it.
+    invocations: &'a std::sync::atomic::AtomicU64,
 }
 
 impl<'a> ProgramShader<'a> {
@@ -290,6 +290,7 @@ impl<'a> ProgramShader<'a> {
         plan: &'a FragmentPlan,
         res: &'a Resources,
         dual_source: bool,
+        invocations: &'a std::sync::atomic::AtomicU64,
     ) -> Self {
         let outputs: Vec<(usize, FragDst)> = plan
             .outputs
@@ -306,20 +307,33 @@ impl<'a> ProgramShader<'a> {
             plan,
             res,
             outputs,
-            invocations: std::sync::atomic::AtomicU64::new(0),
+            invocations,
         }
     }
 
-    /// Fragments shaded so far (helper lanes not counted).
+    /// Fragments shaded by the workers dropped so far (every one, once the rasterizer's
+    /// draw has returned; helper lanes not counted).
     pub fn invocations(&self) -> u64 {
         self.invocations.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
 /// Per-worker registers.
-pub struct Scratch {
+pub struct Scratch<'a> {
     ls: LaneState,
     tmp: [[u32; LANES]; 4],
+    /// Live lanes this worker shaded, added to the shader's total when the worker is
+    /// dropped at the end of the draw (one atomic add per worker, not per batch: the
+    /// counter's cache line would bounce between the cores every batch).
+    invocations: u64,
+    total: &'a std::sync::atomic::AtomicU64,
+}
+
+impl Drop for Scratch<'_> {
+    fn drop(&mut self) {
+        self.total
+            .fetch_add(self.invocations, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 struct FragEnv<'a, 'b> {
@@ -395,7 +409,7 @@ impl Env for FragEnv<'_, '_> {
 }
 
 impl ProgramShader<'_> {
-    fn fill_inputs(&self, s: &mut Scratch, batch: &FragmentBatch<'_>) {
+    fn fill_inputs(&self, s: &mut Scratch<'_>, batch: &FragmentBatch<'_>) {
         let front = batch.front_facing();
         for (slot, src) in self.plan.inputs.iter().enumerate() {
             let Some(reg) = s.ls.input_mut(slot) else {
@@ -503,34 +517,34 @@ impl ProgramShader<'_> {
     }
 }
 
-impl FragmentShader for ProgramShader<'_> {
-    type Scratch = Scratch;
+impl<'a> FragmentShader for ProgramShader<'a> {
+    type Scratch = Scratch<'a>;
 
     fn info(&self) -> &ShaderInfo {
         &self.plan.info
     }
 
-    fn new_scratch(&self) -> Scratch {
+    fn new_scratch(&self) -> Scratch<'a> {
         Scratch {
             ls: self.fp.executor.new_state(MAX_LANES),
             tmp: [[0; LANES]; 4],
+            invocations: 0,
+            total: self.invocations,
         }
     }
 
     fn shade(
         &self,
-        s: &mut Scratch,
+        s: &mut Scratch<'a>,
         batch: &FragmentBatch<'_>,
         out: &mut FragmentOutputs,
     ) -> Result<(), ShaderError> {
         self.fill_inputs(s, batch);
         let lanes = (batch.quads() * 4).min(MAX_LANES);
         let active = glemu_programs::exec::lanes_mask(lanes);
-        s.ls.set_helper_mask(active & !batch.live_mask());
-        self.invocations.fetch_add(
-            u64::from((active & batch.live_mask()).count_ones()),
-            std::sync::atomic::Ordering::Relaxed,
-        );
+        let live = batch.live_mask();
+        s.ls.set_helper_mask(active & !live);
+        s.invocations += u64::from((active & live).count_ones());
         let mut env = FragEnv {
             base: StageEnv {
                 res: self.res,

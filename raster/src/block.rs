@@ -11,7 +11,7 @@ use crate::framebuffer::{encode_depth, TileMem, TILE};
 use crate::setup::PrimSetup;
 use crate::shader::{LaneData, LANES};
 use crate::simd::multiversion;
-use crate::state::CompareFunc;
+use crate::state::{BlendEquation, BlendFactor, BlendTarget, CompareFunc};
 use crate::tile::{flat_depth, lane_w, sample_z};
 
 /// Block edge in pixels.
@@ -191,6 +191,112 @@ multiversion! {
             }
         }
         packed
+    }
+}
+
+/// One channel's blend factor for every lane: [`crate::fragops::blend`]'s `factor`
+/// with the choice made once for all lanes.
+#[inline(always)]
+fn factor_lanes(f: BlendFactor, ch: usize, x: &BlendInputs<'_>) -> [f32; LANES] {
+    let (src, src1, dst, k) = (x.src, x.src1, x.dst, x.k);
+    let map = |a: &[f32; LANES], g: fn(f32) -> f32| a.map(g);
+    let one_minus = |v: f32| 1.0 - v;
+    match f {
+        BlendFactor::Zero => [0.0; LANES],
+        BlendFactor::One => [1.0; LANES],
+        BlendFactor::SrcColor => src[ch],
+        BlendFactor::OneMinusSrcColor => map(&src[ch], one_minus),
+        BlendFactor::DstColor => dst[ch],
+        BlendFactor::OneMinusDstColor => map(&dst[ch], one_minus),
+        BlendFactor::SrcAlpha => src[3],
+        BlendFactor::OneMinusSrcAlpha => map(&src[3], one_minus),
+        BlendFactor::DstAlpha => dst[3],
+        BlendFactor::OneMinusDstAlpha => map(&dst[3], one_minus),
+        BlendFactor::ConstantColor => [k[ch]; LANES],
+        BlendFactor::OneMinusConstantColor => [1.0 - k[ch]; LANES],
+        BlendFactor::ConstantAlpha => [k[3]; LANES],
+        BlendFactor::OneMinusConstantAlpha => [1.0 - k[3]; LANES],
+        BlendFactor::SrcAlphaSaturate => match ch {
+            3 => [1.0; LANES],
+            _ => std::array::from_fn(|i| src[3][i].min(1.0 - dst[3][i])),
+        },
+        BlendFactor::Src1Color => src1[ch],
+        BlendFactor::OneMinusSrc1Color => map(&src1[ch], one_minus),
+        BlendFactor::Src1Alpha => src1[3],
+        BlendFactor::OneMinusSrc1Alpha => map(&src1[3], one_minus),
+    }
+}
+
+/// The operands of a blend, channel-major over the lanes.
+pub(crate) struct BlendInputs<'a> {
+    pub src: &'a [[f32; LANES]; 4],
+    pub src1: &'a [[f32; LANES]; 4],
+    pub dst: &'a [[f32; LANES]; 4],
+    pub k: [f32; 4],
+}
+
+multiversion! {
+    /// [`crate::fragops::blend`] of every lane, clamped to [0, 1] and packed as RGBA8
+    /// UNORM: the same operations in the same order per lane, the choices of factor and
+    /// equation made once for all lanes.
+    pub(crate) fn blend_rgba8(bt: &BlendTarget, x: &BlendInputs<'_>) -> [u32; LANES] {
+        let mut r = [[0.0f32; LANES]; 4];
+        for ch in 0..4 {
+            let (fs, fd, eq) = match ch {
+                3 => (bt.src_alpha, bt.dst_alpha, bt.eq_alpha),
+                _ => (bt.src_rgb, bt.dst_rgb, bt.eq_rgb),
+            };
+            let (s, d) = (&x.src[ch], &x.dst[ch]);
+            let sf = factor_lanes(fs, ch, x);
+            let df = factor_lanes(fd, ch, x);
+            let o = &mut r[ch];
+            match eq {
+                BlendEquation::Add => {
+                    for i in 0..LANES {
+                        o[i] = s[i] * sf[i] + d[i] * df[i];
+                    }
+                }
+                BlendEquation::Subtract => {
+                    for i in 0..LANES {
+                        o[i] = s[i] * sf[i] - d[i] * df[i];
+                    }
+                }
+                BlendEquation::ReverseSubtract => {
+                    for i in 0..LANES {
+                        o[i] = d[i] * df[i] - s[i] * sf[i];
+                    }
+                }
+                BlendEquation::Min => {
+                    for i in 0..LANES {
+                        o[i] = s[i].min(d[i]);
+                    }
+                }
+                BlendEquation::Max => {
+                    for i in 0..LANES {
+                        o[i] = s[i].max(d[i]);
+                    }
+                }
+            }
+        }
+        let u = |v: f32| crate::color::unorm8(v.clamp(0.0, 1.0));
+        let mut packed = [0u32; LANES];
+        for i in 0..LANES {
+            packed[i] = u(r[0][i]) | u(r[1][i]) << 8 | u(r[2][i]) << 16 | u(r[3][i]) << 24;
+        }
+        packed
+    }
+}
+
+multiversion! {
+    /// RGBA8 UNORM words → float channels (v / 255), channel-major.
+    pub(crate) fn unpack_rgba8(w: &[u32; LANES]) -> [[f32; LANES]; 4] {
+        let mut out = [[0.0f32; LANES]; 4];
+        for (ch, o) in out.iter_mut().enumerate() {
+            for i in 0..LANES {
+                o[i] = ((w[i] >> (8 * ch)) & 0xff) as f32 / 255.0;
+            }
+        }
+        out
     }
 }
 

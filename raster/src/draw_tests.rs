@@ -1602,12 +1602,51 @@ mod blocks {
         st.multisample.sample_mask = c.sample_mask;
         st.multisample.alpha_to_one = c.alpha_to_one;
         if c.blend {
+            use BlendEquation as E;
+            use BlendFactor as B;
+            let presets = [
+                (
+                    B::SrcAlpha,
+                    B::OneMinusSrcAlpha,
+                    B::One,
+                    B::OneMinusSrcAlpha,
+                    E::Add,
+                ),
+                (B::DstColor, B::SrcColor, B::DstAlpha, B::Zero, E::Subtract),
+                (
+                    B::SrcAlphaSaturate,
+                    B::One,
+                    B::ConstantAlpha,
+                    B::One,
+                    E::ReverseSubtract,
+                ),
+                (
+                    B::OneMinusDstColor,
+                    B::ConstantColor,
+                    B::Src1Alpha,
+                    B::One,
+                    E::Add,
+                ),
+                (B::One, B::One, B::One, B::One, E::Min),
+                (
+                    B::One,
+                    B::OneMinusConstantColor,
+                    B::OneMinusDstAlpha,
+                    B::One,
+                    E::Max,
+                ),
+            ];
+            let (src_rgb, dst_rgb, src_alpha, dst_alpha, eq) =
+                presets[(c.seed % presets.len() as u64) as usize];
+            st.blend.constant = [0.3, -0.5, 1.5, 0.75];
             st.blend.targets[0] = BlendTarget {
                 enabled: true,
-                src_rgb: BlendFactor::SrcAlpha,
-                dst_rgb: BlendFactor::OneMinusSrcAlpha,
-                src_alpha: BlendFactor::One,
-                dst_alpha: BlendFactor::OneMinusSrcAlpha,
+                src_rgb,
+                dst_rgb,
+                src_alpha,
+                dst_alpha,
+                eq_rgb: eq,
+                eq_alpha: if eq == E::Subtract { E::Add } else { eq },
                 ..Default::default()
             };
         }

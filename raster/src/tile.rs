@@ -816,7 +816,10 @@ fn finish_batch<S: FragmentShader>(
     }
     let passed = block::count_samples(&final_cov);
     if passed > 0 {
-        write_colors(ctx, mem, &w.lanes, &final_cov, &w.out, strip);
+        // One primitive's lanes are distinct samples: blending them together equals
+        // blending them one after another.
+        let distinct = prims.uniform;
+        write_colors(ctx, mem, &w.lanes, &final_cov, &w.out, strip, distinct);
     }
     Ok(passed)
 }
@@ -899,6 +902,68 @@ fn lane_color(out: &FragmentOutputs, o: usize, lane: usize) -> [u32; 4] {
     }
 }
 
+/// Blends the lanes' colours into an RGBA8 UNORM attachment (not sRGB-encoded), all lanes
+/// at once per sample index; `cov`'s samples must be distinct words.
+#[allow(clippy::too_many_arguments)]
+fn blend_rgba8(
+    plane: &mut [u32],
+    rt: &RtInfo,
+    k: [f32; 4],
+    alpha_to_one: bool,
+    ns: usize,
+    lanes: &LaneData,
+    cov: &[u32; LANES],
+    out: &FragmentOutputs,
+) {
+    let clamp01 = |v: f32| v.clamp(0.0, 1.0);
+    let channels = |o: usize, a1: bool| -> [[f32; LANES]; 4] {
+        let mut c = [[0.0f32; LANES]; 4];
+        if let Some(src) = out.color.get(o) {
+            for ch in 0..4 {
+                for lane in 0..LANES {
+                    let v = f32::from_bits(src[ch][lane]);
+                    c[ch][lane] = clamp01(if ch == 3 && a1 { 1.0 } else { v });
+                }
+            }
+        }
+        c
+    };
+    let src = channels(rt.output, alpha_to_one);
+    let src1 = match rt.dual_source {
+        true => channels(1, false),
+        false => [[0.0; LANES]; 4],
+    };
+    let mut idx = [0usize; LANES];
+    for lane in 0..LANES {
+        idx[lane] = ((lanes.y[lane] as usize % TILE) * TILE + lanes.x[lane] as usize % TILE) * ns;
+    }
+    let any = cov.iter().fold(0, |a, &c| a | c);
+    for_bits(any, |s| {
+        let bit = 1u32 << s;
+        let mut dw = [0u32; LANES];
+        for lane in 0..LANES {
+            if cov[lane] & bit != 0 {
+                dw[lane] = plane.get(idx[lane] + s).copied().unwrap_or(0);
+            }
+        }
+        let dst = block::unpack_rgba8(&dw);
+        let x = block::BlendInputs {
+            src: &src,
+            src1: &src1,
+            dst: &dst,
+            k,
+        };
+        let res = block::blend_rgba8(&rt.blend, &x);
+        for lane in 0..LANES {
+            if cov[lane] & bit != 0 {
+                if let Some(d) = plane.get_mut(idx[lane] + s) {
+                    *d = (*d & rt.keep[0]) | (res[lane] & !rt.keep[0]);
+                }
+            }
+        }
+    });
+}
+
 /// Writes every lane's surviving samples (`cov`) to every attachment.
 fn write_colors<S>(
     ctx: &DrawCtx<'_, S>,
@@ -907,6 +972,7 @@ fn write_colors<S>(
     cov: &[u32; LANES],
     out: &FragmentOutputs,
     strip: Option<(i32, i32)>,
+    distinct: bool,
 ) {
     let ns = ctx.samples as usize;
     let bs = &ctx.state.blend;
@@ -949,6 +1015,10 @@ fn write_colors<S>(
                     });
                 }
             }
+            continue;
+        }
+        if distinct && rt.format == ColorFormat::Rgba8Unorm && matches!(rt.mode, RtMode::Blend) {
+            blend_rgba8(plane, rt, k, alpha_to_one, ns, lanes, cov, out);
             continue;
         }
         for lane in 0..LANES {
