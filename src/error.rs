@@ -95,7 +95,7 @@ impl Error {
     pub fn invalid_enum(what: &str, value: u32) -> Error {
         Error::new(
             GlError::InvalidEnum,
-            format!("{what}: invalid enum 0x{value:04X}"),
+            format!("{what}: invalid enum {}", crate::gl::name(value)),
         )
     }
 

@@ -711,6 +711,42 @@ pub fn enum_by_name(name: &str) -> Option<u32> {
 /// assert_eq!(gl::error_name(gl::INVALID_VALUE), "GL_INVALID_VALUE");
 /// assert_eq!(gl::error_name(0xFFFF), "GL_UNKNOWN_ERROR");
 /// ```
+/// An enum as error messages print it: its names and value, `GL_TEXTURE_2D (0x0DE1)`;
+/// a value several names share lists them (`GL_ONE/GL_LINES (0x0001)`, at most three);
+/// a value with no name is its hex alone.
+///
+/// ```
+/// use glemu::gl;
+/// assert_eq!(gl::name(gl::TEXTURE_2D).to_string(), "GL_TEXTURE_2D (0x0DE1)");
+/// assert_eq!(gl::name(0x1234).to_string(), "0x1234");
+/// ```
+pub fn name(value: u32) -> EnumName {
+    EnumName(value)
+}
+
+/// What [`name`] returns: formats as the enum's names and value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EnumName(pub u32);
+
+impl std::fmt::Display for EnumName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut names: Vec<&str> = Vec::new();
+        for &(n, v) in NAMES {
+            if v == self.0 && !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        if names.is_empty() {
+            return write!(f, "0x{:04X}", self.0);
+        }
+        for (i, n) in names.iter().take(3).enumerate() {
+            let sep = if i == 0 { "" } else { "/" };
+            write!(f, "{sep}GL_{n}")?;
+        }
+        write!(f, " (0x{:04X})", self.0)
+    }
+}
+
 pub fn error_name(code: u32) -> &'static str {
     match code {
         NO_ERROR => "GL_NO_ERROR",

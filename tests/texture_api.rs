@@ -447,3 +447,40 @@ fn oversized_levels_are_out_of_memory_and_buffer_textures_clamp() {
     let max = ctx.get_integer_v(gl::MAX_TEXTURE_BUFFER_SIZE).unwrap();
     assert_eq!(max, vec![1 << 28]);
 }
+
+/// Messages name enums (`GL_TEXTURE_2D (0x0DE1)`) and say what a texture parameter
+/// accepts.
+#[test]
+fn errors_name_enums_and_what_is_accepted() {
+    let mut ctx = Context::new(4, 4).unwrap();
+    let msg = |e: glemu::Error| e.to_string();
+    let e = ctx.clear_buffer_fv(gl::STENCIL, 0, &[0.0]).unwrap_err();
+    assert!(msg(e).contains("GL_STENCIL (0x1802)"));
+    let e = ctx.bind_texture(0x1234, 1).unwrap_err();
+    assert!(msg(e).contains("0x1234"));
+    ctx.bind_texture(gl::TEXTURE_2D, 1).unwrap();
+    let e = ctx
+        .tex_parameter_i(
+            gl::TEXTURE_2D,
+            gl::TEXTURE_MAG_FILTER,
+            gl::LINEAR_MIPMAP_LINEAR as i32,
+        )
+        .unwrap_err();
+    assert_eq!(e.gl, GlError::InvalidEnum);
+    let m = msg(e);
+    assert!(m.contains("GL_TEXTURE_MAG_FILTER (0x2800)"), "{m}");
+    assert!(m.contains("GL_LINEAR_MIPMAP_LINEAR (0x2703)"), "{m}");
+    assert!(m.contains("it takes NEAREST, LINEAR"), "{m}");
+    let e = ctx
+        .tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_WRAP_S, 7)
+        .unwrap_err();
+    assert!(msg(e).contains("REPEAT, CLAMP, CLAMP_TO_EDGE"));
+    let e = ctx
+        .tex_parameter_i(gl::TEXTURE_2D, gl::BLEND, 0)
+        .unwrap_err();
+    let m = msg(e);
+    assert!(
+        m.contains("GL_BLEND (0x0BE2)") && m.contains("TEXTURE_MIN_FILTER"),
+        "{m}"
+    );
+}

@@ -419,7 +419,7 @@ impl Context {
             return Err(Error::invalid_enum("buffer target", target));
         }
         let id = *self.buffers.bound.get(&target).ok_or_else(|| {
-            Error::invalid_operation(format!("no buffer is bound to target 0x{target:04X}"))
+            Error::invalid_operation(format!("no buffer is bound to target {}", gl::name(target)))
         })?;
         let o = self
             .buffers

@@ -177,7 +177,8 @@ impl Context {
 fn check_zero(buffer: u32, drawbuffer: i32) -> Result<()> {
     if drawbuffer != 0 {
         return Err(Error::invalid_value(format!(
-            "draw buffer {drawbuffer} of 0x{buffer:04X} (only 0)"
+            "draw buffer {drawbuffer} of {} (only 0)",
+            gl::name(buffer)
         )));
     }
     Ok(())

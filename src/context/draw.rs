@@ -372,9 +372,9 @@ impl Context {
             .clone();
         let program = loaded.ok_or_else(|| {
             Error::invalid_operation(format!(
-                "{} programs are enabled but the bound program (target 0x{:04X}) is not loaded",
+                "{} programs are enabled but the bound program (target {}) is not loaded",
                 index_stage(t).name(),
-                TARGETS[t]
+                crate::gl::name(TARGETS[t])
             ))
         })?;
         let obj = self

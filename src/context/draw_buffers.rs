@@ -84,11 +84,13 @@ fn check_buffer(buf: u32, fbo: bool, single: bool) -> Result<()> {
         (gl::NONE, _) => Ok(()),
         (_, Some(i)) if fbo && i < MAX_COLOR_ATTACHMENTS => Ok(()),
         (_, Some(_)) => Err(Error::invalid_operation(format!(
-            "0x{buf:04X} is not a colour buffer of the bound framebuffer"
+            "{} is not a colour buffer of the bound framebuffer",
+            gl::name(buf)
         ))),
         _ if default_name && !fbo => Ok(()),
         _ if default_name => Err(Error::invalid_operation(format!(
-            "0x{buf:04X} names a default-framebuffer buffer while a framebuffer object is bound"
+            "{} names a default-framebuffer buffer while a framebuffer object is bound",
+            gl::name(buf)
         ))),
         _ => Err(Error::invalid_enum("colour buffer", buf)),
     }
@@ -137,7 +139,8 @@ impl Context {
             check_buffer(b, fbo, false)?;
             if b != gl::NONE && bufs.iter().skip(i + 1).any(|&o| o == b) {
                 return Err(Error::invalid_operation(format!(
-                    "draw buffer 0x{b:04X} is listed twice"
+                    "draw buffer {} is listed twice",
+                    gl::name(b)
                 )));
             }
         }
@@ -236,8 +239,8 @@ impl Context {
                 .and_then(|k| plane_of(fbo, k))
                 .ok_or_else(|| {
                     Error::invalid_operation(format!(
-                        "the read buffer 0x{:04X} has no image attached",
-                        b.read
+                        "the read buffer {} has no image attached",
+                        gl::name(b.read)
                     ))
                 }),
         }

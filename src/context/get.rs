@@ -259,7 +259,8 @@ impl Context {
             .ok_or_else(|| Error::invalid_enum("indexed integer state", pname))?;
         if index >= indexed_count(target) {
             return Err(Error::invalid_value(format!(
-                "binding point {index} of 0x{target:04X} (max {})",
+                "binding point {index} of {} (max {})",
+                crate::gl::name(target),
                 indexed_count(target) - 1
             )));
         }

@@ -135,7 +135,8 @@ impl Context {
             .filter(|f| is_image_format(*f) && !is_unsized(format))
             .ok_or_else(|| {
                 Error::invalid_value(format!(
-                    "format 0x{format:04X} is not an image unit format (Table X.2)"
+                    "format {} is not an image unit format (Table X.2)",
+                    crate::gl::name(format)
                 ))
             })?;
         let (Ok(level), Ok(layer)) = (u32::try_from(level), u32::try_from(layer)) else {

@@ -430,7 +430,7 @@ impl Context {
             }
             c if c == gl::ALPHA_TEST || (gl::TEXTURE_GEN_S..=gl::TEXTURE_GEN_Q).contains(&c) => {
                 if on {
-                    return Err(Error::not_supported(format!("capability 0x{c:04X}")));
+                    return Err(Error::not_supported(format!("capability {}", gl::name(c))));
                 }
             }
             c => return Err(Error::invalid_enum("capability", c)),

@@ -97,7 +97,8 @@ impl Context {
         let bound = self.buffers.indexed.get(&(param_buffer_target(t), binding));
         let b = bound.copied().ok_or_else(|| {
             Error::invalid_operation(format!(
-                "no buffer is bound to parameter buffer binding {binding} of 0x{target:04X}"
+                "no buffer is bound to parameter buffer binding {binding} of {}",
+                crate::gl::name(target)
             ))
         })?;
         let o =

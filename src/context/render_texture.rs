@@ -446,7 +446,8 @@ impl Context {
             None => None,
             Some(t) if t != want => {
                 return Err(Error::invalid_operation(format!(
-                    "texture {texture} is a {t:?} texture, not 0x{textarget:04X}"
+                    "texture {texture} is a {t:?} texture, not {}",
+                    gl::name(textarget)
                 )))
             }
             Some(_) => Some(Attachment::Texture(TexImage {

@@ -172,8 +172,9 @@ impl Context {
         let s = self.textures.samplers.get_mut(&sampler).ok_or_else(|| {
             Error::invalid_operation(format!("{sampler} is not a sampler object name"))
         })?;
+        let first = values.first().copied().unwrap_or_default();
         s.set_param(name, &value)
-            .map_err(|m| Error::new(crate::GlError::InvalidEnum, m))
+            .map_err(|_| super::textures::bad_value(pname, first))
     }
 }
 

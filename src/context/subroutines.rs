@@ -105,7 +105,8 @@ impl Context {
             .and_then(|o| o.program.clone())
             .ok_or_else(|| {
                 Error::invalid_operation(format!(
-                    "the program bound to 0x{target:04X} is not loaded"
+                    "the program bound to {} is not loaded",
+                    crate::gl::name(target)
                 ))
             })?;
         let used = slots_used(&program);

@@ -6,6 +6,7 @@ use super::state::MAX_TEXTURE_UNITS;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use crate::GlError;
 use glemu_pipeline::{TextureBinding, TextureUnit};
 use glemu_textures::texture::full_chain_levels;
 use glemu_textures::upload::{unpack, Pixels};
@@ -257,8 +258,65 @@ fn param_name(p: u32) -> Result<&'static str> {
         gl::TEXTURE_SWIZZLE_B => "swizzle_b",
         gl::TEXTURE_SWIZZLE_A => "swizzle_a",
         gl::TEXTURE_SRGB_DECODE_EXT => "srgb",
-        p => return Err(Error::invalid_enum("texture parameter", p)),
+        p => {
+            return Err(Error::new(
+                GlError::InvalidEnum,
+                format!(
+                    "texture parameter {}: not one glemu takes ({})",
+                    gl::name(p),
+                    ACCEPTED_PARAMETERS
+                ),
+            ))
+        }
     })
+}
+
+/// The texture parameters `param_name` takes, as its errors list them.
+const ACCEPTED_PARAMETERS: &str = "TEXTURE_MIN_FILTER, TEXTURE_MAG_FILTER, \
+    TEXTURE_WRAP_S/T/R, TEXTURE_COMPARE_FUNC, TEXTURE_COMPARE_MODE, DEPTH_TEXTURE_MODE, \
+    TEXTURE_BASE_LEVEL, TEXTURE_MAX_LEVEL, TEXTURE_LOD_BIAS, TEXTURE_MIN_LOD, \
+    TEXTURE_MAX_LOD, TEXTURE_MAX_ANISOTROPY, TEXTURE_BORDER_COLOR, TEXTURE_SWIZZLE_R/G/B/A, \
+    TEXTURE_SRGB_DECODE_EXT";
+
+/// The values an enum-valued texture parameter accepts (GL 4.6 table 8.26), for errors.
+fn accepted_values(pname: u32) -> &'static str {
+    match pname {
+        gl::TEXTURE_MIN_FILTER => {
+            "NEAREST, LINEAR, NEAREST_MIPMAP_NEAREST, LINEAR_MIPMAP_NEAREST, \
+             NEAREST_MIPMAP_LINEAR, LINEAR_MIPMAP_LINEAR"
+        }
+        gl::TEXTURE_MAG_FILTER => "NEAREST, LINEAR",
+        gl::TEXTURE_WRAP_S | gl::TEXTURE_WRAP_T | gl::TEXTURE_WRAP_R => {
+            "REPEAT, CLAMP, CLAMP_TO_EDGE, CLAMP_TO_BORDER, MIRRORED_REPEAT, \
+             MIRROR_CLAMP_TO_EDGE, MIRROR_CLAMP_EXT, MIRROR_CLAMP_TO_BORDER_EXT"
+        }
+        gl::TEXTURE_COMPARE_FUNC => "NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS",
+        gl::TEXTURE_COMPARE_MODE => "NONE, COMPARE_REF_TO_TEXTURE",
+        gl::DEPTH_TEXTURE_MODE => "LUMINANCE, INTENSITY, ALPHA, RED",
+        gl::TEXTURE_SWIZZLE_R
+        | gl::TEXTURE_SWIZZLE_G
+        | gl::TEXTURE_SWIZZLE_B
+        | gl::TEXTURE_SWIZZLE_A => "RED, GREEN, BLUE, ALPHA, ZERO, ONE",
+        gl::TEXTURE_SRGB_DECODE_EXT => "DECODE_EXT, SKIP_DECODE_EXT",
+        _ => "a number",
+    }
+}
+
+/// `INVALID_ENUM` for a value parameter `pname` does not take, saying what it takes.
+pub(crate) fn bad_value(pname: u32, value: f32) -> Error {
+    let v = if value.fract() == 0.0 && value >= 0.0 && value <= u32::MAX as f32 {
+        gl::name(value as u32).to_string()
+    } else {
+        value.to_string()
+    };
+    Error::new(
+        GlError::InvalidEnum,
+        format!(
+            "{} {v}: it takes {}",
+            gl::name(pname),
+            accepted_values(pname)
+        ),
+    )
 }
 
 /// Unpacks client pixels (`format`/`ty`, rows padded to `alignment`) covering `size`
@@ -319,7 +377,7 @@ pub(crate) fn param_setting(pname: u32, values: &[f32]) -> Result<(&'static str,
         }
         gl::TEXTURE_COMPARE_MODE if first == 0.0 => "NONE".to_string(),
         _ => value_name(first as u32)
-            .ok_or_else(|| Error::invalid_enum(name, first as u32))?
+            .ok_or_else(|| bad_value(pname, first))?
             .to_string(),
     };
     Ok((name, value))
@@ -401,7 +459,8 @@ impl Context {
         let unit = self.st.active_texture;
         let id = *self.textures.bound.get(&(unit, t)).ok_or_else(|| {
             Error::invalid_operation(format!(
-                "no texture is bound to target 0x{target:04X} of unit {unit}"
+                "no texture is bound to target {} of unit {unit}",
+                gl::name(target)
             ))
         })?;
         let o = self
@@ -689,9 +748,10 @@ impl Context {
     pub fn tex_parameter_fv(&mut self, target: u32, pname: u32, values: &[f32]) -> Result<()> {
         let (name, value) = param_setting(pname, values)?;
         let (o, _, _) = self.bound_texture_mut(target)?;
+        let first = values.first().copied().unwrap_or_default();
         o.sampler
             .set_param(name, &value)
-            .map_err(|m| Error::new(crate::GlError::InvalidEnum, m))
+            .map_err(|_| bad_value(pname, first))
     }
 
     /// Whether the texture bound to `target` on `unit` is complete for the sampler state
