@@ -33,6 +33,10 @@ fn input_word(l: usize, c: usize, v: usize) -> u32 {
     ((l as f32 - 7.0) * 0.25 + c as f32 + v as f32).to_bits()
 }
 
+fn env_of() -> TestEnv {
+    env()
+}
+
 fn env() -> TestEnv {
     TestEnv {
         mem: (0..4096u32).map(|i| (i * 7) as u8).collect(),
@@ -211,11 +215,67 @@ fn cond(b: u8) -> String {
 /// A straight-line NVfp5 program from byte tokens: float temps R0..R3, signed I0..I1,
 /// unsigned U0.
 fn build(tokens: &[[u8; 6]]) -> String {
+    build_with(tokens, false, true)
+}
+
+/// A flow instruction for token `t` given the open blocks (`I` IF, `E` ELSE, `R` REP),
+/// or None for an ordinary instruction.
+fn flow_line(t: [u8; 6], open: &mut Vec<char>) -> Option<String> {
+    let [_, a, b, c, d, _] = t;
+    let in_loop = open.contains(&'R');
+    let c_opt = |x: u8| {
+        if x & 1 == 0 {
+            format!(" {}", cond(d))
+        } else {
+            String::new()
+        }
+    };
+    Some(match a % 10 {
+        0 | 1 => {
+            open.push('I');
+            format!("IF {};", cond(d).trim_matches(|c| c == '(' || c == ')'))
+        }
+        2 if open.last() == Some(&'I') => {
+            *open.last_mut()? = 'E';
+            "ELSE;".into()
+        }
+        2 | 3 => match open.pop()? {
+            'R' => "ENDREP;".into(),
+            _ => "ENDIF;".into(),
+        },
+        4 | 5 => {
+            open.push('R');
+            match b % 5 {
+                0 => format!("REP {{{}}}.x;", c % 4),
+                1 => format!("REP.S I{}.{};", c % 2, pick(&["x", "y", "z", "w"], d)),
+                2 => format!("REP R{}.{};", c % 4, pick(&["x", "y", "z", "w"], d)),
+                3 => format!("REP.U {{{}}}.x;", 1 + c % 3),
+                _ => "REP;".into(),
+            }
+        }
+        6 if in_loop => format!("BRK{};", c_opt(b)),
+        7 if in_loop => format!("CONT{};", c_opt(b)),
+        8 => format!("RET{};", c_opt(b)),
+        _ => return None,
+    })
+}
+
+/// [`build`] with flow control (`flow`: nested IF/ELSE/REP/BRK/CONT/RET from some
+/// tokens) and with or without instructions that call the environment (`env`).
+fn build_with(tokens: &[[u8; 6]], flow: bool, env: bool) -> String {
     let mut body = String::new();
+    let mut open: Vec<char> = Vec::new();
     let f = |b: u8| format!("R{}", b % 4);
     let i = |b: u8| format!("I{}", b % 2);
     for t in tokens {
         let [k, a, b, c, d, e] = *t;
+        if flow && e % 3 == 2 {
+            if let Some(line) = flow_line(*t, &mut open) {
+                body.push_str(&line);
+                body.push('\n');
+                continue;
+            }
+        }
         let neg = |x: u8| if x.is_multiple_of(3) { "-" } else { "" };
         let bar = |x: u8, r: String| {
             if x.is_multiple_of(5) {
@@ -312,6 +372,7 @@ fn build(tokens: &[[u8; 6]]) -> String {
                 f(e)
             ),
             _ => match a % 7 {
+                3..=5 if !env => format!("MOV{cc} {}, {};", dst(f(b)), f(c)),
                 0 => format!("KIL {};", cond(d).trim_matches(|c| c == '(' || c == ')')),
                 1 => format!("KIL {}{};", neg(d), f(c)),
                 2 => format!("I2F {}, {};", dst(f(b)), i(c)),
@@ -332,6 +393,9 @@ fn build(tokens: &[[u8; 6]]) -> String {
         };
         body.push_str(&line);
         body.push('\n');
+    }
+    while let Some(o) = open.pop() {
+        body.push_str(if o == 'R' { "ENDREP;\n" } else { "ENDIF;\n" });
     }
     format!(
         "!!NVfp5.0\nTEMP R0, R1, R2, R3;\nINT TEMP I0, I1;\nMOV R0, fragment.color;\nMOV R1, fragment.texcoord[0];\nMOV R2, -fragment.color.yzwx;\nMOV.CC R3, fragment.texcoord[0].wxyz;\nFLR.S I0, fragment.texcoord[0];\nMOV.S.CC1 I1, fragment.color;\n{body}MOV result.color, R0;\nMOV result.color[1], R1;\nMOV result.color[2], R2;\nMOV result.color[3], R3;\nEND\n"
@@ -391,5 +455,56 @@ proptest! {
         let a = run(Backend::Interpreter);
         let b = run(Backend::NativeAllRegisters);
         assert_same(&p, &a, &b, &text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// Divergent flow: nested IF/ELSE/REP (per-lane and uniform counts)/BRK/CONT/RET/KIL
+    /// with random condition codes, small budgets (runaway loops stop at the same
+    /// instruction), registers and counters compared.
+    #[test]
+    fn random_flow_programs(
+        tokens in proptest::collection::vec(any::<[u8; 6]>(), 1..60),
+        vals in proptest::collection::vec(word(), 8..64),
+        mask in prop_oneof![Just(0xffffu32), Just(0x0ff0), any::<u16>().prop_map(u32::from)],
+        env in any::<bool>(),
+        budget in prop_oneof![Just(40u64), Just(300), Just(5000)],
+    ) {
+        let text = build_with(&tokens, true, env);
+        let p = match glemu_programs::assemble(&text, Some(Stage::Fragment)) {
+            Ok(p) => Arc::new(p),
+            Err(e) => panic!("generator made an invalid program: {}\n{text}", e.render(&text)),
+        };
+        let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+        match ex.native_status() {
+            Some(Ok(())) => {}
+            Some(Err(f)) if env && f.reason.contains("environment") => {}
+            other => prop_assert!(false, "{:?}\n{}", other, text),
+        }
+        let mut st = LaneState::new(&p, MAX_LANES);
+        for l in 0..MAX_LANES {
+            st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 0, i)));
+            st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 1, i)));
+        }
+        let prm = params(&p, &[]);
+        let run = |backend: Backend| {
+            let ex = Executor::new(p.clone()).with_backend(backend).with_budget(budget);
+            let mut state = st.clone();
+            let mut e = env_of();
+            let stats = ex.run(&mut state, mask, &prm, &mut e);
+            Ran { state, stats, env: e }
+        };
+        let a = run(Backend::Interpreter);
+        let b = run(Backend::NativeAllRegisters);
+        assert_same(&p, &a, &b, &text);
+        if let (Ok(x), Ok(y)) = (&a.stats, &b.stats) {
+            prop_assert_eq!(
+                (x.instructions, x.lane_instructions),
+                (y.instructions, y.lane_instructions),
+                "{}", text
+            );
+        }
     }
 }

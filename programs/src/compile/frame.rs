@@ -15,6 +15,12 @@ use std::ffi::c_void;
 pub(crate) const DONE: u32 = 0;
 /// Status: an instruction failed; `Frame::error` says which and why.
 pub(crate) const FAILED: u32 = 1;
+/// Status: the lanes would split into groups the interpreter runs interleaved (per-lane
+/// loop counts, CONT taken by some lanes): the run goes to the interpreter from the
+/// start. Kernels that can return it make no environment call before (`scan::check`).
+pub(crate) const RERUN: u32 = 2;
+/// Status: the instruction budget ran out before the instruction at `Frame::error_pc`.
+pub(crate) const BUDGET: u32 = 3;
 
 /// A kernel's view of one run. Generated code reads the fields before `env` at the
 /// offsets `offset_of!` gives (they are stable for one build of this crate); the rest is
@@ -40,6 +46,10 @@ pub(crate) struct Frame {
     pub texture: extern "C" fn(*mut Frame, u32, u32, *mut Vec4) -> u32,
     /// Lanes that run (entry mask).
     pub active: u32,
+    /// Out: the instruction that exceeded the budget (status [`BUDGET`]).
+    pub error_pc: u32,
+    /// The executor's instruction budget per lane group.
+    pub budget: u64,
     /// Out: lanes killed.
     pub kill: u32,
     /// Out: instructions executed (once per instruction with at least one lane).
@@ -67,6 +77,7 @@ pub(crate) fn run<E: Env + ?Sized>(
     state: &mut LaneState,
     active: u32,
     params: &[[u32; 4]],
+    budget: u64,
     env: &mut E,
 ) -> (u32, Frame) {
     let mut frame = Frame {
@@ -79,6 +90,8 @@ pub(crate) fn run<E: Env + ?Sized>(
         step: native::step_entry::<E>,
         texture: native::texture_entry::<E>,
         active,
+        error_pc: 0,
+        budget,
         kill: 0,
         instructions: 0,
         lane_instructions: 0,

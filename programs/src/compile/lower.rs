@@ -20,7 +20,9 @@
 // Registers are `[comp][chunk]` arrays indexed in step; iterator chains would hide it.
 #![allow(clippy::needless_range_loop)]
 
-use super::frame::{Frame, DONE, FAILED};
+mod flow;
+
+use super::frame::{Frame, BUDGET, DONE, FAILED, RERUN};
 use super::scan::{self, flow_cond, Touch};
 use crate::exec::texture;
 use crate::exec::MAX_LANES;
@@ -63,8 +65,6 @@ pub(crate) struct Needs {
     pub params: usize,
     /// Vertex copies of the inputs read directly.
     pub vertices: usize,
-    /// Upper bound of instructions one lane can execute (no loops yet).
-    pub max_steps: u64,
 }
 
 /// Write enable of one component: never, for every lane, or for the lanes of a mask.
@@ -102,8 +102,24 @@ pub(crate) struct Lower<'a, 'f> {
     pending: u64,
     /// The mask is known to hold all sixteen lanes.
     mask_all: bool,
+    /// Instructions the running lane group has executed (the interpreter's
+    /// `Group::steps`, which the budget limits), i64.
+    steps: Variable,
+    /// The mask may have become empty since it was last tested: test it before the next
+    /// instruction (`flow::Flow`).
+    maybe_empty: bool,
+    /// Blocks where skipped code (empty mask) rejoins, closed at the end of each region.
+    joins: Vec<Block>,
+    /// Open loops, innermost last.
+    loops: Vec<flow::LoopCtx>,
+    /// Lanes waiting inside the open IF blocks (ELSE lanes not yet run, THEN lanes
+    /// waiting at ENDIF), innermost last.
+    waiting: Vec<Value>,
     done: Block,
     failed: Block,
+    /// Budget exceeded: parameters (first pc of the charged run, steps before it).
+    over: Block,
+    rerun: Block,
     step_sig: ir::SigRef,
     texture_sig: ir::SigRef,
     variant: Variant,
@@ -156,6 +172,13 @@ impl<'a, 'f> Lower<'a, 'f> {
         let done = b.create_block();
         let failed = b.create_block();
         b.set_cold_block(failed);
+        let over = b.create_block();
+        b.append_block_param(over, types::I32);
+        b.append_block_param(over, types::I64);
+        b.set_cold_block(over);
+        let rerun = b.create_block();
+        b.set_cold_block(rerun);
+        let steps = b.declare_var(types::I64);
         let mut l = Lower {
             prog,
             b,
@@ -171,8 +194,15 @@ impl<'a, 'f> Lower<'a, 'f> {
             lane_instructions,
             pending: 0,
             mask_all: variant.full_mask,
+            steps,
+            maybe_empty: false,
+            joins: Vec::new(),
+            loops: Vec::new(),
+            waiting: Vec::new(),
             done,
             failed,
+            over,
+            rerun,
             step_sig,
             texture_sig,
             variant,
@@ -350,15 +380,9 @@ impl<'a, 'f> Lower<'a, 'f> {
             let n = self.b.ins().iconst(types::I64, MAX_LANES as i64);
             self.b.def_var(self.live, n);
         } else {
-            let bits = self.b.ins().splat(V, active);
+            let m = self.chunks_of_bits(active);
             for k in 0..CHUNKS {
-                let sel: Vec<u8> = (0..4u32)
-                    .flat_map(|i| (1u32 << (4 * k as u32 + i)).to_le_bytes())
-                    .collect();
-                let sel = self.lanes_const(sel);
-                let m = self.b.ins().band(bits, sel);
-                let m = self.icmp0(IntCC::NotEqual, m);
-                self.b.def_var(self.mask[k], m);
+                self.b.def_var(self.mask[k], m[k]);
             }
             let n = self.b.ins().popcnt(active);
             let n = self.b.ins().uextend(types::I64, n);
@@ -367,6 +391,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let z32 = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.kill, z32);
         let z64 = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(self.steps, z64);
         self.b.def_var(self.instructions, z64);
         self.b.def_var(self.lane_instructions, z64);
     }
@@ -487,6 +512,29 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.switch_to_block(self.failed);
         let bad = self.b.ins().iconst(types::I32, FAILED as i64);
         self.b.ins().return_(&[bad]);
+        self.b.switch_to_block(self.over);
+        let (first, before) = (
+            self.b.block_params(self.over)[0],
+            self.b.block_params(self.over)[1],
+        );
+        // The instruction at which `before + k + 1` first exceeds the budget.
+        let budget = self.b.ins().load(
+            types::I64,
+            mem_ro(),
+            self.frame,
+            offset_of!(Frame, budget) as i32,
+        );
+        let k = self.b.ins().isub(budget, before);
+        let k = self.b.ins().ireduce(types::I32, k);
+        let pc = self.b.ins().iadd(first, k);
+        self.b
+            .ins()
+            .store(mem(), pc, self.frame, offset_of!(Frame, error_pc) as i32);
+        let st = self.b.ins().iconst(types::I32, BUDGET as i64);
+        self.b.ins().return_(&[st]);
+        self.b.switch_to_block(self.rerun);
+        let st = self.b.ins().iconst(types::I32, RERUN as i64);
+        self.b.ins().return_(&[st]);
         self.b.seal_all_blocks();
         self.b.finalize(self.config);
         self.needs
@@ -883,29 +931,6 @@ impl<'a, 'f> Lower<'a, 'f> {
 
     // ---- instructions ----
 
-    /// Translate the program from its entry to the end of its text.
-    pub(crate) fn body(&mut self) {
-        let prog = self.prog;
-        let n = prog.instructions.len();
-        let mut steps = 0u64;
-        for pc in prog.entry as usize..n {
-            let inst = &prog.instructions[pc];
-            self.pending += 1;
-            steps += 1;
-            match inst.op {
-                Opcode::Kil => self.kil(inst),
-                Opcode::Ret => {
-                    // Unconditional RET at the top level (scan::check): the end.
-                    break;
-                }
-                _ if scan::native(prog, inst) => self.native(inst),
-                _ if scan::native_texture(prog, inst) => self.texture(pc, inst),
-                _ => self.step(pc, inst),
-            }
-        }
-        self.needs.max_steps = steps;
-    }
-
     fn kil(&mut self, inst: &Inst) {
         let m = self.mask_vals();
         let killed: Chunks = match inst.srcs.first() {
@@ -951,9 +976,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let n = self.b.ins().uextend(types::I64, n);
         self.b.def_var(self.live, n);
         // Every lane killed: the group ends (no further instruction runs or counts).
-        let next = self.b.create_block();
-        self.b.ins().brif(left, next, &[], self.done, &[]);
-        self.b.switch_to_block(next);
+        self.maybe_empty = true;
     }
 
     /// Call the entry point stored at `field` of the frame with `(frame, pc, args...)`;

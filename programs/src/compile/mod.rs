@@ -38,13 +38,11 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
-    /// Whether this kernel may run `state` with `params` within `budget`: else the run
-    /// goes to the interpreter, which reports what the kernel could not (short parameter
-    /// lists read as zero and counted, missing vertex copies, budget errors).
-    fn fits(&self, state: &LaneState, params: &[[u32; 4]], budget: u64) -> bool {
-        self.needs.params <= params.len()
-            && self.needs.vertices <= state.vertices
-            && self.needs.max_steps <= budget
+    /// Whether this kernel may run `state` with `params`: else the run goes to the
+    /// interpreter, which reports what the kernel could not (short parameter lists read
+    /// as zero and counted, missing vertex copies).
+    fn fits(&self, state: &LaneState, params: &[[u32; 4]]) -> bool {
+        self.needs.params <= params.len() && self.needs.vertices <= state.vertices
     }
 }
 
@@ -174,10 +172,27 @@ impl Kernels {
     ) -> Option<Result<ExecStats, ExecError>> {
         let full = active == crate::exec::lanes_mask(crate::exec::MAX_LANES);
         let kernel = self.get(prog, full).as_ref().ok()?;
-        if active == 0 || !kernel.fits(state, params, budget) {
+        if active == 0 || !kernel.fits(state, params) {
             return None;
         }
-        let (status, mut frame) = frame::run(&kernel.code, prog, state, active, params, env);
+        let (status, mut frame) =
+            frame::run(&kernel.code, prog, state, active, params, budget, env);
+        if status == frame::RERUN {
+            return None;
+        }
+        if status == frame::BUDGET {
+            let pc = frame.error_pc;
+            let span = prog
+                .instructions
+                .get(pc as usize)
+                .map(|i| i.span)
+                .unwrap_or_default();
+            return Some(Err(ExecError::new(
+                pc,
+                span,
+                crate::exec::ExecErrorKind::BudgetExceeded(budget),
+            )));
+        }
         if status != frame::DONE {
             let (pc, kind) = frame.error.take().unwrap_or((
                 0,

@@ -61,6 +61,53 @@ pub(crate) fn flow_cond(inst: &Inst) -> Option<crate::ir::CondTest> {
     }
 }
 
+/// Whether `inst` calls the environment (textures, memory, interpolation, geometry
+/// output, subroutine lookup): a kernel that might stop with `RERUN` must not have.
+fn calls_env(inst: &Inst) -> bool {
+    use Opcode::*;
+    matches!(
+        inst.op,
+        Tex | Txb
+            | Txd
+            | Txf
+            | Txfms
+            | Txl
+            | Txp
+            | Txq
+            | Txg
+            | Txgo
+            | Lod
+            | Ldc
+            | Load
+            | Store
+            | Atom
+            | Atomctr
+            | Membar
+            | Loadim
+            | Storeim
+            | Atomim
+            | Ipac
+            | Ipao
+            | Ipas
+            | Emit
+            | Emits
+            | EndPrim
+            | Cali
+    ) || inst.srcs.iter().any(|s| s.file == File::Buffer)
+}
+
+/// A source with the same value in every lane.
+pub(crate) fn uniform(s: &Src) -> bool {
+    matches!(s.index, Index::Direct(_)) && matches!(s.file, File::Param | File::Immediate)
+}
+
+fn flow_target(inst: &Inst) -> Option<usize> {
+    match &inst.extra {
+        Extra::Flow { target, .. } => Some(*target as usize),
+        _ => None,
+    }
+}
+
 /// The whole-program check: anything the translator cannot express at all.
 pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
     let long = prog
@@ -72,18 +119,71 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
     if long {
         return Err(Fallback::program("64-bit (LONG) registers"));
     }
+    let n = prog.instructions.len();
+    let unstructured = |i: usize| Fallback::at(i, "unstructured flow control");
+    // Open blocks: (opcode, pc); IF blocks within the innermost loop make a CONT partial.
+    let mut open: Vec<(Opcode, usize)> = Vec::new();
+    let mut rerun_at = None;
+    let mut env_at = None;
+    let mut labels = prog.labels.iter().peekable();
     for (i, inst) in prog.instructions.iter().enumerate() {
+        while labels.next_if(|&&l| (l as usize) <= i).is_some() {
+            if !open.is_empty() {
+                return Err(Fallback::at(i, "label inside a block"));
+            }
+        }
         use Opcode::*;
+        if calls_env(inst) {
+            env_at.get_or_insert(i);
+        }
+        let t = flow_target(inst);
         match inst.op {
-            If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Cali
-            | Pusha | Popa => {
+            Loop | EndLoop | Bra | Cal | Cali | Pusha | Popa => {
                 return Err(Fallback::at(
                     i,
                     format!("flow control: {}", format!("{:?}", inst.op).to_uppercase()),
                 ))
             }
-            Ret if flow_cond(inst).is_some() => {
-                return Err(Fallback::at(i, "flow control: conditional RET"))
+            If | Rep => {
+                if inst.dtype.is_64() {
+                    return Err(Fallback::at(i, "64-bit loop count"));
+                }
+                if inst.op == Rep {
+                    if let Some(s) = inst.srcs.first() {
+                        if !src_native(prog, s) {
+                            return Err(Fallback::at(i, "REP of an indexed operand"));
+                        }
+                        if !uniform(s) {
+                            rerun_at.get_or_insert(i);
+                        }
+                    }
+                }
+                open.push((inst.op, i));
+            }
+            Else => match (open.last_mut(), t) {
+                (Some((op @ If, at)), Some(t))
+                    if flow_target(&prog.instructions[*at]) == Some(i) && t < n =>
+                {
+                    *op = Else;
+                    *at = i;
+                }
+                _ => return Err(unstructured(i)),
+            },
+            EndIf => match open.pop() {
+                Some((If | Else, at)) if flow_target(&prog.instructions[at]) == Some(i) => {}
+                _ => return Err(unstructured(i)),
+            },
+            EndRep => match open.pop() {
+                Some((Rep, at)) if flow_target(&prog.instructions[at]) == Some(i) => {}
+                _ => return Err(unstructured(i)),
+            },
+            Brk | Cont => {
+                let Some(l) = open.iter().rposition(|(op, _)| *op == Rep) else {
+                    return Err(Fallback::at(i, "BRK/CONT outside a loop"));
+                };
+                if inst.op == Cont && (flow_cond(inst).is_some() || l + 1 < open.len()) {
+                    rerun_at.get_or_insert(i);
+                }
             }
             Kil => {
                 if let Some(s) = inst.srcs.first() {
@@ -94,6 +194,15 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
             }
             _ => {}
         }
+    }
+    if !open.is_empty() {
+        return Err(unstructured(n));
+    }
+    if let (Some(r), Some(_)) = (rerun_at, env_at) {
+        return Err(Fallback::at(
+            r,
+            "per-lane loop count or partial CONT with environment calls",
+        ));
     }
     Ok(())
 }
