@@ -13,7 +13,7 @@
 //! Vectors move in and out of arrays with `bytemuck` casts, so this module has no
 //! `unsafe` of its own.
 
-use crate::sampler::Wrap;
+use crate::sampler::{Swizzle, Wrap};
 use crate::wrap::wrap;
 use std::arch::x86_64::*;
 
@@ -128,6 +128,52 @@ fn lerp(p: __m256, q: __m256, t: __m256) -> __m256 {
     _mm256_add_ps(p, _mm256_mul_ps(_mm256_sub_ps(q, p), t))
 }
 
+/// (left, right) texels of a row of lane `l` as one 64-bit value: texels `k0[l]` and
+/// `k1[l]`, adjacent when bit `l` of `pair` is set.
+#[inline(always)]
+fn row(g: &Group<'_>, pair: u32, l: usize, k0: &[i32; W], k1: &[i32; W]) -> i64 {
+    let bytes = g.bytes[l];
+    let v = if pair & (1 << l) != 0 {
+        load8(bytes, k0[l])
+    } else {
+        load4(bytes, k0[l]) | load4(bytes, k1[l]) << 32
+    };
+    v as i64
+}
+
+/// The rows of every lane straight into vector registers (through an array, the 8-byte
+/// stores would not forward to the vector loads).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn rows(g: &Group<'_>, pair: u32, k0: &[i32; W], k1: &[i32; W]) -> (__m256, __m256) {
+    let lo = _mm256_set_epi64x(
+        row(g, pair, 3, k0, k1),
+        row(g, pair, 2, k0, k1),
+        row(g, pair, 1, k0, k1),
+        row(g, pair, 0, k0, k1),
+    );
+    let hi = _mm256_set_epi64x(
+        row(g, pair, 7, k0, k1),
+        row(g, pair, 6, k0, k1),
+        row(g, pair, 5, k0, k1),
+        row(g, pair, 4, k0, k1),
+    );
+    (_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi))
+}
+
+/// Each 64-bit lane holds (left texel, right texel): split into the left and right
+/// texels of all eight lanes, in lane order.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn split((lo, hi): (__m256, __m256)) -> (__m256i, __m256i) {
+    let even = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(lo, hi));
+    let odd = _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(lo, hi));
+    (
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(even),
+        _mm256_permute4x64_epi64::<0b11_01_10_00>(odd),
+    )
+}
+
 /// 8 bytes of `b` at texel `k` (0 when out of range: those taps read the border).
 #[inline(always)]
 fn load8(b: &[u8], k: i32) -> u64 {
@@ -151,6 +197,69 @@ fn load4(b: &[u8], k: i32) -> u64 {
 /// Bilinear RGBA8 lookups of one group of lanes, `out[channel][lane]` as f32.
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn bilinear(p: &Params, g: &Group<'_>, out: &mut [[f32; W]; 4]) {
+    let r = filter(p, g);
+    for (o, r) in out.iter_mut().zip(r) {
+        *o = bytemuck::cast(canonical(r));
+    }
+}
+
+/// One group of lanes of a 2D RGBA8 LINEAR lookup, written to the lanes of `mask` of
+/// `out` (f32 bits): bilinear at the levels of `g0`; with `g1`, also at the levels of
+/// `g1` and blended with its weight in the lanes of its mask (trilinear); then swizzled.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn lookup(
+    p: &Params,
+    g0: &Group<'_>,
+    g1: Option<(&Group<'_>, &[f32; W], u32)>,
+    swizzle: [Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; W]; 4],
+) {
+    let mut v = filter(p, g0);
+    if let Some((g1, weight, second)) = g1 {
+        let v1 = filter(p, g1);
+        let t = f(weight);
+        let m = lane_mask(second);
+        for (v, v1) in v.iter_mut().zip(v1) {
+            *v = _mm256_blendv_ps(*v, lerp(*v, v1, t), m);
+        }
+    }
+    let m = _mm256_castps_si256(lane_mask(mask));
+    for (o, sw) in out.into_iter().zip(swizzle) {
+        let r = match sw {
+            Swizzle::R => _mm256_castps_si256(canonical(v[0])),
+            Swizzle::G => _mm256_castps_si256(canonical(v[1])),
+            Swizzle::B => _mm256_castps_si256(canonical(v[2])),
+            Swizzle::A => _mm256_castps_si256(canonical(v[3])),
+            Swizzle::Zero => _mm256_setzero_si256(),
+            Swizzle::One => _mm256_set1_epi32(0x3f80_0000),
+        };
+        *o = bytemuck::cast(_mm256_blendv_epi8(i(&bytemuck::cast(*o)), r, m));
+    }
+}
+
+/// Lanes of the bits of `mask` as all-ones vector lanes.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn lane_mask(mask: u32) -> __m256 {
+    let bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    let m = _mm256_and_si256(_mm256_set1_epi32(mask as i32), bits);
+    _mm256_castsi256_ps(_mm256_cmpeq_epi32(m, bits))
+}
+
+/// NaN lanes as the canonical quiet NaN (the reference's `lerp` makes them so; a NaN
+/// step anywhere makes the result NaN, so once at the end gives the same bits).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn canonical(r: __m256) -> __m256 {
+    let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(r, r);
+    _mm256_blendv_ps(r, _mm256_set1_ps(f32::NAN), nan)
+}
+
+/// Bilinear filtering of one group, NaNs not yet canonical.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let (w, h) = (i(g.w), i(g.h));
     let u = texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u));
     let v = texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v));
@@ -182,55 +291,36 @@ pub(crate) fn bilinear(p: &Params, g: &Group<'_>, out: &mut [[f32; W]; 4]) {
         _mm256_cmpeq_epi32(i1, _mm256_add_epi32(i0, one)),
     );
     let pair = _mm256_movemask_ps(_mm256_castsi256_ps(pair)) as u32;
-    let mut top = [0u64; W];
-    let mut bottom = [0u64; W];
-    for l in 0..W {
-        let bytes = g.bytes[l];
-        if pair & (1 << l) != 0 {
-            top[l] = load8(bytes, k00[l]);
-            bottom[l] = load8(bytes, k01[l]);
-        } else {
-            top[l] = load4(bytes, k00[l]) | load4(bytes, k10[l]) << 32;
-            bottom[l] = load4(bytes, k01[l]) | load4(bytes, k11[l]) << 32;
-        }
-    }
-    // Each 64-bit lane holds (left texel, right texel): split into the left and right
-    // texels of all eight lanes, in lane order.
-    let split = |q: &[u64; W]| -> (__m256i, __m256i) {
-        let lo: __m256 = bytemuck::cast([q[0], q[1], q[2], q[3]]);
-        let hi: __m256 = bytemuck::cast([q[4], q[5], q[6], q[7]]);
-        let even = _mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(lo, hi));
-        let odd = _mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(lo, hi));
-        (
-            _mm256_permute4x64_epi64::<0b11_01_10_00>(even),
-            _mm256_permute4x64_epi64::<0b11_01_10_00>(odd),
-        )
-    };
-    let (t00, t10) = split(&top);
-    let (t01, t11) = split(&bottom);
-    let mask = |a: __m256i, b: __m256i| _mm256_castsi256_ps(_mm256_and_si256(a, b));
+    let (t00, t10) = split(rows(g, pair, &k00, &k10));
+    let (t01, t11) = split(rows(g, pair, &k01, &k11));
     let inside = [
-        mask(in_i0, in_j0),
-        mask(in_i1, in_j0),
-        mask(in_i0, in_j1),
-        mask(in_i1, in_j1),
+        _mm256_castsi256_ps(_mm256_and_si256(in_i0, in_j0)),
+        _mm256_castsi256_ps(_mm256_and_si256(in_i1, in_j0)),
+        _mm256_castsi256_ps(_mm256_and_si256(in_i0, in_j1)),
+        _mm256_castsi256_ps(_mm256_and_si256(in_i1, in_j1)),
     ];
-    let all_inside = inside.iter().all(|m| _mm256_movemask_ps(*m) == 0xff);
-    let canonical = _mm256_set1_ps(f32::NAN);
-    for (c, out) in out.iter_mut().enumerate() {
+    let all_inside = _mm256_movemask_ps(_mm256_and_ps(
+        _mm256_and_ps(inside[0], inside[1]),
+        _mm256_and_ps(inside[2], inside[3]),
+    )) == 0xff;
+    let mut r = [_mm256_setzero_ps(); 4];
+    for (c, r) in r.iter_mut().enumerate() {
         // Byte c of every 32-bit lane into its low byte, zeros above.
-        let m = |d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32);
-        let pick = _mm256_setr_epi32(m(0), m(1), m(2), m(3), m(0), m(1), m(2), m(3));
-        let ch = |t: __m256i| unorm8(_mm256_shuffle_epi8(t, pick));
-        let mut tap = [ch(t00), ch(t10), ch(t01), ch(t11)];
+        let m = [0, 1, 2, 3].map(|d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32));
+        let pick = _mm256_setr_epi32(m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]);
+        let mut tap = [
+            unorm8(_mm256_shuffle_epi8(t00, pick)),
+            unorm8(_mm256_shuffle_epi8(t10, pick)),
+            unorm8(_mm256_shuffle_epi8(t01, pick)),
+            unorm8(_mm256_shuffle_epi8(t11, pick)),
+        ];
         if !all_inside {
             let border = _mm256_set1_ps(p.border[c]);
             for (t, m) in tap.iter_mut().zip(&inside) {
                 *t = _mm256_blendv_ps(border, *t, *m);
             }
         }
-        let r = lerp(lerp(tap[0], tap[1], a), lerp(tap[2], tap[3], a), b);
-        let nan = _mm256_cmp_ps::<_CMP_UNORD_Q>(r, r);
-        *out = bytemuck::cast(_mm256_blendv_ps(r, canonical, nan));
+        *r = lerp(lerp(tap[0], tap[1], a), lerp(tap[2], tap[3], a), b);
     }
+    r
 }

@@ -16,7 +16,7 @@ use crate::format::Base;
 use crate::lod;
 use crate::nv::NvOpcode;
 use crate::request::{Lanes, LodMode, OpKind, TexOp};
-use crate::sample::{execute, lerp, Ctx, MAX_LEVELS};
+use crate::sample::{execute, Ctx, MAX_LEVELS};
 use crate::sampler::{Filter, SamplerState, Swizzle, Wrap};
 use crate::texture::{Target, Texels, Texture};
 use std::sync::Arc;
@@ -125,29 +125,57 @@ impl Bound {
         } else {
             mask & ((1u64 << N) - 1)
         };
-        let f = |c: usize| coord[c].map(f32::from_bits);
-        let mut c = [f(0), f(1), f(2)];
-        let w = f(3);
-        if opcode == NvOpcode::Txp {
+        let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && fragment;
+        let txp = opcode == NvOpcode::Txp;
+        let call = Call {
+            k,
+            tex: &self.texture,
+            s: &self.sampler,
+            mode,
+            implicit,
+            offset,
+        };
+        sample_registers(&call, txp, coord, mask, out);
+        true
+    }
+}
+
+/// One lookup's fixed inputs.
+struct Call<'a> {
+    k: &'a Rgba8Linear2d,
+    tex: &'a Texture,
+    s: &'a SamplerState,
+    mode: LodMode,
+    implicit: bool,
+    offset: [i32; 2],
+}
+
+crate::multiversion! {
+    /// [`Rgba8Linear2d::sample`] from coordinate registers (TXP: divided by w), compiled
+    /// per instruction set so its lane loops and copies are vectorised.
+    fn sample_registers<const N: usize>(
+        call: &Call<'_>,
+        txp: bool,
+        coord: &[[u32; N]; 4],
+        mask: u64,
+        out: &mut [[u32; N]; 4],
+    ) {
+        let mut c = [[0.0f32; N]; 3];
+        let mut w = [0.0f32; N];
+        for i in 0..N {
+            w[i] = f32::from_bits(coord[3][i]);
+            for a in 0..3 {
+                c[a][i] = f32::from_bits(coord[a][i]);
+            }
+        }
+        if txp {
             for a in &mut c {
                 for i in 0..N {
                     a[i] /= w[i];
                 }
             }
         }
-        let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && fragment;
-        k.sample(
-            &self.texture,
-            &self.sampler,
-            mode,
-            implicit,
-            &c,
-            &w,
-            offset,
-            mask,
-            out,
-        );
-        true
+        call.k.sample(call, &c, &w, mask, out);
     }
 }
 
@@ -248,16 +276,14 @@ impl Rgba8Linear2d {
     #[inline(always)]
     fn sample<const N: usize>(
         &self,
-        tex: &Texture,
-        s: &SamplerState,
-        mode: LodMode,
-        implicit: bool,
+        call: &Call<'_>,
         c: &[[f32; N]; 3],
         lod: &[f32; N],
-        offset: [i32; 2],
         mask: u64,
         out: &mut [[u32; N]; 4],
     ) {
+        let (tex, s, mode, implicit, offset) =
+            (call.tex, call.s, call.mode, call.implicit, call.offset);
         // Level pairs and the weight of the second, per lane.
         let mut l0 = [self.base as u8; N];
         let mut l1 = [self.base as u8; N];
@@ -288,53 +314,7 @@ impl Rgba8Linear2d {
             }
         }
         second &= mask;
-        let mut res = [[0.0f32; N]; 4];
-        self.bilinear(tex, c, offset, &l0, &mut res);
-        if second != 0 {
-            let mut v1 = [[0.0f32; N]; 4];
-            self.bilinear(tex, c, offset, &l1, &mut v1);
-            for ch in 0..4 {
-                for i in 0..N {
-                    let l = lerp(res[ch][i], v1[ch][i], weight[i]);
-                    res[ch][i] = if second & (1 << i) != 0 {
-                        l
-                    } else {
-                        res[ch][i]
-                    };
-                }
-            }
-        }
-        const ONE: u32 = 0x3f80_0000;
-        for (o, sw) in out.iter_mut().zip(self.swizzle) {
-            let src = match sw {
-                Swizzle::R => Some(0),
-                Swizzle::G => Some(1),
-                Swizzle::B => Some(2),
-                Swizzle::A => Some(3),
-                Swizzle::Zero | Swizzle::One => None,
-            };
-            let konst = if sw == Swizzle::One { ONE } else { 0 };
-            for i in 0..N {
-                let v = match src {
-                    Some(k) => res[k][i].to_bits(),
-                    None => konst,
-                };
-                o[i] = if mask & (1 << i) != 0 { v } else { o[i] };
-            }
-        }
-    }
-
-    /// Bilinear lookups of every lane at level `level[lane]`, as f32 per channel.
-    #[inline(always)]
-    fn bilinear<const N: usize>(
-        &self,
-        tex: &Texture,
-        c: &[[f32; N]; 3],
-        offset: [i32; 2],
-        level: &[u8; N],
-        res: &mut [[f32; N]; 4],
-    ) {
-        use crate::avx2::{Group, Params, W};
+        use crate::avx2::{Params, W};
         let p = Params {
             wrap: self.wrap,
             border: self.border,
@@ -342,45 +322,112 @@ impl Rgba8Linear2d {
         };
         let off_u = [offset[0]; W];
         let off_v = [offset[1]; W];
+        let weights = weight.as_chunks::<W>().0;
+        let mut out = out.each_mut().map(|o| o.as_chunks_mut::<W>().0);
+        // Without mipmaps every lane reads the base level: its sizes once per call.
+        let base = (!self.lod_matters).then(|| self.levels(tex, &[self.base as u8; W]));
         for g in 0..N / W {
             let o = g * W;
-            let s: &[f32; W] = c[0][o..o + W].try_into().unwrap_or(&[0.0; W]);
-            let t: &[f32; W] = c[1][o..o + W].try_into().unwrap_or(&[0.0; W]);
-            let mut w = [0i32; W];
-            let mut h = [0i32; W];
-            let mut fw = [0.0f32; W];
-            let mut fh = [0.0f32; W];
-            let mut bytes: [&[u8]; W] = [&[]; W];
-            let first = level[o];
-            let uniform = level[o..o + W].iter().all(|&l| l == first);
-            if uniform {
-                let z = self.sizes.get(first as usize).copied().unwrap_or_default();
-                (w, h, fw, fh) = ([z.w; W], [z.h; W], [z.fw; W], [z.fh; W]);
-                bytes = [bytes_of(tex, first); W];
-            } else {
-                for l in 0..W {
-                    let lv = level[o + l];
-                    let z = self.sizes.get(lv as usize).copied().unwrap_or_default();
-                    (w[l], h[l], fw[l], fh[l]) = (z.w, z.h, z.fw, z.fh);
-                    bytes[l] = bytes_of(tex, lv);
-                }
-            }
-            let g = Group {
-                s,
-                t,
+            let lanes = Lanes2d {
+                s: c[0][o..o + W].try_into().unwrap_or(&[0.0; W]),
+                t: c[1][o..o + W].try_into().unwrap_or(&[0.0; W]),
                 off_u: &off_u,
                 off_v: &off_v,
-                w: &w,
-                h: &h,
-                fw: &fw,
-                fh: &fh,
-                bytes,
             };
-            let mut r = [[0.0f32; W]; 4];
-            crate::simd::bilinear_rgba8(&p, &g, &mut r);
-            for ch in 0..4 {
-                res[ch][o..o + W].copy_from_slice(&r[ch]);
-            }
+            let l0: &[u8; W] = l0[o..o + W].try_into().unwrap_or(&[0; W]);
+            let l1: &[u8; W] = l1[o..o + W].try_into().unwrap_or(&[0; W]);
+            let own;
+            let g0 = match &base {
+                Some(b) => b,
+                None => {
+                    own = self.levels(tex, l0);
+                    &own
+                }
+            };
+            let g0 = g0.group(&lanes);
+            let sec = ((second >> o) & 0xff) as u32;
+            let g1 = (sec != 0).then(|| self.levels(tex, l1));
+            let g1 = g1.as_ref().map(|g| g.group(&lanes));
+            let part = out.each_mut().map(|o| &mut o[g]);
+            let wt = weights.get(g).unwrap_or(&[0.0; W]);
+            crate::simd::lookup_rgba8(
+                &p,
+                &g0,
+                g1.as_ref().map(|g| (g, wt, sec)),
+                self.swizzle,
+                ((mask >> o) & 0xff) as u32,
+                part,
+            );
+        }
+    }
+
+    /// Sizes and bytes of the level each lane of a group reads.
+    #[inline(always)]
+    fn levels<'t>(&self, tex: &'t Texture, level: &[u8; crate::avx2::W]) -> LaneSizes<'t> {
+        use crate::avx2::W;
+        let first = level[0];
+        if level.iter().all(|&l| l == first) {
+            let z = self.sizes.get(first as usize).copied().unwrap_or_default();
+            return LaneSizes {
+                w: [z.w; W],
+                h: [z.h; W],
+                fw: [z.fw; W],
+                fh: [z.fh; W],
+                bytes: [bytes_of(tex, first); W],
+            };
+        }
+        let mut r = LaneSizes {
+            w: [0; W],
+            h: [0; W],
+            fw: [0.0; W],
+            fh: [0.0; W],
+            bytes: [&[]; W],
+        };
+        for l in 0..W {
+            let z = self
+                .sizes
+                .get(level[l] as usize)
+                .copied()
+                .unwrap_or_default();
+            (r.w[l], r.h[l], r.fw[l], r.fh[l]) = (z.w, z.h, z.fw, z.fh);
+            r.bytes[l] = bytes_of(tex, level[l]);
+        }
+        r
+    }
+}
+
+/// Coordinates and offsets of one group of lanes.
+struct Lanes2d<'a> {
+    s: &'a [f32; crate::avx2::W],
+    t: &'a [f32; crate::avx2::W],
+    off_u: &'a [i32; crate::avx2::W],
+    off_v: &'a [i32; crate::avx2::W],
+}
+
+/// The level each lane of a group reads: sizes and bytes.
+struct LaneSizes<'t> {
+    w: [i32; crate::avx2::W],
+    h: [i32; crate::avx2::W],
+    fw: [f32; crate::avx2::W],
+    fh: [f32; crate::avx2::W],
+    bytes: [&'t [u8]; crate::avx2::W],
+}
+
+impl<'t> LaneSizes<'t> {
+    fn group<'a>(&'a self, l: &Lanes2d<'a>) -> crate::avx2::Group<'a>
+    where
+        't: 'a,
+    {
+        crate::avx2::Group {
+            s: l.s,
+            t: l.t,
+            off_u: l.off_u,
+            off_v: l.off_v,
+            w: &self.w,
+            h: &self.h,
+            fw: &self.fw,
+            fh: &self.fh,
+            bytes: self.bytes,
         }
     }
 }

@@ -142,6 +142,30 @@ pub(crate) fn bilinear_rgba8(
     true
 }
 
+/// One group of a 2D RGBA8 LINEAR lookup with the AVX2 kernel ([`crate::avx2::lookup`]);
+/// false (nothing written) when this CPU or [`force`] rules AVX2 out.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn lookup_rgba8(
+    p: &crate::avx2::Params,
+    g0: &crate::avx2::Group<'_>,
+    g1: Option<(&crate::avx2::Group<'_>, &[f32; crate::avx2::W], u32)>,
+    swizzle: [crate::sampler::Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; crate::avx2::W]; 4],
+) -> bool {
+    if isa() < Isa::Avx2 {
+        return false;
+    }
+    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
+    // and fma, the features `lookup` is compiled with.
+    #[allow(unsafe_code)]
+    unsafe {
+        crate::avx2::lookup(p, g0, g1, swizzle, mask, out)
+    };
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
