@@ -52,7 +52,7 @@ pub const MAX_PROGRAM_SUBROUTINE_NUM: u32 = 256;
 pub const VENDOR: &str = "glemu";
 /// `GL_RENDERER`.
 pub const RENDERER: &str = "glemu software GPU (NVIDIA assembly programs)";
-/// `GL_VERSION`: "4.6 glemu <crate version>".
+/// `GL_VERSION`: "4.6 glemu" and the crate version.
 pub const VERSION: &str = concat!("4.6 glemu ", env!("CARGO_PKG_VERSION"));
 
 /// Which GL query reports a limit.

@@ -192,6 +192,9 @@ pub(super) fn attrib_format(
     Ok(format)
 }
 
+/// # Chapter 10.3 — Vertex arrays
+///
+/// Vertex array objects, `vertex_attrib_pointer` and the conventional arrays.
 impl Context {
     /// `glGenVertexArrays`: `n` fresh names; each becomes an object when first bound.
     ///

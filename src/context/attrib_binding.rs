@@ -21,6 +21,7 @@ fn check_binding(binding: u32) -> Result<()> {
     Ok(())
 }
 
+/// # Chapter 10.3.1 — Vertex attribute bindings (ARB_vertex_attrib_binding)
 impl Context {
     /// `glBindVertexBuffer`: binding `binding` reads buffer `buffer` (0: none) from byte
     /// `offset`, `stride` bytes per vertex (0 is a stride of 0: every vertex reads the

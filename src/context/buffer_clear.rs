@@ -23,6 +23,9 @@ fn buffer_format(internal_format: u32) -> Result<Format> {
         .ok_or_else(|| Error::invalid_enum("buffer internal format", internal_format))
 }
 
+/// # Chapter 6.4 — Clearing buffer data
+///
+/// `clear_buffer_data`, `clear_buffer_sub_data`.
 impl Context {
     /// `glClearBufferData`: [`Context::clear_buffer_sub_data`] of the whole buffer.
     ///

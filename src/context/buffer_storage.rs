@@ -18,6 +18,9 @@ const STORAGE_BITS: u32 = gl::DYNAMIC_STORAGE_BIT
     | gl::MAP_COHERENT_BIT
     | gl::CLIENT_STORAGE_BIT;
 
+/// # Chapter 6.2 — Immutable buffer storage
+///
+/// `buffer_storage`, invalidation.
 impl Context {
     /// `glBufferStorage` with initial contents: an immutable store of `data.len()` bytes
     /// with `flags` (`DYNAMIC_STORAGE_BIT`, `MAP_READ_BIT`, `MAP_WRITE_BIT`,

@@ -174,6 +174,10 @@ pub fn param_buffer_target_for(program_target: u32) -> Option<u32> {
 
 pub use super::mapping::{MappedBytes, Mapping};
 
+/// # Chapter 6 — Buffer objects
+///
+/// Names, bindings (indexed too), `buffer_data` / `buffer_sub_data` of any `bytemuck::Pod`
+/// slice, copies, GPU addresses.
 impl Context {
     /// `glGenBuffers`.
     ///

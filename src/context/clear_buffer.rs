@@ -30,6 +30,9 @@ fn values<T: Copy + Default, const N: usize>(v: &[T], what: &str) -> Result<[T; 
     Ok(out)
 }
 
+/// # Chapter 17.4.3.1 — Clearing individual buffers
+///
+/// `clear_buffer_fv/iv/uiv/fi`.
 impl Context {
     /// `glClearBufferfv`: `COLOR` clears draw buffer `drawbuffer` to `value` (4 floats);
     /// `DEPTH` clears the depth buffer to `value[0]` (`drawbuffer` 0). Honours the

@@ -10,6 +10,10 @@ fn one(names: Vec<u32>) -> u32 {
     names.into_iter().next().unwrap_or_default()
 }
 
+/// # Chapter 5 — Object names
+///
+/// Single-object helpers beside the `gen_*` calls: `create_buffer`,
+/// `create_texture(target)`, ...
 impl Context {
     /// A new buffer name (`gen_buffers(1)`).
     ///

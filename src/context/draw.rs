@@ -67,6 +67,7 @@ fn xfb_class(mode: u32) -> u32 {
     }
 }
 
+/// # Chapter 10.4 — Drawing commands
 impl Context {
     /// `glDrawArrays`.
     ///

@@ -103,6 +103,7 @@ fn plane_of(fbo: &Fbo, k: usize) -> Option<usize> {
     Some(fbo.color.iter().take(k).flatten().count())
 }
 
+/// # Chapter 17.4.1 — Selecting draw and read buffers
 impl Context {
     fn buffers_mut(&mut self) -> &mut Buffers {
         match self.fbos.draw {

@@ -27,6 +27,7 @@ fn indirect_at(offset: u64, i: u64, step: u64) -> Result<u64> {
         })
 }
 
+/// # Chapter 10.4 — Multi-draws and indirect draws
 impl Context {
     /// `glMultiDrawArrays`: one draw per (first, count) pair.
     ///

@@ -45,6 +45,9 @@ impl Executors {
     }
 }
 
+/// # Chapter 11 — How programs run (glemu)
+///
+/// Native code or the reference interpreter.
 impl Context {
     /// How programs run: [`Backend::Native`] (machine code compiled per program, the
     /// default) or [`Backend::Interpreter`] (the reference, for per-pixel debugging and for

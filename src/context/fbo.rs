@@ -468,6 +468,9 @@ impl Fbos {
     }
 }
 
+/// # Chapter 9 — Framebuffer objects and renderbuffers
+///
+/// Also `blit_framebuffer` (chapter 18.3.1).
 impl Context {
     /// `glGenRenderbuffers`.
     ///

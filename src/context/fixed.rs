@@ -300,6 +300,7 @@ fn vertex_fixed(st: &GlState) -> Result<VertexFixed> {
     })
 }
 
+/// # Chapter 12 — Fixed-function pipeline (programs generated from state)
 impl Context {
     /// `glLightModeli` for `LIGHT_MODEL_LOCAL_VIEWER`, `LIGHT_MODEL_TWO_SIDE` (0 or not)
     /// and `LIGHT_MODEL_COLOR_CONTROL` (`SINGLE_COLOR` or `SEPARATE_SPECULAR_COLOR`), used by

@@ -31,6 +31,7 @@ pub(crate) fn new_framebuffer(w: u32, h: u32, samples: u32) -> Result<Framebuffe
     .map_err(from_raster)
 }
 
+/// # Chapter 17.4 — Clearing and per-sample reads
 impl Context {
     /// Re-creates the framebuffer at `width`×`height` with `samples` samples per pixel
     /// (contents are lost; viewport and scissor reset to the new size).

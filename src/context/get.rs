@@ -77,6 +77,7 @@ fn int(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
 
+/// # Chapter 22 — Context state queries
 impl Context {
     /// `glGetIntegerv(pname)`: bindings (`VERTEX_ARRAY_BINDING`, `ARRAY_BUFFER_BINDING`,
     /// `ELEMENT_ARRAY_BUFFER_BINDING`, `DRAW_FRAMEBUFFER_BINDING` = `FRAMEBUFFER_BINDING`,
@@ -275,6 +276,7 @@ impl Context {
     }
 }
 
+/// # Chapter 22 — Context state queries
 impl Context {
     /// `glGetFloatv`: float state as stored (`COLOR_CLEAR_VALUE`, `DEPTH_CLEAR_VALUE`,
     /// `BLEND_COLOR`, `VIEWPORT`, `DEPTH_RANGE`, `POINT_SIZE`, `LINE_WIDTH`,

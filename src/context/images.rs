@@ -71,6 +71,7 @@ fn is_unsized(format: u32) -> bool {
     matches!(format, 4 | gl::RED | 0x8227 | gl::RGBA)
 }
 
+/// # Chapter 8.26 — Texture image units (image load/store)
 impl Context {
     /// `glBindImageTextureEXT` (GL 4.2 `glBindImageTexture`): binds `level` of `texture` to
     /// image unit `unit` for programs' LOADIM / STOREIM / ATOMIM (`program.image[unit]`).

@@ -3,6 +3,9 @@
 
 use super::Context;
 
+/// # Chapter 5 — Object queries
+///
+/// `is_texture`, `is_program`, ...
 impl Context {
     /// `glIsTexture`.
     ///

@@ -28,6 +28,10 @@ fn frustum_matrix(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> DMat4 {
     )
 }
 
+/// # Chapter 12 — Fixed-function vertex processing
+///
+/// Matrix stacks (`matrix_mode`, `push_matrix`, `rotate`, `ortho`, `frustum`, ...),
+/// lighting, materials.
 impl Context {
     /// `glMatrixMode` (`MODELVIEW`, `PROJECTION`, `TEXTURE` of the active unit,
     /// `MATRIX0_ARB + n`).

@@ -229,6 +229,9 @@ impl Mapping {
     }
 }
 
+/// # Chapter 6.3 — Mapping buffers
+///
+/// `map_buffer`, `map_buffer_range`, flushes.
 impl Context {
     /// `glMapBuffer`: maps the whole bound buffer (`READ_ONLY`, `WRITE_ONLY` or
     /// `READ_WRITE`); mapping a mapped buffer is `INVALID_OPERATION`.

@@ -1,60 +1,101 @@
 //! `glemu::Context`: GL objects and state with entry points named after GL's, each
 //! returning `Result<_, glemu::Error>` whose error carries the GL error it stands for.
 //!
-//! Submodules, by object kind: `state` (plain GL state), `matrix`, `programs` (program
-//! objects and parameters), `params` (resolving a program's parameter slots per draw),
-//! `buffers` (buffer objects, copies, parameters, GPU addresses), `buffer_storage`
-//! (immutable storage, invalidation), `buffer_clear` (glClearBufferSubData), `mapping`
-//! (glMapBuffer, glMapBufferRange, explicit flushes), `arrays` (vertex arrays),
-//! `framebuffer` (clears, per-sample reads), `readback` (glReadPixels, images, PNG),
-//! `fbo` (framebuffer objects), `render_texture` (texture attachments), `get`
-//! (glGetIntegerv), `subroutines` (program subroutine parameters),
-//! `textures` (objects, image definition), `images` (image units),
-//! `tex_upload` (sub-images, compressed images, pixel store), `samplers` (sampler
-//! objects), `program_query` (glGetProgramiv), `xfb` and `xfb_objects` (transform
-//! feedback state, objects and their draws), `queries`, `is_object` (glIsTexture,
-//! glIsProgramARB), `draw` (snapshot and submit), `draw_multi` (multi-draws, indirect
-//! draws), `fixed` (fixed-function programs generated from state), `viewports` (the
-//! viewport, scissor and depth-range arrays).
+//! The Context's calls are grouped by the chapter of the GL 4.6 (compatibility profile)
+//! specification they come from, one module per group, declared below in chapter order
+//! so the documentation lists them that way; each `impl Context` block's heading names
+//! its chapter. `state` holds the plain GL state, `params` resolves a program's
+//! parameter slots per draw, `snapshot` and `draw` build and submit draws.
 
-pub mod arrays;
-mod attrib_binding;
-mod buffer_clear;
-mod buffer_storage;
-pub mod buffers;
-mod clear_buffer;
-mod create;
-mod draw;
-mod draw_buffers;
-mod draw_multi;
-mod executors;
-pub mod fbo;
-mod fixed;
-pub mod framebuffer;
-mod get;
-pub mod images;
-mod is_object;
-mod legacy_state;
-mod mapping;
-mod names;
-mod param_buffers;
-pub(crate) mod params;
-mod program_query;
-pub mod programs;
-pub mod queries;
-pub mod readback;
-mod render_texture;
-mod samplers;
+// The plain GL state and the draw snapshot; context creation and capabilities (chapters
+// 10.2, 14, 17) are in this file, listed last.
 pub(crate) mod snapshot;
+
 pub(crate) mod state;
-pub mod subroutines;
-mod tex_copy;
-mod tex_storage;
-mod tex_upload;
+
+mod names;
+
+// Chapter 4: queries.
+pub mod queries;
+
+// Chapter 5: object names.
+mod create;
+
+mod is_object;
+
+// Chapter 6: buffer objects.
+pub mod buffers;
+
+mod buffer_storage;
+
+mod mapping;
+
+mod buffer_clear;
+
+// Chapter 8: textures and samplers.
 pub mod textures;
-mod viewports;
+
+mod tex_upload;
+
+mod tex_storage;
+
+mod tex_copy;
+
+mod samplers;
+
+pub mod images;
+
+// Chapter 9: framebuffer objects.
+pub mod fbo;
+
+mod render_texture;
+
+// Chapter 10: vertex specification and drawing.
+pub mod arrays;
+
+mod attrib_binding;
+
+mod draw;
+
+mod draw_multi;
+
+// Chapter 11: assembly programs.
+pub mod programs;
+
+pub(crate) mod params;
+
+mod param_buffers;
+
+mod program_query;
+
+pub mod subroutines;
+
+mod executors;
+
+// Chapter 12: fixed-function vertex processing.
+mod legacy_state;
+
+mod fixed;
+
+// Chapter 13: transform feedback, viewports.
 pub mod xfb;
+
 mod xfb_objects;
+
+mod viewports;
+
+// Chapter 17: writing to the framebuffer.
+pub mod framebuffer;
+
+mod clear_buffer;
+
+mod draw_buffers;
+
+// Chapter 18: reading pixels.
+pub mod readback;
+
+// Chapter 22: state queries.
+mod get;
 
 use crate::error::{Error, GlError, Result};
 use crate::gl;
@@ -99,6 +140,10 @@ pub(crate) const VIEWPORT_BOUNDS_RANGE: [i32; 2] = [-32768, 32767];
 /// ctx.depth_func(gl::LEQUAL).unwrap();
 /// assert!(ctx.is_enabled(gl::DEPTH_TEST).unwrap());
 /// ```
+///
+/// The calls are grouped below by GL chapter, one heading per group.
+///
+#[doc = include_str!("bindings.md")]
 #[derive(Debug)]
 pub struct Context {
     pub(crate) st: GlState,
@@ -184,6 +229,11 @@ fn faces(face: u32) -> &'static [usize] {
     }
 }
 
+/// # Context creation, capabilities and fixed-function state
+///
+/// `new`, `enable`/`disable`, depth, stencil, blending, colour masks (chapter 17), culling,
+/// polygon and point state (chapter 14), current vertex attributes (chapter 10.2) and patch
+/// parameters (chapter 10.1.15).
 impl Context {
     /// A context with a `width`×`height` RGBA8 framebuffer (single-sampled) plus a
     /// 24/8 depth-stencil buffer, in GL's initial state.

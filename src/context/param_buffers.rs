@@ -11,6 +11,7 @@ const BINDINGS: u32 = 16;
 /// `MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV` (4096 vec4s) in 32-bit words.
 const MAX_WORDS: u64 = 4096 * 4;
 
+/// # Chapter 11 — Parameter buffers (NV_parameter_buffer_object)
 impl Context {
     /// `glProgramBufferParametersfvNV`: writes `params` to words `word..` of the buffer
     /// bound to parameter-buffer binding `binding` of program target `target` (what

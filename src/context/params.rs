@@ -188,6 +188,7 @@ pub(crate) fn state_value(st: &GlState, b: &StateBinding) -> Result<[u32; 4]> {
     })
 }
 
+/// # Chapter 11 — Program parameters
 impl Context {
     /// Env parameters of target `t` with `TrackMatrixNV` tracking applied.
     pub(crate) fn effective_env(&self, t: usize) -> Result<Vec<[u32; 4]>> {

@@ -57,6 +57,9 @@ fn count(n: usize) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
+/// # Chapter 11 — Program queries
+///
+/// `get_program_iv` and friends.
 impl Context {
     /// `glGetProgramivARB(target, pname)`: for the program bound to `target`, its text
     /// length, format and binding, the instructions, temporaries, parameters, attributes

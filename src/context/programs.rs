@@ -180,6 +180,10 @@ fn param_range(index: u32, count: usize, max: usize) -> Result<std::ops::Range<u
     }
 }
 
+/// # Chapter 11 — Assembly programs
+///
+/// Program objects, `program_string`, env/local parameters (see the program-binding table
+/// on [`Context`]).
 impl Context {
     /// `glGenProgramsARB`: reserves `n` program names.
     ///

@@ -201,6 +201,9 @@ impl Queries {
     }
 }
 
+/// # Chapter 4 — Queries
+///
+/// Occlusion, primitive, transform-feedback, pipeline-statistics and timer queries.
 impl Context {
     /// What the pipeline did since the context was made (or since
     /// [`Context::reset_pipeline_statistics`]): the counters of

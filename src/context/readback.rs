@@ -151,6 +151,9 @@ fn clip(x: i32, y: i32, w: i32, h: i32, fw: u32, fh: u32) -> Option<Clip> {
     })
 }
 
+/// # Chapter 18.2 — Reading pixels
+///
+/// `read_pixels` with GL's format/type, `read_image`, `save_png`.
 impl Context {
     /// `glPixelStorei(PACK_ALIGNMENT)` as set (1, 2, 4 or 8; initially 4).
     pub(crate) fn pack_alignment(&self) -> usize {

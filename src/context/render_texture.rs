@@ -257,6 +257,7 @@ pub(crate) fn store_image(
 const RENDERBUFFER_TYPE: i32 = gl::RENDERBUFFER as i32;
 const TEXTURE_TYPE: i32 = gl::TEXTURE as i32;
 
+/// # Chapter 9.2.8 — Attaching texture images to a framebuffer
 impl Context {
     /// Stores what the draw framebuffer holds into the images attached to it (every
     /// layer of a layered attachment when `all_layers`, as clears write).

@@ -41,6 +41,7 @@ fn texture_only(pname: u32) -> bool {
     )
 }
 
+/// # Chapter 8.2 — Sampler objects
 impl Context {
     /// `glGenSamplers`: new sampler names, each with GL's initial sampler state.
     ///

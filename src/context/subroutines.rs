@@ -66,6 +66,7 @@ fn defaults(program: &Program) -> Vec<u32> {
     out
 }
 
+/// # Chapter 11 — Program subroutines (NV_gpu_program5)
 impl Context {
     /// `glProgramSubroutineParametersuivNV(target, count, params)`: sets
     /// `program.subroutine[0..params.len()]` of the program bound to `target`.

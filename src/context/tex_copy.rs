@@ -38,6 +38,9 @@ fn unsigned<const N: usize>(what: &str, v: [i32; N]) -> Result<[u32; N]> {
     Ok(v.map(|c| c as u32))
 }
 
+/// # Chapter 8.6, 18.3 — Copying into textures
+///
+/// `copy_tex_image_1d/2d`, `copy_tex_sub_image_1d/2d/3d`, `copy_image_sub_data`.
 impl Context {
     /// The rectangle `x, y, w, h` of the read framebuffer as canonical texels of `fmt`.
     /// Integer textures need an integer read buffer of the same signedness, depth

@@ -57,6 +57,9 @@ fn buffer_texture_format(internal_format: u32) -> Result<Format> {
     }
 }
 
+/// # Chapter 8.19, 8.9 — Immutable texture storage and buffer textures
+///
+/// `tex_storage_1d/2d/3d`, `tex_storage_2d_multisample`, `tex_buffer`, `tex_buffer_range`.
 impl Context {
     /// `glTexStorage1D`. See [`Context::tex_storage_3d`].
     ///

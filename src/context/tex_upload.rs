@@ -27,6 +27,9 @@ pub(super) fn physical(
 /// glemu-textures' layout.
 pub(super) type SubBox = (Format, [u32; 3], [u32; 3]);
 
+/// # Chapter 8.4–8.7 — Pixel storage, sub-images, compressed images
+///
+/// `pixel_store_i`, `tex_sub_image`, `compressed_tex_image`.
 impl Context {
     /// `glPixelStorei` for the row alignments (1, 2, 4 or 8; initially 4):
     /// `UNPACK_ALIGNMENT` pads each client row of `tex_image`/`tex_sub_image` data,

@@ -383,6 +383,9 @@ pub(crate) fn param_setting(pname: u32, values: &[f32]) -> Result<(&'static str,
     Ok((name, value))
 }
 
+/// # Chapter 8 — Textures
+///
+/// Texture objects, image definition (`tex_image*`), parameters, mipmaps.
 impl Context {
     /// `glGenTextures`.
     ///

@@ -19,6 +19,7 @@ fn check_index(what: &str, index: u32, count: usize) -> Result<usize> {
     Ok(i)
 }
 
+/// # Chapter 13.6 — Viewports, scissor boxes and depth ranges
 impl Context {
     /// `glViewport`: sets every viewport of the array.
     ///

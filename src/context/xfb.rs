@@ -13,6 +13,7 @@ pub use glemu_pipeline::xfb::{parse_attrib, XfbAttrib};
 
 pub(crate) use super::xfb_objects::Xfb;
 
+/// # Chapter 13.3 — Transform feedback
 impl Context {
     /// `glTransformFeedbackStreamAttribsNV` for one stream: the vertex results (by name,
     /// e.g. `result.position`, `result.attrib[3]`) recorded for `stream` (0..4).

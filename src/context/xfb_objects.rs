@@ -74,6 +74,7 @@ impl Xfb {
     }
 }
 
+/// # Chapter 13.3 — Transform feedback objects and their draws
 impl Context {
     /// `glGenTransformFeedbacks`: names that become objects when first bound.
     ///
