@@ -35,7 +35,7 @@ const PASS_VP: &str =
 const COLOR_FP: &str = "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n";
 
 fn floats(v: &[f32]) -> Arc<Buffer> {
-    Buffer::from_bytes(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+    Buffer::from_bytes(bytemuck::cast_slice(v).to_vec())
 }
 
 /// An array of `size` floats per element; a `stride` of 0 is tightly packed.
@@ -155,12 +155,7 @@ fn interpolated_colours_and_indexed_draw_with_cache() {
     ];
     let mut st = base_state(PrimitiveMode::Triangles, 6, attribs);
     st.call.indices = Some(IndexBuffer {
-        buffer: Buffer::from_bytes(
-            [0u16, 1, 2, 2, 1, 3]
-                .iter()
-                .flat_map(|v| v.to_le_bytes())
-                .collect(),
-        ),
+        buffer: Buffer::from_bytes(bytemuck::cast_slice(&[0u16, 1, 2, 2, 1, 3]).to_vec()),
         offset: 0,
         ty: IndexType::U16,
     });
@@ -298,7 +293,7 @@ fn time_grid_phases() {
         )],
     );
     st.call.indices = Some(IndexBuffer {
-        buffer: Buffer::from_bytes(idx.iter().flat_map(|v| v.to_le_bytes()).collect()),
+        buffer: Buffer::from_bytes(bytemuck::cast_slice(&idx[..]).to_vec()),
         offset: 0,
         ty: IndexType::U32,
     });

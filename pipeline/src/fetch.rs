@@ -435,18 +435,15 @@ mod tests {
 
     #[test]
     fn float_half_double() {
-        let b: Vec<u8> = [1.5f32, -2.0]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let b: Vec<u8> = bytemuck::cast_slice(&[1.5f32, -2.0]).to_vec();
         assert_eq!(
             floats(decode(AttribFormat::float(2), &b)),
             [1.5, -2.0, 0.0, 1.0]
         );
-        let h: Vec<u8> = [0.5f32, 3.0, -1.0]
-            .iter()
-            .flat_map(|x| half::f16::from_f32(*x).to_bits().to_le_bytes())
-            .collect();
+        let h: Vec<u16> = [0.5f32, 3.0, -1.0]
+            .map(|x| half::f16::from_f32(x).to_bits())
+            .to_vec();
+        let h: Vec<u8> = bytemuck::cast_slice(&h).to_vec();
         assert_eq!(
             floats(decode(
                 fmt(AttribType::Half, 3, AttribConversion::Float),
@@ -454,10 +451,7 @@ mod tests {
             )),
             [0.5, 3.0, -1.0, 1.0]
         );
-        let d: Vec<u8> = [0.25f64, 7.0, 1.0, 2.0]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let d: Vec<u8> = bytemuck::cast_slice(&[0.25f64, 7.0, 1.0, 2.0]).to_vec();
         assert_eq!(
             floats(decode(
                 fmt(AttribType::Double, 4, AttribConversion::Float),
@@ -478,20 +472,17 @@ mod tests {
             floats(decode(fmt(AttribType::Byte, 3, n), &[127, 0x80, 0x81])),
             [1.0, -1.0, -1.0, 1.0]
         );
-        let s: Vec<u8> = [32767i16, -32768]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let s: Vec<u8> = bytemuck::cast_slice(&[32767i16, -32768]).to_vec();
         assert_eq!(
             floats(decode(fmt(AttribType::Short, 2, n), &s)),
             [1.0, -1.0, 0.0, 1.0]
         );
-        let us: Vec<u8> = [65535u16].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let us: Vec<u8> = bytemuck::cast_slice(&[65535u16]).to_vec();
         assert_eq!(
             floats(decode(fmt(AttribType::UnsignedShort, 1, n), &us))[0],
             1.0
         );
-        let i: Vec<u8> = [i32::MAX, 0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let i: Vec<u8> = bytemuck::cast_slice(&[i32::MAX, 0]).to_vec();
         assert_eq!(
             floats(decode(fmt(AttribType::Int, 2, n), &i))[..2],
             [1.0, 0.0]
@@ -515,10 +506,7 @@ mod tests {
             floats(decode(fmt(AttribType::Byte, 2, c), &[0xfe, 5])),
             [-2.0, 5.0, 0.0, 1.0]
         );
-        let s: Vec<u8> = [-300i16, 300]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let s: Vec<u8> = bytemuck::cast_slice(&[-300i16, 300]).to_vec();
         assert_eq!(
             decode(fmt(AttribType::Short, 2, AttribConversion::Integer), &s),
             [(-300i32) as u32, 300, 0, 1]
@@ -530,10 +518,7 @@ mod tests {
             ),
             [1, 2, 3, 255]
         );
-        let u: Vec<u8> = [7u32, 0xffff_fffe]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let u: Vec<u8> = bytemuck::cast_slice(&[7u32, 0xffff_fffe]).to_vec();
         assert_eq!(
             decode(
                 fmt(AttribType::UnsignedInt, 2, AttribConversion::Integer),
@@ -541,9 +526,9 @@ mod tests {
             ),
             [7, 0xffff_fffe, 0, 1]
         );
-        let i: Vec<u8> = [-7i32].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let i: Vec<u8> = bytemuck::cast_slice(&[-7i32]).to_vec();
         assert_eq!(floats(decode(fmt(AttribType::Int, 1, c), &i))[0], -7.0);
-        let us: Vec<u8> = [40000u16].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let us: Vec<u8> = bytemuck::cast_slice(&[40000u16]).to_vec();
         assert_eq!(
             decode(
                 fmt(AttribType::UnsignedShort, 1, AttribConversion::Integer),
@@ -555,10 +540,7 @@ mod tests {
 
     #[test]
     fn sixty_four_bit() {
-        let v: Vec<u8> = [0x1_0000_0002u64, u64::MAX]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
+        let v: Vec<u8> = bytemuck::cast_slice(&[0x1_0000_0002u64, u64::MAX]).to_vec();
         assert_eq!(
             decode(
                 fmt(AttribType::UnsignedInt64, 2, AttribConversion::Long),
@@ -626,7 +608,7 @@ mod tests {
     }
 
     fn u16_buffer(v: &[u16]) -> Arc<Buffer> {
-        Buffer::from_bytes(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+        Buffer::from_bytes(bytemuck::cast_slice(v).to_vec())
     }
 
     #[test]
@@ -651,7 +633,7 @@ mod tests {
             vec![3, RESTART, 4]
         );
         let b32 = IndexBuffer {
-            buffer: Buffer::from_bytes([5u32, 6].iter().flat_map(|x| x.to_le_bytes()).collect()),
+            buffer: Buffer::from_bytes(bytemuck::cast_slice(&[5u32, 6]).to_vec()),
             offset: 4,
             ty: IndexType::U32,
         };
@@ -672,7 +654,7 @@ mod tests {
             3.0f32.to_bits(),
             0,
         ];
-        let buffer = Buffer::from_bytes(words.iter().flat_map(|x| x.to_le_bytes()).collect());
+        let buffer = Buffer::from_bytes(bytemuck::cast_slice(&words[..]).to_vec());
         let mut array = VertexArray {
             buffer,
             offset: 4,

@@ -271,10 +271,7 @@ mod tests {
         let fp = "!!NVfp5.0\nINT TEMP o;\n\
             ATOMIM.ADD.U32 o.x, {1, 0, 0, 0}, {0, 0, 0, 0}, image[0], 2D;\n\
             MOV result.color, {0, 1, 0, 1};\nEND\n";
-        let xy: Vec<u8> = [-0.9f32, -0.7, 0.8, -0.95, 0.1, 0.9]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
+        let xy: Vec<u8> = bytemuck::cast_slice(&[-0.9f32, -0.7, 0.8, -0.95, 0.1, 0.9]).to_vec();
         let mut counts = Vec::new();
         for threads in [1, 2] {
             let unit = units(ImageAccess::ReadWrite).swap_remove(1);

@@ -37,8 +37,7 @@
 //!     }).collect();
 //!     StageProgram::new(p, params)
 //! };
-//! let xy: Vec<u8> = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]
-//!     .iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let xy: Vec<u8> = bytemuck::cast_slice(&[-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]).to_vec();
 //! let state = DrawState {
 //!     programs: Programs {
 //!         vertex: Some(stage(vp, Stage::Vertex)),

@@ -8,7 +8,7 @@ use glemu_programs::ir::Stage;
 
 fn mem_with(words: &[u32]) -> TestEnv {
     let env = TestEnv {
-        mem: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        mem: bytemuck::cast_slice(words).to_vec(),
         ..Default::default()
     };
     env
@@ -75,13 +75,7 @@ fn global_load_store_atomics() {
     let s = r.stats.expect("run");
     assert_eq!(r.state.temp_lane(1, 0)[0], 3);
     assert_eq!(r.state.temp_lane(2, 0)[..2], [10, 3]);
-    assert_eq!(
-        r.env.mem,
-        [77u32, 9, 15]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect::<Vec<_>>()
-    );
+    assert_eq!(r.env.mem, bytemuck::cast_slice::<u32, u8>(&[77, 9, 15]));
     assert_eq!(s.oob_writes, 1);
 }
 
@@ -349,7 +343,7 @@ fn ipac_ipas_and_emits() {
 }
 
 fn words(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+    bytemuck::cast_slice(w).to_vec()
 }
 
 /// NV_shader_storage_buffer_object: the STORAGE index is a byte offset, which may be a
