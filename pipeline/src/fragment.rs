@@ -318,6 +318,9 @@ impl<'a> ProgramShader<'a> {
     }
 }
 
+// Interpolated varyings go straight into the executor's registers.
+const _: () = assert!(LANES == MAX_LANES);
+
 /// Per-worker registers.
 pub struct Scratch<'a> {
     ls: LaneState,
@@ -422,18 +425,10 @@ impl ProgramShader<'_> {
                         Some(b) if !front => *b,
                         _ => *base,
                     };
+                    // Straight into the register (batch and register widths agree, see
+                    // the assertion below), all components in one call.
                     let comps = if *scalar { 1 } else { 4 };
-                    for c in 0..comps {
-                        // Straight into the register when the batch and register widths
-                        // agree (they do today), saving a copy per component.
-                        match <&mut [u32; LANES]>::try_from(&mut reg[c][..]) {
-                            Ok(r) => batch.interpolate(base + c, r),
-                            Err(_) => {
-                                batch.interpolate(base + c, &mut s.tmp[0]);
-                                reg[c][..lanes].copy_from_slice(&s.tmp[0][..lanes]);
-                            }
-                        }
-                    }
+                    batch.interpolate_n(base, comps, reg);
                     if *scalar {
                         for (c, v) in [(1, 0), (2, 0), (3, ONE)] {
                             reg[c] = [v; MAX_LANES];

@@ -76,24 +76,37 @@ multiversion! {
         let (ox, oy, iw) = (prim.ox, prim.oy, &prim.inv_w);
         l.quads = LANES / 4;
         l.per_sample = false;
-        for lane in 0..LANES {
-            l.x[lane] = bx + LANE_COL[lane];
-            l.y[lane] = qy + LANE_ROW[lane];
-            l.coverage[lane] = cov;
-            l.sample_id[lane] = 0;
+        // Whole lane arrays built first, then stored: each line is a vector operation.
+        let (bxs, qys) = ([bx; LANES], [qy; LANES]);
+        let (oxs, oys) = ([ox; LANES], [oy; LANES]);
+        let mut x = [0i32; LANES];
+        let mut y = [0i32; LANES];
+        let mut rx = [0.0f32; LANES];
+        let mut ry = [0.0f32; LANES];
+        for i in 0..LANES {
+            x[i] = bxs[i] + LANE_COL[i];
+            y[i] = qys[i] + LANE_ROW[i];
         }
-        for lane in 0..LANES {
-            l.rx[lane] = l.x[lane] as f32 + 0.5 - ox;
-            l.ry[lane] = l.y[lane] as f32 + 0.5 - oy;
+        for i in 0..LANES {
+            rx[i] = x[i] as f32 + 0.5 - oxs[i];
+            ry[i] = y[i] as f32 + 0.5 - oys[i];
         }
-        match flat_w {
-            Some(w) => l.w = [w; LANES],
+        l.x = x;
+        l.y = y;
+        l.rx = rx;
+        l.ry = ry;
+        l.coverage = [cov; LANES];
+        l.sample_id = [0; LANES];
+        l.w = match flat_w {
+            Some(w) => [w; LANES],
             None => {
-                for lane in 0..LANES {
-                    l.w[lane] = lane_w(iw, l.rx[lane], l.ry[lane]);
+                let mut w = [0.0f32; LANES];
+                for i in 0..LANES {
+                    w[i] = lane_w(iw, rx[i], ry[i]);
                 }
+                w
             }
-        }
+        };
     }
 }
 
@@ -135,18 +148,26 @@ fn rows<const W: usize, C: Fn(u32, u32) -> bool>(
     cmp: C,
 ) {
     for r in 0..8 {
-        let Some(d) = d.get_mut(r * stride..r * stride + W) else {
+        let Some(row) = d.get_mut(r * stride..r * stride + W) else {
             pass[r] = [0; W];
             continue;
         };
-        let (z, p) = (&z[r], &mut pass[r]);
+        // Whole rows as lane arrays (load, compare, select, store): vector operations.
+        let mut st = [0u32; W];
+        st.copy_from_slice(row);
+        let z = &z[r];
+        let mut ok = [0u32; W];
         for i in 0..W {
-            let ok = u32::from(cmp(z[i], d[i])) & live[i];
-            p[i] = ok;
-            if write {
-                d[i] = if ok != 0 { z[i] } else { d[i] };
-            }
+            ok[i] = u32::from(cmp(z[i], st[i])) & live[i];
         }
+        if write {
+            for i in 0..W {
+                let m = 0u32.wrapping_sub(ok[i]);
+                st[i] = (z[i] & m) | (st[i] & !m);
+            }
+            row.copy_from_slice(&st);
+        }
+        pass[r] = ok;
     }
 }
 

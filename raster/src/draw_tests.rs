@@ -1730,3 +1730,48 @@ mod blocks {
         }
     }
 }
+
+#[test]
+fn interpolate_n_equals_interpolate_per_component() {
+    let mismatch = std::sync::atomic::AtomicU64::new(0);
+    let calls = std::sync::atomic::AtomicU64::new(0);
+    for (samples, location) in [
+        (1, InterpLocation::Center),
+        (4, InterpLocation::Center),
+        (4, InterpLocation::Centroid),
+    ] {
+        let vi = VaryingInterp {
+            mode: InterpMode::Perspective,
+            location,
+        };
+        let info = ShaderInfo {
+            varyings: vec![vi; 4],
+            ..Default::default()
+        };
+        let shader = FnShader(info, |b: &FragmentBatch<'_>, out: &mut FragmentOutputs| {
+            let mut all = [[0u32; LANES]; 4];
+            b.interpolate_n(0, 4, &mut all);
+            for (k, got) in all.iter().enumerate() {
+                let mut want = [0u32; LANES];
+                b.interpolate(k, &mut want);
+                if *got != want {
+                    mismatch.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            out.color[0] = all;
+            Ok(())
+        });
+        let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+        let mut f = fb(150, 100, samples, ColorFormat::Rgba32F);
+        r.draw(
+            &mut f,
+            &DrawState::default(),
+            &big_triangles(150.0, 100.0, 6, false, 3),
+            &shader,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(calls.into_inner() > 100);
+    assert_eq!(mismatch.into_inner(), 0);
+}

@@ -153,18 +153,22 @@ crate::simd::multiversion! {
         w: Option<&[f32; LANES]>,
         out: &mut [u32; LANES],
     ) {
-        match w {
-            Some(w) => {
-                for i in 0..LANES {
-                    out[i] = (plane.at(rx[i], ry[i]) * w[i]).to_bits();
-                }
-            }
-            None => {
-                for i in 0..LANES {
-                    out[i] = plane.at(rx[i], ry[i]).to_bits();
-                }
+        // The plane splat into lane arrays first: every lane is then the same vector
+        // expression (Plane::at's operations in its order), which compiles to whole
+        // vectors instead of lanes picked apart.
+        let c = [plane.c; LANES];
+        let dx = [plane.dx; LANES];
+        let dy = [plane.dy; LANES];
+        let mut v = [0.0f32; LANES];
+        for i in 0..LANES {
+            v[i] = c[i] + dx[i] * rx[i] + dy[i] * ry[i];
+        }
+        if let Some(w) = w {
+            for i in 0..LANES {
+                v[i] *= w[i];
             }
         }
+        *out = v.map(f32::to_bits);
     }
 }
 
@@ -328,6 +332,28 @@ impl<'a> FragmentBatch<'a> {
             InterpMode::Flat => *out = [a.flat; LANES],
             InterpMode::NoPerspective => plane_lanes(&a.plane, &l.rx, &l.ry, None, out),
             InterpMode::Perspective => plane_lanes(&a.plane, &l.rx, &l.ry, Some(&l.w), out),
+        }
+    }
+
+    /// Evaluates varyings `k..k + n` (`n` ≤ 4) into `out[..n]`: [`Self::interpolate`] of
+    /// each, in one call when they share their interpolation (a vector's components do).
+    pub fn interpolate_n(&self, k: usize, n: usize, out: &mut [[u32; LANES]; 4]) {
+        let n = n.min(4);
+        let interp = self.info.interp(k);
+        let l = self.lanes;
+        let plain = interp.mode == InterpMode::Perspective
+            && (interp.location != InterpLocation::Centroid || l.per_sample)
+            && (1..n).all(|c| self.info.interp(k + c) == interp);
+        if let (true, true, Some(a)) = (plain, self.uniform, self.attrs[0].get(k..k + n)) {
+            // One kernel call per plane: a kernel over several planes vectorizes across
+            // them (four at a time, with gathers) instead of across the lanes.
+            for (a, o) in a.iter().zip(out.iter_mut()) {
+                plane_lanes(&a.plane, &l.rx, &l.ry, Some(&l.w), o);
+            }
+            return;
+        }
+        for (c, o) in out.iter_mut().enumerate().take(n) {
+            self.interpolate(k + c, o);
         }
     }
 

@@ -338,6 +338,7 @@ fn push_block<S: FragmentShader>(
         p: [prim; 4],
         uniform: true,
     };
+    let attrs = [attrs; 4];
     let tested = ctx.early && !ctx.state.depth_stencil.stencil_test;
     let covs = match tested {
         true => block::block_depth(ctx, prim, mem, bx, by, cov),
@@ -350,7 +351,7 @@ fn push_block<S: FragmentShader>(
         let qy = by + 2 * r as i32;
         block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
         w.lanes.coverage = *c;
-        passed += finish_batch(ctx, mem, w, prims, [attrs; 4], Some((bx, qy)), tested)?;
+        passed += finish_batch(ctx, mem, w, &prims, &attrs, Some((bx, qy)), tested)?;
     }
     Ok(passed)
 }
@@ -722,7 +723,7 @@ fn process_batch<S: FragmentShader>(
             l.w[lane] = lane_w(&prims.lane(lane).inv_w, l.rx[lane], l.ry[lane]);
         }
     }
-    finish_batch(ctx, mem, w, prims, attrs, None, false)
+    finish_batch(ctx, mem, w, &prims, &attrs, None, false)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -732,8 +733,8 @@ fn finish_batch<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
-    prims: Quads<'_>,
-    attrs: [&[crate::setup::AttrPlane]; 4],
+    prims: &Quads<'_>,
+    attrs: &[&[crate::setup::AttrPlane]; 4],
     strip: Option<(i32, i32)>,
     tested: bool,
 ) -> Result<u64, RasterError> {
@@ -741,7 +742,7 @@ fn finish_batch<S: FragmentShader>(
     if ctx.early && !tested {
         if depth_only {
             let mut cov = w.lanes.coverage;
-            depth_only_lanes(ctx, &prims, mem, &w.lanes, &mut cov, None);
+            depth_only_lanes(ctx, prims, mem, &w.lanes, &mut cov, None);
             w.lanes.coverage = cov;
         } else {
             for lane in 0..LANES {
@@ -761,7 +762,7 @@ fn finish_batch<S: FragmentShader>(
     let batch = FragmentBatch {
         lanes: &w.lanes,
         prims: prims.p,
-        attrs,
+        attrs: *attrs,
         uniform: prims.uniform,
         info: ctx.info,
         sample_pos: &ctx.sample_pos,
@@ -798,7 +799,7 @@ fn finish_batch<S: FragmentShader>(
     if !ctx.early && ctx.tests {
         if depth_only {
             let z = ctx.info.writes_depth.then_some(&w.out.depth);
-            depth_only_lanes(ctx, &prims, mem, &w.lanes, &mut final_cov, z);
+            depth_only_lanes(ctx, prims, mem, &w.lanes, &mut final_cov, z);
         } else {
             for lane in 0..LANES {
                 let cov = final_cov[lane];
