@@ -1,6 +1,8 @@
 //! Texture completeness (GL 4.6 §8.17): sampling an incomplete texture returns
 //! (0, 0, 0, 1) (§11.1.3.5; ARB_fragment_program issue 23), one test per rule.
 
+mod common;
+
 use glemu::{gl, Context};
 
 const TEXEL: [u8; 4] = [255, 128, 0, 255];
@@ -11,19 +13,8 @@ const SAMPLED: [f32; 4] = [1.0, 128.0 / 255.0, 0.0, 1.0];
 fn ctx_with(fp: &str) -> Context {
     let mut ctx = Context::new(4, 4).unwrap();
     let vp = "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nMOV result.texcoord[0], {0.5, 0.5, 0, 1};\nEND\n";
-    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
-    ctx.program_string(gl::VERTEX_PROGRAM_ARB, vp).unwrap();
-    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
-    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
-    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp).unwrap();
-    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
-    let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
-    ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
-        .unwrap();
-    ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
-        .unwrap();
-    ctx.enable_vertex_attrib_array(0).unwrap();
+    common::programs(&mut ctx, vp, fp);
+    common::fullscreen_strip(&mut ctx);
     ctx
 }
 

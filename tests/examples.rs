@@ -88,20 +88,8 @@ fn buffers_atomics_example_counts_every_fragment() {
 
 #[test]
 fn triangle_example_writes_a_triangle() {
-    let bin = example_binary("triangle");
-    assert!(bin.exists(), "{} was not built", bin.display());
-    let dir = std::env::temp_dir().join(format!("glemu-example-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let out = Command::new(&bin)
-        .current_dir(&dir)
-        .output()
-        .expect("run example");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stdout).contains("wrote triangle.png"));
+    let (out, dir) = run("triangle");
+    assert!(out.contains("wrote triangle.png"));
     let img = image::open(dir.join("triangle.png"))
         .expect("triangle.png")
         .to_rgba8();

@@ -1,6 +1,8 @@
 //! GL calls an app reaches for: indexed blend state, matrix stacks, strings and float
 //! queries, batched program parameters — each checked through what it changes.
 
+mod common;
+
 use glemu::{gl, Context};
 
 /// A framebuffer object with two RGBA8 colour attachments, both draw buffers on, and a
@@ -21,19 +23,8 @@ fn two_buffers() -> Context {
         .unwrap();
     let vp = "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND\n";
     let fp = "!!NVfp5.0\nOUTPUT c0 = result.color[0];\nOUTPUT c1 = result.color[1];\nMOV c0, 0.5;\nMOV c1, 0.5;\nEND\n";
-    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
-    ctx.program_string(gl::VERTEX_PROGRAM_ARB, vp).unwrap();
-    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
-    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
-    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp).unwrap();
-    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
-    let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
-    ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
-        .unwrap();
-    ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
-        .unwrap();
-    ctx.enable_vertex_attrib_array(0).unwrap();
+    common::programs(&mut ctx, vp, fp);
+    common::fullscreen_strip(&mut ctx);
     ctx
 }
 
@@ -176,20 +167,8 @@ fn batched_parameters_take_glam_vectors() {
 fn quad_with(fp: &str) -> Context {
     let mut ctx = Context::new(4, 4).unwrap();
     let vp = "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND\n";
-    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
-    ctx.program_string(gl::VERTEX_PROGRAM_ARB, vp).unwrap();
-    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
-    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
-    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp).unwrap();
-    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
-    let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
-    let b = ctx.create_buffer();
-    ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
-    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
-        .unwrap();
-    ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
-        .unwrap();
-    ctx.enable_vertex_attrib_array(0).unwrap();
+    common::programs(&mut ctx, vp, fp);
+    common::fullscreen_strip(&mut ctx);
     ctx
 }
 

@@ -30,6 +30,20 @@ fn read_format(fmt: Format) -> (u32, u32) {
     }
 }
 
+/// The targets a 2D copy writes: `TEXTURE_2D`, `TEXTURE_RECTANGLE`, `TEXTURE_1D_ARRAY`
+/// and the cube faces (`INVALID_ENUM` otherwise).
+fn check_2d_target(call: &str, target: u32) -> Result<()> {
+    let (t, _) = target_of(target)?;
+    let two_d = matches!(
+        t,
+        Target::T2D | Target::Rect | Target::Cube | Target::Array1D
+    );
+    if !two_d || target == gl::TEXTURE_CUBE_MAP {
+        return Err(Error::invalid_enum(&format!("{call} target"), target));
+    }
+    Ok(())
+}
+
 /// Non-negative GL coordinates, or `INVALID_VALUE` naming them.
 fn unsigned<const N: usize>(what: &str, v: [i32; N]) -> Result<[u32; N]> {
     if v.iter().any(|&c| c < 0) {
@@ -135,14 +149,7 @@ impl Context {
         height: i32,
         border: i32,
     ) -> Result<()> {
-        let (t, _) = target_of(target)?;
-        if !matches!(
-            t,
-            Target::T2D | Target::Rect | Target::Cube | Target::Array1D
-        ) || target == gl::TEXTURE_CUBE_MAP
-        {
-            return Err(Error::invalid_enum("glCopyTexImage2D target", target));
-        }
+        check_2d_target("glCopyTexImage2D", target)?;
         self.copy_tex_image(
             target,
             level,
@@ -236,14 +243,7 @@ impl Context {
         width: i32,
         height: i32,
     ) -> Result<()> {
-        let (t, _) = target_of(target)?;
-        if !matches!(
-            t,
-            Target::T2D | Target::Rect | Target::Cube | Target::Array1D
-        ) || target == gl::TEXTURE_CUBE_MAP
-        {
-            return Err(Error::invalid_enum("glCopyTexSubImage2D target", target));
-        }
+        check_2d_target("glCopyTexSubImage2D", target)?;
         self.copy_tex_sub_image(
             target,
             level,

@@ -22,3 +22,25 @@ pub fn passthrough(ctx: &mut Context) {
     ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
     ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
 }
+
+/// Loads and enables vertex program `vp` and fragment program `fp` (names 1 and 2).
+pub fn programs(ctx: &mut Context, vp: &str, fp: &str) {
+    ctx.bind_program(gl::VERTEX_PROGRAM_ARB, 1).unwrap();
+    ctx.program_string(gl::VERTEX_PROGRAM_ARB, vp).unwrap();
+    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
+    ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, 2).unwrap();
+    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, fp).unwrap();
+    ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
+}
+
+/// A full-screen quad (a 4-vertex TRIANGLE_STRIP) in attribute 0, from a new buffer.
+pub fn fullscreen_strip(ctx: &mut Context) {
+    let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
+    let b = ctx.create_buffer();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+}
