@@ -19,6 +19,7 @@ pub mod scene;
 pub use context::queries::PipelineStatistics;
 pub use context::Context;
 pub use error::{Error, GlError, Result};
+pub use glemu_pipeline::{FragmentTrace, TracedFragment};
 
 /// The assembler and executor crate, `glemu-programs`: `programs::assemble` turns text
 /// into the checked, compiled `programs::Program` that `Context::program` returns, whose

@@ -7,6 +7,7 @@ use crate::env::Resources;
 use crate::error::PipelineError;
 use crate::fragment::{FragmentPlan, ProgramShader};
 use crate::state::{DrawState, DrawStats};
+use crate::trace::FragmentTrace;
 use crate::vertex_stage::programs_have_side_effects;
 use crate::vertices::Vertices;
 use crate::xfb::XfbState;
@@ -35,6 +36,28 @@ pub fn draw(
     rasterizer: &Rasterizer,
     fb: &mut Framebuffer,
     xfb: Option<&mut XfbState>,
+) -> Result<DrawStats, PipelineError> {
+    draw_with(state, rasterizer, fb, xfb, None)
+}
+
+/// [`draw`], recording in `trace` what the fragment program did for its pixel (the
+/// interpreter runs the batches holding it; the image is the same).
+pub fn draw_traced(
+    state: &DrawState,
+    rasterizer: &Rasterizer,
+    fb: &mut Framebuffer,
+    xfb: Option<&mut XfbState>,
+    trace: &FragmentTrace,
+) -> Result<DrawStats, PipelineError> {
+    draw_with(state, rasterizer, fb, xfb, Some(trace))
+}
+
+fn draw_with(
+    state: &DrawState,
+    rasterizer: &Rasterizer,
+    fb: &mut Framebuffer,
+    xfb: Option<&mut XfbState>,
+    trace: Option<&FragmentTrace>,
 ) -> Result<DrawStats, PipelineError> {
     let progs = &state.programs;
     if progs.vertex.is_none() {
@@ -72,7 +95,7 @@ pub fn draw(
         return Ok(DrawStats::default());
     }
     rasterizer.install(|| {
-        let mut stats = run_stages(state, rasterizer, fb, xfb, &res)?;
+        let mut stats = run_stages(state, rasterizer, fb, xfb, &res, trace)?;
         stats.memory_faults = state.memory.faults() - faults_before;
         Ok(stats)
     })
@@ -145,6 +168,7 @@ fn run_stages(
     fb: &mut Framebuffer,
     mut xfb: Option<&mut XfbState>,
     res: &Resources,
+    trace: Option<&FragmentTrace>,
 ) -> Result<DrawStats, PipelineError> {
     let progs = &state.programs;
     let Some(vs) = progs.vertex.as_ref() else {
@@ -316,7 +340,8 @@ fn run_stages(
     let dual_source = (state.raster.blend.targets.iter()).any(|t| t.enabled && t.uses_src1());
     // Fragment invocations: each worker adds its count when the draw drops it.
     let invocations = std::sync::atomic::AtomicU64::new(0);
-    let shader = ProgramShader::new(fp, &plan, res, dual_source, &invocations);
+    let mut shader = ProgramShader::new(fp, &plan, res, dual_source, &invocations);
+    shader.trace = trace;
     let mut rstate = state.raster;
     rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
     for (r, v) in rstate.raster.viewports.iter_mut().zip(&vp.viewports) {

@@ -277,6 +277,8 @@ pub struct ProgramShader<'a> {
     /// Live (non-helper) lanes shaded: FRAGMENT_SHADER_INVOCATIONS. Each worker's
     /// scratch adds its count when the draw drops it.
     invocations: &'a std::sync::atomic::AtomicU64,
+    /// The pixel `glemu trace` follows (the batch holding it runs traced).
+    pub trace: Option<&'a crate::trace::FragmentTrace>,
 }
 
 impl<'a> ProgramShader<'a> {
@@ -308,7 +310,49 @@ impl<'a> ProgramShader<'a> {
             res,
             outputs,
             invocations,
+            trace: None,
         }
+    }
+
+    /// The batch's run with `lane` traced, its record added to `trace`.
+    fn run_traced(
+        &self,
+        s: &mut Scratch,
+        batch: &FragmentBatch<'_>,
+        active: glemu_programs::exec::LaneMask,
+        env: &mut FragEnv<'_, '_>,
+        trace: &crate::trace::FragmentTrace,
+        lane: usize,
+    ) -> Result<(), glemu_programs::exec::ExecError> {
+        let n_in = self.fp.program.inputs.len();
+        let inputs: Vec<[u32; 4]> = (0..n_in)
+            .map(|i| {
+                s.ls.input_mut(i)
+                    .map_or([0; 4], |r| std::array::from_fn(|c| r[c][lane]))
+            })
+            .collect();
+        let mut pos = [[0u32; LANES]; 4];
+        batch.position(&mut pos);
+        let mut lt = glemu_programs::exec::LaneTrace::new(lane);
+        let r = self
+            .fp
+            .executor
+            .run_traced(&mut s.ls, active, &self.fp.params, env, &mut lt);
+        let outputs = (0..self.fp.program.outputs.len())
+            .map(|i| s.ls.output_lane(i, lane))
+            .collect();
+        trace.push(crate::trace::TracedFragment {
+            primitive: batch.primitive_ids()[lane],
+            sample: batch.sample_id().map(|ids| ids[lane]),
+            coverage: batch.coverage()[lane],
+            position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
+            inputs,
+            trace: lt,
+            outputs,
+            killed: s.ls.kill_mask() & (1 << lane) != 0,
+            error: r.as_ref().err().map(|e| e.to_string()),
+        });
+        r.map(drop)
     }
 
     /// Fragments shaded by the workers dropped so far (every one, once the rasterizer's
@@ -550,10 +594,17 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             batch,
             plan: self.plan,
         };
-        self.fp
-            .executor
-            .run(&mut s.ls, active, &self.fp.params, &mut env)
-            .map_err(|e| ShaderError(format!("fragment program: {e}")))?;
+        // Tracing costs one check per batch when off.
+        let traced = self.trace.and_then(|t| Some((t, t.lane_in(batch, lanes)?)));
+        match traced {
+            None => self
+                .fp
+                .executor
+                .run(&mut s.ls, active, &self.fp.params, &mut env)
+                .map(drop),
+            Some((t, lane)) => self.run_traced(s, batch, active, &mut env, t, lane),
+        }
+        .map_err(|e| ShaderError(format!("fragment program: {e}")))?;
         // Colours the program never writes keep the zeros the rasterizer's outputs start
         // with (see FragmentOutputs).
         for (slot, dst) in &self.outputs {

@@ -88,16 +88,18 @@ pub mod memory;
 pub mod state;
 pub mod tess;
 pub mod tessellator;
+pub mod trace;
 pub mod vertex_stage;
 pub mod vertices;
 pub mod xfb;
 
 pub use assembly::{PrimClass, PrimitiveMode};
-pub use draw::draw;
+pub use draw::{draw, draw_traced};
 pub use error::{PipelineError, PipelineErrorKind};
 pub use images::{ImageAccess, ImageUnit};
 pub use memory::{Buffer, GpuMemory};
 pub use state::*;
+pub use trace::{FragmentTrace, TracedFragment};
 pub use xfb::{XfbAttrib, XfbBinding, XfbMode, XfbState};
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The `glemu` command line: `check`, `run`, `render`, `bench`, `info`, and with no
+//! The `glemu` command line: `check`, `run`, `render`, `bench`, `trace`, `info`, and with no
 //! arguments a built-in default scene rendered to `glemu-default.png`.
 //!
 //! Parsing is clap's (every subcommand has its own `--help`); usage errors exit with 2
@@ -7,6 +7,7 @@
 pub mod check;
 pub mod info;
 pub mod scene_cmds;
+pub mod trace;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -35,6 +36,7 @@ enum Cmd {
     Run(scene_cmds::RunArgs),
     Render(scene_cmds::RenderArgs),
     Bench(scene_cmds::BenchArgs),
+    Trace(trace::TraceArgs),
     Info(info::InfoArgs),
 }
 
@@ -207,6 +209,7 @@ pub fn main(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Some(Cmd::Run(a)) => scene_cmds::exec_run(&a, out, err),
         Some(Cmd::Render(a)) => scene_cmds::exec_render(&a, out, err),
         Some(Cmd::Bench(a)) => scene_cmds::exec_bench(&a, out, err),
+        Some(Cmd::Trace(a)) => trace::exec(&a, out, err),
         Some(Cmd::Info(a)) => info::exec(&a, out),
     }
 }
@@ -250,6 +253,7 @@ mod tests {
             ),
             ("bench", &["--frames", "--warmup", "--threads"]),
             ("info", &["--json"]),
+            ("trace", &["--sample", "--draw", "--stage", "--json"]),
         ] {
             let (code, out, _) = run(&[sub, "--help"]);
             assert_eq!(code, 0, "{sub}");
@@ -263,7 +267,7 @@ mod tests {
         }
         let (code, out, _) = run(&["--help"]);
         assert_eq!(code, 0);
-        for sub in ["check", "run", "render", "bench", "info"] {
+        for sub in ["check", "run", "render", "bench", "trace", "info"] {
             assert!(out.contains(sub), "{out}");
         }
     }

@@ -543,6 +543,7 @@ impl Context {
         let mut stats = glemu_pipeline::DrawStats::default();
         let capturing = self.xfb.cur.state.capturing();
         let started = std::time::Instant::now();
+        let trace = self.trace.clone();
         for layer in 0..passes.unwrap_or(1) {
             state.vertex.layer = passes.map(|_| layer);
             self.set_render_layer(layer);
@@ -551,7 +552,11 @@ impl Context {
             let capture = xfb_state.active && layer == 0;
             let result = self.draw_target().and_then(|fb| {
                 let xfb = if capture { Some(&mut xfb_state) } else { None };
-                glemu_pipeline::draw(&state, &rasterizer, fb, xfb).map_err(from_pipeline)
+                match trace.as_deref() {
+                    None => glemu_pipeline::draw(&state, &rasterizer, fb, xfb),
+                    Some(t) => glemu_pipeline::draw_traced(&state, &rasterizer, fb, xfb, t),
+                }
+                .map_err(from_pipeline)
             });
             self.xfb.cur.state = xfb_state;
             let pass = match result {

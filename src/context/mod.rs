@@ -84,6 +84,9 @@ mod xfb_objects;
 
 mod viewports;
 
+// glemu's own: the pixel `glemu trace` follows through draws.
+mod trace;
+
 // Chapter 17: writing to the framebuffer.
 pub mod framebuffer;
 
@@ -152,6 +155,8 @@ pub struct Context {
     pub(crate) arrays: arrays::Arrays,
     pub(crate) xfb: xfb::Xfb,
     pub(crate) queries: queries::Queries,
+    /// The pixel `glemu trace` follows through every draw ([`Context::set_fragment_trace`]).
+    pub(crate) trace: Option<Arc<glemu_pipeline::FragmentTrace>>,
     pub(crate) memory: Arc<GpuMemory>,
     pub(crate) fb: glemu_raster::Framebuffer,
     pub(crate) rasterizer: Arc<glemu_raster::Rasterizer>,
@@ -267,6 +272,7 @@ impl Context {
             arrays: Default::default(),
             xfb: Default::default(),
             queries: Default::default(),
+            trace: None,
             memory: Arc::new(GpuMemory::new()),
             fb: framebuffer::new_framebuffer(width, height, samples)?,
             rasterizer: Arc::new(

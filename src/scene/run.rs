@@ -434,12 +434,33 @@ impl Runner {
     /// assert_eq!(r.run_commands().unwrap_err().line, 3);
     /// ```
     pub fn run_commands(&mut self) -> Result<(), SceneError> {
+        self.run_commands_observed(&mut |_, _, _, _| {})
+    }
+
+    /// [`Runner::run_commands`], calling `observe(line, command, context, after)` before
+    /// (`after` false) and after each command (`glemu trace` reads the traced pixel
+    /// around every draw).
+    ///
+    /// ```
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let s = parse("[require]\nSIZE 4 4\n[test]\nclear color 0 1 0 1\nclear\n").unwrap();
+    /// let mut r = Runner::new(s, std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// let mut seen = Vec::new();
+    /// r.run_commands_observed(&mut |line, _, ctx, after| seen.push((line, after, ctx.read_pixel(0, 0).unwrap()[1]))).unwrap();
+    /// assert_eq!(seen, [(4, false, 0.0), (4, true, 0.0), (5, false, 0.0), (5, true, 1.0)]);
+    /// ```
+    pub fn run_commands_observed(
+        &mut self,
+        observe: &mut dyn FnMut(usize, &Command, &mut Context, bool),
+    ) -> Result<(), SceneError> {
         self.restart_occlusion().map_err(|e| fail_at(0, e))?;
         let commands = self.scene.commands.clone();
         for (line, cmd) in &commands {
             let failures = self.messages.len();
-            self.command(*line, cmd)
-                .map_err(|e| fail_at(*line, self.locate_in_program(&e.to_string())))?;
+            observe(*line, cmd, &mut self.ctx, false);
+            let done = self.command(*line, cmd);
+            observe(*line, cmd, &mut self.ctx, true);
+            done.map_err(|e| fail_at(*line, self.locate_in_program(&e.to_string())))?;
             if cmd.is_probe() {
                 self.probes.push((*line, self.messages.len() == failures));
             }

@@ -4,6 +4,7 @@ use super::env::Env;
 use super::error::{ExecError, ExecErrorKind, ExecStats};
 use super::operand::{Access, Raw};
 use super::state::LaneState;
+use super::trace::{Hook, LaneTrace, NoHook, TracingEnv};
 use super::{alu, flow, memory, texture, LaneMask, MAX_LANES};
 use crate::ir::{File, Index, Opcode, Program, Stage};
 use smallvec::SmallVec;
@@ -421,12 +422,71 @@ impl Executor {
                 return r;
             }
         }
+        self.interpret(state, active, params, env, &mut NoHook)
+    }
+
+    /// [`Executor::run`] in the interpreter (whatever the backend), recording what
+    /// `trace.lane` does: every instruction with the values it read and wrote, condition
+    /// codes, where the lane went next and its texture lookups (`glemu trace`). The
+    /// results in `state` are the same as [`Executor::run`]'s.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// # struct NoEnv;
+    /// # impl Env for NoEnv {}
+    /// let p = Arc::new(assemble("!!NVfp5.0\nTEMP t;\nADD t, fragment.color, 1;\nMOV result.color, t;\nEND", None).unwrap());
+    /// let ex = Executor::new(p);
+    /// let mut st = ex.new_state(2);
+    /// st.set_input_f32(0, 1, [0.5, 0.0, 0.0, 0.0]);
+    /// let mut trace = LaneTrace::new(1);
+    /// ex.run_traced(&mut st, 0b11, &[[1f32.to_bits(); 4]], &mut NoEnv, &mut trace).unwrap();
+    /// let add = &trace.steps[0];
+    /// assert_eq!(add.reads[0], TraceOperand::Value { bits: [0.5f32.to_bits().into(), 0, 0, 0], wide: false });
+    /// assert_eq!(add.wrote.unwrap()[0], u64::from(1.5f32.to_bits()));
+    /// assert_eq!((add.next_pc, trace.steps[1].next_pc), (Some(1), None));
+    /// ```
+    pub fn run_traced<E: Env + ?Sized>(
+        &self,
+        state: &mut LaneState,
+        active: LaneMask,
+        params: &[[u32; 4]],
+        env: &mut E,
+        trace: &mut LaneTrace,
+    ) -> Result<ExecStats, ExecError> {
+        self.check_state(state)?;
+        let active = active & state.all_lanes();
+        let mut env = TracingEnv {
+            inner: env,
+            lane: trace.lane,
+            samples: Vec::new(),
+        };
+        self.interpret(state, active, params, &mut env, trace)
+    }
+
+    /// The interpreter's loop; `hook` sees every instruction (compiled away for
+    /// [`NoHook`]).
+    fn interpret<E: Env + ?Sized, H: Hook<E>>(
+        &self,
+        state: &mut LaneState,
+        active: LaneMask,
+        params: &[[u32; 4]],
+        env: &mut E,
+        hook: &mut H,
+    ) -> Result<ExecStats, ExecError> {
+        let prog = &*self.program;
         state.reset_run();
         let mut run = Run::new(prog, state, params, env);
         let mut groups = initial_groups(prog, active);
         let mut result = Ok(());
         while let Some(gi) = self.pick(&mut groups) {
+            if H::ON {
+                hook.before(prog, run.st, run.params, &groups[gi]);
+            }
             result = self.exec_group(&mut run, &mut groups, gi);
+            if H::ON {
+                hook.after(prog, run.st, &groups, run.env);
+            }
             if result.is_err() {
                 break;
             }

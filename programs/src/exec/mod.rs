@@ -47,6 +47,7 @@ mod memory;
 mod operand;
 mod state;
 pub(crate) mod texture;
+mod trace;
 mod wide;
 
 pub use env::{
@@ -55,6 +56,7 @@ pub use env::{
 pub use error::{ExecError, ExecErrorKind, ExecStats};
 pub use executor::{Backend, Executor};
 pub use state::LaneState;
+pub use trace::{LaneTrace, TexSample, TraceOperand, TraceStep};
 
 /// Lanes per batch. 16 covers a 4×4 block of fragments (four 2×2 quads, the unit the
 /// raster hands to the fragment stage) and a vertex batch; per-register SoA arrays are

@@ -1,0 +1,81 @@
+//! Following the fragments of one pixel through a draw (`glemu trace`): which lane of a
+//! fragment batch is the pixel, and what the fragment program did there, recorded by the
+//! executor's own traced run ([`glemu_programs::exec::Executor::run_traced`]).
+
+use glemu_programs::exec::LaneTrace;
+use glemu_raster::FragmentBatch;
+use std::sync::Mutex;
+
+/// The pixel (window coordinates, origin bottom-left as in probes) and optional sample
+/// to follow, and what was recorded.
+#[derive(Debug, Default)]
+pub struct FragmentTrace {
+    pub x: i32,
+    pub y: i32,
+    /// With per-sample shading: only this sample's invocations.
+    pub sample: Option<u32>,
+    /// Every fragment program run for the pixel, in the order they ran.
+    pub fragments: Mutex<Vec<TracedFragment>>,
+}
+
+/// One fragment program invocation for the traced pixel.
+#[derive(Clone, Debug)]
+pub struct TracedFragment {
+    /// The primitive it belongs to (`primitive.id`).
+    pub primitive: u32,
+    /// The sample it runs for (per-sample shading), else None.
+    pub sample: Option<u32>,
+    /// Covered samples (bit per sample).
+    pub coverage: u32,
+    /// `fragment.position` (x, y, z, 1/w), the z the depth test uses.
+    pub position: [f32; 4],
+    /// Each program input slot's value (raw bits), in `Program::inputs` order.
+    pub inputs: Vec<[u32; 4]>,
+    /// What the program did.
+    pub trace: LaneTrace,
+    /// Each program output slot after the run (raw bits).
+    pub outputs: Vec<[u32; 4]>,
+    /// KIL discarded it.
+    pub killed: bool,
+    /// The run failed (the draw fails with the same error).
+    pub error: Option<String>,
+}
+
+impl FragmentTrace {
+    /// A trace of pixel (x, y).
+    pub fn new(x: i32, y: i32, sample: Option<u32>) -> FragmentTrace {
+        FragmentTrace {
+            x,
+            y,
+            sample,
+            fragments: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The lane of `batch` (among its first `lanes`) that is the traced pixel (and
+    /// sample), if it is covered there.
+    pub fn lane_in(&self, batch: &FragmentBatch<'_>, lanes: usize) -> Option<usize> {
+        let (xs, ys, cov) = (batch.pixel_x(), batch.pixel_y(), batch.coverage());
+        (0..lanes).find(|&i| {
+            xs[i] == self.x
+                && ys[i] == self.y
+                && cov[i] != 0
+                && match (self.sample, batch.sample_id()) {
+                    (Some(s), Some(ids)) => ids[i] == s,
+                    _ => true,
+                }
+        })
+    }
+
+    /// Takes what was recorded so far.
+    pub fn take(&self) -> Vec<TracedFragment> {
+        std::mem::take(&mut *self.fragments.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    pub(crate) fn push(&self, f: TracedFragment) {
+        self.fragments
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(f);
+    }
+}

@@ -1,0 +1,589 @@
+//! `glemu trace SCENE X Y`: what the fragment program did for one pixel, instruction by
+//! instruction, in every draw that reached it, ending in the value stored there.
+
+use crate::scene::{self, Command, RunOptions, Runner};
+use crate::{gl, Context, FragmentTrace, TracedFragment};
+use glemu_programs::exec::{TraceOperand, TraceStep};
+use glemu_programs::ir::{Opcode, Program, Stage};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Trace the fragments of one pixel through a scene's fragment program.
+///
+/// Runs the scene; for every draw whose fragments reach pixel (X, Y) it prints each
+/// fragment program invocation there: the inputs, every executed instruction with its
+/// scene line, the values each operand read and the register it wrote (per component,
+/// as float and hex), condition codes, where branches went, texture lookups (unit,
+/// coordinates, the LOD the sampler computed, the filtered texel), outputs and KIL; then
+/// the pixel's colour, depth and stencil before and after the draw and the tests and
+/// blending in effect; and last the value stored at the pixel.
+///
+/// X and Y are window coordinates as in probes: (0, 0) is the bottom-left pixel. The
+/// traced batches run in the interpreter (the reference the compiled back end matches);
+/// the image is the one `glemu render` writes.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Examples:\n  glemu trace reftests/scenes/raster/blend_src_alpha.shader_test 20 30\n  glemu trace scene.shader_test 5 5 --draw 2 --json | jq '.draws[0].fragments[0].steps | length'"
+)]
+pub struct TraceArgs {
+    /// The scene (.shader_test).
+    #[arg(value_name = "SCENE")]
+    pub scene: String,
+    /// Pixel column (0 = left).
+    #[arg(value_name = "X")]
+    pub x: i32,
+    /// Pixel row (0 = bottom, as in probes).
+    #[arg(value_name = "Y")]
+    pub y: i32,
+    /// With per-sample shading, only this sample's invocations.
+    #[arg(long, value_name = "S")]
+    pub sample: Option<u32>,
+    /// Only the N-th draw of the scene (1 = the first draw command that draws anything).
+    #[arg(long, value_name = "N")]
+    pub draw: Option<usize>,
+    /// Which stage to trace (the fragment stage; earlier stages are not traced yet).
+    #[arg(long, value_name = "STAGE", default_value = "fragment", value_parser = ["fragment"])]
+    pub stage: String,
+    /// One JSON object instead of text (the same content; values as raw bits and floats).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The pixel's colour, depth and stencil.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PixelState {
+    color: [f32; 4],
+    depth: Option<f32>,
+    stencil: Option<u8>,
+}
+
+fn pixel(ctx: &Context, x: i32, y: i32) -> PixelState {
+    PixelState {
+        color: ctx.read_pixel(x, y).unwrap_or([f32::NAN; 4]),
+        depth: ctx.read_depth(x, y).ok(),
+        stencil: ctx.read_stencil(x, y).ok(),
+    }
+}
+
+/// A draw that reached the pixel.
+struct DrawRecord {
+    index: usize,
+    line: usize,
+    fragments: Vec<TracedFragment>,
+    before: PixelState,
+    after: PixelState,
+    tests: String,
+}
+
+/// Everything `glemu trace` found.
+pub struct TraceResult {
+    draws: Vec<DrawRecord>,
+    /// The stored value at the pixel after the scene.
+    pub final_color: [f32; 4],
+    program: Option<(Program, String, usize)>,
+    scene_lines: Vec<String>,
+    x: i32,
+    y: i32,
+}
+
+impl TraceResult {
+    /// Every traced fragment invocation, draw by draw.
+    pub fn fragments(&self) -> impl Iterator<Item = &TracedFragment> {
+        self.draws.iter().flat_map(|d| d.fragments.iter())
+    }
+
+    /// `result.color` (draw buffer 0) of the last fragment invocation that was not
+    /// killed, as floats: what the pixel receives when nothing after it (tests, blending,
+    /// a later draw) changes it.
+    pub fn last_color_output(&self) -> Option<[f32; 4]> {
+        let (prog, _, _) = self.program.as_ref()?;
+        let slot = prog.outputs.iter().position(|o| {
+            matches!(
+                o.binding,
+                glemu_programs::ir::OutputBinding::FragColor {
+                    target: 0,
+                    index: 0
+                }
+            )
+        })?;
+        let f = self.fragments().filter(|f| !f.killed).last()?;
+        f.outputs.get(slot).map(|v| v.map(f32::from_bits))
+    }
+}
+
+fn enum_name(v: i32) -> String {
+    gl::NAMES
+        .iter()
+        .find(|(n, e)| *e == v as u32 && !n.starts_with("ZERO") && *n != "NONE")
+        .map_or(format!("0x{v:x}"), |(n, _)| format!("GL_{n}"))
+}
+
+fn tests_in_effect(ctx: &Context) -> String {
+    let on = |cap| ctx.is_enabled(cap).unwrap_or(false);
+    let mut s = Vec::new();
+    if on(gl::DEPTH_TEST) {
+        let f = ctx
+            .get_integer_v(gl::DEPTH_FUNC)
+            .ok()
+            .and_then(|v| v.first().copied())
+            .map_or("?".into(), enum_name);
+        s.push(format!("depth test {f}"));
+    } else {
+        s.push("depth test off".into());
+    }
+    s.push(format!(
+        "stencil test {}",
+        if on(gl::STENCIL_TEST) { "on" } else { "off" }
+    ));
+    s.push(format!(
+        "blending {}",
+        if on(gl::BLEND) { "on" } else { "off" }
+    ));
+    s.join(", ")
+}
+
+/// Runs `text` (a scene in `dir`) with pixel (x, y) traced.
+///
+/// ```
+/// let text = "[require]\nSIZE 4 4\n[vertex program]\n!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n\
+///     [fragment program]\n!!NVfp5.0\nMOV result.color, {0, 1, 0, 1};\nEND\n[test]\ndraw rect -1 -1 2 2\n";
+/// let t = glemu::cli::trace::trace_scene(text, std::path::Path::new("."), 1, 2, None, None).unwrap();
+/// assert_eq!(t.final_color, [0.0, 1.0, 0.0, 1.0]);
+/// assert_eq!(t.fragments().count(), 1);
+/// ```
+pub fn trace_scene(
+    text: &str,
+    dir: &Path,
+    x: i32,
+    y: i32,
+    sample: Option<u32>,
+    only_draw: Option<usize>,
+) -> Result<TraceResult, String> {
+    let sc = scene::parse(text).map_err(|e| e.to_string())?;
+    if let Some(reason) = scene::check_requirements(&sc) {
+        return Err(format!("SKIP: {reason}"));
+    }
+    let (w, h) = sc.size();
+    if x < 0 || y < 0 || x as u32 >= w || y as u32 >= h {
+        return Err(format!(
+            "pixel ({x}, {y}) is outside the {w}x{h} framebuffer"
+        ));
+    }
+    let program = sc
+        .programs
+        .iter()
+        .find(|p| p.stage == Stage::Fragment)
+        .and_then(|p| {
+            glemu_programs::assemble_with(&p.text, Some(Stage::Fragment), &crate::caps::LIMITS)
+                .ok()
+                .map(|prog| (prog, p.text.clone(), p.first_line))
+        });
+    let opts = RunOptions {
+        skip_png_probes: true,
+        ..Default::default()
+    };
+    let mut r = Runner::new(sc, dir, opts).map_err(|e| e.to_string())?;
+    let trace = Arc::new(FragmentTrace::new(x, y, sample));
+    r.ctx.set_fragment_trace(Some(trace.clone()));
+    let mut draws = Vec::new();
+    let mut draw_index = 0;
+    let mut before = None;
+    let mut vertices = 0;
+    let mut observe = |line: usize, _: &Command, ctx: &mut Context, after: bool| {
+        if !after {
+            before = Some(pixel(ctx, x, y));
+            vertices = ctx.pipeline_statistics().vertices_submitted;
+            return;
+        }
+        let drew = ctx.pipeline_statistics().vertices_submitted != vertices;
+        draw_index += usize::from(drew);
+        let fragments = trace.take();
+        if fragments.is_empty() || only_draw.is_some_and(|n| n != draw_index) {
+            return;
+        }
+        draws.push(DrawRecord {
+            index: draw_index,
+            line,
+            fragments,
+            before: before.unwrap_or(PixelState {
+                color: [f32::NAN; 4],
+                depth: None,
+                stencil: None,
+            }),
+            after: pixel(ctx, x, y),
+            tests: tests_in_effect(ctx),
+        });
+    };
+    r.run_commands_observed(&mut observe)
+        .map_err(|e| e.to_string())?;
+    r.ctx.set_fragment_trace(None);
+    let final_color = r.context().read_pixel(x, y).map_err(|e| e.to_string())?;
+    Ok(TraceResult {
+        draws,
+        final_color,
+        program,
+        scene_lines: text.lines().map(str::to_string).collect(),
+        x,
+        y,
+    })
+}
+
+/// `glemu trace` with parsed arguments.
+pub fn exec(args: &TraceArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    let text = match std::fs::read_to_string(&args.scene) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(err, "{}: error: cannot read: {e}", args.scene);
+            return 1;
+        }
+    };
+    let dir = Path::new(&args.scene)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    match trace_scene(&text, &dir, args.x, args.y, args.sample, args.draw) {
+        Ok(t) => {
+            let s = if args.json {
+                format!("{:#}\n", to_json(&t, &args.scene))
+            } else {
+                to_text(&t, &args.scene)
+            };
+            let _ = out.write_all(s.as_bytes());
+            0
+        }
+        Err(e) if e.starts_with("SKIP: ") => {
+            let _ = writeln!(out, "{e}");
+            77
+        }
+        Err(e) => {
+            let _ = writeln!(err, "glemu trace: {}: {e}", args.scene);
+            1
+        }
+    }
+}
+
+/// `x 0.5 (0x3f000000)`-style components.
+fn components(bits: &[u64; 4], mask: u8, wide: bool) -> String {
+    let names = ['x', 'y', 'z', 'w'];
+    (0..4)
+        .filter(|c| mask & (1 << c) != 0)
+        .map(|c| {
+            if wide {
+                format!(
+                    "{} {} (0x{:016x})",
+                    names[c],
+                    f64::from_bits(bits[c]),
+                    bits[c]
+                )
+            } else {
+                let b = bits[c] as u32;
+                format!("{} {} (0x{b:08x})", names[c], f32::from_bits(b))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn vec4_text(v: &[u32; 4]) -> String {
+    components(&v.map(u64::from), 0xf, false)
+}
+
+fn color_text(c: &[f32; 4]) -> String {
+    format!("({}, {}, {}, {})", c[0], c[1], c[2], c[3])
+}
+
+fn cc_text(cc: &[u8; 4]) -> String {
+    let flag = |f: u8| {
+        let mut s = String::new();
+        for (bit, n) in [(1, "S"), (2, "Z"), (4, "O"), (8, "C")] {
+            if f & bit != 0 {
+                s.push_str(n);
+            }
+        }
+        if s.is_empty() {
+            "-".into()
+        } else {
+            s
+        }
+    };
+    format!(
+        "x:{} y:{} z:{} w:{}",
+        flag(cc[0]),
+        flag(cc[1]),
+        flag(cc[2]),
+        flag(cc[3])
+    )
+}
+
+/// Source text of a span, or the fallback.
+fn span_text(text: &str, start: u32, end: u32, fallback: &str) -> String {
+    text.get(start as usize..end as usize)
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+fn is_flow(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        If | Else
+            | EndIf
+            | Rep
+            | EndRep
+            | Loop
+            | EndLoop
+            | Brk
+            | Cont
+            | Bra
+            | Cal
+            | Cali
+            | Ret
+            | Kil
+    )
+}
+
+fn step_lines(step: &TraceStep, prog: &Program, text: &str, first_line: usize, s: &mut String) {
+    let Some(inst) = prog.instructions.get(step.pc as usize) else {
+        return;
+    };
+    let (l, _) = glemu_programs::span::line_col(text, inst.span.start as usize);
+    let scene_line = first_line + l as usize - 1;
+    let src_line = text
+        .lines()
+        .nth(l as usize - 1)
+        .map_or(String::new(), |t| t.trim().to_string());
+    *s += &format!("    [line {scene_line}] {}: {src_line}\n", step.pc);
+    for (src, read) in inst.srcs.iter().zip(&step.reads) {
+        let name = span_text(text, src.span.start, src.span.end, "operand");
+        match read {
+            TraceOperand::Value { bits, wide } => {
+                *s += &format!("        read  {name} = {}\n", components(bits, 0xf, *wide));
+            }
+            TraceOperand::Environment => {
+                *s += &format!("        read  {name} (through the environment)\n");
+            }
+            TraceOperand::OutOfRange => {
+                *s += &format!("        read  {name}: index out of range (reads 0)\n");
+            }
+        }
+    }
+    for t in &step.textures {
+        let lod = t.lod.map_or(String::new(), |l| {
+            format!(", LOD {} (unclamped {})", l[0], l[1])
+        });
+        *s += &format!(
+            "        texture {:?} unit {} {:?}: coord {}{lod} -> texel {}\n",
+            t.op,
+            t.unit,
+            t.target,
+            vec4_text(&t.coord),
+            vec4_text(&t.texel)
+        );
+    }
+    if let (Some(d), Some(v)) = (&inst.dst, &step.wrote) {
+        let name = span_text(text, d.span.start, d.span.end, "destination");
+        let wide = v.iter().any(|x| *x > u64::from(u32::MAX));
+        let cond = if d.cond.is_some() {
+            " (conditional write: see the condition codes)"
+        } else {
+            ""
+        };
+        *s += &format!(
+            "        wrote {name} = {}{cond}\n",
+            components(v, d.mask, wide)
+        );
+    }
+    if inst.cc_update.is_some() || inst.dst.as_ref().is_some_and(|d| d.cond.is_some()) {
+        *s += &format!(
+            "        CC0 {}  CC1 {}\n",
+            cc_text(&step.cc[0]),
+            cc_text(&step.cc[1])
+        );
+    }
+    if step.killed && inst.op == Opcode::Kil {
+        *s += "        -> killed\n";
+    } else if is_flow(inst.op) || step.next_pc != Some(step.pc + 1) {
+        match step.next_pc {
+            Some(n) if n as usize >= prog.instructions.len() => *s += "        -> end\n",
+            Some(n) => {
+                let line = prog.instructions.get(n as usize).map(|i| {
+                    first_line
+                        + glemu_programs::span::line_col(text, i.span.start as usize).0 as usize
+                        - 1
+                });
+                let at = line.map_or(String::new(), |l| format!(" (line {l})"));
+                *s += &format!("        -> {n}{at}\n");
+            }
+            None => *s += "        -> end\n",
+        }
+    }
+}
+
+fn pixel_text(p: &PixelState) -> String {
+    let mut s = format!("colour {}", color_text(&p.color));
+    if let Some(d) = p.depth {
+        s += &format!(", depth {d}");
+    }
+    if let Some(st) = p.stencil {
+        s += &format!(", stencil {st}");
+    }
+    s
+}
+
+/// The trace as text.
+pub fn to_text(t: &TraceResult, scene: &str) -> String {
+    let mut s = format!("glemu trace: {scene} pixel ({}, {})\n", t.x, t.y);
+    if t.draws.is_empty() {
+        s += "no fragment reached the pixel\n";
+    }
+    for d in &t.draws {
+        let cmd = t.scene_lines.get(d.line - 1).map_or("", |l| l.trim());
+        s += &format!(
+            "draw {} (line {}: {cmd}): {} fragment invocation{}\n",
+            d.index,
+            d.line,
+            d.fragments.len(),
+            if d.fragments.len() == 1 { "" } else { "s" }
+        );
+        for (i, f) in d.fragments.iter().enumerate() {
+            let sample = f.sample.map_or(String::new(), |s| format!(", sample {s}"));
+            s += &format!(
+                "  fragment {}: primitive {}{sample}, coverage 0x{:x}, position ({}, {}, {}, {})\n",
+                i + 1,
+                f.primitive,
+                f.coverage,
+                f.position[0],
+                f.position[1],
+                f.position[2],
+                f.position[3]
+            );
+            let Some((prog, text, first)) = &t.program else {
+                s += "    (fixed-function fragment processing: no program to trace)\n";
+                continue;
+            };
+            s += "    inputs:\n";
+            for (slot, v) in prog.inputs.iter().zip(&f.inputs) {
+                s += &format!("      {:?} = {}\n", slot.binding, vec4_text(v));
+            }
+            for step in &f.trace.steps {
+                step_lines(step, prog, text, *first, &mut s);
+            }
+            if f.trace.truncated {
+                s += "    ... (more steps not recorded)\n";
+            }
+            s += "    outputs:\n";
+            for (slot, v) in prog.outputs.iter().zip(&f.outputs) {
+                s += &format!("      {:?} = {}\n", slot.binding, vec4_text(v));
+            }
+            if f.killed {
+                s += "    killed by KIL: no colour, depth or stencil write\n";
+            }
+            if let Some(e) = &f.error {
+                s += &format!("    error: {e}\n");
+            }
+        }
+        s += &format!("  tests: {}\n", d.tests);
+        s += &format!("  pixel before the draw: {}\n", pixel_text(&d.before));
+        s += &format!("  pixel after the draw:  {}\n", pixel_text(&d.after));
+    }
+    s += &format!(
+        "stored at ({}, {}): {}\n",
+        t.x,
+        t.y,
+        color_text(&t.final_color)
+    );
+    s
+}
+
+fn operand_json(r: &TraceOperand) -> Value {
+    match r {
+        TraceOperand::Value { bits, wide } => {
+            let floats: Vec<f64> = bits
+                .iter()
+                .map(|b| {
+                    if *wide {
+                        f64::from_bits(*b)
+                    } else {
+                        f64::from(f32::from_bits(*b as u32))
+                    }
+                })
+                .collect();
+            json!({ "bits": bits, "float": floats, "wide": wide })
+        }
+        TraceOperand::Environment => json!("environment"),
+        TraceOperand::OutOfRange => json!("out of range"),
+    }
+}
+
+/// The trace as JSON.
+pub fn to_json(t: &TraceResult, scene: &str) -> Value {
+    let draws: Vec<Value> = t
+        .draws
+        .iter()
+        .map(|d| {
+            let frags: Vec<Value> = d
+                .fragments
+                .iter()
+                .map(|f| {
+                    let steps: Vec<Value> = f
+                        .trace
+                        .steps
+                        .iter()
+                        .map(|st| {
+                            let (line, source) = t.program.as_ref().map_or((0, String::new()), |(p, text, first)| {
+                                p.instructions.get(st.pc as usize).map_or((0, String::new()), |i| {
+                                    let (l, _) = glemu_programs::span::line_col(text, i.span.start as usize);
+                                    let src = text.lines().nth(l as usize - 1).unwrap_or("").trim().to_string();
+                                    (first + l as usize - 1, src)
+                                })
+                            });
+                            let textures: Vec<Value> = st
+                                .textures
+                                .iter()
+                                .map(|x| json!({"op": format!("{:?}", x.op), "unit": x.unit, "target": format!("{:?}", x.target), "coord": x.coord, "lod": x.lod, "texel": x.texel}))
+                                .collect();
+                            json!({
+                                "pc": st.pc, "line": line, "source": source,
+                                "reads": st.reads.iter().map(operand_json).collect::<Vec<_>>(),
+                                "wrote": st.wrote, "write_mask": st.write_mask,
+                                "cc": st.cc, "next_pc": st.next_pc, "killed": st.killed,
+                                "textures": textures,
+                            })
+                        })
+                        .collect();
+                    json!({
+                        "primitive": f.primitive, "sample": f.sample, "coverage": f.coverage,
+                        "position": f.position, "inputs": f.inputs, "outputs": f.outputs,
+                        "killed": f.killed, "error": f.error, "steps": steps,
+                        "truncated": f.trace.truncated,
+                    })
+                })
+                .collect();
+            let px = |p: &PixelState| json!({"color": p.color, "depth": p.depth, "stencil": p.stencil});
+            json!({
+                "draw": d.index, "line": d.line, "tests": d.tests,
+                "before": px(&d.before), "after": px(&d.after), "fragments": frags,
+            })
+        })
+        .collect();
+    json!({
+        "scene": scene, "x": t.x, "y": t.y, "draws": draws, "stored": t.final_color,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outside_the_framebuffer_is_an_error() {
+        let text = "[require]\nSIZE 4 4\n[test]\nclear\n";
+        let e = trace_scene(text, Path::new("."), 4, 0, None, None)
+            .err()
+            .unwrap_or_default();
+        assert!(e.contains("outside the 4x4 framebuffer"), "{e}");
+    }
+}

@@ -1,0 +1,120 @@
+//! `glemu trace`: the traced run gives the rendered image, its fragment outputs are what
+//! the pixel stores, and the trace of a known program is the stored expectation.
+
+use glemu::cli::trace::{to_text, trace_scene};
+use glemu::scene::{parse, RunOptions, Runner};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The pixel as a plain (untraced) run leaves it.
+fn rendered(text: &str, dir: &Path, x: i32, y: i32) -> [f32; 4] {
+    let opts = RunOptions {
+        skip_png_probes: true,
+        ..RunOptions::default()
+    };
+    let mut r = Runner::new(parse(text).expect("scene"), dir, opts).expect("runner");
+    r.run_commands().expect("commands");
+    r.context().read_pixel(x, y).expect("pixel")
+}
+
+fn unorm8(c: [f32; 4]) -> [i32; 4] {
+    c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as i32)
+}
+
+/// Traces (x, y) of a scene and checks the stored value against a plain render, and the
+/// last fragment's colour output against the stored value (these pixels are written by
+/// one unblended fragment last).
+fn check(name: &str, text: &str, dir: &Path, x: i32, y: i32) {
+    let t = trace_scene(text, dir, x, y, None, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(
+        t.fragments().count() > 0,
+        "{name}: no fragment traced at ({x}, {y})"
+    );
+    assert!(
+        t.fragments()
+            .all(|f| !f.trace.steps.is_empty() && f.error.is_none()),
+        "{name}: empty trace"
+    );
+    let plain = rendered(text, dir, x, y);
+    assert_eq!(t.final_color, plain, "{name}: tracing changed the image");
+    let out = t
+        .last_color_output()
+        .unwrap_or_else(|| panic!("{name}: no colour output"));
+    let (a, b) = (unorm8(out), unorm8(t.final_color));
+    assert!(
+        a.iter().zip(&b).all(|(p, q)| (p - q).abs() <= 1),
+        "{name} ({x}, {y}): fragment output {out:?} but the pixel stores {:?}",
+        t.final_color
+    );
+}
+
+#[test]
+fn traced_pixels_end_in_the_rendered_value() {
+    for (scene, x, y) in [
+        ("tessellation/tess_quad_levels_fill.shader_test", 32, 32),
+        ("tessellation/tess_tri_equal_fill.shader_test", 30, 20),
+        ("geometry/gs_triangle_recolor.shader_test", 32, 20),
+        ("geometry/gs_amplify_endprim.shader_test", 10, 25),
+        ("legacy/arbfp_cmp_kil_lrp.shader_test", 40, 40),
+        ("raster/points_sizes.shader_test", 19, 19),
+        ("textures/tex_1d_rgbw.shader_test", 8, 30),
+    ] {
+        let path = root().join("reftests/scenes").join(scene);
+        let text = std::fs::read_to_string(&path).expect("scene");
+        check(scene, &text, path.parent().expect("dir"), x, y);
+    }
+}
+
+#[test]
+fn traced_pixel_of_tessellation_plus_geometry() {
+    // The built-in scene runs vertex, tessellation control and evaluation, geometry and
+    // fragment programs, textured.
+    for (x, y) in [(90, 90), (110, 130), (60, 200)] {
+        check("default scene", glemu::cli::DEFAULT_SCENE, &root(), x, y);
+    }
+}
+
+#[test]
+fn trace_of_a_known_program_matches_the_stored_expectation() {
+    let dir = root().join("tests/data");
+    let text = std::fs::read_to_string(dir.join("trace_branch.shader_test")).expect("scene");
+    let t = trace_scene(&text, &dir, 1, 1, None, None).expect("trace");
+    let got = to_text(&t, "trace_branch.shader_test");
+    let want = std::fs::read_to_string(dir.join("trace_branch.expected")).expect("expectation");
+    assert_eq!(got, want, "got:\n{got}");
+}
+
+#[test]
+fn a_killed_fragment_is_traced_to_its_kil() {
+    let path = root().join("reftests/scenes/legacy/arbfp_cmp_kil_lrp.shader_test");
+    let text = std::fs::read_to_string(&path).expect("scene");
+    let t = trace_scene(&text, path.parent().expect("dir"), 10, 10, None, None).expect("trace");
+    let f = t.fragments().next().expect("a fragment");
+    assert!(f.killed);
+    let last = f.trace.steps.last().expect("steps");
+    assert!(last.killed && last.next_pc.is_none(), "{last:?}");
+    assert_eq!(t.final_color, [0.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn texture_lookups_show_coordinates_lod_and_texel() {
+    let path = root().join("reftests/scenes/textures/tex_1d_rgbw.shader_test");
+    let text = std::fs::read_to_string(&path).expect("scene");
+    let t = trace_scene(&text, path.parent().expect("dir"), 8, 30, None, None).expect("trace");
+    let f = t.fragments().next().expect("a fragment");
+    let tex = f
+        .trace
+        .steps
+        .iter()
+        .flat_map(|s| s.textures.iter())
+        .next()
+        .expect("a texture lookup");
+    assert_eq!(tex.unit, 0);
+    assert!(tex.lod.is_some(), "{tex:?}");
+    // Red texel of the rgbw strip, and the instruction wrote it.
+    assert_eq!(tex.texel.map(f32::from_bits), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(t.final_color, [1.0, 0.0, 0.0, 1.0]);
+}
