@@ -49,19 +49,19 @@ fn check_valid_and_invalid() {
 
 #[test]
 fn run_time_program_errors_name_the_scene_line() {
-    // A REP without a count never ends: the instruction budget stops it, and the report
-    // points at the instruction that ran out of it: ENDREP (instruction 2, byte 41 of the
-    // program, scene line 13).
+    // A REP of 10^8 iterations: the instruction budget stops it, and the report points at
+    // the instruction that ran out of it: ENDREP (instruction 2, byte 51 of the program,
+    // scene line 13).
     let scene = tmp(
         "runaway.shader_test",
-        "[require]\nSIZE 4 4\n\n[vertex program]\n!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n\n[fragment program]\n!!NVfp5.0\nREP;\nADD result.color.x, 1, 1;\nENDREP;\nEND\n\n[test]\ndraw rect -1 -1 2 2\n",
+        "[require]\nSIZE 4 4\n\n[vertex program]\n!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n\n[fragment program]\n!!NVfp5.0\nREP 100000000;\nADD result.color.x, 1, 1;\nENDREP;\nEND\n\n[test]\ndraw rect -1 -1 2 2\n",
     );
     let o = glemu().arg("run").arg(&scene).output().unwrap();
     assert_eq!(o.status.code(), Some(1));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("line 17: "), "{out}");
     assert!(out.contains("instruction budget"), "{out}");
-    assert!(out.contains("instruction 2 (byte 41)"), "{out}");
+    assert!(out.contains("instruction 2 (byte 51)"), "{out}");
     assert!(out.contains("(scene line 13, column 1)"), "{out}");
 }
 

@@ -325,7 +325,7 @@ fn multisample_texture_renders_and_blits_resolved() {
         fragment(
             &mut ctx,
             &format!(
-                "!!NVfp4.0\nINT TEMP c;\nMOV.S c, {{1, 2, 0, {sample}}};\nTXFMS result.color, c, texture[0], 2DMS;\nEND\n"
+                "!!NVfp4.0\nOPTION NV_texture_multisample;\nINT TEMP c;\nMOV.S c, {{1, 2, 0, {sample}}};\nTXFMS result.color, c, texture[0], 2DMS;\nEND\n"
             ),
         );
         rect(&mut ctx, FULL, 0.0, [0.0; 4]);

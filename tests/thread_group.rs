@@ -31,7 +31,7 @@ fn draw(vp: &str, fp: &str) -> [u8; 4] {
 #[test]
 fn warpid_and_smid_read_zero_in_vertex_and_fragment_programs() {
     // Green = 1 - (warpid + smid) of the vertex stage; blue the same of the fragment stage.
-    let vp = "!!NVvp5.0\nUINT TEMP t;\nTEMP f;\nADD.U t.x, vertex.warpid.x, vertex.smid.x;\nI2F.U f.x, t.x;\nMOV result.position, vertex.attrib[0];\nSUB result.texcoord[0], 1, f.x;\nEND\n";
-    let fp = "!!NVfp5.0\nUINT TEMP t;\nTEMP f;\nADD.U t.x, fragment.warpid.x, fragment.smid.x;\nI2F.U f.x, t.x;\nMOV result.color, {0, 0, 0, 1};\nMOV result.color.y, fragment.texcoord[0].x;\nSUB result.color.z, 1, f.x;\nEND\n";
+    let vp = "!!NVvp5.0\nOPTION NV_shader_thread_group;\nUINT TEMP t;\nTEMP f;\nADD.U t.x, vertex.warpid.x, vertex.smid.x;\nI2F.U f.x, t.x;\nMOV result.position, vertex.attrib[0];\nSUB result.texcoord[0], 1, f.x;\nEND\n";
+    let fp = "!!NVfp5.0\nOPTION NV_shader_thread_group;\nUINT TEMP t;\nTEMP f;\nADD.U t.x, fragment.warpid.x, fragment.smid.x;\nI2F.U f.x, t.x;\nMOV result.color, {0, 0, 0, 1};\nMOV result.color.y, fragment.texcoord[0].x;\nSUB result.color.z, 1, f.x;\nEND\n";
     assert_eq!(draw(vp, fp), [0, 255, 255, 255]);
 }

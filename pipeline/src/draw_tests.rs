@@ -330,7 +330,7 @@ fn time_grid_phases() {
 fn geometry_program_reads_patches_adjacency_ids_and_invocations() {
     // Each invocation of a 4-vertex patch emits one point at vertex[invocation],
     // coloured by primitive.id and the invocation number.
-    let gp = "!!NVgp5.0\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nINVOCATIONS 4;\n\
+    let gp = "!!NVgp5.0\nOPTION NV_shader_thread_group;\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nINVOCATIONS 4;\n\
         INT TEMP i;\nTEMP c;\nATTRIB p = vertex.position;\n\
         MOV.S i.x, primitive.invocation.x;\nMOV result.position, p[i.x];\n\
         I2F c.x, primitive.id.x;\nI2F c.y, primitive.invocation.x;\nMUL c.y, c.y, 0.25;\n\
@@ -365,7 +365,7 @@ fn geometry_program_reads_default_levels_vertex_ids_and_thread_ids() {
     // (NV_tessellation_program5); vertex[m].id is the vertex program's result.id.
     let vp = "!!NVvp4.0\nMOV result.position, vertex.position;\n\
         ADD.S result.id.x, vertex.id.x, 100;\nEND\n";
-    let gp = "!!NVgp5.0\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n\
+    let gp = "!!NVgp5.0\nOPTION NV_shader_thread_group;\nPRIMITIVE_IN PATCHES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\n\
         INT TEMP i;\nTEMP c;\n\
         MOV c.x, primitive.tessouter[1].x;\nMOV c.y, primitive.tessinner[0].x;\n\
         MOV.S i.x, vertex[1].id.x;\nI2F c.z, i.x;\nMOV.U i.y, primitive.threadid.x;\nI2F c.w, i.y;\n\

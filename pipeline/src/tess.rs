@@ -680,7 +680,7 @@ mod tests {
         // vertex[m].id reads the previous stage's result.id; primitive.threadid and the
         // thread masks number the invocations as the threads of one warp.
         let tcs = control(
-            "!!NVtcp5.0\nVERTICES_OUT 20;\nINT TEMP i;\n\
+            "!!NVtcp5.0\nOPTION NV_shader_thread_group;\nVERTICES_OUT 20;\nINT TEMP i;\n\
              MOV.U i.x, vertex[1].id.x;\nMOV.U i.y, primitive.threadid.x;\n\
              MOV.U i.z, primitive.threadltmask.x;\nMOV.U result.attrib[0], i;\nEND\n",
         );

@@ -718,7 +718,7 @@ pub enum Rounding {
 /// let p = assemble("!!NVvp5.0\nTEMP r;\nLONG TEMP a;\nLOAD.U32X2 r.xy, a.x;\nMOV result.position, r;\nEND", None).unwrap();
 /// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
 /// assert_eq!(m.space, MemSpace::Global);
-/// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+/// let p = assemble("!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0][0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
 /// let Extra::Mem(m) = &p.instructions[0].extra else { panic!() };
 /// assert_eq!(m.space, MemSpace::Counter { counter: 0 });
 /// ```
@@ -1264,7 +1264,7 @@ pub enum BufferKind {
 ///
 /// ```
 /// # use glemu_programs::{assemble, ir::*};
-/// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[2];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+/// let p = assemble("!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[2][0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
 /// assert_eq!((p.counters[0].name.as_str(), p.counters[0].binding, p.counters[0].len), ("c", 2, 1));
 /// ```
 #[derive(Clone, Debug, PartialEq)]

@@ -94,7 +94,7 @@ fn helper_lanes_do_not_store() {
 
 #[test]
 fn atomic_counters() {
-    let text = "!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nATOMCTR.U32.DECR r.y, c;\nATOMCTR.U32.GET r.z, c;\nEND\n";
+    let text = "!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0][0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nATOMCTR.U32.DECR r.y, c;\nATOMCTR.U32.GET r.z, c;\nEND\n";
     let p = assemble(text, Stage::Fragment);
     let env = TestEnv {
         counters: vec![5],

@@ -115,7 +115,7 @@ fn build(tokens: &[[u8; 5]]) -> String {
         body.push_str(";\n");
     }
     format!(
-        "!!NVfp5.0\nTEMP R0, R1, R2, R3;\nINT TEMP I0, I1;\nmain:\nMOV R0, fragment.color;\nMOV R1, fragment.texcoord[0];\nMOV R2, -fragment.color.yzwx;\nMOV R3, 0.5;\nFLR.S I0, fragment.texcoord[0];\nMOV.S I1, 3;\nMOV.CC R3, R0;\n{body}MOV result.color, R0;\nMOV result.color[1], R1;\nRET;\nf0:\nADD R1, R1, R2;\nMOV.CC R2, -R2;\nRET (GT.x);\nMUL R0, R0, 0.5;\nRET;\nf1:\nSUB R2, R2, R0;\nREP.S {{2}}.x;\nADD R3, R3, 1;\nBRK (LT.y);\nENDREP;\nRET;\nEND\n"
+        "!!NVfp5.0\nOPTION ARB_draw_buffers;\nTEMP R0, R1, R2, R3;\nINT TEMP I0, I1;\nmain:\nMOV R0, fragment.color;\nMOV R1, fragment.texcoord[0];\nMOV R2, -fragment.color.yzwx;\nMOV R3, 0.5;\nFLR.S I0, fragment.texcoord[0];\nMOV.S I1, 3;\nMOV.CC R3, R0;\n{body}MOV result.color, R0;\nMOV result.color[1], R1;\nRET;\nf0:\nADD R1, R1, R2;\nMOV.CC R2, -R2;\nRET (GT.x);\nMUL R0, R0, 0.5;\nRET;\nf1:\nSUB R2, R2, R0;\nREP.S {{2}}.x;\nADD R3, R3, 1;\nBRK (LT.y);\nENDREP;\nRET;\nEND\n"
     )
 }
 

@@ -342,7 +342,7 @@ pub struct InterpCall<'a> {
 /// #         Ok(Some(old))
 /// #     }
 /// # }
-/// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+/// let p = assemble("!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0][0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p));
 /// let mut st = ex.new_state(4);
 /// let mut env = Counter(10);

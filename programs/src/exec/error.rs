@@ -10,7 +10,7 @@ use std::fmt;
 /// # use std::sync::Arc;
 /// # struct NoEnv;
 /// # impl Env for NoEnv {}
-/// let p = assemble("!!NVvp4.0\nREP;\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap();
+/// let p = assemble("!!NVvp4.0\nREP;\nBRK (FL.x);\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p)).with_budget(100);
 /// let mut st = ex.new_state(1);
 /// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();

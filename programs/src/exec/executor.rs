@@ -346,7 +346,7 @@ impl Executor {
     /// # use std::sync::Arc;
     /// # struct NoEnv;
     /// # impl Env for NoEnv {}
-    /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
+    /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nBRK (FL.x);\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
     /// let ex = Executor::new(p).with_budget(1000);
     /// let e = ex.run(&mut ex.new_state(1), 1, &[], &mut NoEnv).unwrap_err();
     /// assert_eq!(e.kind, ExecErrorKind::BudgetExceeded(1000));

@@ -647,8 +647,8 @@ fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
             None => run.stats.oob_reads += 1,
         }
     }
-    // Scalar result (y, z, w undefined): replicated.
-    write32(run, g, inst, DataType::U32, [out[0]; 4], None)
+    // Scalar result (y, z, w undefined): replicated, typed as the instruction's .S/.U.
+    write32(run, g, inst, inst.dtype, [out[0]; 4], None)
 }
 
 /// EXT_shader_image_load_store section 2.X.8.Z, LOADIM: the coordinates a target does

@@ -324,22 +324,24 @@ impl LaneState {
         self.outputs.lo.get(slot)
     }
 
-    /// High halves of a `LONG` output slot.
+    /// High halves of a `LONG` output slot. NV_gpu_program5 allows `LONG` only on TEMP and
+    /// vertex-program ATTRIB declarations, so program outputs carry 32-bit halves (PK64 /
+    /// UP64 split 64-bit values) and this is `None` for them.
     ///
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
     /// # struct NoEnv;
     /// # impl Env for NoEnv {}
-    /// let p = assemble("!!NVvp5.0\nLONG ATTRIB d = vertex.attrib[0];\nLONG OUTPUT o = result.attrib[0];\nMOV.U64 o, d;\nMOV result.position, 0;\nEND", None).unwrap();
+    /// let p = assemble("!!NVvp5.0\nLONG ATTRIB d = vertex.attrib[0];\nOUTPUT o = result.attrib[0];\nUP64.U o, d;\nMOV result.position, 0;\nEND", None).unwrap();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(1);
     /// st.input_mut(0).unwrap()[0][0] = 2;
     /// st.input_hi_mut(0, 0).unwrap()[0][0] = 1;
     /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
-    /// let o = ex.program().outputs.iter().position(|s| s.info.long).unwrap();
-    /// assert_eq!((st.output(o).unwrap()[0][0], st.output_hi(o).unwrap()[0][0]), (2, 1));
-    /// assert!(st.output_hi(1 - o).is_none());
+    /// let o = 0; // result.attrib[0], declared first
+    /// assert_eq!((st.output(o).unwrap()[0][0], st.output(o).unwrap()[1][0]), (2, 1));
+    /// assert!(st.output_hi(o).is_none());
     /// ```
     pub fn output_hi(&self, slot: usize) -> Option<&Vec4> {
         if !self.outputs.is_long(slot) {
@@ -488,7 +490,7 @@ impl LaneState {
     /// #         Ok(Some(old))
     /// #     }
     /// # }
-    /// let p = assemble("!!NVfp5.0\nCOUNTER c = program.counter[0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
+    /// let p = assemble("!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0][0];\nUINT TEMP r;\nATOMCTR.U32.INCR r.x, c;\nEND", None).unwrap();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(4);
     /// st.set_helper_mask(0b1100);

@@ -121,10 +121,23 @@ impl P {
                 ))
             }
         };
-        Ok(InputRef {
-            span: start.to(self.c.prev_span()),
-            ..r
-        })
+        let span = start.to(self.c.prev_span());
+        // NV_shader_thread_group: "If this option is not specified, a program will fail to
+        // compile if it uses those instructions or bindings."
+        let thread_group = r.items.iter().any(|b| {
+            matches!(
+                b,
+                InputBinding::ThreadId
+                    | InputBinding::WarpId
+                    | InputBinding::SmId
+                    | InputBinding::ThreadMask(_)
+                    | InputBinding::FragHelperThread
+            )
+        });
+        if thread_group {
+            self.require_option(&["NV_shader_thread_group"], "this binding", span)?;
+        }
+        Ok(InputRef { span, ..r })
     }
 
     fn vertex_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
@@ -178,6 +191,23 @@ impl P {
             relative: None,
             span: ns,
         };
+        if self.vp3_relative_at() && matches!(name.as_str(), "texcoord" | "attrib") {
+            if range_ok {
+                return Err(semantic(
+                    ns,
+                    format!("'vertex.{name}[A0.x + n]' can only be an instruction operand"),
+                ));
+            }
+            let index = self.vp3_input_array(&name)?;
+            return Ok(InputRef {
+                relative: Some(index),
+                ..mk(vec![if name == "texcoord" {
+                    InputBinding::VertexTexCoord(0)
+                } else {
+                    InputBinding::VertexAttrib(0)
+                }])
+            });
+        }
         if self.stage == Stage::Vertex {
             let one = |b: InputBinding| Ok(mk(vec![b]));
             return match name.as_str() {
@@ -454,6 +484,97 @@ impl P {
         })
     }
 
+    /// Whether the next tokens are `[<identifier>` in an ARB vertex program with
+    /// NV_vertex_program3, whose `vertex.texcoord[A+n]`, `vertex.attrib[A+n]` and
+    /// `result.texcoord[A+n]` index by an address register.
+    fn vp3_relative_at(&self) -> bool {
+        self.nv == 0
+            && self.opts.vp3
+            && self.stage == Stage::Vertex
+            && self.c.peek() == &Tok::LBracket
+            && matches!(self.c.peek_at(1), Tok::Ident(_))
+    }
+
+    /// `[A0.x + n]` into consecutive input slots for every texture coordinate set or
+    /// generic attribute (out-of-range indices read as undefined, as the spec allows).
+    fn vp3_input_array(&mut self, name: &str) -> Result<Index, ProgramError> {
+        let texcoord = name == "texcoord";
+        let len = if texcoord {
+            self.lim.max_texture_coords
+        } else {
+            self.lim.max_vertex_attribs
+        };
+        let cached = if texcoord {
+            self.texcoord_array
+        } else {
+            self.attrib_array
+        };
+        let base = match cached {
+            Some(b) => b,
+            None => {
+                let b = self.prog.inputs.len() as u32;
+                for i in 0..len {
+                    self.prog.inputs.push(InputSlot {
+                        binding: if texcoord {
+                            InputBinding::VertexTexCoord(i)
+                        } else {
+                            InputBinding::VertexAttrib(i)
+                        },
+                        interp: Interp::default(),
+                        info: RegInfo::default(),
+                    });
+                }
+                if texcoord {
+                    self.texcoord_array = Some(b);
+                } else {
+                    self.attrib_array = Some(b);
+                }
+                b
+            }
+        };
+        self.array_index(&format!("vertex.{name}"), base, len, true)
+    }
+
+    /// The eight consecutive `result.texcoord` slots of an NV_vertex_program3 program:
+    /// every texture coordinate result lives there, so `result.texcoord[A0.x + n]` and
+    /// `result.texcoord[n]` write the same slot.
+    fn texcoord_out_array(&mut self) -> u32 {
+        if let Some(b) = self.texcoord_out_array {
+            return b;
+        }
+        let b = self.prog.outputs.len() as u32;
+        for i in 0..self.lim.max_texture_coords {
+            let binding = OutputBinding::Varying(VaryingSlot::TexCoord(i));
+            self.prog.outputs.push(OutputSlot {
+                binding: binding.clone(),
+                info: RegInfo::default(),
+            });
+            self.output_map.insert(binding, b + i);
+        }
+        self.texcoord_out_array = Some(b);
+        b
+    }
+
+    /// `result.texcoord[A0.x + n]` as a destination (NV_vertex_program3); None (nothing
+    /// consumed) when the next tokens are not that.
+    pub(crate) fn vp3_relative_result(&mut self) -> Result<Option<Index>, ProgramError> {
+        let at = self.c.peek_ident() == Some("result")
+            && self.c.peek_at(1) == &Tok::Dot
+            && self.c.peek_ident_at(2) == Some("texcoord");
+        if !at || self.nv != 0 || !self.opts.vp3 || self.stage != Stage::Vertex {
+            return Ok(None);
+        }
+        if !matches!(self.c.peek_at(4), Tok::Ident(_)) || self.c.peek_at(3) != &Tok::LBracket {
+            return Ok(None);
+        }
+        self.c.bump();
+        self.c.bump();
+        self.c.bump();
+        let base = self.texcoord_out_array();
+        self.array_index("result.texcoord", base, self.lim.max_texture_coords, true)
+            .map(Some)
+    }
+
     fn primitive_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
         self.c.expect(&Tok::Dot, "after 'primitive'")?;
         let (mut name, mut ns) = self.c.ident("a primitive attribute name")?;
@@ -658,12 +779,14 @@ impl P {
             match name.as_str() {
                 "color" => {
                     let (a, b) = if self.c.peek() == &Tok::LBracket {
-                        if !nv && !self.prog.options.draw_buffers {
-                            return Err(semantic(
-                                ns,
-                                "result.color[n] needs OPTION ARB_draw_buffers",
-                            ));
-                        }
+                        // ARB_draw_buffers, and NV_fragment_program4 2.X.6.Y (which
+                        // NV_gpu_program5 keeps): without the option "a fragment program
+                        // that attempts to bind result.color[n] will fail to load".
+                        self.require_option(
+                            &["ARB_draw_buffers", "ATI_draw_buffers"],
+                            "result.color[n]",
+                            ns,
+                        )?;
                         self.binding_index(self.lim.max_draw_buffers, "result.color", range_ok)?
                     } else {
                         (0, 0)
@@ -737,8 +860,23 @@ impl P {
                     (a..=b).map(|i| v(VaryingSlot::Attrib(i))).collect()
                 }
                 "primid" if st == Stage::Geometry => vec![v(VaryingSlot::PrimitiveId)],
-                "layer" if nv && st != Stage::TessControl => vec![v(VaryingSlot::Layer)],
-                "viewport" if nv && st != Stage::TessControl => vec![v(VaryingSlot::ViewportIndex)],
+                // Geometry programs have result.layer and result.viewport; NV_viewport_array2
+                // adds them to the other stages "if a ... program specifies the
+                // NV_viewport_array2 option".
+                "layer" | "viewport" if nv && st != Stage::TessControl => {
+                    if st != Stage::Geometry {
+                        self.require_option(
+                            &["NV_viewport_array2"],
+                            &format!("'result.{name}' in a {} program", st.name()),
+                            ns,
+                        )?;
+                    }
+                    vec![v(if name == "layer" {
+                        VaryingSlot::Layer
+                    } else {
+                        VaryingSlot::ViewportIndex
+                    })]
+                }
                 "viewportmask" if nv => {
                     if !self.opts.viewport_array2 {
                         return Err(semantic(
@@ -801,6 +939,11 @@ impl P {
         b: OutputBinding,
         _span: Span,
     ) -> Result<u32, ProgramError> {
+        if let OutputBinding::Varying(VaryingSlot::TexCoord(i)) = b {
+            if self.nv == 0 && self.opts.vp3 && self.stage == Stage::Vertex {
+                return Ok(self.texcoord_out_array() + i);
+            }
+        }
         if let Some(&s) = self.output_map.get(&b) {
             return Ok(s);
         }

@@ -66,7 +66,9 @@ impl P {
                 }
                 true
             }
-            "ARB_fragment_program_shadow" if arb && (frag || self.opts.vp3) => {
+            // NV_fragment_program4 2.X.6.Y: in NV programs the option "is not illegal but
+            // has no additional effect"; NV_vertex_program3 adds it to ARB vertex programs.
+            "ARB_fragment_program_shadow" if frag || (arb && self.opts.vp3) => {
                 o.fragment_program_shadow = true;
                 true
             }
@@ -108,18 +110,12 @@ impl P {
                 self.opts.fp2 = true;
                 true
             }
-            "NV_shader_thread_shuffle" if self.nv >= 50 => {
-                self.opts.thread_shuffle = true;
-                true
-            }
-            "NV_gpu_program5_mem_extended" if self.nv >= 50 => {
-                self.opts.mem_extended = true;
-                true
-            }
+            "NV_shader_thread_shuffle" if self.nv >= 50 => true,
+            "NV_gpu_program5_mem_extended" if self.nv >= 50 => true,
             // NVIDIA's compiler puts this undocumented option first in every program it
             // prints, and emulators copied it: nothing to enable.
             "NV_internal" if !arb => true,
-            "NV_shader_thread_group" if !arb => {
+            "NV_shader_thread_group" if self.nv >= 50 => {
                 self.opts.thread_group = true;
                 true
             }
@@ -157,21 +153,25 @@ impl P {
             // `.SPARSE`, `.LODCLAMP` and the RESIDENT/NONRESIDENT tests need no option
             // in their specs; emulators print one anyway.
             "EXT_sparse_texture2" | "ARB_sparse_texture_clamp" if self.nv >= 50 => true,
-            // Extensions that only unlock syntax we always accept in NV programs.
-            "NV_shader_atomic_float"
-            | "NV_shader_atomic_int64"
-            | "NV_shader_storage_buffer"
-            | "NV_shader_buffer_store"
-            | "NV_texture_multisample"
-            | "NV_gpu_program_fp64"
-            | "NV_bindless_texture"
+            "ARB_viewport_array" if !arb => true,
+            // Options whose syntax the front end gates on the option's name
+            // (`P::has_option`). NV_gpu_program5 already has LOAD and LDC ("without
+            // needing to declare" the option), so naming those options there is allowed.
+            "NV_parameter_buffer_object2"
+            | "NV_shader_buffer_load"
             | "NV_explicit_multisample"
-            | "EXT_shader_image_load_store"
-            | "NV_parameter_buffer_object2"
-            | "ARB_shader_subroutine"
-            | "NV_shader_atomic_counters"
-            | "ARB_viewport_array"
+            | "NV_texture_multisample"
                 if !arb =>
+            {
+                true
+            }
+            "NV_shader_atomic_counters"
+            | "NV_shader_storage_buffer"
+            | "NV_shader_atomic_float"
+            | "NV_shader_atomic_int64"
+            | "NV_bindless_texture"
+            | "NV_gpu_program_fp64"
+                if self.nv >= 50 =>
             {
                 true
             }
@@ -286,6 +286,7 @@ impl P {
             }
             "BUFFER" | "BUFFER4" | "CBUFFER" => self.decl_buffer(&kw, kw_span, mods),
             "COUNTER" if self.nv >= 50 => {
+                self.require_option(&["NV_shader_atomic_counters"], "COUNTER", kw_span)?;
                 self.no_mods(&mods, "COUNTER")?;
                 self.decl_counter()
             }
@@ -294,6 +295,7 @@ impl P {
                 self.decl_image()
             }
             "STORAGE" if self.nv >= 50 => {
+                self.require_option(&["NV_shader_storage_buffer"], "STORAGE", kw_span)?;
                 self.no_mods(&mods, "STORAGE")?;
                 self.decl_storage()
             }
@@ -404,20 +406,37 @@ impl P {
         Ok(())
     }
 
-    fn reg_info(&self, m: &VarMods, what: &str, long_ok: bool) -> Result<RegInfo, ProgramError> {
+    /// The data type and size modifiers of a declaration. NV_gpu_program5 2.X.3.1: "The
+    /// "LONG" modifier is supported only for declarations of temporary variables ("TEMP"),
+    /// and attribute variables ("ATTRIB") in vertex programs. The "SHORT" modifier is
+    /// supported only for declarations of temporary variables and result variables
+    /// ("OUTPUT")" (NV_gpu_program4: LONG only on TEMP); NV_fragment_program_option puts
+    /// either on TEMP and OUTPUT.
+    fn reg_info(&self, m: &VarMods, what: &str) -> Result<RegInfo, ProgramError> {
         let mut info = RegInfo {
             ty: m.ty.map_or(VarType::Float, |t| t.0),
             long: false,
             short: false,
         };
         if let Some((long, span)) = m.size {
-            if long && !long_ok {
-                return Err(semantic(span, format!("'LONG' is not allowed on {what}")));
-            }
-            if self.nv == 0 && !matches!(what, "TEMP" | "OUTPUT") {
+            let ok = match what {
+                "TEMP" => true,
+                "OUTPUT" => self.nv == 0 || !long,
+                "ATTRIB" => long && self.stage == Stage::Vertex && self.nv >= 50,
+                _ => false,
+            };
+            if !ok {
+                let rule = if long {
+                    "LONG is only allowed on TEMP, and on ATTRIB in NV_gpu_program5 vertex programs"
+                } else {
+                    "SHORT is only allowed on TEMP and OUTPUT"
+                };
                 return Err(semantic(
                     span,
-                    format!("size modifiers are not allowed on {what}"),
+                    format!(
+                        "'{}' is not allowed on {what}: {rule}",
+                        if long { "LONG" } else { "SHORT" }
+                    ),
                 ));
             }
             info.long = long;
@@ -477,7 +496,7 @@ impl P {
 
     fn decl_temp(&mut self, m: VarMods) -> Result<(), ProgramError> {
         self.no_interp(&m, "TEMP")?;
-        let info = self.reg_info(&m, "TEMP", true)?;
+        let info = self.reg_info(&m, "TEMP")?;
         loop {
             let (name, span) = self.c.ident("a variable name")?;
             let mut len = None;
@@ -556,7 +575,7 @@ impl P {
 
     fn decl_param(&mut self, m: VarMods) -> Result<(), ProgramError> {
         self.no_interp(&m, "PARAM")?;
-        let info = self.reg_info(&m, "PARAM", false)?;
+        let info = self.reg_info(&m, "PARAM")?;
         let (name, span) = self.c.ident("a parameter name")?;
         let size = self.opt_array_size()?;
         self.c.expect(&Tok::Eq, "in a PARAM declaration")?;
@@ -682,8 +701,7 @@ impl P {
     }
 
     fn decl_attrib(&mut self, m: VarMods) -> Result<(), ProgramError> {
-        let long_ok = self.stage == Stage::Vertex && self.nv >= 50;
-        let info = self.reg_info(&m, "ATTRIB", long_ok)?;
+        let info = self.reg_info(&m, "ATTRIB")?;
         if self.stage == Stage::Fragment
             && matches!(info.ty, VarType::Int | VarType::Uint)
             && !m.interp.flat
@@ -745,7 +763,7 @@ impl P {
 
     fn decl_output(&mut self, m: VarMods) -> Result<(), ProgramError> {
         self.no_interp(&m, "OUTPUT")?;
-        let info = self.reg_info(&m, "OUTPUT", true)?;
+        let info = self.reg_info(&m, "OUTPUT")?;
         let (name, span) = self.c.ident("an output name")?;
         let size = if self.nv > 0 {
             self.opt_array_size()?
@@ -886,12 +904,9 @@ impl P {
     fn decl_buffer(&mut self, kw: &str, kw_span: Span, m: VarMods) -> Result<(), ProgramError> {
         self.no_interp(&m, kw)?;
         if kw == "CBUFFER" && self.nv < 50 {
-            return Err(syntax(
-                kw_span,
-                "CBUFFER needs NV_gpu_program5 / NV_parameter_buffer_object2",
-            ));
+            self.require_option(&["NV_parameter_buffer_object2"], "CBUFFER", kw_span)?;
         }
-        let info = self.reg_info(&m, kw, false)?;
+        let info = self.reg_info(&m, kw)?;
         let (name, span) = self.c.ident("a buffer variable name")?;
         let mut size = self.opt_array_size()?;
         // CBUFFER allows a second size: `CBUFFER cb[n][m]` is n binding points of m
@@ -1013,35 +1028,95 @@ impl P {
         )
     }
 
+    /// `COUNTER c = program.counter[a][b];` or an array over consecutive elements of one
+    /// binding point; `program.counter[a]` in an array stands for "elements 0 through
+    /// n-1, where n is either the size of the array (if declared) or the
+    /// implementation-dependent maximum" (NV_shader_atomic_counters 2.X.3.Y).
     fn decl_counter(&mut self) -> Result<(), ProgramError> {
         let (name, span) = self.c.ident("a counter name")?;
         let size = self.opt_array_size()?;
         self.c.eat(&Tok::Eq);
         let braced = self.c.eat(&Tok::LBrace);
-        self.c.expect_ident("program", "in a counter binding")?;
-        self.c.expect(&Tok::Dot, "after 'program'")?;
-        self.c.expect_ident("counter", "in a counter binding")?;
-        let (binding, _) = self.c.bracket_int("a counter binding")?;
-        if binding >= self.lim.max_atomic_counter_bindings {
-            return Err(semantic(self.c.prev_span(), format!("program.counter[{binding}] exceeds the {max_atomic_counter_bindings} counter bindings", max_atomic_counter_bindings = self.lim.max_atomic_counter_bindings)));
-        }
-        let (mut first, mut len) = (0, 1);
-        if self.c.peek() == &Tok::LBracket {
-            let (a, b, _) = self.index_or_range()?;
-            first = a;
-            len = b - a + 1;
+        let mut binding = None;
+        // (first element, count); None for a whole-buffer item.
+        let mut elems: Option<(u32, u32)> = None;
+        let mut whole = false;
+        loop {
+            let item = self.c.expect_ident("program", "in a counter binding")?;
+            self.c.expect(&Tok::Dot, "after 'program'")?;
+            self.c.expect_ident("counter", "in a counter binding")?;
+            let (b, bspan) = self.c.bracket_int("a counter binding")?;
+            if b >= self.lim.max_atomic_counter_bindings {
+                return Err(semantic(
+                    bspan,
+                    format!(
+                        "program.counter[{b}] exceeds the {} counter bindings",
+                        self.lim.max_atomic_counter_bindings
+                    ),
+                ));
+            }
+            if binding.is_some_and(|x| x != b) {
+                return Err(semantic(
+                    bspan,
+                    format!(
+                        "'{name}': all bindings of a COUNTER array must use the same binding point"
+                    ),
+                ));
+            }
+            binding = Some(b);
+            let range = if self.c.peek() == &Tok::LBracket {
+                let (lo, hi, _) = self.index_or_range()?;
+                Some((lo, hi))
+            } else {
+                None
+            };
+            let item_span = item.to(self.c.prev_span());
+            match (range, elems, whole) {
+                (Some((lo, hi)), None, false) => elems = Some((lo, hi - lo + 1)),
+                (Some((lo, hi)), Some((first, n)), false) if lo == first + n => {
+                    elems = Some((first, n + hi - lo + 1))
+                }
+                (None, None, false) => whole = true,
+                _ => {
+                    return Err(semantic(
+                        item_span,
+                        format!("'{name}': the bindings of a COUNTER array must name consecutive elements of one buffer"),
+                    ))
+                }
+            }
+            if !(braced && self.c.eat(&Tok::Comma)) {
+                break;
+            }
         }
         if braced {
             self.c
                 .expect(&Tok::RBrace, "to end the counter initializer")?;
         }
-        if let Some(Some((n, _))) = size {
-            len = n;
-        }
+        let (first, len) = match (size, elems) {
+            (None, Some((first, 1))) => (first, 1),
+            (None, _) => {
+                return Err(semantic(
+                    span,
+                    format!("'{name}': a single COUNTER binds one element (program.counter[a][b]); declare an array for more"),
+                ))
+            }
+            (Some(Some((n, nspan))), Some((first, count))) => {
+                if n != count {
+                    return Err(semantic(
+                        nspan,
+                        format!("'{name}': declared size {n} does not match the {count} counters"),
+                    ));
+                }
+                (first, n)
+            }
+            (Some(None), Some(e)) => e,
+            (Some(Some((n, _))), None) => (0, n),
+            (Some(None), None) => (0, self.lim.max_atomic_counter_buffer_size / 4),
+        };
         let index = self.prog.counters.len() as u32;
         self.prog.counters.push(CounterVar {
             name: name.clone(),
-            binding,
+            binding: binding.unwrap_or(0),
             first,
             len,
         });

@@ -173,6 +173,7 @@ impl P {
             ));
         };
         self.check_available(info, &name, nspan)?;
+        self.check_option_gates(info, nspan)?;
         let mut mods = self.suffix_mods(info, sfx, &name, nspan)?;
         self.dot_mods(info, &mut mods)?;
         let mut dtype = self.pick_dtype(info, &mods);
@@ -287,6 +288,25 @@ impl P {
         Ok(())
     }
 
+    /// Opcodes that exist only with a program option (each option's "Program Options"
+    /// section: "If a program specifies the ... option, it may use ...").
+    fn check_option_gates(&self, info: &OpInfo, span: Span) -> Result<(), ProgramError> {
+        if !self.is_nv() {
+            return Ok(());
+        }
+        let need: &[&str] = match info.name {
+            "ATOMCTR" => &["NV_shader_atomic_counters"],
+            "LDB" | "STB" | "ATOMB" => &["NV_shader_storage_buffer"],
+            "LOAD" if self.nv < 50 => &["NV_shader_buffer_load"],
+            "LDC" if self.nv < 50 => &["NV_parameter_buffer_object2"],
+            "TXFMS" => &["NV_explicit_multisample", "NV_texture_multisample"],
+            "SHFDOWN" | "SHFIDX" | "SHFUP" | "SHFXOR" => &["NV_shader_thread_shuffle"],
+            "TGBALLOT" => &["NV_shader_thread_group"],
+            _ => return Ok(()),
+        };
+        self.require_option(need, info.name, span)
+    }
+
     fn suffix_mods(
         &self,
         info: &OpInfo,
@@ -373,24 +393,7 @@ impl P {
                     if m.mem.is_some() {
                         return Err(dup("storage type"));
                     }
-                    // NV_gpu_program5_mem_extended: small vectors on the load/store
-                    // instructions only, and only with the option.
-                    let small_vector = t.count > 1 && mem_type_mod(&name, false).is_none();
-                    let atomic = matches!(op, Opcode::Atom | Opcode::Atomim | Opcode::Atomctr);
-                    // NV_shader_atomic_fp16_vector: F16X2/F16X4 on the atomics.
-                    let fp16_atomic =
-                        atomic && t.scalar == MemScalar::F16 && self.opts.atomic_fp16_vector;
-                    if small_vector && !fp16_atomic && (!self.opts.mem_extended || atomic) {
-                        let why = if atomic && t.scalar == MemScalar::F16 {
-                            "OPTION NV_shader_atomic_fp16_vector"
-                        } else {
-                            "OPTION NV_gpu_program5_mem_extended and a load or store instruction"
-                        };
-                        return Err(semantic(span, format!("'.{name}' needs {why}")));
-                    }
-                    if self.nv < 50 && op != Opcode::Ldc && op != Opcode::Load {
-                        return Err(not_ok());
-                    }
+                    self.check_storage_modifier(info, t, &name, span)?;
                     m.mem = Some((t, span));
                     continue;
                 }
@@ -430,8 +433,7 @@ impl P {
                     TypeMods::None => false,
                     TypeMods::Sized32 => !t.is_64(),
                     TypeMods::All => true,
-                } || op == Opcode::Cvt
-                    || op == Opcode::Atomctr && t == DataType::U32;
+                };
                 if !ok && op == Opcode::Loadim && !t.is_64() {
                     return Err(semantic(
                         span,
@@ -556,6 +558,60 @@ impl P {
         Ok(())
     }
 
+    /// Which storage modifiers a load, store or atomic accepts (beyond the opcode's own
+    /// atomic table, checked in `mem_info`).
+    fn check_storage_modifier(
+        &self,
+        info: &OpInfo,
+        t: MemType,
+        name: &str,
+        span: Span,
+    ) -> Result<(), ProgramError> {
+        let op = info.op;
+        let atomic = matches!(op, Opcode::Atom | Opcode::Atomim);
+        let image = matches!(op, Opcode::Loadim | Opcode::Storeim | Opcode::Atomim);
+        let wide = matches!(t.scalar, MemScalar::F64 | MemScalar::S64 | MemScalar::U64);
+        // F16 and 8/16-bit vectors: NV_gpu_program5_mem_extended for loads and stores,
+        // NV_shader_atomic_fp16_vector (F16X2/F16X4) for atomics.
+        let extended = t.scalar == MemScalar::F16 || mem_type_mod(name, false).is_none();
+        if extended && atomic {
+            if t.scalar == MemScalar::F16 && t.count > 1 {
+                return self.require_option(
+                    &["NV_shader_atomic_fp16_vector"],
+                    &format!("{}.{name}", info.name),
+                    span,
+                );
+            }
+            return Err(semantic(
+                span,
+                format!("'.{name}' is not allowed on {}", info.name),
+            ));
+        }
+        if extended {
+            return self.require_option(
+                &["NV_gpu_program5_mem_extended"],
+                &format!("the '.{name}' storage modifier"),
+                span,
+            );
+        }
+        if wide && image {
+            return Err(semantic(
+                span,
+                format!(
+                    "'.{name}' is not allowed on {}: images hold 8, 16 and 32-bit components",
+                    info.name
+                ),
+            ));
+        }
+        if wide && self.nv < 50 {
+            return Err(semantic(
+                span,
+                format!("'.{name}': 64-bit storage modifiers need NV_gpu_program5"),
+            ));
+        }
+        Ok(())
+    }
+
     fn pick_dtype(&self, info: &OpInfo, m: &Mods) -> DataType {
         if let Some((t, _)) = m.dtype {
             return t;
@@ -641,18 +697,6 @@ impl P {
         let idx = self.prog.instructions.len() as u32;
         if matches!(name, "LDB" | "STB" | "ATOMB") {
             return self.storage_inst(info, m, inst);
-        }
-        if op == Tgballot && !self.opts.thread_group {
-            return Err(semantic(
-                inst.span,
-                "TGBALLOT needs OPTION NV_shader_thread_group",
-            ));
-        }
-        if matches!(op, Shfdown | Shfidx | Shfup | Shfxor) && !self.opts.thread_shuffle {
-            return Err(semantic(
-                inst.span,
-                format!("{name} needs OPTION NV_shader_thread_shuffle"),
-            ));
         }
         match op {
             If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Ret
@@ -832,6 +876,15 @@ impl P {
         match op {
             Ldc => {
                 self.comma()?;
+                // "A final operand vector is derived from the base operand vector by
+                // applying swizzle, negation, and absolute value operand modifiers"
+                // (NV_parameter_buffer_object2, LDC).
+                let start = self.c.span();
+                let negate = self.c.eat(&Tok::Minus);
+                if !negate {
+                    self.c.eat(&Tok::Plus);
+                }
+                let abs = self.c.eat(&Tok::Bar);
                 let (n, s) = self.c.ident("a CBUFFER variable")?;
                 let Some(Sym::Buffer { index, .. }) = self.syms.get(&n).map(|x| x.0.clone()) else {
                     return Err(semantic(
@@ -852,17 +905,21 @@ impl P {
                 }
                 let binding = self.buffer_binding_index(&n, index, s)?;
                 let elem = self.buffer_index(&n, index)?;
+                let (swizzle, _) = self.swizzle_suffix()?;
+                if abs {
+                    self.c.expect(&Tok::Bar, "to close the absolute value")?;
+                }
                 inst.srcs.push(Src {
                     file: File::Buffer,
                     index: elem,
                     vertex: binding,
                     buffer: index,
                     imm: [0; 4],
-                    swizzle: [0, 1, 2, 3],
+                    swizzle,
                     ext_swizzle: None,
-                    abs: false,
-                    negate: false,
-                    span: s,
+                    abs,
+                    negate,
+                    span: start.to(self.c.prev_span()),
                 });
                 inst.extra =
                     self.mem_info(m, MemSpace::Constant { buffer: index }, name, inst.span)?;
@@ -930,7 +987,6 @@ impl P {
                         "ATOMCTR needs an operation modifier (.INCR, .DECR or .GET)",
                     ));
                 }
-                inst.dtype = DataType::U32;
                 inst.extra = Extra::Mem(Box::new(MemInfo {
                     space: MemSpace::Counter { counter: index },
                     ty: MemType {
@@ -1234,33 +1290,27 @@ impl P {
         name: &str,
         span: Span,
     ) -> Result<Extra, ProgramError> {
-        let ty = match m.mem {
-            Some((t, _)) => t,
-            None => match m.dtype {
-                Some((DataType::F32, _)) | None => MemType {
-                    scalar: MemScalar::F32,
-                    count: 1,
+        let ty = match (m.mem, m.dtype) {
+            (Some((t, _)), _) => t,
+            // "These instructions must specify exactly one of these modifiers"
+            // (NV_gpu_program5 2.X.4.1; LDC, LOAD, STORE, ATOM and the storage-buffer
+            // LDB, STB, ATOMB). Image stores, and image loads with
+            // EXT_shader_image_load_formatted, may be formatted instead (`image_info`).
+            _ if !matches!(name, "STOREIM" | "LOADIM") => return Err(semantic(
+                span,
+                format!(
+                    "{name} requires exactly one storage modifier such as .F32, .S32X2 or .U32X4"
+                ),
+            )),
+            // A formatted STOREIM or LOADIM: the data type modifier (or F32) says how to
+            // read the operand or write the result.
+            (None, dt) => MemType {
+                scalar: match dt.map_or(DataType::F32, |d| d.0) {
+                    DataType::F32 | DataType::F64 => MemScalar::F32,
+                    DataType::S32 | DataType::S64 => MemScalar::S32,
+                    DataType::U32 | DataType::U64 => MemScalar::U32,
                 },
-                Some((DataType::S32, _)) => MemType {
-                    scalar: MemScalar::S32,
-                    count: 1,
-                },
-                Some((DataType::U32, _)) => MemType {
-                    scalar: MemScalar::U32,
-                    count: 1,
-                },
-                Some((DataType::F64, _)) => MemType {
-                    scalar: MemScalar::F64,
-                    count: 1,
-                },
-                Some((DataType::S64, _)) => MemType {
-                    scalar: MemScalar::S64,
-                    count: 1,
-                },
-                Some((DataType::U64, _)) => MemType {
-                    scalar: MemScalar::U64,
-                    count: 1,
-                },
+                count: 1,
             },
         };
         let atomic = matches!(name, "ATOM" | "ATOMIM" | "ATOMB");
@@ -1271,35 +1321,7 @@ impl P {
             ));
         }
         if let (true, Some((a, aspan))) = (atomic, m.atom) {
-            use MemScalar::*;
-            let ok = match a {
-                // NV_shader_atomic_fp16_vector (the front end only lets F16 vectors
-                // through with its option).
-                _ if ty.scalar == F16 => {
-                    matches!(a, AtomOp::Add | AtomOp::Min | AtomOp::Max | AtomOp::Exch)
-                        && ty.count > 1
-                }
-                AtomOp::Add | AtomOp::Exch => matches!(ty.scalar, U32 | S32 | U64 | S64 | F32),
-                AtomOp::IWrap | AtomOp::DWrap => ty.scalar == U32,
-                AtomOp::Min
-                | AtomOp::Max
-                | AtomOp::And
-                | AtomOp::Or
-                | AtomOp::Xor
-                | AtomOp::CSwap => {
-                    matches!(ty.scalar, U32 | S32 | U64 | S64)
-                }
-                _ => false,
-            };
-            if !ok {
-                return Err(semantic(
-                    aspan,
-                    format!(
-                        "{name}.{a:?} does not support the {:?} storage modifier",
-                        ty.scalar
-                    ),
-                ));
-            }
+            self.check_atomic(name, a, ty, aspan)?;
         }
         if atomic && ty.count != 1 && ty.scalar != MemScalar::F16 {
             return Err(semantic(
@@ -1319,6 +1341,54 @@ impl P {
             element: None,
             formatted: false,
         })))
+    }
+
+    /// The atomic operation and storage modifier pairs of the ATOM table (NV_gpu_program5),
+    /// the ATOMB table (NV_shader_storage_buffer_object: F32 ADD/EXCH as well) and the
+    /// ATOMIM table (EXT_shader_image_load_store: 32-bit integers only), widened by
+    /// OPTION NV_shader_atomic_float (F32 ADD/EXCH on ATOM, ATOMIM) and
+    /// NV_shader_atomic_int64 (S64 everywhere but IWRAP/DWRAP, U64 MIN/MAX/AND/OR/XOR on
+    /// ATOM, ATOMB).
+    fn check_atomic(
+        &self,
+        name: &str,
+        a: AtomOp,
+        ty: MemType,
+        span: Span,
+    ) -> Result<(), ProgramError> {
+        use AtomOp::*;
+        use MemScalar::*;
+        let image = name == "ATOMIM";
+        let core = match (a, ty.scalar) {
+            // NV_shader_atomic_fp16_vector, whose option the storage modifier needed.
+            (Add | Min | Max | Exch, F16) => ty.count > 1,
+            (_, U32) => true,
+            (IWrap | DWrap, _) => false,
+            (_, S32) => true,
+            (Add | Exch | CSwap, U64) => !image,
+            (Add | Exch, F32) => name == "ATOMB",
+            _ => false,
+        };
+        if core {
+            return Ok(());
+        }
+        let option = match (a, ty.scalar) {
+            (Add | Exch, F32) => Some("NV_shader_atomic_float"),
+            (IWrap | DWrap, _) => None,
+            (_, S64) | (Min | Max | And | Or | Xor, U64) if !image => {
+                Some("NV_shader_atomic_int64")
+            }
+            _ => None,
+        };
+        let op = format!("{a:?}").to_uppercase();
+        let what = format!("{name}.{op} with the .{:?} storage modifier", ty.scalar);
+        match option {
+            Some(o) => self.require_option(&[o], &what, span),
+            None => Err(semantic(
+                span,
+                format!("{what} is not supported by the spec's atomic table"),
+            )),
+        }
     }
 
     /// `mem_info` plus the image target and the run-time IMAGE array element.
@@ -1806,6 +1876,21 @@ impl P {
                 ))
             }
         };
+        // NV_explicit_multisample adds RENDERBUFFER, NV_texture_multisample 2DMS and
+        // ARRAY2DMS, each only "if a program specifies the ... program option".
+        match target {
+            Renderbuffer => self.require_option(
+                &["NV_explicit_multisample"],
+                "texture target RENDERBUFFER",
+                span,
+            )?,
+            T2DMs | Array2DMs => self.require_option(
+                &["NV_texture_multisample"],
+                &format!("texture target {t}"),
+                span,
+            )?,
+            _ => {}
+        }
         Ok(target)
     }
 
@@ -1923,8 +2008,11 @@ impl P {
                     Block::Loop
                 };
                 match self.blocks.last().copied() {
-                    Some((b, start, _)) if b == want => {
+                    Some((b, start, rep_span)) if b == want => {
                         self.blocks.pop();
+                        if b == Block::Rep {
+                            self.check_rep_exit(start, rep_span)?;
+                        }
                         self.set_flow_target(start, idx);
                         inst.extra = Extra::Flow {
                             target: start,
@@ -2001,6 +2089,31 @@ impl P {
             _ => {}
         }
         Ok(inst)
+    }
+
+    /// NV_gpu_program4 2.X.5: "a program will fail to load if it contains a REP/ENDREP
+    /// block that contains neither a BRK instruction at the current nesting level or a
+    /// RET instruction at any nesting level" -- for a REP without a loop count.
+    fn check_rep_exit(&self, start: u32, span: Span) -> Result<(), ProgramError> {
+        let body = self.prog.instructions.get(start as usize..).unwrap_or(&[]);
+        let Some((rep, body)) = body.split_first() else {
+            return Ok(());
+        };
+        if !rep.srcs.is_empty() {
+            return Ok(());
+        }
+        let exits = body.iter().any(|i| {
+            i.op == Opcode::Ret
+                || (i.op == Opcode::Brk
+                    && matches!(i.extra, Extra::Flow { target, .. } if target == start))
+        });
+        if exits {
+            return Ok(());
+        }
+        Err(semantic(
+            span,
+            "a REP without a loop count needs a BRK for this loop or a RET inside it (an obvious infinite loop)",
+        ))
     }
 
     fn set_flow_target(&mut self, at: u32, target: u32) {

@@ -61,6 +61,10 @@ pub struct Limits {
     pub max_patch_vertices: u32,
     /// Atomic counter buffer bindings (`program.counter[n]`).
     pub max_atomic_counter_bindings: u32,
+    /// Bytes of an atomic counter buffer binding a program reaches
+    /// (`MAX_ATOMIC_COUNTER_BUFFER_SIZE`): an unsized `COUNTER c[] = { program.counter[a] }`
+    /// covers this many bytes of 32-bit counters (NV_shader_atomic_counters 2.X.3.Y).
+    pub max_atomic_counter_buffer_size: u32,
     /// Image units (`image[n]`).
     pub max_image_units: u32,
     /// Shader storage buffer bindings (`program.storage[n]`).
@@ -120,6 +124,7 @@ impl Limits {
         max_vertex_streams: 4,
         max_patch_vertices: 32,
         max_atomic_counter_bindings: 8,
+        max_atomic_counter_buffer_size: 65536,
         max_image_units: 8,
         max_storage_buffer_bindings: 16,
         max_subroutine_uniform_locations: 1024,

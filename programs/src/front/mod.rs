@@ -101,11 +101,6 @@ pub(crate) struct NvOpts {
     pub vp3: bool,
     pub fpo: bool,
     pub fp2: bool,
-    /// NV_gpu_program5_mem_extended: 8/16-bit and F16 vector storage modifiers on loads
-    /// and stores.
-    pub mem_extended: bool,
-    /// NV_shader_thread_shuffle: SHFDOWN/SHFIDX/SHFUP/SHFXOR.
-    pub thread_shuffle: bool,
     /// NV_shader_thread_group: TGBALLOT.
     pub thread_group: bool,
     /// ARB_derivative_control: `.FINE` / `.COARSE` on DDX and DDY.
@@ -151,8 +146,13 @@ pub(crate) struct P {
     pub tex_units: HashMap<u32, (TexTarget, Span)>,
     /// Hidden temp standing for the `CC`/`CC0`/`CC1` dummy destination.
     pub cc_temp: Option<u32>,
-    /// First of the eight consecutive `fragment.texcoord` slots `A0.x` indexes (FP2).
+    /// First of the eight consecutive `fragment.texcoord` slots `A0.x` indexes (FP2), or of
+    /// the `vertex.texcoord` slots an address register indexes (NV_vertex_program3).
     pub texcoord_array: Option<u32>,
+    /// NV_vertex_program3: first of the input slots `vertex.attrib[A0.x + n]` indexes,
+    /// and of the eight `result.texcoord` output slots every texcoord result goes to.
+    pub attrib_array: Option<u32>,
+    pub texcoord_out_array: Option<u32>,
     /// PARAM arrays already checked for duplicate bindings (ARB relative addressing).
     pub unique_checked: std::collections::HashSet<u32>,
     pub seen_statement: bool,
@@ -225,6 +225,8 @@ impl P {
             tex_units: HashMap::new(),
             cc_temp: None,
             texcoord_array: None,
+            attrib_array: None,
+            texcoord_out_array: None,
             unique_checked: std::collections::HashSet::new(),
             seen_statement: false,
             seen_body: false,
@@ -235,6 +237,31 @@ impl P {
 
     pub(crate) fn is_nv(&self) -> bool {
         self.nv > 0
+    }
+
+    /// Whether the program named `OPTION name`.
+    pub(crate) fn has_option(&self, name: &str) -> bool {
+        self.prog.options.names.iter().any(|n| n == name)
+    }
+
+    /// Fails unless one of `options` was named: "Features in program options not declared
+    /// by the program are ignored" (NV_gpu_program4 section 2.X.6), so their syntax does
+    /// not exist without the option.
+    pub(crate) fn require_option(
+        &self,
+        options: &[&str],
+        what: &str,
+        span: Span,
+    ) -> Result<(), ProgramError> {
+        if options.iter().any(|o| self.has_option(o)) {
+            return Ok(());
+        }
+        let list = options
+            .iter()
+            .map(|o| format!("OPTION {o}"))
+            .collect::<Vec<_>>()
+            .join(" or ");
+        Err(cursor::semantic(span, format!("{what} needs {list}")))
     }
 
     /// Whether NV-style syntax (condition codes, `|abs|`, branches) is on: an NV_gpu

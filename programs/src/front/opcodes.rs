@@ -64,7 +64,9 @@ pub(crate) struct OpInfo {
     pub arb: u16,
 }
 
-/// NV_gpu_program5 Table X.13: name, version, F, I, C, S, H, D, out, in.
+/// NV_gpu_program5 Table X.13: name, version, F, I, C, S, H, D, out, in. Rows after XPD
+/// come from the other specs' opcode tables (ATOMCTR: NV_shader_atomic_counters; LDB, STB,
+/// ATOMB: NV_shader_storage_buffer_object; the image opcodes: EXT_shader_image_load_store).
 const NV_TABLE: &str = "
 ABS 40 6 6 X X X F v v
 ADD 40 6 6 X X X F v v,v
@@ -194,7 +196,7 @@ ENDLOOP 00 - - - - - - - -
 LOADIM 50 - - X X - F v v
 STOREIM 50 X X - - - F - v,v
 ATOMIM 50 - - X - - - s v,v
-ATOMCTR 50 - - X - - - s -
+ATOMCTR 50 - X X - - U s -
 CALI 50 - - - - - - - c
 LDB 50 - - X X - F v su
 STB 50 - - - - - - - v,su
@@ -468,6 +470,7 @@ fn build() -> HashMap<&'static str, OpInfo> {
             default: match d {
                 "F" => Some(DataType::F32),
                 "S" => Some(DataType::S32),
+                "U" => Some(DataType::U32),
                 _ => None,
             },
             out: kind_of(out),

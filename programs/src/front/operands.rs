@@ -186,7 +186,7 @@ impl P {
     }
 
     /// `[n]`, `[reg.c]`, `[reg.c + n]`, `[reg.c - n]` into an array at `base` of `len`.
-    fn array_index(
+    pub(crate) fn array_index(
         &mut self,
         name: &str,
         base: u32,
@@ -796,7 +796,10 @@ impl P {
                 span,
             },
             ty: op.ty,
-            scalar: scalar || lit_scalar,
+            // ARB_vertex_program/ARB_fragment_program: `<scalarSrcReg> ::= <optionalSign>
+            // <srcReg> <scalarSuffix>`, constants included; the NV options and NV programs
+            // accept a bare `<constantScalar>` as a scalar operand.
+            scalar: scalar || (lit_scalar && self.nv_syntax()),
         })
     }
 
@@ -810,7 +813,14 @@ impl P {
             Tok::Ident(n) => (n.clone(), self.c.span()),
             _ => return Err(self.c.unexpected("a destination register")),
         };
-        let (file, index, ty) = if name == "result" && !self.syms.contains_key(&name) {
+        let relative_result = if self.syms.contains_key(&name) {
+            None
+        } else {
+            self.vp3_relative_result()?
+        };
+        let (file, index, ty) = if let Some(index) = relative_result {
+            (File::Output, index, None)
+        } else if name == "result" && !self.syms.contains_key(&name) {
             let (items, bspan) = self.output_binding(false)?;
             let b = items
                 .into_iter()

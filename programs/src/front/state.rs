@@ -212,6 +212,7 @@ impl P {
             }
             "matrix" => self.state_matrix(),
             "thread" if self.nv >= 50 => {
+                self.require_option(&["NV_shader_thread_group"], "'state.thread'", ispan)?;
                 let (prop, ps) = self.dot_ident("a thread property")?;
                 match prop.as_str() {
                     "warpsize" | "warpspersm" | "smcount" => {

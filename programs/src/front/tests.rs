@@ -318,10 +318,10 @@ fn cvt_is_one_instruction_carrying_both_storage_types() {
 
 #[test]
 fn thread_group_warp_and_sm_ids_are_inputs() {
-    let p = asm("!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nUINT TEMP t;\nMOV.U t.x, primitive.warpid.x;\nMOV.U t.y, primitive.smid.x;\nEND");
+    let p = asm("!!NVgp5.0\nOPTION NV_shader_thread_group;\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nUINT TEMP t;\nMOV.U t.x, primitive.warpid.x;\nMOV.U t.y, primitive.smid.x;\nEND");
     let b: Vec<&InputBinding> = p.inputs.iter().map(|i| &i.binding).collect();
     assert_eq!(b, vec![&InputBinding::WarpId, &InputBinding::SmId]);
-    let p = asm("!!NVfp5.0\nATTRIB w = fragment.warpid;\nMOV.U result.color.x, w.x;\nEND");
+    let p = asm("!!NVfp5.0\nOPTION NV_shader_thread_group;\nATTRIB w = fragment.warpid;\nMOV.U result.color.x, w.x;\nEND");
     assert_eq!(p.inputs[0].binding, InputBinding::WarpId);
     assert!(assemble(
         "!!NVfp4.0\nMOV.U result.color.x, fragment.smid.x;\nEND",
@@ -415,7 +415,7 @@ fn vertex_ids_travel_as_a_varying() {
 
 #[test]
 fn attrib_and_result_components_count_only_what_instructions_use() {
-    let p = asm("!!NVfp4.0\nATTRIB unused = fragment.texcoord[3];\nATTRIB tc[2] = { fragment.texcoord[0..1] };\nINT TEMP i;\nOUTPUT o = result.color[1];\nTEMP t;\nMOV t, tc[i.x];\nADD result.color, t, fragment.color;\nEND");
+    let p = asm("!!NVfp4.0\nOPTION ARB_draw_buffers;\nATTRIB unused = fragment.texcoord[3];\nATTRIB tc[2] = { fragment.texcoord[0..1] };\nINT TEMP i;\nOUTPUT o = result.color[1];\nTEMP t;\nMOV t, tc[i.x];\nADD result.color, t, fragment.color;\nEND");
     // tc[0], tc[1] (relative), fragment.color; texcoord[3] is only declared.
     assert_eq!(p.attrib_components(), 12);
     assert_eq!(p.result_components(), 4);
