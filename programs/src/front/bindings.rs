@@ -706,6 +706,21 @@ impl P {
                     "attribute variables bound to the same fragment attribute must use the same interpolation modifiers",
                 ));
             }
+            if let InputBinding::FragColor { secondary } = binding {
+                let twin = InputBinding::FragColor {
+                    secondary: !secondary,
+                };
+                if self
+                    .input_map
+                    .keys()
+                    .any(|(b, i)| *b == twin && *i != interp)
+                {
+                    return Err(semantic(
+                        span,
+                        "variables bound to the primary and secondary colors must use the same interpolation modifiers",
+                    ));
+                }
+            }
         }
         let key = (binding.clone(), interp);
         if let Some(&slot) = self.input_map.get(&key) {

@@ -732,6 +732,8 @@ impl P {
             }
         }
         self.end_binding_list(braced, "ATTRIB", &name, span, size, items.len())?;
+        let keys: Vec<_> = items.iter().map(input_key).collect();
+        check_consecutive(&keys, "ATTRIB", &name, span)?;
         let len = size.map(|_| items.len() as u32);
         let first = if len.is_some() {
             let first = self.prog.inputs.len() as u32;
@@ -780,6 +782,14 @@ impl P {
             }
         }
         self.end_binding_list(braced, "OUTPUT", &name, span, size, items.len())?;
+        if self.is_nv() && self.stage == Stage::Fragment && size.is_some() {
+            return Err(semantic(
+                span,
+                format!("'{name}': fragment program results may not be declared as arrays"),
+            ));
+        }
+        let keys: Vec<_> = items.iter().map(output_key).collect();
+        check_consecutive(&keys, "OUTPUT", &name, span)?;
         let len = size.map(|_| items.len() as u32);
         let mut first = None;
         for b in items {
@@ -909,6 +919,7 @@ impl P {
         let info = self.reg_info(&m, kw)?;
         let (name, span) = self.c.ident("a buffer variable name")?;
         let mut size = self.opt_array_size()?;
+        let declared_array = size.is_some();
         // CBUFFER allows a second size: `CBUFFER cb[n][m]` is n binding points of m
         // elements each; the outer size must match the binding range.
         let mut outer = None;
@@ -950,6 +961,30 @@ impl P {
             let (a, b, _) = self.index_or_range()?;
             first = a;
             count = Some(b - a + 1);
+        }
+        // NV_gpu_program4/5 2.X.3.6: "all bindings assigned to the array must use the same
+        // binding point or binding point range, and must increase consecutively".
+        while braced && self.c.eat(&Tok::Comma) {
+            let item = self.c.expect_ident("program", "in a buffer binding")?;
+            self.c.expect(&Tok::Dot, "after 'program'")?;
+            self.c.expect_ident("buffer", "in a buffer binding")?;
+            let (b0, b1, _) = self.index_or_range()?;
+            let elems = if self.c.peek() == &Tok::LBracket {
+                Some(self.index_or_range()?)
+            } else {
+                None
+            };
+            let ok = (b0, b1) == (binding, bhi)
+                && matches!((elems, count), (Some((a, _, _)), Some(c)) if a == first + c);
+            if !ok {
+                return Err(semantic(
+                    item.to(self.c.prev_span()),
+                    format!("'{name}': the bindings of a {kw} array must use one binding point and increase consecutively"),
+                ));
+            }
+            if let (Some((a, b, _)), Some(c)) = (elems, count) {
+                count = Some(c + b - a + 1);
+            }
         }
         if braced {
             self.c
@@ -1024,6 +1059,7 @@ impl P {
             Sym::Buffer {
                 index,
                 ty: m.ty.map(|t| t.0),
+                array: declared_array,
             },
         )
     }
@@ -1187,7 +1223,15 @@ impl P {
             kind: BufferKind::Storage,
             info: RegInfo::default(),
         });
-        self.declare(&name, span, Sym::Buffer { index, ty: None })
+        self.declare(
+            &name,
+            span,
+            Sym::Buffer {
+                index,
+                ty: None,
+                array: true,
+            },
+        )
     }
 
     fn decl_subroutine_type(&mut self) -> Result<(), ProgramError> {
@@ -1490,4 +1534,70 @@ impl P {
         };
         Ok((bits, span))
     }
+}
+
+/// A binding of an attribute or result array as (kind, index) when it belongs to state
+/// "grouped in arrays" (texture coordinates, generic attributes, clip distances ...).
+type ArrayKey = Option<(&'static str, u32)>;
+
+fn varying_key(v: &VaryingSlot) -> ArrayKey {
+    Some(match *v {
+        VaryingSlot::TexCoord(n) => ("texcoord", n),
+        VaryingSlot::Attrib(n) => ("attrib", n),
+        VaryingSlot::ClipDistance(n) | VaryingSlot::ClipLegacy(n) => ("clip", n),
+        VaryingSlot::PatchAttrib(n) => ("patch.attrib", n),
+        VaryingSlot::TessOuter(n) => ("tessouter", n),
+        VaryingSlot::TessInner(n) => ("tessinner", n),
+        _ => return None,
+    })
+}
+
+fn input_key(b: &InputBinding) -> ArrayKey {
+    Some(match b {
+        InputBinding::VertexAttrib(n) => ("vertex.attrib", *n),
+        InputBinding::VertexTexCoord(n) => ("vertex.texcoord", *n),
+        InputBinding::VertexWeight(n) => ("vertex.weight", *n),
+        InputBinding::FragTexCoord(n) => ("fragment.texcoord", *n),
+        InputBinding::FragAttrib(n) => ("fragment.attrib", *n),
+        InputBinding::FragClipDistance(n) => ("fragment.clip", *n),
+        InputBinding::TessOuter(n) => ("tessouter", *n),
+        InputBinding::TessInner(n) => ("tessinner", *n),
+        InputBinding::Varying(v) | InputBinding::PatchIn(v) | InputBinding::PatchOut(v) => {
+            return varying_key(v)
+        }
+        InputBinding::VertexOut(v) => return varying_key(v).map(|(k, n)| (k, n + 1000)),
+        _ => return None,
+    })
+}
+
+fn output_key(b: &OutputBinding) -> ArrayKey {
+    match b {
+        OutputBinding::Varying(v) => varying_key(v),
+        OutputBinding::FragColor { target, index } => Some(("color", target * 2 + index)),
+        _ => None,
+    }
+}
+
+/// NV_gpu_program4 2.X.3.2 / 2.X.3.5: "all bindings assigned to the array must be of the
+/// same binding type and must increase consecutively".
+fn check_consecutive(
+    keys: &[ArrayKey],
+    kind: &str,
+    name: &str,
+    span: Span,
+) -> Result<(), ProgramError> {
+    for pair in keys.windows(2) {
+        let ok = match (pair[0], pair[1]) {
+            (Some((ka, a)), Some((kb, b))) => ka == kb && b == a + 1,
+            (None, None) => true,
+            _ => false,
+        };
+        if !ok {
+            return Err(semantic(
+                span,
+                format!("'{name}': the bindings of an {kind} array must be of one type and increase consecutively"),
+            ));
+        }
+    }
+    Ok(())
 }

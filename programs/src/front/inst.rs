@@ -763,6 +763,13 @@ impl P {
                         "POPA writes the whole address register: no write mask allowed",
                     ));
                 }
+                // NV_vertex_program3: "or a condition code write mask test other than TR".
+                if op == Popa && dst.cond.as_ref().is_some_and(|c| c.op != CondOp::Tr) {
+                    return Err(semantic(
+                        dst.span,
+                        "POPA allows only the TR condition code test",
+                    ));
+                }
                 if !self.opts.vp2 && dst.mask != 1 {
                     return Err(semantic(
                         dst.span,
@@ -1613,17 +1620,26 @@ impl P {
                 format!("{name} cannot use target '{tname}' (no room for the reference value)"),
             ));
         }
-        if matches!(op, Txg | Txgo)
-            && matches!(
-                target,
-                TexTarget::T1D
-                    | TexTarget::T3D
-                    | TexTarget::Array1D
-                    | TexTarget::Shadow1D
-                    | TexTarget::ShadowArray1D
-                    | TexTarget::Buffer
-            )
-        {
+        // NV_gpu_program5: "TXG only operates on 2D, SHADOW2D, CUBE, SHADOWCUBE, ARRAY2D,
+        // SHADOWARRAY2D, ARRAYCUBE, SHADOWARRAYCUBE, RECT, and SHADOWRECT"; TXGO on the
+        // same without the cube targets.
+        let gather_2d = matches!(
+            target,
+            TexTarget::T2D
+                | TexTarget::Shadow2D
+                | TexTarget::Array2D
+                | TexTarget::ShadowArray2D
+                | TexTarget::Rect
+                | TexTarget::ShadowRect
+        );
+        let gather_cube = matches!(
+            target,
+            TexTarget::Cube
+                | TexTarget::ShadowCube
+                | TexTarget::ArrayCube
+                | TexTarget::ShadowArrayCube
+        );
+        if (op == Txg && !gather_2d && !gather_cube) || (op == Txgo && !gather_2d) {
             return Err(semantic(
                 tspan,
                 format!("{name} cannot gather from a '{tname}' texture"),

@@ -75,9 +75,11 @@ pub(crate) enum Sym {
         first: u32,
         len: Option<u32>,
     },
+    /// `array`: declared with `[n]`/`[]`, so operands name an element.
     Buffer {
         index: u32,
         ty: Option<VarType>,
+        array: bool,
     },
     Counter {
         index: u32,
@@ -155,6 +157,8 @@ pub(crate) struct P {
     pub texcoord_out_array: Option<u32>,
     /// PARAM arrays already checked for duplicate bindings (ARB relative addressing).
     pub unique_checked: std::collections::HashSet<u32>,
+    /// Parameter bindings of relatively addressed arrays: binding → first slot of its array.
+    pub relative_params: HashMap<String, u32>,
     pub seen_statement: bool,
     /// An instruction, label or variable declaration was seen: stage declarations
     /// (PRIMITIVE_IN ... TESS_POINT_MODE) must come before them.
@@ -228,6 +232,7 @@ impl P {
             attrib_array: None,
             texcoord_out_array: None,
             unique_checked: std::collections::HashSet::new(),
+            relative_params: HashMap::new(),
             seen_statement: false,
             seen_body: false,
             arb_alias: HashMap::new(),
@@ -323,6 +328,7 @@ impl P {
 
     fn label(&mut self) -> Result<(), ProgramError> {
         let (name, span) = self.c.ident("a label")?;
+        check_identifier(&name, span)?;
         let branch_ok = self.is_nv() || self.opts.vp2 || self.opts.fp2;
         if !branch_ok {
             return Err(syntax(
@@ -366,6 +372,7 @@ impl P {
 
     /// Declares `name`, rejecting duplicates (every name lives in one namespace).
     pub(crate) fn declare(&mut self, name: &str, span: Span, sym: Sym) -> Result<(), ProgramError> {
+        check_identifier(name, span)?;
         if self.syms.contains_key(name) {
             return Err(cursor::semantic(
                 span,
@@ -424,6 +431,19 @@ impl P {
         self.prog.texture_targets = units;
         Ok(self.prog)
     }
+}
+
+/// NV_gpu_program4 2.X.2 (and the ARB grammars): an identifier's "first character must not
+/// be a number". The lexer reads `2D`-style texture targets as words, so names are checked
+/// where they are established.
+fn check_identifier(name: &str, span: Span) -> Result<(), ProgramError> {
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(syntax(
+            span,
+            format!("'{name}' is not a name: the first character must not be a digit"),
+        ));
+    }
+    Ok(())
 }
 
 /// Names that cannot be declared as variables. ARB programs reserve their own stage's

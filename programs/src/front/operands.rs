@@ -368,12 +368,15 @@ impl P {
                             .into_iter()
                             .next()
                             .ok_or_else(|| syntax(span, "empty binding"))?;
-                        let slot = self.input_slot_typed(
-                            b,
-                            Interp::default(),
-                            RegInfo::default(),
-                            r.span,
-                        )?;
+                        // "Fragment program attribute bindings used directly ... will
+                        // inherit the interpolation modifiers of any explicitly declared
+                        // attribute variable using the same binding" (NV_fragment_program4).
+                        let interp = self
+                            .input_map
+                            .keys()
+                            .find(|(k, _)| *k == b)
+                            .map_or(Interp::default(), |(_, i)| *i);
+                        let slot = self.input_slot_typed(b, interp, RegInfo::default(), r.span)?;
                         // Bindings used directly are typeless: only explicitly typed
                         // variables are checked (NV_gpu_program4 section 2.X.3.1).
                         let ty = None;
@@ -474,7 +477,9 @@ impl P {
             Sym::Param { first, len, ty } => {
                 let index =
                     self.maybe_array(name, first, len, has_index, arb_rel || self.is_nv(), span)?;
-                if let (Index::Relative { .. }, Some(n), true) = (&index, len, arb_rel) {
+                if let (Index::Relative { .. }, Some(n), true) =
+                    (&index, len, arb_rel || self.is_nv())
+                {
                     self.check_unique_params(name, first, n, span)?;
                 }
                 Ok(mk(File::Param, index, ty))
@@ -513,28 +518,37 @@ impl P {
                 span,
                 format!("address register '{name}' can only be used as an index"),
             )),
-            Sym::Buffer { index: b, ty } => {
-                let ty: Option<VarType> = ty;
+            Sym::Buffer {
+                index: b,
+                ty,
+                array,
+            } => {
                 let var = self.prog.buffers.get(b as usize).cloned();
                 let len = var
                     .as_ref()
                     .and_then(|v| v.len)
                     .unwrap_or(self.lim.max_program_parameter_buffer_size);
-                if var
-                    .as_ref()
-                    .is_some_and(|v| matches!(v.kind, BufferKind::CBuffer | BufferKind::Storage))
-                {
-                    return Err(semantic(
-                        span,
-                        format!("'{name}' can only be read with LDC/LOAD"),
-                    ));
+                match var.as_ref().map(|v| v.kind) {
+                    Some(BufferKind::CBuffer) => {
+                        return Err(semantic(
+                            span,
+                            format!("'{name}' is a CBUFFER variable: only LDC reads it"),
+                        ))
+                    }
+                    Some(BufferKind::Storage) => {
+                        return Err(semantic(
+                            span,
+                            format!(
+                                "'{name}' is a STORAGE variable: only LDB, STB and ATOMB access it"
+                            ),
+                        ))
+                    }
+                    _ => {}
                 }
                 let binding = self.buffer_binding_index(name, b, span)?;
-                let index = if self.c.peek() == &Tok::LBracket {
-                    self.array_index(name, 0, len, true)?
-                } else {
-                    Index::Direct(0)
-                };
+                let has_index = self.c.peek() == &Tok::LBracket;
+                let index =
+                    self.maybe_array(name, 0, array.then_some(len), has_index, true, span)?;
                 Ok(Operand {
                     file: File::Buffer,
                     index,
@@ -588,7 +602,10 @@ impl P {
         self.array_index(name, base, len, true)
     }
 
-    /// ARB_vertex_program: a relatively addressed array may not bind one parameter twice.
+    /// ARB_vertex_program 2.14.3.2 and NV_gpu_program4 2.X.3.3: "A program will fail to
+    /// load if any program parameter binding is used more than once in a single array
+    /// accessed using relative addressing or used at least once in two or more arrays
+    /// accessed using relative addressing."
     fn check_unique_params(
         &mut self,
         name: &str,
@@ -607,16 +624,30 @@ impl P {
             .skip(first as usize)
             .take(len as usize);
         let mut seen = std::collections::HashSet::new();
+        let mut keys = Vec::new();
         for r in rows {
             if matches!(r, ParamSource::Constant(_)) {
                 continue;
             }
-            if !seen.insert(format!("{r:?}")) {
+            let key = format!("{r:?}");
+            if !seen.insert(key.clone()) {
                 return Err(semantic(
                     span,
                     format!("'{name}' binds a parameter more than once and cannot be addressed relatively"),
                 ));
             }
+            keys.push(key);
+        }
+        for key in keys {
+            if let Some(&other) = self.relative_params.get(&key) {
+                if other != first {
+                    return Err(semantic(
+                        span,
+                        format!("'{name}' binds a parameter that is also in another relatively addressed array"),
+                    ));
+                }
+            }
+            self.relative_params.insert(key, first);
         }
         Ok(())
     }
@@ -772,11 +803,11 @@ impl P {
             ));
         }
         // A scalar literal may still carry a suffix in ARB programs (`3.14159.x`).
-        let (swizzle, scalar) = if lit_scalar && self.c.peek() != &Tok::Dot {
-            ([0, 0, 0, 0], true)
+        let bare_literal = lit_scalar && self.c.peek() != &Tok::Dot;
+        let (swizzle, scalar) = if bare_literal {
+            ([0, 0, 0, 0], false)
         } else {
-            let (sw, sc) = self.swizzle_suffix()?;
-            (sw, sc || lit_scalar)
+            self.swizzle_suffix()?
         };
         if abs {
             self.c.expect(&Tok::Bar, "to close the absolute value")?;
@@ -799,7 +830,7 @@ impl P {
             // ARB_vertex_program/ARB_fragment_program: `<scalarSrcReg> ::= <optionalSign>
             // <srcReg> <scalarSuffix>`, constants included; the NV options and NV programs
             // accept a bare `<constantScalar>` as a scalar operand.
-            scalar: scalar || (lit_scalar && self.nv_syntax()),
+            scalar: scalar || (bare_literal && self.nv_syntax()),
         })
     }
 

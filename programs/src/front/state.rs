@@ -215,9 +215,13 @@ impl P {
                 self.require_option(&["NV_shader_thread_group"], "'state.thread'", ispan)?;
                 let (prop, ps) = self.dot_ident("a thread property")?;
                 match prop.as_str() {
-                    "warpsize" | "warpspersm" | "smcount" => {
-                        one(StateBinding::Other(format!("thread.{prop}")))
-                    }
+                    // The draw path has no values for these (the executor's warps are
+                    // its 16-lane batches, tessellation control runs 32-thread patches):
+                    // refuse them here rather than fail every draw.
+                    "warpsize" | "warpspersm" | "smcount" => Err(semantic(
+                        ps,
+                        format!("not supported: 'state.thread.{prop}'"),
+                    )),
                     _ => Err(semantic(ps, format!("'{prop}' is not a thread property"))),
                 }
             }
