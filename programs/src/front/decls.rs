@@ -115,7 +115,7 @@ impl P {
             // NVIDIA's compiler puts this undocumented option first in every program it
             // prints, and emulators copied it: nothing to enable.
             "NV_internal" if !arb => true,
-            "NV_shader_thread_group" if self.nv >= 50 => {
+            "NV_shader_thread_group" if !arb => {
                 self.opts.thread_group = true;
                 true
             }
