@@ -1,4 +1,5 @@
-//! Every corpus program that assembles runs on 16 lanes without panicking and without a
+//! Every corpus program that assembles (and every program of `tests/programs/valid` and
+//! the `=== loads` cases of `tests/load_rules`) runs on 16 lanes without panicking and without a
 //! "malformed program" error (which would mean the executor and the front end disagree
 //! on the compiled form). Environment failures ("not supported" from the test env) are
 //! fine: they are the environment's answer, not the executor's.
@@ -11,10 +12,11 @@ use std::path::{Path, PathBuf};
 #[test]
 fn reftest_programs_run_without_malformed_errors() {
     let mut paths = Vec::new();
-    files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../reftests"),
-        &mut paths,
-    );
+    // The reftests, the valid test programs and the loading cases of the load rules.
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    files(&here.join("../reftests"), &mut paths);
+    files(&here.join("tests/programs/valid"), &mut paths);
+    files(&here.join("tests/load_rules"), &mut paths);
     run_all(paths);
 }
 

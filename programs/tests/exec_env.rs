@@ -547,3 +547,23 @@ fn thread_shuffles_read_other_lanes() {
     let idx: Vec<(f32, f32)> = (0..8).map(|l| (1.0, 102.0 + (l & 4) as f32)).collect();
     assert_eq!(got(4), idx);
 }
+
+#[test]
+fn buffer_operands_feed_memory_instructions() {
+    // A BUFFER element as STORE data, ATOM operand and LOAD address: memory instructions
+    // read parameter-buffer operands like any other instruction.
+    let text = "!!NVfp5.0\nBUFFER b[] = { program.buffer[1] };\nUINT TEMP o, l, a;\nMOV.U a, {0, 4, 0, 0};\nSTORE.U32 b[0], a.x;\nATOM.ADD.U32 o.x, b[1], a.y;\nLOAD.U32 l, b[2].x;\nEND\n";
+    let p = assemble(text, Stage::Fragment);
+    let mut env = mem_with(&[0, 10]);
+    env.bound.push((
+        glemu_programs::exec::MemRegion::ParamBuffer { binding: 1 },
+        words(&[77, 5, 4]),
+    ));
+    let r = run_with(&p, 1, &[], env, |_| {});
+    r.stats.expect("run");
+    assert_eq!(
+        (r.state.temp_lane(0, 0)[0], r.state.temp_lane(1, 0)[0]),
+        (10, 15)
+    );
+    assert_eq!(r.env.mem, words(&[77, 15]));
+}

@@ -640,8 +640,10 @@ pub(crate) fn step<E: Env + ?Sized>(
         inst.op,
         Ldc | Load | Store | Atom | Atomctr | Membar | Loadim | Storeim | Atomim
     );
-    if !is_mem && inst.srcs.iter().any(|s| s.file == File::Buffer) {
-        memory::prefetch_buffers(run, g, inst)?;
+    // BUFFER/BUFFER4 operands are read before the instruction runs, memory instructions
+    // included (their data, address or coordinate operand may be one).
+    if inst.op != Atomctr && inst.srcs.iter().any(|s| s.file == File::Buffer) {
+        memory::prefetch_buffers(run, g, inst, is_mem)?;
     }
     match inst.op {
         If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Cali | Ret

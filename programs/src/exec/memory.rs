@@ -81,11 +81,13 @@ fn lane_on(mask: u32, l: usize) -> bool {
     mask & (1 << l) != 0
 }
 
-/// Read BUFFER/BUFFER4 operands of `inst` for the running group.
+/// Read BUFFER/BUFFER4 operands of `inst` for the running group. In a memory instruction
+/// (`is_mem`) the CBUFFER or STORAGE operand is the memory it accesses, not a value.
 pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
+    is_mem: bool,
 ) -> Res<()> {
     for s in inst.srcs.iter().filter(|s| s.file == File::Buffer) {
         if run
@@ -103,6 +105,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
         let four = match var.kind {
             BufferKind::Buffer4 => true,
             BufferKind::Buffer => false,
+            BufferKind::CBuffer | BufferKind::Storage if is_mem => continue,
             _ => {
                 return Err(malformed(
                     "CBUFFER/STORAGE variable used as a plain operand",

@@ -391,7 +391,11 @@ impl P {
             "samplepos" if self.nv >= 50 => InputBinding::FragSamplePosition,
             "pointcoord" if self.nv >= 50 => InputBinding::FragPointCoord,
             "helperthread" if self.nv >= 50 => InputBinding::FragHelperThread,
-            "barycentric" if self.nv >= 50 => InputBinding::FragBarycentric,
+            // NV_fragment_shader_barycentric: no spec in this project's set and no
+            // interpolation of it in the pipeline.
+            "barycentric" if self.nv >= 50 => {
+                return Err(semantic(ns, "not supported: 'fragment.barycentric'"))
+            }
             "threadid" if self.nv >= 50 => InputBinding::ThreadId,
             "warpid" if self.nv >= 50 => InputBinding::WarpId,
             "smid" if self.nv >= 50 => InputBinding::SmId,

@@ -1895,11 +1895,19 @@ impl P {
         // NV_explicit_multisample adds RENDERBUFFER, NV_texture_multisample 2DMS and
         // ARRAY2DMS, each only "if a program specifies the ... program option".
         match target {
-            Renderbuffer => self.require_option(
-                &["NV_explicit_multisample"],
-                "texture target RENDERBUFFER",
-                span,
-            )?,
+            Renderbuffer => {
+                self.require_option(
+                    &["NV_explicit_multisample"],
+                    "texture target RENDERBUFFER",
+                    span,
+                )?;
+                // The context has no texture renderbuffers (TEXTURE_RENDERBUFFER_NV) to
+                // bind, so no draw could run the instruction.
+                return Err(semantic(
+                    span,
+                    "not supported: the RENDERBUFFER texture target (NV_explicit_multisample texture renderbuffers)",
+                ));
+            }
             T2DMs | Array2DMs => self.require_option(
                 &["NV_texture_multisample"],
                 &format!("texture target {t}"),

@@ -414,11 +414,27 @@ pub fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Program texts in a file: the whole file if it starts with `!!`, else the sections of
-/// a shader_test that start with `!!` (up to the next `[section]`).
+/// Program texts in a file: the whole file if it starts with `!!`, the `=== loads` cases
+/// of a load-rule file (`tests/load_rules`), else the sections of a shader_test that start
+/// with `!!` (up to the next `[section]`).
 pub fn programs(text: &str) -> Vec<String> {
     if text.trim_start().starts_with("!!") {
         return vec![text.to_string()];
+    }
+    if text.lines().any(|l| l.starts_with("=== ")) {
+        let mut out = Vec::new();
+        let mut cur: Option<String> = None;
+        for line in text.lines() {
+            if let Some(head) = line.strip_prefix("=== ") {
+                out.extend(cur.take());
+                cur = (head.trim() == "loads").then(String::new);
+            } else if let Some(c) = &mut cur {
+                c.push_str(line);
+                c.push('\n');
+            }
+        }
+        out.extend(cur);
+        return out;
     }
     let mut out = Vec::new();
     let mut cur: Option<String> = None;
