@@ -402,11 +402,11 @@ fn fp16_vector_atomics_need_their_option() {
     ));
     rejects(
         &format!("{head}ATOMB.AND.F16X2 R0,R1,s[0];MOV result.color,R0;END"),
-        "does not support the F16 storage modifier",
+        "ATOMB.AND with the .F16 storage modifier is not supported",
     );
     rejects(
         &format!("{head}ATOMB.ADD.F16 R0,R1,s[0];MOV result.color,R0;END"),
-        "does not support the F16 storage modifier",
+        "'.F16' is not allowed on ATOMB",
     );
     rejects(
         "!!NVfp5.0\nOPTION NV_shader_storage_buffer;STORAGE s[]={program.storage[0]};TEMP R0;\

@@ -1303,12 +1303,14 @@ impl P {
             // (NV_gpu_program5 2.X.4.1; LDC, LOAD, STORE, ATOM and the storage-buffer
             // LDB, STB, ATOMB). Image stores, and image loads with
             // EXT_shader_image_load_formatted, may be formatted instead (`image_info`).
-            _ if !matches!(name, "STOREIM" | "LOADIM") => return Err(semantic(
-                span,
-                format!(
+            _ if !matches!(name, "STOREIM" | "LOADIM") => {
+                return Err(semantic(
+                    span,
+                    format!(
                     "{name} requires exactly one storage modifier such as .F32, .S32X2 or .U32X4"
                 ),
-            )),
+                ))
+            }
             // A formatted STOREIM or LOADIM: the data type modifier (or F32) says how to
             // read the operand or write the result.
             (None, dt) => MemType {
