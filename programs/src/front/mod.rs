@@ -157,7 +157,8 @@ pub(crate) struct P {
     pub texcoord_out_array: Option<u32>,
     /// PARAM arrays already checked for duplicate bindings (ARB relative addressing).
     pub unique_checked: std::collections::HashSet<u32>,
-    /// Parameter bindings of relatively addressed arrays: binding → first slot of its array.
+    /// Parameter, attribute and result bindings of relatively addressed arrays: binding →
+    /// first slot of its array.
     pub relative_params: HashMap<String, u32>,
     pub seen_statement: bool,
     /// An instruction, label or variable declaration was seen: stage declarations

@@ -502,6 +502,13 @@ impl P {
                 }
                 let has_index = self.c.peek() == &Tok::LBracket;
                 let index = self.maybe_array(name, first, len, has_index, self.is_nv(), span)?;
+                if let (Index::Relative { .. }, Some(n)) = (&index, len) {
+                    let keys: Vec<String> = (first..first + n)
+                        .filter_map(|i| self.prog.inputs.get(i as usize))
+                        .map(|s| format!("in {:?}", s.binding))
+                        .collect();
+                    self.claim_relative(name, first, keys, span)?;
+                }
                 Ok(Operand {
                     file: File::Input,
                     index,
@@ -638,12 +645,27 @@ impl P {
             }
             keys.push(key);
         }
+        self.claim_relative(name, first, keys, span)
+    }
+
+    /// Records the bindings (`keys`) of the relatively addressed array at slot `first`,
+    /// failing if another relatively addressed array has one of them: NV_gpu_program4
+    /// 2.X.3.2, 2.X.3.3 and 2.X.3.5 allow each attribute, parameter and result binding "in
+    /// no more than one array variable accessed with relative addressing" (parameters also
+    /// in ARB_vertex_program).
+    fn claim_relative(
+        &mut self,
+        name: &str,
+        first: u32,
+        keys: Vec<String>,
+        span: Span,
+    ) -> Result<(), ProgramError> {
         for key in keys {
             if let Some(&other) = self.relative_params.get(&key) {
                 if other != first {
                     return Err(semantic(
                         span,
-                        format!("'{name}' binds a parameter that is also in another relatively addressed array"),
+                        format!("'{name}' binds a variable binding that is also in another relatively addressed array"),
                     ));
                 }
             }
@@ -883,11 +905,17 @@ impl P {
                     self.maybe_array(&name, first, len, has_index, true, span)?,
                     ty,
                 ),
-                Some(Sym::Output { first, len, ty }) => (
-                    File::Output,
-                    self.maybe_array(&name, first, len, has_index, true, span)?,
-                    ty,
-                ),
+                Some(Sym::Output { first, len, ty }) => {
+                    let index = self.maybe_array(&name, first, len, has_index, true, span)?;
+                    if let (Index::Relative { .. }, Some(n)) = (&index, len) {
+                        let keys: Vec<String> = (first..first + n)
+                            .filter_map(|i| self.prog.outputs.get(i as usize))
+                            .map(|s| format!("out {:?}", s.binding))
+                            .collect();
+                        self.claim_relative(&name, first, keys, span)?;
+                    }
+                    (File::Output, index, ty)
+                }
                 Some(Sym::Address { index }) if addr => {
                     (File::Address, Index::Direct(index), Some(VarType::Int))
                 }
