@@ -398,7 +398,7 @@ fn build_with(tokens: &[[u8; 6]], flow: bool, env: bool) -> String {
         body.push_str(if o == 'R' { "ENDREP;\n" } else { "ENDIF;\n" });
     }
     format!(
-        "!!NVfp5.0\nTEMP R0, R1, R2, R3;\nINT TEMP I0, I1;\nMOV R0, fragment.color;\nMOV R1, fragment.texcoord[0];\nMOV R2, -fragment.color.yzwx;\nMOV.CC R3, fragment.texcoord[0].wxyz;\nFLR.S I0, fragment.texcoord[0];\nMOV.S.CC1 I1, fragment.color;\n{body}MOV result.color, R0;\nMOV result.color[1], R1;\nMOV result.color[2], R2;\nMOV result.color[3], R3;\nEND\n"
+        "!!NVfp5.0\nOPTION ARB_draw_buffers;\nTEMP R0, R1, R2, R3;\nINT TEMP I0, I1;\nMOV R0, fragment.color;\nMOV R1, fragment.texcoord[0];\nMOV R2, -fragment.color.yzwx;\nMOV.CC R3, fragment.texcoord[0].wxyz;\nFLR.S I0, fragment.texcoord[0];\nMOV.S.CC1 I1, fragment.color;\n{body}MOV result.color, R0;\nMOV result.color[1], R1;\nMOV result.color[2], R2;\nMOV result.color[3], R3;\nEND\n"
     )
 }
 
