@@ -4,7 +4,7 @@
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{Executor, LaneState};
-use glemu_programs::ir::Stage;
+use glemu_programs::ir::{InputBinding, OutputBinding, Stage, VaryingSlot};
 
 fn vp(text: &str, pos: [f32; 4]) -> [f32; 4] {
     let p = assemble(text, Stage::Vertex);
@@ -187,4 +187,39 @@ fn cali_calls_the_function_the_application_selected() {
     };
     let r = run_with(&p, 1, &[], env, |_| {});
     assert_eq!(r.stats.expect("run").oob_reads, 1);
+}
+
+#[test]
+fn vp3_address_register_indexes_texcoords_and_attribs() {
+    // NV_vertex_program3: vertex.texcoord[A0.x + n], vertex.attrib[A0.x + n] and
+    // result.texcoord[A0.x + n] pick the set the address register names at run time; the
+    // direct result.texcoord[0] write lands in the same eight result slots.
+    let text = "!!ARBvp1.0\nOPTION NV_vertex_program3;\nADDRESS A0;\nARL A0.x, program.env[0].x;\nMOV result.texcoord[A0.x + 1], vertex.texcoord[A0.x];\nADD result.texcoord[0], vertex.attrib[A0.x + 3], 0.5;\nMOV result.position, vertex.position;\nEND\n";
+    let p = assemble(text, Stage::Vertex);
+    let r = run_with(&p, 1, &[[2.0, 0.0, 0.0, 0.0]], TestEnv::default(), |st| {
+        for (slot, input) in p.inputs.iter().enumerate() {
+            let v = match input.binding {
+                InputBinding::VertexTexCoord(n) => n as f32,
+                InputBinding::VertexAttrib(n) => 100.0 + n as f32,
+                _ => -1.0,
+            };
+            st.set_input_f32(slot, 0, [v; 4]);
+        }
+    });
+    r.stats.expect("run");
+    let out = |n: u32| {
+        let slot = p
+            .outputs
+            .iter()
+            .position(|o| o.binding == OutputBinding::Varying(VaryingSlot::TexCoord(n)))
+            .expect("texcoord output");
+        r.state.output_f32(slot, 0)[0]
+    };
+    assert_eq!((out(3), out(0)), (2.0, 105.5));
+    let texcoord_slots = p
+        .outputs
+        .iter()
+        .filter(|o| matches!(o.binding, OutputBinding::Varying(VaryingSlot::TexCoord(_))))
+        .count();
+    assert_eq!(texcoord_slots, 8, "one slot per texture coordinate set");
 }
