@@ -108,6 +108,7 @@ pub const LIMIT_TABLE: &[Limit] = &[
     row(I, "MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV", gl::MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV, &[LIMITS.max_program_parameter_buffer_bindings as i32]),
     row(I, "MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV", gl::MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV, &[LIMITS.max_program_parameter_buffer_size as i32]),
     row(I, "MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", gl::MAX_ATOMIC_COUNTER_BUFFER_BINDINGS, &[LIMITS.max_atomic_counter_bindings as i32]),
+    row(I, "MAX_ATOMIC_COUNTER_BUFFER_SIZE", gl::MAX_ATOMIC_COUNTER_BUFFER_SIZE, &[LIMITS.max_atomic_counter_buffer_size as i32]),
     row(I, "MAX_SHADER_STORAGE_BUFFER_BINDINGS", gl::MAX_SHADER_STORAGE_BUFFER_BINDINGS, &[LIMITS.max_storage_buffer_bindings as i32]),
     row(I, "MAX_IMAGE_UNITS", gl::MAX_IMAGE_UNITS, &[LIMITS.max_image_units as i32]),
     row(I, "MAX_VERTEX_STREAMS", gl::MAX_VERTEX_STREAMS, &[LIMITS.max_vertex_streams as i32]),

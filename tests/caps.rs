@@ -70,14 +70,14 @@ const ENFORCED: &[(&str, Stage, &str, Bound)] = &[
     ("MAX_COMBINED_TEXTURE_IMAGE_UNITS", Stage::Fragment, "!!NVfp5.0\nTEX result.color, fragment.texcoord[0], texture[#], 2D;\nEND\n", Bound::Count),
     ("MAX_LIGHTS", Stage::Vertex, "!!ARBvp1.0\nMOV result.position, state.light[#].diffuse;\nEND\n", Bound::Count),
     ("MAX_CLIP_PLANES", Stage::Vertex, "!!ARBvp1.0\nMOV result.position, state.clip[#].plane;\nEND\n", Bound::Count),
-    ("MAX_DRAW_BUFFERS", Stage::Fragment, "!!NVfp4.0\nMOV result.color[#], fragment.color;\nEND\n", Bound::Count),
+    ("MAX_DRAW_BUFFERS", Stage::Fragment, "!!NVfp4.0\nOPTION ARB_draw_buffers;\nMOV result.color[#], fragment.color;\nEND\n", Bound::Count),
     ("MAX_PROGRAM_MATRICES_ARB", Stage::Vertex, "!!ARBvp1.0\nMOV result.position, state.matrix.program[#].row[0];\nEND\n", Bound::Count),
     ("MAX_PROGRAM_ENV_PARAMETERS_ARB", Stage::Vertex, "!!ARBvp1.0\nMOV result.position, program.env[#];\nEND\n", Bound::Count),
     ("MAX_PROGRAM_LOCAL_PARAMETERS_ARB", Stage::Fragment, "!!ARBfp1.0\nMOV result.color, program.local[#];\nEND\n", Bound::Count),
     ("MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV", Stage::Fragment, "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[#] };\nTEMP t;\nLDC.F32X4 t, cb[0];\nMOV result.color, t;\nEND\n", Bound::Count),
-    ("MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", Stage::Fragment, "!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[#];\nUINT TEMP u;\nATOMCTR.INCR u, c;\nEND\n", Bound::Count),
+    ("MAX_ATOMIC_COUNTER_BUFFER_BINDINGS", Stage::Fragment, "!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[#][0];\nUINT TEMP u;\nATOMCTR.INCR u, c;\nEND\n", Bound::Count),
     ("MAX_SHADER_STORAGE_BUFFER_BINDINGS", Stage::Fragment, "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE s = program.storage[#];\nUINT TEMP u;\nLDB.U32 u, s[0];\nEND\n", Bound::Count),
-    ("MAX_IMAGE_UNITS", Stage::Fragment, "!!NVfp5.0\nOPTION EXT_shader_image_load_store;\nIMAGE i = image[#];\nEND\n", Bound::Count),
+    ("MAX_IMAGE_UNITS", Stage::Fragment, "!!NVfp5.0\nIMAGE i = image[#];\nEND\n", Bound::Count),
     ("MAX_PROGRAM_ADDRESS_REGISTERS_ARB", Stage::Vertex, "!!ARBvp1.0\nOPTION NV_vertex_program2;\nADDRESS a#;\nMOV result.position, vertex.position;\nEND\n", Bound::Count),
     ("MAX_PROGRAM_TEMPORARIES_ARB", Stage::Vertex, "!!NVvp4.0\nTEMP t[#];\nMOV result.position, t[0];\nEND\n", Bound::Max),
     ("MAX_GEOMETRY_OUTPUT_VERTICES", Stage::Geometry, "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT #;\nEMIT;\nEND\n", Bound::Max),
@@ -205,7 +205,7 @@ fn probe(ext: &str) -> Option<Probe> {
             c.begin_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB, q)?;
             c.end_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB)
         }),
-        "GL_ARB_blend_func_extended" => (vec![(Fragment, "!!NVfp5.0\nOPTION ARB_blend_func_extended;\nMOV result.color.primary, fragment.color;\nMOV result.color[0].secondary, fragment.color;\nEND\n")], |c| c.blend_func(gl::ONE, gl::SRC1_COLOR)),
+        "GL_ARB_blend_func_extended" => (vec![(Fragment, "!!NVfp5.0\nOPTION ARB_blend_func_extended;\nMOV result.color.primary, fragment.color;\nMOV result.color.secondary, fragment.color;\nEND\n")], |c| c.blend_func(gl::ONE, gl::SRC1_COLOR)),
         "GL_ARB_viewport_array" => (vec![(Geometry, "!!NVgp5.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nMOV.S result.viewport.x, 1;\nEMIT;\nEND\n")], |c| {
             c.viewport_indexed_f(1, 0.0, 0.0, 2.0, 2.0)?;
             c.scissor_indexed(1, 0, 0, 2, 2)?;
@@ -240,7 +240,7 @@ fn probe(ext: &str) -> Option<Probe> {
         "GL_EXT_shader_image_load_formatted" => (vec![(Fragment, "!!NVfp5.0\nOPTION EXT_shader_image_load_formatted;\nTEMP t;\nINT TEMP c;\nLOADIM.F t, c, image[0], 2D;\nMOV result.color, t;\nEND\n")], none),
         "GL_NV_geometry_shader_passthrough" => (vec![(Geometry, "!!NVgp5.0\nOPTION NV_geometry_shader_passthrough;\nPRIMITIVE_IN TRIANGLES;\nPASSTHROUGH result.position;\nPASSTHROUGH result.attrib[0];\nMOV result.attrib[1], 0.25;\nEND\n")], none),
         "GL_NV_viewport_array2" => (vec![(Vertex, "!!NVvp5.0\nOPTION NV_viewport_array2;\nINT TEMP r;\nMOV.S r.x, 3;\nMOV.S result.viewportmask[0].x, r.x;\nMOV result.position, vertex.position;\nEND\n")], none),
-        "GL_EXT_shader_image_load_store" => (vec![(Fragment, "!!NVfp5.0\nOPTION EXT_shader_image_load_store;\nIMAGE i = image[0];\nUINT TEMP u;\nINT TEMP c;\nLOADIM.U32 u, c, i, 2D;\nEND\n")], |c| c.bind_image_texture(0, 0, 0, false, 0, gl::READ_ONLY, gl::R32UI)),
+        "GL_EXT_shader_image_load_store" => (vec![(Fragment, "!!NVfp5.0\nIMAGE i = image[0];\nUINT TEMP u;\nINT TEMP c;\nLOADIM.U32 u, c, i, 2D;\nEND\n")], |c| c.bind_image_texture(0, 0, 0, false, 0, gl::READ_ONLY, gl::R32UI)),
         "GL_NV_vertex_program" => (vec![(Vertex, "!!VP1.0\nMOV o[HPOS], v[OPOS];\nEND\n")], none),
         "GL_NV_vertex_program1_1" => (vec![(Vertex, "!!VP1.1\nMOV o[HPOS], v[OPOS];\nEND\n")], none),
         "GL_NV_vertex_program2" => (vec![(Vertex, "!!VP2.0\nMOV o[HPOS], v[OPOS];\nEND\n")], none),
@@ -261,7 +261,7 @@ fn probe(ext: &str) -> Option<Probe> {
             c.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 0, b)
         }),
         "GL_NV_parameter_buffer_object2" => (vec![(Fragment, "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0] };\nTEMP a;\nLDC.F32X4 a, cb[0];\nMOV result.color, a;\nEND\n")], none),
-        "GL_NV_shader_atomic_counters" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0];\nUINT TEMP u;\nATOMCTR.INCR u, c;\nEND\n")], |c| {
+        "GL_NV_shader_atomic_counters" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_atomic_counters;\nCOUNTER c = program.counter[0][0];\nUINT TEMP u;\nATOMCTR.INCR u, c;\nEND\n")], |c| {
             let b = buffer(c, gl::ATOMIC_COUNTER_BUFFER, 16)?;
             c.bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, 0, b)
         }),
@@ -270,7 +270,7 @@ fn probe(ext: &str) -> Option<Probe> {
             c.make_buffer_resident(gl::ARRAY_BUFFER, gl::READ_ONLY)?;
             c.buffer_gpu_address(gl::ARRAY_BUFFER).map(drop)
         }),
-        "GL_NV_shader_buffer_store" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_buffer_store;\nLONG TEMP p;\nSTORE.F32 fragment.color, p.x;\nEND\n")], none),
+        "GL_NV_shader_buffer_store" => (vec![(Fragment, "!!NVfp5.0\nLONG TEMP p;\nSTORE.F32 fragment.color, p.x;\nEND\n")], none),
         "GL_NV_shader_storage_buffer_object" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_shader_storage_buffer;\nSTORAGE s = program.storage[0];\nUINT TEMP u;\nLDB.U32 u, s[0];\nSTB.U32 u, s[4];\nEND\n")], |c| {
             let b = buffer(c, gl::SHADER_STORAGE_BUFFER, 16)?;
             c.bind_buffer_base(gl::SHADER_STORAGE_BUFFER, 0, b)
