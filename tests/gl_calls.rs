@@ -22,7 +22,7 @@ fn two_buffers() -> Context {
     ctx.draw_buffers(&[gl::COLOR_ATTACHMENT0, gl::COLOR_ATTACHMENT0 + 1])
         .unwrap();
     let vp = "!!NVvp5.0\nMOV result.position, vertex.attrib[0];\nEND\n";
-    let fp = "!!NVfp5.0\nOUTPUT c0 = result.color[0];\nOUTPUT c1 = result.color[1];\nMOV c0, 0.5;\nMOV c1, 0.5;\nEND\n";
+    let fp = "!!NVfp5.0\nOPTION ARB_draw_buffers;\nOUTPUT c0 = result.color[0];\nOUTPUT c1 = result.color[1];\nMOV c0, 0.5;\nMOV c1, 0.5;\nEND\n";
     common::programs(&mut ctx, vp, fp);
     common::fullscreen_strip(&mut ctx);
     ctx
