@@ -230,6 +230,7 @@ pub const EXTENSIONS: &[&str] = &[
     "GL_NV_geometry_shader_passthrough",
     "GL_NV_viewport_array2",
     "GL_NV_tessellation_program5",
+    "GL_NV_compute_program5",
     "GL_NV_parameter_buffer_object",
     "GL_NV_parameter_buffer_object2",
     "GL_NV_shader_atomic_counters",

@@ -95,6 +95,7 @@ fn load(stage: Stage, text: &str) -> Result<(), String> {
         Stage::Geometry => gl::GEOMETRY_PROGRAM_NV,
         Stage::TessControl => gl::TESS_CONTROL_PROGRAM_NV,
         Stage::TessEval => gl::TESS_EVALUATION_PROGRAM_NV,
+        Stage::Compute => gl::COMPUTE_PROGRAM_NV,
     };
     let mut ctx = Context::new(4, 4).expect("context");
     ctx.bind_program(target, 1).expect("bind");
@@ -256,6 +257,12 @@ fn probe(ext: &str) -> Option<Probe> {
         "GL_NV_gpu_program_fp64" => (vec![(Fragment, "!!NVfp5.0\nOPTION NV_gpu_program_fp64;\nLONG TEMP d;\nADD.F64 d, d, d;\nEND\n")], none),
         "GL_NV_geometry_program4" => (vec![(Geometry, "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.position, vertex[0].position;\nEMIT;\nEND\n")], none),
         "GL_NV_tessellation_program5" => (vec![(TessControl, "!!NVtcp5.0\nVERTICES_OUT 3;\nEND\n"), (TessEval, "!!NVtep5.0\nTESS_MODE TRIANGLES;\nMOV result.position, vertex.tesscoord;\nEND\n")], |c| c.patch_vertices(3)),
+        "GL_NV_compute_program5" => (vec![(Compute, "!!NVcp5.0\nGROUP_SIZE 4 2;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\nUINT TEMP u;\nMOV.U u, invocation.localindex;\nSTS.U32 u, s[0];\nBAR;\nLDS.U32 u, s[0];\nEND\n")], |c| {
+            c.bind_program(gl::COMPUTE_PROGRAM_NV, 1)?;
+            c.program_string(gl::COMPUTE_PROGRAM_NV, "!!NVcp5.0\nGROUP_SIZE 1;\nEND\n")?;
+            c.enable(gl::COMPUTE_PROGRAM_NV)?;
+            c.dispatch_compute(1, 1, 1)
+        }),
         "GL_NV_parameter_buffer_object" => (vec![(Fragment, "!!NVfp4.0\nBUFFER b[] = { program.buffer[0] };\nMOV result.color, b[0];\nEND\n")], |c| {
             let b = buffer(c, gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 64)?;
             c.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 0, b)

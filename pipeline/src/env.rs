@@ -114,7 +114,8 @@ impl StageEnv<'_> {
             MemRegion::Storage { binding } => {
                 self.res.storage_buffers.get(binding as usize)?.as_ref()
             }
-            MemRegion::Global => None,
+            // Shared memory belongs to a compute work group (`compute::GroupEnv`).
+            MemRegion::Global | MemRegion::Shared => None,
         }
     }
 

@@ -14,6 +14,9 @@
 //!    the primitives of one layer of a layered framebuffer).
 //! 7. [`fragment`] — the fragment program as the rasterizer's shader.
 //!
+//! Compute programs run outside the draw: [`compute::dispatch`] runs work groups on
+//! every core.
+//!
 //! Programs reach buffers, textures, image units ([`images`]) and the GPU address space
 //! ([`memory`]) through [`mod@env`]. Errors are [`PipelineError`] values, never panics.
 //!
@@ -76,6 +79,7 @@
 
 pub mod assembly;
 pub mod clip;
+pub mod compute;
 pub mod draw;
 pub mod env;
 pub mod error;

@@ -60,6 +60,7 @@ pub fn detect_header(text: &str) -> Result<Header, ProgramError> {
         "NVtep5.0" => (TessEval, Nv5),
         "NVgp5.0" => (Geometry, Nv5),
         "NVfp5.0" => (Fragment, Nv5),
+        "NVcp5.0" => (Compute, Nv5),
         "VP1.0" => (Vertex, Vp10),
         "VP1.1" => (Vertex, Vp11),
         "VP2.0" => (Vertex, Vp20),

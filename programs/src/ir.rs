@@ -38,6 +38,8 @@ pub enum Stage {
     TessEval,
     Geometry,
     Fragment,
+    /// NV_compute_program5 (`!!NVcp5.0`): work groups of GROUP_SIZE invocations.
+    Compute,
 }
 
 impl Stage {
@@ -53,6 +55,7 @@ impl Stage {
             Stage::TessEval => "tess-eval",
             Stage::Geometry => "geometry",
             Stage::Fragment => "fragment",
+            Stage::Compute => "compute",
         }
     }
 }
@@ -735,6 +738,9 @@ pub enum MemSpace {
     Counter { counter: u32 },
     /// LOADIM/STOREIM/ATOMIM on an IMAGE variable (`Program::images`).
     Image { image: u32 },
+    /// LDS/STS/ATOMS on a SHARED variable (`Program::buffers`): the work group's shared
+    /// memory (NV_compute_program5).
+    Shared { buffer: u32 },
 }
 
 /// Memory operand of LOAD/STORE/ATOM, LDB/STB/ATOMB, LDC, ATOMCTR and the image instructions.
@@ -886,6 +892,19 @@ pub enum InputBinding {
     VertexBaseVertex,
     VertexBaseInstance,
     VertexDrawId,
+    // compute (NV_compute_program5 `invocation.*`, unsigned, `w` undefined)
+    /// `invocation.localid`: position within the work group.
+    LocalId,
+    /// `invocation.globalid`: position within the whole dispatch.
+    GlobalId,
+    /// `invocation.groupid`: the work group's position, in groups.
+    GroupId,
+    /// `invocation.groupcount`: the dispatch's size, in groups.
+    GroupCount,
+    /// `invocation.groupsize`: GROUP_SIZE.
+    GroupSize,
+    /// `invocation.localindex`: the flattened local id.
+    LocalIndex,
     // fragment
     FragPosition,
     FragColor {
@@ -1258,6 +1277,9 @@ pub enum BufferKind {
     CBuffer,
     /// STORAGE (`program.storage[n]`).
     Storage,
+    /// SHARED (`program.sharedmem`): bytes of the work group's shared memory, from
+    /// `first`, read and written with LDS/STS/ATOMS.
+    Shared,
 }
 
 /// A COUNTER variable (`program.counter[binding]`), possibly an array.
@@ -1400,6 +1422,10 @@ pub struct Declarations {
     /// `PASSTHROUGH` declarations: result bindings (and their components, bit c =
     /// component c) copied from each input vertex to its output vertex.
     pub passthrough_slots: Vec<(VaryingSlot, u8)>,
+    /// Compute programs: `GROUP_SIZE` (missing dimensions are 1).
+    pub group_size: Option<[u32; 3]>,
+    /// Compute programs: `SHARED_MEMORY` bytes per work group.
+    pub shared_memory: Option<u32>,
 }
 
 /// A subroutine variable (`SUBROUTINE type var[n] = program.subroutine[..]`), whose slots

@@ -27,7 +27,7 @@ pub struct CheckArgs {
     pub ir: bool,
     /// Require program files to be of this stage (a !!NVfp5.0 file checked as vertex is an
     /// error). Scene sections are always checked as the stage their header names.
-    #[arg(long, value_name = "STAGE", value_parser = ["vertex", "tess-control", "tess-eval", "geometry", "fragment"])]
+    #[arg(long, value_name = "STAGE", value_parser = ["vertex", "tess-control", "tess-eval", "geometry", "fragment", "compute"])]
     pub target: Option<String>,
 }
 
@@ -45,6 +45,7 @@ pub fn stage_by_name(name: &str) -> Option<Stage> {
         "tess-eval" => Stage::TessEval,
         "geometry" => Stage::Geometry,
         "fragment" => Stage::Fragment,
+        "compute" => Stage::Compute,
         _ => return None,
     })
 }

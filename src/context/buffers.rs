@@ -126,6 +126,8 @@ const TARGETS: &[u32] = &[
     gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV,
     gl::TESS_CONTROL_PROGRAM_PARAMETER_BUFFER_NV,
     gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV,
+    gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV,
+    gl::DISPATCH_INDIRECT_BUFFER,
 ];
 
 /// Targets with indexed binding points, and how many (the counts programs may name).
@@ -140,9 +142,8 @@ pub(crate) fn indexed_limit(target: u32) -> Option<u32> {
         | gl::GEOMETRY_PROGRAM_PARAMETER_BUFFER_NV
         | gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV
         | gl::TESS_CONTROL_PROGRAM_PARAMETER_BUFFER_NV
-        | gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV => {
-            LIMITS.max_program_parameter_buffer_bindings
-        }
+        | gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV
+        | gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV => LIMITS.max_program_parameter_buffer_bindings,
         _ => return None,
     })
 }
@@ -154,7 +155,8 @@ pub(crate) fn param_buffer_target(t: usize) -> u32 {
         1 => gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV,
         2 => gl::GEOMETRY_PROGRAM_PARAMETER_BUFFER_NV,
         3 => gl::TESS_CONTROL_PROGRAM_PARAMETER_BUFFER_NV,
-        _ => gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV,
+        4 => gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV,
+        _ => gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV,
     }
 }
 

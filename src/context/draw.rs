@@ -352,7 +352,7 @@ impl Context {
 
     /// The program of target index `t` for this draw: the bound one when the target is
     /// enabled, a generated fixed-function one for vertex/fragment otherwise.
-    fn stage_program(&mut self, t: usize) -> Result<Option<StageProgram>> {
+    pub(crate) fn stage_program(&mut self, t: usize) -> Result<Option<StageProgram>> {
         if !self.st.program_enabled.get(t).copied().unwrap_or(false) {
             return match t {
                 0 | 1 => {

@@ -37,6 +37,7 @@ fn buffer_binding_target(pname: u32) -> Option<u32> {
         gl::TRANSFORM_FEEDBACK_BUFFER_BINDING => gl::TRANSFORM_FEEDBACK_BUFFER,
         gl::DRAW_INDIRECT_BUFFER_BINDING => gl::DRAW_INDIRECT_BUFFER,
         gl::PARAMETER_BUFFER_BINDING => gl::PARAMETER_BUFFER,
+        gl::DISPATCH_INDIRECT_BUFFER_BINDING => gl::DISPATCH_INDIRECT_BUFFER,
         // COPY_READ/WRITE_BUFFER_BINDING and TEXTURE_BUFFER share their target's value.
         gl::COPY_READ_BUFFER | gl::COPY_WRITE_BUFFER | gl::TEXTURE_BUFFER => pname,
         _ => return None,
@@ -128,6 +129,9 @@ impl Context {
             if let Some(&b) = draw_buffers.get(i as usize) {
                 return one(b);
             }
+        }
+        if let Some(v) = Context::compute_limit(pname) {
+            return one(v);
         }
         match pname {
             gl::VERTEX_ARRAY_BINDING => one(self.arrays.bound_vao),
@@ -254,6 +258,9 @@ impl Context {
     /// ```
     pub fn get_integer_i_v(&self, pname: u32, index: u32) -> Result<i64> {
         if let Some(v) = self.image_binding_query(pname, index) {
+            return v;
+        }
+        if let Some(v) = Context::compute_limit_indexed(pname, index) {
             return v;
         }
         let (target, what) = indexed_binding(pname)

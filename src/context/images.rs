@@ -11,7 +11,7 @@
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-use glemu_pipeline::{ImageAccess, ImageUnit, Programs};
+use glemu_pipeline::{ImageAccess, ImageUnit, Programs, StageProgram};
 use glemu_textures::image::{is_image_format, ImageBinding, ImageMemory};
 use glemu_textures::{Format, Texture};
 use std::collections::HashMap;
@@ -27,8 +27,10 @@ use std::sync::{Arc, Weak};
 /// ```
 pub const MAX_IMAGE_UNITS: u32 = crate::caps::LIMITS.max_image_units;
 
-/// Every bit `MemoryBarrierEXT` defines (`ALL_BARRIER_BITS_EXT` is accepted too).
-const BARRIER_BITS: u32 = 0x1FEF;
+/// Every bit `MemoryBarrier` defines: EXT_shader_image_load_store's and GL 4.3/4.4's
+/// SHADER_STORAGE, CLIENT_MAPPED_BUFFER and QUERY_BUFFER bits (`ALL_BARRIER_BITS` is
+/// accepted too).
+const BARRIER_BITS: u32 = 0xFFEF;
 
 /// What `bind_image_texture` stored for one unit.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -267,7 +269,6 @@ impl Context {
     /// memory per texture level however many units bind it). Units whose texture has no
     /// image or no such level stay unbound, so every access to them is invalid.
     pub(crate) fn image_units_for(&mut self, programs: &Programs) -> Vec<Option<ImageUnit>> {
-        self.images.in_flight.clear();
         let stages = [
             &programs.vertex,
             &programs.tess_control,
@@ -275,8 +276,15 @@ impl Context {
             &programs.geometry,
             &programs.fragment,
         ];
+        let stages: Vec<&StageProgram> = stages.into_iter().flatten().collect();
+        self.image_units_of(&stages)
+    }
+
+    /// [`Context::image_units_for`] for any set of stage programs (a compute dispatch).
+    pub(crate) fn image_units_of(&mut self, stages: &[&StageProgram]) -> Vec<Option<ImageUnit>> {
+        self.images.in_flight.clear();
         let mut used = [false; MAX_IMAGE_UNITS as usize];
-        for sp in stages.into_iter().flatten() {
+        for sp in stages {
             for v in &sp.program.images {
                 for u in v.first..v.first.saturating_add(v.len.max(1)) {
                     if let Some(flag) = used.get_mut(u as usize) {

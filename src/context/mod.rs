@@ -97,6 +97,9 @@ mod draw_buffers;
 // Chapter 18: reading pixels.
 pub mod readback;
 
+// Chapter 19: compute (NV_compute_program5 dispatches).
+pub mod compute;
+
 // Chapter 22: state queries.
 mod get;
 
@@ -394,6 +397,7 @@ impl Context {
             gl::GEOMETRY_PROGRAM_NV => st.program_enabled[2],
             gl::TESS_CONTROL_PROGRAM_NV => st.program_enabled[3],
             gl::TESS_EVALUATION_PROGRAM_NV => st.program_enabled[4],
+            gl::COMPUTE_PROGRAM_NV => st.program_enabled[5],
             c if (gl::CLIP_PLANE0..gl::CLIP_PLANE0 + state::MAX_CLIP_PLANES as u32)
                 .contains(&c) =>
             {
@@ -465,6 +469,7 @@ impl Context {
             gl::GEOMETRY_PROGRAM_NV => st.program_enabled[2] = on,
             gl::TESS_CONTROL_PROGRAM_NV => st.program_enabled[3] = on,
             gl::TESS_EVALUATION_PROGRAM_NV => st.program_enabled[4] = on,
+            gl::COMPUTE_PROGRAM_NV => st.program_enabled[5] = on,
             // Accepted and without effect on what glemu renders (smoothing, dither and
             // texgen are not part of the program paths).
             gl::NORMALIZE => st.normalize = on,

@@ -33,15 +33,17 @@ pub const MAX_LOCAL_PARAMETERS: usize = crate::caps::LIMITS.max_program_local_pa
 ///     assert_eq!(target_index(*t), Some(i));
 /// }
 /// ```
-pub const TARGETS: [u32; 5] = [
+pub const TARGETS: [u32; 6] = [
     gl::VERTEX_PROGRAM_ARB,
     gl::FRAGMENT_PROGRAM_ARB,
     gl::GEOMETRY_PROGRAM_NV,
     gl::TESS_CONTROL_PROGRAM_NV,
     gl::TESS_EVALUATION_PROGRAM_NV,
+    gl::COMPUTE_PROGRAM_NV,
 ];
 
-/// Index 0..5 of a program target (vertex, fragment, geometry, tess control, tess eval);
+/// Index 0..6 of a program target (vertex, fragment, geometry, tess control, tess eval,
+/// compute);
 /// `FRAGMENT_PROGRAM_NV` shares the fragment slot.
 ///
 /// ```
@@ -56,6 +58,7 @@ pub fn target_index(target: u32) -> Option<usize> {
         gl::GEOMETRY_PROGRAM_NV => Some(2),
         gl::TESS_CONTROL_PROGRAM_NV => Some(3),
         gl::TESS_EVALUATION_PROGRAM_NV => Some(4),
+        gl::COMPUTE_PROGRAM_NV => Some(5),
         _ => None,
     }
 }
@@ -73,7 +76,8 @@ pub fn index_stage(i: usize) -> Stage {
         1 => Stage::Fragment,
         2 => Stage::Geometry,
         3 => Stage::TessControl,
-        _ => Stage::TessEval,
+        4 => Stage::TessEval,
+        _ => Stage::Compute,
     }
 }
 
@@ -114,7 +118,7 @@ pub(crate) struct Tracking {
 pub(crate) struct Programs {
     pub objects: HashMap<u32, ProgramObject>,
     pub defaults: Vec<ProgramObject>,
-    pub bound: [u32; 5],
+    pub bound: [u32; 6],
     pub env: Vec<Vec<[u32; 4]>>,
     pub next_id: u32,
     pub error_position: i32,
@@ -126,9 +130,9 @@ impl Default for Programs {
     fn default() -> Programs {
         Programs {
             objects: HashMap::new(),
-            defaults: (0..5).map(|i| ProgramObject::new(Some(i))).collect(),
-            bound: [0; 5],
-            env: vec![vec![[0; 4]; MAX_ENV_PARAMETERS]; 5],
+            defaults: (0..6).map(|i| ProgramObject::new(Some(i))).collect(),
+            bound: [0; 6],
+            env: vec![vec![[0; 4]; MAX_ENV_PARAMETERS]; 6],
             next_id: 0,
             error_position: -1,
             error_string: String::new(),

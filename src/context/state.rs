@@ -210,7 +210,7 @@ pub struct GlState {
     pub patch_outer: [f32; 4],
     pub patch_inner: [f32; 2],
     /// VERTEX_PROGRAM_ARB, FRAGMENT_PROGRAM_ARB, GEOMETRY, TESS_CONTROL, TESS_EVAL enables.
-    pub program_enabled: [bool; 5],
+    pub program_enabled: [bool; 6],
 }
 
 /// Draw buffers with their own blend state (`MAX_DRAW_BUFFERS`).
@@ -348,7 +348,7 @@ impl GlState {
             patch_vertices: 3,
             patch_outer: [1.0; 4],
             patch_inner: [1.0; 2],
-            program_enabled: [false; 5],
+            program_enabled: [false; 6],
         }
     }
 }

@@ -28,7 +28,7 @@ pub const MAX_PROGRAM_SUBROUTINE_NUM: u32 = crate::caps::MAX_PROGRAM_SUBROUTINE_
 /// bind or load of that target's program.
 #[derive(Debug, Default)]
 pub(crate) struct Subroutines {
-    values: [Option<Vec<u32>>; 5],
+    values: [Option<Vec<u32>>; 6],
 }
 
 impl Subroutines {

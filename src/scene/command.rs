@@ -216,6 +216,20 @@ pub enum Command {
         ty: String,
         values: Vec<f64>,
     },
+    /// `compute X Y Z`: DispatchCompute.
+    Compute([u32; 3]),
+    /// `compute indirect NAME BYTE_OFFSET`: DispatchComputeIndirect from a `buffer`.
+    ComputeIndirect {
+        name: String,
+        offset: u64,
+    },
+    /// `storage buffer N NAME`: binds a `buffer` to `program.storage[N]`.
+    StorageBuffer {
+        index: u32,
+        name: String,
+    },
+    /// `memory barrier`: MemoryBarrier(ALL_BARRIER_BITS).
+    MemoryBarrier,
     Texture {
         unit: u32,
         cmd: TextureCmd,
@@ -523,6 +537,7 @@ pub(crate) fn stage_target(s: &str) -> Option<u32> {
         "gp" => gl::GEOMETRY_PROGRAM_NV,
         "tcp" => gl::TESS_CONTROL_PROGRAM_NV,
         "tep" => gl::TESS_EVALUATION_PROGRAM_NV,
+        "cp" => gl::COMPUTE_PROGRAM_NV,
         _ => return None,
     })
 }
@@ -921,6 +936,33 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
                 })
                 .collect::<Result<_, _>>()?;
             Command::AtomicCounters { binding, values }
+        }
+        "compute" => {
+            if a.eat("indirect") {
+                let name = a.next("a buffer name")?.to_string();
+                let offset = u64::from(a.u32("a byte offset")?);
+                Command::ComputeIndirect { name, offset }
+            } else {
+                Command::Compute([
+                    a.u32("a work group count")?,
+                    a.u32("a work group count")?,
+                    a.u32("a work group count")?,
+                ])
+            }
+        }
+        "storage" => {
+            if !a.eat("buffer") {
+                return Err("expected 'storage buffer N NAME'".into());
+            }
+            let index = a.u32("a storage binding")?;
+            let name = a.next("a buffer name")?.to_string();
+            Command::StorageBuffer { index, name }
+        }
+        "memory" => {
+            if !a.eat("barrier") {
+                return Err("expected 'memory barrier'".into());
+            }
+            Command::MemoryBarrier
         }
         "buffer" => {
             if a.eat("address") {

@@ -280,6 +280,7 @@ fn program_stage(name: &str) -> Option<Stage> {
         "tess eval program" => Stage::TessEval,
         "geometry program" => Stage::Geometry,
         "fragment program" => Stage::Fragment,
+        "compute program" => Stage::Compute,
         _ => return None,
     })
 }

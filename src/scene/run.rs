@@ -335,6 +335,7 @@ impl Runner {
                 glemu_programs::Stage::Geometry => 2,
                 glemu_programs::Stage::TessControl => 3,
                 glemu_programs::Stage::TessEval => 4,
+                glemu_programs::Stage::Compute => 5,
             }];
             let id = self.ctx.gen_programs(1)[0];
             let line = p.first_line;
@@ -746,6 +747,18 @@ impl Runner {
                     .wrapping_add(*offset);
                 self.set_param(*kind, *index, [a as u32, (a >> 32) as u32, 0, 0])?;
             }
+            Command::Compute(g) => self.ctx.dispatch_compute(g[0], g[1], g[2])?,
+            Command::ComputeIndirect { name, offset } => {
+                let id = self.named_buffer(name)?;
+                self.ctx.bind_buffer(gl::DISPATCH_INDIRECT_BUFFER, id)?;
+                self.ctx.dispatch_compute_indirect(*offset)?;
+            }
+            Command::StorageBuffer { index, name } => {
+                let id = self.named_buffer(name)?;
+                self.ctx
+                    .bind_buffer_base(gl::SHADER_STORAGE_BUFFER, *index, id)?;
+            }
+            Command::MemoryBarrier => self.ctx.memory_barrier(gl::ALL_BARRIER_BITS)?,
             Command::ProbeBuffer {
                 name,
                 offset,
@@ -1020,6 +1033,44 @@ impl Runner {
         }
         self.ctx
             .buffer_sub_data(gl::COPY_WRITE_BUFFER, offset as u64, data)
+    }
+
+    /// The bytes of the buffer the scene made with `buffer NAME SIZE`, if it exists.
+    ///
+    /// ```
+    /// let text = "[require]\nSIZE 4 4\n[test]\nbuffer b 8 uint (7, 9)\n";
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert_eq!(r.buffer_bytes("b").unwrap(), [7, 0, 0, 0, 9, 0, 0, 0]);
+    /// assert!(r.buffer_bytes("nope").is_none());
+    /// ```
+    pub fn buffer_bytes(&self, name: &str) -> Option<Vec<u8>> {
+        let id = *self.named_buffers.get(name)?;
+        Some(self.ctx.buffer_store(id).ok()?.to_vec())
+    }
+
+    /// The names of the buffers the scene made with `buffer NAME SIZE`, sorted.
+    ///
+    /// ```
+    /// let text = "[require]\nSIZE 4 4\n[test]\nbuffer b 4\nbuffer a 4\n";
+    /// use glemu::scene::{parse, RunOptions, Runner};
+    /// let mut r = Runner::new(parse(text).unwrap(), std::path::Path::new("."), RunOptions::default()).unwrap();
+    /// r.run_commands().unwrap();
+    /// assert_eq!(r.buffer_names(), ["a", "b"]);
+    /// ```
+    pub fn buffer_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.named_buffers.keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// The id of a buffer the scene made with `buffer NAME SIZE`.
+    fn named_buffer(&self, name: &str) -> Result<u32, Error> {
+        self.named_buffers
+            .get(name)
+            .copied()
+            .ok_or_else(|| Error::invalid_operation(format!("no buffer named '{name}'")))
     }
 
     fn probe_buffer(

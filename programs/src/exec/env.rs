@@ -217,6 +217,9 @@ pub enum MemRegion {
     ParamBuffer { binding: u32 },
     /// `program.storage[binding]` (NV_shader_storage_buffer_object): byte offset.
     Storage { binding: u32 },
+    /// The work group's shared memory (NV_compute_program5 LDS/STS/ATOMS): byte offset.
+    /// Only the invocations of one work group reach it, all on one thread.
+    Shared,
 }
 
 /// The image a LOADIM/STOREIM/ATOMIM lane accesses.

@@ -236,6 +236,7 @@ fn targets<E: Env + ?Sized>(
             let a = addresses(run, g, s)?;
             return Ok(a.map(|a| Some((MemRegion::Global, a))));
         }
+        MemSpace::Shared { buffer } => return shared_targets(run, g, *buffer, s),
         MemSpace::Constant { buffer } => (*buffer, true),
         MemSpace::Storage { buffer } => (*buffer, false),
         _ => return Err(malformed("not a buffer memory space")),
@@ -261,6 +262,28 @@ fn targets<E: Env + ?Sized>(
         }
     }
     Ok(out)
+}
+
+/// Targets of a SHARED variable operand: the variable's first byte plus the index, when
+/// the index lies inside the variable (the environment checks the group's memory size).
+fn shared_targets<E: Env + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &Group,
+    buffer: u32,
+    s: &Src,
+) -> Res<Targets> {
+    let var = run
+        .prog
+        .buffers
+        .get(buffer as usize)
+        .ok_or_else(|| malformed("shared variable out of range"))?;
+    let acc = run.access(g);
+    let offsets = resolve_index(run.st, &acc, &s.index)?;
+    let (first, len) = (u64::from(var.first), var.len);
+    Ok(offsets.map(|o| {
+        o.filter(|&o| len.is_none_or(|n| o < n))
+            .map(|o| (MemRegion::Shared, first + u64::from(o)))
+    }))
 }
 
 /// Load `ty` at per-lane addresses; returns 64-bit register values per component.

@@ -41,6 +41,7 @@ mod error;
 pub(crate) mod executor;
 mod float;
 mod flow;
+mod group;
 mod int;
 mod lockstep;
 mod memory;

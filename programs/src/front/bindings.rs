@@ -108,9 +108,10 @@ impl P {
     pub(crate) fn input_binding(&mut self, range_ok: bool) -> Result<InputRef, ProgramError> {
         let (prefix, start) = self.c.ident("an attribute binding")?;
         let r = match prefix.as_str() {
-            "vertex" => self.vertex_binding(range_ok)?,
+            "vertex" if self.stage != Stage::Compute => self.vertex_binding(range_ok)?,
             "fragment" if self.stage == Stage::Fragment => self.fragment_binding(range_ok)?,
             "primitive" if self.is_nv() => self.primitive_binding(range_ok)?,
+            "invocation" if self.stage == Stage::Compute => self.invocation_binding()?,
             _ => {
                 return Err(semantic(
                     start,
@@ -406,6 +407,34 @@ impl P {
                 return Err(semantic(
                     ns,
                     format!("'fragment.{name}' is not a fragment attribute"),
+                ))
+            }
+        };
+        Ok(self.many(vec![b], ns))
+    }
+
+    /// NV_compute_program5 `invocation.*`, and the thread-group bindings of
+    /// NV_shader_thread_group under the same prefix.
+    fn invocation_binding(&mut self) -> Result<InputRef, ProgramError> {
+        self.c.expect(&Tok::Dot, "after 'invocation'")?;
+        let (name, ns) = self.c.ident("an invocation attribute name")?;
+        let b = match name.as_str() {
+            "localid" => InputBinding::LocalId,
+            "globalid" => InputBinding::GlobalId,
+            "groupid" => InputBinding::GroupId,
+            "groupcount" => InputBinding::GroupCount,
+            "groupsize" => InputBinding::GroupSize,
+            "localindex" => InputBinding::LocalIndex,
+            "threadid" => InputBinding::ThreadId,
+            "warpid" => InputBinding::WarpId,
+            "smid" => InputBinding::SmId,
+            n if thread_mask(n).is_some() => {
+                InputBinding::ThreadMask(thread_mask(n).unwrap_or(ThreadMaskKind::Eq))
+            }
+            _ => {
+                return Err(semantic(
+                    ns,
+                    format!("'invocation.{name}' is not a compute program attribute"),
                 ))
             }
         };
@@ -789,6 +818,12 @@ impl P {
         range_ok: bool,
     ) -> Result<(Vec<OutputBinding>, Span), ProgramError> {
         let start = self.c.expect_ident("result", "")?;
+        if self.stage == Stage::Compute {
+            return Err(semantic(
+                start,
+                "compute programs have no results: write to memory instead",
+            ));
+        }
         self.c.expect(&Tok::Dot, "after 'result'")?;
         let (name, ns) = self.c.ident("a result name")?;
         let nv = self.is_nv();

@@ -233,6 +233,9 @@ impl P {
                 | "TESS_VERTEX_ORDER"
                 | "TESS_POINT_MODE"
                 | "PASSTHROUGH"
+                | "GROUP_SIZE"
+                | "SHARED_MEMORY"
+                | "SHARED"
         );
         if !is_mod && !is_decl {
             return Ok(false);
@@ -264,6 +267,8 @@ impl P {
                 | "TESS_VERTEX_ORDER"
                 | "TESS_POINT_MODE"
                 | "PASSTHROUGH"
+                | "GROUP_SIZE"
+                | "SHARED_MEMORY"
         ) {
             self.seen_body = true;
         }
@@ -304,6 +309,14 @@ impl P {
             "PASSTHROUGH" => {
                 self.no_mods(&mods, &kw)?;
                 self.decl_passthrough(kw_span)
+            }
+            "GROUP_SIZE" | "SHARED_MEMORY" if self.nv >= 50 => {
+                self.no_mods(&mods, &kw)?;
+                self.compute_declaration(&kw, kw_span)
+            }
+            "SHARED" if self.nv >= 50 => {
+                self.no_mods(&mods, "SHARED")?;
+                self.decl_shared(kw_span)
             }
             "PRIMITIVE_IN" | "PRIMITIVE_OUT" | "VERTICES_OUT" | "INVOCATIONS" | "TESS_MODE"
             | "TESS_SPACING" | "TESS_VERTEX_ORDER" | "TESS_POINT_MODE" => {
@@ -479,7 +492,7 @@ impl P {
         Ok(())
     }
 
-    fn opt_array_size(&mut self) -> Result<Option<Option<(u32, Span)>>, ProgramError> {
+    pub(crate) fn opt_array_size(&mut self) -> Result<Option<Option<(u32, Span)>>, ProgramError> {
         if !self.c.eat(&Tok::LBracket) {
             return Ok(None);
         }

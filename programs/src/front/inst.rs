@@ -276,7 +276,8 @@ impl P {
             // NV_compute_program5's barrier. Tessellation control programs are a
             // deliberate leniency (programs/LOAD_RULES.md): emulators emit BAR for GLSL's
             // barrier() there, and NVIDIA's driver loads it.
-            Opcode::Bar => !matches!(st, Stage::TessControl),
+            Opcode::Bar => !matches!(st, Stage::TessControl | Stage::Compute),
+            _ if matches!(name, "LDS" | "STS" | "ATOMS") => st != Stage::Compute,
             _ => false,
         };
         if bad_stage {
@@ -490,6 +491,9 @@ impl P {
                     }
                 }
                 "PREC" if self.nv >= 50 => {}
+                // NV_compute_program5: MEMBAR.CTA orders memory for the work group only;
+                // glemu applies every write at once, so it is MEMBAR.
+                "CTA" if op == Opcode::Membar && self.stage == Stage::Compute => {}
                 "SPARSE"
                     if self.nv >= 50
                         && (is_tex(op) && !matches!(op, Opcode::Txq | Opcode::Lod)
@@ -697,6 +701,9 @@ impl P {
         let idx = self.prog.instructions.len() as u32;
         if matches!(name, "LDB" | "STB" | "ATOMB") {
             return self.storage_inst(info, m, inst);
+        }
+        if matches!(name, "LDS" | "STS" | "ATOMS") {
+            return self.shared_inst(info, m, inst);
         }
         match op {
             If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Ret
@@ -1120,6 +1127,63 @@ impl P {
         Ok(inst)
     }
 
+    /// LDS/STS/ATOMS (NV_compute_program5) lower to LOAD/STORE/ATOM with a `Shared`
+    /// memory space; their last source is the SHARED variable (see `shared_operand`).
+    fn shared_inst(
+        &mut self,
+        info: &OpInfo,
+        m: &Mods,
+        mut inst: Inst,
+    ) -> Result<Inst, ProgramError> {
+        let name = info.name;
+        if let Some((_, span)) = m.dtype {
+            return Err(semantic(
+                span,
+                format!("{name} takes a storage modifier (such as .U32), not a data type"),
+            ));
+        }
+        let Some((ty, tspan)) = m.mem else {
+            return Err(semantic(
+                inst.span,
+                format!("{name} needs a storage modifier such as .U32"),
+            ));
+        };
+        if name == "ATOMS" {
+            // NV_compute_program5's table X.Y for ATOMS.
+            use MemScalar::*;
+            let ok = match m.atom.map(|a| a.0) {
+                Some(AtomOp::Add | AtomOp::Exch) => matches!(ty.scalar, U32 | S32 | U64 | F32),
+                Some(AtomOp::Min | AtomOp::Max | AtomOp::And | AtomOp::Or | AtomOp::Xor) => {
+                    matches!(ty.scalar, U32 | S32)
+                }
+                Some(AtomOp::IWrap | AtomOp::DWrap) => ty.scalar == U32,
+                Some(AtomOp::CSwap) => matches!(ty.scalar, U32 | S32 | U64),
+                _ => true,
+            };
+            if !ok || ty.count != 1 {
+                return Err(semantic(
+                    tspan,
+                    "ATOMS does not support this storage modifier with its operation",
+                ));
+            }
+        }
+        let dtype = inst.dtype;
+        if name != "STS" {
+            let (dst, _) = self.dst_operand(false)?;
+            inst.dst = Some(dst);
+            self.comma()?;
+        }
+        if name != "LDS" {
+            let d = self.src(Kind::V, dtype, true, name)?;
+            inst.srcs.push(d);
+            self.comma()?;
+        }
+        let (buffer, addr) = self.shared_operand(name)?;
+        inst.srcs.push(addr);
+        inst.extra = self.mem_info(m, MemSpace::Shared { buffer }, name, inst.span)?;
+        Ok(inst)
+    }
+
     /// PK2H/PK2US/PK4B/PK4UB may not write, and UP2H/UP2US/UP4B/UP4UB may not read, a
     /// SHORT variable (too narrow to hold the packed bits).
     fn check_short_packing(&self, inst: &Inst, name: &str) -> Result<(), ProgramError> {
@@ -1322,7 +1386,7 @@ impl P {
                 count: 1,
             },
         };
-        let atomic = matches!(name, "ATOM" | "ATOMIM" | "ATOMB");
+        let atomic = matches!(name, "ATOM" | "ATOMIM" | "ATOMB" | "ATOMS");
         if atomic && m.atom.is_none() {
             return Err(semantic(
                 span,

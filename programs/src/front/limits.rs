@@ -98,6 +98,12 @@ pub struct Limits {
     pub max_geometry_total_output_components: u32,
     /// Temporary registers, counting every element of TEMP arrays.
     pub max_program_temporaries: u32,
+    /// `MAX_COMPUTE_WORK_GROUP_SIZE` per dimension (x, y, z): the largest GROUP_SIZE.
+    pub max_compute_work_group_size: [u32; 3],
+    /// `MAX_COMPUTE_WORK_GROUP_INVOCATIONS`: the largest product of GROUP_SIZE.
+    pub max_compute_work_group_invocations: u32,
+    /// `MAX_COMPUTE_SHARED_MEMORY_SIZE`: the largest SHARED_MEMORY, in bytes.
+    pub max_compute_shared_memory_size: u32,
 }
 
 impl Limits {
@@ -138,6 +144,9 @@ impl Limits {
         max_program_loop_depth: 64,
         max_geometry_total_output_components: 1024,
         max_program_temporaries: 4096,
+        max_compute_work_group_size: [1024, 1024, 64],
+        max_compute_work_group_invocations: 1024,
+        max_compute_shared_memory_size: 49152,
     };
 }
 

@@ -9,6 +9,7 @@
 //! - `flow`: label resolution and whole-program checks; `limits`: the enforced limits.
 
 mod bindings;
+mod compute;
 mod cursor;
 mod decls;
 mod flow;
@@ -168,6 +169,8 @@ pub(crate) struct P {
     pub arb_alias: HashMap<u32, (bool, Span)>,
     /// SUBROUTINENUM of labelled functions: label → number.
     pub subroutine_nums: HashMap<String, u32>,
+    /// SHARED variables (buffer index, name span), checked against SHARED_MEMORY at the end.
+    pub shared_decls: Vec<(u32, Span)>,
 }
 
 /// Dedup key for parameter slots.
@@ -238,6 +241,7 @@ impl P {
             seen_body: false,
             arb_alias: HashMap::new(),
             subroutine_nums: HashMap::new(),
+            shared_decls: Vec::new(),
         })
     }
 
@@ -426,6 +430,9 @@ impl P {
         labels.dedup();
         self.prog.labels = labels;
         self.check_program()?;
+        if self.stage == Stage::Compute {
+            self.check_compute(self.c.prev_span())?;
+        }
         let mut units: Vec<(u32, TexTarget)> =
             self.tex_units.iter().map(|(u, (t, _))| (*u, *t)).collect();
         units.sort_by_key(|(u, _)| *u);

@@ -161,6 +161,9 @@ TGANY 50 X X X X - F v v
 TGEQ 50 X X X X - F v v
 TGBALLOT 50 X X X - - F vu v
 BAR 50 - - - - - - - -
+ATOMS 50 - - X - - - s v,su
+LDS 50 - - X X - F v su
+STS 50 - - - - - - - v,su
 SHFDOWN 50 X X - - - F v v,vu,vu
 SHFIDX 50 X X - - - F v v,vu,vu
 SHFUP 50 X X - - - F v v,vu,vu
@@ -421,6 +424,10 @@ fn opcode_of(name: &str) -> Option<Opcode> {
         "LDB" => Load,
         "STB" => Store,
         "ATOMB" => Atom,
+        // NV_compute_program5: the same on a SHARED variable.
+        "LDS" => Load,
+        "STS" => Store,
+        "ATOMS" => Atom,
         _ => return None,
     })
 }

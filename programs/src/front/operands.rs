@@ -337,7 +337,9 @@ impl P {
             }
             Tok::Ident(name) => {
                 match name.as_str() {
-                    "vertex" | "fragment" | "primitive" if !self.syms.contains_key(&name) => {
+                    "vertex" | "fragment" | "primitive" | "invocation"
+                        if !self.syms.contains_key(&name) =>
+                    {
                         let r = self.input_binding(false)?;
                         if r.items.len() != 1 {
                             return Err(semantic(
