@@ -85,6 +85,8 @@ const ENFORCED: &[(&str, Stage, &str, Bound)] = &[
     ("MAX_PATCH_VERTICES", Stage::TessControl, "!!NVtcp5.0\nVERTICES_OUT #;\nEND\n", Bound::Max),
     ("MAX_PROGRAM_TEXEL_OFFSET", Stage::Fragment, "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D, (#, 0);\nEND\n", Bound::Max),
     ("MIN_PROGRAM_TEXEL_OFFSET", Stage::Fragment, "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D, (#, 0);\nEND\n", Bound::Min),
+    ("MAX_COMPUTE_WORK_GROUP_INVOCATIONS", Stage::Compute, "!!NVcp5.0\nGROUP_SIZE 1 #;\nEND\n", Bound::Max),
+    ("MAX_COMPUTE_SHARED_MEMORY_SIZE", Stage::Compute, "!!NVcp5.0\nGROUP_SIZE 1;\nSHARED_MEMORY #;\nEND\n", Bound::Max),
 ];
 
 /// What loading `text` as `stage` through the Context says.

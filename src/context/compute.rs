@@ -8,10 +8,10 @@
 
 use super::buffers::{from_pipeline, param_buffer_target};
 use super::Context;
+use crate::caps::LIMITS;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::compute::{dispatch, ComputeState, ComputeStats};
-use glemu_programs::front::limits;
 
 /// `MAX_COMPUTE_WORK_GROUP_COUNT` in each dimension (ARB_compute_shader's minimum).
 ///
@@ -131,21 +131,12 @@ impl Context {
         Ok(stats)
     }
 
-    /// The compute limits of `get_integer_v`, if `pname` names one.
-    pub(crate) fn compute_limit(pname: u32) -> Option<u32> {
-        Some(match pname {
-            gl::MAX_COMPUTE_WORK_GROUP_INVOCATIONS => limits::MAX_COMPUTE_WORK_GROUP_INVOCATIONS,
-            gl::MAX_COMPUTE_SHARED_MEMORY_SIZE => limits::MAX_COMPUTE_SHARED_MEMORY_SIZE,
-            _ => return None,
-        })
-    }
-
     /// The indexed compute limits of `get_integer_i_v` (dimension 0..2), if `pname` names
     /// one; `Some(Err)` for a dimension past z.
     pub(crate) fn compute_limit_indexed(pname: u32, index: u32) -> Option<Result<i64>> {
         let per_dim = match pname {
             gl::MAX_COMPUTE_WORK_GROUP_COUNT => [MAX_COMPUTE_WORK_GROUP_COUNT; 3],
-            gl::MAX_COMPUTE_WORK_GROUP_SIZE => limits::MAX_COMPUTE_WORK_GROUP_SIZE,
+            gl::MAX_COMPUTE_WORK_GROUP_SIZE => LIMITS.max_compute_work_group_size,
             _ => return None,
         };
         Some(

@@ -130,9 +130,6 @@ impl Context {
                 return one(b);
             }
         }
-        if let Some(v) = Context::compute_limit(pname) {
-            return one(v);
-        }
         match pname {
             gl::VERTEX_ARRAY_BINDING => one(self.arrays.bound_vao),
             gl::TRANSFORM_FEEDBACK_BINDING => one(self.xfb.bound),

@@ -138,7 +138,15 @@ impl P {
             info: RegInfo::default(),
         });
         self.shared_decls.push((index, nspan));
-        self.declare(&name, nspan, Sym::Buffer { index, ty: None })
+        self.declare(
+            &name,
+            nspan,
+            Sym::Buffer {
+                index,
+                ty: None,
+                array: size.is_some(),
+            },
+        )
     }
 
     /// The SHARED variable operand of LDS/STS/ATOMS: `name`, `name[n]`, `name[reg.c]`,
