@@ -211,7 +211,7 @@ fn run_stages(
             if progs.tess_control.is_some() {
                 counts.tess_control_patches = p.len() as u64;
             }
-            let t = tess::run(
+            let mut t = tess::run(
                 progs.tess_control.as_ref(),
                 tes,
                 res,
@@ -222,6 +222,12 @@ fn run_stages(
                 &i,
             )?;
             counts.tess_eval_invocations = t.verts.len() as u64;
+            // Generated primitives flat-shade from their last vertex under the default
+            // LAST_VERTEX_CONVENTION, as any independent primitive does.
+            if vp.provoking_last {
+                let last = (t.class.vertices() - 1) as u8;
+                t.prims.provoking.iter_mut().for_each(|p| *p = last);
+            }
             st = Stage2 {
                 verts: Cow::Owned(t.verts),
                 class: t.class,
