@@ -30,7 +30,7 @@ use std::sync::Arc;
 /// use glemu_programs::{assemble, ir::ParamSource};
 /// use std::sync::Arc;
 /// // Each invocation writes its global id into storage buffer 0.
-/// let text = "!!NVcp5.0\nGROUP_SIZE 4;\nSTORAGE s[] = { program.storage[0] };\nUINT TEMP g, a;\n\
+/// let text = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 4;\nSTORAGE s[] = { program.storage[0] };\nUINT TEMP g, a;\n\
 ///             MOV.U g, invocation.globalid;\nMUL.U a.x, g.x, 4;\nSTB.U32 g, s[a.x];\nEND";
 /// let p = Arc::new(assemble(text, None).unwrap());
 /// let params = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
@@ -378,7 +378,7 @@ mod tests {
     fn ids_cover_a_three_dimensional_dispatch() {
         // Each invocation writes globalid packed into one word at its flattened global
         // index, and the group id and local id agree with it.
-        let text = "!!NVcp5.0\nGROUP_SIZE 2 3 2;\nSTORAGE s[] = { program.storage[0] };\n\
+        let text = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 2 3 2;\nSTORAGE s[] = { program.storage[0] };\n\
                     UINT TEMP g, l, n, a, v;\nMOV.U g, invocation.globalid;\nMOV.U l, invocation.groupid;\n\
                     MOV.U n, invocation.groupsize;\nMAD.U v.xyz, l, n, invocation.localid;\n\
                     SNE.U v.w, v.x, g.x;\nSNE.U a.w, v.y, g.y;\nOR.U v.w, v.w, a.w;\nSNE.U a.w, v.z, g.z;\nOR.U v.w, v.w, a.w;\n\
@@ -415,7 +415,7 @@ mod tests {
         // Every invocation adds 1 to shared word 0 and stores the sum after BAR; an access
         // past SHARED_MEMORY (byte 8 of 8) reads zero instead of another group's memory.
         let text =
-            "!!NVcp5.0\nGROUP_SIZE 33;\nSHARED_MEMORY 8;\nSHARED m[] = { program.sharedmem };\n\
+            "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 33;\nSHARED_MEMORY 8;\nSHARED m[] = { program.sharedmem };\n\
                     STORAGE s[] = { program.storage[0] };\nUINT TEMP g, a, r;\n\
                     ATOMS.ADD.U32 r.x, 1, m[0];\nBAR;\nLDS.U32 r.x, m[0];\n\
                     MOV.U a.x, 8;\nLDS.U32 r.y, m[a.x];\n\

@@ -712,7 +712,7 @@ fn tessellation_chunks_keep_patch_order() {
 /// secondary colour feeds the blend and `result.color[1]` goes nowhere.
 #[test]
 fn secondary_colour_feeds_only_dual_source_blending() {
-    const DUAL_FP: &str = "!!NVfp5.0\nOPTION ARB_blend_func_extended;\n\
+    const DUAL_FP: &str = "!!NVfp5.0\nOPTION ARB_blend_func_extended;\nOPTION ARB_draw_buffers;\n\
         MOV result.color.primary, {1.0, 0.5, 0.25, 1.0};\n\
         MOV result.color.secondary, {0.5, 0.5, 0.0, 0.25};\n\
         MOV result.color[1], {0.0, 0.0, 1.0, 1.0};\nEND\n";

@@ -20,7 +20,7 @@ fn rejects(text: &str, why: &str) {
 }
 
 fn cp(body: &str) -> String {
-    format!("!!NVcp5.0\nGROUP_SIZE 8 4;\nSHARED_MEMORY 64;\nSHARED s[] = {{ program.sharedmem }};\nUINT TEMP r, a;\n{body}\nEND")
+    format!("!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_thread_group;\nOPTION NV_shader_atomic_float;\nGROUP_SIZE 8 4;\nSHARED_MEMORY 64;\nSHARED s[] = {{ program.sharedmem }};\nUINT TEMP r, a;\n{body}\nEND")
 }
 
 #[test]

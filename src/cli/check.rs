@@ -36,7 +36,8 @@ pub struct CheckArgs {
 /// ```
 /// use glemu::{cli::check::stage_by_name, programs::Stage};
 /// assert_eq!(stage_by_name("tess-eval"), Some(Stage::TessEval));
-/// assert_eq!(stage_by_name("compute"), None);
+/// assert_eq!(stage_by_name("compute"), Some(Stage::Compute));
+/// assert_eq!(stage_by_name("pixel"), None);
 /// ```
 pub fn stage_by_name(name: &str) -> Option<Stage> {
     Some(match name {

@@ -185,7 +185,7 @@ mod tests {
             let mut ctx = Context::new(4, 4).unwrap();
             ctx.set_threads(threads).unwrap();
             ctx.bind_program(gl::COMPUTE_PROGRAM_NV, 1).unwrap();
-            let text = "!!NVcp5.0\nGROUP_SIZE 4 2;\nSTORAGE s[] = { program.storage[1] };\n\
+            let text = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 4 2;\nSTORAGE s[] = { program.storage[1] };\n\
                         UINT TEMP g, a;\nMOV.U g, invocation.globalid;\nMAD.U a.x, g.y, 8, g.x;\n\
                         MUL.U a.y, a.x, 4;\nSTB.U32 a, s[a.y];\nEND";
             ctx.program_string(gl::COMPUTE_PROGRAM_NV, text)

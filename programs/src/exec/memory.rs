@@ -105,7 +105,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
         let four = match var.kind {
             BufferKind::Buffer4 => true,
             BufferKind::Buffer => false,
-            BufferKind::CBuffer | BufferKind::Storage if is_mem => continue,
+            BufferKind::CBuffer | BufferKind::Storage | BufferKind::Shared if is_mem => continue,
             _ => {
                 return Err(malformed(
                     "CBUFFER/STORAGE variable used as a plain operand",
