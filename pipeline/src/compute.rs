@@ -128,7 +128,7 @@ pub fn dispatch(state: &ComputeState, groups: [u32; 3]) -> Result<ComputeStats, 
         return Ok(ComputeStats::default());
     }
     let res = Resources {
-        textures: state.textures.clone(),
+        textures: Resources::bind_textures(&state.textures),
         counter_buffers: state.counter_buffers.clone(),
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),
