@@ -1,12 +1,14 @@
 //! Texture sampling throughput: bilinear, trilinear and 16x anisotropic lookups of an
 //! RGBA8 256x256 mipmapped texture, 16 lanes (4 quads) per call, one core; each through
 //! the per-lane reference path and through `execute` with every instruction set the CPU
-//! has (`sample/bilinear/avx2`, ...).
+//! has (`sample/bilinear/avx2`, ...), and through the per-draw `Bound` straight from
+//! coordinate registers (`sample/bilinear/bound`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use glemu_textures::simd::{detected, force, Isa};
+use glemu_textures::nv::NvOpcode;
 use glemu_textures::{
-    execute, execute_reference, Filter, Format, Lanes, LodMode, MinFilter, OpKind, SamplerState,
+    execute, execute_reference, Bound, Filter, Format, Lanes, LodMode, MinFilter, OpKind, SamplerState,
     Target, TexOp, Texture, Wrap,
 };
 
@@ -58,7 +60,9 @@ fn bench(c: &mut Criterion) {
     };
     let mut aniso = trilinear.clone();
     aniso.max_anisotropy = 16.0;
+    let nearest = SamplerState::simple(Filter::Nearest, Wrap::Repeat);
     let cases = [
+        ("nearest", &nearest, 0.8f32, 0.8f32),
         ("bilinear", &bilinear, 0.8f32, 0.8f32),
         ("trilinear", &trilinear, 2.7, 2.3),
         ("aniso16", &aniso, 12.0, 1.0),
@@ -99,6 +103,34 @@ fn bench(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // The per-draw prepared binding, straight from coordinate registers (TEX).
+    let tex = std::sync::Arc::new(tex);
+    force(detected());
+    for (name, s, dx, dy) in cases {
+        let bound = Bound::new(tex.clone(), s.clone());
+        if !bound.specialised() {
+            continue;
+        }
+        let regs: Vec<[[u32; N]; 4]> = (0..64)
+            .map(|f| {
+                let l = lanes(dx, dy, f);
+                let mut r = [[0u32; N]; 4];
+                r[0] = l.coord[0].map(f32::to_bits);
+                r[1] = l.coord[1].map(f32::to_bits);
+                r
+            })
+            .collect();
+        let mut out = [[0u32; N]; 4];
+        let mut i = 0usize;
+        g.bench_function(format!("{name}/bound"), |b| {
+            b.iter(|| {
+                i = (i + 1) % regs.len();
+                let mask = u64::MAX >> (64 - N);
+                bound.sample_nv(NvOpcode::Tex, &regs[i], [0, 0], true, mask, &mut out);
+                black_box(&out);
+            })
+        });
     }
     g.finish();
 }

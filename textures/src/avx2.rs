@@ -82,11 +82,12 @@ fn texel_coord(mode: Wrap, c: __m256, size: __m256, off: __m256i) -> __m256 {
     _mm256_min_ps(size, _mm256_max_ps(lo, u))
 }
 
-/// Wraps texel indices `x` for level sizes `size` (LINEAR variant, as [`wrap`]); also
+/// Wraps texel indices `x` for level sizes `size` (as [`wrap`]; `linear`: the LINEAR
+/// variant of CLAMP and MIRROR_CLAMP); also
 /// returns the lanes whose index lies inside `0..size` (the others read the border).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn wrap_v(mode: Wrap, pow2: bool, x: __m256i, size: __m256i) -> (__m256i, __m256i) {
+fn wrap_v(mode: Wrap, pow2: bool, linear: bool, x: __m256i, size: __m256i) -> (__m256i, __m256i) {
     let one = _mm256_set1_epi32(1);
     let all = _mm256_set1_epi32(-1);
     let max = _mm256_sub_epi32(size, one);
@@ -99,7 +100,7 @@ fn wrap_v(mode: Wrap, pow2: bool, x: __m256i, size: __m256i) -> (__m256i, __m256
         _ => {
             let xs: [i32; W] = bytemuck::cast(x);
             let ss: [i32; W] = bytemuck::cast(size);
-            let r: [i32; W] = std::array::from_fn(|l| wrap(mode, xs[l], ss[l], true));
+            let r: [i32; W] = std::array::from_fn(|l| wrap(mode, xs[l], ss[l], linear));
             let r = i(&r);
             let inside = _mm256_andnot_si256(
                 _mm256_cmpgt_epi32(_mm256_setzero_si256(), r),
@@ -203,39 +204,110 @@ pub(crate) fn bilinear(p: &Params, g: &Group<'_>, out: &mut [[f32; W]; 4]) {
     }
 }
 
-/// One group of lanes of a 2D RGBA8 LINEAR lookup, written to the lanes of `mask` of
-/// `out` (f32 bits): bilinear at the levels of `g0`; with `g1`, also at the levels of
-/// `g1` and blended with its weight in the lanes of its mask (trilinear); then swizzled.
+/// One group of lanes of a 2D RGBA8 lookup, written to the lanes of `mask` of `out`
+/// (f32 bits): filtered at the levels of `g0` (bilinear in the lanes of `linear`,
+/// nearest in the others); with `g1`, also at the levels of `g1` and blended with its
+/// weight in the lanes of its mask (the second level of a mipmapped lookup); then
+/// swizzled. NaNs are canonical where the reference lerps (LINEAR lanes, two levels);
+/// a NEAREST border keeps its bits.
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn lookup(
     p: &Params,
     g0: &Group<'_>,
     g1: Option<(&Group<'_>, &[f32; W], u32)>,
+    linear: u32,
     swizzle: [Swizzle; 4],
     mask: u32,
     out: [&mut [u32; W]; 4],
 ) {
-    let mut v = filter(p, g0);
+    let mut v = filters(p, g0, linear, mask);
+    let mut lerped = linear;
     if let Some((g1, weight, second)) = g1 {
-        let v1 = filter(p, g1);
+        let v1 = filters(p, g1, linear, second);
         let t = f(weight);
         let m = lane_mask(second);
         for (v, v1) in v.iter_mut().zip(v1) {
             *v = _mm256_blendv_ps(*v, lerp(*v, v1, t), m);
         }
+        lerped |= second;
+    }
+    if lerped & mask != 0 {
+        let m = lane_mask(lerped);
+        for v in &mut v {
+            *v = _mm256_blendv_ps(*v, canonical(*v), m);
+        }
     }
     let m = _mm256_castps_si256(lane_mask(mask));
     for (o, sw) in out.into_iter().zip(swizzle) {
         let r = match sw {
-            Swizzle::R => _mm256_castps_si256(canonical(v[0])),
-            Swizzle::G => _mm256_castps_si256(canonical(v[1])),
-            Swizzle::B => _mm256_castps_si256(canonical(v[2])),
-            Swizzle::A => _mm256_castps_si256(canonical(v[3])),
+            Swizzle::R => _mm256_castps_si256(v[0]),
+            Swizzle::G => _mm256_castps_si256(v[1]),
+            Swizzle::B => _mm256_castps_si256(v[2]),
+            Swizzle::A => _mm256_castps_si256(v[3]),
             Swizzle::Zero => _mm256_setzero_si256(),
             Swizzle::One => _mm256_set1_epi32(0x3f80_0000),
         };
         *o = bytemuck::cast(_mm256_blendv_epi8(i(&bytemuck::cast(*o)), r, m));
     }
+}
+
+/// Bilinear in the lanes of `linear`, nearest in the others; only the filters some lane
+/// of `need` uses are run.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn filters(p: &Params, g: &Group<'_>, linear: u32, need: u32) -> [__m256; 4] {
+    let lin = linear & need != 0;
+    let near = !linear & need & 0xff != 0;
+    match (lin, near) {
+        (true, false) => filter(p, g),
+        (false, _) => nearest(p, g),
+        (true, true) => {
+            let (a, b) = (filter(p, g), nearest(p, g));
+            let m = lane_mask(linear);
+            std::array::from_fn(|c| _mm256_blendv_ps(b[c], a[c], m))
+        }
+    }
+}
+
+/// Nearest filtering of one group: the texel under each lane's coordinate.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn nearest(p: &Params, g: &Group<'_>) -> [__m256; 4] {
+    let (w, h) = (i(g.w), i(g.h));
+    let u = texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u));
+    let v = texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v));
+    let (x, in_x) = wrap_v(p.wrap[0], p.pow2[0], false, floor_i(u), w);
+    let (y, in_y) = wrap_v(p.wrap[1], p.pow2[1], false, floor_i(v), h);
+    let inside = _mm256_and_si256(in_x, in_y);
+    let k = _mm256_add_epi32(
+        _mm256_mullo_epi32(_mm256_and_si256(y, inside), w),
+        _mm256_and_si256(x, inside),
+    );
+    let k: [i32; W] = bytemuck::cast(k);
+    let t = _mm256_setr_epi32(
+        load4(g.bytes[0], k[0]) as i32,
+        load4(g.bytes[1], k[1]) as i32,
+        load4(g.bytes[2], k[2]) as i32,
+        load4(g.bytes[3], k[3]) as i32,
+        load4(g.bytes[4], k[4]) as i32,
+        load4(g.bytes[5], k[5]) as i32,
+        load4(g.bytes[6], k[6]) as i32,
+        load4(g.bytes[7], k[7]) as i32,
+    );
+    let all_inside = _mm256_movemask_ps(_mm256_castsi256_ps(inside)) == 0xff;
+    let inside = _mm256_castsi256_ps(inside);
+    let mut r = [_mm256_setzero_ps(); 4];
+    for (c, r) in r.iter_mut().enumerate() {
+        let m = [0, 1, 2, 3].map(|d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32));
+        let pick = _mm256_setr_epi32(m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]);
+        *r = unorm8(_mm256_shuffle_epi8(t, pick));
+        if !all_inside {
+            // The border's bits as they are: NEAREST does no arithmetic on them.
+            let border = _mm256_castsi256_ps(_mm256_set1_epi32(p.border[c].to_bits() as i32));
+            *r = _mm256_blendv_ps(border, *r, inside);
+        }
+    }
+    r
 }
 
 /// Lanes of the bits of `mask` as all-ones vector lanes.
@@ -270,10 +342,10 @@ fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let b = _mm256_sub_ps(y, _mm256_cvtepi32_ps(j0));
     let one = _mm256_set1_epi32(1);
     let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
-    let (i0, in_i0) = wrap_v(p.wrap[0], p.pow2[0], i0, w);
-    let (i1, in_i1) = wrap_v(p.wrap[0], p.pow2[0], i1, w);
-    let (j0, in_j0) = wrap_v(p.wrap[1], p.pow2[1], j0, h);
-    let (j1, in_j1) = wrap_v(p.wrap[1], p.pow2[1], j1, h);
+    let (i0, in_i0) = wrap_v(p.wrap[0], p.pow2[0], true, i0, w);
+    let (i1, in_i1) = wrap_v(p.wrap[0], p.pow2[0], true, i1, w);
+    let (j0, in_j0) = wrap_v(p.wrap[1], p.pow2[1], true, j0, h);
+    let (j1, in_j1) = wrap_v(p.wrap[1], p.pow2[1], true, j1, h);
     // Indices of taps outside the level are replaced by 0 (any index that loads); their
     // values are replaced by the border after the decode.
     let (i0s, i1s) = (_mm256_and_si256(i0, in_i0), _mm256_and_si256(i1, in_i1));

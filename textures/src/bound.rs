@@ -3,8 +3,9 @@
 //! in every 16-lane call.
 //!
 //! [`Bound::sample_nv`] runs TEX/TXP/TXB/TXL straight from the instruction's registers
-//! when the binding has a specialised path (today: a 2D RGBA8 texture filtered LINEAR,
-//! mipmapped or not, with the AVX2 kernel of [`crate::avx2`]); everything else goes
+//! when the binding has a specialised path (today: a 2D RGBA8 texture, any filter, wrap,
+//! mipmap mode and swizzle, not anisotropic, with the AVX2 kernels of [`crate::avx2`]);
+//! everything else goes
 //! through [`Bound::execute`], i.e. [`crate::execute`]. Both give the bits of
 //! [`crate::execute_reference`] (differential tests in `bound_tests.rs`).
 
@@ -26,7 +27,7 @@ use std::sync::Arc;
 pub struct Bound {
     texture: Arc<Texture>,
     sampler: SamplerState,
-    rgba8: Option<Rgba8Linear2d>,
+    rgba8: Option<Rgba8Plan>,
 }
 
 /// Size of one level as the kernels use it.
@@ -38,10 +39,10 @@ struct Size {
     fh: f32,
 }
 
-/// A complete 2D RGBA8 texture, every filter LINEAR, no sRGB decode, no compare, not
-/// anisotropic: lookups take [`crate::avx2::bilinear`] on every level they read.
+/// A complete 2D RGBA8 texture, no sRGB decode, no compare, not anisotropic: lookups
+/// take [`crate::avx2::lookup`] on every level they read.
 #[derive(Clone, Debug)]
-struct Rgba8Linear2d {
+struct Rgba8Plan {
     base: u32,
     q: u32,
     /// Sizes by absolute level number (base..=q filled).
@@ -52,6 +53,8 @@ struct Rgba8Linear2d {
     border: [f32; 4],
     /// lambda decides the levels (mipmapped); otherwise every lane reads `base`.
     lod_matters: bool,
+    mag_linear: bool,
+    min_linear: bool,
     mipmap: Option<Filter>,
     threshold: f32,
     swizzle: [Swizzle; 4],
@@ -60,7 +63,7 @@ struct Rgba8Linear2d {
 impl Bound {
     /// Prepares `texture` read with `sampler`.
     pub fn new(texture: Arc<Texture>, sampler: SamplerState) -> Bound {
-        let rgba8 = Rgba8Linear2d::new(&texture, &sampler);
+        let rgba8 = Rgba8Plan::new(&texture, &sampler);
         Bound {
             texture,
             sampler,
@@ -142,7 +145,7 @@ impl Bound {
 
 /// One lookup's fixed inputs.
 struct Call<'a> {
-    k: &'a Rgba8Linear2d,
+    k: &'a Rgba8Plan,
     tex: &'a Texture,
     s: &'a SamplerState,
     mode: LodMode,
@@ -151,7 +154,7 @@ struct Call<'a> {
 }
 
 crate::multiversion! {
-    /// [`Rgba8Linear2d::sample`] from coordinate registers (TXP: divided by w), compiled
+    /// [`Rgba8Plan::sample`] from coordinate registers (TXP: divided by w), compiled
     /// per instruction set so its lane loops and copies are vectorised.
     fn sample_registers<const N: usize>(
         call: &Call<'_>,
@@ -179,13 +182,9 @@ crate::multiversion! {
     }
 }
 
-impl Rgba8Linear2d {
-    fn new(tex: &Texture, s: &SamplerState) -> Option<Rgba8Linear2d> {
-        if tex.target() != Target::T2D
-            || s.mag_filter != Filter::Linear
-            || s.min_filter.filter != Filter::Linear
-            || s.max_anisotropy > 1.0
-        {
+impl Rgba8Plan {
+    fn new(tex: &Texture, s: &SamplerState) -> Option<Rgba8Plan> {
+        if tex.target() != Target::T2D || s.max_anisotropy > 1.0 {
             return None;
         }
         let op = TexOp {
@@ -222,14 +221,16 @@ impl Rgba8Linear2d {
             pow2[0] &= lv.w & (lv.w - 1) == 0;
             pow2[1] &= lv.h & (lv.h - 1) == 0;
         }
-        Some(Rgba8Linear2d {
+        Some(Rgba8Plan {
             base: ctx.base,
             q: ctx.q,
             sizes,
             wrap: [s.wrap[0], s.wrap[1]],
             pow2,
             border: ctx.border.map(f32::from_bits),
-            lod_matters: s.min_filter.mipmap.is_some(),
+            lod_matters: s.min_filter.mipmap.is_some() || s.min_filter.filter != s.mag_filter,
+            mag_linear: s.mag_filter == Filter::Linear,
+            min_linear: s.min_filter.filter == Filter::Linear,
             mipmap: s.min_filter.mipmap,
             threshold: lod::mag_threshold(s),
             swizzle: s.swizzle,
@@ -289,6 +290,8 @@ impl Rgba8Linear2d {
         let mut l1 = [self.base as u8; N];
         let mut weight = [0.0f32; N];
         let mut second = 0u64;
+        // Lanes filtered LINEAR (the others NEAREST).
+        let mut linear = if self.mag_linear { u64::MAX } else { 0 };
         if self.lod_matters {
             let per_quad = mode == LodMode::Implicit && N.is_multiple_of(4);
             let mut lambda = 0.0;
@@ -300,6 +303,11 @@ impl Rgba8Linear2d {
                     lambda = self.lambda(s, mode, implicit, c, lod, i);
                 }
                 if lambda > self.threshold {
+                    if self.min_linear {
+                        linear |= 1 << i;
+                    } else {
+                        linear &= !(1 << i);
+                    }
                     let (a, b, t) = match self.mipmap {
                         Some(m) => lod::select_levels(lambda, m, self.base, self.q),
                         None => (self.base, self.base, 0.0),
@@ -325,7 +333,10 @@ impl Rgba8Linear2d {
         let weights = weight.as_chunks::<W>().0;
         let mut out = out.each_mut().map(|o| o.as_chunks_mut::<W>().0);
         // Without mipmaps every lane reads the base level: its sizes once per call.
-        let base = (!self.lod_matters).then(|| self.levels(tex, &[self.base as u8; W]));
+        let base = self
+            .mipmap
+            .is_none()
+            .then(|| self.levels(tex, &[self.base as u8; W]));
         for g in 0..N / W {
             let o = g * W;
             let lanes = Lanes2d {
@@ -354,6 +365,7 @@ impl Rgba8Linear2d {
                 &p,
                 &g0,
                 g1.as_ref().map(|g| (g, wt, sec)),
+                ((linear >> o) & 0xff) as u32,
                 self.swizzle,
                 ((mask >> o) & 0xff) as u32,
                 part,

@@ -142,7 +142,7 @@ pub(crate) fn bilinear_rgba8(
     true
 }
 
-/// One group of a 2D RGBA8 LINEAR lookup with the AVX2 kernel ([`crate::avx2::lookup`]);
+/// One group of a 2D RGBA8 lookup with the AVX2 kernel ([`crate::avx2::lookup`]);
 /// false (nothing written) when this CPU or [`force`] rules AVX2 out.
 #[cfg(target_arch = "x86_64")]
 #[inline]
@@ -150,6 +150,7 @@ pub(crate) fn lookup_rgba8(
     p: &crate::avx2::Params,
     g0: &crate::avx2::Group<'_>,
     g1: Option<(&crate::avx2::Group<'_>, &[f32; crate::avx2::W], u32)>,
+    linear: u32,
     swizzle: [crate::sampler::Swizzle; 4],
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
@@ -161,7 +162,7 @@ pub(crate) fn lookup_rgba8(
     // and fma, the features `lookup` is compiled with.
     #[allow(unsafe_code)]
     unsafe {
-        crate::avx2::lookup(p, g0, g1, swizzle, mask, out)
+        crate::avx2::lookup(p, g0, g1, linear, swizzle, mask, out)
     };
     true
 }
