@@ -296,3 +296,33 @@ fn bench_counts_primitives_and_fragments_of_every_kind_of_draw() {
         }
     }
 }
+
+#[test]
+fn timeout_stops_a_long_draw() {
+    // 250×250 fragments × 400,000 loop trips: minutes without the watchdog.
+    let scene = tmp(
+        "long_loop.shader_test",
+        "[require]\nSIZE 250 250\n\n[vertex program]\n!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n\n[fragment program]\n!!NVfp5.0\nTEMP t;\nMOV t, 0;\nREP 400000;\nADD t.x, t.x, 1;\nENDREP;\nMOV result.color, t;\nEND\n\n[test]\ndraw rect -1 -1 2 2\n",
+    );
+    let t0 = std::time::Instant::now();
+    let o = glemu()
+        .arg("run")
+        .arg(&scene)
+        .args(["--timeout", "0.3"])
+        .output()
+        .unwrap();
+    assert!(t0.elapsed() < std::time::Duration::from_secs(8));
+    assert_eq!(o.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("line 20: GL_INVALID_OPERATION: the draw ran past its time limit of 0.300 s"),
+        "{text}"
+    );
+    let o = glemu()
+        .arg("run")
+        .arg(&scene)
+        .args(["--timeout", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -9,7 +9,7 @@
 //! images and counters are shared by all groups: atomics are exact, so a program whose
 //! groups do not race on memory leaves the same bytes at any thread count.
 
-use crate::env::{Resources, StageEnv};
+use crate::env::{timed_out, Resources, StageEnv};
 use crate::error::PipelineError;
 use crate::images::ImageUnit;
 use crate::memory::GpuMemory;
@@ -42,6 +42,7 @@ use std::sync::Arc;
 ///     storage_buffers: vec![Some(BufferRange::whole(out.clone()))],
 ///     memory: Arc::new(GpuMemory::new()),
 ///     images: Vec::new(),
+///     deadline: None,
 /// };
 /// let stats = dispatch(&state, [2, 1, 1]).unwrap();
 /// assert_eq!((stats.groups, stats.invocations), (2, 8));
@@ -57,6 +58,8 @@ pub struct ComputeState {
     pub memory: Arc<GpuMemory>,
     /// Image units, by unit number.
     pub images: Vec<Option<ImageUnit>>,
+    /// The dispatch's watchdog: past it, groups stop and the dispatch fails.
+    pub deadline: Option<glemu_raster::Deadline>,
 }
 
 /// What a dispatch did.
@@ -133,6 +136,7 @@ pub fn dispatch(state: &ComputeState, groups: [u32; 3]) -> Result<ComputeStats, 
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),
         images: state.images.clone(),
+        deadline: state.deadline,
     };
     let faults_before = state.memory.faults();
     let job = GroupJob {
@@ -150,6 +154,10 @@ pub fn dispatch(state: &ComputeState, groups: [u32; 3]) -> Result<ComputeStats, 
         .try_reduce(ExecStats::default, |mut a, b| {
             a += b;
             Ok(a)
+        })
+        .map_err(|e| match state.deadline {
+            Some(d) if d.passed() => timed_out(glemu_raster::RasterError::TimedOut(d.limit)),
+            _ => e,
         })?;
     Ok(ComputeStats {
         groups: total,
@@ -194,6 +202,7 @@ struct GroupJob<'a> {
 impl GroupJob<'_> {
     /// Runs work group `g` (x fastest, then y, then z).
     fn run(&self, scratch: &mut Scratch, g: u64) -> Result<ExecStats, PipelineError> {
+        self.res.check_deadline()?;
         let (cx, cy) = (u64::from(self.count[0]), u64::from(self.count[1]));
         let group = [
             (g % cx) as u32,
@@ -259,6 +268,9 @@ impl GroupEnv<'_> {
 }
 
 impl Env for GroupEnv<'_> {
+    fn interrupted(&mut self) -> bool {
+        self.base.interrupted()
+    }
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         self.base.texture(call, out)
     }
@@ -364,6 +376,7 @@ mod tests {
             storage_buffers: vec![Some(BufferRange::whole(out.clone()))],
             memory: Arc::new(GpuMemory::new()),
             images: Vec::new(),
+            deadline: None,
         }
     }
 

@@ -3,7 +3,7 @@
 
 use crate::assembly::{assemble, drop_adjacency, PrimClass, Primitives};
 use crate::clip::ClipContext;
-use crate::env::Resources;
+use crate::env::{timed_out, Resources};
 use crate::error::PipelineError;
 use crate::fragment::{FragmentPlan, ProgramShader};
 use crate::state::{DrawState, DrawStats};
@@ -89,13 +89,20 @@ fn draw_with(
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),
         images: state.images.clone(),
+        deadline: state.raster.deadline,
     };
     let faults_before = state.memory.faults();
     if state.call.count == 0 || state.call.instances == 0 {
         return Ok(DrawStats::default());
     }
     rasterizer.install(|| {
-        let mut stats = run_stages(state, rasterizer, fb, xfb, &res, trace)?;
+        let mut stats = run_stages(state, rasterizer, fb, xfb, &res, trace).map_err(|e| {
+            // Whichever stage noticed first, a draw past its deadline says so.
+            match state.raster.deadline {
+                Some(d) if d.passed() => timed_out(RasterError::TimedOut(d.limit)),
+                _ => e,
+            }
+        })?;
         stats.memory_faults = state.memory.faults() - faults_before;
         Ok(stats)
     })
@@ -114,15 +121,17 @@ struct ToRaster<'a> {
 impl<'a> ToRaster<'a> {
     /// Adds an instance's primitives (`ids` empty: ids are indices); vertices shared with
     /// what is already there (the vertex stage's, without tessellation or geometry
-    /// programs) are not copied, nor are the first instance's primitives.
+    /// programs) are not copied, nor are the first instance's primitives. Returns the
+    /// vertex rows copied.
     fn push(
         &mut self,
         verts: Cow<'a, Vertices>,
         class: PrimClass,
         prims: Primitives,
         ids: Vec<u32>,
-    ) -> Result<(), PipelineError> {
+    ) -> Result<u64, PipelineError> {
         self.class = class;
+        let mut copied = 0;
         let base = match (&mut self.verts, verts) {
             (None, v) => {
                 self.verts = Some(v);
@@ -135,6 +144,10 @@ impl<'a> ToRaster<'a> {
                         "instances whose last stage writes different varyings",
                     ));
                 }
+                if let Cow::Borrowed(m) = mine {
+                    copied += m.len() as u64;
+                }
+                copied += v.len() as u64;
                 let m = mine.to_mut();
                 let base = m.len() as u32;
                 m.data.extend_from_slice(&v.data);
@@ -144,7 +157,7 @@ impl<'a> ToRaster<'a> {
         if self.prims.is_empty() && base == 0 {
             self.prims = prims;
             self.ids = ids;
-            return Ok(());
+            return Ok(copied);
         }
         let index_ids = |n: usize| 0..n as u32;
         if self.ids.len() < self.prims.len() {
@@ -156,7 +169,7 @@ impl<'a> ToRaster<'a> {
         } else {
             self.ids.extend_from_slice(&ids);
         }
-        Ok(())
+        Ok(copied)
     }
 }
 
@@ -175,10 +188,18 @@ fn run_stages(
         return Err(PipelineError::invalid_op("draw without a vertex program"));
     };
     let mut stats = DrawStats::default();
-    let vso = vertex_stage::run(state, vs, res)?;
+    let mut vso = vertex_stage::run(state, vs, res)?;
     stats.vertex_invocations = vso.invocations;
-    let discard = state.vertex.rasterizer_discard;
     let vp = &state.vertex;
+    // Without later stages every instance rasterizes the vertex stage's vertices (all
+    // instances' in one set): clamped here once, not once per instance, which made
+    // instanced draws quadratic.
+    let later_stages = progs.tess_eval.is_some() || progs.geometry.is_some();
+    if vp.clamp_vertex_color && !later_stages {
+        stats.vertex_rows_touched += clamp_colors(&mut vso.vertices);
+    }
+    let vso = vso;
+    let discard = state.vertex.rasterizer_discard;
     let mut to_raster = ToRaster {
         verts: None,
         class: PrimClass::Points,
@@ -186,6 +207,7 @@ fn run_stages(
         ids: Vec::new(),
     };
     let instance = |seq: &Vec<u32>| -> Result<Stage2<'_>, PipelineError> {
+        res.check_deadline()?;
         let (class, prims) = assemble(
             state.call.mode,
             seq,
@@ -263,7 +285,9 @@ fn run_stages(
             ));
         }
         if vp.clamp_vertex_color {
-            clamp_colors(&mut st.verts);
+            if let Cow::Owned(v) = &mut st.verts {
+                counts.vertex_rows_touched += clamp_colors(v);
+            }
         }
         st.counts = counts;
         Ok(st)
@@ -286,6 +310,7 @@ fn run_stages(
         None
     };
     for seq in &vso.sequences {
+        res.check_deadline()?;
         let st = match done.as_mut().and_then(Iterator::next) {
             Some(st) => st?,
             None => instance(seq)?,
@@ -319,7 +344,7 @@ fn run_stages(
             Some(l) => layer::select(&verts, class, &p, &ids, l),
             None => (p, ids),
         };
-        to_raster.push(verts, class, p, ids)?;
+        stats.vertex_rows_touched += to_raster.push(verts, class, p, ids)?;
     }
     let Some(verts) = to_raster.verts.as_deref() else {
         return Ok(stats);
@@ -337,6 +362,7 @@ fn run_stages(
     let outlined =
         rs.polygon_mode_front != PolygonMode::Fill || rs.polygon_mode_back != PolygonMode::Fill;
     let cc = ClipContext::with_outlines(verts, &plan.raster, vp, outlined);
+    stats.vertex_rows_touched += verts.len() as u64;
     let source = ClipSource {
         cc: &cc,
         class: to_raster.class,
@@ -389,7 +415,8 @@ impl PrimitiveSource for ClipSource<'_> {
 
 /// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR). NaN becomes 0,
 /// as `f32::clamp` would keep it and a NaN colour must not reach blending unclamped.
-fn clamp_colors(verts: &mut Cow<'_, Vertices>) {
+/// Returns the vertex rows it looked at.
+fn clamp_colors(verts: &mut Vertices) -> u64 {
     let colour_slots: Vec<usize> = verts
         .slots
         .iter()
@@ -398,7 +425,7 @@ fn clamp_colors(verts: &mut Cow<'_, Vertices>) {
         .map(|(i, _)| i)
         .collect();
     if colour_slots.is_empty() || verts.slots.is_empty() {
-        return;
+        return 0;
     }
     let stride = verts.slots.len();
     let clamp = |bits: u32| {
@@ -411,15 +438,7 @@ fn clamp_colors(verts: &mut Cow<'_, Vertices>) {
             0.0f32.to_bits()
         }
     };
-    let needs = verts.data.chunks(stride).any(|v| {
-        colour_slots
-            .iter()
-            .any(|&k| v.get(k).is_some_and(|c| c.iter().any(|&b| clamp(b) != b)))
-    });
-    if !needs {
-        return;
-    }
-    for v in verts.to_mut().data.chunks_mut(stride) {
+    for v in verts.data.chunks_mut(stride) {
         for &k in &colour_slots {
             if let Some(c) = v.get_mut(k) {
                 for b in c.iter_mut() {
@@ -428,4 +447,5 @@ fn clamp_colors(verts: &mut Cow<'_, Vertices>) {
             }
         }
     }
+    verts.len() as u64
 }

@@ -737,3 +737,79 @@ fn secondary_colour_feeds_only_dual_source_blending() {
     // rgb = primary * secondary + 0.5 * (1 - 0.25)
     assert_eq!(px(&f, 3, 3), [0.875, 0.625, 0.375, 1.0]);
 }
+
+/// A fragment program that runs `iterations` loop trips per fragment (2 instructions
+/// each: well inside the per-invocation budget).
+fn looping_fp(iterations: u32) -> StageProgram {
+    let text = format!(
+        "!!NVfp5.0\nTEMP t;\nMOV t, 0;\nREP {iterations};\nADD t.x, t.x, 1;\nENDREP;\nMOV result.color, t;\nEND\n"
+    );
+    stage(&text, Stage::Fragment, vec![])
+}
+
+#[test]
+fn a_passed_deadline_stops_the_draw_before_any_work() {
+    let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    st.raster.deadline = glemu_raster::Deadline::after(std::time::Duration::ZERO);
+    let r = Rasterizer::new(1).unwrap();
+    let mut f = fb();
+    let e = crate::draw(&st, &r, &mut f, None).unwrap_err();
+    assert_eq!(e.kind, crate::PipelineErrorKind::TimedOut, "{e}");
+    assert!(e.message.contains("time limit of 0.000 s"), "{e}");
+    assert_eq!(px(&f, 7, 7), [0.0; 4], "nothing drawn");
+    // Without a deadline the same state draws.
+    st.raster.deadline = None;
+    run(&st, &mut f, None);
+    assert_eq!(px(&f, 7, 7), [0.25, 0.5, 0.75, 1.0]);
+}
+
+#[test]
+fn the_watchdog_interrupts_a_long_fragment_loop() {
+    // 64×64 fragments × 400,000 loop trips: tens of seconds uninterrupted, on any
+    // backend; the watchdog ends it within its check interval of the deadline.
+    let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    st.vertex = VertexProcessing::new(64, 64);
+    st.programs.fragment = Some(looping_fp(400_000));
+    let limit = std::time::Duration::from_millis(50);
+    st.raster.deadline = glemu_raster::Deadline::after(limit);
+    let mut f = Framebuffer::new(64, 64, 1, &[ColorFormat::Rgba32F], DepthFormat::D24S8).unwrap();
+    let t0 = std::time::Instant::now();
+    let e = crate::draw(&st, &Rasterizer::new(2).unwrap(), &mut f, None).unwrap_err();
+    assert_eq!(e.kind, crate::PipelineErrorKind::TimedOut, "{e}");
+    assert!(
+        t0.elapsed() < std::time::Duration::from_secs(3),
+        "{:?}",
+        t0.elapsed()
+    );
+}
+
+#[test]
+fn instanced_draws_touch_each_vertex_a_fixed_number_of_times() {
+    // Work after the vertex program counted, not timed: with and without a geometry
+    // program, 50, 200 and 800 instances of a strip (colours clamped) touch
+    // proportionally many vertex rows. It used to grow with the square of the
+    // instances: every instance re-walked every instance's vertices.
+    let gp = "!!NVgp4.0\nPRIMITIVE_IN TRIANGLES;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 3;\n\
+        MOV result.color, {0, 2, 0, 1};\n\
+        MOV result.position, vertex[0].position; EMIT;\n\
+        MOV result.position, vertex[1].position; EMIT;\n\
+        MOV result.position, vertex[2].position; EMIT;\nEND\n";
+    for geometry in [false, true] {
+        let touched = |instances: u32| {
+            let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+            st.call.instances = instances;
+            if geometry {
+                st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
+            }
+            let mut f = fb();
+            let s = run(&st, &mut f, None);
+            assert_eq!(s.primitives_generated[0], 2 * u64::from(instances));
+            assert_eq!(px(&f, 3, 12)[3], 1.0);
+            s.vertex_rows_touched
+        };
+        let (a, b, c) = (touched(50), touched(200), touched(800));
+        // Affine in the instance count: equal steps for equal increments.
+        assert!(a > 0 && b > a);
+        assert_eq!(c - b, 4 * (b - a), "geometry program: {geometry}");
+    }
+}

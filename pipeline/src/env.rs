@@ -5,6 +5,7 @@
 //! builds a small [`StageEnv`] around it. Geometry and fragment stages wrap a `StageEnv`
 //! to add EMIT and IPAx.
 
+use crate::error::{PipelineError, PipelineErrorKind};
 use crate::images::{self, ImageUnit};
 use crate::memory::{read_le, write_le, Buffer, GpuMemory};
 use crate::state::{BufferRange, TextureUnit};
@@ -12,6 +13,7 @@ use glemu_programs::exec::{
     Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{Stage, TexTarget};
+use glemu_raster::{Deadline, RasterError};
 use glemu_textures::nv::{unpack, unpack_lod_clamp, NvOffset, NvOpcode};
 use glemu_textures::{Bound, Lanes, Target};
 use std::sync::Arc;
@@ -26,6 +28,31 @@ pub struct Resources {
     pub memory: Option<Arc<GpuMemory>>,
     /// Image units, by unit number.
     pub images: Vec<Option<ImageUnit>>,
+    /// The draw's watchdog (programs in long loops are interrupted past it).
+    pub deadline: Option<Deadline>,
+}
+
+impl Resources {
+    /// `Err` once the draw's deadline has passed: stages call it per batch of work, so
+    /// native kernels (which never ask [`Env::interrupted`]) stop too.
+    pub fn check_deadline(&self) -> Result<(), PipelineError> {
+        Deadline::check(self.deadline).map_err(timed_out)
+    }
+}
+
+/// The error of a draw stopped by its watchdog.
+pub fn timed_out(e: RasterError) -> PipelineError {
+    match e {
+        RasterError::TimedOut(limit) => PipelineError::new(
+            PipelineErrorKind::TimedOut,
+            format!(
+                "the draw ran past its time limit of {:.3} s and was stopped \
+                 (Context::set_draw_time_limit, glemu --timeout)",
+                limit.as_secs_f64()
+            ),
+        ),
+        e => PipelineError::execution(e.to_string()),
+    }
 }
 
 impl Resources {
@@ -128,6 +155,10 @@ impl StageEnv<'_> {
 }
 
 impl Env for StageEnv<'_> {
+    fn interrupted(&mut self) -> bool {
+        self.res.deadline.is_some_and(|d| d.passed())
+    }
+
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         let (target, shadow) = split_target(call.target)
             .ok_or_else(|| EnvError::not_supported("RENDERBUFFER texture target"))?;
@@ -407,6 +438,9 @@ macro_rules! forward_env_to_base {
         }
         fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
             self.base.subroutine(slot)
+        }
+        fn interrupted(&mut self) -> bool {
+            self.base.interrupted()
         }
     };
 }

@@ -21,6 +21,8 @@ pub enum PipelineErrorKind {
     OutOfMemory,
     /// A program failed while running (instruction budget, call stack, ...).
     Execution,
+    /// The draw ran past its time limit (the per-draw watchdog) and was stopped.
+    TimedOut,
     /// A valid feature glemu does not implement yet.
     NotSupported,
 }

@@ -343,6 +343,7 @@ impl ChunkShape<'_> {
             vert_ids: Vec::new(),
         };
         for batch in jobs.chunks(MAX_LANES) {
+            env.base.res.check_deadline()?;
             for (lane, (p, inv)) in batch.iter().enumerate() {
                 let pv = self.prims.verts.get(p * per..(p + 1) * per).unwrap_or(&[]);
                 let id = self.ids.get(*p).copied().unwrap_or(*p as u32);

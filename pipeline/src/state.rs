@@ -348,6 +348,10 @@ pub struct DrawStats {
     pub samples_passed: u64,
     /// GPU memory faults during the draw.
     pub memory_faults: u64,
+    /// Vertex rows walked or copied between the last vertex-processing stage and the
+    /// rasterizer (colour clamp, gathering instances, clipping's per-vertex pass): the
+    /// work that must grow with vertices × instances, not faster.
+    pub vertex_rows_touched: u64,
 }
 
 impl DrawStats {
@@ -368,5 +372,6 @@ impl DrawStats {
         self.primitives_rasterized += o.primitives_rasterized;
         self.samples_passed += o.samples_passed;
         self.memory_faults += o.memory_faults;
+        self.vertex_rows_touched += o.vertex_rows_touched;
     }
 }

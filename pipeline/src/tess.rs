@@ -123,6 +123,7 @@ fn run_control(
     };
     let mut patches = Vec::new();
     for (p, pv) in prims.verts.chunks_exact(n_in).enumerate() {
+        res.check_deadline()?;
         let id = ids.get(p).copied().unwrap_or(p as u32);
         for (b, ls) in states.iter_mut().enumerate() {
             for (slot, src) in sources.iter().enumerate() {
@@ -435,6 +436,7 @@ fn evaluate_patch(
     }
     let mut rows = Vec::with_capacity(t.coords.len() * layout.len());
     for chunk in t.coords.chunks(MAX_LANES) {
+        env.res.check_deadline()?;
         for &slot in &coord_slots {
             if let Some(r) = ls.input_vertex_mut(0, slot) {
                 for (lane, tc) in chunk.iter().enumerate() {
@@ -478,6 +480,7 @@ mod tests {
             storage_buffers: Vec::new(),
             memory: None,
             images: Vec::new(),
+            deadline: None,
         }
     }
 

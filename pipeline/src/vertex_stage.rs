@@ -331,6 +331,7 @@ fn shade_chunk(
     jobs: &[(u32, u32)],
     data: &mut [[u32; 4]],
 ) -> Result<(), PipelineError> {
+    res.check_deadline()?;
     let prog: &Program = &vs.program;
     let row = layout.len() + usize::from(invariant_pos.is_some());
     let mut env = StageEnv {

@@ -4,6 +4,7 @@ use rayon::prelude::*;
 
 use crate::bin::Bins;
 use crate::color::ColorFormat;
+use crate::deadline::Deadline;
 use crate::error::RasterError;
 use crate::fragops;
 use crate::framebuffer::Framebuffer;
@@ -286,6 +287,9 @@ impl Rasterizer {
                     if slots.iter().all(|s| s.bins.tile(t).is_empty()) {
                         return None;
                     }
+                    if let Err(e) = Deadline::check(state.deadline) {
+                        return Some(Err(e));
+                    }
                     // Each pool thread keeps one worker for the whole draw. A shader that
                     // ran rayon work of its own could re-enter here on the same thread;
                     // that call gets a worker of its own instead of deadlocking.
@@ -322,6 +326,7 @@ impl Rasterizer {
             prepare(&mut cur[..count(0)], 0)?;
             let mut first = 0;
             while first < n_chunks {
+                Deadline::check(state.deadline)?;
                 let n = count(first);
                 let after = first + n;
                 let done = &cur[..n];

@@ -1775,3 +1775,21 @@ fn interpolate_n_equals_interpolate_per_component() {
     assert!(calls.into_inner() > 100);
     assert_eq!(mismatch.into_inner(), 0);
 }
+
+#[test]
+fn a_passed_deadline_ends_the_draw_with_timed_out() {
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(150, 130, 1, ColorFormat::Rgba32F);
+    let inp = fan(71.3, 64.7, 37, 400.0);
+    let mut st = additive();
+    let limit = std::time::Duration::ZERO;
+    st.deadline = crate::Deadline::after(limit);
+    let shader = VaryShader::constant([1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(
+        r.draw(&mut f, &st, &inp, &shader),
+        Err(RasterError::TimedOut(limit))
+    );
+    // Far away: the same draw completes.
+    st.deadline = crate::Deadline::after(std::time::Duration::from_secs(3600));
+    assert!(r.draw(&mut f, &st, &inp, &shader).is_ok());
+}

@@ -14,6 +14,9 @@ pub enum RasterError {
     /// A feature this rasterizer does not implement.
     #[error("not supported: {0}")]
     NotSupported(String),
+    /// The draw ran past its [`crate::Deadline`] (the per-draw watchdog).
+    #[error("the draw ran past its time limit of {0:?} and was stopped")]
+    TimedOut(std::time::Duration),
     /// Building the worker thread pool failed.
     #[error("thread pool: {0}")]
     ThreadPool(String),

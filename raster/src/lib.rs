@@ -33,6 +33,7 @@
 mod bin;
 mod block;
 pub mod color;
+mod deadline;
 pub mod draw;
 pub mod error;
 pub mod fragops;
@@ -46,6 +47,7 @@ pub mod state;
 mod tile;
 
 pub use color::ColorFormat;
+pub use deadline::Deadline;
 pub use draw::{DrawStats, PrimitiveSource, Rasterizer, CHUNK_PRIMS};
 pub use error::{RasterError, ShaderError};
 pub use framebuffer::{DepthFormat, Framebuffer, TILE};

@@ -406,4 +406,6 @@ pub struct DrawState {
     pub multisample: MultisampleState,
     pub depth_stencil: DepthStencilState,
     pub blend: BlendState,
+    /// The per-draw watchdog: past it the draw stops with [`crate::RasterError::TimedOut`].
+    pub deadline: Option<crate::Deadline>,
 }

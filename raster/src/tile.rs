@@ -2,6 +2,7 @@
 //! batching into shader calls, then tests, blending and writes into the tile's memory.
 
 use crate::color::{self, ColorFormat};
+use crate::deadline::Deadline;
 use crate::draw::DrawCtx;
 use crate::error::RasterError;
 use crate::fragops;
@@ -31,7 +32,15 @@ pub(crate) struct Worker<T> {
     /// Index in the chunk's setup of each quad's primitive.
     prim: [u32; 4],
     cov: [u32; LANES],
+    /// Fragment batches shaded, for the watchdog's check every [`WATCHDOG_BATCHES`].
+    batches: u32,
 }
+
+/// The watchdog looks at the clock every this many primitives of a tile's list and every
+/// this many fragment batches of a worker: often enough that a draw stops within
+/// milliseconds of its deadline, rarely enough that the clock reads cost nothing.
+const WATCHDOG_PRIMS: usize = 256;
+const WATCHDOG_BATCHES: u32 = 64;
 
 impl<T> Worker<T> {
     pub fn new(scratch: T) -> Self {
@@ -45,6 +54,7 @@ impl<T> Worker<T> {
             sid: [0; 4],
             prim: [0; 4],
             cov: [0; LANES],
+            batches: 0,
         }
     }
 }
@@ -89,7 +99,10 @@ pub(crate) fn run_tile<S: FragmentShader>(
     let evals: &[(i64, i64)] = if ctx.msaa { &ctx.sample_fixed } else { &centre };
     // Filled per primitive (only the entries in use), not zeroed per primitive.
     let mut soff = [[0i64; 16]; 4];
-    for &pi in list {
+    for (k, &pi) in list.iter().enumerate() {
+        if k % WATCHDOG_PRIMS == WATCHDOG_PRIMS - 1 {
+            Deadline::check(ctx.state.deadline)?;
+        }
         let Some(prim) = setup.prims.get(pi as usize) else {
             continue;
         };
@@ -647,6 +660,10 @@ fn process_batch<S: FragmentShader>(
     w: &mut Worker<S::Scratch>,
 ) -> Result<u64, RasterError> {
     let n = std::mem::take(&mut w.n);
+    w.batches = w.batches.wrapping_add(1);
+    if w.batches % WATCHDOG_BATCHES == 0 {
+        Deadline::check(ctx.state.deadline)?;
+    }
     let Some(first) = setup.prims.get(w.prim[0] as usize) else {
         return Ok(0);
     };

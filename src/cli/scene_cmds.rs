@@ -3,7 +3,7 @@
 use crate::scene::{self, Outcome, Report, RunOptions, Runner};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 fn read_scene(path: &str, err: &mut dyn Write) -> Option<(String, PathBuf)> {
     match std::fs::read_to_string(path) {
@@ -68,6 +68,44 @@ pub struct RunArgs {
     /// not only the failures.
     #[arg(short, long)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
+}
+
+/// `--timeout SECONDS`, shared by run, render and bench.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct TimeoutArg {
+    /// The longest one draw may run, in seconds (default 5; 0 = no limit, for
+    /// benchmarks). A draw past it stops with GL_INVALID_OPERATION saying so.
+    #[arg(long = "timeout", value_name = "SECONDS", value_parser = seconds)]
+    pub seconds: Option<f64>,
+}
+
+impl TimeoutArg {
+    /// The per-draw time limit it asks for.
+    ///
+    /// ```
+    /// use glemu::cli::scene_cmds::TimeoutArg;
+    /// use std::time::Duration;
+    /// assert_eq!(TimeoutArg { seconds: Some(2.5) }.limit(), Some(Duration::from_millis(2500)));
+    /// assert_eq!(TimeoutArg { seconds: Some(0.0) }.limit(), None);
+    /// assert_eq!(TimeoutArg { seconds: None }.limit(), Some(glemu::context::DEFAULT_DRAW_TIME_LIMIT));
+    /// ```
+    pub fn limit(self) -> Option<Duration> {
+        match self.seconds {
+            None => Some(crate::context::DEFAULT_DRAW_TIME_LIMIT),
+            Some(s) if s > 0.0 => Some(Duration::from_secs_f64(s)),
+            Some(_) => None,
+        }
+    }
+}
+
+/// Seconds from 0 to 1,000,000 (clap's value parser for `--timeout`).
+fn seconds(v: &str) -> Result<f64, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|s| (0.0..=1e6).contains(s))
+        .ok_or_else(|| format!("--timeout takes seconds from 0 (no limit) to 1000000, found '{v}'"))
 }
 
 /// `glemu run SCENE`.
@@ -95,7 +133,11 @@ pub fn exec_run(args: &RunArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32
     if path.ends_with(".vpfp") {
         return print_report(path, &scene::vpfp::run_vpfp(&text), out);
     }
-    let (r, probes) = scene::run_text_probes(&text, &dir, RunOptions::default());
+    let opts = RunOptions {
+        draw_time_limit: args.timeout.limit(),
+        ..RunOptions::default()
+    };
+    let (r, probes) = scene::run_text_probes(&text, &dir, opts);
     if args.verbose {
         let lines: Vec<&str> = text.lines().collect();
         for (line, passed) in probes {
@@ -181,6 +223,8 @@ pub struct RenderArgs {
     /// to look at small scenes.
     #[arg(long, value_name = "Z", default_value_t = 1, value_parser = super::ranged("--zoom", 1, MAX_ZOOM))]
     pub zoom: usize,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
 }
 
 /// Largest `--zoom`.
@@ -217,6 +261,7 @@ pub fn exec_render(args: &RenderArgs, out: &mut dyn Write, err: &mut dyn Write) 
             .samples_override
             .as_deref()
             .and_then(|s| s.parse().ok()),
+        draw_time_limit: args.timeout.limit(),
         ..Default::default()
     };
     match render_runner(&text, &dir, opts, args.threads.unwrap_or(0)) {
@@ -285,6 +330,8 @@ pub struct BenchArgs {
     /// Rasterizer worker threads (default: one per CPU).
     #[arg(long, value_name = "T", value_parser = super::ranged("--threads", 1, crate::context::MAX_THREADS))]
     pub threads: Option<usize>,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
 }
 
 /// `glemu bench SCENE [--frames N] [--warmup W] [--threads T]`.
@@ -395,6 +442,7 @@ fn bench_frames(
         dir,
         RunOptions {
             skip_png_probes: true,
+            draw_time_limit: opts.timeout.limit(),
             ..Default::default()
         },
     )

@@ -120,6 +120,10 @@ impl Context {
             storage_buffers,
             memory: std::sync::Arc::clone(&self.memory),
             images,
+            deadline: self
+                .limits
+                .draw_time
+                .and_then(glemu_raster::Deadline::after),
         };
         let rasterizer = std::sync::Arc::clone(&self.rasterizer);
         let result = rasterizer.install(|| dispatch(&state, groups));

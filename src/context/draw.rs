@@ -536,6 +536,11 @@ impl Context {
             return Ok(());
         }
         let mut state = self.snapshot(call)?;
+        // One deadline for the whole call, whatever its layer passes.
+        state.raster.deadline = self
+            .limits
+            .draw_time
+            .and_then(glemu_raster::Deadline::after);
         let rasterizer = std::sync::Arc::clone(&self.rasterizer);
         // A layered framebuffer that a program selects layers of is drawn one layer at a
         // time; stream-out and primitive counts come from the first pass only.

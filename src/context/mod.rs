@@ -59,6 +59,9 @@ mod draw;
 
 mod draw_multi;
 
+mod limits;
+pub use limits::DEFAULT_DRAW_TIME_LIMIT;
+
 // Chapter 11: assembly programs.
 pub mod programs;
 
@@ -169,6 +172,7 @@ pub struct Context {
     pub(crate) textures: textures::Textures,
     pub(crate) subroutines: subroutines::Subroutines,
     pub(crate) images: images::Images,
+    pub(crate) limits: limits::Limits,
     pub(crate) width: u32,
     pub(crate) height: u32,
 }
@@ -289,6 +293,7 @@ impl Context {
             textures: Default::default(),
             subroutines: Default::default(),
             images: Default::default(),
+            limits: Default::default(),
             width,
             height,
         })

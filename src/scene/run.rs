@@ -47,7 +47,7 @@ pub struct Report {
 }
 
 /// Options of a run.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 ///
 /// ```
 /// use glemu::scene::{run_text_with, Outcome, RunOptions};
@@ -65,6 +65,20 @@ pub struct RunOptions {
     /// Samples per pixel of the window framebuffer instead of the scene's `samples N`
     /// (`glemu render --samples-override`; 0 and 1 both mean single-sampled).
     pub samples_override: Option<u32>,
+    /// The longest one draw may run (None: no limit); see
+    /// [`Context::set_draw_time_limit`].
+    pub draw_time_limit: Option<std::time::Duration>,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            skip_png_probes: false,
+            diff_images: DiffImages::default(),
+            samples_override: None,
+            draw_time_limit: Some(crate::context::DEFAULT_DRAW_TIME_LIMIT),
+        }
+    }
 }
 
 /// Where a failed `probe png FILE` writes `FILE.diff.png` (bad pixels red, the rest of
@@ -253,7 +267,8 @@ impl Runner {
     pub fn new(scene: Scene, dir: &Path, opts: RunOptions) -> Result<Runner, SceneError> {
         let (w, h) = scene.size();
         let samples = opts.samples_override.unwrap_or(scene.samples());
-        let ctx = Context::with_samples(w, h, samples).map_err(|e| fail_at(0, e))?;
+        let mut ctx = Context::with_samples(w, h, samples).map_err(|e| fail_at(0, e))?;
+        ctx.set_draw_time_limit(opts.draw_time_limit);
         let mut r = Runner {
             ctx,
             scene,

@@ -483,4 +483,24 @@ pub trait Env {
     fn memory_barrier(&mut self) -> Result<(), EnvError> {
         Ok(())
     }
+
+    /// Asked every [`INTERRUPT_STEPS`](super::INTERRUPT_STEPS) instructions a group
+    /// executes: true stops the run with [`ExecErrorKind::Interrupted`](super::ExecErrorKind)
+    /// (a draw's watchdog ran out). The default never interrupts.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// struct Stop;
+    /// impl Env for Stop {
+    ///     fn interrupted(&mut self) -> bool { true }
+    /// }
+    /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
+    /// let ex = Executor::new(p);
+    /// let e = ex.run(&mut ex.new_state(1), 1, &[], &mut Stop).unwrap_err();
+    /// assert_eq!(e.kind, ExecErrorKind::Interrupted);
+    /// ```
+    fn interrupted(&mut self) -> bool {
+        false
+    }
 }

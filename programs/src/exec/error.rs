@@ -20,6 +20,8 @@ use std::fmt;
 pub enum ExecErrorKind {
     /// An invocation executed more instructions than the executor's budget.
     BudgetExceeded(u64),
+    /// The environment asked the run to stop ([`Env::interrupted`](super::Env::interrupted)).
+    Interrupted,
     /// CAL/CALI nested deeper than the executor's call depth limit (32), or PUSHA
     /// deeper than the same limit.
     CallStackOverflow,
@@ -71,6 +73,7 @@ impl fmt::Display for ExecError {
             ExecErrorKind::BudgetExceeded(n) => {
                 write!(f, "instruction budget of {n} per invocation exceeded")
             }
+            ExecErrorKind::Interrupted => write!(f, "interrupted (the draw's time limit)"),
             ExecErrorKind::CallStackOverflow => write!(f, "call stack overflow"),
             ExecErrorKind::AddressStackUnderflow => write!(f, "POPA with an empty stack"),
             ExecErrorKind::NotSupported(m) => write!(f, "not supported: {m}"),

@@ -14,6 +14,10 @@ use std::sync::Arc;
 /// instructions), small enough that a runaway loop ends within a fraction of a second.
 pub(crate) const DEFAULT_BUDGET: u64 = 1 << 20;
 
+/// A group asks [`Env::interrupted`] every this many instructions: a long loop stops
+/// soon after a draw's deadline, and the question costs nothing next to the steps.
+pub const INTERRUPT_STEPS: u64 = 1 << 14;
+
 /// Deepest CAL/CALI nesting (MAX_PROGRAM_CALL_DEPTH_NV on NVIDIA hardware), also the
 /// depth of the PUSHA stack.
 pub(crate) const MAX_CALL_DEPTH: usize = 32;
@@ -537,17 +541,20 @@ impl Executor {
             return Ok(());
         };
         g.steps += 1;
-        if g.steps > self.budget {
+        let stop = if g.steps > self.budget {
+            Some(ExecErrorKind::BudgetExceeded(self.budget))
+        } else if g.steps % INTERRUPT_STEPS == 0 && run.env.interrupted() {
+            Some(ExecErrorKind::Interrupted)
+        } else {
+            None
+        };
+        if let Some(kind) = stop {
             let span = prog
                 .instructions
                 .get(g.pc as usize)
                 .map(|i| i.span)
                 .unwrap_or_default();
-            return Err(ExecError::new(
-                g.pc,
-                span,
-                ExecErrorKind::BudgetExceeded(self.budget),
-            ));
+            return Err(ExecError::new(g.pc, span, kind));
         }
         run.stats.instructions += 1;
         run.stats.lane_instructions += u64::from(g.mask.count_ones());

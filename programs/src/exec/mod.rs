@@ -55,7 +55,7 @@ pub use env::{
     Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, TexCall, TexOffsets, TexOp,
 };
 pub use error::{ExecError, ExecErrorKind, ExecStats};
-pub use executor::{Backend, Executor};
+pub use executor::{Backend, Executor, INTERRUPT_STEPS};
 pub use state::LaneState;
 pub use trace::{LaneTrace, TexSample, TraceOperand, TraceStep};
 
