@@ -23,7 +23,7 @@ pub fn usage() -> String {
          \x20 --headless OUT.png  render frame N (default 0) to OUT.png, no window\n\
          \x20 --frames N          headless: which frame; windowed: quit after N frames\n\
          \x20 --size WxH          framebuffer size (default 640x480)\n\
-         keys: Esc quits; w, +, -, a change the tess demo\ndemos:\n",
+         keys: Esc quits; w, +, -, a change tess and terrain, s terrain's spacing\ndemos:\n",
     );
     for (name, what) in crate::NAMES {
         s.push_str(&format!("  {name:8} {what}\n"));

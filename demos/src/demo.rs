@@ -22,7 +22,7 @@ pub trait Demo {
 }
 
 /// The demos, by the name the command line takes, with a one-line description.
-pub const NAMES: [(&str, &str); 4] = [
+pub const NAMES: [(&str, &str); 5] = [
     (
         "tess",
         "NV_tessellation_program5: a rippling surface, levels from distance to a moving focus",
@@ -39,6 +39,10 @@ pub const NAMES: [(&str, &str); 4] = [
         "legacy",
         "!!VP1.0 (tracked MVP matrix) + !!FP1.0 (DECLAREd time) plasma",
     ),
+    (
+        "terrain",
+        "tessellation + geometry program: hills, level +/-, spacing s, GP wireframe overlay w",
+    ),
 ];
 
 /// The demo called `name`, or `None`.
@@ -48,6 +52,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Demo>> {
         "sprites" => Some(Box::new(crate::sprites::Sprites::default())),
         "lit" => Some(Box::new(crate::lit::Lit::default())),
         "legacy" => Some(Box::new(crate::legacy::Legacy::default())),
+        "terrain" => Some(Box::new(crate::terrain::Terrain::default())),
         _ => None,
     }
 }

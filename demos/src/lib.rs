@@ -13,6 +13,7 @@ pub mod legacy;
 pub mod lit;
 pub mod present;
 pub mod sprites;
+pub mod terrain;
 pub mod tess;
 #[cfg(test)]
 mod testutil;
