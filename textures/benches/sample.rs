@@ -5,11 +5,11 @@
 //! coordinate registers (`sample/bilinear/bound`).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use glemu_textures::simd::{detected, force, Isa};
 use glemu_textures::nv::NvOpcode;
+use glemu_textures::simd::{detected, force, Isa};
 use glemu_textures::{
-    execute, execute_reference, Bound, Filter, Format, Lanes, LodMode, MinFilter, OpKind, SamplerState,
-    Target, TexOp, Texture, Wrap,
+    execute, execute_reference, Bound, Filter, Format, Lanes, LodMode, MinFilter, OpKind,
+    SamplerState, Target, TexOp, Texture, Wrap,
 };
 
 const N: usize = 16;
@@ -109,7 +109,7 @@ fn bench(c: &mut Criterion) {
     force(detected());
     for (name, s, dx, dy) in cases {
         let bound = Bound::new(tex.clone(), s.clone());
-        if !bound.specialised() {
+        if !bound.specialised() || detected() < Isa::Avx2 {
             continue;
         }
         let regs: Vec<[[u32; N]; 4]> = (0..64)

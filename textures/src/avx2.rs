@@ -97,18 +97,24 @@ fn wrap_v(mode: Wrap, pow2: bool, linear: bool, x: __m256i, size: __m256i) -> (_
             _mm256_min_epi32(_mm256_max_epi32(x, _mm256_setzero_si256()), max),
             all,
         ),
-        _ => {
-            let xs: [i32; W] = bytemuck::cast(x);
-            let ss: [i32; W] = bytemuck::cast(size);
-            let r: [i32; W] = std::array::from_fn(|l| wrap(mode, xs[l], ss[l], linear));
-            let r = i(&r);
-            let inside = _mm256_andnot_si256(
-                _mm256_cmpgt_epi32(_mm256_setzero_si256(), r),
-                _mm256_cmpgt_epi32(size, r),
-            );
-            (r, inside)
-        }
+        _ => wrap_lanes(mode, linear, x, size),
     }
+}
+
+/// [`wrap_v`] for the modes without a vector form: [`wrap`] lane by lane. Kept out of
+/// line so that `wrap_v` stays small enough to inline.
+#[inline(never)]
+#[target_feature(enable = "avx2,fma")]
+fn wrap_lanes(mode: Wrap, linear: bool, x: __m256i, size: __m256i) -> (__m256i, __m256i) {
+    let xs: [i32; W] = bytemuck::cast(x);
+    let ss: [i32; W] = bytemuck::cast(size);
+    let r: [i32; W] = std::array::from_fn(|l| wrap(mode, xs[l], ss[l], linear));
+    let r = i(&r);
+    let inside = _mm256_andnot_si256(
+        _mm256_cmpgt_epi32(_mm256_setzero_si256(), r),
+        _mm256_cmpgt_epi32(size, r),
+    );
+    (r, inside)
 }
 
 /// `v / 255` for bytes `v` held in i32 lanes, correctly rounded: `q = v·r` corrected once
@@ -269,13 +275,32 @@ fn filters(p: &Params, g: &Group<'_>, linear: u32, need: u32) -> [__m256; 4] {
     }
 }
 
+/// Unnormalised coordinates (u, v) of every lane of a group.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn coords(p: &Params, g: &Group<'_>) -> (__m256, __m256) {
+    (
+        texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u)),
+        texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v)),
+    )
+}
+
+/// Channel `c` of RGBA8 texels (one per 32-bit lane) as floats: byte c of every lane
+/// moved to its low byte, zeros above, then decoded.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn channel(t: __m256i, c: usize) -> __m256 {
+    let m = [0, 1, 2, 3].map(|d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32));
+    let pick = _mm256_setr_epi32(m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]);
+    unorm8(_mm256_shuffle_epi8(t, pick))
+}
+
 /// Nearest filtering of one group: the texel under each lane's coordinate.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn nearest(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let (w, h) = (i(g.w), i(g.h));
-    let u = texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u));
-    let v = texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v));
+    let (u, v) = coords(p, g);
     let (x, in_x) = wrap_v(p.wrap[0], p.pow2[0], false, floor_i(u), w);
     let (y, in_y) = wrap_v(p.wrap[1], p.pow2[1], false, floor_i(v), h);
     let inside = _mm256_and_si256(in_x, in_y);
@@ -298,9 +323,7 @@ fn nearest(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let inside = _mm256_castsi256_ps(inside);
     let mut r = [_mm256_setzero_ps(); 4];
     for (c, r) in r.iter_mut().enumerate() {
-        let m = [0, 1, 2, 3].map(|d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32));
-        let pick = _mm256_setr_epi32(m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]);
-        *r = unorm8(_mm256_shuffle_epi8(t, pick));
+        *r = channel(t, c);
         if !all_inside {
             // The border's bits as they are: NEAREST does no arithmetic on them.
             let border = _mm256_castsi256_ps(_mm256_set1_epi32(p.border[c].to_bits() as i32));
@@ -333,8 +356,7 @@ fn canonical(r: __m256) -> __m256 {
 #[target_feature(enable = "avx2,fma")]
 fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let (w, h) = (i(g.w), i(g.h));
-    let u = texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u));
-    let v = texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v));
+    let (u, v) = coords(p, g);
     let half = _mm256_set1_ps(0.5);
     let (x, y) = (_mm256_sub_ps(u, half), _mm256_sub_ps(v, half));
     let (i0, j0) = (floor_i(x), floor_i(y));
@@ -377,14 +399,11 @@ fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     )) == 0xff;
     let mut r = [_mm256_setzero_ps(); 4];
     for (c, r) in r.iter_mut().enumerate() {
-        // Byte c of every 32-bit lane into its low byte, zeros above.
-        let m = [0, 1, 2, 3].map(|d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32));
-        let pick = _mm256_setr_epi32(m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]);
         let mut tap = [
-            unorm8(_mm256_shuffle_epi8(t00, pick)),
-            unorm8(_mm256_shuffle_epi8(t10, pick)),
-            unorm8(_mm256_shuffle_epi8(t01, pick)),
-            unorm8(_mm256_shuffle_epi8(t11, pick)),
+            channel(t00, c),
+            channel(t10, c),
+            channel(t01, c),
+            channel(t11, c),
         ];
         if !all_inside {
             let border = _mm256_set1_ps(p.border[c]);

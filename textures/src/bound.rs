@@ -81,9 +81,10 @@ impl Bound {
         &self.sampler
     }
 
-    /// Whether lookups of this binding have a specialised path (see [`Bound::sample_nv`]).
+    /// Whether lookups of this binding have a specialised path (see [`Bound::sample_nv`];
+    /// it runs where the CPU has AVX2 and FMA).
     pub fn specialised(&self) -> bool {
-        self.rgba8.is_some() && crate::simd::isa() >= crate::simd::Isa::Avx2
+        self.rgba8.is_some()
     }
 
     /// [`crate::execute`] with this binding.
@@ -138,8 +139,10 @@ impl Bound {
             implicit,
             offset,
         };
-        sample_registers(&call, txp, coord, mask, out);
-        true
+        // False only if the kernels became unavailable since the check above (tests
+        // force instruction sets concurrently): the caller then takes the general path,
+        // which rewrites every lane of the mask.
+        sample_registers(&call, txp, coord, mask, out)
     }
 }
 
@@ -162,7 +165,7 @@ crate::multiversion! {
         coord: &[[u32; N]; 4],
         mask: u64,
         out: &mut [[u32; N]; 4],
-    ) {
+    ) -> bool {
         let mut c = [[0.0f32; N]; 3];
         let mut w = [0.0f32; N];
         for i in 0..N {
@@ -178,7 +181,7 @@ crate::multiversion! {
                 }
             }
         }
-        call.k.sample(call, &c, &w, mask, out);
+        call.k.sample(call, &c, &w, mask, out)
     }
 }
 
@@ -272,7 +275,7 @@ impl Rgba8Plan {
     }
 
     /// Filters every lane (`c`: s, t, r; `lod`: the TXB bias / TXL level) and writes the
-    /// lanes of `mask` to `out`.
+    /// lanes of `mask` to `out`; false if the AVX2 kernels are not available.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn sample<const N: usize>(
@@ -282,7 +285,7 @@ impl Rgba8Plan {
         lod: &[f32; N],
         mask: u64,
         out: &mut [[u32; N]; 4],
-    ) {
+    ) -> bool {
         let (tex, s, mode, implicit, offset) =
             (call.tex, call.s, call.mode, call.implicit, call.offset);
         // Level pairs and the weight of the second, per lane.
@@ -293,31 +296,35 @@ impl Rgba8Plan {
         // Lanes filtered LINEAR (the others NEAREST).
         let mut linear = if self.mag_linear { u64::MAX } else { 0 };
         if self.lod_matters {
+            // With implicit derivatives the four lanes of a quad share lambda (the
+            // reference computes it at the quad's first lane): levels once per quad.
             let per_quad = mode == LodMode::Implicit && N.is_multiple_of(4);
-            let mut lambda = 0.0;
-            for i in 0..N {
-                if mask & (1 << i) == 0 && !(per_quad && mask & (0xf << (i & !3)) != 0) {
+            let step = if per_quad { 4 } else { 1 };
+            for i in (0..N).step_by(step) {
+                let lanes: u64 = if per_quad { 0xf << i } else { 1 << i };
+                if mask & lanes == 0 {
                     continue;
                 }
-                if !per_quad || i & 3 == 0 {
-                    lambda = self.lambda(s, mode, implicit, c, lod, i);
+                let lambda = self.lambda(s, mode, implicit, c, lod, i);
+                if lambda <= self.threshold {
+                    continue;
                 }
-                if lambda > self.threshold {
-                    if self.min_linear {
-                        linear |= 1 << i;
-                    } else {
-                        linear &= !(1 << i);
-                    }
-                    let (a, b, t) = match self.mipmap {
-                        Some(m) => lod::select_levels(lambda, m, self.base, self.q),
-                        None => (self.base, self.base, 0.0),
-                    };
-                    l0[i] = a as u8;
-                    l1[i] = b as u8;
-                    weight[i] = t;
-                    if b != a && t > 0.0 {
-                        second |= 1 << i;
-                    }
+                if self.min_linear {
+                    linear |= lanes;
+                } else {
+                    linear &= !lanes;
+                }
+                let (a, b, t) = match self.mipmap {
+                    Some(m) => lod::select_levels(lambda, m, self.base, self.q),
+                    None => (self.base, self.base, 0.0),
+                };
+                for k in i..i + step {
+                    l0[k] = a as u8;
+                    l1[k] = b as u8;
+                    weight[k] = t;
+                }
+                if b != a && t > 0.0 {
+                    second |= lanes;
                 }
             }
         }
@@ -361,7 +368,7 @@ impl Rgba8Plan {
             let g1 = g1.as_ref().map(|g| g.group(&lanes));
             let part = out.each_mut().map(|o| &mut o[g]);
             let wt = weights.get(g).unwrap_or(&[0.0; W]);
-            crate::simd::lookup_rgba8(
+            let done = crate::simd::lookup_rgba8(
                 &p,
                 &g0,
                 g1.as_ref().map(|g| (g, wt, sec)),
@@ -370,7 +377,11 @@ impl Rgba8Plan {
                 ((mask >> o) & 0xff) as u32,
                 part,
             );
+            if !done {
+                return false;
+            }
         }
+        true
     }
 
     /// Sizes and bytes of the level each lane of a group reads.

@@ -87,7 +87,6 @@ fn compare(
         let used = force(isa);
         let mut got = [[fill; N]; 4];
         if b.sample_nv(opcode, reg, offset, fragment, mask, &mut got) {
-            assert!(b.specialised());
             assert_eq!(got, want, "{used:?} {opcode:?} {:?}", b.sampler());
         } else {
             let mut got = [[fill; N]; 4];
@@ -144,10 +143,8 @@ fn specialised_for_rgba8_2d_only() {
             false,
         ),
     ];
-    let avx2 = crate::simd::detected() >= Isa::Avx2;
     for (tex, s, want) in cases {
         let b = Bound::new(tex, s);
-        force(Isa::Avx512);
-        assert_eq!(b.specialised(), want && avx2, "{:?}", b.sampler());
+        assert_eq!(b.specialised(), want, "{:?}", b.sampler());
     }
 }
