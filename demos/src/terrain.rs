@@ -54,22 +54,6 @@ impl Default for Terrain {
     }
 }
 
-/// Corners (x, y, 0, 1) of each patch in the order the evaluation program interpolates.
-fn patches() -> Vec<f32> {
-    let step = 2.0 / GRID as f32;
-    let mut v = Vec::with_capacity(GRID * GRID * 16);
-    for j in 0..GRID {
-        for i in 0..GRID {
-            let (x0, y0) = (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
-            let (x1, y1) = (x0 + step, y0 + step);
-            for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
-                v.extend_from_slice(&[x, y, 0.0, 1.0]);
-            }
-        }
-    }
-    v
-}
-
 impl Terrain {
     /// The level at time `t` (fractional while animating, so the fractional spacing
     /// modes show their sliding vertices).
@@ -98,7 +82,7 @@ impl Demo for Terrain {
         }
         program(ctx, gl::GEOMETRY_PROGRAM_NV, GEOMETRY)?;
         program(ctx, gl::FRAGMENT_PROGRAM_ARB, FRAGMENT)?;
-        array_buffer(ctx, &patches())?;
+        array_buffer(ctx, &crate::tess::patches(GRID))?;
         ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 16, 0)?;
         ctx.enable_vertex_attrib_array(0)?;
         ctx.patch_vertices(4)?;

@@ -150,13 +150,14 @@ impl Default for Tess {
     }
 }
 
-/// 4 control points per patch, (x, y, 0, 1) each, corners in the order the evaluation
-/// program interpolates: (0,0) (1,0) (1,1) (0,1).
-fn patches() -> Vec<f32> {
-    let step = 2.0 / GRID as f32;
-    let mut v = Vec::with_capacity(GRID * GRID * 16);
-    for j in 0..GRID {
-        for i in 0..GRID {
+/// A `grid`×`grid` square of quad patches over [-1, 1]²: 4 control points per patch,
+/// (x, y, 0, 1) each, corners in the order the evaluation programs interpolate: (0,0)
+/// (1,0) (1,1) (0,1). (The terrain demo uses it too.)
+pub(crate) fn patches(grid: usize) -> Vec<f32> {
+    let step = 2.0 / grid as f32;
+    let mut v = Vec::with_capacity(grid * grid * 16);
+    for j in 0..grid {
+        for i in 0..grid {
             let (x0, y0) = (-1.0 + i as f32 * step, -1.0 + j as f32 * step);
             let (x1, y1) = (x0 + step, y0 + step);
             for (x, y) in [(x0, y0), (x1, y0), (x1, y1), (x0, y1)] {
@@ -191,7 +192,7 @@ impl Demo for Tess {
         program(ctx, gl::TESS_EVALUATION_PROGRAM_NV, EVAL)?;
         self.wire = program(ctx, gl::FRAGMENT_PROGRAM_ARB, WIRE)?;
         self.shade = program(ctx, gl::FRAGMENT_PROGRAM_ARB, SHADE)?;
-        array_buffer(ctx, &patches())?;
+        array_buffer(ctx, &patches(GRID))?;
         ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 16, 0)?;
         ctx.enable_vertex_attrib_array(0)?;
         ctx.patch_vertices(4)?;
