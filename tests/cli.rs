@@ -326,3 +326,38 @@ fn timeout_stops_a_long_draw() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn trace_prints_text_or_json_and_refuses_pixels_outside() {
+    let scene = data("trace_branch.shader_test");
+    let o = glemu()
+        .arg("trace")
+        .arg(&scene)
+        .args(["1", "1", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let steps = &v["draws"][0]["fragments"][0]["steps"];
+    // MULC, IF (to ELSE's block), ADD, ENDIF.
+    assert_eq!(steps.as_array().map(Vec::len), Some(4), "{v:#}");
+    assert_eq!(steps[1]["next_pc"], 4);
+    assert_eq!(steps[0]["line"], 13);
+    assert_eq!(
+        v["stored"][2].as_f64().map(|b| (b * 255.0).round()),
+        Some(128.0)
+    );
+    let o = glemu()
+        .arg("trace")
+        .arg(&scene)
+        .args(["8", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside the 8x8 framebuffer"));
+}
