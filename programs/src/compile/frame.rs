@@ -21,6 +21,8 @@ pub(crate) const FAILED: u32 = 1;
 pub(crate) const RERUN: u32 = 2;
 /// Status: the instruction budget ran out before the instruction at `Frame::error_pc`.
 pub(crate) const BUDGET: u32 = 3;
+/// Status: the CAL at `Frame::error_pc` exceeded the call depth.
+pub(crate) const CALL_DEPTH: u32 = 4;
 
 /// A kernel's view of one run. Generated code reads the fields before `env` at the
 /// offsets `offset_of!` gives (they are stable for one build of this crate); the rest is
@@ -50,6 +52,9 @@ pub(crate) struct Frame {
     pub error_pc: u32,
     /// The executor's instruction budget per lane group.
     pub budget: u64,
+    /// The counter of the innermost LOOP (0 outside), for interpreted steps that index
+    /// with it.
+    pub loop_counter: i32,
     /// Out: lanes killed.
     pub kill: u32,
     /// Out: instructions executed (once per instruction with at least one lane).
@@ -92,6 +97,7 @@ pub(crate) fn run<E: Env + ?Sized>(
         active,
         error_pc: 0,
         budget,
+        loop_counter: 0,
         kill: 0,
         instructions: 0,
         lane_instructions: 0,
@@ -150,12 +156,21 @@ pub(crate) fn step<E: Env + ?Sized>(
     pc: u32,
     mask: u32,
 ) -> u32 {
+    let counter = frame.loop_counter;
     guarded(frame, pc, |stats| {
         let mut run = Run::new(prog, state, params, env);
+        // Only the loop counter of the control stack matters to a non-flow instruction.
+        let mut frames = SmallVec::<[CtlFrame; 8]>::new();
+        frames.push(CtlFrame::Loop {
+            start: 0,
+            remaining: 1,
+            counter,
+            step: 0,
+        });
         let mut g = Group {
             pc,
             mask,
-            frames: SmallVec::<[CtlFrame; 8]>::new(),
+            frames,
             pushed: Vec::new(),
             steps: 0,
         };

@@ -22,7 +22,7 @@
 
 mod flow;
 
-use super::frame::{Frame, BUDGET, DONE, FAILED, RERUN};
+use super::frame::{Frame, BUDGET, CALL_DEPTH, DONE, FAILED, RERUN};
 use super::scan::{self, flow_cond, Touch};
 use crate::exec::texture;
 use crate::exec::MAX_LANES;
@@ -112,6 +112,10 @@ pub(crate) struct Lower<'a, 'f> {
     joins: Vec<Block>,
     /// Open loops, innermost last.
     loops: Vec<flow::LoopCtx>,
+    /// Open (inlined) subroutine calls, innermost last.
+    calls: Vec<flow::CallCtx>,
+    /// The innermost LOOP's counter (i32), 0 outside loops.
+    loop_counter: Variable,
     /// Lanes waiting inside the open IF blocks (ELSE lanes not yet run, THEN lanes
     /// waiting at ENDIF), innermost last.
     waiting: Vec<Value>,
@@ -119,6 +123,8 @@ pub(crate) struct Lower<'a, 'f> {
     failed: Block,
     /// Budget exceeded: parameters (first pc of the charged run, steps before it).
     over: Block,
+    /// Call depth exceeded: parameter the pc of the CAL.
+    too_deep: Block,
     rerun: Block,
     step_sig: ir::SigRef,
     texture_sig: ir::SigRef,
@@ -178,7 +184,11 @@ impl<'a, 'f> Lower<'a, 'f> {
         b.set_cold_block(over);
         let rerun = b.create_block();
         b.set_cold_block(rerun);
+        let too_deep = b.create_block();
+        b.append_block_param(too_deep, types::I32);
+        b.set_cold_block(too_deep);
         let steps = b.declare_var(types::I64);
+        let loop_counter = b.declare_var(types::I32);
         let mut l = Lower {
             prog,
             b,
@@ -198,10 +208,13 @@ impl<'a, 'f> Lower<'a, 'f> {
             maybe_empty: false,
             joins: Vec::new(),
             loops: Vec::new(),
+            calls: Vec::new(),
+            loop_counter,
             waiting: Vec::new(),
             done,
             failed,
             over,
+            too_deep,
             rerun,
             step_sig,
             texture_sig,
@@ -390,6 +403,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
         let z32 = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.kill, z32);
+        self.b.def_var(self.loop_counter, z32);
         let z64 = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(self.steps, z64);
         self.b.def_var(self.instructions, z64);
@@ -534,6 +548,13 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().return_(&[st]);
         self.b.switch_to_block(self.rerun);
         let st = self.b.ins().iconst(types::I32, RERUN as i64);
+        self.b.ins().return_(&[st]);
+        self.b.switch_to_block(self.too_deep);
+        let pc = self.b.block_params(self.too_deep)[0];
+        self.b
+            .ins()
+            .store(mem(), pc, self.frame, offset_of!(Frame, error_pc) as i32);
+        let st = self.b.ins().iconst(types::I32, CALL_DEPTH as i64);
         self.b.ins().return_(&[st]);
         self.b.seal_all_blocks();
         self.b.finalize(self.config);
@@ -1034,6 +1055,15 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
         if t.cc {
             self.store_cc();
+        }
+        if self.prog.instructions.iter().any(|i| i.op == Opcode::Loop) {
+            let lc = self.b.use_var(self.loop_counter);
+            self.b.ins().store(
+                mem(),
+                lc,
+                self.frame,
+                offset_of!(Frame, loop_counter) as i32,
+            );
         }
         let mask = self.mask_bits();
         self.call_entry(offset_of!(Frame, step), self.step_sig, pc, &[mask]);

@@ -35,6 +35,9 @@ use std::sync::OnceLock;
 pub(crate) struct Kernel {
     code: native::Code,
     needs: Needs,
+    /// The program has LONG registers: the lane state is reset before a run, as the
+    /// interpreter does, because interpreted steps keep their high words there.
+    long: bool,
 }
 
 impl Kernel {
@@ -119,6 +122,7 @@ fn compile(prog: &Program, variant: Variant) -> Result<Kernel, Fallback> {
     Ok(Kernel {
         code: native::Code::new(module, entry),
         needs,
+        long: scan::has_long(prog),
     })
 }
 
@@ -175,23 +179,27 @@ impl Kernels {
         if active == 0 || !kernel.fits(state, params) {
             return None;
         }
+        if kernel.long {
+            state.reset_run();
+        }
         let (status, mut frame) =
             frame::run(&kernel.code, prog, state, active, params, budget, env);
         if status == frame::RERUN {
             return None;
         }
-        if status == frame::BUDGET {
+        if status == frame::BUDGET || status == frame::CALL_DEPTH {
             let pc = frame.error_pc;
             let span = prog
                 .instructions
                 .get(pc as usize)
                 .map(|i| i.span)
                 .unwrap_or_default();
-            return Some(Err(ExecError::new(
-                pc,
-                span,
-                crate::exec::ExecErrorKind::BudgetExceeded(budget),
-            )));
+            let kind = if status == frame::BUDGET {
+                crate::exec::ExecErrorKind::BudgetExceeded(budget)
+            } else {
+                crate::exec::ExecErrorKind::CallStackOverflow
+            };
+            return Some(Err(ExecError::new(pc, span, kind)));
         }
         if status != frame::DONE {
             let (pc, kind) = frame.error.take().unwrap_or((

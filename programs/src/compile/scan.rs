@@ -96,6 +96,53 @@ fn calls_env(inst: &Inst) -> bool {
     ) || inst.srcs.iter().any(|s| s.file == File::Buffer)
 }
 
+/// Most instructions a kernel may hold once subroutines are inlined at their CALs.
+const MAX_INLINED: usize = 3_000;
+
+/// Instructions of `[from, to)` with every CAL's subroutine inlined, `depth` calls deep
+/// (up to the interpreter's call depth, beyond which a CAL is an error); stops counting
+/// past [`MAX_INLINED`]. `memo[depth]` caches per subroutine start.
+fn inlined_size(
+    prog: &Program,
+    from: usize,
+    to: usize,
+    depth: usize,
+    memo: &mut Vec<Vec<(usize, usize)>>,
+) -> usize {
+    let mut size = to.saturating_sub(from);
+    for inst in prog.instructions.get(from..to).unwrap_or(&[]) {
+        if size > MAX_INLINED {
+            break;
+        }
+        if inst.op != Opcode::Cal || depth >= crate::exec::executor::MAX_CALL_DEPTH {
+            continue;
+        }
+        let Some(sub) = flow_target(inst) else {
+            continue;
+        };
+        if memo.len() <= depth + 1 {
+            memo.resize(depth + 2, Vec::new());
+        }
+        let known = memo[depth + 1].iter().find(|(s, _)| *s == sub).map(|m| m.1);
+        let n = match known {
+            Some(n) => n,
+            None => {
+                let end = prog
+                    .labels
+                    .iter()
+                    .map(|&l| l as usize)
+                    .find(|&l| l > sub)
+                    .unwrap_or(prog.instructions.len());
+                let n = inlined_size(prog, sub, end, depth + 1, memo);
+                memo[depth + 1].push((sub, n));
+                n
+            }
+        };
+        size = size.saturating_add(n);
+    }
+    size
+}
+
 /// A source with the same value in every lane.
 pub(crate) fn uniform(s: &Src) -> bool {
     matches!(s.index, Index::Direct(_)) && matches!(s.file, File::Param | File::Immediate)
@@ -110,15 +157,6 @@ fn flow_target(inst: &Inst) -> Option<usize> {
 
 /// The whole-program check: anything the translator cannot express at all.
 pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
-    let long = prog
-        .temps
-        .iter()
-        .chain(prog.inputs.iter().map(|s| &s.info))
-        .chain(prog.outputs.iter().map(|s| &s.info))
-        .any(|i| i.long);
-    if long {
-        return Err(Fallback::program("64-bit (LONG) registers"));
-    }
     let n = prog.instructions.len();
     let unstructured = |i: usize| Fallback::at(i, "unstructured flow control");
     // Open blocks: (opcode, pc); IF blocks within the innermost loop make a CONT partial.
@@ -138,20 +176,26 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
         }
         let t = flow_target(inst);
         match inst.op {
-            Loop | EndLoop | Bra | Cal | Cali | Pusha | Popa => {
+            Bra | Cali | Pusha | Popa => {
                 return Err(Fallback::at(
                     i,
                     format!("flow control: {}", format!("{:?}", inst.op).to_uppercase()),
                 ))
             }
-            If | Rep => {
+            Cal => {
+                let target = t.unwrap_or(n);
+                if !prog.labels.contains(&(target as u32)) {
+                    return Err(unstructured(i));
+                }
+            }
+            If | Rep | Loop => {
                 if inst.dtype.is_64() {
                     return Err(Fallback::at(i, "64-bit loop count"));
                 }
-                if inst.op == Rep {
+                if inst.op != If {
                     if let Some(s) = inst.srcs.first() {
                         if !src_native(prog, s) {
-                            return Err(Fallback::at(i, "REP of an indexed operand"));
+                            return Err(Fallback::at(i, "REP of an indexed or 64-bit operand"));
                         }
                         if !uniform(s) {
                             rerun_at.get_or_insert(i);
@@ -173,12 +217,14 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
                 Some((If | Else, at)) if flow_target(&prog.instructions[at]) == Some(i) => {}
                 _ => return Err(unstructured(i)),
             },
-            EndRep => match open.pop() {
-                Some((Rep, at)) if flow_target(&prog.instructions[at]) == Some(i) => {}
+            EndRep | EndLoop => match open.pop() {
+                Some((op @ (Rep | Loop), at))
+                    if flow_target(&prog.instructions[at]) == Some(i)
+                        && (op == Rep) == (inst.op == EndRep) => {}
                 _ => return Err(unstructured(i)),
             },
             Brk | Cont => {
-                let Some(l) = open.iter().rposition(|(op, _)| *op == Rep) else {
+                let Some(l) = open.iter().rposition(|(op, _)| matches!(op, Rep | Loop)) else {
                     return Err(Fallback::at(i, "BRK/CONT outside a loop"));
                 };
                 if inst.op == Cont && (flow_cond(inst).is_some() || l + 1 < open.len()) {
@@ -188,7 +234,7 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
             Kil => {
                 if let Some(s) = inst.srcs.first() {
                     if !src_native(prog, s) {
-                        return Err(Fallback::at(i, "KIL of an indexed operand"));
+                        return Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"));
                     }
                 }
             }
@@ -197,6 +243,9 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
     }
     if !open.is_empty() {
         return Err(unstructured(n));
+    }
+    if inlined_size(prog, prog.entry as usize, n, 0, &mut Vec::new()) > MAX_INLINED {
+        return Err(Fallback::program("subroutine calls too deep to inline"));
     }
     if let (Some(r), Some(_)) = (rerun_at, env_at) {
         return Err(Fallback::at(
@@ -207,16 +256,37 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
     Ok(())
 }
 
+/// Whether the program has 64-bit (LONG) registers, whose high words only interpreted
+/// steps read and write (in the lane state).
+pub(crate) fn has_long(prog: &Program) -> bool {
+    prog.temps
+        .iter()
+        .chain(prog.inputs.iter().map(|s| &s.info))
+        .chain(prog.outputs.iter().map(|s| &s.info))
+        .any(|i| i.long)
+}
+
+/// A 32-bit register the kernel keeps (LONG ones are read and written by interpreted
+/// steps only, which see their high words).
+fn short_reg(prog: &Program, file: File, i: u32) -> bool {
+    let i = i as usize;
+    match file {
+        File::Temp => prog.temps.get(i).is_some_and(|r| !r.long),
+        File::Output => prog.outputs.get(i).is_some_and(|r| !r.info.long),
+        File::Input => prog.inputs.get(i).is_some_and(|r| !r.info.long),
+        _ => false,
+    }
+}
+
 /// A source the translator loads itself (else the instruction is interpreted).
 pub(crate) fn src_native(prog: &Program, s: &Src) -> bool {
     let Index::Direct(i) = s.index else {
         return false;
     };
     match s.file {
-        File::Temp => (i as usize) < prog.temps.len(),
-        File::Output => (i as usize) < prog.outputs.len(),
+        File::Temp | File::Output => short_reg(prog, s.file, i),
         File::Input => {
-            (i as usize) < prog.inputs.len() && matches!(s.vertex, None | Some(Index::Direct(_)))
+            short_reg(prog, s.file, i) && matches!(s.vertex, None | Some(Index::Direct(_)))
         }
         File::Param | File::Immediate => true,
         File::Address | File::Buffer => false,
@@ -231,8 +301,7 @@ fn operands_native(prog: &Program, inst: &Inst) -> bool {
     }
     if let Some(d) = &inst.dst {
         let ok = match (d.file, d.index) {
-            (File::Temp, Index::Direct(i)) => (i as usize) < prog.temps.len(),
-            (File::Output, Index::Direct(i)) => (i as usize) < prog.outputs.len(),
+            (File::Temp | File::Output, Index::Direct(i)) => short_reg(prog, d.file, i),
             _ => false,
         };
         if !ok {

@@ -20,6 +20,7 @@
 //! environment call, so nothing has been observed before.
 
 use super::*;
+use crate::exec::executor::MAX_CALL_DEPTH;
 use cranelift_codegen::ir::BlockArg;
 
 /// An open REP loop.
@@ -32,6 +33,13 @@ pub(crate) struct LoopCtx {
     cont_steps: Variable,
     /// `Lower::waiting` entries that belong to enclosing blocks outside the loop.
     waiting: usize,
+}
+
+/// An open subroutine call (subroutines are translated inline at each CAL).
+pub(crate) struct CallCtx {
+    /// Lanes that returned by RET (i32 bits), and the largest steps among them.
+    ret: Variable,
+    ret_steps: Variable,
 }
 
 /// Instructions a stretch of straight-line code can hold.
@@ -85,7 +93,11 @@ impl<'a, 'f> Lower<'a, 'f> {
             let inst = &prog.instructions[pc];
             pc = match inst.op {
                 Opcode::If => self.if_block(pc, inst),
-                Opcode::Rep => self.rep_block(pc, inst),
+                Opcode::Rep | Opcode::Loop => self.rep_block(pc, inst),
+                Opcode::Cal => {
+                    self.cal(pc, inst);
+                    pc + 1
+                }
                 Opcode::Brk => {
                     self.brk(pc, inst);
                     pc + 1
@@ -348,15 +360,17 @@ impl<'a, 'f> Lower<'a, 'f> {
         let all = self.mask_bits();
         let s_rep = self.b.use_var(self.steps);
         let counted = !inst.srcs.is_empty();
+        let is_loop = inst.op == Opcode::Loop;
         let remaining = self.b.declare_var(types::I64);
-        let enter = if counted {
-            let (enter, n) = self.rep_count(inst);
+        let saved_counter = self.b.use_var(self.loop_counter);
+        let (enter, init, step) = if counted {
+            let (enter, n, init, step) = self.rep_count(inst);
             self.b.def_var(remaining, n);
-            enter
+            (enter, init, step)
         } else {
             let z = self.b.ins().iconst(types::I64, 0);
             self.b.def_var(remaining, z);
-            all
+            (all, None, None)
         };
         let skip = self.b.ins().band_not(all, enter);
         let var = |l: &mut Self, ty: Type| {
@@ -382,6 +396,9 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().brif(enter, pre, &[], exit, &[]);
         self.b.switch_to_block(pre);
         self.set_mask_bits(enter);
+        if let Some(init) = init {
+            self.b.def_var(self.loop_counter, init);
+        }
         self.flush();
         self.b.ins().jump(head, &[]);
 
@@ -409,6 +426,11 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.set_mask_bits(next);
         self.b.def_var(self.steps, s);
         self.flush();
+        if let (true, Some(step)) = (is_loop, step) {
+            let lc = self.b.use_var(self.loop_counter);
+            let lc = self.b.ins().iadd(lc, step);
+            self.b.def_var(self.loop_counter, lc);
+        }
         if counted {
             let r = self.b.use_var(remaining);
             let r = self.b.ins().iadd_imm_s(r, -1);
@@ -425,6 +447,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().jump(exit, &[]);
 
         self.b.switch_to_block(exit);
+        self.b.def_var(self.loop_counter, saved_counter);
         let (bb, bs) = (self.b.use_var(brk), self.b.use_var(brk_steps));
         let (eb, es) = (self.b.use_var(exit_bits), self.b.use_var(exit_steps));
         let merged = self.b.ins().bor(skip, bb);
@@ -436,54 +459,82 @@ impl<'a, 'f> Lower<'a, 'f> {
         end + 1
     }
 
-    /// The lanes that enter a counted REP and its count: one count for all of them, or
-    /// the kernel stops with `RERUN` (the interpreter would run each count as a group).
-    fn rep_count(&mut self, inst: &Inst) -> (Value, Value) {
+    /// The lanes that enter a counted REP or a LOOP, its count and (LOOP) the counter's
+    /// start and step: one value each for all entering lanes, or the kernel stops with
+    /// `RERUN` (the interpreter would run each combination as its own group).
+    fn rep_count(&mut self, inst: &Inst) -> (Value, Value, Option<Value>, Option<Value>) {
         let src = inst.srcs.first().expect("counted REP");
         let dt = inst.dtype;
-        let x = self.load(src, dt)[0];
+        let v = self.load(src, dt);
         let all = self.mask_bits();
+        let comps = if inst.op == Opcode::Loop { 3 } else { 1 };
         if scan::uniform(src) {
-            let x0 = self.b.ins().extractlane(x[0], 0);
-            let n = self.count_of(x0, dt);
-            let pos = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, n, 0);
+            let x: Vec<Value> = (0..comps)
+                .map(|c| {
+                    let x0 = self.b.ins().extractlane(v[c][0], 0);
+                    self.count_of(x0, dt)
+                })
+                .collect();
+            let pos = self.b.ins().icmp_imm_s(IntCC::SignedGreaterThan, x[0], 0);
             let z = self.b.ins().iconst(types::I32, 0);
             let enter = self.b.ins().select(pos, all, z);
-            return (enter, n);
+            let (init, step) = self.counter_params(&x);
+            return (enter, x[0], init, step);
         }
-        // Per lane: the key whose equality means equal counts, and whether it is > 0.
+        // Per lane: keys whose equality means equal values, and whether the count is > 0.
         let m = self.mask_vals();
-        let mut keys = x;
-        let mut pos = x;
-        for k in 0..CHUNKS {
-            let (key, p) = match dt {
-                DataType::S32 => (x[k], self.icmp0(IntCC::SignedGreaterThan, x[k])),
-                DataType::U32 => (x[k], self.icmp0(IntCC::NotEqual, x[k])),
+        let key = |l: &mut Self, x: Value| match dt {
+            DataType::S32 | DataType::U32 => x,
+            _ => l.funary(x, |b, v| b.ins().floor(v)),
+        };
+        let keys: Vec<Chunks> = (0..comps)
+            .map(|c| std::array::from_fn(|k| key(self, v[c][k])))
+            .collect();
+        let pos: Chunks = std::array::from_fn(|k| {
+            let x = keys[0][k];
+            let p = match dt {
+                DataType::S32 => self.icmp0(IntCC::SignedGreaterThan, x),
+                DataType::U32 => self.icmp0(IntCC::NotEqual, x),
                 _ => {
-                    let f = self.funary(x[k], |b, v| b.ins().floor(v));
                     let zero = self.splat(0);
-                    (f, self.fcmp(FloatCC::GreaterThan, f, zero))
+                    self.fcmp(FloatCC::GreaterThan, x, zero)
                 }
             };
-            keys[k] = key;
-            pos[k] = self.b.ins().band(p, m[k]);
-        }
+            self.b.ins().band(p, m[k])
+        });
         let enter = self.bits(&pos);
-        // Entering keys are positive numbers, ordered like their bits as unsigned.
-        let hi = self.splat(u32::MAX);
-        let lo = self.splat(0);
-        let mins: Chunks = std::array::from_fn(|k| self.select(pos[k], keys[k], hi));
-        let maxs: Chunks = std::array::from_fn(|k| self.select(pos[k], keys[k], lo));
-        let min = self.reduce(mins, |b, x, y| b.ins().umin(x, y));
-        let max = self.reduce(maxs, |b, x, y| b.ins().umax(x, y));
-        let same = self.b.ins().icmp(IntCC::Equal, min, max);
+        // Entering keys compare as unsigned bits: all equal when min == max.
         let none = self.b.ins().icmp_imm_s(IntCC::Equal, enter, 0);
+        let mut same = self.b.ins().iconst(types::I8, 1);
+        let mut first = Vec::new();
+        for key in &keys {
+            let hi = self.splat(u32::MAX);
+            let lo = self.splat(0);
+            let mins: Chunks = std::array::from_fn(|k| self.select(pos[k], key[k], hi));
+            let maxs: Chunks = std::array::from_fn(|k| self.select(pos[k], key[k], lo));
+            let min = self.reduce(mins, |b, x, y| b.ins().umin(x, y));
+            let max = self.reduce(maxs, |b, x, y| b.ins().umax(x, y));
+            let eq = self.b.ins().icmp(IntCC::Equal, min, max);
+            same = self.b.ins().band(same, eq);
+            first.push(min);
+        }
         let ok = self.b.ins().bor(same, none);
         let next = self.b.create_block();
         self.b.ins().brif(ok, next, &[], self.rerun, &[]);
         self.b.switch_to_block(next);
-        let n = self.count_of(min, dt);
-        (enter, n)
+        let x: Vec<Value> = first.iter().map(|&k| self.count_of(k, dt)).collect();
+        let (init, step) = self.counter_params(&x);
+        (enter, x[0], init, step)
+    }
+
+    /// A LOOP's counter start and step (`as i32` of the interpreter's i64 counts).
+    fn counter_params(&mut self, x: &[Value]) -> (Option<Value>, Option<Value>) {
+        if x.len() < 3 {
+            return (None, None);
+        }
+        let init = self.b.ins().ireduce(types::I32, x[1]);
+        let step = self.b.ins().ireduce(types::I32, x[2]);
+        (Some(init), Some(step))
     }
 
     /// One lane's loop count (`exec::flow::counts`): floats floored (NaN → 0,
@@ -575,8 +626,90 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.def_var(cont_steps, s);
     }
 
-    /// RET outside a subroutine: the lanes end.
+    /// RET: the lanes return from the innermost call, or end outside one.
     fn ret(&mut self, pc: usize, inst: &Inst) {
-        self.leave(pc, inst);
+        let taken = self.leave(pc, inst);
+        let s = self.b.use_var(self.steps);
+        if let Some(ctx) = self.calls.last() {
+            let (ret, ret_steps) = (ctx.ret, ctx.ret_steps);
+            let r = self.b.use_var(ret);
+            let r = self.b.ins().bor(r, taken);
+            self.b.def_var(ret, r);
+            let old = self.b.use_var(ret_steps);
+            let s = self.max_if(taken, s, old);
+            self.b.def_var(ret_steps, s);
+        }
+    }
+
+    /// CAL: the lanes that pass run the subroutine (translated here, inline) while the
+    /// others wait after the CAL.
+    fn cal(&mut self, pc: usize, inst: &Inst) {
+        let prog = self.prog;
+        let sub = target(inst);
+        let end = prog
+            .labels
+            .iter()
+            .map(|&l| l as usize)
+            .find(|&l| l > sub)
+            .unwrap_or(prog.instructions.len());
+        self.count_flow(pc);
+        self.flush();
+        let taken = self.cond_any(&flow_cond(inst));
+        let taken = self.bits(&taken);
+        if self.calls.len() >= MAX_CALL_DEPTH {
+            let next = self.b.create_block();
+            let pc_v = self.b.ins().iconst(types::I32, pc as i64);
+            self.b
+                .ins()
+                .brif(taken, self.too_deep, &[BlockArg::Value(pc_v)], next, &[]);
+            self.b.switch_to_block(next);
+            return;
+        }
+        let all = self.mask_bits();
+        let stay = self.b.ins().band_not(all, taken);
+        let s_cal = self.b.use_var(self.steps);
+        let var = |l: &mut Self, ty: Type| {
+            let v = l.b.declare_var(ty);
+            let z = l.b.ins().iconst(ty, 0);
+            l.b.def_var(v, z);
+            v
+        };
+        let ctx = CallCtx {
+            ret: var(self, types::I32),
+            ret_steps: var(self, types::I64),
+        };
+        let (ret, ret_steps) = (ctx.ret, ctx.ret_steps);
+        let back_bits = var(self, types::I32);
+        let back_steps = var(self, types::I64);
+        let call = self.b.create_block();
+        let after = self.b.create_block();
+        self.b.ins().brif(taken, call, &[], after, &[]);
+        self.b.switch_to_block(call);
+        self.set_mask_bits(taken);
+        self.calls.push(ctx);
+        // Blocks of the caller do not continue inside the subroutine.
+        let waiting = std::mem::take(&mut self.waiting);
+        let loops = std::mem::take(&mut self.loops);
+        self.region(sub, end);
+        self.waiting = waiting;
+        self.loops = loops;
+        self.calls.pop();
+        self.maybe_empty = false;
+        self.flush();
+        let arrived = self.mask_bits();
+        let s = self.b.use_var(self.steps);
+        let (rb, rs) = (self.b.use_var(ret), self.b.use_var(ret_steps));
+        let back = self.b.ins().bor(arrived, rb);
+        let s = self.merged_steps(&[(arrived, s), (rb, rs)]);
+        self.b.def_var(back_bits, back);
+        self.b.def_var(back_steps, s);
+        self.b.ins().jump(after, &[]);
+        self.b.switch_to_block(after);
+        let (bb, bs) = (self.b.use_var(back_bits), self.b.use_var(back_steps));
+        let merged = self.b.ins().bor(stay, bb);
+        let s = self.merged_steps(&[(stay, s_cal), (bb, bs)]);
+        self.set_mask_bits(merged);
+        self.b.def_var(self.steps, s);
+        self.maybe_empty = true;
     }
 }
