@@ -79,6 +79,54 @@ fn alu64() -> String {
     s
 }
 
+/// bench/scenes/alu_flow_1080p.nv.shader_test's fragment program (its vertex program's
+/// texcoord scale folded in): a 6-iteration REP around a data-dependent IF/ELSE.
+const ALU_FLOW_FP: &str = r#"!!NVfp5.0
+PARAM k = {0.37, 0.61, 0.83, 1.13};
+PARAM m = {1.7, 2.3, 0.5, 0.25};
+TEMP p, a, t, u;
+MUL p, fragment.texcoord[0], {7.3, 5.1, 0.0, 1.0};
+MOV a, {0.0, 0.0, 0.0, 1.0};
+REP 6;
+  MAD p.xy, p.yxzw, m, k.zwxy;
+  FRC p.xy, p;
+  MUL t.x, p.x, p.y;
+  SGT.CC t.y, t.x, 0.25;
+  IF GT.y;
+    MAD a.xyz, p.xyxw, k, a;
+    MUL a.z, a.z, 0.5;
+  ELSE;
+    ADD a.xyz, a, t.x;
+    MUL a.xy, a, 0.75;
+  ENDIF;
+ENDREP;
+DP3 t.x, a, a;
+ADD t.x, t.x, 1.0;
+RSQ t.y, t.x;
+MUL u.xyz, a, t.y;
+LG2 t.z, t.x;
+MUL t.z, t.z, -0.5;
+EX2 t.w, t.z;
+SIN u.w, a.x;
+COS t.x, a.y;
+MAD u.xyz, u, t.w, k;
+MUL u.xy, u, t.x;
+ADD u.z, u.z, u.w;
+MAX u.xyz, u, -u;
+MIN u.xyz, u, 4.0;
+MAD u.xyz, u, k.yzxw, m.wzyx;
+DP3 t.y, u, k;
+MUL u.xyz, u, t.y;
+FRC u.xyz, u;
+MAD u.xyz, u, u, -u;
+ADD u.xyz, -u, u.zxyw;
+ABS u.xyz, u;
+MUL u.xyz, u, 3.0;
+MOV u.w, 1.0;
+MOV result.color, u;
+END
+"#;
+
 fn bench_program(c: &mut Criterion, name: &str, text: &str, stage: Stage) {
     bench_backend(c, name, text, stage, Backend::Interpreter);
     bench_backend(c, &format!("{name}/native"), text, stage, Backend::Native);
@@ -128,6 +176,7 @@ fn benches(c: &mut Criterion) {
     bench_program(c, "alu64", &alu64(), Stage::Fragment);
     bench_program(c, "fill_1080p_fp", FILL_FP, Stage::Fragment);
     bench_program(c, "vp_4dp4", VP_4DP4, Stage::Vertex);
+    bench_program(c, "alu_flow_fp", ALU_FLOW_FP, Stage::Fragment);
 }
 
 criterion_group!(exec_benches, benches);
