@@ -33,8 +33,9 @@ pub(crate) struct Group<'a> {
     pub(crate) h: &'a [i32; W],
     pub(crate) fw: &'a [f32; W],
     pub(crate) fh: &'a [f32; W],
-    /// The bytes (RGBA8, 4 per texel) of the level each lane reads.
-    pub(crate) bytes: [&'a [u8]; W],
+    /// The bytes (RGBA8, 4 per texel) of the level each lane reads (by reference: a copy
+    /// of the eight slices stalled on store forwarding).
+    pub(crate) bytes: &'a [&'a [u8]; W],
 }
 
 /// What does not vary per lane.

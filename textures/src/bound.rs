@@ -450,7 +450,7 @@ impl<'t> LaneSizes<'t> {
             h: &self.h,
             fw: &self.fw,
             fh: &self.fh,
-            bytes: self.bytes,
+            bytes: &self.bytes,
         }
     }
 }

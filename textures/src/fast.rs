@@ -393,7 +393,7 @@ fn bilinear_rgba8_avx2<const N: usize>(
             h,
             fw,
             fh,
-            bytes: *bytes,
+            bytes,
         };
         let mut r = [[0.0f32; W]; 4];
         if !crate::simd::bilinear_rgba8(&p, &g, &mut r) {
