@@ -987,17 +987,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let kill = self.b.use_var(self.kill);
         let kill = self.b.ins().bor(kill, bits);
         self.b.def_var(self.kill, kill);
-        for k in 0..CHUNKS {
-            let nm = self.b.ins().band_not(m[k], killed[k]);
-            self.b.def_var(self.mask[k], nm);
-        }
-        self.mask_all = false;
-        let left = self.mask_bits();
-        let n = self.b.ins().popcnt(left);
-        let n = self.b.ins().uextend(types::I64, n);
-        self.b.def_var(self.live, n);
-        // Every lane killed: the group ends (no further instruction runs or counts).
-        self.maybe_empty = true;
+        self.remove_lanes(&killed);
     }
 
     /// Call the entry point stored at `field` of the frame with `(frame, pc, args...)`;

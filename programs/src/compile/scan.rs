@@ -127,13 +127,7 @@ fn inlined_size(
         let n = match known {
             Some(n) => n,
             None => {
-                let end = prog
-                    .labels
-                    .iter()
-                    .map(|&l| l as usize)
-                    .find(|&l| l > sub)
-                    .unwrap_or(prog.instructions.len());
-                let n = inlined_size(prog, sub, end, depth + 1, memo);
+                let n = inlined_size(prog, sub, sub_end(prog, sub), depth + 1, memo);
                 memo[depth + 1].push((sub, n));
                 n
             }
@@ -141,6 +135,15 @@ fn inlined_size(
         size = size.saturating_add(n);
     }
     size
+}
+
+/// Where the subroutine starting at `sub` ends: at the next label or the end of the text.
+pub(crate) fn sub_end(prog: &Program, sub: usize) -> usize {
+    prog.labels
+        .iter()
+        .map(|&l| l as usize)
+        .find(|&l| l > sub)
+        .unwrap_or(prog.instructions.len())
 }
 
 /// A source with the same value in every lane.

@@ -570,9 +570,15 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.flush();
         let taken = self.cond_any(&flow_cond(inst));
         let bits = self.bits(&taken);
+        self.remove_lanes(&taken);
+        bits
+    }
+
+    /// The lanes of `gone` (within the mask) leave the running group, which may end.
+    pub(super) fn remove_lanes(&mut self, gone: &Chunks) {
         let m = self.mask_vals();
         for k in 0..CHUNKS {
-            let r = self.b.ins().band_not(m[k], taken[k]);
+            let r = self.b.ins().band_not(m[k], gone[k]);
             self.b.def_var(self.mask[k], r);
         }
         self.mask_all = false;
@@ -581,7 +587,6 @@ impl<'a, 'f> Lower<'a, 'f> {
         let n = self.b.ins().uextend(types::I64, n);
         self.b.def_var(self.live, n);
         self.maybe_empty = true;
-        bits
     }
 
     /// BRK: the lanes go to the end of the innermost loop.
@@ -646,12 +651,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     fn cal(&mut self, pc: usize, inst: &Inst) {
         let prog = self.prog;
         let sub = target(inst);
-        let end = prog
-            .labels
-            .iter()
-            .map(|&l| l as usize)
-            .find(|&l| l > sub)
-            .unwrap_or(prog.instructions.len());
+        let end = scan::sub_end(prog, sub);
         self.count_flow(pc);
         self.flush();
         let taken = self.cond_any(&flow_cond(inst));
