@@ -19,6 +19,37 @@ pub const MAX_SAMPLES: u32 = 16;
 /// `MAX_TEXTURE_SIZE`, `MAX_RENDERBUFFER_SIZE` and the largest framebuffer side.
 pub const MAX_TEXTURE_SIZE: u32 = 16384;
 
+/// Largest program text `program_string` accepts, in bytes (the assembled form takes
+/// tens of times the text; real programs are a few kilobytes).
+pub const MAX_PROGRAM_TEXT_BYTES: usize = 8 << 20;
+
+/// Largest scene or program file the command line reads, in bytes (`glemu run /dev/zero`
+/// stops here instead of reading until memory runs out).
+pub const MAX_INPUT_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a scene or program file of at most [`MAX_INPUT_FILE_BYTES`] as text.
+///
+/// ```
+/// let e = glemu::caps::read_input_file(std::path::Path::new("/dev/zero")).unwrap_err();
+/// assert!(e.contains("larger than"), "{e}");
+/// assert!(glemu::caps::read_input_file(std::path::Path::new("/nonexistent")).is_err());
+/// ```
+pub fn read_input_file(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_INPUT_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_FILE_BYTES {
+        return Err(format!(
+            "cannot read: the file is larger than {} MiB (glemu's limit for scenes and programs)",
+            MAX_INPUT_FILE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| format!("cannot read: not UTF-8 text ({e})"))
+}
+
 /// `MAX_ARRAY_TEXTURE_LAYERS` and `MAX_3D_TEXTURE_SIZE`'s depth.
 pub const MAX_ARRAY_TEXTURE_LAYERS: u32 = 2048;
 

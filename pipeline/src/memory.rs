@@ -38,8 +38,13 @@ impl Buffer {
                 "buffer of {size} bytes exceeds {MAX_BUFFER_SIZE}"
             )));
         }
+        let mut data = Vec::new();
+        data.try_reserve_exact(size as usize).map_err(|_| {
+            PipelineError::out_of_memory(format!("cannot allocate a buffer of {size} bytes"))
+        })?;
+        data.resize(size as usize, 0);
         Ok(Arc::new(Buffer {
-            data: Mutex::new(vec![0; size as usize]),
+            data: Mutex::new(data),
         }))
     }
 

@@ -72,10 +72,10 @@ pub fn exec(args: &CheckArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let mut code = 0;
     for path in &args.files {
         let f = path.display();
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::caps::read_input_file(path) {
             Ok(t) => t,
             Err(e) => {
-                let _ = writeln!(err, "{f}: error: cannot read: {e}");
+                let _ = writeln!(err, "{f}: error: {e}");
                 code = 1;
                 continue;
             }

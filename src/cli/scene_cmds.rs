@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn read_scene(path: &str, err: &mut dyn Write) -> Option<(String, PathBuf)> {
-    match std::fs::read_to_string(path) {
+    match crate::caps::read_input_file(Path::new(path)) {
         Ok(t) => {
             let dir = Path::new(path)
                 .parent()
@@ -15,7 +15,7 @@ fn read_scene(path: &str, err: &mut dyn Write) -> Option<(String, PathBuf)> {
             Some((t, dir))
         }
         Err(e) => {
-            let _ = writeln!(err, "{path}: error: cannot read: {e}");
+            let _ = writeln!(err, "{path}: error: {e}");
             None
         }
     }

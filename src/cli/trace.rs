@@ -232,10 +232,10 @@ pub fn trace_scene(
 
 /// `glemu trace` with parsed arguments.
 pub fn exec(args: &TraceArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let text = match std::fs::read_to_string(&args.scene) {
+    let text = match crate::caps::read_input_file(Path::new(&args.scene)) {
         Ok(t) => t,
         Err(e) => {
-            let _ = writeln!(err, "{}: error: cannot read: {e}", args.scene);
+            let _ = writeln!(err, "{}: error: {e}", args.scene);
             return 1;
         }
     };

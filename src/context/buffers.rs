@@ -20,6 +20,17 @@ pub(crate) fn from_pipeline(e: PipelineError) -> Error {
     Error::new(gl, e.message)
 }
 
+/// `size` zero bytes, or `OUT_OF_MEMORY` when they cannot be allocated.
+pub(crate) fn zeroed(size: u64) -> Result<Vec<u8>> {
+    let n = usize::try_from(size)
+        .map_err(|_| Error::out_of_memory(format!("a buffer of {size} bytes")))?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| Error::out_of_memory(format!("cannot allocate a buffer of {size} bytes")))?;
+    v.resize(n, 0);
+    Ok(v)
+}
+
 /// One buffer object.
 #[derive(Debug)]
 pub(crate) struct BufferObject {
@@ -449,7 +460,10 @@ impl Context {
         data: &[T],
         usage: u32,
     ) -> Result<()> {
-        self.buffer_data_inner(target, bytemuck::cast_slice(data).to_vec(), usage)
+        let bytes: &[u8] = bytemuck::cast_slice(data);
+        let mut v = zeroed(bytes.len() as u64)?;
+        v.copy_from_slice(bytes);
+        self.buffer_data_inner(target, v, usage)
     }
 
     /// `glBufferData(target, size, NULL, usage)`: `size` zero bytes.
@@ -468,7 +482,7 @@ impl Context {
                 "buffer of {size} bytes (max {MAX_BUFFER_SIZE})"
             )));
         }
-        self.buffer_data_inner(target, vec![0; size as usize], usage)
+        self.buffer_data_inner(target, zeroed(size)?, usage)
     }
 
     fn buffer_data_inner(&mut self, target: u32, bytes: Vec<u8>, usage: u32) -> Result<()> {

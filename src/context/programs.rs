@@ -276,6 +276,17 @@ impl Context {
     /// ```
     pub fn program_string(&mut self, target_enum: u32, text: &str) -> Result<()> {
         let t = target(target_enum)?;
+        let max = crate::caps::MAX_PROGRAM_TEXT_BYTES;
+        if text.len() > max {
+            let m = format!(
+                "program text of {} bytes exceeds glemu's limit of {max} bytes",
+                text.len()
+            );
+            // Reported like a load error too (PROGRAM_ERROR_STRING, position 0).
+            self.programs.error_position = 0;
+            self.programs.error_string = format!("1:1: {m}");
+            return Err(Error::out_of_memory(m));
+        }
         match assemble_with(text, Some(index_stage(t)), &crate::caps::LIMITS) {
             Ok(program) => {
                 self.programs.error_position = -1;

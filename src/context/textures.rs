@@ -593,7 +593,12 @@ impl Context {
         let values = match texels {
             Some(v) => v,
             None => {
-                zeros = vec![[0u32; 4]; n];
+                let mut z = Vec::new();
+                z.try_reserve_exact(n).map_err(|_| {
+                    Error::out_of_memory(format!("{n} texels for a {size:?} texture image"))
+                })?;
+                z.resize(n, [0u32; 4]);
+                zeros = z;
                 &zeros
             }
         };

@@ -737,11 +737,14 @@ impl Runner {
                         id
                     }
                 };
-                let mut bytes = vec![0u8; (*size).max(data.len())];
-                bytes[..data.len()].copy_from_slice(data);
+                // Allocated once, by the context (fallibly), then the given values.
+                let total = (*size).max(data.len()) as u64;
                 self.ctx.bind_buffer(gl::COPY_WRITE_BUFFER, id)?;
                 self.ctx
-                    .buffer_data(gl::COPY_WRITE_BUFFER, &bytes, gl::DYNAMIC_DRAW)?;
+                    .buffer_data_size(gl::COPY_WRITE_BUFFER, total, gl::DYNAMIC_DRAW)?;
+                if !data.is_empty() {
+                    self.ctx.buffer_sub_data(gl::COPY_WRITE_BUFFER, 0, data)?;
+                }
                 self.ctx
                     .make_buffer_resident(gl::COPY_WRITE_BUFFER, gl::READ_WRITE)?;
             }
@@ -1223,9 +1226,8 @@ impl Runner {
         pixels: usize,
     ) -> Result<(), Error> {
         let path = self.dir.join(file);
-        let img = image::open(&path)
-            .map_err(|e| Error::invalid_operation(format!("cannot read {}: {e}", path.display())))?
-            .to_rgba8();
+        let img = glemu_textures::load::open_rgba8(&path, crate::caps::MAX_TEXTURE_SIZE)
+            .map_err(|e| Error::invalid_operation(format!("cannot read {e}")))?;
         let (w, h) = self.ctx.size();
         if img.width() != w || img.height() != h {
             self.probe_fail(
@@ -1510,7 +1512,8 @@ pub fn run_text_with(text: &str, dir: &Path, opts: RunOptions) -> Report {
 /// ```
 pub fn run_text_probes(text: &str, dir: &Path, opts: RunOptions) -> (Report, Vec<(usize, bool)>) {
     let fail = |e: SceneError| Report {
-        outcome: Outcome::Fail,
+        // A feature glemu lacks is a SKIP (exit 77), not a failure of the scene.
+        outcome: unsupported(&e.message).map_or(Outcome::Fail, Outcome::Skip),
         messages: vec![
             if e.line > 0 && !e.message.starts_with(&format!("{}:", e.line)) {
                 format!("line {}: {}", e.line, e.message)
@@ -1540,9 +1543,24 @@ pub fn run_text_probes(text: &str, dir: &Path, opts: RunOptions) -> (Report, Vec
     };
     if let Err(e) = r.run_commands() {
         let mut rep = r.report();
-        rep.outcome = Outcome::Fail;
+        rep.outcome = match (rep.outcome, unsupported(&e.message)) {
+            (Outcome::Pass, Some(what)) => Outcome::Skip(what),
+            _ => Outcome::Fail,
+        };
         rep.messages.push(format!("line {}: {}", e.line, e.message));
         return (rep, r.probes);
     }
     (r.report(), r.probes)
+}
+
+/// `not supported: X` when an error message says a feature glemu lacks stopped the run.
+///
+/// ```
+/// let r = glemu::scene::run_text("[require]\nSIZE 4 4\nsamples 3\n[test]\nclear\n", std::path::Path::new("."));
+/// assert!(matches!(&r.outcome, glemu::scene::Outcome::Skip(w) if w.starts_with("not supported: 3 samples")), "{r:?}");
+/// ```
+fn unsupported(message: &str) -> Option<String> {
+    message
+        .find("not supported: ")
+        .map(|i| message[i..].to_string())
 }

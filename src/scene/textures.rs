@@ -336,14 +336,13 @@ impl Runner {
             }
             T::Png { file, mipmap } => {
                 let path = self.dir().join(file);
-                let img = image::open(&path)
-                    .map_err(|e| {
-                        Error::invalid_operation(format!("cannot read {}: {e}", path.display()))
-                    })?
-                    .to_rgba8();
+                let img = glemu_textures::load::open_rgba8(&path, crate::caps::MAX_TEXTURE_SIZE)
+                    .map_err(|e| Error::invalid_operation(format!("cannot read {e}")))?;
                 let (w, h) = img.dimensions();
                 // PNG rows are top first; GL rows bottom first.
-                let mut t = Vec::with_capacity((w * h) as usize);
+                let mut t = Vec::new();
+                t.try_reserve_exact(w as usize * h as usize)
+                    .map_err(|_| Error::out_of_memory(format!("a {w}x{h} image texture")))?;
                 for y in (0..h).rev() {
                     for x in 0..w {
                         let p = img.get_pixel(x, y).0;

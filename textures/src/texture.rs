@@ -331,7 +331,12 @@ impl Texture {
                 "a texture level of {count} texels (at most {MAX_TEXELS})"
             )));
         }
-        let bytes = vec![0u8; self.format.image_bytes(lw, lh, ld * samples)];
+        let n = self.format.image_bytes(lw, lh, ld * samples);
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(n).map_err(|_| {
+            TexError::TooLarge(format!("{n} bytes for a {lw}x{lh}x{ld} texture level"))
+        })?;
+        bytes.resize(n, 0);
         let format = self.format;
         self.levels
             .push(Level::new(format, lw, lh, ld, samples, bytes));
