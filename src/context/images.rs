@@ -265,6 +265,45 @@ impl Context {
             .ok_or_else(|| Error::invalid_value(format!("texture level {level} does not exist")))
     }
 
+    /// The texel at `at` (x, y, layer or slice) of the level bound to image unit `unit`,
+    /// as canonical values (f32 bits, or raw integers for integer formats) with the
+    /// texture's format (for the scene runner's `probe image`). `INVALID_OPERATION` when the unit is
+    /// unbound or `at` is outside the level.
+    pub(crate) fn image_unit_texel(&self, unit: u32, at: [u32; 3]) -> Result<([u32; 4], Format)> {
+        let s = self
+            .images
+            .units
+            .get(unit as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| Error::invalid_operation(format!("image unit {unit} is unbound")))?;
+        let tex = self
+            .textures
+            .objects
+            .get(&s.texture)
+            .and_then(|o| o.image.as_ref())
+            .ok_or_else(|| {
+                Error::invalid_operation(format!("texture {} has no image", s.texture))
+            })?;
+        let level = s.binding.level;
+        let l = tex.level(level).ok_or_else(|| {
+            Error::invalid_operation(format!("texture {} has no level {level}", s.texture))
+        })?;
+        let [x, y, z] = at;
+        if x >= l.width || y >= l.height || z >= l.depth {
+            return Err(Error::invalid_operation(format!(
+                "texel ({x}, {y}, {z}) is outside level {level} ({} x {} x {})",
+                l.width, l.height, l.depth
+            )));
+        }
+        let i = (z as usize * l.height as usize + y as usize) * l.width as usize + x as usize;
+        let texels = l.texels();
+        let texel = texels.get(i).copied().ok_or_else(|| {
+            Error::invalid_operation(format!("texel ({x}, {y}, {z}) is not stored"))
+        })?;
+        Ok((texel, tex.format()))
+    }
+
     /// The image units `programs` name, each with the memory of its texture level (one
     /// memory per texture level however many units bind it). Units whose texture has no
     /// image or no such level stay unbound, so every access to them is invalid.

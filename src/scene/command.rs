@@ -230,6 +230,35 @@ pub enum Command {
     },
     /// `memory barrier`: MemoryBarrier(ALL_BARRIER_BITS).
     MemoryBarrier,
+    /// `map buffer NAME BYTE_OFFSET TYPE (v, ...)`: writes through a mapping of a `buffer`.
+    MapBufferWrite {
+        name: String,
+        offset: u64,
+        data: Vec<u8>,
+    },
+    /// `image unit N texture U FORMAT ACCESS [level L] [layer K]`: BindImageTexture with
+    /// the texture a `texture` command bound to unit U (layered unless `layer` is given).
+    ImageUnit {
+        unit: u32,
+        texture_unit: u32,
+        format: u32,
+        access: u32,
+        level: i32,
+        layer: Option<i32>,
+    },
+    /// `probe image N (x, y[, z]) (v, ...)`: the texel of the level bound to image unit N.
+    ProbeImage {
+        unit: u32,
+        at: [u32; 3],
+        values: Vec<f64>,
+    },
+    /// `draw transform feedback MODE [stream S] [instanced N]`: DrawTransformFeedback of
+    /// what the last `begin/end transform feedback` captured.
+    DrawTransformFeedback {
+        mode: u32,
+        stream: u32,
+        instances: u32,
+    },
     Texture {
         unit: u32,
         cmd: TextureCmd,
@@ -1005,6 +1034,49 @@ pub fn parse_command(line: &str) -> Result<Command, String> {
             }
         }
         "texture" => parse_texture(&mut a)?,
+        "map" => {
+            if !a.eat("buffer") {
+                return Err("expected 'map buffer NAME BYTE_OFFSET TYPE (v, ...)'".into());
+            }
+            let name = a.next("a buffer name")?.to_string();
+            let offset = u64::from(a.u32("a byte offset")?);
+            let ty = a.next("a type")?;
+            let data = encode_values(ty, &a.rest())?;
+            if data.is_empty() {
+                return Err("expected values to write".into());
+            }
+            Command::MapBufferWrite { name, offset, data }
+        }
+        "image" => {
+            if !a.eat("unit") {
+                return Err("expected 'image unit N texture U FORMAT ACCESS'".into());
+            }
+            let unit = a.u32("an image unit")?;
+            if !a.eat("texture") {
+                return Err("expected 'texture U' after the image unit".into());
+            }
+            let texture_unit = a.u32("a texture unit")?;
+            let format = a.en("an image format")?;
+            let access = a.en("GL_READ_ONLY, GL_WRITE_ONLY or GL_READ_WRITE")?;
+            let (mut level, mut layer) = (0, None);
+            loop {
+                if a.eat("level") {
+                    level = a.i32("a level")?;
+                } else if a.eat("layer") {
+                    layer = Some(a.i32("a layer")?);
+                } else {
+                    break;
+                }
+            }
+            Command::ImageUnit {
+                unit,
+                texture_unit,
+                format,
+                access,
+                level,
+                layer,
+            }
+        }
         "texparameter" => {
             let t = a.next("a texture target")?;
             let target = texture_target_name(t).ok_or_else(|| format!("expected a texture target (1D 2D 3D Rect Cube 1DArray 2DArray CubeArray), found '{t}'"))?;
@@ -1310,8 +1382,29 @@ fn parse_draw(a: &mut Args) -> Result<Command, String> {
             })
         }
         "grid" => Ok(Command::DrawGrid(a.u32("NX")?, a.u32("NY")?)),
+        "transform" => {
+            if !a.eat("feedback") {
+                return Err("expected 'draw transform feedback MODE'".into());
+            }
+            let mode = a.en("a primitive mode")?;
+            let (mut stream, mut instances) = (0, 1);
+            loop {
+                if a.eat("stream") {
+                    stream = a.u32("a vertex stream")?;
+                } else if a.eat("instanced") {
+                    instances = a.sizei("an instance count")?;
+                } else {
+                    break;
+                }
+            }
+            Ok(Command::DrawTransformFeedback {
+                mode,
+                stream,
+                instances,
+            })
+        }
         w => Err(format!(
-            "expected 'draw rect|arrays|elements|grid', found 'draw {w}'"
+            "expected 'draw rect|arrays|elements|grid|transform feedback', found 'draw {w}'"
         )),
     }
 }
@@ -1465,6 +1558,27 @@ fn parse_probe(first: &str, mut a: Args) -> Result<Command, String> {
                 name,
                 offset,
                 ty,
+                values,
+            }
+        }
+        "image" if !relative => {
+            let unit = a.u32("an image unit")?;
+            let x = a.u32("x")?;
+            let y = a.u32("y")?;
+            let z = if a.eat("layer") { a.u32("a layer")? } else { 0 };
+            let mut values = Vec::new();
+            while a.peek().is_some() {
+                values.push(a.finite("a texel component")?);
+            }
+            if values.is_empty() || values.len() > 4 {
+                return Err(format!(
+                    "expected 1 to 4 texel components, found {}",
+                    values.len()
+                ));
+            }
+            Command::ProbeImage {
+                unit,
+                at: [x, y, z],
                 values,
             }
         }

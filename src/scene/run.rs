@@ -6,6 +6,7 @@ use super::parse::{AttribTarget, Require, Scene};
 use super::SceneError;
 use crate::context::buffers::param_buffer_target_for;
 use crate::{gl, Context, Error};
+use glemu_textures::SampleType;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -228,6 +229,9 @@ pub struct Runner {
     rect_buffer: u32,
     /// Texture each `texture` line created: line → (target, id).
     texture_cache: HashMap<usize, (u32, u32)>,
+    /// (target, name) of the texture a `texture` command last bound to each unit, for
+    /// `image unit N texture U`.
+    unit_textures: HashMap<u32, (u32, u32)>,
     pub(crate) last_texture: Option<(u32, u32)>,
     rect_texcoords: bool,
     vertex_buffer: Option<u32>,
@@ -279,6 +283,7 @@ impl Runner {
             messages: Vec::new(),
             rect_buffer: 0,
             texture_cache: HashMap::new(),
+            unit_textures: HashMap::new(),
             last_texture: None,
             rect_texcoords: true,
             vertex_buffer: None,
@@ -777,6 +782,72 @@ impl Runner {
                     .bind_buffer_base(gl::SHADER_STORAGE_BUFFER, *index, id)?;
             }
             Command::MemoryBarrier => self.ctx.memory_barrier(gl::ALL_BARRIER_BITS)?,
+            Command::MapBufferWrite { name, offset, data } => {
+                let id = self.named_buffer(name)?;
+                self.ctx.bind_buffer(gl::COPY_WRITE_BUFFER, id)?;
+                let map = self.ctx.map_buffer_range(
+                    gl::COPY_WRITE_BUFFER,
+                    *offset,
+                    data.len() as u64,
+                    gl::MAP_WRITE_BIT,
+                )?;
+                let written = map.write(0, data);
+                self.ctx.unmap_buffer(gl::COPY_WRITE_BUFFER)?;
+                written?;
+            }
+            Command::ImageUnit {
+                unit,
+                texture_unit,
+                format,
+                access,
+                level,
+                layer,
+            } => {
+                let (_, id) = *self.unit_textures.get(texture_unit).ok_or_else(|| {
+                    Error::invalid_operation(format!(
+                        "no texture command bound a texture to unit {texture_unit}"
+                    ))
+                })?;
+                self.ctx.bind_image_texture(
+                    *unit,
+                    id,
+                    *level,
+                    layer.is_none(),
+                    layer.unwrap_or(0),
+                    *access,
+                    *format,
+                )?;
+            }
+            Command::ProbeImage { unit, at, values } => {
+                let (texel, format) = self.ctx.image_unit_texel(*unit, *at)?;
+                let got: Vec<f64> = texel
+                    .iter()
+                    .map(|&b| match format.sample_type() {
+                        SampleType::Sint => f64::from(b as i32),
+                        SampleType::Uint => f64::from(b),
+                        _ => f64::from(f32::from_bits(b)),
+                    })
+                    .collect();
+                let exact = format.is_integer();
+                let bad = values.iter().enumerate().any(|(i, want)| {
+                    let d = (got[i] - want).abs();
+                    if exact {
+                        d != 0.0
+                    } else {
+                        d > self.tolerance[i]
+                    }
+                });
+                if bad {
+                    let [x, y, z] = at;
+                    self.probe_fail(
+                        line,
+                        format!(
+                            "image unit {unit} texel ({x}, {y}, layer {z}): expected {values:?}, observed {:?}",
+                            &got[..values.len()]
+                        ),
+                    );
+                }
+            }
             Command::ProbeBuffer {
                 name,
                 offset,
@@ -795,10 +866,12 @@ impl Runner {
                 if let Some(&(target, id)) = self.texture_cache.get(&line) {
                     self.ctx.active_texture(*unit)?;
                     self.ctx.bind_texture(target, id)?;
+                    self.unit_textures.insert(*unit, (target, id));
                 } else {
                     self.texture(*unit, cmd)?;
                     if let Some(made) = self.last_texture.take() {
                         self.texture_cache.insert(line, made);
+                        self.unit_textures.insert(*unit, made);
                     }
                 }
             }
@@ -852,6 +925,19 @@ impl Runner {
                 )?
             }
             Command::DrawGrid(nx, ny) => self.draw_grid(*nx, *ny)?,
+            Command::DrawTransformFeedback {
+                mode,
+                stream,
+                instances,
+            } => {
+                self.bind_vertex_data()?;
+                self.ctx.draw_transform_feedback_stream_instanced(
+                    *mode,
+                    0,
+                    *stream,
+                    *instances as i32,
+                )?
+            }
             Command::PatchVertices(n) => c.patch_vertices(*n)?,
             Command::PatchOuter(o) => {
                 let inner = c.patch_default_inner();
