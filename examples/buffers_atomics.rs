@@ -19,7 +19,7 @@ OPTION NV_shader_atomic_counters;
 OPTION NV_shader_storage_buffer;
 CBUFFER params[] = { program.buffer[0] };
 STORAGE histogram = program.storage[0];
-COUNTER fragments = program.counter[0];
+COUNTER fragments = program.counter[0][0];
 TEMP colour, x;
 INT TEMP offset;
 UINT TEMP old;

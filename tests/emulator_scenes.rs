@@ -1,6 +1,7 @@
 //! The scenes of `tests/emulator/`: programs in the textual form emulator GLASM back ends
 //! print, run end to end with probes whose values follow from the specs. Each scene runs
-//! at 1 and 2 threads; both must pass and leave identical pixels and buffer bytes (every
+//! at 1 and 2 threads (the `corpus_*` scenes draw programs of
+//! `programs/tests/emulator_corpus/`); both must pass and leave identical pixels and buffer bytes (every
 //! scene is race-free).
 
 use glemu::gl;
@@ -64,7 +65,18 @@ fn every_scene_is_listed() {
     assert_eq!(names, SCENES);
 }
 
-const SCENES: &[&str] = &["compute_histogram", "compute_indirect", "compute_reduction"];
+const SCENES: &[&str] = &[
+    "compute_histogram",
+    "compute_indirect",
+    "compute_reduction",
+    "corpus_atomics",
+    "corpus_cbuffer",
+    "corpus_compute_shared",
+    "corpus_local_memory",
+    "corpus_loops",
+    "corpus_storage",
+    "corpus_tess_geometry",
+];
 
 #[test]
 fn compute_histogram() {
@@ -79,6 +91,41 @@ fn compute_indirect() {
 #[test]
 fn compute_reduction() {
     check("compute_reduction");
+}
+
+#[test]
+fn corpus_atomics() {
+    check("corpus_atomics");
+}
+
+#[test]
+fn corpus_cbuffer() {
+    check("corpus_cbuffer");
+}
+
+#[test]
+fn corpus_compute_shared() {
+    check("corpus_compute_shared");
+}
+
+#[test]
+fn corpus_local_memory() {
+    check("corpus_local_memory");
+}
+
+#[test]
+fn corpus_loops() {
+    check("corpus_loops");
+}
+
+#[test]
+fn corpus_storage() {
+    check("corpus_storage");
+}
+
+#[test]
+fn corpus_tess_geometry() {
+    check("corpus_tess_geometry");
 }
 
 #[test]
