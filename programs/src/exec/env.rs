@@ -495,7 +495,8 @@ pub trait Env {
     /// impl Env for Stop {
     ///     fn interrupted(&mut self) -> bool { true }
     /// }
-    /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
+    /// // A loop whose only exit is never taken (FL: the false condition).
+    /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nBRK (FL.x);\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let e = ex.run(&mut ex.new_state(1), 1, &[], &mut Stop).unwrap_err();
     /// assert_eq!(e.kind, ExecErrorKind::Interrupted);
