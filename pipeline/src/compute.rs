@@ -9,7 +9,7 @@
 //! images and counters are shared by all groups: atomics are exact, so a program whose
 //! groups do not race on memory leaves the same bytes at any thread count.
 
-use crate::env::{timed_out, Resources, StageEnv};
+use crate::env::{forward_env_resources_to_base, timed_out, Resources, StageEnv};
 use crate::error::PipelineError;
 use crate::images::ImageUnit;
 use crate::memory::GpuMemory;
@@ -322,35 +322,7 @@ impl Env for GroupEnv<'_> {
         Ok(Some(old))
     }
 
-    fn counter_atomic(
-        &mut self,
-        binding: u32,
-        index: u32,
-        update: &dyn Fn(u32) -> u32,
-    ) -> Result<Option<u32>, EnvError> {
-        self.base.counter_atomic(binding, index, update)
-    }
-
-    fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
-        self.base.image_load(c, xy)
-    }
-
-    fn image_store(&mut self, c: &ImageCall, xy: [i32; 4], v: [u32; 4]) -> Result<bool, EnvError> {
-        self.base.image_store(c, xy, v)
-    }
-
-    fn image_atomic(
-        &mut self,
-        c: &ImageCall,
-        xy: [i32; 4],
-        update: &dyn Fn(u32) -> Option<u32>,
-    ) -> Result<Option<u32>, EnvError> {
-        self.base.image_atomic(c, xy, update)
-    }
-
-    fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
-        self.base.subroutine(slot)
-    }
+    forward_env_resources_to_base!();
 }
 
 #[cfg(test)]

@@ -405,6 +405,19 @@ macro_rules! forward_env_to_base {
         ) -> Result<Option<u64>, EnvError> {
             self.base.mem_atomic(r, a, size, update)
         }
+        $crate::env::forward_env_resources_to_base!();
+        fn interrupted(&mut self) -> bool {
+            self.base.interrupted()
+        }
+    };
+}
+pub(crate) use forward_env_to_base;
+
+/// The `Env` methods for counters, images and subroutines taken unchanged from `base`:
+/// part of [`forward_env_to_base`], and all a compute work group's environment forwards
+/// (it handles textures and shared memory itself).
+macro_rules! forward_env_resources_to_base {
+    () => {
         fn counter_atomic(
             &mut self,
             binding: u32,
@@ -439,9 +452,6 @@ macro_rules! forward_env_to_base {
         fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
             self.base.subroutine(slot)
         }
-        fn interrupted(&mut self) -> bool {
-            self.base.interrupted()
-        }
     };
 }
-pub(crate) use forward_env_to_base;
+pub(crate) use forward_env_resources_to_base;
