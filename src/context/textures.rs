@@ -387,6 +387,21 @@ pub(crate) fn param_setting(pname: u32, values: &[f32]) -> Result<(&'static str,
 ///
 /// Texture objects, image definition (`tex_image*`), parameters, mipmaps.
 impl Context {
+    /// `glActiveTexture` with `unit` as an index (0 = `GL_TEXTURE0`).
+    ///
+    /// ```
+    /// let mut ctx = glemu::Context::new(4, 4).unwrap();
+    /// ctx.active_texture(2).unwrap();
+    /// assert!(ctx.active_texture(99).is_err());
+    /// ```
+    pub fn active_texture(&mut self, unit: u32) -> Result<()> {
+        if unit as usize >= MAX_TEXTURE_UNITS {
+            return Err(super::bad_texture_unit(unit, MAX_TEXTURE_UNITS));
+        }
+        self.st.active_texture = unit;
+        Ok(())
+    }
+
     /// `glGenTextures`.
     ///
     /// ```
