@@ -14,16 +14,20 @@ pub struct Args {
     pub frames: Option<u32>,
     /// Framebuffer (and initial window) size.
     pub size: (u32, u32),
+    /// Draw the overlay (fps and keys); `--no-overlay` turns it off.
+    pub overlay: bool,
 }
 
 /// Help text listing the demos.
 pub fn usage() -> String {
     let mut s = String::from(
-        "glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH]\n\
+        "glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH] [--no-overlay]\n\
          \x20 --headless OUT.png  render frame N (default 0) to OUT.png, no window\n\
          \x20 --frames N          headless: which frame; windowed: quit after N frames\n\
          \x20 --size WxH          framebuffer size (default 640x480)\n\
-         keys: Esc quits; w, +, -, a change tess and terrain, s terrain's spacing\ndemos:\n",
+         \x20 --no-overlay        no text over the frame (fps or frame, the demo's keys)\n\
+         keys: Esc quits, o toggles the overlay; each demo's own keys are in its overlay\n\
+         demos:\n",
     );
     for (name, what) in crate::NAMES {
         s.push_str(&format!("  {name:8} {what}\n"));
@@ -55,6 +59,7 @@ pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Args, DemoEr
         headless: None,
         frames: None,
         size: (640, 480),
+        overlay: true,
     };
     while let Some(a) = it.next() {
         match a {
@@ -67,6 +72,7 @@ pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Args, DemoEr
                 out.frames = Some(n);
             }
             "--size" => out.size = size(value(&mut it, a)?)?,
+            "--no-overlay" => out.overlay = false,
             "-h" | "--help" => return Err(DemoError::Usage(usage())),
             flag if flag.starts_with('-') => {
                 return Err(DemoError::Usage(format!(

@@ -19,6 +19,16 @@ pub trait Demo {
 
     /// A key was pressed (the window forwards letters); demos may toggle things.
     fn key(&mut self, _key: char) {}
+
+    /// The demo's keys, as the overlay lists them (`"w wireframe  +/- level"`).
+    fn keys(&self) -> &'static str {
+        ""
+    }
+
+    /// What the keys have set, for the overlay (`"level 4, EQUAL"`); empty for nothing.
+    fn status(&self) -> String {
+        String::new()
+    }
 }
 
 /// The demos, by the name the command line takes, with a one-line description.

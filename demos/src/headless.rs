@@ -19,6 +19,22 @@ pub fn rendered(
     Ok(ctx)
 }
 
+/// [`rendered`] with the overlay drawn over the frame, as the window shows it (the
+/// headless clock's frame number where the window has fps).
+pub fn rendered_with_overlay(
+    name: &str,
+    demo: &mut dyn Demo,
+    width: u32,
+    height: u32,
+    frame: u32,
+) -> Result<glemu::Context> {
+    let mut ctx = rendered(demo, width, height, frame)?;
+    let rate = format!("frame {frame} (headless)");
+    let lines = crate::overlay::lines(name, &rate, &demo.status(), demo.keys());
+    crate::overlay::Overlay::default().draw(&mut ctx, &lines)?;
+    Ok(ctx)
+}
+
 /// The frame `frame` of `demo` at `width`×`height`, as RGBA8 rows, top row first.
 pub fn render(demo: &mut dyn Demo, width: u32, height: u32, frame: u32) -> Result<Vec<u8>> {
     Ok(rendered(demo, width, height, frame)?

@@ -13,50 +13,13 @@ use glemu::{gl, Context};
 const MODELVIEW_PROJECTION_NV: u32 = 0x8629;
 const IDENTITY_NV: u32 = 0x862A;
 
-const VERTEX: &str = "!!VP1.0
-DP4 o[HPOS].x, c[0], v[OPOS];
-DP4 o[HPOS].y, c[1], v[OPOS];
-DP4 o[HPOS].z, c[2], v[OPOS];
-DP4 o[HPOS].w, c[3], v[OPOS];
-MOV o[TEX0], v[TEX0];
-END
-";
+const VERTEX: &str = include_str!("legacy/vertex.vp");
 
 /// The sum `s` of sin(10x + t), sin(10y + 1.3t), sin(7(x + y) + 0.7t) and
 /// sin(12 |(x, y) - 0.5| - 2t) picks the colour 0.5 + 0.5 sin(1.5 s + (0, 2.094, 4.189));
 /// [`plasma`] is the same formula on the CPU. An FP1 instruction may read only one
 /// parameter or constant vector, hence the `MOV` of `speed` first.
-const FRAGMENT: &str = "!!FP1.0
-DECLARE time = {0.0, 0.0, 0.0, 0.0};
-DEFINE freq = {10.0, 10.0, 7.0, 12.0};
-DEFINE speed = {1.0, 1.3, 0.7, -2.0};
-DEFINE phase = {0.0, 2.094, 4.189, 1.5};
-DEFINE half = {0.5, 0.5, 0.0, 1.0};
-DEFINE one = {1.0, 1.0, 1.0, 1.0};
-MOV R0, speed;
-MUL R0, time.x, R0;
-MAD R1.xy, f[TEX0], freq, R0;
-ADD R2.x, f[TEX0].x, f[TEX0].y;
-MAD R1.z, R2.x, freq.z, R0.z;
-SUB R2.xyz, f[TEX0], half;
-MUL R2.z, R2.z, half.z;
-DP3 R2.x, R2, R2;
-RSQ R2.x, R2.x;
-RCP R2.x, R2.x;
-MAD R1.w, R2.x, freq.w, R0.w;
-SIN R3.x, R1.x;
-SIN R3.y, R1.y;
-SIN R3.z, R1.z;
-SIN R3.w, R1.w;
-DP4 R4.x, R3, one;
-MAD R5, R4.x, phase.w, phase;
-SIN R6.x, R5.x;
-SIN R6.y, R5.y;
-SIN R6.z, R5.z;
-MAD o[COLR].xyz, R6, half.x, half.x;
-MOV o[COLR].w, one.w;
-END
-";
+const FRAGMENT: &str = include_str!("legacy/fragment.fp");
 
 /// The plasma colour (rgb) at texture coordinate (`x`, `y`) and time `t`.
 pub fn plasma(x: f32, y: f32, t: f32) -> [f32; 3] {

@@ -11,6 +11,7 @@ pub mod error;
 pub mod headless;
 pub mod legacy;
 pub mod lit;
+pub mod overlay;
 pub mod present;
 pub mod sprites;
 pub mod terrain;

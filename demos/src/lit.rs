@@ -10,60 +10,10 @@ use crate::Result;
 use glam::{Mat4, Vec3, Vec4};
 use glemu::{gl, Context};
 
-const VERTEX: &str = "!!ARBvp1.0
-ATTRIB pos = vertex.position;
-ATTRIB nrm = vertex.normal;
-PARAM mvp[4] = { state.matrix.mvp };
-PARAM mv[4] = { state.matrix.modelview };
-PARAM mvit[4] = { state.matrix.modelview.invtrans };
-TEMP e;
-DP4 result.position.x, mvp[0], pos;
-DP4 result.position.y, mvp[1], pos;
-DP4 result.position.z, mvp[2], pos;
-DP4 result.position.w, mvp[3], pos;
-DP4 e.x, mv[0], pos;
-DP4 e.y, mv[1], pos;
-DP4 e.z, mv[2], pos;
-MOV e.w, 1.0;
-MOV result.texcoord[2], e;
-DP3 result.texcoord[1].x, mvit[0], nrm;
-DP3 result.texcoord[1].y, mvit[1], nrm;
-DP3 result.texcoord[1].z, mvit[2], nrm;
-MOV result.texcoord[0], vertex.texcoord[0];
-END
-";
+const VERTEX: &str = include_str!("lit/vertex.arbvp");
 
 /// texcoord[1] = eye-space normal, texcoord[2] = eye-space position.
-const FRAGMENT: &str = "!!ARBfp1.0
-PARAM light = program.local[0];
-PARAM spec = program.local[1];
-PARAM amb = { 0.16, 0.16, 0.2, 1.0 };
-TEMP n, l, v, h, t, c, lt;
-TEX c, fragment.texcoord[0], texture[0], 2D;
-DP3 t.x, fragment.texcoord[1], fragment.texcoord[1];
-RSQ t.x, t.x;
-MUL n.xyz, fragment.texcoord[1], t.x;
-SUB l.xyz, light, fragment.texcoord[2];
-DP3 t.x, l, l;
-RSQ t.x, t.x;
-MUL l.xyz, l, t.x;
-DP3 t.x, fragment.texcoord[2], fragment.texcoord[2];
-RSQ t.x, t.x;
-MUL v.xyz, fragment.texcoord[2], -t.x;
-ADD h.xyz, l, v;
-DP3 t.x, h, h;
-RSQ t.x, t.x;
-MUL h.xyz, h, t.x;
-DP3 lt.x, n, l;
-DP3 lt.y, n, h;
-MOV lt.w, spec.w;
-LIT lt, lt;
-MUL t.xyz, c, amb;
-MAD t.xyz, c, lt.y, t;
-MAD result.color.xyz, spec, lt.z, t;
-MOV result.color.w, 1.0;
-END
-";
+const FRAGMENT: &str = include_str!("lit/fragment.arbfp");
 
 /// Clear colour (tests expect it where nothing is drawn).
 pub const CLEAR: [f32; 4] = [0.1, 0.12, 0.16, 1.0];

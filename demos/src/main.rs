@@ -1,4 +1,4 @@
-//! `glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH]`.
+//! `glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH] [--no-overlay]`.
 
 use glemu_demos::{args, headless, window, DemoError};
 use std::process::ExitCode;
@@ -12,7 +12,12 @@ fn run() -> Result<(), DemoError> {
                 .ok_or_else(|| DemoError::Usage(format!("no demo '{}'", a.demo)))?;
             let frame = a.frames.unwrap_or(0);
             let start = std::time::Instant::now();
-            let ctx = headless::rendered(demo.as_mut(), a.size.0, a.size.1, frame)?;
+            let (w, h) = a.size;
+            let ctx = if a.overlay {
+                headless::rendered_with_overlay(&a.demo, demo.as_mut(), w, h, frame)?
+            } else {
+                headless::rendered(demo.as_mut(), w, h, frame)?
+            };
             let ms = start.elapsed().as_secs_f64() * 1e3;
             ctx.save_png(path)?;
             println!(
@@ -23,7 +28,7 @@ fn run() -> Result<(), DemoError> {
             );
             Ok(())
         }
-        None => window::run(&a.demo, a.size, a.frames),
+        None => window::run(&a.demo, a.size, a.frames, a.overlay),
     }
 }
 

@@ -33,80 +33,14 @@ pub const TINTS: [[f32; 4]; 3] = [
     [0.45, 0.6, 1.0, 1.0],
 ];
 
-const VERTEX: &str = "!!NVvp5.0
-PARAM time = program.env[0];
-ATTRIB p = vertex.attrib[0];
-TEMP a, s;
-MAD a.x, p.z, time.x, p.x;
-COS s.x, a.x;
-SIN s.y, a.x;
-MUL s.xy, s, p.y;
-MOV s.zw, {0.0, 0.0, 0.0, 1.0};
-MOV result.position, s;
-MOV result.attrib[0], vertex.attrib[1];
-MOV result.attrib[1], p.w;
-END
-";
+const VERTEX: &str = include_str!("sprites/vertex.nvvp");
 
 /// `view.x` scales x by height/width (after the turn, so the turn stays a rotation on
 /// screen); `view.y` is the half size. `result.attrib[1]` is the corner in [-1, 1]².
-const GEOMETRY: &str = "!!NVgp5.0
-PRIMITIVE_IN POINTS;
-PRIMITIVE_OUT TRIANGLE_STRIP;
-VERTICES_OUT 4;
-INVOCATIONS 3;
-PARAM view = program.env[0];
-PARAM turn[3] = { program.env[1..3] };
-PARAM tint[3] = { program.env[4..6] };
-INT TEMP k;
-TEMP c, p, col, hs, o;
-MOV.S k.x, primitive.invocation.x;
-MOV c, turn[k.x];
-MUL p.x, vertex[0].position.x, c.x;
-MAD p.x, -vertex[0].position.y, c.y, p.x;
-MUL p.y, vertex[0].position.x, c.y;
-MAD p.y, vertex[0].position.y, c.x, p.y;
-MOV p.zw, {0.0, 0.0, 0.0, 1.0};
-MUL p.x, p.x, view.x;
-MUL col, vertex[0].attrib[0], tint[k.x];
-MUL hs.y, view.y, vertex[0].attrib[1].x;
-MUL hs.x, hs.y, view.x;
-MOV o.zw, p;
-MAD o.xy, {-1.0, -1.0, 0.0, 0.0}, hs, p;
-MOV result.position, o;
-MOV result.attrib[0], col;
-MOV result.attrib[1], {-1.0, -1.0, 0.0, 0.0};
-EMIT;
-MAD o.xy, {1.0, -1.0, 0.0, 0.0}, hs, p;
-MOV result.position, o;
-MOV result.attrib[0], col;
-MOV result.attrib[1], {1.0, -1.0, 0.0, 0.0};
-EMIT;
-MAD o.xy, {-1.0, 1.0, 0.0, 0.0}, hs, p;
-MOV result.position, o;
-MOV result.attrib[0], col;
-MOV result.attrib[1], {-1.0, 1.0, 0.0, 0.0};
-EMIT;
-MAD o.xy, {1.0, 1.0, 0.0, 0.0}, hs, p;
-MOV result.position, o;
-MOV result.attrib[0], col;
-MOV result.attrib[1], {1.0, 1.0, 0.0, 0.0};
-EMIT;
-END
-";
+const GEOMETRY: &str = include_str!("sprites/geometry.nvgp");
 
 /// Brightness `(1 - r²)²` inside the unit disc, nothing outside.
-const FRAGMENT: &str = "!!NVfp5.0
-ATTRIB col = fragment.attrib[0];
-ATTRIB uv = fragment.attrib[1];
-TEMP r;
-DP2 r.x, uv, uv;
-SUB r.x, 1.0, r.x;
-KIL r.x;
-MUL r.x, r.x, r.x;
-MUL result.color, col, r.x;
-END
-";
+const FRAGMENT: &str = include_str!("sprites/fragment.nvfp");
 
 /// The sprites demo.
 #[derive(Debug)]

@@ -113,6 +113,17 @@ impl Demo for Terrain {
         Ok(())
     }
 
+    fn keys(&self) -> &'static str {
+        "w wireframe  s spacing  +/- level  a animate"
+    }
+
+    fn status(&self) -> String {
+        let level = self
+            .level
+            .map_or_else(|| "animated".to_string(), |l| format!("{l}"));
+        format!("level {level}, {}", SPACINGS[self.spacing % SPACINGS.len()])
+    }
+
     fn key(&mut self, key: char) {
         match key {
             'w' => self.wireframe = !self.wireframe,

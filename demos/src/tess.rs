@@ -17,108 +17,20 @@ use glemu::{gl, Context};
 /// Patches per side of the surface.
 const GRID: usize = 8;
 
-const VERTEX: &str = "!!NVvp5.0
-MOV result.position, vertex.attrib[0];
-END
-";
+const VERTEX: &str = include_str!("tess/vertex.nvvp");
 
 /// Edge levels fall from `lv.x` at the focus to `lv.y` at distance `1/sqrt(lv.z)`.
 /// Quad domain: outer[0] is the edge u = 0 (control points 0, 3), outer[1] v = 0 (0, 1),
 /// outer[2] u = 1 (1, 2), outer[3] v = 1 (3, 2).
-const CONTROL: &str = "!!NVtcp5.0
-VERTICES_OUT 4;
-PARAM lv = program.env[0];
-PARAM focus = program.env[1];
-ATTRIB ipos = vertex.position;
-INT TEMP id;
-TEMP m, d, o, span;
-MOV.S id.x, primitive.invocation.x;
-MOV result.position, ipos[id.x];
-ADD m.xy, vertex[0].position, vertex[3].position;
-MAD m.xy, m, 0.5, -focus;
-DP2 d.x, m, m;
-ADD m.xy, vertex[0].position, vertex[1].position;
-MAD m.xy, m, 0.5, -focus;
-DP2 d.y, m, m;
-ADD m.xy, vertex[1].position, vertex[2].position;
-MAD m.xy, m, 0.5, -focus;
-DP2 d.z, m, m;
-ADD m.xy, vertex[3].position, vertex[2].position;
-MAD m.xy, m, 0.5, -focus;
-DP2 d.w, m, m;
-MAD_SAT d, d, -lv.z, 1.0;
-MUL d, d, d;
-SUB span.x, lv.x, lv.y;
-MAD o, d, span.x, lv.y;
-MOV result.patch.tessouter[0].x, o.x;
-MOV result.patch.tessouter[1].x, o.y;
-MOV result.patch.tessouter[2].x, o.z;
-MOV result.patch.tessouter[3].x, o.w;
-MAX result.patch.tessinner[0].x, o.y, o.w;
-MAX result.patch.tessinner[1].x, o.x, o.z;
-END
-";
+const CONTROL: &str = include_str!("tess/control.nvtcp");
 
 /// Height `A sin(kx + t) cos(ky + 0.8t)`; `result.attrib[0]` is the unnormalized
 /// normal `(-dh/dx, -dh/dy, 1)`, `result.attrib[1].x` the height.
-const EVAL: &str = "!!NVtep5.0
-TESS_MODE QUADS;
-TESS_SPACING FRACTIONAL_ODD;
-TESS_VERTEX_ORDER CCW;
-PARAM mvp[4] = { program.env[0..3] };
-PARAM wave = program.env[4];
-TEMP a, b, p, s, c, n;
-LRP a, vertex.tesscoord.x, vertex[1].position, vertex[0].position;
-LRP b, vertex.tesscoord.x, vertex[2].position, vertex[3].position;
-LRP p, vertex.tesscoord.y, b, a;
-MUL a.xy, wave.x, {1.0, 0.8, 0.0, 0.0};
-MAD s.xy, p, wave.z, a;
-SIN c.x, s.x;
-COS c.y, s.x;
-SIN c.z, s.y;
-COS c.w, s.y;
-MUL p.z, c.x, c.w;
-MUL p.z, p.z, wave.y;
-MUL b.x, wave.y, wave.z;
-MUL n.x, c.y, c.w;
-MUL n.y, c.x, c.z;
-MUL n.x, n.x, -b.x;
-MUL n.y, n.y, b.x;
-MOV n.zw, {0.0, 0.0, 1.0, 0.0};
-MOV result.attrib[0], n;
-MOV result.attrib[1], p.z;
-DP4 result.position.x, mvp[0], p;
-DP4 result.position.y, mvp[1], p;
-DP4 result.position.z, mvp[2], p;
-DP4 result.position.w, mvp[3], p;
-END
-";
+const EVAL: &str = include_str!("tess/eval.nvtep");
 
-const SHADE: &str = "!!NVfp5.0
-ATTRIB nrm = fragment.attrib[0];
-ATTRIB hgt = fragment.attrib[1];
-PARAM light = program.env[0];
-PARAM halfv = program.env[1];
-TEMP n, l, c;
-DP3 l.x, nrm, nrm;
-RSQ l.x, l.x;
-MUL n.xyz, nrm, l.x;
-DP3_SAT l.x, n, light;
-DP3_SAT l.y, n, halfv;
-POW l.y, l.y, 64.0;
-MAD_SAT l.z, hgt.x, 3.0, 0.5;
-LRP c.xyz, l.z, {1.0, 0.85, 0.45, 0.0}, {0.05, 0.25, 0.6, 0.0};
-MAD l.x, l.x, 0.8, 0.2;
-MUL c.xyz, c, l.x;
-MAD result.color.xyz, l.y, 0.45, c;
-MOV result.color.w, 1.0;
-END
-";
+const SHADE: &str = include_str!("tess/shade.nvfp");
 
-const WIRE: &str = "!!NVfp5.0
-MOV result.color, program.env[2];
-END
-";
+const WIRE: &str = include_str!("tess/wire.nvfp");
 
 /// Wireframe colour; alpha is its opacity over the surface.
 pub const WIRE_COLOR: [f32; 4] = [0.85, 0.95, 1.0, 0.3];
@@ -240,6 +152,17 @@ impl Demo for Tess {
             ctx.polygon_mode(gl::FRONT_AND_BACK, gl::FILL)?;
         }
         Ok(())
+    }
+
+    fn keys(&self) -> &'static str {
+        "w wireframe  +/- largest level  a animate"
+    }
+
+    fn status(&self) -> String {
+        self.max_level.map_or_else(
+            || "largest level animated".to_string(),
+            |l| format!("largest level {l}"),
+        )
     }
 
     fn key(&mut self, key: char) {

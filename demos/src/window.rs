@@ -1,8 +1,10 @@
 //! The windowed path: a winit window whose softbuffer surface shows each frame that
 //! glemu renders. Resizing re-creates the framebuffer, Esc or closing quits, letters go
-//! to the demo and the title shows frames per second.
+//! to the demo (`o` toggles the overlay), and the overlay (drawn by glemu into the frame)
+//! and the title show frames per second.
 
 use crate::demo::{context_for, Demo};
+use crate::overlay::{self, Overlay};
 use crate::present::rgba8_to_0rgb;
 use crate::{DemoError, Result};
 use glemu::Context;
@@ -30,6 +32,9 @@ struct App {
     frames: u32,
     fps_frames: u32,
     fps_since: Instant,
+    fps: Option<f32>,
+    overlay: Overlay,
+    show_overlay: bool,
     error: Option<DemoError>,
 }
 
@@ -78,6 +83,16 @@ impl App {
             return Ok(());
         };
         self.demo.draw(ctx, self.start.elapsed().as_secs_f32())?;
+        if self.show_overlay {
+            let rate = self
+                .fps
+                .map_or_else(|| "-- fps".to_string(), |f| format!("{f:.1} fps"));
+            let d = &self.demo;
+            self.overlay.draw(
+                ctx,
+                &overlay::lines(&self.name, &rate, &d.status(), d.keys()),
+            )?;
+        }
         let px = ctx.read_image()?.into_raw();
         surface.resize(nw, nh).map_err(win_err)?;
         let mut buf = surface.buffer_mut().map_err(win_err)?;
@@ -88,6 +103,7 @@ impl App {
         let since = self.fps_since.elapsed();
         if since >= Duration::from_millis(500) {
             let fps = self.fps_frames as f32 / since.as_secs_f32();
+            self.fps = Some(fps);
             window.set_title(&format!("glemu: {} ({w}x{h}) {fps:.1} fps", self.name));
             self.fps_frames = 0;
             self.fps_since = Instant::now();
@@ -128,6 +144,9 @@ impl ApplicationHandler for App {
             } => {
                 match logical_key {
                     Key::Named(NamedKey::Escape) => el.exit(),
+                    Key::Character(s) if s.as_str() == "o" => {
+                        self.show_overlay = !self.show_overlay;
+                    }
                     Key::Character(s) => s.chars().for_each(|c| self.demo.key(c)),
                     _ => {}
                 }
@@ -149,8 +168,9 @@ impl ApplicationHandler for App {
     }
 }
 
-/// Opens a window and runs `name` until Esc, close, or `max_frames` frames.
-pub fn run(name: &str, size: (u32, u32), max_frames: Option<u32>) -> Result<()> {
+/// Opens a window and runs `name` until Esc, close, or `max_frames` frames, with the
+/// overlay shown unless `overlay` is false.
+pub fn run(name: &str, size: (u32, u32), max_frames: Option<u32>, overlay: bool) -> Result<()> {
     let demo = crate::by_name(name).ok_or_else(|| DemoError::Usage(format!("no demo '{name}'")))?;
     let event_loop = EventLoop::new().map_err(win_err)?;
     event_loop.set_control_flow(ControlFlow::Poll);
@@ -166,6 +186,9 @@ pub fn run(name: &str, size: (u32, u32), max_frames: Option<u32>) -> Result<()> 
         frames: 0,
         fps_frames: 0,
         fps_since: Instant::now(),
+        fps: None,
+        overlay: Overlay::default(),
+        show_overlay: overlay,
         error: None,
     };
     event_loop.run_app(&mut app).map_err(win_err)?;

@@ -1,0 +1,30 @@
+!!FP1.0
+DECLARE time = {0.0, 0.0, 0.0, 0.0};
+DEFINE freq = {10.0, 10.0, 7.0, 12.0};
+DEFINE speed = {1.0, 1.3, 0.7, -2.0};
+DEFINE phase = {0.0, 2.094, 4.189, 1.5};
+DEFINE half = {0.5, 0.5, 0.0, 1.0};
+DEFINE one = {1.0, 1.0, 1.0, 1.0};
+MOV R0, speed;
+MUL R0, time.x, R0;
+MAD R1.xy, f[TEX0], freq, R0;
+ADD R2.x, f[TEX0].x, f[TEX0].y;
+MAD R1.z, R2.x, freq.z, R0.z;
+SUB R2.xyz, f[TEX0], half;
+MUL R2.z, R2.z, half.z;
+DP3 R2.x, R2, R2;
+RSQ R2.x, R2.x;
+RCP R2.x, R2.x;
+MAD R1.w, R2.x, freq.w, R0.w;
+SIN R3.x, R1.x;
+SIN R3.y, R1.y;
+SIN R3.z, R1.z;
+SIN R3.w, R1.w;
+DP4 R4.x, R3, one;
+MAD R5, R4.x, phase.w, phase;
+SIN R6.x, R5.x;
+SIN R6.y, R5.y;
+SIN R6.z, R5.z;
+MAD o[COLR].xyz, R6, half.x, half.x;
+MOV o[COLR].w, one.w;
+END
