@@ -14,7 +14,7 @@
 use crate::error::PipelineError;
 use glemu_programs::ir::AtomOp;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 /// Granularity of GPU addresses; every resident buffer starts on a page boundary.
@@ -24,10 +24,72 @@ const FIRST_ADDRESS: u64 = 1 << 32;
 /// Largest buffer the emulated GPU accepts (bytes).
 pub const MAX_BUFFER_SIZE: u64 = 1 << 31;
 
-/// Storage of one buffer object.
+/// Storage of one buffer object. Its size is fixed: a new data store is a new `Buffer`.
 #[derive(Debug, Default)]
 pub struct Buffer {
     data: Mutex<Vec<u8>>,
+    /// The size, readable without the lock (a held store still answers BUFFER_SIZE).
+    len: u64,
+    /// A [`HeldBytes`] guard has the bytes: every checked access fails instead of waiting
+    /// for a lock that the waiting thread itself may hold.
+    held: AtomicBool,
+}
+
+/// The bytes of a buffer, locked for direct access by [`Buffer::hold`] until dropped.
+/// While it lives, [`Buffer::read`] and [`Buffer::write`] are `InvalidOperation`
+/// errors, so a caller on the holding thread gets an error rather than a deadlock.
+///
+/// ```
+/// use glemu_pipeline::Buffer;
+/// let b = Buffer::from_bytes(vec![1, 2, 3]);
+/// let mut held = b.hold().unwrap();
+/// held[0] = 9;
+/// assert!(b.hold().is_err() && b.read(0, &mut [0]).is_err() && b.write(0, &[0]).is_err());
+/// drop(held);
+/// let mut one = [0];
+/// b.read(0, &mut one).unwrap();
+/// assert_eq!(one, [9]);
+/// ```
+#[derive(Debug)]
+pub struct HeldBytes<'a> {
+    guard: MutexGuard<'a, Vec<u8>>,
+    held: &'a AtomicBool,
+}
+
+impl Drop for HeldBytes<'_> {
+    fn drop(&mut self) {
+        self.held.store(false, Ordering::Release);
+    }
+}
+
+impl std::ops::Deref for HeldBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.guard
+    }
+}
+
+impl std::ops::DerefMut for HeldBytes<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.guard
+    }
+}
+
+/// The bytes of a buffer under its lock, for the pipeline's own short accesses.
+#[derive(Debug)]
+pub struct LockedBytes<'a>(MutexGuard<'a, Vec<u8>>);
+
+impl std::ops::Deref for LockedBytes<'_> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for LockedBytes<'_> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
 }
 
 impl Buffer {
@@ -43,40 +105,65 @@ impl Buffer {
             PipelineError::out_of_memory(format!("cannot allocate a buffer of {size} bytes"))
         })?;
         data.resize(size as usize, 0);
-        Ok(Arc::new(Buffer {
-            data: Mutex::new(data),
-        }))
+        Ok(Buffer::from_bytes(data))
     }
 
     /// A buffer holding `bytes`.
     pub fn from_bytes(bytes: Vec<u8>) -> Arc<Buffer> {
         Arc::new(Buffer {
+            len: bytes.len() as u64,
             data: Mutex::new(bytes),
+            held: AtomicBool::new(false),
         })
     }
 
-    /// Locks the contents. Poisoning is ignored: a panicking holder cannot leave the bytes
-    /// in a state that is unsafe to read.
-    pub fn lock(&self) -> MutexGuard<'_, Vec<u8>> {
+    /// Locks the contents (waiting for other threads). Poisoning is ignored: a
+    /// panicking holder cannot leave the bytes in a state that is unsafe to read. Only
+    /// for accesses that end before the caller does anything else; callers that may
+    /// run while a [`HeldBytes`] guard lives check [`Buffer::is_held`] first.
+    pub fn lock(&self) -> LockedBytes<'_> {
+        LockedBytes(self.raw_lock())
+    }
+
+    fn raw_lock(&self) -> MutexGuard<'_, Vec<u8>> {
         self.data.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Locks the contents until the returned guard is dropped; a second hold, and every
+    /// [`Buffer::read`] / [`Buffer::write`] meanwhile, fails with `InvalidOperation`.
+    pub fn hold(&self) -> Result<HeldBytes<'_>, PipelineError> {
+        if self.held.swap(true, Ordering::AcqRel) {
+            return Err(held_error());
+        }
+        Ok(HeldBytes {
+            guard: self.raw_lock(),
+            held: &self.held,
+        })
+    }
+
+    /// Whether a [`HeldBytes`] guard has the bytes.
+    pub fn is_held(&self) -> bool {
+        self.held.load(Ordering::Acquire)
+    }
+
+    fn unheld(&self) -> Result<MutexGuard<'_, Vec<u8>>, PipelineError> {
+        if self.is_held() {
+            return Err(held_error());
+        }
+        Ok(self.raw_lock())
+    }
+
     pub fn len(&self) -> u64 {
-        self.lock().len() as u64
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Replaces the whole contents (glBufferData).
-    pub fn replace(&self, bytes: Vec<u8>) {
-        *self.lock() = bytes;
+        self.len == 0
     }
 
     /// Copies `out.len()` bytes from `offset`.
     pub fn read(&self, offset: u64, out: &mut [u8]) -> Result<(), PipelineError> {
-        let data = self.lock();
+        let data = self.unheld()?;
         let range = byte_range(offset, out.len() as u64, data.len())?;
         out.copy_from_slice(&data[range]);
         Ok(())
@@ -84,7 +171,7 @@ impl Buffer {
 
     /// Writes `bytes` at `offset` (glBufferSubData).
     pub fn write(&self, offset: u64, bytes: &[u8]) -> Result<(), PipelineError> {
-        let mut data = self.lock();
+        let mut data = self.unheld()?;
         let range = byte_range(offset, bytes.len() as u64, data.len())?;
         data[range].copy_from_slice(bytes);
         Ok(())
@@ -92,8 +179,14 @@ impl Buffer {
 
     /// A copy of the whole contents.
     pub fn to_vec(&self) -> Vec<u8> {
-        self.lock().clone()
+        self.raw_lock().clone()
     }
+}
+
+fn held_error() -> PipelineError {
+    PipelineError::invalid_op(
+        "the buffer's bytes are held by a Mapping::bytes() guard; drop it first",
+    )
 }
 
 fn byte_range(offset: u64, len: u64, size: usize) -> Result<std::ops::Range<usize>, PipelineError> {

@@ -8,6 +8,7 @@ use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
 use glemu_pipeline::{Buffer, GpuMemory, PipelineError, PipelineErrorKind};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Maps a pipeline error to the GL error it stands for.
@@ -118,6 +119,21 @@ pub(crate) struct Buffers {
     pub bound: HashMap<u32, u32>,
     /// Indexed bindings: (target, index) → range.
     pub indexed: HashMap<(u32, u32), IndexedBinding>,
+    /// Live `Mapping::bytes()` guards (each holds its buffer's lock).
+    pub guards: Arc<AtomicUsize>,
+}
+
+impl Buffers {
+    /// A draw or dispatch may reach any buffer (bindings, GPU addresses), and its workers
+    /// would wait forever for a lock a `Mapping::bytes()` guard of this thread holds.
+    pub(crate) fn check_no_guard(&self) -> Result<()> {
+        match self.guards.load(Ordering::Acquire) {
+            0 => Ok(()),
+            n => Err(Error::invalid_operation(format!(
+                "{n} Mapping::bytes() guard(s) still hold buffer contents; drop them before drawing"
+            ))),
+        }
+    }
 }
 
 const TARGETS: &[u32] = &[

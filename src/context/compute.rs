@@ -89,6 +89,7 @@ impl Context {
 
     /// Validates and runs a dispatch; its statistics (for benchmarks and tests).
     pub(crate) fn dispatch_groups(&mut self, groups: [u32; 3]) -> Result<ComputeStats> {
+        self.buffers.check_no_guard()?;
         if let Some(g) = groups.iter().find(|&&g| g > MAX_COMPUTE_WORK_GROUP_COUNT) {
             return Err(Error::invalid_value(format!(
                 "{g} work groups exceed MAX_COMPUTE_WORK_GROUP_COUNT ({MAX_COMPUTE_WORK_GROUP_COUNT})"

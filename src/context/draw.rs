@@ -517,6 +517,7 @@ impl Context {
     }
 
     fn submit(&mut self, mode: u32, call: DrawCall) -> Result<()> {
+        self.buffers.check_no_guard()?;
         let xs = &self.xfb.cur.state;
         if xs.capturing() {
             let want = match xs.primitive {

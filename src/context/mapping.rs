@@ -4,14 +4,15 @@
 //! store only through [`Context::flush_mapped_buffer_range`], so unflushed writes are
 //! dropped at unmap (GL leaves them undefined; dropping them is one allowed outcome).
 
-use super::buffers::from_pipeline;
+use super::buffers::{from_pipeline, zeroed};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use glemu_pipeline::memory::HeldBytes;
 use glemu_pipeline::Buffer;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// Every access bit glMapBufferRange defines.
 const ALL_MAP_BITS: u32 = gl::MAP_READ_BIT
@@ -73,6 +74,8 @@ pub struct Mapping {
     live: Arc<AtomicBool>,
     writable: bool,
     readable: bool,
+    /// The context's count of live [`MappedBytes`] guards.
+    guards: Arc<AtomicUsize>,
 }
 
 /// The bytes of a mapped range, locked for direct access ([`Mapping::bytes`]); a slice
@@ -93,22 +96,41 @@ pub struct Mapping {
 /// ```
 #[derive(Debug)]
 pub struct MappedBytes<'a> {
-    guard: MutexGuard<'a, Vec<u8>>,
+    held: HeldBytes<'a>,
     start: usize,
     end: usize,
+    /// Counted in the context while alive: draws refuse to start meanwhile.
+    _alive: GuardCount,
+}
+
+/// One live [`MappedBytes`] guard in its context's count.
+#[derive(Debug)]
+struct GuardCount(Arc<AtomicUsize>);
+
+impl GuardCount {
+    fn new(count: &Arc<AtomicUsize>) -> GuardCount {
+        count.fetch_add(1, Ordering::AcqRel);
+        GuardCount(Arc::clone(count))
+    }
+}
+
+impl Drop for GuardCount {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Deref for MappedBytes<'_> {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        self.guard.get(self.start..self.end).unwrap_or(&[])
+        self.held.get(self.start..self.end).unwrap_or(&[])
     }
 }
 
 impl DerefMut for MappedBytes<'_> {
     fn deref_mut(&mut self) -> &mut [u8] {
         let (s, e) = (self.start, self.end);
-        self.guard.get_mut(s..e).unwrap_or(&mut [])
+        self.held.get_mut(s..e).unwrap_or(&mut [])
     }
 }
 
@@ -205,7 +227,12 @@ impl Mapping {
         self.data.write(at, bytes).map_err(from_pipeline)
     }
 
-    /// Locks the mapped range for direct access.
+    /// Locks the mapped range for direct access. While the guard lives, every other
+    /// access to the buffer's bytes is `INVALID_OPERATION` instead of waiting for this
+    /// lock: a second `bytes()`, [`Mapping::read`] / [`Mapping::write`],
+    /// `get_buffer_sub_data`, `buffer_sub_data`, copies and flushes of the buffer, and
+    /// every draw and dispatch of the context (a draw may reach any buffer through a
+    /// binding or a GPU address).
     ///
     /// ```
     /// use glemu::{gl, Context};
@@ -222,9 +249,10 @@ impl Mapping {
     pub fn bytes(&self) -> Result<MappedBytes<'_>> {
         self.check()?;
         Ok(MappedBytes {
-            guard: self.data.lock(),
+            held: self.data.hold().map_err(from_pipeline)?,
             start: self.base as usize,
             end: (self.base + self.len) as usize,
+            _alive: GuardCount::new(&self.guards),
         })
     }
 }
@@ -357,12 +385,13 @@ impl Context {
             .get_mut(&id)
             .ok_or_else(|| Error::invalid_operation("buffer vanished"))?;
         let live = Arc::new(AtomicBool::new(true));
-        let staging = (access & gl::MAP_FLUSH_EXPLICIT_BIT != 0).then(|| {
-            let mut window = vec![0; length as usize];
-            // The window lies inside the store (checked by the caller).
-            let _ = o.data.read(offset, &mut window);
-            Buffer::from_bytes(window)
-        });
+        let staging = if access & gl::MAP_FLUSH_EXPLICIT_BIT != 0 {
+            let mut window = zeroed(length)?;
+            o.data.read(offset, &mut window).map_err(from_pipeline)?;
+            Some(Buffer::from_bytes(window))
+        } else {
+            None
+        };
         let (data, base) = match &staging {
             Some(s) => (Arc::clone(s), 0),
             None => (Arc::clone(&o.data), offset),
@@ -386,6 +415,7 @@ impl Context {
             live,
             writable: access & gl::MAP_WRITE_BIT != 0,
             readable: access & gl::MAP_READ_BIT != 0,
+            guards: Arc::clone(&self.buffers.guards),
         })
     }
 
@@ -521,5 +551,99 @@ mod tests {
         assert!(ctx.unmap_buffer(gl::ARRAY_BUFFER).is_err());
         let usage = ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_USAGE);
         assert_eq!(usage.unwrap(), gl::STREAM_DRAW as i32);
+    }
+
+    /// Runs `f` on its own thread; a call that waits for the held lock fails the test
+    /// after 10 s instead of hanging the suite.
+    fn without_deadlock(f: impl FnOnce() + Send + 'static) {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            f();
+            let _ = tx.send(());
+        });
+        match rx.recv_timeout(std::time::Duration::from_secs(10)) {
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                panic!("deadlock: a call waited for the lock of a Mapping::bytes() guard")
+            }
+            // A panic inside `f` (a failed assertion) drops the sender.
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("the check failed"),
+            Ok(()) => {}
+        }
+    }
+
+    /// The call failed because of the guard (not for another reason).
+    fn invalid_op<T: std::fmt::Debug>(r: Result<T>) {
+        let e = r.unwrap_err();
+        assert_eq!(e.gl, crate::GlError::InvalidOperation, "{e}");
+        assert!(e.to_string().contains("Mapping::bytes() guard"), "{e}");
+    }
+
+    /// A persistently mapped vertex buffer with a held guard, and the calls that would
+    /// have waited for its lock on the holding thread.
+    #[test]
+    fn calls_during_a_held_guard_are_invalid_operation() {
+        without_deadlock(|| {
+            let mut ctx = Context::new(4, 4).unwrap();
+            let flags = gl::MAP_READ_BIT
+                | gl::MAP_WRITE_BIT
+                | gl::MAP_PERSISTENT_BIT
+                | gl::DYNAMIC_STORAGE_BIT;
+            ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+            ctx.buffer_storage(gl::ARRAY_BUFFER, &[0.0f32; 8], flags)
+                .unwrap();
+            ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0)
+                .unwrap();
+            ctx.enable_vertex_attrib_array(0).unwrap();
+            let bits = gl::MAP_READ_BIT | gl::MAP_WRITE_BIT | gl::MAP_PERSISTENT_BIT;
+            let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 0, 32, bits).unwrap();
+            let mut held = m.bytes().unwrap();
+            held[0] = 1;
+            // Draws and dispatches (the draw's workers would wait for this thread).
+            invalid_op(ctx.draw_arrays(gl::POINTS, 0, 2));
+            invalid_op(ctx.dispatch_compute(1, 1, 1));
+            // The buffer's contents through the context.
+            invalid_op(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 4));
+            invalid_op(ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[1u8]));
+            ctx.bind_buffer(gl::COPY_WRITE_BUFFER, 2).unwrap();
+            ctx.buffer_data_size(gl::COPY_WRITE_BUFFER, 8, gl::STATIC_DRAW)
+                .unwrap();
+            invalid_op(ctx.copy_buffer_sub_data(gl::ARRAY_BUFFER, gl::COPY_WRITE_BUFFER, 0, 0, 4));
+            // The mapping itself.
+            invalid_op(m.read(0, 4));
+            invalid_op(m.write(0, &[2u8]));
+            invalid_op(m.bytes());
+            // What needs no lock still answers.
+            let size = ctx.get_buffer_parameter_iv(gl::ARRAY_BUFFER, gl::BUFFER_SIZE);
+            assert_eq!(size.unwrap(), 32);
+            drop(held);
+            assert_eq!(m.read(0, 2).unwrap(), vec![1, 0]);
+            ctx.draw_arrays(gl::POINTS, 0, 2).unwrap();
+            ctx.buffer_sub_data(gl::ARRAY_BUFFER, 0, &[3u8]).unwrap();
+            assert_eq!(
+                ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 1).unwrap(),
+                vec![3]
+            );
+        });
+    }
+
+    /// A guard that outlives its mapping still keeps the lock: the buffer's next
+    /// users get errors, and an explicit-flush mapping's staging copy is guarded too.
+    #[test]
+    fn a_guard_outliving_its_mapping_or_on_a_staging_copy_blocks_nothing() {
+        without_deadlock(|| {
+            let (mut ctx, m) = mapped(gl::MAP_READ_BIT | gl::MAP_WRITE_BIT);
+            let held = m.bytes().unwrap();
+            ctx.unmap_buffer(gl::ARRAY_BUFFER).unwrap();
+            invalid_op(ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, 1));
+            let flush = gl::MAP_WRITE_BIT | gl::MAP_FLUSH_EXPLICIT_BIT;
+            invalid_op(ctx.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, flush));
+            drop(held);
+            let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 0, 4, flush).unwrap();
+            let held = m.bytes().unwrap();
+            invalid_op(ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 0, 1));
+            drop(held);
+            ctx.flush_mapped_buffer_range(gl::ARRAY_BUFFER, 0, 1)
+                .unwrap();
+        });
     }
 }
