@@ -32,7 +32,7 @@ pub trait Demo {
 }
 
 /// The demos, by the name the command line takes, with a one-line description.
-pub const NAMES: [(&str, &str); 5] = [
+pub const NAMES: [(&str, &str); 6] = [
     (
         "tess",
         "NV_tessellation_program5: a rippling surface, levels from distance to a moving focus",
@@ -53,6 +53,10 @@ pub const NAMES: [(&str, &str); 5] = [
         "terrain",
         "tessellation + geometry program: hills, level +/-, spacing s, GP wireframe overlay w",
     ),
+    (
+        "particles",
+        "stream-out: vertex-program simulation, transform feedback ping-pong, GP sprites, +/- count",
+    ),
 ];
 
 /// The demo called `name`, or `None`.
@@ -63,6 +67,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Demo>> {
         "lit" => Some(Box::new(crate::lit::Lit::default())),
         "legacy" => Some(Box::new(crate::legacy::Legacy::default())),
         "terrain" => Some(Box::new(crate::terrain::Terrain::default())),
+        "particles" => Some(Box::new(crate::particles::Particles::default())),
         _ => None,
     }
 }

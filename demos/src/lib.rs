@@ -12,6 +12,7 @@ pub mod headless;
 pub mod legacy;
 pub mod lit;
 pub mod overlay;
+pub mod particles;
 pub mod present;
 pub mod sprites;
 pub mod terrain;

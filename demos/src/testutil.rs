@@ -51,3 +51,42 @@ pub fn assert_near(got: [f32; 4], want: &[f32], tol: f32, what: &str) {
         );
     }
 }
+
+/// Asserts `frame` matches the reviewed reference `reference/NAME.png` (made by
+/// `glemu-demos NAME --headless reference/NAME.png --size WxH --frames N --no-overlay`
+/// and looked at; reference/README.md says why each has no oracle twin): at most 0.5% of
+/// the pixels may differ, each by at most 2/255 per channel.
+pub fn assert_matches_reference(name: &str, frame: &Frame) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("reference")
+        .join(format!("{name}.png"));
+    let want = image::open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .to_rgba8();
+    assert_eq!(want.dimensions(), (frame.w, frame.h), "{name}: size");
+    let allowed = frame.px.len() / 4 / 200;
+    let mut off = 0usize;
+    for (i, (a, b)) in frame
+        .px
+        .chunks_exact(4)
+        .zip(want.as_raw().chunks_exact(4))
+        .enumerate()
+    {
+        let d = a
+            .iter()
+            .zip(b)
+            .map(|(x, y)| x.abs_diff(*y))
+            .max()
+            .unwrap_or(0);
+        let (x, y) = (i as u32 % frame.w, i as u32 / frame.w);
+        assert!(
+            d <= 2,
+            "{name}: pixel ({x}, {y}) from the top: {a:?}, reference {b:?}"
+        );
+        off += usize::from(d > 0);
+    }
+    assert!(
+        off <= allowed,
+        "{name}: {off} pixels differ (allowed {allowed})"
+    );
+}
