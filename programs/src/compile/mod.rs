@@ -182,41 +182,56 @@ impl Kernels {
         if kernel.long {
             state.reset_run();
         }
-        let (status, mut frame) =
-            frame::run(&kernel.code, prog, state, active, params, budget, env);
-        if status == frame::RERUN {
-            return None;
-        }
-        if status == frame::BUDGET || status == frame::CALL_DEPTH {
-            let pc = frame.error_pc;
+        let error_at = |pc: u32, kind| {
             let span = prog
                 .instructions
                 .get(pc as usize)
                 .map(|i| i.span)
                 .unwrap_or_default();
-            let kind = if status == frame::BUDGET {
-                crate::exec::ExecErrorKind::BudgetExceeded(budget)
-            } else {
-                crate::exec::ExecErrorKind::CallStackOverflow
-            };
-            return Some(Err(ExecError::new(pc, span, kind)));
+            ExecError::new(pc, span, kind)
+        };
+        let (result, kill) = frame::run(
+            &kernel.code,
+            prog,
+            state,
+            active,
+            params,
+            budget,
+            env,
+            |status, frame| match status {
+                frame::DONE => {
+                    let mut stats = frame.stats;
+                    stats.instructions = frame.instructions;
+                    stats.lane_instructions = frame.lane_instructions;
+                    (Some(Ok(stats)), frame.kill)
+                }
+                frame::RERUN => (None, 0),
+                frame::BUDGET => (
+                    Some(Err(error_at(
+                        frame.error_pc,
+                        crate::exec::ExecErrorKind::BudgetExceeded(budget),
+                    ))),
+                    0,
+                ),
+                frame::CALL_DEPTH => (
+                    Some(Err(error_at(
+                        frame.error_pc,
+                        crate::exec::ExecErrorKind::CallStackOverflow,
+                    ))),
+                    0,
+                ),
+                _ => {
+                    let (pc, kind) = frame.error.take().unwrap_or((
+                        0,
+                        crate::exec::ExecErrorKind::Malformed(format!("kernel status {status}")),
+                    ));
+                    (Some(Err(error_at(pc, kind))), 0)
+                }
+            },
+        );
+        if let Some(Ok(_)) = result {
+            state.kill = kill;
         }
-        if status != frame::DONE {
-            let (pc, kind) = frame.error.take().unwrap_or((
-                0,
-                crate::exec::ExecErrorKind::Malformed(format!("kernel status {status}")),
-            ));
-            let span = prog
-                .instructions
-                .get(pc as usize)
-                .map(|i| i.span)
-                .unwrap_or_default();
-            return Some(Err(ExecError::new(pc, span, kind)));
-        }
-        state.kill = frame.kill;
-        let mut stats = frame.stats;
-        stats.instructions = frame.instructions;
-        stats.lane_instructions = frame.lane_instructions;
-        Some(Ok(stats))
+        result
     }
 }
