@@ -377,6 +377,16 @@ impl<'a> ClipContext<'a> {
         let hi = range.end.min(prims.len());
         out.primitives.reserve(hi - lo);
         let verts = prims.verts.get(lo * per..hi * per).unwrap_or(&[]);
+        if class == PrimClass::Triangles && self.mask_src.is_none() && self.viewport_src.is_none() {
+            // Every triangle in viewport 0 (the common case): no per-primitive mask walk.
+            for (p, vs) in (lo..hi).zip(verts.chunks_exact(3)) {
+                let id = ids.get(p).copied().unwrap_or(p as u32);
+                let prov = prims.provoking.get(p).copied().unwrap_or(0);
+                let idx = [vs[0] as usize, vs[1] as usize, vs[2] as usize];
+                self.add_triangle(&idx, prov, id, prims.edges(p), 0, out);
+            }
+            return;
+        }
         for (p, vs) in (lo..hi).zip(verts.chunks_exact(per)) {
             let id = ids.get(p).copied().unwrap_or(p as u32);
             let prov = prims.provoking.get(p).copied().unwrap_or(0);
@@ -518,6 +528,7 @@ impl<'a> ClipContext<'a> {
         }
     }
 
+    #[inline]
     fn add_triangle(
         &self,
         idx: &[usize],

@@ -276,9 +276,25 @@ pub fn read_indices(
         })?;
     let bytes = data.get(ib.offset as usize..end as usize).unwrap_or(&[]);
     let mut out = Vec::with_capacity(n);
-    for chunk in bytes.chunks_exact(size as usize) {
-        let v = crate::memory::read_le(chunk) as u32;
-        out.push(if Some(v) == restart { RESTART } else { v });
+    // One loop per index size, so each compiles to plain loads (a byte-wise read_le per
+    // index cost as much as the rest of index processing).
+    let restart = |v: u32| if Some(v) == restart { RESTART } else { v };
+    match size {
+        4 => out.extend(
+            bytes
+                .chunks_exact(4)
+                .map(|c| restart(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+        ),
+        2 => out.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| restart(u32::from(u16::from_le_bytes([c[0], c[1]])))),
+        ),
+        _ => out.extend(
+            bytes
+                .chunks_exact(size as usize)
+                .map(|c| restart(crate::memory::read_le(c) as u32)),
+        ),
     }
     Ok(out)
 }
@@ -392,6 +408,31 @@ pub fn fetch_array(
     let esize = u64::from(array.format.element_size());
     let stride = u64::from(array.stride);
     let data = array.buffer.lock();
+    let f = &array.format;
+    if f.ty == AttribType::Float && f.conversion == AttribConversion::Float && !f.bgra {
+        // Plain floats (most arrays): the words as they are, (0, 0, 0, 1) filling the rest.
+        let n = usize::from(f.size.min(4));
+        for e in elements {
+            let bytes = e
+                .checked_mul(stride)
+                .and_then(|s| s.checked_add(array.offset))
+                .and_then(|s| {
+                    let end = s.checked_add(esize)?;
+                    data.get(usize::try_from(s).ok()?..usize::try_from(end).ok()?)
+                });
+            let mut v = [0, 0, 0, 1.0f32.to_bits()];
+            match bytes {
+                Some(b) => {
+                    for (d, c) in v.iter_mut().zip(b.chunks_exact(4)).take(n) {
+                        *d = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                    }
+                }
+                None => v = [0; 4],
+            }
+            out.push(v);
+        }
+        return;
+    }
     for e in elements {
         let start = e
             .checked_mul(stride)
@@ -674,6 +715,43 @@ mod tests {
         assert_eq!(element_index(&array, 5, 4, 1), 3);
         array.divisor = 0;
         assert_eq!(element_index(&array, 5, 4, 1), 5);
+    }
+
+    #[test]
+    fn plain_float_arrays_read_as_decode_element() {
+        let words: Vec<u32> = (0..23).map(|i| (i as f32 * 1.5 - 4.0).to_bits()).collect();
+        let buffer = Buffer::from_bytes(bytemuck::cast_slice(&words[..]).to_vec());
+        for size in 1..=4u8 {
+            for stride in [4u32, 12, 16] {
+                let array = VertexArray {
+                    buffer: buffer.clone(),
+                    offset: 8,
+                    stride,
+                    format: AttribFormat::float(size),
+                    divisor: 0,
+                };
+                let elems = [0u64, 3, 1, 5, 30, u64::MAX];
+                let mut out = Vec::new();
+                fetch_array(&array, elems.into_iter(), &mut out);
+                let data = array.buffer.lock();
+                let want: Vec<[u32; 4]> = elems
+                    .iter()
+                    .map(|&e| {
+                        let s = e
+                            .checked_mul(u64::from(stride))
+                            .and_then(|s| s.checked_add(8));
+                        let end = s.and_then(|s| s.checked_add(4 * u64::from(size)));
+                        match (s, end) {
+                            (Some(s), Some(e)) if e <= data.len() as u64 => {
+                                decode_element(&array.format, &data[s as usize..e as usize])
+                            }
+                            _ => [0; 4],
+                        }
+                    })
+                    .collect();
+                assert_eq!(out, want, "size {size} stride {stride}");
+            }
+        }
     }
 
     #[test]
