@@ -32,7 +32,7 @@ pub trait Demo {
 }
 
 /// The demos, by the name the command line takes, with a one-line description.
-pub const NAMES: [(&str, &str); 6] = [
+pub const NAMES: [(&str, &str); 7] = [
     (
         "tess",
         "NV_tessellation_program5: a rippling surface, levels from distance to a moving focus",
@@ -57,6 +57,10 @@ pub const NAMES: [(&str, &str); 6] = [
         "particles",
         "stream-out: vertex-program simulation, transform feedback ping-pong, GP sprites, +/- count",
     ),
+    (
+        "supersample",
+        "IPAS/IPAO programmable supersampling beside plain shading, split screen, MSAA m",
+    ),
 ];
 
 /// The demo called `name`, or `None`.
@@ -68,6 +72,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Demo>> {
         "legacy" => Some(Box::new(crate::legacy::Legacy::default())),
         "terrain" => Some(Box::new(crate::terrain::Terrain::default())),
         "particles" => Some(Box::new(crate::particles::Particles::default())),
+        "supersample" => Some(Box::new(crate::supersample::Supersample::default())),
         _ => None,
     }
 }

@@ -15,6 +15,7 @@ pub mod overlay;
 pub mod particles;
 pub mod present;
 pub mod sprites;
+pub mod supersample;
 pub mod terrain;
 pub mod tess;
 #[cfg(test)]
