@@ -57,12 +57,15 @@ impl GlError {
     }
 }
 
-/// A failed Context call: the GL error plus a message saying what was wrong.
+/// A failed Context call: the GL error plus a message saying what was wrong, and for a
+/// program that failed to load or to run, where in its text ([`Error::program`]) and the
+/// error of the layer below ([`Error::cause`], also `std::error::Error::source`).
 ///
 /// ```
 /// let e = glemu::Error::invalid_value("index 99 is out of range");
 /// assert_eq!(e.gl, glemu::GlError::InvalidValue);
 /// assert_eq!(e.to_string(), "GL_INVALID_VALUE: index 99 is out of range");
+/// assert!(e.program.is_none());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
@@ -70,6 +73,66 @@ pub struct Error {
     pub gl: GlError,
     /// What went wrong, for humans.
     pub message: String,
+    /// Where in a program's text the error is, when a program failed to load or to run.
+    pub program: Option<ProgramLocation>,
+    /// The error of the layer below this one came from, as data.
+    pub cause: Option<Box<Cause>>,
+}
+
+/// A place in a program's text: the one a load error points at, or the instruction a
+/// run-time error stopped at.
+///
+/// ```
+/// use glemu::{gl, Context, ProgramLocation};
+/// let mut ctx = Context::new(4, 4).unwrap();
+/// let text = "!!ARBvp1.0\nTEMP t;\n  FOO t;\nEND\n";
+/// let e = ctx.program_string(gl::VERTEX_PROGRAM_ARB, text).unwrap_err();
+/// let at = e.program.unwrap();
+/// assert_eq!((at.line, at.column, at.byte, at.instruction), (3, 3, 21, None));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ProgramLocation {
+    /// The program's stage.
+    pub stage: glemu_programs::Stage,
+    /// Index into the program's instructions, for a run-time error.
+    pub instruction: Option<u32>,
+    /// Byte offset in the program text (`PROGRAM_ERROR_POSITION` for a load error).
+    pub byte: u32,
+    /// 1-based line of `byte` in the program text.
+    pub line: u32,
+    /// 1-based column of `byte` (bytes from the start of its line).
+    pub column: u32,
+}
+
+impl ProgramLocation {
+    /// The location of byte `byte` of `text`, a program of `stage`.
+    pub fn new(
+        stage: glemu_programs::Stage,
+        text: &str,
+        byte: u32,
+        instruction: Option<u32>,
+    ) -> ProgramLocation {
+        let (line, column) = glemu_programs::span::line_col(text, byte as usize);
+        ProgramLocation {
+            stage,
+            instruction,
+            byte,
+            line,
+            column,
+        }
+    }
+}
+
+/// The lower layer's error an [`Error`] wraps.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Cause {
+    /// A program failed to load: the assembler's error (its message without the place).
+    #[error(transparent)]
+    Load(glemu_programs::ProgramError),
+    /// A draw, dispatch or buffer operation failed in the pipeline (a program's run-time
+    /// error is [`glemu_pipeline::PipelineError::Program`]).
+    #[error(transparent)]
+    Pipeline(glemu_pipeline::PipelineError),
 }
 
 impl Error {
@@ -83,7 +146,21 @@ impl Error {
         Error {
             gl,
             message: message.into(),
+            program: None,
+            cause: None,
         }
+    }
+
+    /// This error with `cause` as its source.
+    pub fn caused_by(mut self, cause: Cause) -> Error {
+        self.cause = Some(Box::new(cause));
+        self
+    }
+
+    /// This error located at `at` in a program.
+    pub fn at(mut self, at: ProgramLocation) -> Error {
+        self.program = Some(at);
+        self
     }
 
     /// `GL_INVALID_ENUM` naming the parameter and the value.
@@ -144,7 +221,14 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.cause.as_deref()? {
+            Cause::Load(e) => Some(e),
+            Cause::Pipeline(e) => Some(e),
+        }
+    }
+}
 
 /// Result of every Context call.
 ///

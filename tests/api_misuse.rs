@@ -1569,6 +1569,50 @@ fn program_errors_report_position_and_string() {
 }
 
 #[test]
+fn program_errors_carry_their_place_in_the_program() {
+    use glemu::programs::Stage;
+    use glemu::{Cause, GlError, PipelineError};
+    let mut ctx = Context::new(4, 4).unwrap();
+    // Load error: the place of the offending token, and the assembler's own error.
+    let bad = "!!ARBvp1.0\nTEMP t;\n  FOO t;\nEND\n";
+    let e = ctx.program_string(gl::VERTEX_PROGRAM_ARB, bad).unwrap_err();
+    let at = e.program.unwrap();
+    assert_eq!(
+        (at.stage, at.line, at.column, at.instruction),
+        (Stage::Vertex, 3, 3, None)
+    );
+    assert!(matches!(e.cause.as_deref(), Some(Cause::Load(l)) if l.position() == 21));
+    // Run-time error: a subroutine that calls itself overflows the call stack at the CAL
+    // inside it (instruction 0, line 3); the pipeline's error says so as data.
+    let runaway = "!!NVvp5.0\nf:\nCAL f;\nRET;\nmain:\nCAL f;\nMOV result.position, 0;\nEND\n";
+    ctx.program_string(gl::VERTEX_PROGRAM_ARB, runaway).unwrap();
+    ctx.enable(gl::VERTEX_PROGRAM_ARB).unwrap();
+    let e = ctx.draw_arrays(gl::POINTS, 0, 1).unwrap_err();
+    assert_eq!(e.gl, GlError::InvalidOperation);
+    let at = e.program.unwrap();
+    assert_eq!(
+        (at.stage, at.instruction, at.line, at.column),
+        (Stage::Vertex, Some(0), 3, 1)
+    );
+    let Some(Cause::Pipeline(PipelineError::Program { stage, source, .. })) = e.cause.as_deref()
+    else {
+        panic!("{e:?}");
+    };
+    assert_eq!(*stage, Stage::Vertex);
+    assert_eq!(source.inst, 0);
+    assert!(
+        e.message
+            .starts_with("vertex program: instruction 0 (byte 13): "),
+        "{e}"
+    );
+    let source = std::error::Error::source(&e).unwrap();
+    assert!(
+        source.source().is_some(),
+        "the chain reaches the executor's error"
+    );
+}
+
+#[test]
 fn context_is_send() {
     fn is_send<T: Send>() {}
     is_send::<Context>();

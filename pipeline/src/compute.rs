@@ -9,7 +9,7 @@
 //! images and counters are shared by all groups: atomics are exact, so a program whose
 //! groups do not race on memory leaves the same bytes at any thread count.
 
-use crate::env::{forward_env_resources_to_base, timed_out, Resources, StageEnv};
+use crate::env::{forward_env_resources_to_base, Resources, StageEnv};
 use crate::error::PipelineError;
 use crate::images::ImageUnit;
 use crate::memory::GpuMemory;
@@ -156,7 +156,7 @@ pub fn dispatch(state: &ComputeState, groups: [u32; 3]) -> Result<ComputeStats, 
             Ok(a)
         })
         .map_err(|e| match state.deadline {
-            Some(d) if d.passed() => timed_out(glemu_raster::RasterError::TimedOut(d.limit)),
+            Some(d) if d.passed() => PipelineError::TimedOut { limit: d.limit },
             _ => e,
         })?;
     Ok(ComputeStats {
@@ -244,11 +244,10 @@ impl GroupJob<'_> {
         };
         sp.executor
             .run_group(&mut scratch.states, self.invocations, &sp.params, &mut env)
-            .map_err(|e| {
-                PipelineError::execution(format!(
-                    "compute program, work group ({}, {}, {}): {e}",
-                    group[0], group[1], group[2]
-                ))
+            .map_err(|source| PipelineError::Program {
+                stage: Stage::Compute,
+                work_group: Some(group),
+                source,
             })
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::assembly::{assemble, drop_adjacency, PrimClass, Primitives};
 use crate::clip::ClipContext;
-use crate::env::{timed_out, Resources};
+use crate::env::Resources;
 use crate::error::PipelineError;
 use crate::fragment::{FragmentPlan, ProgramShader};
 use crate::state::{DrawState, DrawStats};
@@ -99,7 +99,7 @@ fn draw_with(
         let mut stats = run_stages(state, rasterizer, fb, xfb, &res, trace).map_err(|e| {
             // Whichever stage noticed first, a draw past its deadline says so.
             match state.raster.deadline {
-                Some(d) if d.passed() => timed_out(RasterError::TimedOut(d.limit)),
+                Some(d) if d.passed() => PipelineError::TimedOut { limit: d.limit },
                 _ => e,
             }
         })?;
@@ -382,7 +382,7 @@ fn run_stages(
     }
     let r = rasterizer
         .draw_source(fb, &rstate, &source, &shader)
-        .map_err(|e| PipelineError::execution(e.to_string()))?;
+        .map_err(PipelineError::from)?;
     stats.samples_passed = r.samples_passed;
     stats.primitives_rasterized = r.primitives_rasterized;
     stats.fragment_invocations = shader.invocations();

@@ -5,7 +5,7 @@
 //! builds a small [`StageEnv`] around it. Geometry and fragment stages wrap a `StageEnv`
 //! to add EMIT and IPAx.
 
-use crate::error::{PipelineError, PipelineErrorKind};
+use crate::error::PipelineError;
 use crate::images::{self, ImageUnit};
 use crate::memory::{read_le, write_le, Buffer, GpuMemory};
 use crate::state::{BufferRange, TextureUnit};
@@ -13,7 +13,7 @@ use glemu_programs::exec::{
     Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{Stage, TexTarget};
-use glemu_raster::{Deadline, RasterError};
+use glemu_raster::Deadline;
 use glemu_textures::nv::{unpack, unpack_lod_clamp, NvOffset, NvOpcode};
 use glemu_textures::{Bound, Lanes, Target};
 use std::sync::Arc;
@@ -36,22 +36,7 @@ impl Resources {
     /// `Err` once the draw's deadline has passed: stages call it per batch of work, so
     /// native kernels (which never ask [`Env::interrupted`]) stop too.
     pub fn check_deadline(&self) -> Result<(), PipelineError> {
-        Deadline::check(self.deadline).map_err(timed_out)
-    }
-}
-
-/// The error of a draw stopped by its watchdog.
-pub fn timed_out(e: RasterError) -> PipelineError {
-    match e {
-        RasterError::TimedOut(limit) => PipelineError::new(
-            PipelineErrorKind::TimedOut,
-            format!(
-                "the draw ran past its time limit of {:.3} s and was stopped \
-                 (Context::set_draw_time_limit, glemu --timeout)",
-                limit.as_secs_f64()
-            ),
-        ),
-        e => PipelineError::execution(e.to_string()),
+        Deadline::check(self.deadline).map_err(PipelineError::from)
     }
 }
 

@@ -604,7 +604,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
                 .map(drop),
             Some((t, lane)) => self.run_traced(s, batch, active, &mut env, t, lane),
         }
-        .map_err(|e| ShaderError(format!("fragment program: {e}")))?;
+        .map_err(ShaderError::new)?;
         // Colours the program never writes keep the zeros the rasterizer's outputs start
         // with (see FragmentOutputs).
         for (slot, dst) in &self.outputs {

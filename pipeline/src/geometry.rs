@@ -376,7 +376,7 @@ impl ChunkShape<'_> {
             env.emitted.iter_mut().for_each(|c| *c = 0);
             gs.executor
                 .run(&mut ls, lanes_mask(batch.len()), &gs.params, &mut env)
-                .map_err(|e| PipelineError::execution(format!("geometry program: {e}")))?;
+                .map_err(|e| PipelineError::program(Stage::Geometry, e))?;
             for (lane, (p, _)) in batch.iter().enumerate() {
                 let id = self.ids.get(*p).copied().unwrap_or(*p as u32);
                 if let Some(passed) = self.passed {

@@ -154,7 +154,7 @@ fn run_control(
         }
         tcs.executor
             .run_patch(&mut states, n_out, &tcs.params, &mut env)
-            .map_err(|e| PipelineError::execution(format!("tessellation control program: {e}")))?;
+            .map_err(|e| PipelineError::program(Stage::TessControl, e))?;
         let first = verts.len();
         for (m, ls) in (0..n_out).filter_map(|m| Some((m, states.get(m / MAX_LANES)?))) {
             let row: Vec<[u32; 4]> = vertex_cols
@@ -449,9 +449,7 @@ fn evaluate_patch(
         }
         tes.executor
             .run(ls, lanes_mask(chunk.len()), &tes.params, &mut env)
-            .map_err(|e| {
-                PipelineError::execution(format!("tessellation evaluation program: {e}"))
-            })?;
+            .map_err(|e| PipelineError::program(Stage::TessEval, e))?;
         for lane in 0..chunk.len() {
             for (o, _) in layout {
                 rows.push(ls.output_lane(*o, lane));

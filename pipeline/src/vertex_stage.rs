@@ -447,7 +447,7 @@ fn run_batch(
     vs.executor
         .run(ls, lanes_mask(lanes), &vs.params, env)
         .map(|_| ())
-        .map_err(|e| PipelineError::execution(format!("vertex program: {e}")))
+        .map_err(|e| PipelineError::program(Stage::Vertex, e))
 }
 
 #[cfg(test)]

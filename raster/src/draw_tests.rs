@@ -1169,7 +1169,7 @@ fn shader_errors_propagate() {
     let fails = FnShader(
         ShaderInfo::default(),
         |_: &FragmentBatch<'_>, _: &mut FragmentOutputs| {
-            Err(ShaderError("instruction budget exhausted".into()))
+            Err(ShaderError::new("instruction budget exhausted"))
         },
     );
     let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
@@ -1179,7 +1179,9 @@ fn shader_errors_propagate() {
     let e = r.draw(&mut f, &DrawState::default(), &inp, &fails);
     assert_eq!(
         e,
-        Err(RasterError::Shader("instruction budget exhausted".into()))
+        Err(RasterError::Shader(ShaderError::new(
+            "instruction budget exhausted"
+        )))
     );
 }
 

@@ -3,7 +3,7 @@
 
 use super::mapping::{MapState, MUTABLE_STORAGE_FLAGS};
 use super::Context;
-use crate::error::{Error, GlError, Result};
+use crate::error::{Cause, Error, GlError, Result};
 use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
 use glemu_pipeline::{Buffer, GpuMemory, PipelineError, PipelineErrorKind};
@@ -13,12 +13,12 @@ use std::sync::Arc;
 
 /// Maps a pipeline error to the GL error it stands for.
 pub(crate) fn from_pipeline(e: PipelineError) -> Error {
-    let gl = match e.kind {
+    let gl = match e.kind() {
         PipelineErrorKind::InvalidValue => GlError::InvalidValue,
         PipelineErrorKind::OutOfMemory => GlError::OutOfMemory,
         _ => GlError::InvalidOperation,
     };
-    Error::new(gl, e.message)
+    Error::new(gl, e.to_string()).caused_by(Cause::Pipeline(e))
 }
 
 /// `size` zero bytes, or `OUT_OF_MEMORY` when they cannot be allocated.

@@ -131,7 +131,7 @@ impl Context {
         // The snapshot's texture references go before image stores are written back.
         drop(state);
         let written = self.write_back_images();
-        let stats = result.map_err(from_pipeline)?;
+        let stats = result.map_err(|e| self.locate_run_error(from_pipeline(e)))?;
         written?;
         Ok(stats)
     }

@@ -570,7 +570,7 @@ impl Context {
                 Err(e) => {
                     // Image stores made before the failure still land, as on a GPU.
                     let _ = self.write_back_images();
-                    return Err(e);
+                    return Err(self.locate_run_error(e));
                 }
             };
             if layer == 0 {

@@ -2,8 +2,9 @@
 //! loading text, binding, env/local/named parameters, error position and string.
 
 use super::Context;
-use crate::error::{Error, Result};
+use crate::error::{Cause, Error, ProgramLocation, Result};
 use crate::gl;
+use glemu_pipeline::PipelineError;
 use glemu_programs::{assemble_with, Program, Stage};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -285,7 +286,8 @@ impl Context {
             // Reported like a load error too (PROGRAM_ERROR_STRING, position 0).
             self.programs.error_position = 0;
             self.programs.error_string = format!("1:1: {m}");
-            return Err(Error::out_of_memory(m));
+            let at = ProgramLocation::new(index_stage(t), text, 0, None);
+            return Err(Error::out_of_memory(m).at(at));
         }
         match assemble_with(text, Some(index_stage(t)), &crate::caps::LIMITS) {
             Ok(program) => {
@@ -303,13 +305,38 @@ impl Context {
             }
             Err(e) => {
                 self.programs.error_position = i32::try_from(e.position()).unwrap_or(i32::MAX);
-                let (line, col) = e.line_col(text);
-                self.programs.error_string = format!("{line}:{col}: {}", e.message);
+                let at = ProgramLocation::new(index_stage(t), text, e.span.start, None);
+                self.programs.error_string = format!("{}:{}: {}", at.line, at.column, e.message);
                 Err(Error::invalid_operation(format!(
                     "program failed to load: {}",
                     self.programs.error_string
-                )))
+                ))
+                .at(at)
+                .caused_by(Cause::Load(e)))
             }
+        }
+    }
+
+    /// `e` located in the text of the enabled program whose run-time error it wraps (a
+    /// draw or dispatch's [`PipelineError::Program`]).
+    pub(crate) fn locate_run_error(&self, e: Error) -> Error {
+        let Some(Cause::Pipeline(PipelineError::Program { stage, source, .. })) =
+            e.cause.as_deref()
+        else {
+            return e;
+        };
+        let (stage, byte, inst) = (*stage, source.span.start, source.inst);
+        let Some(t) = (0..TARGETS.len()).find(|&i| index_stage(i) == stage) else {
+            return e;
+        };
+        // A stage without an enabled program ran a generated (fixed-function) one.
+        let enabled = self.st.program_enabled.get(t).copied().unwrap_or(false);
+        match self.programs.bound_object(t) {
+            Some(o) if enabled && !o.source.is_empty() => {
+                let at = ProgramLocation::new(stage, &o.source, byte, Some(inst));
+                e.at(at)
+            }
+            _ => e,
         }
     }
 

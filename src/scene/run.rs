@@ -5,7 +5,7 @@ use super::command::{Command, MatrixTarget, ParamKind, ProbeRegion};
 use super::parse::{AttribTarget, Require, Scene};
 use super::SceneError;
 use crate::context::buffers::param_buffer_target_for;
-use crate::{gl, Context, Error};
+use crate::{gl, Cause, Context, Error};
 use glemu_textures::SampleType;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -362,17 +362,18 @@ impl Runner {
             self.ctx
                 .bind_program(target, id)
                 .map_err(|e| fail_at(line, e))?;
-            if self.ctx.program_string(target, &p.text).is_err() {
-                let pos = self.ctx.program_error_position().max(0) as usize;
-                let (pl, pc) = glemu_programs::span::line_col(&p.text, pos);
-                let msg = self.ctx.program_error_string().to_string();
-                let msg = msg
-                    .split_once(": ")
-                    .map(|(_, m)| m.to_string())
-                    .unwrap_or(msg);
+            if let Err(e) = self.ctx.program_string(target, &p.text) {
+                let Some(at) = e.program else {
+                    return Err(fail_at(line, e));
+                };
+                let msg = match e.cause.as_deref() {
+                    Some(Cause::Load(load)) => load.message.clone(),
+                    _ => e.message,
+                };
+                let line = line + at.line as usize - 1;
                 return Err(SceneError {
-                    line: line + pl as usize - 1,
-                    message: format!("{}:{}: {msg}", line + pl as usize - 1, pc),
+                    line,
+                    message: format!("{line}:{}: {msg}", at.column),
                 });
             }
             self.ctx.enable(target).map_err(|e| fail_at(line, e))?;
@@ -380,41 +381,26 @@ impl Runner {
         Ok(())
     }
 
-    /// A run-time program error names its instruction by byte offset within the program
-    /// text ("fragment program: instruction 4 (byte 61): ..."); this adds where that is
-    /// in the scene file, as load errors say.
-    fn locate_in_program(&self, msg: &str) -> String {
-        use glemu_programs::Stage::*;
-        let stages = [
-            ("vertex program: ", Vertex),
-            ("tessellation control program: ", TessControl),
-            ("tessellation evaluation program: ", TessEval),
-            ("geometry program: ", Geometry),
-            ("fragment program: ", Fragment),
-        ];
-        for (prefix, stage) in stages {
-            let Some(at) = msg.find(prefix) else {
-                continue;
-            };
-            let rest = &msg[at + prefix.len()..];
-            let Some(byte) = rest
-                .strip_prefix("instruction ")
-                .and_then(|r| r.split_once(" (byte "))
-                .and_then(|(_, r)| r.split_once(')'))
-                .and_then(|(b, _)| b.parse::<usize>().ok())
-            else {
-                continue;
-            };
-            let Some(p) = self.scene.programs.iter().rev().find(|p| p.stage == stage) else {
-                continue;
-            };
-            let (pl, pc) = glemu_programs::span::line_col(&p.text, byte);
-            return format!(
-                "{msg} (scene line {}, column {pc})",
-                p.first_line + pl as usize - 1
-            );
+    /// A run-time program error's message, with where its instruction is in the scene
+    /// file (as load errors say it).
+    fn locate_in_scene(&self, e: Error) -> String {
+        let Some(at) = e.program.filter(|at| at.instruction.is_some()) else {
+            return e.to_string();
+        };
+        match self
+            .scene
+            .programs
+            .iter()
+            .rev()
+            .find(|p| p.stage == at.stage)
+        {
+            Some(p) => format!(
+                "{e} (scene line {}, column {})",
+                p.first_line + at.line as usize - 1,
+                at.column
+            ),
+            None => e.to_string(),
         }
-        msg.to_string()
     }
 
     fn upload_vertex_data(&mut self) -> Result<(), SceneError> {
@@ -481,7 +467,7 @@ impl Runner {
             observe(*line, cmd, &mut self.ctx, false);
             let done = self.command(*line, cmd);
             observe(*line, cmd, &mut self.ctx, true);
-            done.map_err(|e| fail_at(*line, self.locate_in_program(&e.to_string())))?;
+            done.map_err(|e| fail_at(*line, self.locate_in_scene(e)))?;
             if cmd.is_probe() {
                 self.probes.push((*line, self.messages.len() == failures));
             }
