@@ -169,6 +169,24 @@ fn straight_line_fragment_programs_compile() {
     );
 }
 
+/// SIN, COS, EX2, LG2, POW and SCS compiled (calls of the interpreter's libm functions,
+/// `compile::math`): the same bits on NaN payloads, -0, infinities and denormals,
+/// with the legacy dialects' |x| in LG2 and with saturation and condition codes.
+#[test]
+fn transcendentals_compile_and_match() {
+    let arb = "!!ARBfp1.0\nTEMP t, u;\nLG2 t.x, -fragment.color.y;\nEX2 t.y, fragment.color.x;\nSIN t.z, fragment.texcoord[0].w;\nCOS t.w, -fragment.texcoord[0].x;\nPOW u.x, fragment.color.z, fragment.texcoord[0].y;\nSCS u.yz, fragment.color.w;\nPOW_SAT u.w, t.x, fragment.color.z;\nMOV result.color, t;\nMOV result.depth.z, u.w;\nADD result.color.xy, t, u;\nEND";
+    let nv = "!!NVfp5.0\nOPTION ARB_draw_buffers;\nTEMP t, u;\nLG2.CC t.x, -fragment.color.y;\nEX2.SAT t.y, fragment.color.x;\nSIN t.z (GT.x), fragment.texcoord[0].w;\nCOS.SSAT t.w, |fragment.texcoord[0].x|;\nPOW u, fragment.color.z, fragment.texcoord[0].y;\nMOV result.color, t;\nMOV result.color[1], u;\nEND";
+    for text in [arb, nv] {
+        let p = assemble(text, Stage::Fragment);
+        let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+        assert_eq!(ex.native_status(), Some(Ok(())), "{text}");
+        for mask in MASKS {
+            let (a, b) = both(&p, mask, &[], 100);
+            assert_same(&p, &a, &b, &format!("mask {mask:#06x}\n{text}"));
+        }
+    }
+}
+
 // ---- random programs ----
 
 const F2: &[&str] = &[

@@ -23,6 +23,7 @@
 mod flow;
 
 use super::frame::{Frame, BUDGET, CALL_DEPTH, DONE, FAILED, RERUN};
+use super::math;
 use super::scan::{self, flow_cond, Touch};
 use crate::exec::texture;
 use crate::exec::MAX_LANES;
@@ -128,6 +129,10 @@ pub(crate) struct Lower<'a, 'f> {
     rerun: Block,
     step_sig: ir::SigRef,
     texture_sig: ir::SigRef,
+    /// `fn(io, op)` of `native::math_entry`.
+    math_sig: ir::SigRef,
+    /// The stack slot `math` passes its lanes through (made on first use).
+    math_slot: Option<ir::StackSlot>,
     variant: Variant,
     needs: Needs,
     config: TargetFrontendConfig,
@@ -161,6 +166,10 @@ impl<'a, 'f> Lower<'a, 'f> {
         let frame = b.block_params(entry)[0];
         let mut texture_sig = step_sig.clone();
         texture_sig.params.push(AbiParam::new(types::I64));
+        let mut math_sig = step_sig.clone();
+        math_sig.params = vec![AbiParam::new(types::I64), AbiParam::new(types::I32)];
+        math_sig.returns.clear();
+        let math_sig = b.import_signature(math_sig);
         let step_sig = b.import_signature(step_sig);
         let texture_sig = b.import_signature(texture_sig);
         let vars = |b: &mut FunctionBuilder<'f>| -> Vars {
@@ -218,6 +227,8 @@ impl<'a, 'f> Lower<'a, 'f> {
             rerun,
             step_sig,
             texture_sig,
+            math_sig,
+            math_slot: None,
             variant,
             needs: Needs::default(),
             config,
@@ -1113,6 +1124,39 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.write(inst, texture::result_type(op, inst.dtype), out);
     }
 
+    /// One component of every lane through `math::lanes` (the interpreter's libm calls,
+    /// so the bits are its own): `x` and, for POW, `y` go through a stack slot; the
+    /// result comes back in `x`'s place.
+    fn math(&mut self, op: math::Op, x: &Chunks, y: Option<&Chunks>) -> Chunks {
+        const LANES: u32 = (MAX_LANES * 4) as u32;
+        let slot = match self.math_slot {
+            Some(s) => s,
+            None => {
+                let s = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+                    ir::StackSlotKind::ExplicitSlot,
+                    2 * LANES,
+                    4,
+                ));
+                self.math_slot = Some(s);
+                s
+            }
+        };
+        for (i, v) in std::iter::once(x).chain(y).enumerate() {
+            for k in 0..CHUNKS {
+                let off = i as u32 * LANES + 16 * k as u32;
+                self.b.ins().stack_store(types::I64, v[k], slot, off as i32);
+            }
+        }
+        let io = self.b.ins().stack_addr(types::I64, slot, 0);
+        let f = self.b.ins().iconst(
+            types::I64,
+            super::native::math_entry as *const () as usize as i64,
+        );
+        let op = self.b.ins().iconst(types::I32, op as i64);
+        self.b.ins().call_indirect(self.math_sig, f, &[io, op]);
+        std::array::from_fn(|k| self.b.ins().stack_load(types::I64, V, slot, 16 * k as i32))
+    }
+
     fn native(&mut self, inst: &Inst) {
         use Opcode::*;
         let dt = inst.dtype;
@@ -1253,6 +1297,30 @@ impl<'a, 'f> Lower<'a, 'f> {
                     self.fdiv(one, s)
                 });
                 [x; 4]
+            }
+            Sin | Cos | Ex2 => {
+                let op = match inst.op {
+                    Sin => math::Op::Sin,
+                    Cos => math::Op::Cos,
+                    _ => math::Op::Ex2,
+                };
+                [self.math(op, &a()[0], None); 4]
+            }
+            Lg2 => {
+                let mut x = a()[0];
+                if legacy_abs(self.prog.dialect) {
+                    let m = self.splat(0x7fff_ffff);
+                    x = x.map(|v| self.b.ins().band(v, m));
+                }
+                [self.math(math::Op::Lg2, &x, None); 4]
+            }
+            Pow => [self.math(math::Op::Pow, &a()[0], Some(&b()[0])); 4],
+            Scs => {
+                let x = a()[0];
+                let zero = [self.splat(0); CHUNKS];
+                let cos = self.math(math::Op::Cos, &x, None);
+                let sin = self.math(math::Op::Sin, &x, None);
+                [cos, sin, zero, zero]
             }
             Frc => {
                 let one = self.splat(1.0f32.to_bits());

@@ -14,6 +14,7 @@
 
 mod frame;
 mod lower;
+mod math;
 mod native;
 mod scan;
 

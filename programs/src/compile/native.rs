@@ -9,6 +9,7 @@
 #![allow(unsafe_code)]
 
 use super::frame::{self, Frame};
+use super::math;
 use crate::exec::{Env, Vec4};
 use cranelift_jit::JITModule;
 use std::sync::Mutex;
@@ -118,4 +119,14 @@ pub(crate) extern "C" fn texture_entry<E: Env + ?Sized>(
         )
     };
     frame::texture(frame, prog, env, pc, mask, io)
+}
+
+/// Entry point kernels call for SIN/COS/EX2/LG2/POW (`Lower::math`): `io` holds the
+/// operand lanes (`x`, then `y`) and receives the result in `x`'s place.
+pub(crate) extern "C" fn math_entry(io: *mut u32, op: u32) {
+    // SAFETY: `io` is the kernel's 128-byte, 16-byte-aligned stack slot (`Lower::math`),
+    // i.e. a `[[u32; 16]; 2]` that lives for the whole call and that nothing else accesses
+    // while it runs.
+    let io = unsafe { &mut *io.cast::<[[u32; crate::exec::MAX_LANES]; 2]>() };
+    math::lanes(op, io);
 }

@@ -338,6 +338,8 @@ pub(crate) fn native(prog: &Program, inst: &Inst) -> bool {
     let (min, ok) = match inst.op {
         Mov | Swz | Abs | Frc | Flr | Ceil | Round | Trunc | Ssg | Not => (1, true),
         Rcp | Rsq | Nrm | Ddx | Ddy => (1, !int),
+        Sin | Cos | Ex2 | Lg2 | Scs => (1, !int),
+        Pow => (2, !int),
         Add | Sub | Mad => (
             if inst.op == Mad { 3 } else { 2 },
             !int || inst.cc_update.is_none(),
