@@ -16,16 +16,19 @@ pub struct Args {
     pub size: (u32, u32),
     /// Draw the overlay (fps and keys); `--no-overlay` turns it off.
     pub overlay: bool,
+    /// Keys pressed before the first frame (`--keys hm`), as if typed in the window.
+    pub keys: String,
 }
 
 /// Help text listing the demos.
 pub fn usage() -> String {
     let mut s = String::from(
-        "glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH] [--no-overlay]\n\
+        "glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH] [--no-overlay] [--keys KEYS]\n\
          \x20 --headless OUT.png  render frame N (default 0) to OUT.png, no window\n\
          \x20 --frames N          headless: which frame; windowed: quit after N frames\n\
          \x20 --size WxH          framebuffer size (default 640x480)\n\
          \x20 --no-overlay        no text over the frame (fps or frame, the demo's keys)\n\
+         \x20 --keys KEYS         press these keys before the first frame (e.g. --keys h)\n\
          keys: Esc quits, o toggles the overlay; each demo's own keys are in its overlay\n\
          demos:\n",
     );
@@ -60,6 +63,7 @@ pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Args, DemoEr
         frames: None,
         size: (640, 480),
         overlay: true,
+        keys: String::new(),
     };
     while let Some(a) = it.next() {
         match a {
@@ -73,6 +77,7 @@ pub fn parse<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Args, DemoEr
             }
             "--size" => out.size = size(value(&mut it, a)?)?,
             "--no-overlay" => out.overlay = false,
+            "--keys" => out.keys = value(&mut it, a)?.to_string(),
             "-h" | "--help" => return Err(DemoError::Usage(usage())),
             flag if flag.starts_with('-') => {
                 return Err(DemoError::Usage(format!(

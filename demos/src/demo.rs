@@ -32,7 +32,7 @@ pub trait Demo {
 }
 
 /// The demos, by the name the command line takes, with a one-line description.
-pub const NAMES: [(&str, &str); 7] = [
+pub const NAMES: [(&str, &str); 8] = [
     (
         "tess",
         "NV_tessellation_program5: a rippling surface, levels from distance to a moving focus",
@@ -61,6 +61,10 @@ pub const NAMES: [(&str, &str); 7] = [
         "supersample",
         "IPAS/IPAO programmable supersampling beside plain shading, split screen, MSAA m",
     ),
+    (
+        "emulator",
+        "emulator-form NVgp5 frame: CBUFFER/LDC, ATOMCTR, ATOMB/LDB/STB, 4x MSAA blit, heat map h",
+    ),
 ];
 
 /// The demo called `name`, or `None`.
@@ -73,6 +77,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Demo>> {
         "terrain" => Some(Box::new(crate::terrain::Terrain::default())),
         "particles" => Some(Box::new(crate::particles::Particles::default())),
         "supersample" => Some(Box::new(crate::supersample::Supersample::default())),
+        "emulator" => Some(Box::new(crate::emulator::Emulator::default())),
         _ => None,
     }
 }

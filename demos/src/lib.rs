@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod demo;
+pub mod emulator;
 pub mod error;
 pub mod headless;
 pub mod legacy;

@@ -1,4 +1,4 @@
-//! `glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH] [--no-overlay]`.
+//! `glemu-demos <demo> [--headless OUT.png] [--frames N] [--size WxH] [--no-overlay] [--keys KEYS]`.
 
 use glemu_demos::{args, headless, window, DemoError};
 use std::process::ExitCode;
@@ -10,6 +10,7 @@ fn run() -> Result<(), DemoError> {
         Some(path) => {
             let mut demo = glemu_demos::by_name(&a.demo)
                 .ok_or_else(|| DemoError::Usage(format!("no demo '{}'", a.demo)))?;
+            a.keys.chars().for_each(|c| demo.key(c));
             let frame = a.frames.unwrap_or(0);
             let start = std::time::Instant::now();
             let (w, h) = a.size;
@@ -28,7 +29,7 @@ fn run() -> Result<(), DemoError> {
             );
             Ok(())
         }
-        None => window::run(&a.demo, a.size, a.frames, a.overlay),
+        None => window::run(&a.demo, a.size, a.frames, a.overlay, &a.keys),
     }
 }
 

@@ -169,9 +169,17 @@ impl ApplicationHandler for App {
 }
 
 /// Opens a window and runs `name` until Esc, close, or `max_frames` frames, with the
-/// overlay shown unless `overlay` is false.
-pub fn run(name: &str, size: (u32, u32), max_frames: Option<u32>, overlay: bool) -> Result<()> {
-    let demo = crate::by_name(name).ok_or_else(|| DemoError::Usage(format!("no demo '{name}'")))?;
+/// overlay shown unless `overlay` is false, after pressing `keys`.
+pub fn run(
+    name: &str,
+    size: (u32, u32),
+    max_frames: Option<u32>,
+    overlay: bool,
+    keys: &str,
+) -> Result<()> {
+    let mut demo =
+        crate::by_name(name).ok_or_else(|| DemoError::Usage(format!("no demo '{name}'")))?;
+    keys.chars().for_each(|c| demo.key(c));
     let event_loop = EventLoop::new().map_err(win_err)?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
