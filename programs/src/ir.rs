@@ -341,6 +341,64 @@ pub enum Opcode {
     EndPrim,
 }
 
+/// What an instruction works on, which decides who runs it: the executor dispatches on
+/// it, the front end checks memory and texture modifiers with it, and the native back end
+/// knows from it which instructions call the environment.
+///
+/// ```
+/// use glemu_programs::ir::{OpClass, Opcode};
+/// assert_eq!(Opcode::Txl.class(), OpClass::Texture);
+/// assert_eq!(Opcode::Atomctr.class(), OpClass::Memory);
+/// assert_eq!(Opcode::Popa.class(), OpClass::Flow);
+/// assert_eq!(Opcode::Mad.class(), OpClass::Alu);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum OpClass {
+    /// Registers in, registers out: arithmetic, integer and bit operations, conversions,
+    /// packing, address register loads, thread-group votes and shuffles.
+    Alu,
+    /// Flow control (IF ... RET, BRA, CALI), KIL, and the address stack (PUSHA/POPA).
+    Flow,
+    /// Texture lookups and queries: TEX, TXB, TXD, TXF, TXFMS, TXL, TXP, TXQ, TXG, TXGO,
+    /// LOD.
+    Texture,
+    /// Buffer, counter and image memory: LDC, LOAD, STORE, ATOM, ATOMCTR, MEMBAR,
+    /// LOADIM, STOREIM, ATOMIM.
+    Memory,
+    /// Interpolation at another position: IPAC, IPAO, IPAS.
+    Interpolate,
+    /// Geometry program output: EMIT, EMITS, ENDPRIM.
+    GeometryOutput,
+    /// BAR: a work group's (or a tessellation control patch's) barrier.
+    Barrier,
+}
+
+impl Opcode {
+    /// The opcode's [`OpClass`].
+    pub fn class(self) -> OpClass {
+        use Opcode::*;
+        match self {
+            If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Cali
+            | Ret | Kil | Pusha | Popa => OpClass::Flow,
+            Tex | Txb | Txd | Txf | Txfms | Txl | Txp | Txq | Txg | Txgo | Lod => OpClass::Texture,
+            Ldc | Load | Store | Atom | Atomctr | Membar | Loadim | Storeim | Atomim => {
+                OpClass::Memory
+            }
+            Ipac | Ipao | Ipas => OpClass::Interpolate,
+            Emit | Emits | EndPrim => OpClass::GeometryOutput,
+            Bar => OpClass::Barrier,
+            Abs | Add | Cmp | Ceil | Cos | Ddx | Ddy | DdxCoarse | DdyCoarse | Div | Dp2 | Dp2a
+            | Dp3 | Dp4 | Dph | Dst | Ex2 | Exp | Flr | Frc | Lg2 | Lit | Log | Lrp | Mad | Max
+            | Min | Mov | Mul | MulHi | Nrm | Pow | Rcc | Rcp | Rfl | Round | Rsq | Scs | Seq
+            | Sfl | Sge | Sgt | Sin | Sle | Slt | Sne | Ssg | Str | Sub | Swz | Trunc | X2d
+            | Xpd | And | Or | Xor | Not | Shl | Shr | Mod | Sad | Bfe | Bfi | Bfr | Btc | Btfl
+            | Btfm | I2f | F2i | Cvt | Pk2h | Pk2us | Pk4b | Pk4ub | Pk64 | Up2h | Up2us | Up4b
+            | Up4ub | Up64 | Arl | Arr | Ara | Tgall | Tgany | Tgeq | Tgballot | Shfdown
+            | Shfidx | Shfup | Shfxor => OpClass::Alu,
+        }
+    }
+}
+
 /// Vector component index (x=0, y=1, z=2, w=3).
 ///
 /// ```

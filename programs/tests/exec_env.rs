@@ -209,12 +209,15 @@ fn geometry_emits_per_lane() {
 fn missing_environment_support_is_a_clear_error() {
     let text = "!!NVfp4.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND\n";
     let p = assemble(text, Stage::Fragment);
-    struct Nothing;
-    impl glemu_programs::exec::Env for Nothing {}
     let ex = Executor::new(p.clone());
     let mut st = LaneState::new(&p, 1);
     let e = ex
-        .run(&mut st, 1, &params(&p, &[]), &mut Nothing)
+        .run(
+            &mut st,
+            1,
+            &params(&p, &[]),
+            &mut glemu_programs::exec::NullEnv,
+        )
         .expect_err("no textures");
     assert!(e.to_string().contains("not supported"), "{e}");
     assert_eq!(e.inst, 0);

@@ -2,13 +2,10 @@
 //! (piglit's own expected values for the VP1 tests, hand-computed ones for the rest).
 
 use glemu_programs::assemble;
-use glemu_programs::exec::{Env, Executor, LaneState};
+use glemu_programs::exec::{Executor, LaneState, NullEnv};
 use glemu_programs::ir::{InputBinding, OutputBinding, ParamSource, Program, VaryingSlot};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-struct NoEnv;
-impl Env for NoEnv {}
 
 /// Runs one lane: `inputs` by binding, `env` by env parameter number; returns outputs by
 /// binding.
@@ -43,7 +40,7 @@ fn run(
             assert!(st.set_input_f32(slot, 0, *v));
         }
     }
-    ex.run(&mut st, 1, &params, &mut NoEnv).unwrap();
+    ex.run(&mut st, 1, &params, &mut NullEnv).unwrap();
     let outs = p
         .outputs
         .iter()
@@ -334,7 +331,7 @@ END",
                 st.set_input_f32(slot, l, [0.25 * l as f32, 1.5, -2.0, 0.75]);
             }
         }
-        if let Err(e) = ex.run(&mut st, 0xF, &params, &mut NoEnv) {
+        if let Err(e) = ex.run(&mut st, 0xF, &params, &mut NullEnv) {
             panic!("{e:?}\n{text}");
         }
     }

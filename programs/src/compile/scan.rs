@@ -3,7 +3,7 @@
 //! registers an interpreted step touches.
 
 use crate::ir::{DataType, Extra, File, Index, IndexReg, Inst, Opcode, Program, Src, TexOffset};
-use crate::ir::{Precision, TexUnit};
+use crate::ir::{OpClass, Precision, TexUnit};
 use std::fmt;
 
 /// Why a program runs in the interpreter instead of native code.
@@ -64,36 +64,11 @@ pub(crate) fn flow_cond(inst: &Inst) -> Option<crate::ir::CondTest> {
 /// Whether `inst` calls the environment (textures, memory, interpolation, geometry
 /// output, subroutine lookup): a kernel that might stop with `RERUN` must not have.
 fn calls_env(inst: &Inst) -> bool {
-    use Opcode::*;
     matches!(
-        inst.op,
-        Tex | Txb
-            | Txd
-            | Txf
-            | Txfms
-            | Txl
-            | Txp
-            | Txq
-            | Txg
-            | Txgo
-            | Lod
-            | Ldc
-            | Load
-            | Store
-            | Atom
-            | Atomctr
-            | Membar
-            | Loadim
-            | Storeim
-            | Atomim
-            | Ipac
-            | Ipao
-            | Ipas
-            | Emit
-            | Emits
-            | EndPrim
-            | Cali
-    ) || inst.srcs.iter().any(|s| s.file == File::Buffer)
+        inst.op.class(),
+        OpClass::Texture | OpClass::Memory | OpClass::Interpolate | OpClass::GeometryOutput
+    ) || inst.op == Opcode::Cali
+        || inst.srcs.iter().any(|s| s.file == File::Buffer)
 }
 
 /// Most instructions a kernel may hold once subroutines are inlined at their CALs.

@@ -16,12 +16,10 @@ use std::fmt;
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p));
 /// let mut st = ex.new_state(1);
-/// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();
+/// let e = ex.run(&mut st, 1, &[], &mut NullEnv).unwrap_err();
 /// assert_eq!(e.kind, ExecErrorKind::Env(EnvError::not_supported("texture access in this stage").0));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +51,6 @@ impl std::error::Error for EnvError {}
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Option<(TexOp, u32, u32)>, [i32; 3]);
 /// # impl Env for Rec {
 /// #     fn texture(&mut self, c: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
@@ -104,8 +100,6 @@ pub enum TexOp {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Option<(TexOp, u32, u32)>, [i32; 3]);
 /// # impl Env for Rec {
 /// #     fn texture(&mut self, c: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
@@ -142,8 +136,6 @@ pub enum TexOffsets<'a> {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Option<(TexOp, u32, u32)>, [i32; 3]);
 /// # impl Env for Rec {
 /// #     fn texture(&mut self, c: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
@@ -189,8 +181,6 @@ pub struct TexCall<'a> {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Vec<(MemRegion, u64)>);
 /// # impl Env for Rec {
 /// #     fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
@@ -227,8 +217,6 @@ pub enum MemRegion {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Vec<(u32, [i32; 4])>);
 /// # impl Env for Rec {
 /// #     fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
@@ -267,8 +255,6 @@ pub struct ImageCall {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Vec<(InterpKind, u32)>);
 /// # impl Env for Rec {
 /// #     fn interpolate(&mut self, c: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
@@ -301,8 +287,6 @@ pub enum InterpKind {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Rec(Vec<(InterpKind, u32)>);
 /// # impl Env for Rec {
 /// #     fn interpolate(&mut self, c: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
@@ -335,8 +319,6 @@ pub struct InterpCall<'a> {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// # struct Counter(u32);
 /// # impl Env for Counter {
 /// #     fn counter_atomic(&mut self, _: u32, _: u32, f: &dyn Fn(u32) -> u32) -> Result<Option<u32>, EnvError> {
@@ -505,3 +487,23 @@ pub trait Env {
         false
     }
 }
+
+/// An environment with nothing bound: every texture, memory, counter, image,
+/// interpolation and geometry-output call fails with the trait's "not supported" error,
+/// and nothing interrupts a run. For examples, tests and tools that run programs of
+/// registers only.
+///
+/// ```
+/// use glemu_programs::{assemble, exec::{Executor, NullEnv}};
+/// use std::sync::Arc;
+/// let p = assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// st.set_input_f32(0, 0, [0.5; 4]);
+/// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
+/// assert_eq!(f32::from_bits(st.output(0).unwrap()[0][0]), 1.0);
+/// ```
+#[derive(Copy, Clone, Debug, Default)]
+pub struct NullEnv;
+
+impl Env for NullEnv {}

@@ -8,12 +8,10 @@ use std::fmt;
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = assemble("!!NVvp4.0\nREP;\nBRK (FL.x);\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p)).with_budget(100);
 /// let mut st = ex.new_state(1);
-/// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();
+/// let e = ex.run(&mut st, 1, &[], &mut NullEnv).unwrap_err();
 /// assert_eq!(e.kind, ExecErrorKind::BudgetExceeded(100));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,12 +41,10 @@ pub enum ExecErrorKind {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = assemble("!!ARBfp1.0\nTEX result.color, fragment.texcoord[0], texture[0], 2D;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p));
 /// let mut st = ex.new_state(1);
-/// let e = ex.run(&mut st, 1, &[], &mut NoEnv).unwrap_err();
+/// let e = ex.run(&mut st, 1, &[], &mut NullEnv).unwrap_err();
 /// assert_eq!(e.inst, 0);
 /// assert_eq!(e.kind, ExecErrorKind::Env("not supported: texture access in this stage".into()));
 /// assert!(e.to_string().starts_with("instruction 0 (byte 11): "));
@@ -91,12 +87,10 @@ impl std::error::Error for ExecError {}
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
 /// let ex = Executor::new(p);
 /// let mut st = ex.new_state(3);
-/// let s = ex.run(&mut st, 0b111, &[], &mut NoEnv).unwrap();
+/// let s = ex.run(&mut st, 0b111, &[], &mut NullEnv).unwrap();
 /// assert_eq!((s.instructions, s.lane_instructions, s.splits), (1, 3, 0));
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use super::operand::{Access, Raw};
 use super::state::LaneState;
 use super::trace::{Hook, LaneTrace, NoHook, TracingEnv};
 use super::{alu, flow, memory, texture, LaneMask, MAX_LANES};
-use crate::ir::{File, Index, Opcode, Program, Stage};
+use crate::ir::{File, Index, OpClass, Opcode, Program, Stage};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -146,13 +146,11 @@ pub(crate) enum Next {
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
 /// let ex = Executor::new(p);
 /// let mut st = ex.new_state(1);
 /// st.set_input_f32(0, 0, [1.0, 2.0, 3.0, 4.0]);
-/// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+/// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
 /// assert_eq!(st.output_f32(0, 0), [2.0, 4.0, 6.0, 8.0]);
 /// ```
 #[derive(Debug, Clone)]
@@ -171,15 +169,13 @@ pub struct Executor {
 /// ```
 /// # use glemu_programs::{assemble, exec::*};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!ARBvp1.0\nADD result.position, vertex.position, vertex.position;\nEND", None).unwrap());
 /// for backend in [Backend::Interpreter, Backend::Native, Backend::NativeAllRegisters] {
 ///     let ex = Executor::new(p.clone()).with_backend(backend);
 ///     assert_eq!(ex.backend(), backend);
 ///     let mut st = ex.new_state(16);
 ///     st.set_input_f32(0, 3, [1.0, 2.0, 3.0, 4.0]);
-///     ex.run(&mut st, 0xffff, &[], &mut NoEnv).unwrap();
+///     ex.run(&mut st, 0xffff, &[], &mut NullEnv).unwrap();
 ///     assert_eq!(st.output_f32(0, 3), [2.0, 4.0, 6.0, 8.0]);
 /// }
 /// ```
@@ -270,8 +266,6 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!ARBvp1.0\nMOV result.position, vertex.position;\nEND", None).unwrap());
     /// let ex = Executor::new(p.clone());
     /// assert!(Arc::ptr_eq(ex.program(), &p));
@@ -348,11 +342,9 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nREP;\nBRK (FL.x);\nENDREP;\nMOV result.position, 0;\nEND", None).unwrap());
     /// let ex = Executor::new(p).with_budget(1000);
-    /// let e = ex.run(&mut ex.new_state(1), 1, &[], &mut NoEnv).unwrap_err();
+    /// let e = ex.run(&mut ex.new_state(1), 1, &[], &mut NullEnv).unwrap_err();
     /// assert_eq!(e.kind, ExecErrorKind::BudgetExceeded(1000));
     /// ```
     pub fn with_budget(mut self, budget: u64) -> Executor {
@@ -365,8 +357,6 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// assert_eq!(ex.program().instructions.len(), 1);
@@ -380,8 +370,6 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let st = ex.new_state(5);
@@ -401,13 +389,11 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(4);
     /// st.set_input_f32(0, 3, [1.0; 4]);
-    /// ex.run(&mut st, 0b1000, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 0b1000, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 3), [2.0; 4]);
     /// assert_eq!(st.output_f32(0, 0), [0.0; 4]);
     /// ```
@@ -437,14 +423,12 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVfp5.0\nTEMP t;\nADD t, fragment.color, 1;\nMOV result.color, t;\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(2);
     /// st.set_input_f32(0, 1, [0.5, 0.0, 0.0, 0.0]);
     /// let mut trace = LaneTrace::new(1);
-    /// ex.run_traced(&mut st, 0b11, &[[1f32.to_bits(); 4]], &mut NoEnv, &mut trace).unwrap();
+    /// ex.run_traced(&mut st, 0b11, &[[1f32.to_bits(); 4]], &mut NullEnv, &mut trace).unwrap();
     /// let add = &trace.steps[0];
     /// assert_eq!(add.reads[0], TraceOperand::Value { bits: [0.5f32.to_bits().into(), 0, 0, 0], wide: false });
     /// assert_eq!(add.wrote.unwrap()[0], u64::from(1.5f32.to_bits()));
@@ -643,32 +627,28 @@ pub(crate) fn step<E: Env + ?Sized>(
         .ok_or_else(|| ExecErrorKind::Malformed("pc out of range".into()))?;
     use Opcode::*;
     run.prefetched.clear();
-    let is_mem = matches!(
-        inst.op,
-        Ldc | Load | Store | Atom | Atomctr | Membar | Loadim | Storeim | Atomim
-    );
+    let class = inst.op.class();
+    let is_mem = class == OpClass::Memory;
     // BUFFER/BUFFER4 operands are read before the instruction runs, memory instructions
     // included (their data, address or coordinate operand may be one).
     if inst.op != Atomctr && inst.srcs.iter().any(|s| s.file == File::Buffer) {
         memory::prefetch_buffers(run, g, inst, is_mem)?;
     }
-    match inst.op {
-        If | Else | EndIf | Rep | EndRep | Loop | EndLoop | Brk | Cont | Bra | Cal | Cali | Ret
-        | Kil | Pusha | Popa => flow::exec(run, g, inst),
-        Tex | Txb | Txd | Txf | Txfms | Txl | Txp | Txq | Txg | Txgo | Lod => {
-            texture::exec(run, g, inst).map(|_| Next::Seq)
-        }
-        Ldc | Load | Store | Atom | Atomctr | Membar | Loadim | Storeim | Atomim => {
-            memory::exec(run, g, inst).map(|_| Next::Seq)
-        }
-        Ipac | Ipao | Ipas => texture::interpolate(run, g, inst).map(|_| Next::Seq),
-        Emit | Emits | EndPrim => flow::geometry(run, g, inst).map(|_| Next::Seq),
-        Ddx | Ddy | DdxCoarse | DdyCoarse if prog.stage != Stage::Fragment => {
-            alu::zero_result(run, g, inst)
-        }
+    match class {
+        OpClass::Flow => flow::exec(run, g, inst),
+        OpClass::Texture => texture::exec(run, g, inst).map(|_| Next::Seq),
+        OpClass::Memory => memory::exec(run, g, inst).map(|_| Next::Seq),
+        OpClass::Interpolate => texture::interpolate(run, g, inst).map(|_| Next::Seq),
+        OpClass::GeometryOutput => flow::geometry(run, g, inst).map(|_| Next::Seq),
         // A tessellation control patch runs in lock-step (lockstep.rs): every invocation
         // that reaches a BAR has executed everything before it once it runs.
-        Bar => Ok(Next::Seq),
-        _ => alu::exec(run, g, inst).map(|_| Next::Seq),
+        OpClass::Barrier => Ok(Next::Seq),
+        OpClass::Alu
+            if matches!(inst.op, Ddx | Ddy | DdxCoarse | DdyCoarse)
+                && prog.stage != Stage::Fragment =>
+        {
+            alu::zero_result(run, g, inst)
+        }
+        OpClass::Alu => alu::exec(run, g, inst).map(|_| Next::Seq),
     }
 }

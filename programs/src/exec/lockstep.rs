@@ -189,15 +189,13 @@ impl Executor {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// # use glemu_programs::ir::{OutputBinding, VaryingSlot};
     /// let t = "!!NVtcp5.0\nVERTICES_OUT 3;\nMOV result.patch.tessouter[0].x, 7.5;\nMOV result.attrib[0], 1;\nEND";
     /// let p = Arc::new(assemble(t, None).unwrap());
     /// let ex = Executor::new(p.clone());
     /// let params: Vec<[u32; 4]> = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
     /// let mut states = vec![LaneState::with_vertices(&p, MAX_LANES, 3)];
-    /// ex.run_patch(&mut states, 3, &params, &mut NoEnv).unwrap();
+    /// ex.run_patch(&mut states, 3, &params, &mut NullEnv).unwrap();
     /// let outer = OutputBinding::Varying(VaryingSlot::TessOuter(0));
     /// let o = p.outputs.iter().position(|s| s.binding == outer).unwrap();
     /// assert!((0..3).all(|l| states[0].output_f32(o, l)[0] == 7.5));
@@ -296,11 +294,9 @@ impl Executor {
 mod tests {
     use super::*;
     use crate::assemble;
+    use crate::exec::NullEnv;
     use crate::ir::{Stage, VaryingSlot};
     use std::sync::Arc;
-
-    struct NoEnv;
-    impl Env for NoEnv {}
 
     /// Runs `body` as a control program with `n` output vertices over one patch; returns
     /// result.attrib[0].x of every vertex (as f32) and the patch's outer level 0.
@@ -331,7 +327,7 @@ mod tests {
                 }
             }
         }
-        ex.run_patch(&mut states, n, &params, &mut NoEnv)
+        ex.run_patch(&mut states, n, &params, &mut NullEnv)
             .unwrap_or_else(|e| panic!("{e}"));
         let slot = |s| {
             p.outputs

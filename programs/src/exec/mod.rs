@@ -52,7 +52,8 @@ mod trace;
 mod wide;
 
 pub use env::{
-    Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, TexCall, TexOffsets, TexOp,
+    Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, NullEnv, TexCall, TexOffsets,
+    TexOp,
 };
 pub use error::{ExecError, ExecErrorKind, ExecStats};
 pub use executor::{Backend, Executor, INTERRUPT_STEPS};
@@ -67,8 +68,6 @@ pub use trace::{LaneTrace, TexSample, TraceOperand, TraceStep};
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
 /// let ex = Executor::new(p);
 /// assert_eq!(ex.new_state(MAX_LANES + 1).width(), MAX_LANES);
@@ -81,13 +80,11 @@ pub const MAX_LANES: usize = 16;
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = assemble("!!ARBfp1.0\nKIL fragment.texcoord[0];\nMOV result.color, fragment.color;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p));
 /// let mut st = ex.new_state(2);
 /// st.set_input_f32(0, 0, [-1.0; 4]);
-/// ex.run(&mut st, 0b11, &[], &mut NoEnv).unwrap();
+/// ex.run(&mut st, 0b11, &[], &mut NullEnv).unwrap();
 /// let killed: LaneMask = st.kill_mask();
 /// assert_eq!(killed, 0b01);
 /// ```
@@ -98,14 +95,12 @@ pub type LaneMask = u32;
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
 /// let ex = Executor::new(p);
 /// let mut st = ex.new_state(3);
 /// let x: &mut Lanes = &mut st.input_mut(0).unwrap()[0];
 /// x[2] = 4.0f32.to_bits();
-/// ex.run(&mut st, 0b111, &[], &mut NoEnv).unwrap();
+/// ex.run(&mut st, 0b111, &[], &mut NullEnv).unwrap();
 /// assert_eq!(f32::from_bits(st.output(0).unwrap()[0][2]), 8.0);
 /// ```
 pub type Lanes = [u32; MAX_LANES];
@@ -115,13 +110,11 @@ pub type Lanes = [u32; MAX_LANES];
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
 /// let ex = Executor::new(p);
 /// let mut st = ex.new_state(1);
 /// st.set_input_f32(0, 0, [0.5; 4]);
-/// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+/// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
 /// let r: &Vec4 = st.output(0).unwrap();
 /// assert!(r.iter().all(|c| f32::from_bits(c[0]) == 1.0));
 /// ```

@@ -64,14 +64,12 @@ pub(crate) const CF: u8 = 8;
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
-/// # struct NoEnv;
-/// # impl Env for NoEnv {}
 /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
 /// let ex = Executor::new(p);
 /// let mut st = ex.new_state(2);
 /// st.set_input_f32(0, 1, [1.0, 2.0, 3.0, 4.0]);
 /// let all = st.all_lanes();
-/// ex.run(&mut st, all, &[], &mut NoEnv).unwrap();
+/// ex.run(&mut st, all, &[], &mut NullEnv).unwrap();
 /// assert_eq!(st.output_f32(0, 1), [2.0, 4.0, 6.0, 8.0]);
 /// assert_eq!(st.output_f32(0, 0), [0.0; 4]);
 /// ```
@@ -99,8 +97,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let st = LaneState::new(ex.program(), 40);
@@ -116,13 +112,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVgp4.0\nPRIMITIVE_IN LINES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.attrib[0], vertex[1].attrib[0];\nEND", None).unwrap();
     /// let mut st = LaneState::with_vertices(&p, 1, 2);
     /// assert_eq!(st.vertices(), 2);
     /// st.input_vertex_mut(1, 0).unwrap()[0][0] = 5.0f32.to_bits();
-    /// Executor::new(Arc::new(p)).run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// Executor::new(Arc::new(p)).run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 0)[0], 5.0);
     /// ```
     pub fn with_vertices(program: &Program, width: usize, vertices: usize) -> LaneState {
@@ -147,8 +141,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// assert_eq!(ex.new_state(3).width(), 3);
@@ -163,8 +155,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// assert_eq!(ex.new_state(3).all_lanes(), 0b111);
@@ -178,8 +168,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVgp4.0\nPRIMITIVE_IN LINES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.attrib[0], vertex[1].attrib[0];\nEND", None).unwrap();
     /// let mut st = LaneState::with_vertices(&p, 1, 2);
     /// assert_eq!(st.vertices(), 2);
@@ -194,13 +182,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(2);
     /// st.input_mut(0).unwrap()[2] = [3.0f32.to_bits(); MAX_LANES];
-    /// ex.run(&mut st, 0b11, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 0b11, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 1)[2], 6.0);
     /// assert!(st.input_mut(1).is_none());
     /// ```
@@ -213,13 +199,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVgp4.0\nPRIMITIVE_IN LINES;\nPRIMITIVE_OUT POINTS;\nVERTICES_OUT 1;\nMOV result.attrib[0], vertex[1].attrib[0];\nEND", None).unwrap();
     /// let mut st = LaneState::with_vertices(&p, 1, 2);
     /// st.input_vertex_mut(0, 0).unwrap()[0][0] = 1.0f32.to_bits();
     /// st.input_vertex_mut(1, 0).unwrap()[0][0] = 2.0f32.to_bits();
-    /// Executor::new(Arc::new(p)).run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// Executor::new(Arc::new(p)).run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 0)[0], 2.0);
     /// ```
     pub fn input_vertex_mut(&mut self, vertex: usize, slot: usize) -> Option<&mut Vec4> {
@@ -235,8 +219,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVvp5.0\nLONG ATTRIB d = vertex.attrib[0];\nATTRIB f = vertex.attrib[1];\nMOV result.position, f;\nMOV.U64 result.attrib[0], d;\nEND", None).unwrap();
     /// let mut st = LaneState::new(&p, 1);
     /// let d = p.inputs.iter().position(|s| s.info.long).unwrap();
@@ -260,14 +242,12 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(1);
     /// assert!(st.set_input(0, 0, [0x3f80_0000; 4]));
     /// assert!(!st.set_input(7, 0, [0; 4]));
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 0), [2.0; 4]);
     /// ```
     pub fn set_input(&mut self, slot: usize, lane: usize, value: [u32; 4]) -> bool {
@@ -290,13 +270,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(1);
     /// assert!(st.set_input_f32(0, 0, [-1.0, 0.0, 1.0, 2.0]));
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 0), [-2.0, 0.0, 2.0, 4.0]);
     /// ```
     pub fn set_input_f32(&mut self, slot: usize, lane: usize, value: [f32; 4]) -> bool {
@@ -309,13 +287,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(2);
     /// st.set_input_f32(0, 1, [1.0; 4]);
-    /// ex.run(&mut st, 0b10, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 0b10, &[], &mut NullEnv).unwrap();
     /// let x: &Lanes = &st.output(0).unwrap()[0];
     /// assert_eq!((x[0], x[1]), (0, 2.0f32.to_bits()));
     /// assert!(st.output(1).is_none());
@@ -331,14 +307,12 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVvp5.0\nLONG ATTRIB d = vertex.attrib[0];\nOUTPUT o = result.attrib[0];\nUP64.U o, d;\nMOV result.position, 0;\nEND", None).unwrap();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(1);
     /// st.input_mut(0).unwrap()[0][0] = 2;
     /// st.input_hi_mut(0, 0).unwrap()[0][0] = 1;
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// let o = 0; // result.attrib[0], declared first
     /// assert_eq!((st.output(o).unwrap()[0][0], st.output(o).unwrap()[1][0]), (2, 1));
     /// assert!(st.output_hi(o).is_none());
@@ -355,13 +329,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(1);
     /// st.set_input_f32(0, 0, [0.5; 4]);
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_lane(0, 0), [0x3f80_0000; 4]);
     /// assert_eq!(st.output_lane(9, 0), [0; 4]);
     /// ```
@@ -377,13 +349,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(1);
     /// st.set_input_f32(0, 0, [0.5; 4]);
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.output_f32(0, 0), [1.0; 4]);
     /// ```
     pub fn output_f32(&self, slot: usize, lane: usize) -> [f32; 4] {
@@ -395,13 +365,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVvp4.0\nINT TEMP t;\nMOV.S t, {1, -2, 3, 4};\nMOV result.position, 0;\nEND", None).unwrap();
     /// let params: Vec<[u32; 4]> = p.params.iter().map(|s| match s { ParamSource::Constant(c) => *c, _ => [0; 4] }).collect();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(1);
-    /// ex.run(&mut st, 1, &params, &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &params, &mut NullEnv).unwrap();
     /// assert_eq!(st.temp_lane(0, 0), [1, (-2i32) as u32, 3, 4]);
     /// ```
     pub fn temp_lane(&self, reg: usize, lane: usize) -> [u32; 4] {
@@ -416,13 +384,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!ARBvp1.0\nADDRESS a;\nARL a.x, vertex.attrib[0].x;\nMOV result.position, vertex.attrib[0];\nEND", None).unwrap();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(1);
     /// st.set_input_f32(0, 0, [-2.5, 0.0, 0.0, 0.0]);
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.address_lane(0, 0), [-3, 0, 0, 0]);
     /// ```
     pub fn address_lane(&self, reg: usize, lane: usize) -> [i32; 4] {
@@ -438,13 +404,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!NVfp4.0\nTEMP t;\nMOVC t, fragment.color;\nMOV result.color, t;\nEND", None).unwrap();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(1);
     /// st.set_input_f32(0, 0, [-1.0, 0.0, 2.0, f32::NAN]);
-    /// ex.run(&mut st, 1, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 1, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.cc_lane(0, 0), [1, 2, 0, 3]);
     /// assert_eq!(st.cc_lane(2, 0), [0; 4]);
     /// ```
@@ -460,13 +424,11 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = assemble("!!ARBfp1.0\nKIL fragment.texcoord[0];\nMOV result.color, fragment.color;\nEND", None).unwrap();
     /// let ex = Executor::new(Arc::new(p));
     /// let mut st = ex.new_state(2);
     /// st.set_input_f32(0, 1, [0.0, -1.0, 0.0, 0.0]);
-    /// ex.run(&mut st, 0b11, &[], &mut NoEnv).unwrap();
+    /// ex.run(&mut st, 0b11, &[], &mut NullEnv).unwrap();
     /// assert_eq!(st.kill_mask(), 0b10);
     /// ```
     pub fn kill_mask(&self) -> LaneMask {
@@ -480,8 +442,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// # struct Counter(u32);
     /// # impl Env for Counter {
     /// #     fn counter_atomic(&mut self, _: u32, _: u32, f: &dyn Fn(u32) -> u32) -> Result<Option<u32>, EnvError> {
@@ -507,8 +467,6 @@ impl LaneState {
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
-    /// # struct NoEnv;
-    /// # impl Env for NoEnv {}
     /// let p = Arc::new(assemble("!!NVvp4.0\nADD result.position, vertex.attrib[0], vertex.attrib[0];\nEND", None).unwrap());
     /// let ex = Executor::new(p);
     /// let mut st = ex.new_state(4);

@@ -125,34 +125,14 @@ fn atom_op(m: &str) -> Option<AtomOp> {
     })
 }
 
+/// A memory instruction that takes the storage modifiers (COH, VOL) and names its data
+/// type: every [`OpClass::Memory`] opcode but ATOMCTR and MEMBAR.
 fn is_mem(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::Load
-            | Opcode::Store
-            | Opcode::Atom
-            | Opcode::Ldc
-            | Opcode::Loadim
-            | Opcode::Storeim
-            | Opcode::Atomim
-    )
+    op.class() == OpClass::Memory && !matches!(op, Opcode::Atomctr | Opcode::Membar)
 }
 
 fn is_tex(op: Opcode) -> bool {
-    matches!(
-        op,
-        Opcode::Tex
-            | Opcode::Txb
-            | Opcode::Txd
-            | Opcode::Txf
-            | Opcode::Txfms
-            | Opcode::Txl
-            | Opcode::Txp
-            | Opcode::Txq
-            | Opcode::Txg
-            | Opcode::Txgo
-            | Opcode::Lod
-    )
+    op.class() == OpClass::Texture
 }
 
 fn var_of(d: DataType) -> VarType {
