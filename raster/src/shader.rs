@@ -143,9 +143,36 @@ pub trait FragmentShader: Sync {
     ) -> Result<(), ShaderError>;
 }
 
+/// `plane` at every lane's (rx, ry), times the perspective factor `w` if given, as f32
+/// bits.
+#[inline(always)]
+fn plane_at_lanes(
+    plane: &Plane,
+    rx: &[f32; LANES],
+    ry: &[f32; LANES],
+    w: Option<&[f32; LANES]>,
+    out: &mut [u32; LANES],
+) {
+    // The plane splat into lane arrays first: every lane is then the same vector
+    // expression (Plane::at's operations in its order), which compiles to whole
+    // vectors instead of lanes picked apart.
+    let c = [plane.c; LANES];
+    let dx = [plane.dx; LANES];
+    let dy = [plane.dy; LANES];
+    let mut v = [0.0f32; LANES];
+    for i in 0..LANES {
+        v[i] = c[i] + dx[i] * rx[i] + dy[i] * ry[i];
+    }
+    if let Some(w) = w {
+        for i in 0..LANES {
+            v[i] *= w[i];
+        }
+    }
+    *out = v.map(f32::to_bits);
+}
+
 crate::simd::multiversion! {
-    /// `plane` at every lane's (rx, ry), times the perspective factor `w` if given, as f32
-    /// bits.
+    /// [`plane_at_lanes`].
     fn plane_lanes(
         plane: &Plane,
         rx: &[f32; LANES],
@@ -153,22 +180,35 @@ crate::simd::multiversion! {
         w: Option<&[f32; LANES]>,
         out: &mut [u32; LANES],
     ) {
-        // The plane splat into lane arrays first: every lane is then the same vector
-        // expression (Plane::at's operations in its order), which compiles to whole
-        // vectors instead of lanes picked apart.
-        let c = [plane.c; LANES];
-        let dx = [plane.dx; LANES];
-        let dy = [plane.dy; LANES];
-        let mut v = [0.0f32; LANES];
-        for i in 0..LANES {
-            v[i] = c[i] + dx[i] * rx[i] + dy[i] * ry[i];
+        plane_at_lanes(plane, rx, ry, w, out)
+    }
+}
+
+crate::simd::multiversion! {
+    /// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
+    /// in order, in one call (a dispatch per plane cost more than the arithmetic).
+    fn planes_lanes(
+        planes: &[crate::setup::AttrPlane],
+        rx: &[f32; LANES],
+        ry: &[f32; LANES],
+        w: &[f32; LANES],
+        out: &mut [[u32; LANES]; 4],
+    ) {
+        // Written out, not a loop: LLVM vectorizes a loop over the planes across them
+        // (with gathers) instead of across the lanes.
+        let [o0, o1, o2, o3] = out;
+        if let Some(a) = planes.first() {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
         }
-        if let Some(w) = w {
-            for i in 0..LANES {
-                v[i] *= w[i];
-            }
+        if let Some(a) = planes.get(1) {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
         }
-        *out = v.map(f32::to_bits);
+        if let Some(a) = planes.get(2) {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
+        }
+        if let Some(a) = planes.get(3) {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
+        }
     }
 }
 
@@ -345,11 +385,7 @@ impl<'a> FragmentBatch<'a> {
             && (interp.location != InterpLocation::Centroid || l.per_sample)
             && (1..n).all(|c| self.info.interp(k + c) == interp);
         if let (true, true, Some(a)) = (plain, self.uniform, self.attrs[0].get(k..k + n)) {
-            // One kernel call per plane: a kernel over several planes vectorizes across
-            // them (four at a time, with gathers) instead of across the lanes.
-            for (a, o) in a.iter().zip(out.iter_mut()) {
-                plane_lanes(&a.plane, &l.rx, &l.ry, Some(&l.w), o);
-            }
+            planes_lanes(a, &l.rx, &l.ry, &l.w, out);
             return;
         }
         for (c, o) in out.iter_mut().enumerate().take(n) {
