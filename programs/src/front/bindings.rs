@@ -2,7 +2,7 @@
 //! stage, and the slots they resolve to.
 
 use super::cursor::{semantic, syntax};
-use super::P;
+use super::Parser;
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
@@ -21,7 +21,7 @@ pub(crate) struct InputRef {
     pub span: Span,
 }
 
-impl P {
+impl Parser {
     fn vertex_arrays(&self) -> bool {
         matches!(
             self.stage,

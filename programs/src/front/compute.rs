@@ -3,13 +3,13 @@
 //! programs.
 
 use super::cursor::{semantic, syntax};
-use super::{Sym, P};
+use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
 use crate::span::Span;
 
-impl P {
+impl Parser {
     /// `GROUP_SIZE x [y [z]]` or `SHARED_MEMORY n` (the keyword is read).
     pub(crate) fn compute_declaration(&mut self, kw: &str, span: Span) -> Result<(), ProgramError> {
         if self.stage != Stage::Compute {

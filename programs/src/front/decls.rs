@@ -3,7 +3,7 @@
 //! (PRIMITIVE_IN ... TESS_POINT_MODE).
 
 use super::cursor::{clamp_u32, semantic, syntax};
-use super::{ParamKey, Sym, P};
+use super::{ParamKey, Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
@@ -18,7 +18,7 @@ pub(crate) struct VarMods {
     pub interp_span: Option<Span>,
 }
 
-impl P {
+impl Parser {
     pub(crate) fn option(&mut self) -> Result<(), ProgramError> {
         let kw = self.c.bump();
         if self.seen_statement {
@@ -155,7 +155,7 @@ impl P {
             "EXT_sparse_texture2" | "ARB_sparse_texture_clamp" if self.nv >= 50 => true,
             "ARB_viewport_array" if !arb => true,
             // Options whose syntax the front end gates on the option's name
-            // (`P::has_option`). NV_gpu_program5 already has LOAD and LDC ("without
+            // (`Parser::has_option`). NV_gpu_program5 already has LOAD and LDC ("without
             // needing to declare" the option), so naming those options there is allowed.
             "NV_parameter_buffer_object2"
             | "NV_shader_buffer_load"

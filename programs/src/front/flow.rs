@@ -1,11 +1,11 @@
 //! Label resolution and whole-program checks run after the last statement.
 
 use super::cursor::semantic;
-use super::{Sym, P};
+use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 
-impl P {
+impl Parser {
     pub(crate) fn resolve_labels(&mut self) -> Result<(), ProgramError> {
         for (name, at, span) in std::mem::take(&mut self.label_refs) {
             let Some(&target) = self.labels.get(&name) else {

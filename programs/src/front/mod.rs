@@ -38,7 +38,7 @@ pub(crate) fn assemble_gpu(
     header: Header,
     lim: &Limits,
 ) -> Result<Program, ProgramError> {
-    let mut p = P::new(text, header, lim)?;
+    let mut p = Parser::new(text, header, lim)?;
     p.program()?;
     p.finish()
 }
@@ -130,7 +130,7 @@ pub(crate) enum Block {
     Loop,
 }
 
-pub(crate) struct P {
+pub(crate) struct Parser {
     pub c: Cursor,
     /// The limits the program is checked against.
     pub lim: Limits,
@@ -183,8 +183,8 @@ pub(crate) enum ParamKey {
     Named(String),
 }
 
-impl P {
-    fn new(text: &str, header: Header, lim: &Limits) -> Result<P, ProgramError> {
+impl Parser {
+    fn new(text: &str, header: Header, lim: &Limits) -> Result<Parser, ProgramError> {
         let mut c = Cursor::new(text)?;
         // The header token itself.
         if matches!(c.peek(), Tok::Header(_)) {
@@ -196,7 +196,7 @@ impl P {
             Dialect::Nv5 => 50,
             _ => 0,
         };
-        Ok(P {
+        Ok(Parser {
             c,
             lim: *lim,
             stage: header.stage,
@@ -457,7 +457,7 @@ fn check_identifier(name: &str, span: Span) -> Result<(), ProgramError> {
 /// Names that cannot be declared as variables. ARB programs reserve their own stage's
 /// keywords and base opcodes only (piglit reserved_words-01: `TEMP ARL;` is fine in a
 /// fragment program).
-fn is_reserved(name: &str, p: &P) -> bool {
+fn is_reserved(name: &str, p: &Parser) -> bool {
     const ALWAYS: &[&str] = &[
         "ALIAS", "ATTRIB", "END", "OPTION", "OUTPUT", "PARAM", "TEMP", "program", "result", "state",
     ];

@@ -18,22 +18,25 @@ pub(crate) enum TypeMods {
 
 /// The shape of one operand (input/output columns of Table X.13).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// Vector of the operation type.
-    V,
-    /// Vector, always float / signed / unsigned.
-    Vf,
-    Vs,
-    Vu,
-    /// Scalar (needs a scalar suffix) of the operation type / always unsigned.
-    S,
-    Su,
-    /// Condition code test.
-    C,
-    /// Vector operand or condition code test (KIL).
-    Vc,
-    /// Texture access.
-    T,
+pub(crate) enum Shape {
+    /// `v`: a vector of the operation's type.
+    Vector,
+    /// `vf`: a vector, always float.
+    FloatVector,
+    /// `vs`: a vector, always signed integer.
+    SignedVector,
+    /// `vu`: a vector, always unsigned integer.
+    UnsignedVector,
+    /// `s`: a scalar (needs a scalar suffix) of the operation's type.
+    Scalar,
+    /// `su`: a scalar, always unsigned integer.
+    UnsignedScalar,
+    /// `c`: a condition code test.
+    CondTest,
+    /// `vc`: a vector operand or a condition code test (KIL).
+    VectorOrCondTest,
+    /// `t`: a texture access.
+    Texture,
 }
 
 // ARB availability bits: the base ARB programs and each NV option.
@@ -58,8 +61,8 @@ pub(crate) struct OpInfo {
     /// Type used when no data-type modifier is given (`None` for typeless ops).
     pub default: Option<DataType>,
     /// Result shape; `None` for instructions without a result.
-    pub out: Option<Kind>,
-    pub ins: Vec<Kind>,
+    pub out: Option<Shape>,
+    pub ins: Vec<Shape>,
     /// ARB availability bits (AV/AF base, V2/V3/FO/F2 options).
     pub arb: u16,
 }
@@ -432,17 +435,17 @@ fn opcode_of(name: &str) -> Option<Opcode> {
     })
 }
 
-fn kind_of(s: &str) -> Option<Kind> {
+fn kind_of(s: &str) -> Option<Shape> {
     Some(match s {
-        "v" => Kind::V,
-        "vf" => Kind::Vf,
-        "vs" => Kind::Vs,
-        "vu" => Kind::Vu,
-        "s" => Kind::S,
-        "su" => Kind::Su,
-        "c" => Kind::C,
-        "vc" => Kind::Vc,
-        "t" => Kind::T,
+        "v" => Shape::Vector,
+        "vf" => Shape::FloatVector,
+        "vs" => Shape::SignedVector,
+        "vu" => Shape::UnsignedVector,
+        "s" => Shape::Scalar,
+        "su" => Shape::UnsignedScalar,
+        "c" => Shape::CondTest,
+        "vc" => Shape::VectorOrCondTest,
+        "t" => Shape::Texture,
         _ => return None,
     })
 }
@@ -562,7 +565,7 @@ mod tests {
     #[test]
     fn table_has_every_row() {
         assert!(lookup("TXGO").is_some_and(|i| i.nv == 50 && i.ins.len() == 4));
-        assert!(lookup("SAD").is_some_and(|i| i.out == Some(Kind::Vu)));
+        assert!(lookup("SAD").is_some_and(|i| i.out == Some(Shape::UnsignedVector)));
         assert!(lookup("ABS").is_some_and(|i| i.f == TypeMods::All && i.arb == AV | AF));
         assert!(lookup("NOPE").is_none());
     }

@@ -2,7 +2,7 @@
 //! indexing (absolute and relative), swizzles, write masks and condition-code tests.
 
 use super::cursor::{semantic, syntax};
-use super::{Sym, P};
+use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
@@ -44,7 +44,7 @@ fn components(s: &str, rgba_ok: bool) -> Option<Vec<Comp>> {
     )
 }
 
-impl P {
+impl Parser {
     fn rgba_ok(&self) -> bool {
         self.is_nv() || self.stage == Stage::Fragment
     }

@@ -1,13 +1,13 @@
 //! `state.*` and `program.env/local` bindings to parameter rows.
 
 use super::cursor::{semantic, syntax};
-use super::P;
+use super::Parser;
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
 use crate::span::Span;
 
-impl P {
+impl Parser {
     fn dot_ident(&mut self, what: &str) -> Result<(String, Span), ProgramError> {
         self.c.expect(&Tok::Dot, &format!("before {what}"))?;
         self.c.ident(what)
@@ -53,7 +53,7 @@ impl P {
         let start = self.c.expect_ident("state", "")?;
         let (item, ispan) = self.dot_ident("a state item")?;
         let frag = self.stage == Stage::Fragment;
-        let arb_vp_only = |p: &P| p.nv == 0 && frag;
+        let arb_vp_only = |p: &Parser| p.nv == 0 && frag;
         let one = |s: StateBinding| Ok(vec![s]);
         match item.as_str() {
             "material" => {
