@@ -92,6 +92,17 @@ fn distances(pos: [f32; 4], user: &[f32; 8], p: &Planes, exact_xy: bool) -> [f32
     d
 }
 
+/// Bit k set = distance k is negative or NaN (outside plane k); a flat loop, so it
+/// vectorizes (the per-vertex pass runs it for every vertex of a draw).
+#[inline]
+fn outside(d: &[f32; MAX_PLANES]) -> u32 {
+    let mut m = 0u32;
+    for (k, x) in d.iter().enumerate() {
+        m |= u32::from(*x < 0.0 || x.is_nan()) << k;
+    }
+    m
+}
+
 /// A clipped vertex that maps to a finite window position.
 fn usable(c: &ClipVert) -> bool {
     c.pos[3] > 0.0 && c.pos.iter().all(|x| x.is_finite()) && (1.0 / c.pos[3]).is_finite()
@@ -113,6 +124,8 @@ pub struct ClipContext<'a> {
     point_size_src: Option<usize>,
     /// Layout index of `result.viewport`, if written.
     viewport_src: Option<usize>,
+    /// Layout index of `result.position`, if written (found once, not per vertex).
+    pos_src: Option<usize>,
     /// Layout index of `result.viewportmask[0]` (NV_viewport_array2), if written.
     mask_src: Option<usize>,
     planes: Planes,
@@ -183,6 +196,7 @@ impl<'a> ClipContext<'a> {
                 None
             },
             viewport_src: verts.find(VaryingSlot::ViewportIndex),
+            pos_src: verts.find(VaryingSlot::Position),
             mask_src: verts.find(VaryingSlot::ViewportMask),
             planes: Planes {
                 gb_x: gb(half_w),
@@ -208,7 +222,7 @@ impl<'a> ClipContext<'a> {
                     let v = c * VERTEX_CHUNK + i;
                     *code = this.compute_outcode(v);
                     if *code == 0 {
-                        let pos = this.verts.position(v);
+                        let pos = this.position(v);
                         *win = this.window(pos, this.point_size(v), this.viewport_of(v));
                     }
                 }
@@ -257,6 +271,15 @@ impl<'a> ClipContext<'a> {
             };
         }
         d
+    }
+
+    /// Clip-space position of vertex `v` ((0, 0, 0, 0) when not written).
+    #[inline]
+    fn position(&self, v: usize) -> [f32; 4] {
+        match self.pos_src {
+            Some(k) => self.verts.get(v, k).map(f32::from_bits),
+            None => [0.0; 4],
+        }
     }
 
     fn point_size(&self, v: usize) -> f32 {
@@ -338,22 +361,18 @@ impl<'a> ClipContext<'a> {
     fn exact_outcode(&self, v: usize) -> u32 {
         let pos = self.verts.position(v);
         let user = self.user_distances(v, pos);
-        let d = distances(pos, &user, &self.planes, true);
-        d.iter()
-            .enumerate()
-            .filter(|(_, x)| **x < 0.0 || x.is_nan())
-            .fold(0u32, |m, (k, _)| m | (1 << k))
+        outside(&distances(pos, &user, &self.planes, true))
     }
 
     /// Which planes vertex `v` is outside of (guard band for x/y).
     fn compute_outcode(&self, v: usize) -> u32 {
-        let pos = self.verts.position(v);
-        let user = self.user_distances(v, pos);
-        let d = distances(pos, &user, &self.planes, false);
-        d.iter()
-            .enumerate()
-            .filter(|(_, x)| **x < 0.0 || x.is_nan())
-            .fold(0u32, |m, (k, _)| m | (1 << k))
+        let pos = self.position(v);
+        let user = if self.planes.user != 0 {
+            self.user_distances(v, pos)
+        } else {
+            [0.0; 8]
+        };
+        outside(&distances(pos, &user, &self.planes, false))
     }
 
     fn outcode(&self, v: usize) -> u32 {

@@ -297,6 +297,72 @@ fn random_mesh_is_watertight_1x_and_4x() {
 }
 
 #[test]
+fn tiny_triangles_cover_the_centres_their_edges_hold() {
+    // Triangles within 2.6 pixels (most take the tiny-region path, some straddle quads
+    // and tiles), counted per pixel by additive blending, against every pixel centre
+    // tested with the set-up edges.
+    let (w, h) = (150u32, 140u32);
+    let mut rng = Lcg(99);
+    let mut inp = DrawInput::new(0);
+    for id in 0..3000 {
+        let (cx, cy) = (
+            rng.next() * (w as f32 + 4.0) - 2.0,
+            rng.next() * (h as f32 + 4.0) - 2.0,
+        );
+        let mut t = [0u32; 3];
+        for v in t.iter_mut() {
+            // Half the vertices on quarter pixels, where centres lie on edges.
+            let mut p = [cx + rng.next() * 2.6, cy + rng.next() * 2.6];
+            if rng.next() < 0.5 {
+                p = p.map(|c| (c * 4.0).round() / 4.0);
+            }
+            *v = inp.push_vertex(vtx(p[0], p[1]), &[]);
+        }
+        inp.primitives.push(Primitive::triangle(t, 0, id));
+    }
+    let st = additive();
+    let target = Target {
+        width: w,
+        height: h,
+        depth_format: DepthFormat::D24S8,
+        multisample: false,
+    };
+    let set = crate::setup::setup_draw(&inp, &st, &ShaderInfo::default(), target)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut want = vec![0u32; (w * h) as usize];
+    for p in &set.prims {
+        for y in 0..h as i64 {
+            for x in 0..w as i64 {
+                let (sx, sy) = (x * 256 + 128, y * 256 + 128);
+                if p.edges().iter().all(|e| e.at(sx, sy) >= 0) {
+                    want[(y * w as i64 + x) as usize] += 1;
+                }
+            }
+        }
+    }
+    let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
+    let mut f = fb(w, h, 1, ColorFormat::Rgba32F);
+    draw(
+        &r,
+        &mut f,
+        &st,
+        &inp,
+        &VaryShader::constant([1.0, 0.0, 0.0, 1.0]),
+    );
+    let mut got = vec![0u32; (w * h) as usize];
+    for y in 0..h {
+        for x in 0..w {
+            got[(y * w + x) as usize] = f.read_sample(0, x, y, 0).unwrap_or([0.0; 4])[0] as u32;
+        }
+    }
+    assert!(
+        want.iter().sum::<u32>() > 1000,
+        "the triangles cover pixels"
+    );
+    assert_eq!(got, want);
+}
+
+#[test]
 fn identical_bytes_at_one_two_and_eight_threads() {
     let mut st = DrawState::default();
     st.blend.targets[0] = BlendTarget {

@@ -167,6 +167,16 @@ pub(crate) fn snap(v: f32) -> i64 {
         .saturating_sub(i64::from(f <= -0.5))
 }
 
+/// [`snap`] of a finite `v` with |v| <= [`MAX_COORD`] (what setup accepts): `v * 256` is
+/// below 2^29 in magnitude, so i32 holds it and nothing saturates; the same bits.
+#[inline(always)]
+pub(crate) fn snap_in_range(v: f32) -> i64 {
+    let x = v * SUBPIXEL as f32;
+    let t = x as i32;
+    let f = x - t as f32;
+    i64::from(t + i32::from(f >= 0.5) - i32::from(f <= -0.5))
+}
+
 /// Edges of a convex polygon given by snapped vertices (any winding). `None` when it has
 /// no area.
 pub(crate) fn polygon_edges(pts: &[(i64, i64)]) -> Option<([Edge; 4], usize)> {
@@ -462,7 +472,8 @@ impl Ctx<'_> {
         prov: usize,
         out: &mut DrawSetup,
     ) {
-        let pts = vs.map(|(v, _)| (snap(v.pos[0]), snap(v.pos[1])));
+        // Ctx::vertex and the NaN test above leave only finite |x|, |y| <= MAX_COORD.
+        let pts = vs.map(|(v, _)| (snap_in_range(v.pos[0]), snap_in_range(v.pos[1])));
         let area2 = (pts[1].0 - pts[0].0) * (pts[2].1 - pts[0].1)
             - (pts[2].0 - pts[0].0) * (pts[1].1 - pts[0].1);
         if area2 == 0 {
@@ -536,21 +547,23 @@ impl Ctx<'_> {
                 }
                 let inv_w = frame.plane([p0[3], p1[3], p2[3]]);
                 let attr_start = out.attrs.len() as u32;
+                // Every vertex has exactly `modes.len()` varyings (Ctx::vertex); one
+                // extend of a zip reserves once instead of checking per plane.
                 let (a, b, c) = (vs[0].1, vs[1].1, vs[2].1);
-                for (k, mode) in self.draw.modes.iter().enumerate() {
-                    let f = |r: &[u32]| f32::from_bits(r.get(k).copied().unwrap_or(0));
-                    let plane = match mode {
-                        InterpMode::Flat => Plane::default(),
-                        InterpMode::NoPerspective => frame.plane([f(a), f(b), f(c)]),
-                        InterpMode::Perspective => {
-                            frame.plane([f(a) * p0[3], f(b) * p1[3], f(c) * p2[3]])
-                        }
-                    };
-                    out.attrs.push(AttrPlane {
-                        plane,
-                        flat: flat.get(k).copied().unwrap_or(0),
-                    });
-                }
+                let planes = (self.draw.modes.iter().zip(a).zip(b).zip(c).zip(flat)).map(
+                    |((((mode, &a), &b), &c), &flat)| {
+                        let (a, b, c) = (f32::from_bits(a), f32::from_bits(b), f32::from_bits(c));
+                        let plane = match mode {
+                            InterpMode::Flat => Plane::default(),
+                            InterpMode::NoPerspective => frame.plane([a, b, c]),
+                            InterpMode::Perspective => {
+                                frame.plane([a * p0[3], b * p1[3], c * p2[3]])
+                            }
+                        };
+                        AttrPlane { plane, flat }
+                    },
+                );
+                out.attrs.extend(planes);
                 out.prims.push(PrimSetup {
                     edges: [edges[0], edges[1], edges[2], Edge::default()],
                     bbox,
@@ -941,6 +954,13 @@ mod tests {
             let v = f32::from_bits(bits);
             proptest::prop_assume!(v.is_nan() || v.abs() <= 4.0 * MAX_COORD);
             proptest::prop_assert_eq!(snap(v), snap_libm(v), "{:e}", v);
+        }
+
+        #[test]
+        fn snap_in_range_is_snap(bits in proptest::prelude::any::<u32>()) {
+            let v = f32::from_bits(bits);
+            proptest::prop_assume!(v.abs() <= MAX_COORD);
+            proptest::prop_assert_eq!(snap_in_range(v), snap(v), "{:e}", v);
         }
 
         #[test]

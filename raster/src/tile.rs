@@ -115,9 +115,12 @@ pub(crate) fn run_tile<S: FragmentShader>(
         if region[0] >= region[2] || region[1] >= region[3] {
             continue;
         }
-        for (e, row) in prim.edges().iter().zip(soff.iter_mut()) {
-            for (o, &(sx, sy)) in row.iter_mut().zip(evals) {
-                *o = i64::from(e.a) * sx + i64::from(e.b) * sy;
+        let tiny = tiny_region(ctx, region);
+        if !tiny {
+            for (e, row) in prim.edges().iter().zip(soff.iter_mut()) {
+                for (o, &(sx, sy)) in row.iter_mut().zip(evals) {
+                    *o = i64::from(e.a) * sx + i64::from(e.b) * sy;
+                }
             }
         }
         let pc = PrimCtx {
@@ -136,7 +139,11 @@ pub(crate) fn run_tile<S: FragmentShader>(
                 ]
             },
         };
-        passed += raster_prim(ctx, setup, &pc, mem, w)?;
+        passed += if tiny {
+            raster_tiny(ctx, setup, &pc, mem, w)?
+        } else {
+            raster_prim(ctx, setup, &pc, mem, w)?
+        };
     }
     if w.n > 0 {
         passed += process_batch(ctx, setup, mem, w)?;
@@ -227,6 +234,56 @@ fn quad_coverage<S, const CLIP: bool>(
     } else {
         m.map(|v| if v != 0 { ctx.full_mask } else { 0 })
     }
+}
+
+/// A region of at most 2×2 pixels without multisampling: most primitives of a dense
+/// mesh (a ~1-pixel triangle), rasterized by [`raster_tiny`].
+#[inline(always)]
+fn tiny_region<S>(ctx: &DrawCtx<'_, S>, r: [i32; 4]) -> bool {
+    !ctx.msaa && r[2] - r[0] <= 2 && r[3] - r[1] <= 2
+}
+
+/// A primitive whose region is tiny ([`tiny_region`]): only the region's pixel centres
+/// are tested (at most four, where the quad walk tested every pixel of up to four
+/// quads), then the quads holding covered pixels are pushed in the quad walk's order.
+/// The same masks: the region lies inside the clip rectangle (setup clips the bounds)
+/// and a pixel outside the bounds has its centre outside the primitive.
+fn raster_tiny<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+) -> Result<u64, RasterError> {
+    let [x0, y0, x1, y1] = pc.region;
+    let half = SUBPIXEL / 2;
+    let covered = |x: i32, y: i32| {
+        let (cx, cy) = (
+            i64::from(x) * SUBPIXEL + half,
+            i64::from(y) * SUBPIXEL + half,
+        );
+        pc.prim.edges().iter().all(|e| e.at(cx, cy) >= 0)
+    };
+    let mut passed = 0;
+    let mut qy = y0 & !1;
+    while qy < y1 {
+        let mut qx = x0 & !1;
+        while qx < x1 {
+            let mut cov = [0u32; 4];
+            for (i, c) in cov.iter_mut().enumerate() {
+                let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
+                if x >= x0 && x < x1 && y >= y0 && y < y1 && covered(x, y) {
+                    *c = ctx.full_mask;
+                }
+            }
+            if cov != [0; 4] {
+                passed += push_quad(ctx, setup, pc, mem, w, qx, qy, cov)?;
+            }
+            qx += 2;
+        }
+        qy += 2;
+    }
+    Ok(passed)
 }
 
 fn raster_prim<S: FragmentShader>(
@@ -736,8 +793,18 @@ fn process_batch<S: FragmentShader>(
             }
         }
     } else {
-        for lane in 0..LANES {
-            l.w[lane] = lane_w(&prims.lane(lane).inv_w, l.rx[lane], l.ry[lane]);
+        // Quads of several primitives: each quad's flat 1/w takes one division (small
+        // triangles of an affine draw), others a division per lane.
+        for (q, p) in prims.p.iter().enumerate() {
+            let lanes = q * 4..q * 4 + 4;
+            match flat_w(&p.inv_w) {
+                Some(w) => l.w[lanes].fill(w),
+                None => {
+                    for lane in lanes {
+                        l.w[lane] = lane_w(&p.inv_w, l.rx[lane], l.ry[lane]);
+                    }
+                }
+            }
         }
     }
     finish_batch(ctx, mem, w, &prims, &attrs, None, false)
