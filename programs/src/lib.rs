@@ -14,6 +14,7 @@ pub mod compile;
 pub mod error;
 pub mod exec;
 pub mod front;
+mod header;
 pub mod ir;
 pub(crate) mod legacy;
 pub(crate) mod lexer;

@@ -3,15 +3,15 @@
 
 use super::env::Env;
 use super::error::ExecErrorKind;
-use super::executor::{Group, Next, Run};
 use super::float::{
     add, exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, mul, rcc, round_even, round_keep_nan,
     ssg,
 };
 use super::int;
 use super::operand::{
-    finish32, load32, load32_into, store32, store_address_vec, CarryFlags, Ints, WriteInfo,
+    load32, load32_into, store32, store_address_vec, CarryFlags, Ints, WriteInfo,
 };
+use super::run::{write32, Group, Next, Run};
 use super::state::{CF, OF};
 use super::{convert, wide, Vec4, MAX_LANES};
 use crate::ir::{DataType, Dialect, File, Inst, Opcode, Src};
@@ -141,30 +141,6 @@ pub(crate) fn zero_result<E: Env + ?Sized>(
     let z = [[0u32; MAX_LANES]; 4];
     write32(run, g, inst, inst.dtype, z, None)?;
     Ok(Next::Seq)
-}
-
-/// Finish and store a 32-bit result of type `rtype`.
-pub(crate) fn write32<E: Env + ?Sized>(
-    run: &mut Run<'_, E>,
-    g: &Group,
-    inst: &Inst,
-    rtype: DataType,
-    mut v: Vec4,
-    carry: Option<&CarryFlags>,
-) -> Res<()> {
-    let Some(dst) = inst.dst.as_ref() else {
-        return Ok(());
-    };
-    finish32(&mut v, rtype, inst.sat, inst.precision);
-    let acc = run.access(g);
-    let w = WriteInfo {
-        dst,
-        dtype: rtype,
-        sat: inst.sat,
-        cc_update: inst.cc_update,
-        carry,
-    };
-    store32(run.st, &acc, &w, &v, &mut run.stats)
 }
 
 /// Load the instruction's sources into `out` (unused slots stay zero).

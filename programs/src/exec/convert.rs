@@ -1,11 +1,10 @@
 //! Conversions and packing: I2F, F2I, CVT (every type pair and rounding mode),
 //! PK2H/PK2US/PK4B/PK4UB and their unpacks, PK64/UP64.
 
-use super::alu::write32;
 use super::env::Env;
 use super::error::ExecErrorKind;
-use super::executor::{Group, Run};
-use super::operand::{load32, load64, store64, Wide, WriteInfo};
+use super::operand::{load32, load64, Wide};
+use super::run::{write32, write64, Group, Run};
 use super::{Vec4, MAX_LANES};
 use crate::ir::{DataType, Extra, Inst, MemScalar, Opcode, Rounding, Saturate};
 
@@ -29,27 +28,6 @@ fn to32(d: DataType) -> DataType {
         DataType::S32 | DataType::S64 => DataType::S32,
         DataType::U32 | DataType::U64 => DataType::U32,
     }
-}
-
-pub(crate) fn write64<E: Env + ?Sized>(
-    run: &mut Run<'_, E>,
-    g: &Group,
-    inst: &Inst,
-    rtype: DataType,
-    v: &Wide,
-) -> Res<()> {
-    let Some(dst) = inst.dst.as_ref() else {
-        return Ok(());
-    };
-    let acc = run.access(g);
-    let w = WriteInfo {
-        dst,
-        dtype: rtype,
-        sat: inst.sat,
-        cc_update: inst.cc_update,
-        carry: None,
-    };
-    store64(run.st, &acc, &w, v, &mut run.stats)
 }
 
 /// Pack two f32 as f16 bits (round to nearest even).

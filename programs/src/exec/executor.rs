@@ -2,12 +2,13 @@
 
 use super::env::Env;
 use super::error::{ExecError, ExecErrorKind, ExecStats};
-use super::operand::{Access, Raw};
 use super::state::LaneState;
+// The native back end reaches the run types through here (compile::frame, scan, lower).
+use super::run::{initial_groups, position, Groups};
+pub(crate) use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
 use super::trace::{Hook, LaneTrace, NoHook, TracingEnv};
-use super::{alu, flow, memory, texture, LaneMask, MAX_LANES};
-use crate::ir::{File, Index, OpClass, Opcode, Program, Stage};
-use smallvec::SmallVec;
+use super::{alu, flow, memory, texture, LaneMask};
+use crate::ir::{File, OpClass, Opcode, Program, Stage};
 use std::sync::Arc;
 
 /// Default instruction budget per invocation: generous for real programs (a million
@@ -17,129 +18,6 @@ pub(crate) const DEFAULT_BUDGET: u64 = 1 << 20;
 /// A group asks [`Env::interrupted`] every this many instructions: a long loop stops
 /// soon after a draw's deadline, and the question costs nothing next to the steps.
 pub const INTERRUPT_STEPS: u64 = 1 << 14;
-
-/// Deepest CAL/CALI nesting (MAX_PROGRAM_CALL_DEPTH_NV on NVIDIA hardware), also the
-/// depth of the PUSHA stack.
-pub(crate) const MAX_CALL_DEPTH: usize = 32;
-
-/// One open block on a group's control stack.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Frame {
-    /// REP at `start`; `remaining` iterations including the current one (None = no count).
-    Rep { start: u32, remaining: Option<i64> },
-    /// LOOP at `start` with its counter.
-    Loop {
-        start: u32,
-        remaining: i64,
-        counter: i32,
-        step: i32,
-    },
-    /// CAL/CALI: where RET continues.
-    Call { ret: u32 },
-}
-
-/// Lanes that share a program counter and a control stack.
-#[derive(Clone, Debug)]
-pub(crate) struct Group {
-    pub pc: u32,
-    pub mask: LaneMask,
-    pub frames: SmallVec<[Frame; 8]>,
-    /// PUSHA stack: per-lane address register values.
-    pub pushed: Vec<[[i32; MAX_LANES]; 4]>,
-    pub steps: u64,
-}
-
-impl Group {
-    /// A copy of this group restricted to `mask`.
-    pub(crate) fn with_mask(&self, mask: LaneMask) -> Group {
-        Group {
-            pc: self.pc,
-            mask,
-            frames: self.frames.clone(),
-            pushed: self.pushed.clone(),
-            steps: self.steps,
-        }
-    }
-
-    // Called for every operand access; most groups have no open block at all.
-    #[inline]
-    pub(crate) fn loop_counter(&self) -> i32 {
-        if self.frames.is_empty() {
-            return 0;
-        }
-        self.frames
-            .iter()
-            .rev()
-            .find_map(|f| match f {
-                Frame::Loop { counter, .. } => Some(*counter),
-                _ => None,
-            })
-            .unwrap_or(0)
-    }
-
-    fn same_place(&self, o: &Group) -> bool {
-        self.pc == o.pc && self.frames == o.frames && self.pushed.len() == o.pushed.len()
-    }
-
-    /// Absorb `o` (same place): lanes of `o` take their PUSHA values from `o`.
-    fn absorb(&mut self, o: Group) {
-        for (mine, theirs) in self.pushed.iter_mut().zip(o.pushed.iter()) {
-            for c in 0..4 {
-                for l in 0..MAX_LANES {
-                    if o.mask & (1 << l) != 0 {
-                        mine[c][l] = theirs[c][l];
-                    }
-                }
-            }
-        }
-        self.mask |= o.mask;
-        self.steps = self.steps.max(o.steps);
-    }
-}
-
-/// The groups of one batch.
-pub(crate) type Groups = SmallVec<[Group; 4]>;
-
-/// One group holding every lane of `active`, at the program's entry.
-pub(crate) fn initial_groups(prog: &Program, active: LaneMask) -> Groups {
-    let mut groups = Groups::new();
-    if active != 0 {
-        groups.push(Group {
-            pc: prog.entry,
-            mask: active,
-            frames: SmallVec::new(),
-            pushed: Vec::new(),
-            steps: 0,
-        });
-    }
-    groups
-}
-
-/// Where a group stands in the lock-step order of NV_tessellation_program5 section
-/// 2.X.5: the CAL site of each open call, outermost first, then its pc. Lanes inside a
-/// subroutine are "at" their CAL in the caller, so they run before lanes that skipped
-/// the call and wait after it, as the spec's threads do.
-pub(crate) fn position(g: &Group) -> SmallVec<[u32; 4]> {
-    let mut at: SmallVec<[u32; 4]> = g
-        .frames
-        .iter()
-        .filter_map(|f| match f {
-            Frame::Call { ret } => Some(ret.saturating_sub(1)),
-            _ => None,
-        })
-        .collect();
-    at.push(g.pc);
-    at
-}
-
-/// What running one instruction did to the group's control flow.
-pub(crate) enum Next {
-    /// Continue with the next instruction.
-    Seq,
-    /// The group's pc/mask were updated by the instruction itself; new groups (lanes that
-    /// went elsewhere) are in the vector.
-    Moved,
-}
 
 /// Runs one compiled program over batches of lanes. Build once, share across threads.
 ///
@@ -208,54 +86,6 @@ impl Backend {
         match std::env::var("GLEMU_INTERPRET") {
             Ok(v) if !v.is_empty() && v != "0" => Backend::Interpreter,
             _ => Backend::Native,
-        }
-    }
-}
-
-/// Per-run context shared by the instruction implementations.
-pub(crate) struct Run<'a, E: Env + ?Sized> {
-    pub prog: &'a Program,
-    pub st: &'a mut LaneState,
-    pub params: &'a [[u32; 4]],
-    pub env: &'a mut E,
-    pub stats: ExecStats,
-    /// Groups created by splits during the current instruction.
-    pub spawned: SmallVec<[Group; 4]>,
-    /// BUFFER/BUFFER4 operands of the current instruction (see [`Access::prefetched`]).
-    pub prefetched: Vec<(u32, Index, Option<Index>, Raw)>,
-    /// Reused source-operand buffer for 32-bit arithmetic (taken while in use).
-    pub srcs: Option<Box<[super::Vec4; 3]>>,
-}
-
-impl<'a, E: Env + ?Sized> Run<'a, E> {
-    /// A run of `prog` over `st`, borrowing the state's operand buffer (give it back with
-    /// `st.operand_buf = run.srcs.take()`).
-    pub(crate) fn new(
-        prog: &'a Program,
-        st: &'a mut LaneState,
-        params: &'a [[u32; 4]],
-        env: &'a mut E,
-    ) -> Run<'a, E> {
-        let srcs = st.operand_buf.take();
-        Run {
-            prog,
-            st,
-            params,
-            env,
-            stats: ExecStats::default(),
-            spawned: SmallVec::new(),
-            prefetched: Vec::new(),
-            srcs,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn access(&self, g: &Group) -> Access<'a> {
-        Access {
-            params: self.params,
-            loop_counter: g.loop_counter(),
-            mask: g.mask,
-            prefetched: self.prefetched.clone(),
         }
     }
 }

@@ -3,8 +3,8 @@
 
 use super::env::Env;
 use super::error::ExecErrorKind;
-use super::executor::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
 use super::operand::{cond_any, load32, resolve_index, store_address_vec};
+use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
 use super::{LaneMask, MAX_LANES};
 use crate::ir::{DataType, Extra, Inst, Opcode, Stage};
 

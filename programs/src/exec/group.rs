@@ -13,7 +13,8 @@
 
 use super::env::Env;
 use super::error::{ExecError, ExecErrorKind, ExecStats};
-use super::executor::{initial_groups, Executor, Groups, Run};
+use super::executor::Executor;
+use super::run::{initial_groups, Groups, Run};
 use super::state::LaneState;
 use super::{lanes_mask, Vec4, MAX_LANES};
 use crate::ir::Opcode;

@@ -26,7 +26,8 @@
 
 use super::env::Env;
 use super::error::{ExecError, ExecErrorKind, ExecStats};
-use super::executor::{initial_groups, position, Executor, Groups, Run};
+use super::executor::Executor;
+use super::run::{initial_groups, position, Groups, Run};
 use super::state::{LaneState, RegFile};
 use super::{lanes_mask, Vec4, MAX_LANES};
 use crate::ir::{File, InputBinding, OutputBinding, Program};

@@ -3,12 +3,10 @@
 //! [`Env`]; out-of-range and misaligned accesses read zero / drop the write and are
 //! counted, never touching host memory.
 
-use super::alu::write32;
-use super::convert::write64;
 use super::env::{Env, ImageCall, MemRegion};
 use super::error::ExecErrorKind;
-use super::executor::{Group, Run};
 use super::operand::{load32, load64, resolve_index, Raw, Wide};
+use super::run::{write32, write64, Group, Run};
 use super::{Vec4, MAX_LANES};
 use crate::ir::{
     AtomOp, BufferKind, DataType, File, Inst, MemInfo, MemScalar, MemSpace, MemType, Opcode, Src,

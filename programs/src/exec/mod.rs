@@ -46,6 +46,7 @@ mod int;
 mod lockstep;
 mod memory;
 mod operand;
+mod run;
 mod state;
 pub(crate) mod texture;
 mod trace;

@@ -1,11 +1,10 @@
 //! Texture instructions and attribute interpolation: one environment call per group (per
 //! distinct texture unit when the unit is indexed), with SoA operands.
 
-use super::alu::write32;
 use super::env::{Env, InterpCall, InterpKind, TexCall, TexOffsets, TexOp};
 use super::error::{ExecErrorKind, ExecStats};
-use super::executor::{Group, Run};
 use super::operand::{index_reg, load32, load_raw, resolve_index, shape32, Raw};
+use super::run::{write32, Group, Run};
 use super::{LaneMask, Vec4, MAX_LANES};
 use crate::ir::{
     DataType, Extra, File, Index, Inst, Opcode, Src, Stage, TexInfo, TexOffset, TexUnit,

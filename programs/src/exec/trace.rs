@@ -9,8 +9,8 @@
 
 use super::env::{Env, EnvError, ImageCall, InterpCall, MemRegion, TexCall, TexOp};
 use super::error::ExecStats;
-use super::executor::{Frame, Group, Groups};
 use super::operand::{load_raw, resolve_index, shape32, Access};
+use super::run::{Frame, Group, Groups};
 use super::state::LaneState;
 use super::{LaneMask, Vec4, MAX_LANES};
 use crate::ir::{File, Inst, Program};

@@ -1,11 +1,10 @@
 //! 64-bit arithmetic (`.F64`, `.S64`, `.U64`; NV_gpu_program5 and
 //! NV_shader_atomic_int64/NV_gpu_shader5 style) on `LONG` registers.
 
-use super::convert::write64;
 use super::env::Env;
 use super::error::ExecErrorKind;
-use super::executor::{Group, Run};
 use super::operand::{load64, Wide};
+use super::run::{write64, Group, Run};
 use super::{Vec4, MAX_LANES};
 use crate::ir::{DataType, Inst, Opcode, Src};
 

@@ -23,8 +23,8 @@ mod tests;
 
 pub(crate) use inst::target_name;
 
-use crate::assemble::Header;
 use crate::error::ProgramError;
+use crate::header::Header;
 use crate::ir::*;
 use crate::lexer::Tok;
 use crate::span::Span;

@@ -17,8 +17,8 @@ mod fragment_ops;
 mod vertex;
 mod vertex_ops;
 
-use crate::assemble::Header;
 use crate::error::{ErrorKind, ProgramError};
+use crate::header::Header;
 use crate::ir::{Dialect, Program};
 
 /// Assembles a VP1.x/VP2.0/VSP1.0/FP1.0 program whose header was already read.
