@@ -23,13 +23,8 @@ pub(crate) fn from_pipeline(e: PipelineError) -> Error {
 
 /// `size` zero bytes, or `OUT_OF_MEMORY` when they cannot be allocated.
 pub(crate) fn zeroed(size: u64) -> Result<Vec<u8>> {
-    let n = usize::try_from(size)
-        .map_err(|_| Error::out_of_memory(format!("a buffer of {size} bytes")))?;
-    let mut v = Vec::new();
-    v.try_reserve_exact(n)
-        .map_err(|_| Error::out_of_memory(format!("cannot allocate a buffer of {size} bytes")))?;
-    v.resize(n, 0);
-    Ok(v)
+    glemu_pipeline::memory::try_zeroed_bytes(size)
+        .ok_or_else(|| Error::out_of_memory(format!("cannot allocate a buffer of {size} bytes")))
 }
 
 /// One buffer object.
