@@ -1,6 +1,8 @@
 //! Misuse of the Context API: each case must fail with the GL error GL specifies, and
 //! leave the context usable.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::{gl, Context, GlError};
 
 type Case = (&'static str, GlError, fn(&mut Context) -> glemu::Result<()>);

@@ -2,6 +2,8 @@
 //! mappings and flushes, buffer-to-buffer copies and multi-draw-indirect, checked by
 //! pixels, query counts and buffer contents.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod common;
 
 use common::passthrough;

@@ -4,6 +4,8 @@
 //! `caps::EXTENSIONS` is what `get_string`, `get_string_i`, `[require]` and `glemu info`
 //! list, and each one's program option or entry points work.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::caps::{self, Query, EXTENSIONS, LIMIT_TABLE};
 use glemu::programs::Stage;
 use glemu::scene;

@@ -1,5 +1,7 @@
 //! The command-line contract (scene-format.md): output formats and exit codes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -2,6 +2,8 @@
 //! `vertex.baseVertex`, `vertex.baseInstance` and `vertex.draw.id` carry what the draw
 //! command was given, as emulators' GLASM back ends read them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod common;
 
 use glemu::{gl, Context};

@@ -4,6 +4,8 @@
 //! F16X2 atomics (NV_shader_atomic_fp16_vector), in the textual form those back ends
 //! print. Every expected value follows from the specs.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod common;
 
 use glemu::scene::{self, Outcome};

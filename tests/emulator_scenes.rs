@@ -4,6 +4,8 @@
 //! `programs/tests/emulator_corpus/`); both must pass and leave identical pixels and buffer bytes (every
 //! scene is race-free).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::gl;
 use glemu::scene::{parse, Outcome, RunOptions, Runner};
 use std::path::{Path, PathBuf};

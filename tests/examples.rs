@@ -2,6 +2,8 @@
 //! test binaries (`target/<profile>/examples/`), and each is run in a scratch directory and
 //! its output checked.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -3,6 +3,8 @@
 //! must end with 0 (PASS), 1 (FAIL, with a message) or 77 (SKIP): never a signal, an
 //! abort or a hang. HARDENING.md lists the classes.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -3,6 +3,8 @@
 //! fragment programs, results read back from the texture objects. Every expected value is
 //! exact (section 2.X.8.Z pseudo-code and section 3.9.X of the EXT spec).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod common;
 
 use glemu::{gl, Context, GlError};

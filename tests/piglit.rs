@@ -2,6 +2,8 @@
 //! scene runner: each must PASS, except the files listed in `EXPECTED_NOT_PASSING` with
 //! the reason.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::scene::{self, Outcome};
 use glemu_test_support::external;
 use std::path::{Path, PathBuf};

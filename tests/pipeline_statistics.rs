@@ -1,6 +1,8 @@
 //! ARB_pipeline_statistics_query: the counters the pipeline's stages keep, through query
 //! objects and `Context::pipeline_statistics`, for every kind of draw.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::scene::{parse, RunOptions, Runner};
 use glemu::{gl, Context, PipelineStatistics};
 use std::path::Path;

@@ -1,6 +1,8 @@
 //! `read_pixels` per format/type pair against GL's conversion formulas (GL 4.6 §18.2):
 //! what the read buffer stores comes back, converted as GL converts it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::{gl, Context, GlError};
 
 /// A 4x4 framebuffer object whose colour attachment is a renderbuffer of `format`.

@@ -2,6 +2,8 @@
 //! framebuffer objects, then later draws sample what was rendered (exact probes);
 //! multisample textures resolved by blits; completeness statuses (GL 4.6 section 9.4).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod common;
 
 use glemu::{gl, Context, GlError};

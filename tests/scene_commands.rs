@@ -2,6 +2,8 @@
 //! commands beyond the contract") — image units and image probes, writes through a buffer
 //! mapping, DrawTransformFeedback — each run end to end, and each shown able to fail.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::scene::{run_text, Outcome};
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,8 @@
 //! Scene files are untrusted input: mutated corpus scenes (numbers changed, lines dropped,
 //! duplicated or truncated) must end in PASS, FAIL or SKIP — never a panic or a hang.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::scene;
 use glemu_test_support::externals;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! The NV example scenes of `shared/scenes/*.nv.shader_test`: every probe (ending with a
 //! `probe png` against the oracle's rendering of the GLSL twin) must pass.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::scene::{self, Outcome};
 use glemu_test_support::external;
 use std::path::PathBuf;

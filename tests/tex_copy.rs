@@ -2,6 +2,8 @@
 //! glCopyImageSubData between textures. Results are read back through a framebuffer
 //! object the texture is attached to.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::{gl, Context, GlError};
 
 /// A `w`x`h` texture of `format` bound to `TEXTURE_2D` as immutable storage.

@@ -1,6 +1,8 @@
 //! Texture uploads (every client format path, alignment, sub-images, compressed images)
 //! and sampler objects, checked through pixels a fragment program samples.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::{gl, Context, GlError};
 
 /// A context whose draws put texture unit 0 (2D) across a 4×4 framebuffer with

@@ -1,6 +1,8 @@
 //! NV_shader_thread_group's `*.warpid` / `*.smid` bindings: glemu runs one warp (an
 //! executor batch) at a time on one SM, so both read 0 in every stage that supports them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::{gl, Context};
 
 /// Draws a full-screen quad with the given programs and returns pixel (1, 1) as RGBA8.

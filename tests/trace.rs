@@ -1,6 +1,8 @@
 //! `glemu trace`: the traced run gives the rendered image, its fragment outputs are what
 //! the pixel stores, and the trace of a known program is the stored expectation.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::cli::trace::{to_text, trace_scene};
 use glemu::scene::{parse, RunOptions, Runner};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,7 @@
 //! Vertex array objects: per-VAO layouts and element buffers survive switching.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod common;
 
 use common::passthrough;

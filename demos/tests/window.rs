@@ -2,6 +2,8 @@
 //! (`--frames N` quits after N presented frames), exit status 0 and nothing on stderr.
 //! Without Xvfb (Debian package `xvfb`) the test prints one SKIP line.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 

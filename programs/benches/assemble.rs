@@ -1,6 +1,8 @@
 //! Assembles the whole program corpus (piglit asmparsertest, real-world programs and the
 //! front-end test programs); criterion reports programs per second.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glemu_programs::assemble;
 use std::hint::black_box;

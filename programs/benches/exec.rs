@@ -10,6 +10,7 @@
 //! Each iteration runs 64 batches of 16 lanes; throughput is reported per lane-instruction
 //! (counted by the interpreter, so both backends divide the same work).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 #![allow(clippy::needless_range_loop)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -1,6 +1,8 @@
 //! NV_compute_program5's load rules: what `!!NVcp5.0` programs may contain and what makes
 //! them fail to load, each with the spec sentence it checks.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::ir::{BufferKind, Extra, InputBinding, MemSpace, Opcode, Stage};
 use glemu_programs::{assemble, detect_header};
 

@@ -2,6 +2,8 @@
 //! when it has no `# FAIL` line (or is listed in `INVALID_BY_SPEC`), with LF and with CRLF
 //! line endings.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::{assemble, Stage};
 use glemu_test_support::external;
 use std::path::PathBuf;

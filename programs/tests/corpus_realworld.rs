@@ -1,6 +1,8 @@
 //! Every real-world program in `shared/corpus/realworld/` loads (all dialects, through the
 //! header dispatch of `assemble`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::assemble;
 use glemu_test_support::external;
 use std::path::PathBuf;

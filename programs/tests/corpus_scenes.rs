@@ -1,6 +1,8 @@
 //! Program sections of every scene file (`.shader_test`) in the shared scenes, the piglit
 //! corpus and the reftests assemble, each as the stage its section names.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::{assemble, Stage};
 use glemu_test_support::externals;
 use std::path::{Path, PathBuf};

@@ -7,6 +7,8 @@
 //! fp64/int64, safety-counter loops, passthrough, compute). Every file must load for the
 //! stage its header names; the runnable ones are drawn by the scenes of `tests/emulator/`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::ir::Stage;
 use std::path::{Path, PathBuf};
 

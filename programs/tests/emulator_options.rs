@@ -2,6 +2,8 @@
 //! per its spec: programs that must load, programs that must not (with the reason), and
 //! what the options' instructions compute.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 
 use exec_util::*;

@@ -4,6 +4,8 @@
 //! on the compiled form). Environment failures ("not supported" from the test env) are
 //! fine: they are the environment's answer, not the executor's.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{ExecErrorKind, Executor, LaneState, MAX_LANES};

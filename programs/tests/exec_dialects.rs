@@ -1,6 +1,8 @@
 //! Older dialects and the less common instructions: ARB/VP1 EXP, LOG, RSQ(|x|), XPD, SWZ,
 //! KIL with an operand; VP1 ARL; FP1 precision suffixes; reconvergence after divergence.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{Executor, LaneState};

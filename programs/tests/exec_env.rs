@@ -1,6 +1,8 @@
 //! Instructions that reach the environment: memory, counters, textures (one call per
 //! batch), interpolation, geometry output, and the cross-lane instructions.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{Executor, LaneState};

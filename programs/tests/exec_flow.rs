@@ -1,6 +1,8 @@
 //! Divergence: a batch where lanes take different paths through nested flow control
 //! gives exactly what running each lane alone gives.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{ExecErrorKind, Executor, LaneState};

@@ -4,6 +4,8 @@
 //! and denormals in the inputs. Registers, kill masks, errors, out-of-range counters
 //! and everything the environment saw must agree.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{Backend, ExecStats, Executor, LaneState, MAX_LANES};

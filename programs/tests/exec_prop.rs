@@ -1,5 +1,7 @@
 //! Random programs never panic and give identical results at batch width 1 and 16.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{Executor, LaneState, MAX_LANES};

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 mod exec_util;
 use exec_util::*;
 

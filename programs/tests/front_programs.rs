@@ -2,6 +2,8 @@
 //! `programs/invalid/` fails with an error whose message contains the text of its
 //! `# ERROR: ...` line.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::assemble;
 use std::path::{Path, PathBuf};
 

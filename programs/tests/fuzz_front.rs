@@ -1,6 +1,8 @@
 //! The front ends never panic and stay fast on damaged input: proptest mutates corpus
 //! programs (byte flips, truncation, token swaps and duplication) and assembles them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::assemble;
 use glemu_test_support::external;
 use proptest::prelude::*;

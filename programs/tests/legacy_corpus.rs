@@ -3,6 +3,8 @@
 //! assembles, except the few that break a load-time rule of their spec; those must fail
 //! with exactly that rule.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::ir::{Dialect, Stage};
 use glemu_programs::{assemble, ErrorKind};
 use std::path::PathBuf;

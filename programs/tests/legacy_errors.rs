@@ -4,6 +4,8 @@
 //! offending token (or at the end of the text for whole-program rules), naming the rule.
 //! A few grammar checks follow, which are `ErrorKind::Syntax`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::{assemble, ErrorKind, ProgramError};
 
 /// Where the error must be: the first occurrence of a marker, or the end of the text.

@@ -1,6 +1,8 @@
 //! Legacy programs run on the shared executor: the lowering must mean what the specs say
 //! (piglit's own expected values for the VP1 tests, hand-computed ones for the rest).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::assemble;
 use glemu_programs::exec::{Executor, LaneState, NullEnv};
 use glemu_programs::ir::{InputBinding, OutputBinding, ParamSource, Program, VaryingSlot};

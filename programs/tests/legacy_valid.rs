@@ -1,6 +1,8 @@
 //! Valid VP1.0 / VP1.1 / VP2.0 / VSP1.0 / FP1.0 programs covering every opcode of each
 //! dialect, checked against the compiled form they must lower to.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::assemble;
 use glemu_programs::ir::*;
 

@@ -3,6 +3,8 @@
 //! message containing the given text (`=== fails: TEXT`). Every rule file is cited in the
 //! table and every file the table cites exists, so the table and the tests cannot drift.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_programs::assemble;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,8 @@
 //! Fill rate: a full-screen 1920×1080 quad (2 triangles) with a trivial shader, at 1× and
 //! 4× MSAA, on 1 thread and on all threads. Throughput is reported in pixels.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glemu_raster::*;
 

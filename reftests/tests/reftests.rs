@@ -10,6 +10,8 @@
 //! to `target/reftests/<id>.png` and, when the scene has a `probe png` reference, the
 //! difference (bad pixels red) to `target/reftests/<id>.diff.png`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 mod runner;
 
 use glemu_reftests::child;

@@ -3,6 +3,8 @@
 //! colour buffer (`Context::read_image`). A scene that passes is run again at 1 and 8
 //! rasterizer threads (2 first) and fails unless the images are identical.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu::scene::{self, DiffImages, RunOptions, Runner};
 use glemu_reftests::imagediff::Rgba8;
 use glemu_reftests::report::Status;

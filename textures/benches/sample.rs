@@ -4,6 +4,8 @@
 //! has (`sample/bilinear/avx2`, ...), and through the per-draw `Bound` straight from
 //! coordinate registers (`sample/bilinear/bound`).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use glemu_textures::nv::NvOpcode;
 use glemu_textures::simd::{detected, force, Isa};

@@ -1,6 +1,8 @@
 //! End-to-end use of the public API the way the pipeline and the scene runner use it:
 //! create, upload client pixels, set parameters by name, unpack NV operands, execute.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
 use glemu_textures::nv::{unpack, NvOffset, NvOpcode};
 use glemu_textures::upload::{PixelFormat, PixelType, Pixels};
 use glemu_textures::{execute, patterns, Format, Lanes, SamplerState, Target, Texture};
