@@ -4,8 +4,8 @@
 
 use super::native;
 use crate::exec::executor::{self, Frame as CtlFrame, Group, Next, Run};
-use crate::exec::texture::{self, TexOperands};
-use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState, TexOffsets, Vec4, MAX_LANES};
+use crate::exec::texture;
+use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState, TexCall, TexOffsets, Vec4, MAX_LANES};
 use crate::ir::{Extra, Program, TexOffset, TexUnit};
 use smallvec::SmallVec;
 use std::any::Any;
@@ -203,7 +203,7 @@ pub(crate) fn texture<E: Env + ?Sized>(
     mask: u32,
     io: &mut [Vec4; 4],
 ) -> u32 {
-    guarded(frame, pc, |stats| {
+    guarded(frame, pc, |_stats| {
         let malformed = |m: &str| ExecErrorKind::Malformed(m.to_string());
         let inst = prog
             .instructions
@@ -221,14 +221,38 @@ pub(crate) fn texture<E: Env + ?Sized>(
         };
         let [coord, op2, op3, out] = io;
         let n = inst.srcs.len();
-        let ops = TexOperands {
+        // `texture::sample` for one fixed unit, without its copies: one environment call
+        // straight into the kernel's result slot (zeroed first, as `sample` zeroes its
+        // part), lanes outside the mask zero as `sample` leaves them.
+        *out = [[0; MAX_LANES]; 4];
+        if mask == 0 {
+            return Ok(());
+        }
+        let call = TexCall {
+            op,
+            stage: prog.stage,
+            unit,
+            target: info.target,
+            lanes: mask,
             coord,
             operand2: (n > 1).then_some(&*op2),
             operand3: (n > 2).then_some(&*op3),
             offsets,
-            units: &[Some(unit); MAX_LANES],
+            gather_comp: info.gather_comp,
+            lod_clamp: info.lod_clamp,
+            dtype: inst.dtype,
         };
-        *out = texture::sample(env, prog.stage, info, op, inst.dtype, mask, &ops, stats)?;
+        env.texture(&call, out)
+            .map_err(|e| ExecErrorKind::Env(e.0))?;
+        if mask != crate::exec::lanes_mask(MAX_LANES) {
+            for comp in out.iter_mut() {
+                for (k, v) in comp.iter_mut().enumerate() {
+                    if mask & (1 << k) == 0 {
+                        *v = 0;
+                    }
+                }
+            }
+        }
         Ok(())
     })
 }
