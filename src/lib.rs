@@ -19,7 +19,9 @@ pub mod scene;
 pub use context::queries::PipelineStatistics;
 pub use context::Context;
 pub use error::{Cause, Error, GlError, ProgramLocation, Result};
-pub use glemu_pipeline::{FragmentTrace, PipelineError, PipelineErrorKind, TracedFragment};
+pub use glemu_pipeline::{
+    FragmentTrace, OpsState, PipelineError, PipelineErrorKind, TracedFragment,
+};
 
 /// The assembler and executor crate, `glemu-programs`: `programs::assemble` turns text
 /// into the checked, compiled `programs::Program` that `Context::program` returns, whose

@@ -3,7 +3,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
-use glemu::cli::trace::{to_text, trace_scene};
+use glemu::cli::trace::{to_json, to_text, trace_scene};
+use glemu::cli::trace_ops::DrawOps;
 use glemu::scene::{parse, RunOptions, Runner};
 use std::path::{Path, PathBuf};
 
@@ -119,4 +120,85 @@ fn texture_lookups_show_coordinates_lod_and_texel() {
     // Red texel of the rgbw strip, and the instruction wrote it.
     assert_eq!(tex.texel.map(f32::from_bits), [1.0, 0.0, 0.0, 1.0]);
     assert_eq!(t.final_color, [1.0, 0.0, 0.0, 1.0]);
+}
+
+#[test]
+fn trace_of_tests_and_blending_matches_the_stored_expectation() {
+    let dir = root().join("tests/data");
+    let text = std::fs::read_to_string(dir.join("trace_ops.shader_test")).expect("scene");
+    let t = trace_scene(&text, &dir, 2, 2, None, None).expect("trace");
+    let got = to_text(&t, "trace_ops.shader_test");
+    let want = std::fs::read_to_string(dir.join("trace_ops.expected")).expect("expectation");
+    assert_eq!(got, want, "got:\n{got}");
+    // The same in JSON: the blend's factors and result.
+    let j = to_json(&t, "trace_ops.shader_test");
+    let b = &j["draws"][1]["fragments"][0]["ops"]["blend"];
+    assert_eq!(b["factors"][0], "SrcAlpha");
+    assert_eq!(b["src_factor"][0], 0.5);
+    assert_eq!(b["result"][2], 0.5);
+    assert_eq!(j["draws"][0]["fragments"][0]["ops"]["stencil"]["after"], 4);
+    assert_eq!(j["draws"][1]["replay"]["matches"], true);
+}
+
+/// The per-fragment operations replayed from the traced fragments (tests, blending, in
+/// order, with the rasterizer's own functions) end in the pixel each draw left, for
+/// scenes of every stage combination and of depth, stencil and blending; the last
+/// replayed colour is the stored value.
+#[test]
+fn replayed_operations_end_in_the_rendered_pixel() {
+    for (scene, x, y) in [
+        ("raster/blend_src_alpha.shader_test", 20, 30),
+        ("raster/blend_separate_funcs.shader_test", 16, 16),
+        ("raster/blend_equation_subtract.shader_test", 16, 16),
+        ("raster/depth_funcs.shader_test", 10, 10),
+        ("raster/stencil_depth_fail_paths.shader_test", 48, 24),
+        ("raster/stencil_ops.shader_test", 16, 16),
+        ("raster/fragment_depth_output.shader_test", 32, 32),
+        ("tessellation/tess_quad_levels_fill.shader_test", 32, 32),
+        ("geometry/gs_triangle_recolor.shader_test", 32, 20),
+        ("legacy/arbfp_cmp_kil_lrp.shader_test", 40, 40),
+    ] {
+        let path = root().join("reftests/scenes").join(scene);
+        let text = std::fs::read_to_string(&path).expect("scene");
+        let t = trace_scene(&text, path.parent().expect("dir"), x, y, None, None)
+            .unwrap_or_else(|e| panic!("{scene}: {e}"));
+        let mut last = None;
+        for (i, r) in t.replays().enumerate() {
+            match r {
+                DrawOps::Replayed { matches, color, .. } => {
+                    assert!(
+                        *matches,
+                        "{scene} ({x}, {y}) draw {}: replay {color:?} differs",
+                        i + 1
+                    );
+                    last = Some(*color);
+                }
+                DrawOps::NotReplayed(why) => panic!("{scene}: not replayed: {why}"),
+            }
+        }
+        let last = last.unwrap_or_else(|| panic!("{scene} ({x}, {y}): no draw traced"));
+        assert_eq!(unorm8(last), unorm8(t.final_color), "{scene} ({x}, {y})");
+    }
+    // The built-in scene: vertex, tessellation, geometry and fragment programs.
+    let t = trace_scene(glemu::cli::DEFAULT_SCENE, &root(), 90, 90, None, None).expect("trace");
+    assert!(t
+        .replays()
+        .all(|r| matches!(r, DrawOps::Replayed { matches: true, .. })));
+}
+
+/// A multisampled framebuffer is not replayed, and the trace says why.
+#[test]
+fn multisampled_draws_say_why_they_are_not_replayed() {
+    let path = root().join("reftests/scenes/msaa/msaa_ipas_positions.shader_test");
+    let text = std::fs::read_to_string(&path).expect("scene");
+    let t = trace_scene(&text, path.parent().expect("dir"), 3, 0, None, None).expect("trace");
+    let why = t
+        .replays()
+        .find_map(|r| match r {
+            DrawOps::NotReplayed(w) => Some(w.clone()),
+            DrawOps::Replayed { .. } => None,
+        })
+        .expect("a draw not replayed");
+    assert!(why.contains("4x multisampled"), "{why}");
+    assert!(to_text(&t, "s").contains("per-fragment operations not replayed: 4x multisampled"));
 }

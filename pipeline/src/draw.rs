@@ -380,6 +380,18 @@ fn run_stages(
         r.rect = Some(v.pixel_rect());
         r.depth_range = [v.near, v.far];
     }
+    if let Some(t) = trace {
+        t.set_ops_state(crate::trace::OpsState {
+            depth_stencil: rstate.depth_stencil,
+            blend: rstate.blend,
+            multisample: rstate.multisample,
+            samples: fb.samples(),
+            depth_format: fb.depth_format(),
+            color_formats: (0..fb.color_targets())
+                .filter_map(|i| fb.color_format(i))
+                .collect(),
+        });
+    }
     let r = rasterizer
         .draw_source(fb, &rstate, &source, &shader)
         .map_err(PipelineError::from)?;

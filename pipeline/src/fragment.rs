@@ -345,10 +345,18 @@ impl<'a> ProgramShader<'a> {
             primitive: batch.primitive_ids()[lane],
             sample: batch.sample_id().map(|ids| ids[lane]),
             coverage: batch.coverage()[lane],
+            front: batch.front_facing(),
             position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
             inputs,
             trace: lt,
             outputs,
+            output_bindings: self
+                .fp
+                .program
+                .outputs
+                .iter()
+                .map(|o| o.binding.clone())
+                .collect(),
             killed: s.ls.kill_mask() & (1 << lane) != 0,
             error: r.as_ref().err().map(|e| e.to_string()),
         });

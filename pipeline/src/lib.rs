@@ -103,7 +103,7 @@ pub use error::{PipelineError, PipelineErrorKind};
 pub use images::{ImageAccess, ImageUnit};
 pub use memory::{Buffer, GpuMemory};
 pub use state::*;
-pub use trace::{FragmentTrace, TracedFragment};
+pub use trace::{FragmentTrace, OpsState, TracedFragment};
 pub use xfb::{XfbAttrib, XfbBinding, XfbMode, XfbState};
 
 #[cfg(test)]

@@ -16,6 +16,21 @@ pub struct FragmentTrace {
     pub sample: Option<u32>,
     /// Every fragment program run for the pixel, in the order they ran.
     pub fragments: Mutex<Vec<TracedFragment>>,
+    /// The per-fragment state of the last draw (what its tests and blending used).
+    pub ops_state: Mutex<Option<OpsState>>,
+}
+
+/// What the per-fragment operations of a draw used: `glemu trace` replays them for the
+/// traced pixel with the rasterizer's own functions (`glemu_raster::fragops`).
+#[derive(Clone, Debug)]
+pub struct OpsState {
+    pub depth_stencil: glemu_raster::DepthStencilState,
+    pub blend: glemu_raster::BlendState,
+    pub multisample: glemu_raster::MultisampleState,
+    pub samples: u32,
+    pub depth_format: glemu_raster::DepthFormat,
+    /// Format of each colour attachment.
+    pub color_formats: Vec<glemu_raster::ColorFormat>,
 }
 
 /// One fragment program invocation for the traced pixel.
@@ -27,6 +42,8 @@ pub struct TracedFragment {
     pub sample: Option<u32>,
     /// Covered samples (bit per sample).
     pub coverage: u32,
+    /// The primitive faces the front (selects the stencil face).
+    pub front: bool,
     /// `fragment.position` (x, y, z, 1/w), the z the depth test uses.
     pub position: [f32; 4],
     /// Each program input slot's value (raw bits), in `Program::inputs` order.
@@ -35,6 +52,9 @@ pub struct TracedFragment {
     pub trace: LaneTrace,
     /// Each program output slot after the run (raw bits).
     pub outputs: Vec<[u32; 4]>,
+    /// What each output slot is (`Program::outputs` bindings of the program that ran:
+    /// fixed-function fragment processing runs a generated one).
+    pub output_bindings: Vec<glemu_programs::ir::OutputBinding>,
     /// KIL discarded it.
     pub killed: bool,
     /// The run failed (the draw fails with the same error).
@@ -49,6 +69,7 @@ impl FragmentTrace {
             y,
             sample,
             fragments: Mutex::new(Vec::new()),
+            ops_state: Mutex::new(None),
         }
     }
 
@@ -65,6 +86,18 @@ impl FragmentTrace {
                     _ => true,
                 }
         })
+    }
+
+    /// Takes the per-fragment state the last traced draw recorded.
+    pub fn take_ops_state(&self) -> Option<OpsState> {
+        self.ops_state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+    }
+
+    pub(crate) fn set_ops_state(&self, s: OpsState) {
+        *self.ops_state.lock().unwrap_or_else(|p| p.into_inner()) = Some(s);
     }
 
     /// Takes what was recorded so far.

@@ -74,8 +74,15 @@ pub fn tests_active(ds: &DepthStencilState) -> bool {
     ds.stencil_test || (ds.depth_test && (ds.depth_func != CompareFunc::Always || ds.depth_write))
 }
 
+/// The value of blend factor `f` (public for `glemu trace`, which shows the factors).
 #[inline]
-fn factor(f: BlendFactor, src: [f32; 4], src1: [f32; 4], dst: [f32; 4], k: [f32; 4]) -> [f32; 4] {
+pub fn factor(
+    f: BlendFactor,
+    src: [f32; 4],
+    src1: [f32; 4],
+    dst: [f32; 4],
+    k: [f32; 4],
+) -> [f32; 4] {
     let splat = |v: f32| [v; 4];
     match f {
         BlendFactor::Zero => splat(0.0),

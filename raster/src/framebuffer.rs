@@ -608,10 +608,10 @@ pub(crate) fn channel_keep_masks(format: ColorFormat, mask: [bool; 4]) -> [u32; 
     }
 }
 
-/// Depth value → stored word.
+/// Depth value → stored word (public for `glemu trace`'s replay of the tests).
 #[inline(always)]
 #[allow(clippy::manual_clamp)] // NaN must become 0, which clamp() would not do.
-pub(crate) fn encode_depth(format: DepthFormat, d: f32) -> u32 {
+pub fn encode_depth(format: DepthFormat, d: f32) -> u32 {
     // max/min send NaN to 0; `+ 0.0` turns -0.0 into +0.0. Stored words of both formats
     // are then ordered like the depths they hold, so tests compare them as integers.
     let d = d.max(0.0).min(1.0) + 0.0;
@@ -628,7 +628,7 @@ pub(crate) fn encode_depth(format: DepthFormat, d: f32) -> u32 {
 
 /// Stored word → depth value.
 #[inline]
-pub(crate) fn decode_depth(format: DepthFormat, v: u32) -> f32 {
+pub fn decode_depth(format: DepthFormat, v: u32) -> f32 {
     match format {
         DepthFormat::D24S8 => (f64::from(v) / f64::from(0xff_ffffu32)) as f32,
         DepthFormat::D32FS8 => f32::from_bits(v),

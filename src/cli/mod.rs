@@ -8,6 +8,7 @@ pub mod check;
 pub mod info;
 pub mod scene_cmds;
 pub mod trace;
+pub mod trace_ops;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};

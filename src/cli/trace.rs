@@ -1,6 +1,7 @@
 //! `glemu trace SCENE X Y`: what the fragment program did for one pixel, instruction by
 //! instruction, in every draw that reached it, ending in the value stored there.
 
+use super::trace_ops::{self, DrawOps, FragmentOps};
 use crate::scene::{self, Command, RunOptions, Runner};
 use crate::{gl, Context, FragmentTrace, TracedFragment};
 use glemu_programs::exec::{TraceOperand, TraceStep};
@@ -17,8 +18,12 @@ use std::sync::Arc;
 /// scene line, the values each operand read and the register it wrote (per component,
 /// as float and hex), condition codes, where branches went, texture lookups (unit,
 /// coordinates, the LOD the sampler computed, the filtered texel), outputs and KIL; then
-/// the pixel's colour, depth and stencil before and after the draw and the tests and
-/// blending in effect; and last the value stored at the pixel.
+/// its per-fragment operations: the stencil and depth tests (early or late: the values
+/// compared, pass or fail, what was written) and the blend (factors, source, destination,
+/// result), replayed in order with the rasterizer's own functions and checked against the
+/// pixel the draw left; the pixel's colour, depth and stencil before and after the draw;
+/// and last the value stored at the pixel. Fragments an early depth or stencil test
+/// rejects before the program runs are not listed.
 ///
 /// X and Y are window coordinates as in probes: (0, 0) is the bottom-left pixel. The
 /// traced batches run in the interpreter (the reference the compiled back end matches);
@@ -75,6 +80,8 @@ struct DrawRecord {
     before: PixelState,
     after: PixelState,
     tests: String,
+    /// The per-fragment operations replayed at the pixel.
+    ops: DrawOps,
 }
 
 /// Everything `glemu trace` found.
@@ -92,6 +99,11 @@ impl TraceResult {
     /// Every traced fragment invocation, draw by draw.
     pub fn fragments(&self) -> impl Iterator<Item = &TracedFragment> {
         self.draws.iter().flat_map(|d| d.fragments.iter())
+    }
+
+    /// Each draw's replay of the per-fragment operations at the pixel.
+    pub fn replays(&self) -> impl Iterator<Item = &DrawOps> {
+        self.draws.iter().map(|d| &d.ops)
     }
 
     /// `result.color` (draw buffer 0) of the last fragment invocation that was not
@@ -200,20 +212,33 @@ pub fn trace_scene(
         let drew = ctx.pipeline_statistics().vertices_submitted != vertices;
         draw_index += usize::from(drew);
         let fragments = trace.take();
+        let ops_state = trace.take_ops_state();
         if fragments.is_empty() || only_draw.is_some_and(|n| n != draw_index) {
             return;
         }
+        let before = before.unwrap_or(PixelState {
+            color: [f32::NAN; 4],
+            depth: None,
+            stencil: None,
+        });
+        let after = pixel(ctx, x, y);
+        let ops = match ops_state {
+            Some(st) => trace_ops::replay(
+                &st,
+                &fragments,
+                (before.color, before.depth, before.stencil),
+                (after.color, after.depth, after.stencil),
+            ),
+            None => DrawOps::NotReplayed("the draw recorded no per-fragment state".into()),
+        };
         draws.push(DrawRecord {
             index: draw_index,
             line,
             fragments,
-            before: before.unwrap_or(PixelState {
-                color: [f32::NAN; 4],
-                depth: None,
-                stencil: None,
-            }),
-            after: pixel(ctx, x, y),
+            before,
+            after,
             tests: tests_in_effect(ctx),
+            ops,
         });
     };
     r.run_commands_observed(&mut observe)
@@ -422,6 +447,78 @@ fn step_lines(step: &TraceStep, prog: &Program, text: &str, first_line: usize, s
     }
 }
 
+/// The per-fragment operations of one fragment as text.
+fn ops_lines(o: &FragmentOps, s: &mut String) {
+    *s += &format!(
+        "    per-fragment operations ({} tests):\n",
+        if o.early { "early" } else { "late" }
+    );
+    if o.killed && !o.early {
+        *s += "      discarded by KIL before the tests\n";
+    }
+    if let Some(st) = &o.stencil {
+        *s += &format!(
+            "      stencil test {} ref {} mask 0x{:x} against {}: {} (stencil now {})\n",
+            st.func,
+            st.reference,
+            st.value_mask,
+            st.stored,
+            if st.pass { "pass" } else { "FAIL" },
+            st.after
+        );
+    }
+    if let Some(d) = &o.depth {
+        *s += &format!(
+            "      depth test {}: fragment z {} against stored {}: {}{}\n",
+            d.func,
+            d.z,
+            d.stored,
+            if d.pass { "pass" } else { "FAIL" },
+            if d.written { " (depth written)" } else { "" }
+        );
+    }
+    if o.killed && o.early {
+        *s += "      discarded by KIL after the tests\n";
+    }
+    if let Some(b) = &o.blend {
+        *s += &format!(
+            "      blend {}/{}: source {} x {} [{}, {}] + destination {} x {} [{}, {}] = {}\n",
+            b.equations[0],
+            b.equations[1],
+            color_text(&b.src),
+            color_text(&b.src_factor),
+            b.factor_names[0],
+            b.factor_names[2],
+            color_text(&b.dst),
+            color_text(&b.dst_factor),
+            b.factor_names[1],
+            b.factor_names[3],
+            color_text(&b.result)
+        );
+    } else if o.written {
+        *s += "      no blending: the colour replaces the stored one\n";
+    }
+    *s += &format!("      stored colour after it: {}\n", color_text(&o.color));
+}
+
+fn ops_json(o: &FragmentOps) -> Value {
+    json!({
+        "early": o.early, "killed": o.killed, "written": o.written, "color": o.color,
+        "stencil": o.stencil.as_ref().map(|st| json!({
+            "func": st.func, "reference": st.reference, "value_mask": st.value_mask,
+            "stored": st.stored, "pass": st.pass, "after": st.after,
+        })),
+        "depth": o.depth.as_ref().map(|d| json!({
+            "func": d.func, "z": d.z, "stored": d.stored, "pass": d.pass, "written": d.written,
+        })),
+        "blend": o.blend.as_ref().map(|b| json!({
+            "factors": b.factor_names, "equations": b.equations,
+            "src_factor": b.src_factor, "dst_factor": b.dst_factor,
+            "src": b.src, "dst": b.dst, "result": b.result,
+        })),
+    })
+}
+
 fn pixel_text(p: &PixelState) -> String {
     let mut s = format!("colour {}", color_text(&p.color));
     if let Some(d) = p.depth {
@@ -460,8 +557,15 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
                 f.position[2],
                 f.position[3]
             );
+            let ops = match &d.ops {
+                DrawOps::Replayed { fragments, .. } => fragments.get(i),
+                DrawOps::NotReplayed(_) => None,
+            };
             let Some((prog, text, first)) = &t.program else {
                 s += "    (fixed-function fragment processing: no program to trace)\n";
+                if let Some(o) = ops {
+                    ops_lines(o, &mut s);
+                }
                 continue;
             };
             s += "    inputs:\n";
@@ -484,10 +588,27 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
             if let Some(e) = &f.error {
                 s += &format!("    error: {e}\n");
             }
+            if let Some(o) = ops {
+                ops_lines(o, &mut s);
+            }
         }
         s += &format!("  tests: {}\n", d.tests);
         s += &format!("  pixel before the draw: {}\n", pixel_text(&d.before));
         s += &format!("  pixel after the draw:  {}\n", pixel_text(&d.after));
+        match &d.ops {
+            DrawOps::Replayed { matches: true, .. } => {
+                s += "  replayed per-fragment operations: the same pixel as the draw left\n";
+            }
+            DrawOps::Replayed { color, .. } => {
+                s += &format!(
+                    "  replayed per-fragment operations: colour {} DIFFERS from the draw's (fragments not traced here reached it, or a state the replay does not model)\n",
+                    color_text(color)
+                );
+            }
+            DrawOps::NotReplayed(why) => {
+                s += &format!("  per-fragment operations not replayed: {why}\n");
+            }
+        }
     }
     s += &format!(
         "stored at ({}, {}): {}\n",
@@ -527,7 +648,12 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
             let frags: Vec<Value> = d
                 .fragments
                 .iter()
-                .map(|f| {
+                .enumerate()
+                .map(|(i, f)| {
+                    let ops = match &d.ops {
+                        DrawOps::Replayed { fragments, .. } => fragments.get(i).map(ops_json),
+                        DrawOps::NotReplayed(_) => None,
+                    };
                     let steps: Vec<Value> = f
                         .trace
                         .steps
@@ -555,6 +681,7 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
                         })
                         .collect();
                     json!({
+                        "ops": ops,
                         "primitive": f.primitive, "sample": f.sample, "coverage": f.coverage,
                         "position": f.position, "inputs": f.inputs, "outputs": f.outputs,
                         "killed": f.killed, "error": f.error, "steps": steps,
@@ -563,7 +690,14 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
                 })
                 .collect();
             let px = |p: &PixelState| json!({"color": p.color, "depth": p.depth, "stencil": p.stencil});
+            let replay = match &d.ops {
+                DrawOps::Replayed { matches, color, .. } => {
+                    json!({"replayed": true, "matches": matches, "color": color})
+                }
+                DrawOps::NotReplayed(why) => json!({"replayed": false, "reason": why}),
+            };
             json!({
+                "replay": replay,
                 "draw": d.index, "line": d.line, "tests": d.tests,
                 "before": px(&d.before), "after": px(&d.after), "fragments": frags,
             })
