@@ -218,17 +218,25 @@ pub fn run(
             .map(|c| shape.run(c))
             .collect()
     };
+    let parts: Vec<ChunkOut> = parts.into_iter().collect::<Result<_, _>>()?;
+    // Sized once: growing them chunk by chunk reallocated and page-faulted the draw's
+    // whole output several times over.
+    let total = |f: fn(&ChunkOut) -> usize| parts.iter().map(f).sum::<usize>();
+    let rows = total(|p| p.rows.len());
+    if rows as u64 > MAX_DRAW_ELEMENTS {
+        return Err(PipelineError::out_of_memory(
+            "geometry program output exceeds the per-draw limit",
+        ));
+    }
+    out.verts.data.reserve_exact(rows);
     let mut seqs: [Vec<u32>; 4] = Default::default();
+    for (s, all) in seqs.iter_mut().enumerate() {
+        all.reserve_exact(parts.iter().map(|p| p.seqs[s].len() + 1).sum());
+    }
     // primitive.id carried by each output vertex.
-    let mut vert_ids: Vec<u32> = Vec::new();
+    let mut vert_ids: Vec<u32> = Vec::with_capacity(total(|p| p.vert_ids.len()));
     for part in parts {
-        let part = part?;
         let base = out.verts.len() as u32;
-        if (out.verts.data.len() + part.rows.len()) as u64 > MAX_DRAW_ELEMENTS {
-            return Err(PipelineError::out_of_memory(
-                "geometry program output exceeds the per-draw limit",
-            ));
-        }
         out.verts.data.extend_from_slice(&part.rows);
         vert_ids.extend_from_slice(&part.vert_ids);
         // A chunk starts new strips, as every lane does.
@@ -268,7 +276,10 @@ pub fn run(
 
 /// Input primitives per task: a multiple of the lane count, so batches (and the lane
 /// numbers programs can read) are the same at any thread count.
-const GS_CHUNK: usize = 4 * MAX_LANES;
+/// (The chunk size does not change the output: every lane starts new strips, so chunk
+/// boundaries add no break of their own; 32 batches amortise a chunk's lane state and
+/// buffers.)
+const GS_CHUNK: usize = 32 * MAX_LANES;
 
 /// What one chunk of input primitives produced: vertex rows, per-stream strips (as
 /// indices into the rows, [`RESTART`] between strips) and each vertex's primitive id.
