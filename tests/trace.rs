@@ -202,3 +202,27 @@ fn multisampled_draws_say_why_they_are_not_replayed() {
     assert!(why.contains("4x multisampled"), "{why}");
     assert!(to_text(&t, "s").contains("per-fragment operations not replayed: 4x multisampled"));
 }
+
+/// Integer instructions show their values as integers (FLR.U writes 3, not the float
+/// 4e-45 its bits would be), conversions show the float side as floats.
+#[test]
+fn integer_values_are_shown_as_integers() {
+    let text = "[require]\nSIZE 8 8\n[vertex program]\n!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n\
+        [fragment program]\n!!NVfp5.0\nINT TEMP i;\nTEMP r;\nFLR.S i.xy, fragment.position;\nSUB.S i.x, i.x, 7;\nI2F.S r.xy, i;\n\
+        MUL result.color.xy, r, 0.125;\nMOV result.color.zw, {0, 0, 0, 1};\nEND\n[test]\ndraw rect -1 -1 2 2\n";
+    let t = trace_scene(text, &root(), 3, 5, None, None).expect("trace");
+    let s = to_text(&t, "s");
+    assert!(
+        s.contains("wrote i.xy = x 3 (0x00000003), y 5 (0x00000005)"),
+        "{s}"
+    );
+    assert!(s.contains("wrote i.x = x -4 (0xfffffffc)"), "{s}");
+    assert!(
+        s.contains("read  fragment.position = x 3.5 (0x40600000)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("wrote r.xy = x -4 (0xc0800000), y 5 (0x40a00000)"),
+        "{s}"
+    );
+}

@@ -5,7 +5,7 @@ use super::trace_ops::{self, DrawOps, FragmentOps};
 use crate::scene::{self, Command, RunOptions, Runner};
 use crate::{gl, Context, FragmentTrace, TracedFragment};
 use glemu_programs::exec::{TraceOperand, TraceStep};
-use glemu_programs::ir::{Opcode, Program, Stage};
+use glemu_programs::ir::{DataType, Opcode, Program, Stage};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -289,26 +289,47 @@ pub fn exec(args: &TraceArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     }
 }
 
-/// `x 0.5 (0x3f000000)`-style components.
-fn components(bits: &[u64; 4], mask: u8, wide: bool) -> String {
+/// `x 0.5 (0x3f000000)`-style components, the value shown as `ty` reads it (integer
+/// registers as integers, not as the floats their bits would be).
+fn typed_components(bits: &[u64; 4], mask: u8, wide: bool, ty: DataType) -> String {
     let names = ['x', 'y', 'z', 'w'];
     (0..4)
         .filter(|c| mask & (1 << c) != 0)
         .map(|c| {
+            let b = bits[c];
+            let value = match (ty, wide) {
+                (DataType::S32 | DataType::S64, true) => (b as i64).to_string(),
+                (DataType::U32 | DataType::U64, true) => b.to_string(),
+                (DataType::S32 | DataType::S64, false) => (b as u32 as i32).to_string(),
+                (DataType::U32 | DataType::U64, false) => (b as u32).to_string(),
+                (_, true) => f64::from_bits(b).to_string(),
+                (_, false) => f32::from_bits(b as u32).to_string(),
+            };
             if wide {
-                format!(
-                    "{} {} (0x{:016x})",
-                    names[c],
-                    f64::from_bits(bits[c]),
-                    bits[c]
-                )
+                format!("{} {value} (0x{b:016x})", names[c])
             } else {
-                let b = bits[c] as u32;
-                format!("{} {} (0x{b:08x})", names[c], f32::from_bits(b))
+                format!("{} {value} (0x{:08x})", names[c], b as u32)
             }
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+fn components(bits: &[u64; 4], mask: u8, wide: bool) -> String {
+    typed_components(bits, mask, wide, DataType::F32)
+}
+
+/// How an instruction's sources and destination are typed: its data type, except that
+/// conversions read (FLR, CEIL, TRUNC, ROUND, F2I) or write (I2F) floats.
+fn operand_types(inst: &glemu_programs::ir::Inst) -> (DataType, DataType) {
+    let t = inst.dtype;
+    match inst.op {
+        Opcode::Flr | Opcode::Ceil | Opcode::Trunc | Opcode::Round | Opcode::F2i => {
+            (DataType::F32, t)
+        }
+        Opcode::I2f => (t, DataType::F32),
+        _ => (t, t),
+    }
 }
 
 fn vec4_text(v: &[u32; 4]) -> String {
@@ -385,7 +406,11 @@ fn step_lines(step: &TraceStep, prog: &Program, text: &str, first_line: usize, s
         let name = span_text(text, src.span.start, src.span.end, "operand");
         match read {
             TraceOperand::Value { bits, wide } => {
-                *s += &format!("        read  {name} = {}\n", components(bits, 0xf, *wide));
+                let ty = operand_types(inst).0;
+                *s += &format!(
+                    "        read  {name} = {}\n",
+                    typed_components(bits, 0xf, *wide, ty)
+                );
             }
             TraceOperand::Environment => {
                 *s += &format!("        read  {name} (through the environment)\n");
@@ -418,7 +443,7 @@ fn step_lines(step: &TraceStep, prog: &Program, text: &str, first_line: usize, s
         };
         *s += &format!(
             "        wrote {name} = {}{cond}\n",
-            components(v, d.mask, wide)
+            typed_components(v, d.mask, wide, operand_types(inst).1)
         );
     }
     if inst.cc_update.is_some() || inst.dst.as_ref().is_some_and(|d| d.cond.is_some()) {
