@@ -760,6 +760,7 @@ impl std::fmt::Display for EnumName {
     }
 }
 
+/// The GL name of an error code (`GL_INVALID_ENUM` ...), as [`crate::GlError::name`] gives.
 pub fn error_name(code: u32) -> &'static str {
     match code {
         NO_ERROR => "GL_NO_ERROR",

@@ -9,6 +9,8 @@
 //! - [`programs`]: the assembler and the compiled form, usable without a context.
 //! - [`caps`]: what glemu claims (limits, extensions, version), in one place.
 
+#![warn(missing_docs)]
+
 pub mod caps;
 pub mod cli;
 pub mod context;

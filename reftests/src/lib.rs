@@ -8,6 +8,8 @@
 //! reftests`); it runs each scene through glemu's public scene API and uses these modules
 //! for everything else.
 
+#![warn(missing_docs)]
+
 pub mod child;
 pub mod discover;
 pub mod expected;

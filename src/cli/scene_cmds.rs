@@ -68,6 +68,8 @@ pub struct RunArgs {
     /// not only the failures.
     #[arg(short, long)]
     pub verbose: bool,
+    // (A doc comment here would replace the help text of the flattened arguments.)
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub timeout: TimeoutArg,
 }
@@ -223,6 +225,8 @@ pub struct RenderArgs {
     /// to look at small scenes.
     #[arg(long, value_name = "Z", default_value_t = 1, value_parser = super::ranged("--zoom", 1, MAX_ZOOM))]
     pub zoom: usize,
+    // (A doc comment here would replace the help text of the flattened arguments.)
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub timeout: TimeoutArg,
 }
@@ -330,6 +334,8 @@ pub struct BenchArgs {
     /// Rasterizer worker threads (default: one per CPU).
     #[arg(long, value_name = "T", value_parser = super::ranged("--threads", 1, crate::context::MAX_THREADS))]
     pub threads: Option<usize>,
+    // (A doc comment here would replace the help text of the flattened arguments.)
+    #[allow(missing_docs)]
     #[command(flatten)]
     pub timeout: TimeoutArg,
 }

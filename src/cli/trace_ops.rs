@@ -15,11 +15,15 @@ use glemu_raster::ColorFormat;
 /// The stencil test of one fragment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StencilOutcome {
+    /// The comparison function's name.
     pub func: String,
+    /// The reference value.
     pub reference: i32,
+    /// The mask both sides are ANDed with before comparing.
     pub value_mask: u32,
     /// The stored value it was compared with.
     pub stored: u8,
+    /// The test passed.
     pub pass: bool,
     /// The stored value after the test's stencil operation.
     pub after: u8,
@@ -28,11 +32,13 @@ pub struct StencilOutcome {
 /// The depth test of one fragment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthOutcome {
+    /// The comparison function's name.
     pub func: String,
     /// The fragment's depth (its `result.depth` when the program writes one).
     pub z: f32,
     /// The stored depth it was compared with.
     pub stored: f32,
+    /// The test passed.
     pub pass: bool,
     /// The depth buffer was written.
     pub written: bool,
@@ -45,12 +51,15 @@ pub struct BlendOutcome {
     pub factor_names: [String; 4],
     /// Equation names: rgb, alpha.
     pub equations: [String; 2],
-    /// Source and destination factors (rgb from the rgb factor, alpha from the alpha one).
+    /// The source factor (rgb from the rgb factor, alpha from the alpha one).
     pub src_factor: [f32; 4],
+    /// The destination factor, likewise.
     pub dst_factor: [f32; 4],
-    /// The fragment's colour (clamped), the stored colour, and the blended result.
+    /// The fragment's colour (clamped).
     pub src: [f32; 4],
+    /// The stored colour.
     pub dst: [f32; 4],
+    /// The blended result.
     pub result: [f32; 4],
 }
 
@@ -59,12 +68,15 @@ pub struct BlendOutcome {
 pub struct FragmentOps {
     /// The tests ran before the program (`force_early_tests`).
     pub early: bool,
+    /// The stencil test, when enabled.
     pub stencil: Option<StencilOutcome>,
+    /// The depth test, when enabled.
     pub depth: Option<DepthOutcome>,
     /// Discarded by KIL.
     pub killed: bool,
     /// It reached the colour buffer (tests passed, not killed).
     pub written: bool,
+    /// The blend, when enabled and the fragment was written.
     pub blend: Option<BlendOutcome>,
     /// The pixel's stored colour after this fragment.
     pub color: [f32; 4],
@@ -168,8 +180,11 @@ pub enum DrawOps {
     /// Each fragment's operations, and whether the replayed pixel equals the one the draw
     /// left (colour, depth and stencil).
     Replayed {
+        /// Each traced fragment's operations, in order.
         fragments: Vec<FragmentOps>,
+        /// The replayed pixel equals the one the draw left.
         matches: bool,
+        /// The pixel's colour after the replay.
         color: [f32; 4],
     },
     /// Not replayed, and why.

@@ -29,51 +29,92 @@ pub struct ParamKind {
 /// ```
 pub enum TextureCmd {
     /// `texture rgbw N (W, H) [FORMAT]`.
-    Rgbw { w: u32, h: u32, format: Option<u32> },
+    Rgbw {
+        /// Width.
+        w: u32,
+        /// Height.
+        h: u32,
+        /// Internal format (GL enum), RGBA8 when absent.
+        format: Option<u32>,
+    },
     /// `texture rgbw 1D N`.
     Rgbw1D,
     /// `texture rgbw 3D N`.
     Rgbw3D,
     /// `texture checkerboard N LEVEL (W, H) (c0) (c1) [(SQW, SQH)]`.
     Checkerboard {
+        /// Mipmap level.
         level: u32,
+        /// Width.
         w: u32,
+        /// Height.
         h: u32,
+        /// Colour of the first square.
         c0: [f32; 4],
+        /// Colour of the other squares.
         c1: [f32; 4],
+        /// Square size (SQW, SQH); half the texture when absent.
         square: Option<(u32, u32)>,
     },
     /// `texture quads N LEVEL (W, H) (SW, SH) (bl) (br) (tl) (tr)`.
     Quads {
+        /// Mipmap level.
         level: u32,
+        /// Width.
         w: u32,
+        /// Height.
         h: u32,
+        /// Cell width (SW).
         sw: u32,
+        /// Cell height (SH).
         sh: u32,
+        /// Cell colours, repeating every two cells: bottom-left, bottom-right, top-left,
+        /// top-right of each 2×2 block of cells.
         colors: [[f32; 4]; 4],
     },
     /// `texture miptree N`.
     Miptree,
     /// `texture shadow2D|shadowRect|shadow1D|shadow2DArray`.
     Shadow {
+        /// Texture target (GL enum).
         target: u32,
+        /// Width.
         w: u32,
+        /// Height.
         h: u32,
+        /// Array layers (1 for a non-array target).
         layers: u32,
     },
     /// `texture ramp N (W, H)`.
-    Ramp { w: u32, h: u32 },
+    Ramp {
+        /// Width.
+        w: u32,
+        /// Height.
+        h: u32,
+    },
     /// `texture cube N (S)`.
-    Cube { size: u32 },
+    Cube {
+        /// Face width and height.
+        size: u32,
+    },
     /// `texture layers N TARGET (W, H, L)`.
     Layers {
+        /// Texture target (GL enum).
         target: u32,
+        /// Width.
         w: u32,
+        /// Height.
         h: u32,
+        /// Layer (or depth) count.
         layers: u32,
     },
     /// `texture png N FILE [mipmap]`.
-    Png { file: String, mipmap: bool },
+    Png {
+        /// Image file, relative to the scene.
+        file: String,
+        /// Build the mipmap chain from it.
+        mipmap: bool,
+    },
 }
 
 /// Which matrix a `matrix` command loads.

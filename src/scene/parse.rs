@@ -35,17 +35,30 @@ pub struct ProgramSection {
 /// ```
 pub enum Require {
     /// `GL >= 3.3` style: operator and version ×10.
-    GlVersion { op: String, version: u32 },
+    GlVersion {
+        /// Comparison operator (`>=`, `<` ...).
+        op: String,
+        /// Version ×10 (33 for 3.3).
+        version: u32,
+    },
     /// `GL_ext` (true) or `!GL_ext` (false).
-    Extension { name: String, present: bool },
+    Extension {
+        /// Extension name.
+        name: String,
+        /// Whether it must be present (false for `!GL_ext`).
+        present: bool,
+    },
     /// `SIZE W H`.
     Size(u32, u32),
     /// `samples N`.
     Samples(u32),
     /// `INT GL_MAX_x >= n` and similar limit checks.
     Limit {
+        /// The limit's GL name (`GL_MAX_...`).
         name: String,
+        /// Comparison operator.
         op: String,
+        /// The value it is compared with.
         value: i64,
     },
 }

@@ -13,6 +13,8 @@
 //!
 //! `GLEMU_SHARED` overrides where `shared/` is looked for (a git worktree is not beside it).
 
+#![warn(missing_docs)]
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
