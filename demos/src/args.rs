@@ -33,7 +33,7 @@ pub fn usage() -> String {
          demos:\n",
     );
     for (name, what) in crate::NAMES {
-        s.push_str(&format!("  {name:8} {what}\n"));
+        s.push_str(&format!("  {name:12} {what}\n"));
     }
     s
 }

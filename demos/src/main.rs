@@ -5,6 +5,10 @@ use std::process::ExitCode;
 
 fn run() -> Result<(), DemoError> {
     let argv: Vec<String> = std::env::args().skip(1).collect();
+    if argv.iter().any(|a| a == "-h" || a == "--help") {
+        print!("{}", args::usage());
+        return Ok(());
+    }
     let a = args::parse(argv.iter().map(String::as_str))?;
     match &a.headless {
         Some(path) => {
