@@ -691,6 +691,153 @@ END
     }
 }
 
+/// On a 4-layer target the vertex and geometry programs run once per draw, not once per
+/// layer (GL runs the geometry stages once and routes each primitive by its layer): a
+/// triangle's 3 vertex invocations and 1 geometry invocation each increment a counter,
+/// the geometry program emits one triangle per layer, and stream-out captures those 4
+/// triangles once.
+#[test]
+fn layered_draw_runs_the_geometry_stages_once() {
+    let mut ctx = context(4, 4);
+    ctx.program_string(
+        gl::VERTEX_PROGRAM_ARB,
+        "!!NVvp5.0
+OPTION NV_shader_atomic_counters;
+COUNTER vertices = program.counter[0][0];
+UINT TEMP u;
+ATOMCTR.INCR u.x, vertices;
+MOV result.position, vertex.attrib[0];
+END
+",
+    )
+    .unwrap();
+    ctx.bind_program(gl::GEOMETRY_PROGRAM_NV, 3).unwrap();
+    ctx.program_string(
+        gl::GEOMETRY_PROGRAM_NV,
+        "!!NVgp5.0
+OPTION NV_shader_atomic_counters;
+PRIMITIVE_IN TRIANGLES;
+PRIMITIVE_OUT TRIANGLE_STRIP;
+VERTICES_OUT 12;
+COUNTER invocations = program.counter[1][0];
+PARAM cols[4] = { {1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1} };
+INT TEMP k;
+UINT TEMP u;
+ATOMCTR.INCR u.x, invocations;
+MOV.S k.x, 0;
+REP 4;
+  MOV result.position, vertex[0].position;
+  MOV result.color, cols[k.x];
+  MOV.S result.layer.x, k.x;
+  EMIT;
+  MOV result.position, vertex[1].position;
+  MOV result.color, cols[k.x];
+  MOV.S result.layer.x, k.x;
+  EMIT;
+  MOV result.position, vertex[2].position;
+  MOV result.color, cols[k.x];
+  MOV.S result.layer.x, k.x;
+  EMIT;
+  ENDPRIM;
+  ADD.S k.x, k.x, 1;
+ENDREP;
+END
+",
+    )
+    .unwrap();
+    ctx.enable(gl::GEOMETRY_PROGRAM_NV).unwrap();
+    fragment(&mut ctx, COLOR);
+    let counters: Vec<u32> = (0..2)
+        .map(|binding| {
+            let b = ctx.create_buffer();
+            ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, b).unwrap();
+            ctx.buffer_data(gl::ATOMIC_COUNTER_BUFFER, &[0u32], gl::DYNAMIC_COPY)
+                .unwrap();
+            ctx.bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, binding, b)
+                .unwrap();
+            b
+        })
+        .collect();
+    let captured = ctx.create_buffer();
+    ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, captured)
+        .unwrap();
+    ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 1024, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, captured)
+        .unwrap();
+    ctx.transform_feedback_attribs(0, &["result.color"])
+        .unwrap();
+
+    let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [4, 4, 4], gl::RGBA8);
+    let f = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
+    ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0)
+        .unwrap();
+    assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
+    ctx.begin_query(gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN, 1)
+        .unwrap();
+    ctx.begin_transform_feedback(gl::TRIANGLES).unwrap();
+    // One triangle covering the whole target.
+    let tri = [
+        [-1.0f32, -1.0, 0.0, 1.0],
+        [3.0, -1.0, 0.0, 1.0],
+        [-1.0, 3.0, 0.0, 1.0],
+    ];
+    let vb = ctx.create_buffer();
+    ctx.bind_buffer(gl::ARRAY_BUFFER, vb).unwrap();
+    ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW)
+        .unwrap();
+    ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 0, 0)
+        .unwrap();
+    ctx.enable_vertex_attrib_array(0).unwrap();
+    ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap();
+    ctx.end_transform_feedback().unwrap();
+    ctx.end_query(gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN)
+        .unwrap();
+
+    let count = |ctx: &mut Context, b: u32| {
+        ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, b).unwrap();
+        let bytes = ctx
+            .get_buffer_sub_data(gl::ATOMIC_COUNTER_BUFFER, 0, 4)
+            .unwrap();
+        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+    };
+    assert_eq!(count(&mut ctx, counters[0]), 3, "vertex invocations");
+    assert_eq!(count(&mut ctx, counters[1]), 1, "geometry invocations");
+    assert_eq!(ctx.get_query_result(1).unwrap(), 4, "primitives captured");
+    // The captured triangles in emission order: one per layer, each in its colour.
+    ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, captured)
+        .unwrap();
+    let bytes = ctx
+        .get_buffer_sub_data(gl::TRANSFORM_FEEDBACK_BUFFER, 0, 4 * 3 * 16)
+        .unwrap();
+    let floats: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let want = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 1.0, 1.0, 1.0],
+    ];
+    for (k, colour) in want.iter().enumerate() {
+        for v in 0..3 {
+            let at = (k * 3 + v) * 4;
+            assert_eq!(floats[at..at + 4], colour[..], "triangle {k} vertex {v}");
+        }
+    }
+    // Each layer holds its triangle.
+    ctx.disable(gl::GEOMETRY_PROGRAM_NV).unwrap();
+    let g = ctx.gen_framebuffers(1)[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, g).unwrap();
+    for (layer, colour) in want.iter().enumerate() {
+        ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0, layer as i32)
+            .unwrap();
+        assert_eq!(px(&ctx, 2, 1), *colour, "layer {layer}");
+    }
+}
+
 /// A depth renderbuffer shared by two framebuffers holds one content: what the first
 /// wrote decides the second's depth test, and it survives a change of attachments.
 #[test]

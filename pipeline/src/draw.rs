@@ -1,21 +1,21 @@
 //! A draw call end to end: vertex stage → (tessellation) → (geometry) → stream-out →
-//! clipping and viewport → rasterizer with the fragment program.
+//! clipping and viewport → rasterizer with the fragment program, once per layer of a
+//! layered target (the stages before run once).
 
 use crate::assembly::{assemble, drop_adjacency, PrimClass, Primitives};
 use crate::clip::ClipContext;
 use crate::env::Resources;
 use crate::error::PipelineError;
 use crate::fragment::{FragmentPlan, ProgramShader};
+use crate::layer::{self, LayerShare, RenderTarget};
 use crate::state::{DrawState, DrawStats};
 use crate::trace::FragmentTrace;
 use crate::vertex_stage::programs_have_side_effects;
 use crate::vertices::Vertices;
 use crate::xfb::XfbState;
-use crate::{geometry, layer, tess, vertex_stage};
+use crate::{geometry, tess, vertex_stage};
 use glemu_programs::ir::VaryingSlot;
-use glemu_raster::{
-    DrawInput, Framebuffer, PolygonMode, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS,
-};
+use glemu_raster::{DrawInput, PolygonMode, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS};
 use rayon::prelude::*;
 use std::borrow::Cow;
 
@@ -29,15 +29,17 @@ struct Stage2<'a> {
     counts: DrawStats,
 }
 
-/// Runs one draw call. `xfb` is the stream-out state when the context has one (it is
-/// updated while capturing). Query counters come back in [`DrawStats`].
+/// Runs one draw call into `target` (a `&mut Framebuffer`, or with
+/// [`DrawState::layers`] one framebuffer per layer). `xfb` is the stream-out state when
+/// the context has one (it is updated while capturing). Query counters come back in
+/// [`DrawStats`].
 pub fn draw(
     state: &DrawState,
     rasterizer: &Rasterizer,
-    fb: &mut Framebuffer,
+    target: &mut dyn RenderTarget,
     xfb: Option<&mut XfbState>,
 ) -> Result<DrawStats, PipelineError> {
-    draw_with(state, rasterizer, fb, xfb, None)
+    draw_with(state, rasterizer, target, xfb, None)
 }
 
 /// [`draw`], recording in `trace` what the fragment program did for its pixel (the
@@ -45,17 +47,17 @@ pub fn draw(
 pub fn draw_traced(
     state: &DrawState,
     rasterizer: &Rasterizer,
-    fb: &mut Framebuffer,
+    target: &mut dyn RenderTarget,
     xfb: Option<&mut XfbState>,
     trace: &FragmentTrace,
 ) -> Result<DrawStats, PipelineError> {
-    draw_with(state, rasterizer, fb, xfb, Some(trace))
+    draw_with(state, rasterizer, target, xfb, Some(trace))
 }
 
 fn draw_with(
     state: &DrawState,
     rasterizer: &Rasterizer,
-    fb: &mut Framebuffer,
+    target: &mut dyn RenderTarget,
     xfb: Option<&mut XfbState>,
     trace: Option<&FragmentTrace>,
 ) -> Result<DrawStats, PipelineError> {
@@ -96,7 +98,7 @@ fn draw_with(
         return Ok(DrawStats::default());
     }
     rasterizer.install(|| {
-        let mut stats = run_stages(state, rasterizer, fb, xfb, &res, trace).map_err(|e| {
+        let mut stats = run_stages(state, rasterizer, target, xfb, &res, trace).map_err(|e| {
             // Whichever stage noticed first, a draw past its deadline says so.
             match state.raster.deadline {
                 Some(d) if d.passed() => PipelineError::TimedOut { limit: d.limit },
@@ -178,7 +180,7 @@ impl<'a> ToRaster<'a> {
 fn run_stages(
     state: &DrawState,
     rasterizer: &Rasterizer,
-    fb: &mut Framebuffer,
+    target: &mut dyn RenderTarget,
     mut xfb: Option<&mut XfbState>,
     res: &Resources,
     trace: Option<&FragmentTrace>,
@@ -340,10 +342,6 @@ fn run_stages(
             continue;
         }
         let (p, ids) = streams.swap_remove(0);
-        let (p, ids) = match vp.layer {
-            Some(l) => layer::select(&verts, class, &p, &ids, l),
-            None => (p, ids),
-        };
         stats.vertex_rows_touched += to_raster.push(verts, class, p, ids)?;
     }
     let Some(verts) = to_raster.verts.as_deref() else {
@@ -363,12 +361,6 @@ fn run_stages(
         rs.polygon_mode_front != PolygonMode::Fill || rs.polygon_mode_back != PolygonMode::Fill;
     let cc = ClipContext::with_outlines(verts, &plan.raster, vp, outlined);
     stats.vertex_rows_touched += verts.len() as u64;
-    let source = ClipSource {
-        cc: &cc,
-        class: to_raster.class,
-        prims: &to_raster.prims,
-        ids: &to_raster.ids,
-    };
     let dual_source = (state.raster.blend.targets.iter()).any(|t| t.enabled && t.uses_src1());
     // Fragment invocations: each worker adds its count when the draw drops it.
     let invocations = std::sync::atomic::AtomicU64::new(0);
@@ -380,23 +372,47 @@ fn run_stages(
         r.rect = Some(v.pixel_rect());
         r.depth_range = [v.near, v.far];
     }
-    if let Some(t) = trace {
-        t.set_ops_state(crate::trace::OpsState {
-            depth_stencil: rstate.depth_stencil,
-            blend: rstate.blend,
-            multisample: rstate.multisample,
-            samples: fb.samples(),
-            depth_format: fb.depth_format(),
-            color_formats: (0..fb.color_targets())
-                .filter_map(|i| fb.color_format(i))
-                .collect(),
-        });
+    let shares = match state.layers {
+        Some(layers) => layer::route(
+            verts,
+            to_raster.class,
+            &to_raster.prims,
+            &to_raster.ids,
+            layers,
+        ),
+        None => vec![LayerShare {
+            layer: 0,
+            prims: std::mem::take(&mut to_raster.prims),
+            ids: std::mem::take(&mut to_raster.ids),
+        }],
+    };
+    for share in &shares {
+        let source = ClipSource {
+            cc: &cc,
+            class: to_raster.class,
+            prims: &share.prims,
+            ids: &share.ids,
+        };
+        let fb = target.layer(share.layer)?;
+        if let Some(t) = trace {
+            t.set_ops_state(crate::trace::OpsState {
+                depth_stencil: rstate.depth_stencil,
+                blend: rstate.blend,
+                multisample: rstate.multisample,
+                samples: fb.samples(),
+                depth_format: fb.depth_format(),
+                color_formats: (0..fb.color_targets())
+                    .filter_map(|i| fb.color_format(i))
+                    .collect(),
+            });
+        }
+        let r = rasterizer
+            .draw_source(fb, &rstate, &source, &shader)
+            .map_err(PipelineError::from)?;
+        target.finish_layer(share.layer)?;
+        stats.samples_passed += r.samples_passed;
+        stats.primitives_rasterized += r.primitives_rasterized;
     }
-    let r = rasterizer
-        .draw_source(fb, &rstate, &source, &shader)
-        .map_err(PipelineError::from)?;
-    stats.samples_passed = r.samples_passed;
-    stats.primitives_rasterized = r.primitives_rasterized;
     stats.fragment_invocations = shader.invocations();
     Ok(stats)
 }

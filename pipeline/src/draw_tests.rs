@@ -69,6 +69,7 @@ fn base_state(mode: PrimitiveMode, count: u32, attribs: Vec<AttribBinding>) -> D
         storage_buffers: Vec::new(),
         memory: Arc::new(GpuMemory::new()),
         images: Vec::new(),
+        layers: None,
     }
 }
 
@@ -220,6 +221,75 @@ fn geometry_program_amplifies_points() {
     let s = run(&st, &mut f, None);
     assert_eq!(s.primitives_generated[0], 2);
     assert_eq!(px(&f, 3, 12), [0.0, 1.0, 0.0, 1.0]);
+}
+
+/// Framebuffers per layer, recording the order the draw asks for and finishes them.
+struct Layers {
+    fbs: Vec<Framebuffer>,
+    calls: Vec<(&'static str, u32)>,
+}
+
+impl crate::RenderTarget for Layers {
+    fn layer(&mut self, layer: u32) -> Result<&mut Framebuffer, crate::PipelineError> {
+        self.calls.push(("layer", layer));
+        self.fbs
+            .get_mut(layer as usize)
+            .ok_or_else(|| crate::PipelineError::invalid_value("no such layer"))
+    }
+    fn finish_layer(&mut self, layer: u32) -> Result<(), crate::PipelineError> {
+        self.calls.push(("finish", layer));
+        Ok(())
+    }
+}
+
+/// A geometry program sends quads to layers 3, 1 and 9 of a 4-layer target: the stages
+/// run once, stream-out sees all three, and only layers 1 and 3 are asked for (in
+/// order), each holding its quad.
+#[test]
+fn layered_target_gets_each_primitive_on_its_layer() {
+    let gp = "!!NVgp4.0\nPRIMITIVE_IN POINTS;\nPRIMITIVE_OUT TRIANGLE_STRIP;\nVERTICES_OUT 12;\n\
+        PARAM layers[3] = { {3, 0, 0, 0}, {1, 0, 0, 0}, {9, 0, 0, 0} };\n\
+        PARAM cols[3] = { {1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1} };\n\
+        INT TEMP k, l;\nMOV.S k.x, 0;\nREP 3;\nFLR.S l.x, layers[k.x];\n\
+        MOV result.color, cols[k.x]; MOV.S result.layer.x, l.x;\n\
+        MOV result.position, {-1, -1, 0, 1}; EMIT;\n\
+        MOV result.color, cols[k.x]; MOV.S result.layer.x, l.x;\n\
+        MOV result.position, {1, -1, 0, 1}; EMIT;\n\
+        MOV result.color, cols[k.x]; MOV.S result.layer.x, l.x;\n\
+        MOV result.position, {-1, 1, 0, 1}; EMIT;\n\
+        MOV result.color, cols[k.x]; MOV.S result.layer.x, l.x;\n\
+        MOV result.position, {1, 1, 0, 1}; EMIT;\nENDPRIM;\nADD.S k.x, k.x, 1;\nENDREP;\nEND\n";
+    let mut st = base_state(PrimitiveMode::Points, 1, quad_attribs());
+    st.programs.geometry = Some(stage(gp, Stage::Geometry, vec![]));
+    st.layers = Some(4);
+    let mut target = Layers {
+        fbs: (0..4).map(|_| fb()).collect(),
+        calls: Vec::new(),
+    };
+    let (buf, mut x) = capture("result.color", 6 * 3 * 16);
+    x.begin(PrimClass::Triangles).unwrap();
+    let r = Rasterizer::new(2).unwrap();
+    let s = crate::draw(&st, &r, &mut target, Some(&mut x)).unwrap();
+    assert_eq!(s.geometry_invocations, 1);
+    assert_eq!(
+        s.primitives_written[0], 6,
+        "every layer's triangles captured once"
+    );
+    assert_eq!(s.primitives_rasterized, 4, "layer 9's quad is not drawn");
+    assert_eq!(captured(&buf)[..4], [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(
+        target.calls,
+        [("layer", 1), ("finish", 1), ("layer", 3), ("finish", 3)]
+    );
+    let want = [
+        [0.0; 4],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0; 4],
+        [1.0, 0.0, 0.0, 1.0],
+    ];
+    for (layer, want) in want.iter().enumerate() {
+        assert_eq!(px(&target.fbs[layer], 8, 8), *want, "layer {layer}");
+    }
 }
 
 #[test]

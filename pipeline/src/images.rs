@@ -300,6 +300,7 @@ mod tests {
                 storage_buffers: Vec::new(),
                 memory: Arc::new(GpuMemory::new()),
                 images: vec![unit.clone()],
+                layers: None,
             };
             let mut fb =
                 Framebuffer::new(16, 16, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8)

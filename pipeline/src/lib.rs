@@ -1,7 +1,7 @@
 //! glemu-pipeline: a draw call end to end (see ARCHITECTURE.md).
 //!
 //! The Context snapshots GL state into a [`DrawState`] and calls [`draw()`] with the
-//! framebuffer, a [`glemu_raster::Rasterizer`] and its [`XfbState`]:
+//! framebuffer (or a [`RenderTarget`] giving one per layer), a [`glemu_raster::Rasterizer`] and its [`XfbState`]:
 //!
 //! 1. [`vertex_stage`] — vertex fetch ([`fetch`]: every attribute format, index buffers,
 //!    restart, instancing) and the vertex program in batches, with a post-transform cache.
@@ -10,8 +10,8 @@
 //!    evaluation program.
 //! 4. [`geometry`] — geometry programs with invocations, EMIT/EMITS/ENDPRIM and streams.
 //! 5. [`xfb`] — stream-out.
-//! 6. [`clip`] — frustum/user clipping, guard band, viewport transform ([`layer`] picks
-//!    the primitives of one layer of a layered framebuffer).
+//! 6. [`clip`] — frustum/user clipping, guard band, viewport transform; [`layer`] routes
+//!    each primitive to the layer it selects on a layered target ([`RenderTarget`]).
 //! 7. [`fragment`] — the fragment program as the rasterizer's shader.
 //!
 //! Compute programs run outside the draw: [`compute::dispatch`] runs work groups on
@@ -66,6 +66,7 @@
 //!     storage_buffers: Vec::new(),
 //!     memory: Arc::new(GpuMemory::new()),
 //!     images: Vec::new(),
+//!     layers: None,
 //! };
 //! let mut fb = Framebuffer::new(8, 8, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
 //! let stats = draw(&state, &Rasterizer::new(1).unwrap(), &mut fb, None).unwrap();
@@ -101,6 +102,7 @@ pub use assembly::{PrimClass, PrimitiveMode};
 pub use draw::{draw, draw_traced};
 pub use error::{PipelineError, PipelineErrorKind};
 pub use images::{ImageAccess, ImageUnit};
+pub use layer::RenderTarget;
 pub use memory::{Buffer, GpuMemory};
 pub use state::*;
 pub use trace::{FragmentTrace, OpsState, TracedFragment};

@@ -239,10 +239,6 @@ pub struct VertexProcessing {
     /// last vertex-processing stage writes are clamped to [0, 1] before they are captured
     /// and interpolated.
     pub clamp_vertex_color: bool,
-    /// Layered framebuffers, drawn one layer at a time: `Some(l)` rasterizes only the
-    /// primitives whose provoking vertex selects layer `l` (`result.layer.x`, 0 when not
-    /// written); `None` rasterizes every primitive.
-    pub layer: Option<u32>,
 }
 
 impl VertexProcessing {
@@ -265,7 +261,6 @@ impl VertexProcessing {
             ],
             program_point_size: false,
             clamp_vertex_color: true,
-            layer: None,
         }
     }
 }
@@ -312,6 +307,10 @@ pub struct DrawState {
     pub memory: Arc<GpuMemory>,
     /// Image units (EXT_shader_image_load_store), by unit number.
     pub images: Vec<Option<ImageUnit>>,
+    /// `Some(n)`: the target is layered with `n` layers; each primitive goes to the
+    /// layer its provoking vertex selects (`result.layer.x`, 0 when not written) and the
+    /// stages before rasterization run once ([`crate::layer`]). `None`: one framebuffer.
+    pub layers: Option<u32>,
 }
 
 /// Counters a draw adds to (queries and their per-stream variants, and the pipeline

@@ -31,6 +31,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod bin;
+pub mod blit;
 mod block;
 pub mod color;
 mod deadline;
@@ -46,6 +47,7 @@ pub mod simd;
 pub mod state;
 mod tile;
 
+pub use blit::{Blit, BlitFilter, BlitTexels};
 pub use color::ColorFormat;
 pub use deadline::Deadline;
 pub use draw::{DrawStats, PrimitiveSource, Rasterizer, CHUNK_PRIMS};

@@ -11,9 +11,10 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::fetch::{IndexBuffer, IndexType};
 use glemu_pipeline::{
-    ClipState, DrawCall, DrawState, FogParams, PrimitiveMode, Programs, StageProgram, TessState,
-    VertexProcessing, Viewport,
+    ClipState, DrawCall, DrawState, FogParams, PipelineError, PrimitiveMode, Programs,
+    RenderTarget, StageProgram, TessState, VertexProcessing, Viewport,
 };
+use glemu_raster::Framebuffer;
 use std::sync::Arc;
 
 /// Parameter-buffer bindings per stage.
@@ -513,6 +514,7 @@ impl Context {
             storage_buffers,
             memory: Arc::clone(&self.memory),
             images,
+            layers: None,
         })
     }
 
@@ -537,62 +539,54 @@ impl Context {
             return Ok(());
         }
         let mut state = self.snapshot(call)?;
-        // One deadline for the whole call, whatever its layer passes.
         state.raster.deadline = self
             .limits
             .draw_time
             .and_then(glemu_raster::Deadline::after);
+        // A layered framebuffer that a program selects layers of is the pipeline's
+        // layered target: the stages run once and each layer is loaded and stored as the
+        // pipeline rasterizes its primitives.
+        state.layers = self.target_layers(&state);
         let rasterizer = std::sync::Arc::clone(&self.rasterizer);
-        // A layered framebuffer that a program selects layers of is drawn one layer at a
-        // time; stream-out and primitive counts come from the first pass only.
-        let passes = self.layer_passes(&state);
-        let mut stats = glemu_pipeline::DrawStats::default();
         let capturing = self.xfb.cur.state.capturing();
         let started = std::time::Instant::now();
         let trace = self.trace.clone();
-        for layer in 0..passes.unwrap_or(1) {
-            state.vertex.layer = passes.map(|_| layer);
-            self.set_render_layer(layer);
-            // The stream-out state is moved out while the draw target is borrowed.
-            let mut xfb_state = std::mem::take(&mut self.xfb.cur.state);
-            let capture = xfb_state.active && layer == 0;
-            let result = self.draw_target().and_then(|fb| {
-                let xfb = if capture { Some(&mut xfb_state) } else { None };
-                match trace.as_deref() {
-                    None => glemu_pipeline::draw(&state, &rasterizer, fb, xfb),
-                    Some(t) => glemu_pipeline::draw_traced(&state, &rasterizer, fb, xfb, t),
-                }
-                .map_err(from_pipeline)
-            });
-            self.xfb.cur.state = xfb_state;
-            let pass = match result {
-                Ok(p) => p,
-                Err(e) => {
-                    // Image stores made before the failure still land, as on a GPU.
-                    let _ = self.write_back_images();
-                    return Err(self.locate_run_error(e));
-                }
-            };
-            if layer == 0 {
-                stats = pass;
-            } else {
-                stats.samples_passed += pass.samples_passed;
-                stats.fragment_invocations += pass.fragment_invocations;
-                stats.primitives_rasterized += pass.primitives_rasterized;
+        // The stream-out state is moved out while the draw target is borrowed.
+        let mut xfb_state = std::mem::take(&mut self.xfb.cur.state);
+        let xfb = xfb_state.active.then_some(&mut xfb_state);
+        let result = match state.layers {
+            Some(_) => {
+                let mut layers = LayerPasses {
+                    ctx: self,
+                    failed: None,
+                };
+                let r = run_pipeline(&state, &rasterizer, &mut layers, xfb, trace.as_deref());
+                let failed = layers.failed.take();
+                self.set_render_layer(0);
+                r.map_err(|e| failed.unwrap_or(e))
             }
-            if passes.is_some() {
-                self.store_draw_target(false)?;
+            None => self
+                .draw_target()
+                .and_then(|fb| run_pipeline(&state, &rasterizer, fb, xfb, trace.as_deref())),
+        };
+        self.xfb.cur.state = xfb_state;
+        let stats = match result {
+            Ok(s) => s,
+            Err(e) => {
+                // Image stores made before the failure still land, as on a GPU.
+                let _ = self.write_back_images();
+                return Err(self.locate_run_error(e));
             }
-        }
-        self.set_render_layer(0);
+        };
         if capturing {
             self.xfb.add_written(&stats.primitives_written);
         }
+        let layered = state.layers.is_some();
         // The snapshot's references to textures go first, so storing into a texture it
         // samples (a feedback loop) and writing image stores back do not copy the texture.
         drop(state);
         self.write_back_images()?;
-        if passes.is_none() {
+        if !layered {
             self.store_draw_target(false)?;
         }
         // A stream overflowed when it had something to record and lost primitives.
@@ -611,5 +605,53 @@ impl Context {
             written: stats.primitives_written,
         });
         Ok(())
+    }
+}
+
+/// `pipeline::draw` (traced when `trace` is set) into `target`.
+fn run_pipeline(
+    state: &DrawState,
+    rasterizer: &glemu_raster::Rasterizer,
+    target: &mut dyn RenderTarget,
+    xfb: Option<&mut glemu_pipeline::XfbState>,
+    trace: Option<&glemu_pipeline::FragmentTrace>,
+) -> Result<glemu_pipeline::DrawStats> {
+    match trace {
+        None => glemu_pipeline::draw(state, rasterizer, target, xfb),
+        Some(t) => glemu_pipeline::draw_traced(state, rasterizer, target, xfb, t),
+    }
+    .map_err(from_pipeline)
+}
+
+/// The layers of the draw framebuffer's layered attachments as the pipeline's target:
+/// a layer is loaded into the framebuffer object's storage when the pipeline asks for it
+/// and stored back into the attached images when its primitives are drawn.
+struct LayerPasses<'a> {
+    ctx: &'a mut Context,
+    /// The Context's own error, reported instead of the pipeline's copy of it.
+    failed: Option<Error>,
+}
+
+impl LayerPasses<'_> {
+    fn fail(failed: &mut Option<Error>, e: Error) -> PipelineError {
+        let message = e.to_string();
+        *failed = Some(e);
+        PipelineError::invalid_op(message)
+    }
+}
+
+impl RenderTarget for LayerPasses<'_> {
+    fn layer(&mut self, layer: u32) -> std::result::Result<&mut Framebuffer, PipelineError> {
+        self.ctx.set_render_layer(layer);
+        match self.ctx.draw_target() {
+            Ok(fb) => Ok(fb),
+            Err(e) => Err(Self::fail(&mut self.failed, e)),
+        }
+    }
+
+    fn finish_layer(&mut self, _layer: u32) -> std::result::Result<(), PipelineError> {
+        self.ctx
+            .store_draw_target(false)
+            .map_err(|e| Self::fail(&mut self.failed, e))
     }
 }

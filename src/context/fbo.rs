@@ -14,7 +14,7 @@ use super::textures::{from_tex, Textures};
 use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
-use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rect};
+use glemu_raster::{ColorFormat, DepthFormat, Framebuffer};
 use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -892,110 +892,43 @@ impl Context {
                 "depth/stencil blits must use NEAREST",
             ));
         }
-        let [sx0, sy0, sx1, sy1] = src.map(f64::from);
-        let [dx0, dy0, dx1, dy1] = dst.map(f64::from);
-        let (dw, dh) = (dx1 - dx0, dy1 - dy0);
-        if dw == 0.0 || dh == 0.0 || sx1 == sx0 || sy1 == sy0 {
+        if src[0] == src[2] || src[1] == src[3] || dst[0] == dst[2] || dst[1] == dst[3] {
             return Ok(());
         }
-        let linear = filter == gl::LINEAR;
         let scissor = scissor_rect(&self.st);
-        // Only destination pixels inside the draw framebuffer (and the scissor box) are
-        // visited, so huge or inverted rectangles cost what they cover.
-        let (w, h) = {
+        let draw_size = {
             let d = self.draw_target()?;
-            (i64::from(d.width()), i64::from(d.height()))
+            (d.width(), d.height())
         };
-        let mut bx = [
-            i64::from(dst[0].min(dst[2])).max(0),
-            i64::from(dst[0].max(dst[2])).min(w),
-        ];
-        let mut by = [
-            i64::from(dst[1].min(dst[3])).max(0),
-            i64::from(dst[1].max(dst[3])).min(h),
-        ];
-        if let Some(r) = scissor {
-            let (x0, y0) = (i64::from(r.x), i64::from(r.y));
-            bx = [bx[0].max(x0), bx[1].min(x0 + i64::from(r.width))];
-            by = [by[0].max(y0), by[1].min(y0 + i64::from(r.height))];
-        }
-        // Gather source values first: read and draw may be the same framebuffer.
+        // Read source values first: read and draw may be the same framebuffer.
         self.fbos.refresh(self.fbos.read, &self.textures);
         // Colour goes from the read buffer to every draw buffer; a NONE read buffer
         // copies no colour.
-        let src_plane = (mask & gl::COLOR_BUFFER_BIT != 0)
+        let color = (mask & gl::COLOR_BUFFER_BIT != 0)
             .then(|| self.read_plane().ok())
             .flatten();
-        let dst_planes = self.draw_planes();
-        let read = self.read_target()?;
-        let (rw, rh) = (read.width() as i64, read.height() as i64);
-        let mut writes = Vec::new();
-        for y in by[0]..by[1] {
-            for x in bx[0]..bx[1] {
-                // The source position of this pixel's centre (GL 4.6 section 18.3.1).
-                let u = sx0 + (x as f64 + 0.5 - dx0) * (sx1 - sx0) / dw;
-                let v = sy0 + (y as f64 + 0.5 - dy0) * (sy1 - sy0) / dh;
-                let (sx, sy) = (u.floor() as i64, v.floor() as i64);
-                if sx < 0 || sy < 0 || sx >= rw || sy >= rh {
-                    continue;
-                }
-                let (ux, uy) = (sx as u32, sy as u32);
-                let color = src_plane.and_then(|p| {
-                    if !linear {
-                        return read.read_pixel(p, ux, uy);
-                    }
-                    // Bilinear, as a texture with CLAMP_TO_EDGE would filter the image.
-                    let (fu, fv) = (u - 0.5, v - 0.5);
-                    let (i0, j0) = (fu.floor(), fv.floor());
-                    let (a, b) = ((fu - i0) as f32, (fv - j0) as f32);
-                    let at = |i: f64, j: f64| {
-                        let i = (i as i64).clamp(0, rw - 1) as u32;
-                        let j = (j as i64).clamp(0, rh - 1) as u32;
-                        read.read_pixel(p, i, j)
-                    };
-                    let (t00, t10) = (at(i0, j0)?, at(i0 + 1.0, j0)?);
-                    let (t01, t11) = (at(i0, j0 + 1.0)?, at(i0 + 1.0, j0 + 1.0)?);
-                    Some(std::array::from_fn(|c| {
-                        let top = t00[c] + (t10[c] - t00[c]) * a;
-                        let bottom = t01[c] + (t11[c] - t01[c]) * a;
-                        top + (bottom - top) * b
-                    }))
-                });
-                let depth = if mask & gl::DEPTH_BUFFER_BIT != 0 {
-                    read.read_depth(ux, uy, 0)
-                } else {
-                    None
-                };
-                let stencil = if mask & gl::STENCIL_BUFFER_BIT != 0 {
-                    read.read_stencil(ux, uy, 0)
-                } else {
-                    None
-                };
-                writes.push((x as i32, y as i32, color, depth, stencil));
-            }
-        }
-        let draw = self.draw_target()?;
-        for (x, y, color, depth, stencil) in writes {
-            let r = Rect {
-                x,
-                y,
-                width: 1,
-                height: 1,
-            };
-            if let Some(c) = color {
-                let n = draw.color_targets();
-                for &(rt, _, mask4) in dst_planes.iter().filter(|p| p.0 < n) {
-                    draw.clear_color(rt, c, Some(r), mask4, false)
-                        .map_err(from_raster)?;
-                }
-            }
-            if let Some(d) = depth {
-                draw.clear_depth(d, Some(r));
-            }
-            if let Some(s) = stencil {
-                draw.clear_stencil(s, 0xff, Some(r));
-            }
-        }
+        let blit = glemu_raster::Blit {
+            src,
+            dst,
+            scissor,
+            filter: if filter == gl::LINEAR {
+                glemu_raster::BlitFilter::Linear
+            } else {
+                glemu_raster::BlitFilter::Nearest
+            },
+            color,
+            depth: mask & gl::DEPTH_BUFFER_BIT != 0,
+            stencil: mask & gl::STENCIL_BUFFER_BIT != 0,
+        };
+        let planes: Vec<(usize, [bool; 4])> = self
+            .draw_planes()
+            .into_iter()
+            .map(|(rt, _, m)| (rt, m))
+            .collect();
+        let texels = blit.read(self.read_target()?, draw_size);
+        texels
+            .write(self.draw_target()?, &planes)
+            .map_err(from_raster)?;
         self.store_draw_target(false)
     }
 }

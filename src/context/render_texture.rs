@@ -330,10 +330,10 @@ impl Context {
         }
     }
 
-    /// The number of layers to draw one by one: `Some(n)` when the draw framebuffer is
+    /// The layers of the pipeline's layered target: `Some(n)` when the draw framebuffer is
     /// layered and a program of `state` writes `result.layer`; n is the fewest layers
     /// among its attachments (GL 4.6 section 9.8).
-    pub(crate) fn layer_passes(&self, state: &DrawState) -> Option<u32> {
+    pub(crate) fn target_layers(&self, state: &DrawState) -> Option<u32> {
         let fbo = self.fbos.objects.get(&self.fbos.draw)?;
         if !fbo.layout.as_ref().is_some_and(|l| l.5) {
             return None;
