@@ -39,20 +39,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (gl::VERTEX_PROGRAM_ARB, VERTEX),
         (gl::FRAGMENT_PROGRAM_ARB, FRAGMENT),
     ] {
-        let p = ctx.create_program();
+        let p = ctx.create_program()?;
         ctx.bind_program(target, p)?;
         ctx.program_string(target, text)?;
         ctx.enable(target)?;
     }
     let tri: [[f32; 2]; 3] = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]];
-    let vb = ctx.create_buffer();
+    let vb = ctx.create_buffer()?;
     ctx.bind_buffer(gl::ARRAY_BUFFER, vb)?;
     ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW)?;
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)?;
     ctx.enable_vertex_attrib_array(0)?;
 
     // program.buffer[0]: the colour, as the first vec4 of a parameter buffer.
-    let params = ctx.create_buffer();
+    let params = ctx.create_buffer()?;
     ctx.bind_buffer(gl::UNIFORM_BUFFER, params)?;
     ctx.buffer_data(
         gl::UNIFORM_BUFFER,
@@ -61,7 +61,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     ctx.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 0, params)?;
     // program.storage[0]: the histogram, zeroed.
-    let histogram = ctx.create_buffer();
+    let histogram = ctx.create_buffer()?;
     ctx.bind_buffer(gl::SHADER_STORAGE_BUFFER, histogram)?;
     ctx.buffer_data(
         gl::SHADER_STORAGE_BUFFER,
@@ -70,7 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     ctx.bind_buffer_base(gl::SHADER_STORAGE_BUFFER, 0, histogram)?;
     // program.counter[0]: one 32-bit counter.
-    let counter = ctx.create_buffer();
+    let counter = ctx.create_buffer()?;
     ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, counter)?;
     ctx.buffer_data(gl::ATOMIC_COUNTER_BUFFER, &[0u32], gl::DYNAMIC_COPY)?;
     ctx.bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, 0, counter)?;

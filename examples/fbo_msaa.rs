@@ -6,7 +6,7 @@ use glemu::{gl, Context};
 const SIZE: u32 = 64;
 
 fn program(ctx: &mut Context, target: u32, text: &str) -> glemu::Result<u32> {
-    let p = ctx.create_program();
+    let p = ctx.create_program()?;
     ctx.bind_program(target, p)?;
     ctx.program_string(target, text)?;
     ctx.enable(target)?;
@@ -48,7 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         [1.0, 1.0],
     ];
     for (attrib, data) in [(0, &xy), (1, &uv)] {
-        let b = ctx.create_buffer();
+        let b = ctx.create_buffer()?;
         ctx.bind_buffer(gl::ARRAY_BUFFER, b)?;
         ctx.buffer_data(gl::ARRAY_BUFFER, data, gl::STATIC_DRAW)?;
         ctx.vertex_attrib_pointer(attrib, 2, gl::FLOAT, false, 0, 0)?;
@@ -56,10 +56,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     // The multisampled framebuffer object: one 4-sample RGBA8 renderbuffer.
-    let rb = ctx.create_renderbuffer();
+    let rb = ctx.create_renderbuffer()?;
     ctx.bind_renderbuffer(gl::RENDERBUFFER, rb)?;
     ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, SIZE, SIZE)?;
-    let msaa = ctx.create_framebuffer();
+    let msaa = ctx.create_framebuffer()?;
     ctx.bind_framebuffer(gl::FRAMEBUFFER, msaa)?;
     ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, rb)?;
     assert_eq!(
@@ -75,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tex = ctx.create_texture(gl::TEXTURE_2D)?;
     ctx.bind_texture(gl::TEXTURE_2D, tex)?;
     ctx.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, SIZE as i32, SIZE as i32)?;
-    let resolved = ctx.create_framebuffer();
+    let resolved = ctx.create_framebuffer()?;
     ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, resolved)?;
     ctx.framebuffer_texture_2d(
         gl::DRAW_FRAMEBUFFER,

@@ -72,14 +72,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (gl::GEOMETRY_PROGRAM_NV, GEOMETRY),
         (gl::FRAGMENT_PROGRAM_ARB, FRAGMENT),
     ] {
-        let p = ctx.create_program();
+        let p = ctx.create_program()?;
         ctx.bind_program(target, p)?;
         ctx.program_string(target, text)?;
         ctx.enable(target)?;
     }
     ctx.program_env_parameter_4f(gl::TESS_CONTROL_PROGRAM_NV, 0, [LEVEL, 0.0, 0.0, 0.0])?;
     let patch: [[f32; 2]; 3] = [[-0.9, -0.9], [0.9, -0.9], [0.0, 0.9]];
-    let b = ctx.create_buffer();
+    let b = ctx.create_buffer()?;
     ctx.bind_buffer(gl::ARRAY_BUFFER, b)?;
     ctx.buffer_data(gl::ARRAY_BUFFER, &patch, gl::STATIC_DRAW)?;
     ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0)?;
@@ -88,7 +88,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     ctx.clear_color([0.05, 0.05, 0.1, 1.0])?;
     ctx.clear(gl::COLOR_BUFFER_BIT)?;
-    let q = ctx.create_query();
+    let q = ctx.create_query()?;
     ctx.begin_query(gl::PRIMITIVES_GENERATED, q)?;
     ctx.draw_arrays(gl::PATCHES, 0, 3)?;
     ctx.end_query(gl::PRIMITIVES_GENERATED)?;

@@ -31,7 +31,7 @@ END
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut ctx = Context::new(4, 4)?;
-    let vp = ctx.create_program();
+    let vp = ctx.create_program()?;
     ctx.bind_program(gl::VERTEX_PROGRAM_ARB, vp)?;
     ctx.program_string(gl::VERTEX_PROGRAM_ARB, STEP)?;
     ctx.enable(gl::VERTEX_PROGRAM_ARB)?;
@@ -47,7 +47,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ]
         })
         .collect();
-    let buffers = [ctx.create_buffer(), ctx.create_buffer()];
+    let buffers = [ctx.create_buffer()?, ctx.create_buffer()?];
     for &b in &buffers {
         ctx.bind_buffer(gl::ARRAY_BUFFER, b)?;
         ctx.buffer_data(gl::ARRAY_BUFFER, &cpu, gl::DYNAMIC_COPY)?;

@@ -8,7 +8,7 @@ use glemu::{gl, Context, GlError};
 type Case = (&'static str, GlError, fn(&mut Context) -> glemu::Result<()>);
 
 fn buffer_with(ctx: &mut Context, bytes: usize) -> u32 {
-    let b = ctx.gen_buffers(1)[0];
+    let b = ctx.gen_buffers(1).unwrap()[0];
     ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     ctx.buffer_data_size(gl::ARRAY_BUFFER, bytes as u64, gl::STATIC_DRAW)
         .unwrap();
@@ -64,8 +64,8 @@ const CASES: &[Case] = &[
         "dual-source blending with a second draw buffer (MAX_DUAL_SOURCE_DRAW_BUFFERS = 1)",
         GlError::InvalidOperation,
         |c| {
-            let t = c.gen_textures(2);
-            let f = c.gen_framebuffers(1)[0];
+            let t = c.gen_textures(2).unwrap();
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             for (k, &tex) in t.iter().enumerate() {
                 c.bind_texture(gl::TEXTURE_2D, tex)?;
@@ -280,7 +280,7 @@ const CASES: &[Case] = &[
         c.clear(0x10)
     }),
     ("begin a query twice", GlError::InvalidOperation, |c| {
-        let q = c.gen_queries(2);
+        let q = c.gen_queries(2).unwrap();
         c.begin_query(gl::SAMPLES_PASSED, q[0])?;
         c.begin_query(gl::SAMPLES_PASSED, q[1])
     }),
@@ -288,7 +288,7 @@ const CASES: &[Case] = &[
         "result of an active query",
         GlError::InvalidOperation,
         |c| {
-            let q = c.gen_queries(1)[0];
+            let q = c.gen_queries(1).unwrap()[0];
             c.begin_query(gl::PRIMITIVES_GENERATED, q)?;
             c.get_query_result(q).map(|_| ())
         },
@@ -345,7 +345,7 @@ const CASES: &[Case] = &[
         "clearing an incomplete framebuffer object",
         GlError::InvalidFramebufferOperation,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.clear(gl::COLOR_BUFFER_BIT)
         },
@@ -388,7 +388,7 @@ const CASES: &[Case] = &[
         "texture attachment of a name that is no texture",
         GlError::InvalidOperation,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 42, 0)
         },
@@ -397,7 +397,7 @@ const CASES: &[Case] = &[
         "texture layer attachment of a 2D texture",
         GlError::InvalidOperation,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.bind_texture(gl::TEXTURE_2D, 1)?;
             c.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 1, 0, 0)
@@ -407,7 +407,7 @@ const CASES: &[Case] = &[
         "FramebufferTexture2D with a 3D textarget",
         GlError::InvalidEnum,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_3D, 0, 0)
         },
@@ -416,7 +416,7 @@ const CASES: &[Case] = &[
         "texture attachment at a negative level",
         GlError::InvalidValue,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.bind_texture(gl::TEXTURE_2D, 1)?;
             c.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, 1, -1)
@@ -687,7 +687,7 @@ const CASES: &[Case] = &[
         "rebinding transform feedback while it captures",
         GlError::InvalidOperation,
         |c| {
-            let t = c.gen_transform_feedbacks(1)[0];
+            let t = c.gen_transform_feedbacks(1).unwrap()[0];
             c.begin_transform_feedback(gl::POINTS)?;
             c.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
         },
@@ -696,7 +696,7 @@ const CASES: &[Case] = &[
         "deleting a paused transform feedback object",
         GlError::InvalidOperation,
         |c| {
-            let t = c.gen_transform_feedbacks(1)[0];
+            let t = c.gen_transform_feedbacks(1).unwrap()[0];
             c.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)?;
             c.begin_transform_feedback(gl::POINTS)?;
             c.pause_transform_feedback(true)?;
@@ -724,7 +724,7 @@ const CASES: &[Case] = &[
         "drawing the captures of a generated but never bound name",
         GlError::InvalidValue,
         |c| {
-            let t = c.gen_transform_feedbacks(1)[0];
+            let t = c.gen_transform_feedbacks(1).unwrap()[0];
             c.draw_transform_feedback(gl::POINTS, t)
         },
     ),
@@ -779,14 +779,14 @@ const CASES: &[Case] = &[
         },
     ),
     ("begin query of TIMESTAMP", GlError::InvalidEnum, |c| {
-        let q = c.gen_queries(1)[0];
+        let q = c.gen_queries(1).unwrap()[0];
         c.begin_query(gl::TIMESTAMP, q)
     }),
     (
         "a timestamp into an active query",
         GlError::InvalidOperation,
         |c| {
-            let q = c.gen_queries(1)[0];
+            let q = c.gen_queries(1).unwrap()[0];
             c.begin_query(gl::SAMPLES_PASSED, q)?;
             c.query_counter(q, gl::TIMESTAMP)
         },
@@ -803,7 +803,7 @@ const CASES: &[Case] = &[
         "the result of an active query",
         GlError::InvalidOperation,
         |c| {
-            let q = c.gen_queries(1)[0];
+            let q = c.gen_queries(1).unwrap()[0];
             c.begin_query(gl::SAMPLES_PASSED, q)?;
             c.get_query_object_uiv(q, gl::QUERY_RESULT_AVAILABLE)
                 .map(|_| ())
@@ -813,7 +813,7 @@ const CASES: &[Case] = &[
         "an unknown query object parameter",
         GlError::InvalidEnum,
         |c| {
-            let q = c.gen_queries(1)[0];
+            let q = c.gen_queries(1).unwrap()[0];
             c.begin_query(gl::SAMPLES_PASSED, q)?;
             c.end_query(gl::SAMPLES_PASSED)?;
             c.get_query_object_ui64v(q, gl::BUFFER_SIZE).map(|_| ())
@@ -880,7 +880,7 @@ const CASES: &[Case] = &[
         "read_pixels of an incomplete framebuffer object",
         GlError::InvalidFramebufferOperation,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::READ_FRAMEBUFFER, f)?;
             c.read_pixels(0, 0, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE)
                 .map(|_| ())
@@ -890,7 +890,7 @@ const CASES: &[Case] = &[
         "read_image of an incomplete framebuffer object",
         GlError::InvalidFramebufferOperation,
         |c| {
-            let f = c.gen_framebuffers(1)[0];
+            let f = c.gen_framebuffers(1).unwrap()[0];
             c.bind_framebuffer(gl::READ_FRAMEBUFFER, f)?;
             c.read_image().map(|_| ())
         },
@@ -1000,7 +1000,7 @@ const CASES: &[Case] = &[
         "clear_buffer of an incomplete framebuffer object",
         GlError::InvalidFramebufferOperation,
         |c| {
-            let f = c.create_framebuffer();
+            let f = c.create_framebuffer().unwrap();
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.clear_buffer_fv(gl::COLOR, 0, &[0.0; 4])
         },
@@ -1198,7 +1198,7 @@ const CASES: &[Case] = &[
         GlError::InvalidFramebufferOperation,
         |c| {
             c.bind_texture(gl::TEXTURE_2D, 1)?;
-            let f = c.create_framebuffer();
+            let f = c.create_framebuffer().unwrap();
             c.bind_framebuffer(gl::FRAMEBUFFER, f)?;
             c.copy_tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 0, 0, 2, 2, 0)
         },
@@ -1427,11 +1427,11 @@ const CASES: &[Case] = &[
 #[test]
 fn multisampled_renderbuffer_blits_resolved() {
     let mut ctx = Context::new(8, 8).unwrap();
-    let rb = ctx.gen_renderbuffers(1)[0];
+    let rb = ctx.gen_renderbuffers(1).unwrap()[0];
     ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
     ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, 8, 8)
         .unwrap();
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::RENDERBUFFER, rb)
         .unwrap();
@@ -1627,7 +1627,7 @@ fn vertex_array_misuse() {
         ctx.bind_vertex_array(5).unwrap_err().gl,
         GlError::InvalidOperation
     );
-    let ids = ctx.gen_vertex_arrays(1);
+    let ids = ctx.gen_vertex_arrays(1).unwrap();
     ctx.delete_vertex_arrays(&ids);
     assert_eq!(
         ctx.bind_vertex_array(ids[0]).unwrap_err().gl,
@@ -1647,8 +1647,8 @@ fn dual_source_blending_draws_with_one_draw_buffer() {
         c.get_integer_v(gl::MAX_DUAL_SOURCE_DRAW_BUFFERS).unwrap(),
         [1]
     );
-    let t = c.gen_textures(2);
-    let f = c.gen_framebuffers(1)[0];
+    let t = c.gen_textures(2).unwrap();
+    let f = c.gen_framebuffers(1).unwrap()[0];
     c.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     for (k, &tex) in t.iter().enumerate() {
         c.bind_texture(gl::TEXTURE_2D, tex).unwrap();

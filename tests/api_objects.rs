@@ -77,7 +77,7 @@ fn scene_vertices(quad: [f32; 4], tri: [f32; 4]) -> Vec<f32> {
 }
 
 fn primitives_generated(ctx: &mut Context, draw: impl FnOnce(&mut Context)) -> u32 {
-    let q = ctx.gen_queries(1)[0];
+    let q = ctx.gen_queries(1).unwrap()[0];
     ctx.begin_query(gl::PRIMITIVES_GENERATED, q).unwrap();
     draw(ctx);
     ctx.end_query(gl::PRIMITIVES_GENERATED).unwrap();
@@ -101,7 +101,7 @@ fn capture_two_objects(ctx: &mut Context) -> (u32, u32) {
     attribs_from(ctx, 10, 2, 24, 8);
     ctx.transform_feedback_attribs(0, &["result.position", "result.color"])
         .unwrap();
-    let t = ctx.gen_transform_feedbacks(2);
+    let t = ctx.gen_transform_feedbacks(2).unwrap();
     ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
     for (obj, buffer, first, n) in [(t[0], 20, 0, 6), (t[1], 21, 6, 3)] {
         ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, obj)
@@ -193,7 +193,7 @@ fn objects_keep_their_buffer_bindings_and_paused_captures() {
     ctx.transform_feedback_attribs(0, &["result.position", "result.color"])
         .unwrap();
     ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
-    let t = ctx.gen_transform_feedbacks(2);
+    let t = ctx.gen_transform_feedbacks(2).unwrap();
     let binding = |c: &Context| {
         c.get_integer_i_v(gl::TRANSFORM_FEEDBACK_BUFFER_BINDING, 0)
             .unwrap()
@@ -268,7 +268,7 @@ fn objects_keep_their_buffer_bindings_and_paused_captures() {
 #[test]
 fn map_buffer_range_windows_and_explicit_flushes() {
     let mut ctx = Context::new(8, 8).unwrap();
-    let b = ctx.gen_buffers(1)[0];
+    let b = ctx.gen_buffers(1).unwrap()[0];
     ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     let init: Vec<u8> = (0..32).collect();
     ctx.buffer_data(gl::ARRAY_BUFFER, &init, gl::DYNAMIC_DRAW)
@@ -509,11 +509,11 @@ fn multi_draw_indirect_packed_and_strided() {
 #[test]
 fn object_names_become_objects_when_bound() {
     let mut ctx = Context::new(4, 4).unwrap();
-    let b = ctx.gen_buffers(1)[0];
-    let t = ctx.gen_textures(1)[0];
-    let p = ctx.gen_programs(1)[0];
-    let q = ctx.gen_queries(1)[0];
-    let x = ctx.gen_transform_feedbacks(1)[0];
+    let b = ctx.gen_buffers(1).unwrap()[0];
+    let t = ctx.gen_textures(1).unwrap()[0];
+    let p = ctx.gen_programs(1).unwrap()[0];
+    let q = ctx.gen_queries(1).unwrap()[0];
+    let x = ctx.gen_transform_feedbacks(1).unwrap()[0];
     assert!(!ctx.is_buffer(b) && !ctx.is_texture(t) && !ctx.is_program(p));
     assert!(!ctx.is_query(q) && !ctx.is_transform_feedback(x));
     ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
@@ -576,7 +576,7 @@ fn draw_transform_feedback_stream_draws_that_streams_count() {
         ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, i, b)
             .unwrap();
     }
-    let t = ctx.gen_transform_feedbacks(1)[0];
+    let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
     ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
         .unwrap();
     // The object's bindings start empty; bind again inside it.
@@ -723,7 +723,7 @@ fn time_elapsed_and_conservative_occlusion_queries() {
     )
     .unwrap();
     attribs_from(&mut ctx, 10, 2, 24, 8);
-    let q = ctx.gen_queries(3);
+    let q = ctx.gen_queries(3).unwrap();
     ctx.begin_query(gl::TIME_ELAPSED, q[0]).unwrap();
     ctx.end_query(gl::TIME_ELAPSED).unwrap();
     assert_eq!(
@@ -768,7 +768,7 @@ fn transform_feedback_overflow_queries() {
     ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, 20)
         .unwrap();
     ctx.enable(gl::RASTERIZER_DISCARD).unwrap();
-    let ids = ctx.gen_queries(3);
+    let ids = ctx.gen_queries(3).unwrap();
     let q = [ids[0], ids[1], ids[2]];
     let run = |ctx: &mut Context, n: i32| {
         ctx.begin_query(gl::TRANSFORM_FEEDBACK_OVERFLOW, q[0])

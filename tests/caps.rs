@@ -165,7 +165,7 @@ const VP: &str = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
 /// adds), and entry points that must accept a call.
 /// A new buffer of `size` zero bytes bound to `target`.
 fn buffer(c: &mut Context, target: u32, size: u64) -> glemu::Result<u32> {
-    let b = c.gen_buffers(1)[0];
+    let b = c.gen_buffers(1).unwrap()[0];
     c.bind_buffer(target, b)?;
     c.buffer_data_size(target, size, gl::STATIC_DRAW)?;
     Ok(b)
@@ -201,12 +201,12 @@ fn probe(ext: &str) -> Option<Probe> {
             c.min_sample_shading(0.5)
         }),
         "GL_ARB_transform_feedback3" => (vec![], |c| {
-            let q = c.gen_queries(1)[0];
+            let q = c.gen_queries(1).unwrap()[0];
             c.begin_query_indexed(gl::PRIMITIVES_GENERATED, 1, q)?;
             c.end_query_indexed(gl::PRIMITIVES_GENERATED, 1)
         }),
         "GL_ARB_pipeline_statistics_query" => (vec![], |c| {
-            let q = c.gen_queries(1)[0];
+            let q = c.gen_queries(1).unwrap()[0];
             c.begin_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB, q)?;
             c.end_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB)
         }),
@@ -234,7 +234,7 @@ fn probe(ext: &str) -> Option<Probe> {
             c.tex_storage_2d(gl::TEXTURE_2D, 3, gl::RGBA8, 4, 4)
         }),
         "GL_ARB_texture_buffer_object" => (vec![(Fragment, "!!NVfp4.0\nTXF result.color, {0, 0, 0, 0}, texture[0], BUFFER;\nEND\n")], |c| {
-            let b = c.create_buffer();
+            let b = c.create_buffer().unwrap();
             c.bind_buffer(gl::TEXTURE_BUFFER, b)?;
             c.buffer_data(gl::TEXTURE_BUFFER, &[1.0f32; 4], gl::STATIC_DRAW)?;
             c.bind_texture(gl::TEXTURE_BUFFER, 1)?;

@@ -220,7 +220,7 @@ fn a_sampler_object_decides_with_its_own_filters() {
     let mut ctx = ctx_with(TEX_2D);
     texture_2d(&mut ctx, 4);
     assert_eq!(sample(&mut ctx), INCOMPLETE);
-    let s = ctx.gen_samplers(1)[0];
+    let s = ctx.gen_samplers(1).unwrap()[0];
     ctx.sampler_parameter_i(s, gl::TEXTURE_MIN_FILTER, gl::NEAREST as i32)
         .unwrap();
     ctx.bind_sampler(0, s).unwrap();

@@ -117,7 +117,7 @@ fn formatted_image_loads_convert_from_the_unit_format() {
     let mut ctx = fullscreen(2, 1, 1, fp);
     // Image 0: RGBA8 texels read back as normalized floats; image 1: R8UI as integers
     // with the missing components 0, 0, 1.
-    let rgba8 = ctx.gen_textures(1)[0];
+    let rgba8 = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(gl::TEXTURE_2D, rgba8).unwrap();
     let half = 0.5f32.to_bits();
     let one = 1.0f32.to_bits();
@@ -129,7 +129,7 @@ fn formatted_image_loads_convert_from_the_unit_format() {
         Some(&[[0, half, 0, one], [half, 0, 0, one]]),
     )
     .unwrap();
-    let r8 = ctx.gen_textures(1)[0];
+    let r8 = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(gl::TEXTURE_2D, r8).unwrap();
     ctx.tex_image_texels(
         gl::TEXTURE_2D,

@@ -11,9 +11,9 @@ use glemu::{gl, Context};
 /// fragment program writing `(0.5, 0.5, 0.5, 0.5)` to both outputs over the whole 4x4.
 fn two_buffers() -> Context {
     let mut ctx = Context::new(4, 4).unwrap();
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
-    for (i, rb) in ctx.gen_renderbuffers(2).into_iter().enumerate() {
+    for (i, rb) in ctx.gen_renderbuffers(2).unwrap().into_iter().enumerate() {
         ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
         ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::RGBA8, 4, 4)
             .unwrap();
@@ -184,7 +184,7 @@ fn drawn(ctx: &mut Context) -> [f32; 4] {
 fn buffer_textures_read_the_buffer_at_draw_time() {
     let fp = "!!NVfp5.0\nTEMP t;\nTXF t, {2, 0, 0, 0}, texture[0], BUFFER;\nMUL result.color, t.x, 0.25;\nEND\n";
     let mut ctx = quad_with(fp);
-    let b = ctx.create_buffer();
+    let b = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::TEXTURE_BUFFER, b).unwrap();
     ctx.buffer_data(
         gl::TEXTURE_BUFFER,
@@ -282,7 +282,7 @@ fn clear_buffer_of_integers_depth_and_stencil() {
     ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     ctx.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA32I, 4, 4)
         .unwrap();
-    let f = ctx.create_framebuffer();
+    let f = ctx.create_framebuffer().unwrap();
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
         .unwrap();
@@ -310,7 +310,7 @@ fn parameter_buffer_words_reach_programs() {
     // BUFFER4 elements are vec4s (a plain BUFFER indexes single words).
     let fp = "!!NVfp5.0\nBUFFER4 buf[] = { program.buffer[3] };\nMOV result.color, buf[1];\nEND\n";
     let mut ctx = quad_with(fp);
-    let b = ctx.create_buffer();
+    let b = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
     ctx.buffer_data_size(gl::UNIFORM_BUFFER, 32, gl::DYNAMIC_DRAW)
         .unwrap();

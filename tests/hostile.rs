@@ -48,17 +48,29 @@ fn run_limited(args: &[&Path]) -> (Option<i32>, Duration, String) {
     (out.status.code(), elapsed, text)
 }
 
-fn check(name: &str, args: &[&Path]) -> String {
+/// The exit a scene must end with when it says so in a `# expect exit: N` line (inputs
+/// that check nothing must fail, not pass); an empty file must fail.
+fn expected_exit(scene: &Path) -> Option<i32> {
+    let text = std::fs::read(scene).unwrap_or_default();
+    if text.is_empty() {
+        return Some(1);
+    }
+    String::from_utf8_lossy(&text)
+        .lines()
+        .find_map(|l| l.strip_prefix("# expect exit:"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+fn check(name: &str, args: &[&Path]) -> (i32, String) {
     let (code, elapsed, text) = run_limited(args);
     assert!(
         elapsed <= TIMEOUT,
         "{name}: still running after {TIMEOUT:?}: {text}"
     );
-    assert!(
-        matches!(code, Some(0 | 1 | 77)),
-        "{name}: exit {code:?} (a signal or an abort) after {elapsed:?}: {text}"
-    );
-    text
+    match code {
+        Some(c @ (0 | 1 | 77)) => (c, text),
+        _ => panic!("{name}: exit {code:?} (a signal or an abort) after {elapsed:?}: {text}"),
+    }
 }
 
 fn hostile_dir() -> PathBuf {
@@ -78,14 +90,17 @@ fn every_hostile_scene_ends_cleanly_within_limits() {
         let name = s
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-        let text = check(&name, &[Path::new("run"), s]);
+        let (code, text) = check(&name, &[Path::new("run"), s]);
         eprintln!("{name}: {}", text.lines().last().unwrap_or(""));
+        if let Some(want) = expected_exit(s) {
+            assert_eq!(code, want, "{name}: {text}");
+        }
     }
 }
 
 #[test]
 fn endless_and_huge_input_files_are_refused() {
-    let text = check("/dev/zero", &[Path::new("run"), Path::new("/dev/zero")]);
+    let (_, text) = check("/dev/zero", &[Path::new("run"), Path::new("/dev/zero")]);
     assert!(text.contains("larger than 64 MiB"), "{text}");
     // A 10 MB program (the assembled form is tens of times the text).
     let dir = std::env::temp_dir().join(format!("glemu-hostile-{}", std::process::id()));
@@ -97,7 +112,7 @@ fn endless_and_huge_input_files_are_refused() {
     }
     body.push_str("MOV result.color, t;\nEND\n\n[test]\ndraw rect -1 -1 2 2\n");
     std::fs::write(&scene, body).unwrap_or_else(|e| panic!("{e}"));
-    let text = check("huge_program", &[Path::new("run"), &scene]);
+    let (_, text) = check("huge_program", &[Path::new("run"), &scene]);
     assert!(text.contains("exceeds glemu's limit"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -48,7 +48,7 @@ fn positions(ctx: &mut Context, xy: &[f32]) {
 
 /// A new 2D texture of `format` and size w×h, filled with `texels` (canonical values).
 fn texture(ctx: &mut Context, format: Format, w: u32, h: u32, texels: &[[u32; 4]]) -> u32 {
-    let t = ctx.gen_textures(1)[0];
+    let t = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     ctx.tex_image_texels(gl::TEXTURE_2D, 0, format, [w, h, 1], Some(texels))
         .unwrap();
@@ -624,7 +624,7 @@ STOREIM.U32 im[c.x], {7, 0, 0, 0}, p, ARRAY2D;
 END
 ";
     let mut ctx = context(2, fp);
-    let t = ctx.gen_textures(1)[0];
+    let t = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(gl::TEXTURE_2D_ARRAY, t).unwrap();
     ctx.tex_image_texels(
         gl::TEXTURE_2D_ARRAY,

@@ -102,7 +102,7 @@ fn query_objects_read_the_same_counters() {
         gl::GEOMETRY_SHADER_INVOCATIONS,
         gl::COMPUTE_SHADER_INVOCATIONS_ARB,
     ];
-    let ids = ctx.gen_queries(targets.len());
+    let ids = ctx.gen_queries(targets.len()).unwrap();
     for (t, q) in targets.iter().zip(&ids) {
         ctx.begin_query(*t, *q).expect("begin");
     }

@@ -8,7 +8,7 @@ use glemu::{gl, Context, GlError};
 /// A 4x4 framebuffer object whose colour attachment is a renderbuffer of `format`.
 fn fbo_with(format: u32) -> Context {
     let mut ctx = Context::new(4, 4).unwrap();
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
     ctx.renderbuffer_storage(gl::RENDERBUFFER, format, 4, 4)
@@ -24,7 +24,7 @@ fn texture_fbo(internal: u32, format: u32, ty: u32, data: &[u8]) -> Context {
     ctx.bind_texture(gl::TEXTURE_2D, 1).unwrap();
     ctx.tex_image_2d(gl::TEXTURE_2D, 0, internal, 4, 4, format, ty, Some(data))
         .unwrap();
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, 1, 0)
         .unwrap();
@@ -259,7 +259,7 @@ fn multisampled_reads() {
         .unwrap();
     assert_eq!(img.as_raw()[..280], rows[2 * 280..]);
     assert_eq!(img.get_pixel(69, 2).0, [64, 128, 191, 255]);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
     ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, 4, 4)

@@ -62,7 +62,7 @@ fn nearest(ctx: &mut Context, target: u32) {
 }
 
 fn texture(ctx: &mut Context, target: u32, size: [u32; 3], format: u32) -> u32 {
-    let t = ctx.gen_textures(1)[0];
+    let t = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(target, t).unwrap();
     let faces: Vec<u32> = if target == gl::TEXTURE_CUBE_MAP {
         (0..6)
@@ -91,7 +91,7 @@ fn px(ctx: &Context, x: i32, y: i32) -> [f32; 4] {
 fn draw_into_a_texture_then_sample_it() {
     let mut ctx = context(8, 8);
     let t = texture(&mut ctx, gl::TEXTURE_2D, [8, 8, 1], gl::RGBA8);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
         .unwrap();
@@ -122,7 +122,7 @@ fn a_mip_level_renders_at_its_size() {
     let mip = gl::NEAREST_MIPMAP_NEAREST as i32;
     ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, mip)
         .unwrap();
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, t, 2)
         .unwrap();
@@ -148,7 +148,7 @@ fn a_mip_level_renders_at_its_size() {
 fn cube_faces_array_layers_and_3d_slices() {
     let mut ctx = context(4, 4);
     let cube = texture(&mut ctx, gl::TEXTURE_CUBE_MAP, [4, 4, 1], gl::RGBA8);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(
         gl::FRAMEBUFFER,
@@ -210,7 +210,7 @@ fn cube_faces_array_layers_and_3d_slices() {
 fn depth_texture_attachment_keeps_what_the_depth_test_wrote() {
     let mut ctx = context(4, 4);
     let color = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
-    let depth = ctx.gen_textures(1)[0];
+    let depth = ctx.gen_textures(1).unwrap()[0];
     ctx.active_texture(1).unwrap();
     ctx.bind_texture(gl::TEXTURE_2D, depth).unwrap();
     ctx.tex_image(
@@ -224,7 +224,7 @@ fn depth_texture_attachment_keeps_what_the_depth_test_wrote() {
     )
     .unwrap();
     nearest(&mut ctx, gl::TEXTURE_2D);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(
         gl::FRAMEBUFFER,
@@ -269,11 +269,11 @@ fn depth_texture_attachment_keeps_what_the_depth_test_wrote() {
 #[test]
 fn multisample_texture_renders_and_blits_resolved() {
     let mut ctx = context(4, 4);
-    let t = ctx.gen_textures(1)[0];
+    let t = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(gl::TEXTURE_2D_MULTISAMPLE, t).unwrap();
     ctx.tex_image_2d_multisample(gl::TEXTURE_2D_MULTISAMPLE, 4, gl::RGBA8, 4, 4, true)
         .unwrap();
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(
         gl::FRAMEBUFFER,
@@ -286,7 +286,7 @@ fn multisample_texture_renders_and_blits_resolved() {
     assert_eq!(status(&ctx), gl::FRAMEBUFFER_COMPLETE);
     assert_eq!(ctx.get_integer_v(gl::SAMPLES).unwrap(), vec![4]);
     // A renderbuffer of another sample count cannot join it.
-    let rb = ctx.gen_renderbuffers(1)[0];
+    let rb = ctx.gen_renderbuffers(1).unwrap()[0];
     ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
     ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4)
         .unwrap();
@@ -353,7 +353,7 @@ fn multisample_texture_renders_and_blits_resolved() {
 #[test]
 fn completeness_statuses() {
     let mut ctx = context(4, 4);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
     let rgba16 = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], 0x805B); // RGBA16
@@ -376,7 +376,7 @@ fn completeness_statuses() {
     assert_eq!(status(&ctx), gl::FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::DEPTH_ATTACHMENT, gl::TEXTURE_2D, 0, 0)
         .unwrap();
-    let rect_tex = ctx.gen_textures(1)[0];
+    let rect_tex = ctx.gen_textures(1).unwrap()[0];
     ctx.bind_texture(gl::TEXTURE_RECTANGLE, rect_tex).unwrap();
     ctx.framebuffer_texture_2d(
         gl::FRAMEBUFFER,
@@ -414,7 +414,7 @@ fn completeness_statuses() {
 fn layered_clear_writes_every_layer_and_redefinition_is_seen() {
     let mut ctx = context(4, 4);
     let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [2, 2, 3], gl::RGBA8);
-    let f = ctx.gen_framebuffers(2);
+    let f = ctx.gen_framebuffers(2).unwrap();
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f[0]).unwrap();
     ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0)
         .unwrap();
@@ -463,7 +463,7 @@ fn layered_clear_writes_every_layer_and_redefinition_is_seen() {
 fn feedback_loop_samples_the_texture_as_before_the_draw() {
     let mut ctx = context(4, 4);
     let t = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
         .unwrap();
@@ -488,7 +488,7 @@ fn attach_errors() {
         .framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, t, 0)
         .unwrap_err();
     assert_eq!(e.gl, GlError::InvalidOperation, "default framebuffer");
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     let cases: [(GlError, glemu::Result<()>); 6] = [
         (
@@ -538,7 +538,7 @@ fn deleting_an_attached_texture_detaches_it_from_the_bound_framebuffer() {
     let mut ctx = context(4, 4);
     let a = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
     let b = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
-    let f = ctx.gen_framebuffers(2);
+    let f = ctx.gen_framebuffers(2).unwrap();
     // f[1] holds `a` but is not bound when `a` goes: it stays attached there.
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f[1]).unwrap();
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, gl::TEXTURE_2D, a, 0)
@@ -574,7 +574,7 @@ fn draw_buffers_route_outputs_to_attachments_with_gaps() {
     let a = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
     ctx.active_texture(1).unwrap();
     let c = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     let at = |k: u32| gl::COLOR_ATTACHMENT0 + k;
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, at(0), gl::TEXTURE_2D, a, 0)
@@ -631,7 +631,7 @@ fn draw_buffers_route_outputs_to_attachments_with_gaps() {
 fn geometry_program_selects_layers_of_a_layered_attachment() {
     let mut ctx = context(4, 4);
     let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [4, 4, 3], gl::RGBA8);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0)
         .unwrap();
@@ -677,7 +677,7 @@ END
     // Counted once, not once per layer pass: 2 triangles in, 3 out each.
     assert_eq!(ctx.get_query_result(1).unwrap(), 6);
     ctx.disable(gl::GEOMETRY_PROGRAM_NV).unwrap();
-    let g = ctx.gen_framebuffers(1)[0];
+    let g = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, g).unwrap();
     let want = [
         [0.0, 1.0, 0.0, 1.0],
@@ -749,7 +749,7 @@ END
     fragment(&mut ctx, COLOR);
     let counters: Vec<u32> = (0..2)
         .map(|binding| {
-            let b = ctx.create_buffer();
+            let b = ctx.create_buffer().unwrap();
             ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, b).unwrap();
             ctx.buffer_data(gl::ATOMIC_COUNTER_BUFFER, &[0u32], gl::DYNAMIC_COPY)
                 .unwrap();
@@ -758,7 +758,7 @@ END
             b
         })
         .collect();
-    let captured = ctx.create_buffer();
+    let captured = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, captured)
         .unwrap();
     ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 1024, gl::STATIC_DRAW)
@@ -769,7 +769,7 @@ END
         .unwrap();
 
     let arr = texture(&mut ctx, gl::TEXTURE_2D_ARRAY, [4, 4, 4], gl::RGBA8);
-    let f = ctx.gen_framebuffers(1)[0];
+    let f = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0)
         .unwrap();
@@ -783,7 +783,7 @@ END
         [3.0, -1.0, 0.0, 1.0],
         [-1.0, 3.0, 0.0, 1.0],
     ];
-    let vb = ctx.create_buffer();
+    let vb = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, vb).unwrap();
     ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW)
         .unwrap();
@@ -829,7 +829,7 @@ END
     }
     // Each layer holds its triangle.
     ctx.disable(gl::GEOMETRY_PROGRAM_NV).unwrap();
-    let g = ctx.gen_framebuffers(1)[0];
+    let g = ctx.gen_framebuffers(1).unwrap()[0];
     ctx.bind_framebuffer(gl::FRAMEBUFFER, g).unwrap();
     for (layer, colour) in want.iter().enumerate() {
         ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, arr, 0, layer as i32)
@@ -845,11 +845,11 @@ fn shared_depth_renderbuffer_keeps_one_content() {
     let mut ctx = context(4, 4);
     let a = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
     let b = texture(&mut ctx, gl::TEXTURE_2D, [4, 4, 1], gl::RGBA8);
-    let d = ctx.gen_renderbuffers(1)[0];
+    let d = ctx.gen_renderbuffers(1).unwrap()[0];
     ctx.bind_renderbuffer(gl::RENDERBUFFER, d).unwrap();
     ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4)
         .unwrap();
-    let f = ctx.gen_framebuffers(2);
+    let f = ctx.gen_framebuffers(2).unwrap();
     for (&fbo, tex) in f.iter().zip([a, b]) {
         ctx.bind_framebuffer(gl::FRAMEBUFFER, fbo).unwrap();
         ctx.framebuffer_texture_2d(

@@ -17,7 +17,7 @@ fn texture(ctx: &mut Context, format: u32, w: i32, h: i32) -> u32 {
 /// Binds a framebuffer object reading (and drawing) texture `t`'s level 0 through
 /// `attachment`.
 fn read_through(ctx: &mut Context, t: u32, attachment: u32) {
-    let f = ctx.create_framebuffer();
+    let f = ctx.create_framebuffer().unwrap();
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     ctx.framebuffer_texture_2d(gl::FRAMEBUFFER, attachment, gl::TEXTURE_2D, t, 0)
         .unwrap();
@@ -107,7 +107,7 @@ fn copy_tex_sub_image_writes_one_layer() {
         .unwrap();
     ctx.copy_tex_sub_image_3d(gl::TEXTURE_2D_ARRAY, 0, 1, 0, 1, 0, 0, 2, 2)
         .unwrap();
-    let f = ctx.create_framebuffer();
+    let f = ctx.create_framebuffer().unwrap();
     ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     let mut layers = Vec::new();
     for layer in 0..3 {

@@ -338,7 +338,7 @@ fn sampler_object_overrides_texture_sampling_state_until_unbound() {
             [0, 0, 255, 255]
         ]
     );
-    let s = ctx.gen_samplers(1)[0];
+    let s = ctx.gen_samplers(1).unwrap()[0];
     ctx.sampler_parameter_i(s, gl::TEXTURE_MIN_FILTER, gl::LINEAR as i32)
         .unwrap();
     ctx.sampler_parameter_i(s, gl::TEXTURE_MAG_FILTER, gl::LINEAR as i32)
@@ -365,7 +365,7 @@ fn sampler_object_overrides_texture_sampling_state_until_unbound() {
 #[test]
 fn sampler_misuse_errors() {
     let mut ctx = Context::new(4, 4).unwrap();
-    let s = ctx.gen_samplers(1)[0];
+    let s = ctx.gen_samplers(1).unwrap()[0];
     let units = ctx
         .get_integer_v(gl::MAX_COMBINED_TEXTURE_IMAGE_UNITS)
         .unwrap()[0] as u32;

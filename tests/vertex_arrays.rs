@@ -10,7 +10,7 @@ use glemu::{gl, Context, GlError};
 /// VAO `a`: separate position/colour buffers, red, `draw_arrays`.
 /// VAO `b`: one interleaved buffer plus an element buffer, green, `draw_elements`.
 fn two_vaos(ctx: &mut Context) -> (u32, u32) {
-    let ids = ctx.gen_vertex_arrays(2);
+    let ids = ctx.gen_vertex_arrays(2).unwrap();
     let (a, b) = (ids[0], ids[1]);
     let quad = [
         -1.0f32, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, 1.0, -1.0, 1.0,
@@ -126,7 +126,7 @@ fn attribute_formats_read_a_shared_binding() {
         bytes.extend_from_slice(&[0, 255, 51, 255]);
         bytes.extend_from_slice(bytemuck::cast_slice(&p));
     }
-    let b = ctx.create_buffer();
+    let b = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     ctx.buffer_data(gl::ARRAY_BUFFER, &bytes, gl::STATIC_DRAW)
         .unwrap();
@@ -143,7 +143,7 @@ fn attribute_formats_read_a_shared_binding() {
     assert_eq!(centre(&ctx), [0.0, 1.0, 0.2, 1.0]);
     // glVertexAttribPointer(1, ...) rebinds attribute 1 to binding 1: attribute 0 keeps
     // reading binding 5.
-    let red = ctx.create_buffer();
+    let red = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, red).unwrap();
     ctx.buffer_data(gl::ARRAY_BUFFER, &[1.0f32, 0.0, 0.0, 1.0], gl::STATIC_DRAW)
         .unwrap();
@@ -162,7 +162,7 @@ fn binding_divisors_step_per_instance() {
     passthrough(&mut ctx);
     let tri = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0];
     let colours = [[0.0f32, 0.0, 1.0, 1.0], [0.0, 1.0, 0.0, 1.0]];
-    let (pos, col) = (ctx.create_buffer(), ctx.create_buffer());
+    let (pos, col) = (ctx.create_buffer().unwrap(), ctx.create_buffer().unwrap());
     ctx.bind_buffer(gl::ARRAY_BUFFER, pos).unwrap();
     ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW)
         .unwrap();

@@ -197,7 +197,7 @@ impl Demo for Emulator {
             program(ctx, gl::FRAGMENT_PROGRAM_ARB, HEAT_FP)?,
         ];
         // Scene arrays: cube corners per vertex, cube placement per instance.
-        o.vaos = [ctx.create_vertex_array(), ctx.create_vertex_array()];
+        o.vaos = [ctx.create_vertex_array()?, ctx.create_vertex_array()?];
         ctx.bind_vertex_array(o.vaos[0])?;
         crate::upload::array_buffer(ctx, cube().as_flattened())?;
         ctx.vertex_attrib_pointer(0, 4, gl::FLOAT, false, 16, 0)?;
@@ -215,7 +215,7 @@ impl Demo for Emulator {
         ctx.enable_vertex_attrib_array(0)?;
         ctx.bind_vertex_array(0)?;
         // The uniform block, bound as program.buffer[0] of every stage.
-        o.block = ctx.create_buffer();
+        o.block = ctx.create_buffer()?;
         ctx.bind_buffer(gl::UNIFORM_BUFFER, o.block)?;
         ctx.buffer_data(gl::UNIFORM_BUFFER, &[0u32; BLOCK_WORDS], gl::DYNAMIC_DRAW)?;
         for target in [
@@ -225,14 +225,14 @@ impl Demo for Emulator {
         ] {
             ctx.bind_buffer_base(target, 0, o.block)?;
         }
-        o.overdraw = ctx.create_buffer();
+        o.overdraw = ctx.create_buffer()?;
         ctx.bind_buffer_base(gl::SHADER_STORAGE_BUFFER, 0, o.overdraw)?;
-        o.counter = ctx.create_buffer();
+        o.counter = ctx.create_buffer()?;
         ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, o.counter)?;
         ctx.buffer_data(gl::ATOMIC_COUNTER_BUFFER, &[0u32], gl::DYNAMIC_COPY)?;
         ctx.bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, 0, o.counter)?;
-        o.fbo = ctx.create_framebuffer();
-        o.renderbuffers = [ctx.create_renderbuffer(), ctx.create_renderbuffer()];
+        o.fbo = ctx.create_framebuffer()?;
+        o.renderbuffers = [ctx.create_renderbuffer()?, ctx.create_renderbuffer()?];
         ctx.clear_color(CLEAR)?;
         Ok(())
     }

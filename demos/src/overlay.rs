@@ -160,14 +160,14 @@ impl Overlay {
         if let Some(o) = self.objects {
             return Ok(o);
         }
-        let vp = ctx.create_program();
+        let vp = ctx.create_program()?;
         ctx.bind_program(gl::VERTEX_PROGRAM_ARB, vp)?;
         ctx.program_string(gl::VERTEX_PROGRAM_ARB, VERTEX)?;
-        let fp = ctx.create_program();
+        let fp = ctx.create_program()?;
         ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, fp)?;
         ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, FRAGMENT)?;
-        let vao = ctx.create_vertex_array();
-        let buf = ctx.create_buffer();
+        let vao = ctx.create_vertex_array()?;
+        let buf = ctx.create_buffer()?;
         ctx.bind_vertex_array(vao)?;
         ctx.bind_buffer(gl::ARRAY_BUFFER, buf)?;
         ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 24, 0)?;

@@ -166,7 +166,7 @@ impl Demo for Particles {
         program(ctx, gl::FRAGMENT_PROGRAM_ARB, FRAGMENT)?;
         ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, 0, PHYSICS)?;
         ctx.program_env_parameter_4f(gl::VERTEX_PROGRAM_ARB, 1, EMITTER)?;
-        self.buffers = [ctx.create_buffer(), ctx.create_buffer()];
+        self.buffers = [ctx.create_buffer()?, ctx.create_buffer()?];
         ctx.transform_feedback_attribs(0, &["result.attrib[0]", "result.attrib[1]"])?;
         ctx.transform_feedback_buffer_mode(gl::INTERLEAVED_ATTRIBS)?;
         ctx.enable_vertex_attrib_array(0)?;

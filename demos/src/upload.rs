@@ -5,7 +5,7 @@ use glemu::{gl, Context};
 
 /// Creates an array buffer holding `data` and leaves it bound to `ARRAY_BUFFER`.
 pub fn array_buffer(ctx: &mut Context, data: &[f32]) -> Result<u32> {
-    let id = ctx.create_buffer();
+    let id = ctx.create_buffer()?;
     ctx.bind_buffer(gl::ARRAY_BUFFER, id)?;
     ctx.buffer_data(gl::ARRAY_BUFFER, data, gl::STATIC_DRAW)?;
     Ok(id)
@@ -13,7 +13,7 @@ pub fn array_buffer(ctx: &mut Context, data: &[f32]) -> Result<u32> {
 
 /// Makes a program object for `target`, loads `text` and enables the target.
 pub fn program(ctx: &mut Context, target: u32, text: &str) -> Result<u32> {
-    let id = ctx.create_program();
+    let id = ctx.create_program()?;
     ctx.bind_program(target, id)?;
     ctx.program_string(target, text)?;
     ctx.enable(target)?;

@@ -200,27 +200,30 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_vertex_arrays(2);
+    /// let ids = ctx.gen_vertex_arrays(2).unwrap();
     /// assert_eq!(ids.len(), 2);
     /// assert!(!ids.contains(&0) && ids[0] != ids[1]);
     /// assert!(!ctx.is_vertex_array(ids[0]));
     /// ```
-    pub fn gen_vertex_arrays(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_vertex_arrays(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let a = &mut self.arrays;
-        let ids = super::names::fresh(n, &mut a.next_vao, a.vaos.len(), |id| {
-            a.vaos.contains_key(&id)
-        });
-        for &id in &ids {
-            a.vaos.insert(id, None);
-        }
-        ids
+        super::names::generate(
+            "vertex array",
+            n,
+            room,
+            &mut a.next_vao,
+            &mut a.vaos,
+            super::names::NONE_OUTSIDE,
+            || None,
+        )
     }
 
     /// `glIsVertexArray`: true for generated names that have been bound at least once.
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_vertex_arrays(1);
+    /// let ids = ctx.gen_vertex_arrays(1).unwrap();
     /// ctx.bind_vertex_array(ids[0]).unwrap();
     /// assert!(ctx.is_vertex_array(ids[0]));
     /// assert!(!ctx.is_vertex_array(0));
@@ -236,7 +239,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_vertex_arrays(1);
+    /// let ids = ctx.gen_vertex_arrays(1).unwrap();
     /// ctx.bind_vertex_array(ids[0]).unwrap();
     /// ctx.bind_vertex_array(0).unwrap();
     /// assert_eq!(ctx.bind_vertex_array(99).unwrap_err().gl, GlError::InvalidOperation);
@@ -301,7 +304,7 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_vertex_arrays(1);
+    /// let ids = ctx.gen_vertex_arrays(1).unwrap();
     /// ctx.bind_vertex_array(ids[0]).unwrap();
     /// ctx.delete_vertex_arrays(&ids);
     /// assert!(!ctx.is_vertex_array(ids[0]));

@@ -32,7 +32,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.create_buffer();
+    /// let b = ctx.create_buffer().unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data(gl::ARRAY_BUFFER, &[0.0f32; 12], gl::STATIC_DRAW).unwrap();
     /// ctx.bind_vertex_buffer(0, b, 0, 8).unwrap();

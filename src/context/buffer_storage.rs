@@ -111,6 +111,7 @@ impl Context {
                 "buffer of {size} bytes (max {MAX_BUFFER_SIZE})"
             )));
         }
+        self.charge_store(target, size)?;
         let fresh = match data {
             Some(d) => Buffer::from_bytes(d.to_vec()),
             None => Buffer::new(size).map_err(from_pipeline)?,
@@ -131,7 +132,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// assert_eq!(ctx.invalidate_buffer_data(b).unwrap_err().gl, GlError::InvalidValue); // never bound
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 8, gl::STATIC_DRAW).unwrap();

@@ -207,24 +207,27 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.gen_buffers(3).len(), 3);
+    /// assert_eq!(ctx.gen_buffers(3).unwrap().len(), 3);
     /// ```
-    pub fn gen_buffers(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_buffers(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let b = &mut self.buffers;
-        let ids = super::names::fresh(n, &mut b.next_id, b.objects.len(), |id| {
-            b.objects.contains_key(&id)
-        });
-        for &id in &ids {
-            b.objects.insert(id, BufferObject::new(false));
-        }
-        ids
+        super::names::generate(
+            "buffer",
+            n,
+            room,
+            &mut b.next_id,
+            &mut b.objects,
+            super::names::NONE_OUTSIDE,
+            || BufferObject::new(false),
+        )
     }
 
     /// `glDeleteBuffers`: unbinds them everywhere and makes them non-resident.
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_buffers(1);
+    /// let ids = ctx.gen_buffers(1).unwrap();
     /// ctx.delete_buffers(&ids);
     /// ```
     pub fn delete_buffers(&mut self, ids: &[u32]) {
@@ -279,7 +282,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffer_range(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 0, b, 0, 16).unwrap();
     /// let e = ctx.bind_buffer_range(gl::UNIFORM_BUFFER, 99, b, 0, 16).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidValue);
@@ -303,7 +306,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 0, b).unwrap();
     /// ```
     pub fn bind_buffer_base(&mut self, target: u32, index: u32, id: u32) -> Result<()> {
@@ -319,7 +322,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(2);
+    /// let b = ctx.gen_buffers(2).unwrap();
     /// ctx.bind_buffers_base(gl::UNIFORM_BUFFER, 3, &[b[0], 0, b[1]]).unwrap();
     /// assert_eq!(ctx.get_integer_i_v(gl::UNIFORM_BUFFER_BINDING, 5).unwrap(), i64::from(b[1]));
     /// assert_eq!(ctx.get_integer_v(gl::UNIFORM_BUFFER_BINDING).unwrap(), vec![0]);
@@ -342,7 +345,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffers_range(gl::SHADER_STORAGE_BUFFER, 0, &[b, b], &[0, 64], &[64, 32]).unwrap();
     /// assert_eq!(ctx.get_integer_i_v(gl::SHADER_STORAGE_BUFFER_START, 1).unwrap(), 64);
     /// let e = ctx.bind_buffers_range(gl::SHADER_STORAGE_BUFFER, 0, &[b], &[0], &[0]).unwrap_err();
@@ -472,6 +475,7 @@ impl Context {
         usage: u32,
     ) -> Result<()> {
         let bytes: &[u8] = bytemuck::cast_slice(data);
+        self.charge_store(target, bytes.len() as u64)?;
         let mut v = zeroed(bytes.len() as u64)?;
         v.copy_from_slice(bytes);
         self.buffer_data_inner(target, v, usage)
@@ -493,7 +497,19 @@ impl Context {
                 "buffer of {size} bytes (max {MAX_BUFFER_SIZE})"
             )));
         }
+        self.charge_store(target, size)?;
         self.buffer_data_inner(target, zeroed(size)?, usage)
+    }
+
+    /// The memory budget's check for a new `size`-byte store of the buffer bound to
+    /// `target` (its old store goes).
+    pub(crate) fn charge_store(&self, target: u32, size: u64) -> Result<()> {
+        let (id, o) = self.bound_object(target)?;
+        self.charge(
+            size,
+            o.data.len(),
+            &format_args!("a new store for buffer {id}"),
+        )
     }
 
     fn buffer_data_inner(&mut self, target: u32, bytes: Vec<u8>, usage: u32) -> Result<()> {
@@ -600,7 +616,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// assert!(!ctx.is_buffer(b));
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// assert!(ctx.is_buffer(b));

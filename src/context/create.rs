@@ -6,8 +6,11 @@ use super::Context;
 use crate::error::{Error, Result};
 
 /// The one name a `gen_*(1)` call made.
-fn one(names: Vec<u32>) -> u32 {
-    names.into_iter().next().unwrap_or_default()
+fn one(names: Result<Vec<u32>>) -> Result<u32> {
+    names?
+        .into_iter()
+        .next()
+        .ok_or_else(|| Error::out_of_memory("no name was generated"))
 }
 
 /// # Chapter 5 — Object names
@@ -20,12 +23,12 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.create_buffer();
+    /// let b = ctx.create_buffer().unwrap();
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data(gl::ARRAY_BUFFER, &[0.5f32, 1.0], gl::STATIC_DRAW).unwrap();
     /// assert!(ctx.is_buffer(b));
     /// ```
-    pub fn create_buffer(&mut self) -> u32 {
+    pub fn create_buffer(&mut self) -> Result<u32> {
         one(self.gen_buffers(1))
     }
 
@@ -45,7 +48,7 @@ impl Context {
         if face.is_some() {
             return Err(Error::invalid_enum("texture target", target));
         }
-        let id = one(self.gen_textures(1));
+        let id = one(self.gen_textures(1))?;
         if let Some(o) = self.textures.objects.get_mut(&id) {
             o.target = Some(t);
         }
@@ -56,10 +59,10 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let f = ctx.create_framebuffer();
+    /// let f = ctx.create_framebuffer().unwrap();
     /// ctx.bind_framebuffer(glemu::gl::FRAMEBUFFER, f).unwrap();
     /// ```
-    pub fn create_framebuffer(&mut self) -> u32 {
+    pub fn create_framebuffer(&mut self) -> Result<u32> {
         one(self.gen_framebuffers(1))
     }
 
@@ -67,10 +70,10 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let r = ctx.create_renderbuffer();
+    /// let r = ctx.create_renderbuffer().unwrap();
     /// ctx.bind_renderbuffer(glemu::gl::RENDERBUFFER, r).unwrap();
     /// ```
-    pub fn create_renderbuffer(&mut self) -> u32 {
+    pub fn create_renderbuffer(&mut self) -> Result<u32> {
         one(self.gen_renderbuffers(1))
     }
 
@@ -78,10 +81,10 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let v = ctx.create_vertex_array();
+    /// let v = ctx.create_vertex_array().unwrap();
     /// ctx.bind_vertex_array(v).unwrap();
     /// ```
-    pub fn create_vertex_array(&mut self) -> u32 {
+    pub fn create_vertex_array(&mut self) -> Result<u32> {
         one(self.gen_vertex_arrays(1))
     }
 
@@ -90,10 +93,10 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let p = ctx.create_program();
+    /// let p = ctx.create_program().unwrap();
     /// ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, p).unwrap();
     /// ```
-    pub fn create_program(&mut self) -> u32 {
+    pub fn create_program(&mut self) -> Result<u32> {
         one(self.gen_programs(1))
     }
 
@@ -101,10 +104,10 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let s = ctx.create_sampler();
+    /// let s = ctx.create_sampler().unwrap();
     /// ctx.bind_sampler(0, s).unwrap();
     /// ```
-    pub fn create_sampler(&mut self) -> u32 {
+    pub fn create_sampler(&mut self) -> Result<u32> {
         one(self.gen_samplers(1))
     }
 
@@ -113,10 +116,10 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.create_query();
+    /// let q = ctx.create_query().unwrap();
     /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
     /// ```
-    pub fn create_query(&mut self) -> u32 {
+    pub fn create_query(&mut self) -> Result<u32> {
         one(self.gen_queries(1))
     }
 
@@ -125,10 +128,10 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let x = ctx.create_transform_feedback();
+    /// let x = ctx.create_transform_feedback().unwrap();
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, x).unwrap();
     /// ```
-    pub fn create_transform_feedback(&mut self) -> u32 {
+    pub fn create_transform_feedback(&mut self) -> Result<u32> {
         one(self.gen_transform_feedbacks(1))
     }
 }

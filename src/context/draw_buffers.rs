@@ -121,7 +121,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let f = ctx.gen_framebuffers(1)[0];
+    /// let f = ctx.gen_framebuffers(1).unwrap()[0];
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     /// ctx.draw_buffers(&[gl::NONE, gl::COLOR_ATTACHMENT0 + 1]).unwrap();
     /// let twice = [gl::COLOR_ATTACHMENT0, gl::COLOR_ATTACHMENT0];
@@ -256,9 +256,9 @@ mod tests {
     fn planes_follow_attachments_and_outputs_follow_draw_buffers() {
         let mut ctx = Context::new(4, 4).unwrap();
         assert_eq!(ctx.plane_outputs()[..2], [Some(0), None]);
-        let f = ctx.gen_framebuffers(1)[0];
+        let f = ctx.gen_framebuffers(1).unwrap()[0];
         ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
-        let rb = ctx.gen_renderbuffers(2);
+        let rb = ctx.gen_renderbuffers(2).unwrap();
         for (k, &r) in [(1u32, &rb[0]), (3, &rb[1])] {
             ctx.bind_renderbuffer(gl::RENDERBUFFER, r).unwrap();
             ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::RGBA8, 4, 4)
@@ -291,7 +291,7 @@ mod tests {
         let mut ctx = Context::new(4, 4).unwrap();
         assert!(ctx.draw_buffers(&[FRONT_LEFT, gl::NONE]).is_ok());
         assert!(ctx.draw_buffers(&[gl::NONE; 9]).is_err());
-        let f = ctx.gen_framebuffers(1)[0];
+        let f = ctx.gen_framebuffers(1).unwrap()[0];
         ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
         let e = ctx.draw_buffers(&[FRONT_LEFT]).unwrap_err();
         assert_eq!(e.gl, crate::GlError::InvalidOperation);

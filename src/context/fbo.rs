@@ -26,7 +26,7 @@ use std::sync::Arc;
 /// use glemu::{gl, Context};
 /// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_ATTACHMENT;
 /// let mut ctx = Context::new(4, 4).unwrap();
-/// let f = ctx.gen_framebuffers(1)[0];
+/// let f = ctx.gen_framebuffers(1).unwrap()[0];
 /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
 /// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
 /// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::DEPTH24_STENCIL8, 4, 4).unwrap();
@@ -40,7 +40,7 @@ pub const FRAMEBUFFER_INCOMPLETE_ATTACHMENT: u32 = gl::FRAMEBUFFER_INCOMPLETE_AT
 /// use glemu::{gl, Context};
 /// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT;
 /// let mut ctx = Context::new(4, 4).unwrap();
-/// let f = ctx.gen_framebuffers(1)[0];
+/// let f = ctx.gen_framebuffers(1).unwrap()[0];
 /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
 /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT);
 /// ```
@@ -53,7 +53,7 @@ pub const FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT: u32 =
 /// use glemu::{gl, Context};
 /// use glemu::context::fbo::FRAMEBUFFER_UNSUPPORTED;
 /// let mut ctx = Context::new(4, 4).unwrap();
-/// let f = ctx.gen_framebuffers(1)[0];
+/// let f = ctx.gen_framebuffers(1).unwrap()[0];
 /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
 /// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
 /// ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::RGBA8, 4, 4).unwrap();
@@ -70,7 +70,7 @@ pub const FRAMEBUFFER_UNSUPPORTED: u32 = gl::FRAMEBUFFER_UNSUPPORTED;
 /// use glemu::{gl, Context};
 /// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_MULTISAMPLE;
 /// let mut ctx = Context::new(4, 4).unwrap();
-/// let f = ctx.gen_framebuffers(1)[0];
+/// let f = ctx.gen_framebuffers(1).unwrap()[0];
 /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
 /// ctx.bind_renderbuffer(gl::RENDERBUFFER, 1).unwrap();
 /// ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, gl::RGBA8, 4, 4).unwrap();
@@ -87,7 +87,7 @@ pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = gl::FRAMEBUFFER_INCOMPLETE_M
 /// use glemu::{gl, Context};
 /// use glemu::context::fbo::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS;
 /// let mut ctx = Context::new(4, 4).unwrap();
-/// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+/// let (f, t) = (ctx.gen_framebuffers(1).unwrap()[0], ctx.gen_textures(1).unwrap()[0]);
 /// ctx.bind_texture(gl::TEXTURE_2D_ARRAY, t).unwrap();
 /// ctx.tex_image(gl::TEXTURE_2D_ARRAY, 0, gl::RGBA8, [4, 4, 3], gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
 /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
@@ -153,7 +153,13 @@ fn new_image(storage: Storage, w: u32, h: u32, samples: u32) -> Result<Texture> 
     .map_err(from_tex)?;
     if let Storage::Depth(_) = storage {
         let n = w as usize * h as usize * samples as usize;
-        let far = vec![[1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()]; n];
+        let mut far = Vec::new();
+        far.try_reserve_exact(n).map_err(|_| {
+            Error::out_of_memory(format!(
+                "the depth values of a {w}x{h}x{samples} renderbuffer"
+            ))
+        })?;
+        far.resize(n, [1.0f32.to_bits(), 0, 0, 1.0f32.to_bits()]);
         img.write_texels(0, [0, 0, 0], [w, h, 1], &far)
             .map_err(from_tex)?;
     }
@@ -476,17 +482,20 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.gen_renderbuffers(2).len(), 2);
+    /// assert_eq!(ctx.gen_renderbuffers(2).unwrap().len(), 2);
     /// ```
-    pub fn gen_renderbuffers(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_renderbuffers(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let f = &mut self.fbos;
-        let ids = super::names::fresh(n, &mut f.next_rb, f.renderbuffers.len(), |id| {
-            f.renderbuffers.contains_key(&id)
-        });
-        for &id in &ids {
-            f.renderbuffers.insert(id, Renderbuffer::default());
-        }
-        ids
+        super::names::generate(
+            "renderbuffer",
+            n,
+            room,
+            &mut f.next_rb,
+            &mut f.renderbuffers,
+            super::names::NONE_OUTSIDE,
+            Renderbuffer::default,
+        )
     }
 
     /// `glBindRenderbuffer(RENDERBUFFER, id)`.
@@ -494,7 +503,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let rb = ctx.gen_renderbuffers(1)[0];
+    /// let rb = ctx.gen_renderbuffers(1).unwrap()[0];
     /// ctx.bind_renderbuffer(gl::RENDERBUFFER, rb).unwrap();
     /// assert!(ctx.bind_renderbuffer(gl::FRAMEBUFFER, rb).is_err());
     /// ```
@@ -548,12 +557,21 @@ impl Context {
             .find(|&c| c >= samples.max(1))
             .unwrap_or(16);
         let id = self.fbos.bound_rb;
+        let (in_use, budget) = (self.memory_in_use(), self.memory_budget());
         let rb = self
             .fbos
             .renderbuffers
             .get_mut(&id)
             .filter(|_| id != 0)
             .ok_or_else(|| Error::invalid_operation("no renderbuffer is bound"))?;
+        let (target, size) = match s {
+            1 => (Target::T2D, [w, h, 1]),
+            _ => (Target::T2DMs, [w, h, 1]),
+        };
+        let bytes = Texture::bytes_for(target, image_format(storage), size, 1, s);
+        let old = rb.image.as_ref().map_or(0, Texture::heap_bytes);
+        let what = format_args!("a {w}x{h} renderbuffer with {s} samples");
+        super::limits::charge(in_use, budget, bytes.unwrap_or(u64::MAX), old, &what)?;
         rb.image = Some(new_image(storage, w, h, s)?);
         rb.dirty_in = None;
         rb.storage = Some((storage, w, h, s));
@@ -588,7 +606,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let rb = ctx.gen_renderbuffers(1);
+    /// let rb = ctx.gen_renderbuffers(1).unwrap();
     /// ctx.bind_renderbuffer(gl::RENDERBUFFER, rb[0]).unwrap();
     /// ctx.delete_renderbuffers(&rb);
     /// assert!(!ctx.is_renderbuffer(rb[0]));
@@ -622,7 +640,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let f = ctx.gen_framebuffers(1)[0];
+    /// let f = ctx.gen_framebuffers(1).unwrap()[0];
     /// assert!(ctx.is_framebuffer(f));
     /// ctx.delete_framebuffers(&[f]);
     /// assert!(!ctx.is_framebuffer(f));
@@ -661,17 +679,20 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.gen_framebuffers(1).len(), 1);
+    /// assert_eq!(ctx.gen_framebuffers(1).unwrap().len(), 1);
     /// ```
-    pub fn gen_framebuffers(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_framebuffers(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let f = &mut self.fbos;
-        let ids = super::names::fresh(n, &mut f.next_fb, f.objects.len(), |id| {
-            f.objects.contains_key(&id)
-        });
-        for &id in &ids {
-            f.objects.insert(id, Fbo::default());
-        }
-        ids
+        super::names::generate(
+            "framebuffer",
+            n,
+            room,
+            &mut f.next_fb,
+            &mut f.objects,
+            super::names::NONE_OUTSIDE,
+            Fbo::default,
+        )
     }
 
     /// `glBindFramebuffer(FRAMEBUFFER | DRAW_FRAMEBUFFER | READ_FRAMEBUFFER, id)`; 0 is the
@@ -680,7 +701,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let f = ctx.gen_framebuffers(1)[0];
+    /// let f = ctx.gen_framebuffers(1).unwrap()[0];
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     /// assert!(ctx.bind_framebuffer(gl::RENDERBUFFER, f).is_err());
     /// ```
@@ -781,7 +802,7 @@ impl Context {
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
     /// assert_eq!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
-    /// let f = ctx.gen_framebuffers(1)[0];
+    /// let f = ctx.gen_framebuffers(1).unwrap()[0];
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     /// assert_ne!(ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(), gl::FRAMEBUFFER_COMPLETE);
     /// ```
@@ -802,7 +823,7 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let f = ctx.gen_framebuffers(1);
+    /// let f = ctx.gen_framebuffers(1).unwrap();
     /// ctx.delete_framebuffers(&f);
     /// ```
     pub fn delete_framebuffers(&mut self, ids: &[u32]) {

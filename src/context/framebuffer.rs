@@ -44,6 +44,11 @@ impl Context {
     /// assert!(ctx.resize_framebuffer(8, 2, 3).is_err());
     /// ```
     pub fn resize_framebuffer(&mut self, width: u32, height: u32, samples: u32) -> Result<()> {
+        // RGBA8 colour, 24/8 depth-stencil: 9 bytes a sample.
+        let bytes = u64::from(width) * u64::from(height) * u64::from(samples.max(1)) * 9;
+        let old = super::limits::framebuffer_bytes(&self.fb);
+        let what = format_args!("a {width}x{height} framebuffer with {samples} samples");
+        self.charge(bytes, old, &what)?;
         self.fb = new_framebuffer(width, height, samples.max(1))?;
         self.width = width;
         self.height = height;

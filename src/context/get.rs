@@ -99,7 +99,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(8, 4).unwrap();
-    /// let vao = ctx.gen_vertex_arrays(1)[0];
+    /// let vao = ctx.gen_vertex_arrays(1).unwrap()[0];
     /// ctx.bind_vertex_array(vao).unwrap();
     /// assert_eq!(ctx.get_integer_v(gl::VERTEX_ARRAY_BINDING).unwrap(), vec![vao as i32]);
     /// assert_eq!(ctx.get_integer_v(gl::VIEWPORT).unwrap(), vec![0, 0, 8, 4]);
@@ -243,7 +243,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::UNIFORM_BUFFER, 256, gl::STATIC_DRAW).unwrap();
     /// ctx.bind_buffer_range(gl::UNIFORM_BUFFER, 3, b, 64, 32).unwrap();
@@ -342,7 +342,7 @@ mod tests {
         ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 9).unwrap();
         assert_eq!(get(&ctx, gl::ARRAY_BUFFER_BINDING), vec![7]);
         assert_eq!(get(&ctx, gl::ELEMENT_ARRAY_BUFFER_BINDING), vec![9]);
-        let f = ctx.gen_framebuffers(2);
+        let f = ctx.gen_framebuffers(2).unwrap();
         ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, f[0]).unwrap();
         ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, f[1]).unwrap();
         assert_eq!(get(&ctx, gl::DRAW_FRAMEBUFFER_BINDING), vec![f[0] as i32]);
@@ -361,7 +361,7 @@ mod tests {
         let mut ctx = Context::new(4, 4).unwrap();
         let get = |c: &Context, p| c.get_integer_v(p).unwrap();
         assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_BINDING), vec![0]);
-        let t = ctx.gen_transform_feedbacks(1)[0];
+        let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
         ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t)
             .unwrap();
         assert_eq!(get(&ctx, gl::TRANSFORM_FEEDBACK_BINDING), vec![t as i32]);
@@ -377,7 +377,7 @@ mod tests {
     #[test]
     fn element_buffer_binding_is_per_vertex_array() {
         let mut ctx = Context::new(4, 4).unwrap();
-        let v = ctx.gen_vertex_arrays(1)[0];
+        let v = ctx.gen_vertex_arrays(1).unwrap()[0];
         ctx.bind_buffer(gl::ELEMENT_ARRAY_BUFFER, 4).unwrap();
         ctx.bind_vertex_array(v).unwrap();
         assert_eq!(
@@ -398,7 +398,7 @@ mod tests {
     #[test]
     fn buffer_bindings_plain_and_indexed() {
         let mut ctx = Context::new(4, 4).unwrap();
-        let b = ctx.gen_buffers(1)[0];
+        let b = ctx.gen_buffers(1).unwrap()[0];
         ctx.bind_buffer(gl::TRANSFORM_FEEDBACK_BUFFER, b).unwrap();
         ctx.buffer_data_size(gl::TRANSFORM_FEEDBACK_BUFFER, 64, gl::STATIC_DRAW)
             .unwrap();

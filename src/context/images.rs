@@ -92,7 +92,7 @@ impl Context {
     /// use glemu::{gl, Context, GlError};
     /// use glemu::context::images::MAX_IMAGE_UNITS;
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_textures(1)[0];
+    /// let t = ctx.gen_textures(1).unwrap()[0];
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::R32UI, 4, 4, gl::RED, gl::FLOAT, None).unwrap();
     /// ctx.bind_image_texture(0, t, 0, false, 0, gl::READ_WRITE, gl::R32UI).unwrap();
@@ -242,7 +242,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_textures(1)[0];
+    /// let t = ctx.gen_textures(1).unwrap()[0];
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// let red = [255u8, 0, 0, 255].repeat(4);
     /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 2, 2, gl::RGBA, gl::UNSIGNED_BYTE, Some(&red)).unwrap();

@@ -12,7 +12,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_textures(1)[0];
+    /// let t = ctx.gen_textures(1).unwrap()[0];
     /// assert!(!ctx.is_texture(t)); // generated, never bound
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// assert!(ctx.is_texture(t));
@@ -31,7 +31,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let p = ctx.gen_programs(1)[0];
+    /// let p = ctx.gen_programs(1).unwrap()[0];
     /// assert!(!ctx.is_program(p)); // generated, never bound
     /// ctx.bind_program(gl::VERTEX_PROGRAM_ARB, p).unwrap();
     /// assert!(ctx.is_program(p));

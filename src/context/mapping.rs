@@ -55,7 +55,7 @@ impl MapState {
 /// ```
 /// use glemu::{gl, Context, GlError};
 /// let mut ctx = Context::new(4, 4).unwrap();
-/// let b = ctx.gen_buffers(1)[0];
+/// let b = ctx.gen_buffers(1).unwrap()[0];
 /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
 /// ctx.buffer_data(gl::ARRAY_BUFFER, &[0u8; 8], gl::STATIC_DRAW).unwrap();
 /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
@@ -186,7 +186,7 @@ impl Mapping {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1u8, 2, 3, 4], gl::STATIC_DRAW).unwrap();
     /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::READ_ONLY).unwrap();
@@ -208,7 +208,7 @@ impl Mapping {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 4, gl::STATIC_DRAW).unwrap();
     /// let m = ctx.map_buffer(gl::ARRAY_BUFFER, gl::WRITE_ONLY).unwrap();
@@ -237,7 +237,7 @@ impl Mapping {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.gen_buffers(1)[0];
+    /// let b = ctx.gen_buffers(1).unwrap()[0];
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::ARRAY_BUFFER, 8, gl::STATIC_DRAW).unwrap();
     /// let m = ctx.map_buffer_range(gl::ARRAY_BUFFER, 4, 4, gl::MAP_WRITE_BIT).unwrap();

@@ -65,7 +65,7 @@ mod draw;
 mod draw_multi;
 
 mod limits;
-pub use limits::DEFAULT_DRAW_TIME_LIMIT;
+pub use limits::{default_memory_budget, DEFAULT_DRAW_TIME_LIMIT};
 
 // Chapter 11: assembly programs.
 pub mod programs;

@@ -22,7 +22,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.create_buffer();
+    /// let b = ctx.create_buffer().unwrap();
     /// ctx.bind_buffer(gl::UNIFORM_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::UNIFORM_BUFFER, 64, gl::DYNAMIC_DRAW).unwrap();
     /// ctx.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, 2, b).unwrap();

@@ -89,6 +89,8 @@ pub(crate) struct ProgramObject {
     pub target: Option<usize>,
     pub program: Option<Arc<Program>>,
     pub source: String,
+    /// Local parameters up to the highest one written (the rest read as zero): a program
+    /// name costs a few bytes until its parameters are set.
     pub local: Vec<[u32; 4]>,
     pub named: HashMap<String, [u32; 4]>,
 }
@@ -97,9 +99,16 @@ impl ProgramObject {
     fn new(target: Option<usize>) -> ProgramObject {
         ProgramObject {
             target,
-            local: vec![[0; 4]; MAX_LOCAL_PARAMETERS],
             ..Default::default()
         }
+    }
+
+    /// The local parameters `range` (inside `MAX_LOCAL_PARAMETERS`), zero until written.
+    fn locals_mut(&mut self, range: std::ops::Range<usize>) -> &mut [[u32; 4]] {
+        if self.local.len() < range.end {
+            self.local.resize(range.end, [0; 4]);
+        }
+        &mut self.local[range]
     }
 }
 
@@ -194,19 +203,22 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_programs(2);
+    /// let ids = ctx.gen_programs(2).unwrap();
     /// assert_eq!(ids.len(), 2);
     /// assert_ne!(ids[0], ids[1]);
     /// ```
-    pub fn gen_programs(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_programs(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let p = &mut self.programs;
-        let ids = super::names::fresh(n, &mut p.next_id, p.objects.len(), |id| {
-            p.objects.contains_key(&id)
-        });
-        for &id in &ids {
-            p.objects.insert(id, ProgramObject::new(None));
-        }
-        ids
+        super::names::generate(
+            "program",
+            n,
+            room,
+            &mut p.next_id,
+            &mut p.objects,
+            super::names::NONE_OUTSIDE,
+            || ProgramObject::new(None),
+        )
     }
 
     /// `glBindProgramARB`: binds program `id` (0 = the target's default program) to
@@ -215,7 +227,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let id = ctx.gen_programs(1)[0];
+    /// let id = ctx.gen_programs(1).unwrap()[0];
     /// ctx.bind_program(gl::VERTEX_PROGRAM_ARB, id).unwrap();
     /// let e = ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, id).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation);
@@ -246,7 +258,7 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let id = ctx.gen_programs(1)[0];
+    /// let id = ctx.gen_programs(1).unwrap()[0];
     /// ctx.delete_programs(&[id]);
     /// ```
     pub fn delete_programs(&mut self, ids: &[u32]) {
@@ -495,10 +507,8 @@ impl Context {
             .programs
             .bound_object_mut(t)
             .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
-        if let Some(slots) = obj.local.get_mut(range) {
-            for (slot, v) in slots.iter_mut().zip(params) {
-                *slot = (*v).into().map(f32::to_bits);
-            }
+        for (slot, v) in obj.locals_mut(range).iter_mut().zip(params) {
+            *slot = (*v).into().map(f32::to_bits);
         }
         Ok(())
     }
@@ -558,9 +568,7 @@ impl Context {
             .programs
             .bound_object_mut(t)
             .ok_or_else(|| Error::invalid_operation("no program object is bound"))?;
-        if let Some(slot) = obj.local.get_mut(i) {
-            *slot = v;
-        }
+        obj.locals_mut(i..i + 1)[0] = v;
         Ok(())
     }
 

@@ -213,7 +213,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(8, 8).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB, q).unwrap();
     /// ctx.end_query(gl::FRAGMENT_SHADER_INVOCATIONS_ARB).unwrap();
     /// assert_eq!(ctx.pipeline_statistics().fragment_invocations, 0);
@@ -231,17 +231,20 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.gen_queries(2).len(), 2);
+    /// assert_eq!(ctx.gen_queries(2).unwrap().len(), 2);
     /// ```
-    pub fn gen_queries(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_queries(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let q = &mut self.queries;
-        let ids = super::names::fresh(n, &mut q.next_id, q.objects.len(), |id| {
-            q.objects.contains_key(&id)
-        });
-        for &id in &ids {
-            q.objects.insert(id, Query::default());
-        }
-        ids
+        super::names::generate(
+            "query",
+            n,
+            room,
+            &mut q.next_id,
+            &mut q.objects,
+            super::names::NONE_OUTSIDE,
+            Query::default,
+        )
     }
 
     /// `glDeleteQueries`: 0 and unknown names are ignored. An active query's name is
@@ -250,7 +253,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
     /// ctx.delete_queries(&[q, 0, 99]);
     /// assert!(!ctx.is_query(q));
@@ -268,7 +271,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// assert!(!ctx.is_query(q));
     /// ctx.begin_query(gl::ANY_SAMPLES_PASSED, q).unwrap();
     /// assert!(ctx.is_query(q));
@@ -282,7 +285,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
     /// assert_eq!(ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap_err().gl, GlError::InvalidOperation);
     /// ```
@@ -295,7 +298,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 2, q).unwrap();
     /// assert!(ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 4, q).is_err());
     /// ```
@@ -348,7 +351,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 1, q).unwrap();
     /// ctx.end_query_indexed(gl::PRIMITIVES_GENERATED, 1).unwrap();
     /// assert_eq!(ctx.get_query_result(q).unwrap(), 0);
@@ -394,7 +397,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::PRIMITIVES_GENERATED, q).unwrap();
     /// let e = ctx.get_query_object_ui64v(q, gl::QUERY_RESULT).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation); // still active
@@ -431,7 +434,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
     /// ctx.end_query(gl::SAMPLES_PASSED).unwrap();
     /// assert_eq!(ctx.get_query_object_i64v(q, gl::QUERY_RESULT).unwrap(), 0);
@@ -447,7 +450,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
     /// ctx.end_query(gl::SAMPLES_PASSED).unwrap();
     /// assert_eq!(ctx.get_query_object_uiv(q, gl::QUERY_RESULT_AVAILABLE).unwrap(), 1);
@@ -464,7 +467,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::ANY_SAMPLES_PASSED, q).unwrap();
     /// ctx.end_query(gl::ANY_SAMPLES_PASSED).unwrap();
     /// assert_eq!(ctx.get_query_object_iv(q, gl::QUERY_RESULT).unwrap(), 0);
@@ -479,7 +482,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query(gl::SAMPLES_PASSED, q).unwrap();
     /// assert_eq!(ctx.get_query_iv(gl::SAMPLES_PASSED, gl::CURRENT_QUERY).unwrap(), q as i32);
     /// ```
@@ -494,7 +497,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(1)[0];
+    /// let q = ctx.gen_queries(1).unwrap()[0];
     /// ctx.begin_query_indexed(gl::PRIMITIVES_GENERATED, 2, q).unwrap();
     /// let get = |i, p| ctx.get_query_indexed_iv(gl::PRIMITIVES_GENERATED, i, p);
     /// assert_eq!(get(2, gl::CURRENT_QUERY).unwrap(), q as i32);
@@ -535,7 +538,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let q = ctx.gen_queries(2);
+    /// let q = ctx.gen_queries(2).unwrap();
     /// ctx.query_counter(q[0], gl::TIMESTAMP).unwrap();
     /// ctx.query_counter(q[1], gl::TIMESTAMP).unwrap();
     /// let t = |i: usize| ctx.get_query_object_ui64v(q[i], gl::QUERY_RESULT).unwrap();

@@ -410,7 +410,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+    /// let (f, t) = (ctx.gen_framebuffers(1).unwrap()[0], ctx.gen_textures(1).unwrap()[0]);
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 8, 8, gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
@@ -468,7 +468,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+    /// let (f, t) = (ctx.gen_framebuffers(1).unwrap()[0], ctx.gen_textures(1).unwrap()[0]);
     /// ctx.bind_texture(gl::TEXTURE_2D_ARRAY, t).unwrap();
     /// ctx.tex_image(gl::TEXTURE_2D_ARRAY, 0, gl::RGBA8, [4, 4, 3], gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
@@ -525,7 +525,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let (f, t) = (ctx.gen_framebuffers(1)[0], ctx.gen_textures(1)[0]);
+    /// let (f, t) = (ctx.gen_framebuffers(1).unwrap()[0], ctx.gen_textures(1).unwrap()[0]);
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, 8, 8, gl::RGBA, gl::UNSIGNED_BYTE, None).unwrap();
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
@@ -571,7 +571,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let f = ctx.gen_framebuffers(1)[0];
+    /// let f = ctx.gen_framebuffers(1).unwrap()[0];
     /// ctx.bind_framebuffer(gl::FRAMEBUFFER, f).unwrap();
     /// let ty = gl::FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE;
     /// assert_eq!(ctx.get_framebuffer_attachment_parameter_iv(gl::FRAMEBUFFER, gl::COLOR_ATTACHMENT0, ty).unwrap(), 0);

@@ -47,18 +47,21 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let s = ctx.gen_samplers(2);
+    /// let s = ctx.gen_samplers(2).unwrap();
     /// assert!(ctx.is_sampler(s[0]) && ctx.is_sampler(s[1]) && s[0] != s[1]);
     /// ```
-    pub fn gen_samplers(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_samplers(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let t = &mut self.textures;
-        let ids = super::names::fresh(n, &mut t.next_sampler, t.samplers.len(), |id| {
-            t.samplers.contains_key(&id)
-        });
-        for &id in &ids {
-            t.samplers.insert(id, SamplerState::default());
-        }
-        ids
+        super::names::generate(
+            "sampler",
+            n,
+            room,
+            &mut t.next_sampler,
+            &mut t.samplers,
+            super::names::NONE_OUTSIDE,
+            SamplerState::default,
+        )
     }
 
     /// `glIsSampler`.
@@ -76,7 +79,7 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let s = ctx.gen_samplers(1);
+    /// let s = ctx.gen_samplers(1).unwrap();
     /// ctx.bind_sampler(3, s[0]).unwrap();
     /// ctx.delete_samplers(&s);
     /// assert!(!ctx.is_sampler(s[0]));
@@ -96,7 +99,7 @@ impl Context {
     /// ```
     /// use glemu::{Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let s = ctx.gen_samplers(1)[0];
+    /// let s = ctx.gen_samplers(1).unwrap()[0];
     /// ctx.bind_sampler(0, s).unwrap();
     /// assert_eq!(ctx.bind_sampler(0, s + 1).unwrap_err().gl, GlError::InvalidOperation);
     /// assert_eq!(ctx.bind_sampler(4096, s).unwrap_err().gl, GlError::InvalidValue);
@@ -132,7 +135,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let s = ctx.gen_samplers(1)[0];
+    /// let s = ctx.gen_samplers(1).unwrap()[0];
     /// ctx.sampler_parameter_i(s, gl::TEXTURE_WRAP_S, gl::CLAMP_TO_EDGE as i32).unwrap();
     /// // Base level is texture state, not sampler state.
     /// let e = ctx.sampler_parameter_i(s, gl::TEXTURE_BASE_LEVEL, 1).unwrap_err();
@@ -147,7 +150,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let s = ctx.gen_samplers(1)[0];
+    /// let s = ctx.gen_samplers(1).unwrap()[0];
     /// ctx.sampler_parameter_f(s, gl::TEXTURE_MAX_ANISOTROPY, 8.0).unwrap();
     /// ```
     pub fn sampler_parameter_f(&mut self, sampler: u32, pname: u32, value: f32) -> Result<()> {
@@ -160,7 +163,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let s = ctx.gen_samplers(1)[0];
+    /// let s = ctx.gen_samplers(1).unwrap()[0];
     /// ctx.sampler_parameter_fv(s, gl::TEXTURE_BORDER_COLOR, &[0.0, 1.0, 0.0, 1.0]).unwrap();
     /// let e = ctx.sampler_parameter_fv(99, gl::TEXTURE_MIN_LOD, &[0.0]).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation);

@@ -187,12 +187,17 @@ impl Context {
                 "{levels} levels for a {w}x{h}x{d} texture (at most {max})"
             )));
         }
+        let (in_use, budget) = (self.memory_in_use(), self.memory_budget());
         let (o, _, _) = self.bound_texture_mut(target)?;
         if o.immutable.is_some() {
             return Err(Error::invalid_operation(
                 "the texture's storage is immutable already (glTexStorage was called)",
             ));
         }
+        let bytes = Texture::bytes_for(t, fmt, [w, h, d], levels as u32, 1).unwrap_or(u64::MAX);
+        let old = o.image.as_deref().map_or(0, Texture::heap_bytes);
+        let what = format_args!("glTexStorage{dims}D of {w}x{h}x{d}, {levels} levels");
+        super::limits::charge(in_use, budget, bytes, old, &what)?;
         let img = Texture::new(t, fmt, [w, h, d], levels as u32).map_err(from_tex)?;
         o.image = Some(Arc::new(img));
         o.defined = [(1u32 << levels) - 1; 6];
@@ -249,7 +254,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.create_buffer();
+    /// let b = ctx.create_buffer().unwrap();
     /// ctx.bind_buffer(gl::TEXTURE_BUFFER, b).unwrap();
     /// ctx.buffer_data(gl::TEXTURE_BUFFER, &[1.0f32, 2.0, 3.0, 4.0], gl::STATIC_DRAW).unwrap();
     /// ctx.bind_texture(gl::TEXTURE_BUFFER, 7).unwrap();
@@ -268,7 +273,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let b = ctx.create_buffer();
+    /// let b = ctx.create_buffer().unwrap();
     /// ctx.bind_buffer(gl::TEXTURE_BUFFER, b).unwrap();
     /// ctx.buffer_data_size(gl::TEXTURE_BUFFER, 64, gl::STATIC_DRAW).unwrap();
     /// ctx.bind_texture(gl::TEXTURE_BUFFER, 7).unwrap();

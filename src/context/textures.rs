@@ -1,6 +1,7 @@
 //! Texture objects and units: images (glemu-textures `Texture`s) with their sampler
 //! state, bound per unit and target.
 
+use super::limits::charge;
 use super::readback::{pixel_format, pixel_type};
 use super::state::MAX_TEXTURE_UNITS;
 use super::Context;
@@ -406,17 +407,20 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// assert_eq!(ctx.gen_textures(2).len(), 2);
+    /// assert_eq!(ctx.gen_textures(2).unwrap().len(), 2);
     /// ```
-    pub fn gen_textures(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_textures(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let t = &mut self.textures;
-        let ids = super::names::fresh(n, &mut t.next_id, t.objects.len(), |id| {
-            t.objects.contains_key(&id)
-        });
-        for &id in &ids {
-            t.objects.insert(id, TexObject::default());
-        }
-        ids
+        super::names::generate(
+            "texture",
+            n,
+            room,
+            &mut t.next_id,
+            &mut t.objects,
+            super::names::NONE_OUTSIDE,
+            TexObject::default,
+        )
     }
 
     /// `glBindTexture` on the active unit; binding a name created for another target is
@@ -425,7 +429,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_textures(1)[0];
+    /// let t = ctx.gen_textures(1).unwrap()[0];
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// assert_eq!(ctx.bind_texture(gl::TEXTURE_3D, t).unwrap_err().gl, GlError::InvalidOperation);
     /// ```
@@ -457,7 +461,7 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_textures(1);
+    /// let t = ctx.gen_textures(1).unwrap();
     /// ctx.delete_textures(&t);
     /// ```
     pub fn delete_textures(&mut self, ids: &[u32]) {
@@ -500,7 +504,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_textures(1)[0];
+    /// let t = ctx.gen_textures(1).unwrap()[0];
     /// ctx.bind_texture(gl::TEXTURE_2D, t).unwrap();
     /// let red = [255u8, 0, 0, 255].repeat(4);
     /// ctx.tex_image(gl::TEXTURE_2D, 0, gl::RGBA8, [2, 2, 1], gl::RGBA, gl::UNSIGNED_BYTE, Some(&red)).unwrap();
@@ -604,18 +608,20 @@ impl Context {
         }
         let (img, store, z) = self.define_level(target, level, fmt, size)?;
         let n = size.iter().map(|&s| s as usize).product::<usize>();
-        let zeros;
-        let values = match texels {
-            Some(v) => v,
-            None => {
-                let mut z = Vec::new();
-                z.try_reserve_exact(n).map_err(|_| {
-                    Error::out_of_memory(format!("{n} texels for a {size:?} texture image"))
-                })?;
-                z.resize(n, [0u32; 4]);
-                zeros = z;
-                &zeros
-            }
+        let Some(values) = texels else {
+            // No data: zero bytes in the internal format (zero in every format), a
+            // quarter of the zero texels an RGBA8 image would otherwise need.
+            let [w, h, d] = store;
+            let len = fmt.image_bytes(w, h, d);
+            let mut zeros = Vec::new();
+            zeros.try_reserve_exact(len).map_err(|_| {
+                Error::out_of_memory(format!("{len} bytes for a {size:?} texture image"))
+            })?;
+            zeros.resize(len, 0u8);
+            img.write_bytes(level, [0, 0, z], store, &zeros)
+                .map_err(from_tex)?;
+            self.refresh_bound_fbos();
+            return Ok(());
         };
         if values.len() < n {
             return Err(Error::invalid_value(format!(
@@ -639,6 +645,7 @@ impl Context {
         fmt: Format,
         size: [u32; 3],
     ) -> Result<(&mut Texture, [u32; 3], u32)> {
+        let (in_use, budget) = (self.memory_in_use(), self.memory_budget());
         let (o, t, face) = self.bound_texture_mut(target)?;
         if o.immutable.is_some() {
             return Err(Error::invalid_operation(
@@ -665,6 +672,11 @@ impl Context {
             if level != 0 {
                 return Err(Error::not_supported("defining a mip level before level 0"));
             }
+            let old = o.image.as_deref().map_or(0, Texture::heap_bytes);
+            let bytes = Texture::bytes_for(t, fmt, size, 1, 1).unwrap_or(u64::MAX);
+            let texels: u64 = size.iter().map(|&s| u64::from(s)).product();
+            let what = format_args!("a {size:?} {} texture image of {texels} texels", fmt.name());
+            charge(in_use, budget, bytes, old, &what)?;
             // Only level 0: later levels exist once defined (an app that forgets its
             // mipmaps gets an incomplete texture, as on any GL).
             o.image = Some(Arc::new(Texture::new(t, fmt, size, 1).map_err(from_tex)?));
@@ -682,6 +694,14 @@ impl Context {
                 img.format().name()
             )));
         }
+        let grow = img.bytes_to_grow(level.saturating_add(1));
+        charge(
+            in_use,
+            budget,
+            grow,
+            0,
+            &format_args!("mip levels up to {level}"),
+        )?;
         img.ensure_levels(level.saturating_add(1))
             .map_err(from_tex)?;
         let want = img

@@ -80,20 +80,24 @@ impl Context {
     ///
     /// ```
     /// let mut ctx = glemu::Context::new(4, 4).unwrap();
-    /// let ids = ctx.gen_transform_feedbacks(2);
+    /// let ids = ctx.gen_transform_feedbacks(2).unwrap();
     /// assert_eq!(ids.len(), 2);
     /// assert!(!ids.contains(&0) && !ctx.is_transform_feedback(ids[0]));
     /// ```
-    pub fn gen_transform_feedbacks(&mut self, n: usize) -> Vec<u32> {
+    pub fn gen_transform_feedbacks(&mut self, n: usize) -> Result<Vec<u32>> {
+        let room = self.memory_room();
         let x = &mut self.xfb;
         // The bound object lives outside `objects`.
-        let ids = super::names::fresh(n, &mut x.next_id, x.objects.len() + 1, |id| {
-            id == x.bound || x.objects.contains_key(&id)
-        });
-        for &id in &ids {
-            x.objects.insert(id, XfbObject::default());
-        }
-        ids
+        let bound = x.bound;
+        super::names::generate(
+            "transform feedback",
+            n,
+            room,
+            &mut x.next_id,
+            &mut x.objects,
+            (1, &|id| id == bound),
+            XfbObject::default,
+        )
     }
 
     /// `glBindTransformFeedback(TRANSFORM_FEEDBACK, id)`: 0 is the default object. A
@@ -103,7 +107,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_transform_feedbacks(1)[0];
+    /// let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t).unwrap();
     /// assert!(ctx.is_transform_feedback(t));
     /// ctx.begin_transform_feedback(gl::POINTS).unwrap();
@@ -165,7 +169,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_transform_feedbacks(2);
+    /// let t = ctx.gen_transform_feedbacks(2).unwrap();
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t[0]).unwrap();
     /// ctx.begin_transform_feedback(gl::POINTS).unwrap();
     /// assert_eq!(ctx.delete_transform_feedbacks(&t).unwrap_err().gl, GlError::InvalidOperation);
@@ -196,7 +200,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_transform_feedbacks(1)[0];
+    /// let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
     /// assert!(!ctx.is_transform_feedback(t));
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t).unwrap();
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0).unwrap();
@@ -238,7 +242,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_transform_feedbacks(1)[0];
+    /// let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t).unwrap();
     /// ctx.bind_buffer_range(gl::TRANSFORM_FEEDBACK_BUFFER, 2, 9, 16, 64).unwrap();
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, 0).unwrap();
@@ -295,7 +299,7 @@ impl Context {
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
-    /// let t = ctx.gen_transform_feedbacks(1)[0];
+    /// let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
     /// ctx.bind_transform_feedback(gl::TRANSFORM_FEEDBACK, t).unwrap();
     /// let e = ctx.draw_transform_feedback(gl::POINTS, t).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation); // never ended
@@ -398,7 +402,7 @@ mod tests {
     #[test]
     fn bindings_move_with_the_object_and_drop_deleted_buffers() {
         let mut ctx = Context::new(4, 4).unwrap();
-        let t = ctx.gen_transform_feedbacks(1)[0];
+        let t = ctx.gen_transform_feedbacks(1).unwrap()[0];
         ctx.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, 1, 7)
             .unwrap();
         ctx.bind_buffer_base(gl::UNIFORM_BUFFER, 1, 8).unwrap();

@@ -301,7 +301,7 @@ impl Runner {
             pixels: 0,
             probes: Vec::new(),
         };
-        r.rect_buffer = r.ctx.gen_buffers(1)[0];
+        r.rect_buffer = r.ctx.gen_buffers(1).map_err(|e| fail_at(0, e))?[0];
         // piglit's `draw rect` sends no texture coordinates, so a scene that sets the
         // current texcoord 0 (`texcoord 0 ...`) reads it; otherwise rects carry
         // texcoord0 = (0..1, 0..1, 0, 1) as scene-format.md describes.
@@ -357,8 +357,8 @@ impl Runner {
                 glemu_programs::Stage::TessEval => 4,
                 glemu_programs::Stage::Compute => 5,
             }];
-            let id = self.ctx.gen_programs(1)[0];
             let line = p.first_line;
+            let id = self.ctx.gen_programs(1).map_err(|e| fail_at(line, e))?[0];
             self.ctx
                 .bind_program(target, id)
                 .map_err(|e| fail_at(line, e))?;
@@ -405,7 +405,7 @@ impl Runner {
 
     fn upload_vertex_data(&mut self) -> Result<(), SceneError> {
         if let Some(vd) = &self.scene.vertex_data {
-            let id = self.ctx.gen_buffers(1)[0];
+            let id = self.ctx.gen_buffers(1).map_err(|e| fail_at(0, e))?[0];
             self.ctx
                 .bind_buffer(gl::ARRAY_BUFFER, id)
                 .map_err(|e| fail_at(0, e))?;
@@ -415,7 +415,7 @@ impl Runner {
             self.vertex_buffer = Some(id);
         }
         if !self.scene.elements.is_empty() {
-            let id = self.ctx.gen_buffers(1)[0];
+            let id = self.ctx.gen_buffers(1).map_err(|e| fail_at(0, e))?[0];
             self.ctx
                 .bind_buffer(gl::ELEMENT_ARRAY_BUFFER, id)
                 .map_err(|e| fail_at(0, e))?;
@@ -542,7 +542,7 @@ impl Runner {
         }
         let q = match self.occlusion {
             Some(q) => q,
-            None => self.ctx.gen_queries(1)[0],
+            None => self.ctx.gen_queries(1)?[0],
         };
         self.ctx.begin_query(gl::SAMPLES_PASSED, q)?;
         self.occlusion = Some(q);
@@ -672,7 +672,7 @@ impl Runner {
                 let id = match self.param_buffers.get(&key) {
                     Some(id) => *id,
                     None => {
-                        let id = self.ctx.gen_buffers(1)[0];
+                        let id = self.ctx.gen_buffers(1)?[0];
                         self.param_buffers.insert(key, id);
                         id
                     }
@@ -684,7 +684,7 @@ impl Runner {
                 let id = match self.counter_buffers.get(binding) {
                     Some(id) => *id,
                     None => {
-                        let id = self.ctx.gen_buffers(1)[0];
+                        let id = self.ctx.gen_buffers(1)?[0];
                         self.counter_buffers.insert(*binding, id);
                         id
                     }
@@ -723,7 +723,7 @@ impl Runner {
                 let id = match self.named_buffers.get(name) {
                     Some(id) => *id,
                     None => {
-                        let id = self.ctx.gen_buffers(1)[0];
+                        let id = self.ctx.gen_buffers(1)?[0];
                         self.named_buffers.insert(name.clone(), id);
                         id
                     }
@@ -946,7 +946,7 @@ impl Runner {
                 let id = match self.xfb_buffers.get(index) {
                     Some(id) => *id,
                     None => {
-                        let id = self.ctx.gen_buffers(1)[0];
+                        let id = self.ctx.gen_buffers(1)?[0];
                         self.xfb_buffers.insert(*index, id);
                         id
                     }
@@ -967,7 +967,7 @@ impl Runner {
                         (false, gl::PRIMITIVES_GENERATED),
                         (true, gl::TRANSFORM_FEEDBACK_PRIMITIVES_WRITTEN),
                     ] {
-                        let q = self.ctx.gen_queries(1)[0];
+                        let q = self.ctx.gen_queries(1)?[0];
                         self.ctx.begin_query_indexed(target, s, q)?;
                         self.xfb_queries.push((u32::from(written), s, q));
                     }
@@ -1524,7 +1524,7 @@ impl Runner {
                         }
                     }
                 }
-                let ids = self.ctx.gen_buffers(2);
+                let ids = self.ctx.gen_buffers(2)?;
                 self.ctx.bind_buffer(gl::ARRAY_BUFFER, ids[0])?;
                 self.ctx
                     .buffer_data(gl::ARRAY_BUFFER, &verts, gl::STATIC_DRAW)?;

@@ -85,7 +85,7 @@ impl Runner {
 
     fn new_texture(&mut self, unit: u32, target: u32) -> Result<(), Error> {
         self.ctx.active_texture(unit)?;
-        let id = self.ctx.gen_textures(1)[0];
+        let id = self.ctx.gen_textures(1)?[0];
         self.ctx.bind_texture(target, id)?;
         self.last_texture = Some((target, id));
         Ok(())

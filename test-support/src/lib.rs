@@ -15,6 +15,8 @@
 
 #![warn(missing_docs)]
 
+pub mod mutate;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -36,7 +36,7 @@ pub fn programs(ctx: &mut Context, vp: &str, fp: &str) {
 /// A full-screen quad (a 4-vertex TRIANGLE_STRIP) in attribute 0, from a new buffer.
 pub fn fullscreen_strip(ctx: &mut Context) {
     let quad: [f32; 8] = [-1.0, -1.0, 1.0, -1.0, -1.0, 1.0, 1.0, 1.0];
-    let b = ctx.create_buffer();
+    let b = ctx.create_buffer().unwrap();
     ctx.bind_buffer(gl::ARRAY_BUFFER, b).unwrap();
     ctx.buffer_data(gl::ARRAY_BUFFER, &quad, gl::STATIC_DRAW)
         .unwrap();

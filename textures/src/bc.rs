@@ -105,11 +105,26 @@ pub fn decode_block(format: Format, block: &[u8]) -> [[u32; 4]; 16] {
 /// Decodes a compressed image of `w × h × d` texels (blocks row-major per slice) to
 /// canonical texels (f32 bits, alpha 1 for BC1 RGB).
 pub fn decode_image(format: Format, bytes: &[u8], w: u32, h: u32, d: u32) -> Vec<[u32; 4]> {
+    let mut out = Vec::new();
+    decode_image_into(format, bytes, w, h, d, &mut out);
+    out
+}
+
+/// [`decode_image`] into `out` (emptied first; the caller reserves its room).
+pub(crate) fn decode_image_into(
+    format: Format,
+    bytes: &[u8],
+    w: u32,
+    h: u32,
+    d: u32,
+    out: &mut Vec<[u32; 4]>,
+) {
     let (w, h, d) = (w as usize, h as usize, d as usize);
     let bw = w.div_ceil(4);
     let bh = h.div_ceil(4);
     let bsize = format.bytes_per_texel();
-    let mut out = vec![[0u32; 4]; w * h * d];
+    out.clear();
+    out.resize(w * h * d, [0u32; 4]);
     for z in 0..d {
         for by in 0..bh {
             for bx in 0..bw {
@@ -128,7 +143,6 @@ pub fn decode_image(format: Format, bytes: &[u8], w: u32, h: u32, d: u32) -> Vec
             }
         }
     }
-    out
 }
 
 #[cfg(test)]

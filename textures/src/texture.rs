@@ -186,20 +186,25 @@ impl Level {
         depth: u32,
         samples: u32,
         bytes: Vec<u8>,
-    ) -> Level {
+    ) -> Result<Level, TexError> {
         let unorm8 = format.unorm8_base();
         let texels = match unorm8 {
             Some(_) => Vec::new(),
-            None => format.decode_image(&bytes, width, height, depth * samples),
+            None => format.decode_image(&bytes, width, height, depth * samples)?,
         };
-        Level {
+        Ok(Level {
             width,
             height,
             depth,
             bytes,
             texels,
             unorm8,
-        }
+        })
+    }
+
+    /// Bytes the level holds (its bytes and, for formats sampled decoded, the texels).
+    pub fn heap_bytes(&self) -> u64 {
+        (self.bytes.capacity() + self.texels.capacity() * std::mem::size_of::<[u32; 4]>()) as u64
     }
 
     /// The texels as sampling reads them.
@@ -339,8 +344,68 @@ impl Texture {
         bytes.resize(n, 0);
         let format = self.format;
         self.levels
-            .push(Level::new(format, lw, lh, ld, samples, bytes));
+            .push(Level::new(format, lw, lh, ld, samples, bytes)?);
         Ok(())
+    }
+
+    /// Bytes [`Texture::new`] (`samples` 1) or [`Texture::new_multisample`] would allocate
+    /// for these arguments, computed without allocating (what a memory budget checks
+    /// first); `None` when they name no valid texture.
+    ///
+    /// ```
+    /// use glemu_textures::{Format, Target, Texture};
+    /// let b = Texture::bytes_for(Target::T2D, Format::RGBA8, [16384, 16384, 1], 1, 1);
+    /// assert_eq!(b, Some(1 << 30));
+    /// let t = Texture::new(Target::Cube, Format::RGBA8, [8, 8, 1], 4).unwrap();
+    /// assert_eq!(Texture::bytes_for(Target::Cube, Format::RGBA8, [8, 8, 1], 4, 1), Some(t.heap_bytes()));
+    /// ```
+    pub fn bytes_for(
+        target: Target,
+        format: Format,
+        size: [u32; 3],
+        levels: u32,
+        samples: u32,
+    ) -> Option<u64> {
+        let [w, h, d] = Self::physical_size(target, size).ok()?;
+        let shape = Texture {
+            target,
+            format,
+            samples: samples.max(1),
+            levels: Vec::new(),
+        };
+        let max = match target.has_mipmaps() {
+            true => Self::chain_for(target, w, h, d),
+            false => 1,
+        };
+        Some(shape.level_range_bytes(w, h, d, 0..levels.clamp(1, max)))
+    }
+
+    /// Bytes [`Texture::ensure_levels`] would add for `levels`.
+    pub fn bytes_to_grow(&self, levels: u32) -> u64 {
+        let Some(base) = self.levels.first() else {
+            return 0;
+        };
+        let (w, h, d) = (base.width, base.height, base.depth);
+        let max = match self.target.has_mipmaps() {
+            true => Self::chain_for(self.target, w, h, d),
+            false => 1,
+        };
+        self.level_range_bytes(w, h, d, self.num_levels()..levels.min(max))
+    }
+
+    fn level_range_bytes(&self, w: u32, h: u32, d: u32, levels: std::ops::Range<u32>) -> u64 {
+        let decoded = match self.format.unorm8_base() {
+            Some(_) => 0,
+            None => std::mem::size_of::<[u32; 4]>() as u64,
+        };
+        levels
+            .map(|l| {
+                let [lw, lh, ld] = self.level_dims(w, h, d, l);
+                let ld = ld.saturating_mul(self.samples);
+                let texels = u64::from(lw) * u64::from(lh) * u64::from(ld);
+                self.format.image_bytes(lw, lh, ld) as u64 + decoded * texels
+            })
+            .sum()
     }
 
     /// Grows the chain to `levels` levels (at most the full chain), the new ones
@@ -416,7 +481,7 @@ impl Texture {
         let w = n.max(1);
         let mut data = bytes.get(..n as usize * bpt).unwrap_or(&[]).to_vec();
         data.resize(w as usize * bpt, 0);
-        let mut level = Level::new(format, w, 1, 1, 1, data);
+        let mut level = Level::new(format, w, 1, 1, 1, data)?;
         if n == 0 {
             level.width = 0;
         }
@@ -451,6 +516,11 @@ impl Texture {
     /// All levels.
     pub fn levels(&self) -> &[Level] {
         &self.levels
+    }
+
+    /// Bytes the texture's levels hold (what a memory budget counts).
+    pub fn heap_bytes(&self) -> u64 {
+        self.levels.iter().map(Level::heap_bytes).sum()
     }
 
     /// One level, if it exists.
@@ -664,7 +734,7 @@ impl Texture {
                 }
             }
             if lv.unorm8.is_none() {
-                lv.texels = format.decode_image(&lv.bytes, lv.width, lv.height, lv.depth);
+                lv.texels = format.decode_image(&lv.bytes, lv.width, lv.height, lv.depth)?;
             }
             return Ok(());
         }
@@ -778,7 +848,7 @@ impl Texture {
             {
                 self.format.encode(*v, out);
             }
-            let level = Level::new(self.format, w, h, d, 1, bytes);
+            let level = Level::new(self.format, w, h, d, 1, bytes)?;
             prev = level.clone();
             self.levels.push(level);
         }
