@@ -16,8 +16,13 @@ pub const GL_VERSION: u32 = 46;
 /// `MAX_SAMPLES`: the largest sample count the rasterizer supports.
 pub const MAX_SAMPLES: u32 = 16;
 
-/// `MAX_TEXTURE_SIZE`, `MAX_RENDERBUFFER_SIZE` and the largest framebuffer side.
-pub const MAX_TEXTURE_SIZE: u32 = 16384;
+/// `MAX_TEXTURE_SIZE`, `MAX_RENDERBUFFER_SIZE`: the rasterizer's largest framebuffer
+/// side, so every texture level can be rendered to.
+pub const MAX_TEXTURE_SIZE: u32 = glemu_raster::framebuffer::MAX_SIZE;
+
+/// The last mipmap level of a `MAX_TEXTURE_SIZE` texture (levels past it are
+/// `INVALID_VALUE`).
+pub const MAX_TEXTURE_LEVEL: u32 = MAX_TEXTURE_SIZE.ilog2();
 
 /// Largest program text `program_string` accepts, in bytes (the assembled form takes
 /// tens of times the text; real programs are a few kilobytes).
@@ -55,6 +60,27 @@ pub const MAX_ARRAY_TEXTURE_LAYERS: u32 = 2048;
 
 /// `MAX_VIEWPORT_DIMS` (each side): `viewport` clamps sizes to it.
 pub const MAX_VIEWPORT_DIM: i32 = MAX_TEXTURE_SIZE as i32;
+
+/// `VIEWPORT_BOUNDS_RANGE`: `viewport` clamps its origin to it (GL 4.6 section 13.6.1),
+/// which keeps every window coordinate of a draw far inside the rasterizer's range.
+pub const VIEWPORT_BOUNDS_RANGE: [i32; 2] = [-32768, 32767];
+
+/// `MAX_VERTEX_ATTRIB_BINDINGS`: vertex buffer binding points, one per attribute.
+pub const MAX_VERTEX_ATTRIB_BINDINGS: u32 = LIMITS.max_vertex_attribs;
+/// `MAX_VERTEX_ATTRIB_RELATIVE_OFFSET`.
+pub const MAX_VERTEX_ATTRIB_RELATIVE_OFFSET: u32 = 2047;
+/// `MAX_VERTEX_ATTRIB_STRIDE`.
+pub const MAX_VERTEX_ATTRIB_STRIDE: u32 = 2048;
+
+/// `MAX_COMPUTE_WORK_GROUP_COUNT` in each dimension (ARB_compute_shader's minimum).
+pub const MAX_COMPUTE_WORK_GROUP_COUNT: u32 = 65535;
+
+/// `MAX_MODELVIEW_STACK_DEPTH`: matrices the modelview stack holds, the current one
+/// included.
+pub const MAX_MODELVIEW_STACK_DEPTH: u32 = 32;
+/// `MAX_PROJECTION_STACK_DEPTH`, `MAX_TEXTURE_STACK_DEPTH` and
+/// `MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB`.
+pub const MAX_OTHER_STACK_DEPTH: u32 = 4;
 
 /// `MAX_VIEWPORTS`: viewports, scissor boxes and depth ranges (ARB_viewport_array).
 pub const MAX_VIEWPORTS: u32 = glemu_raster::MAX_VIEWPORTS as u32;
@@ -123,9 +149,9 @@ use Query::{Integer as I, Program as P};
 #[rustfmt::skip]
 pub const LIMIT_TABLE: &[Limit] = &[
     row(I, "MAX_VERTEX_ATTRIBS", gl::MAX_VERTEX_ATTRIBS, &[LIMITS.max_vertex_attribs as i32]),
-    row(I, "MAX_VERTEX_ATTRIB_BINDINGS", gl::MAX_VERTEX_ATTRIB_BINDINGS, &[crate::context::arrays::MAX_VERTEX_ATTRIB_BINDINGS as i32]),
-    row(I, "MAX_VERTEX_ATTRIB_RELATIVE_OFFSET", gl::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET, &[crate::context::arrays::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET as i32]),
-    row(I, "MAX_VERTEX_ATTRIB_STRIDE", gl::MAX_VERTEX_ATTRIB_STRIDE, &[crate::context::arrays::MAX_VERTEX_ATTRIB_STRIDE as i32]),
+    row(I, "MAX_VERTEX_ATTRIB_BINDINGS", gl::MAX_VERTEX_ATTRIB_BINDINGS, &[MAX_VERTEX_ATTRIB_BINDINGS as i32]),
+    row(I, "MAX_VERTEX_ATTRIB_RELATIVE_OFFSET", gl::MAX_VERTEX_ATTRIB_RELATIVE_OFFSET, &[MAX_VERTEX_ATTRIB_RELATIVE_OFFSET as i32]),
+    row(I, "MAX_VERTEX_ATTRIB_STRIDE", gl::MAX_VERTEX_ATTRIB_STRIDE, &[MAX_VERTEX_ATTRIB_STRIDE as i32]),
     row(I, "MAX_TEXTURE_COORDS", gl::MAX_TEXTURE_COORDS, &[LIMITS.max_texture_coords as i32]),
     // Fixed-function texture units: one per texture coordinate set.
     row(I, "MAX_TEXTURE_UNITS", gl::MAX_TEXTURE_UNITS, &[LIMITS.max_texture_coords as i32]),
@@ -169,7 +195,11 @@ pub const LIMIT_TABLE: &[Limit] = &[
     row(I, "VIEWPORT_SUBPIXEL_BITS", gl::VIEWPORT_SUBPIXEL_BITS, &[VIEWPORT_SUBPIXEL_BITS as i32]),
     // ARB_blend_func_extended: one colour output with a second source.
     row(I, "MAX_DUAL_SOURCE_DRAW_BUFFERS", gl::MAX_DUAL_SOURCE_DRAW_BUFFERS, &[MAX_DUAL_SOURCE_DRAW_BUFFERS as i32]),
-    row(I, "VIEWPORT_BOUNDS_RANGE", gl::VIEWPORT_BOUNDS_RANGE, &[-32768, 32767]),
+    row(I, "VIEWPORT_BOUNDS_RANGE", gl::VIEWPORT_BOUNDS_RANGE, &VIEWPORT_BOUNDS_RANGE),
+    row(I, "MAX_MODELVIEW_STACK_DEPTH", gl::MAX_MODELVIEW_STACK_DEPTH, &[MAX_MODELVIEW_STACK_DEPTH as i32]),
+    row(I, "MAX_PROJECTION_STACK_DEPTH", gl::MAX_PROJECTION_STACK_DEPTH, &[MAX_OTHER_STACK_DEPTH as i32]),
+    row(I, "MAX_TEXTURE_STACK_DEPTH", gl::MAX_TEXTURE_STACK_DEPTH, &[MAX_OTHER_STACK_DEPTH as i32]),
+    row(I, "MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB", gl::MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB, &[MAX_OTHER_STACK_DEPTH as i32]),
     row(I, "NUM_EXTENSIONS", gl::NUM_EXTENSIONS, &[EXTENSIONS.len() as i32]),
     row(P, "MAX_PROGRAM_ENV_PARAMETERS_ARB", gl::MAX_PROGRAM_ENV_PARAMETERS_ARB, &[LIMITS.max_program_env_parameters as i32]),
     row(P, "MAX_PROGRAM_LOCAL_PARAMETERS_ARB", gl::MAX_PROGRAM_LOCAL_PARAMETERS_ARB, &[LIMITS.max_program_local_parameters as i32]),

@@ -317,3 +317,133 @@ fn every_listed_extension_works() {
         "listed without a probe here: {missing:?}"
     );
 }
+
+/// The Context's own entry points take exactly the counts the table reports: index
+/// `n - 1` is accepted and `n` is `INVALID_VALUE` (or `INVALID_ENUM` where GL says so).
+#[test]
+fn context_calls_accept_exactly_the_reported_counts() {
+    use glemu::GlError;
+    let value = |name: &str| {
+        caps::limit_by_name(name)
+            .unwrap_or_else(|| panic!("{name} is not reported"))
+            .value[0] as u32
+    };
+    type Call = fn(&mut Context, u32) -> glemu::Result<()>;
+    let bind = |target: u32| -> Call {
+        match target {
+            gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV => |c, i| {
+                let b = buffer(c, gl::UNIFORM_BUFFER, 64)?;
+                c.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, i, b)
+            },
+            gl::ATOMIC_COUNTER_BUFFER => |c, i| {
+                let b = buffer(c, gl::ATOMIC_COUNTER_BUFFER, 64)?;
+                c.bind_buffer_base(gl::ATOMIC_COUNTER_BUFFER, i, b)
+            },
+            gl::SHADER_STORAGE_BUFFER => |c, i| {
+                let b = buffer(c, gl::SHADER_STORAGE_BUFFER, 64)?;
+                c.bind_buffer_base(gl::SHADER_STORAGE_BUFFER, i, b)
+            },
+            _ => |c, i| {
+                let b = buffer(c, gl::TRANSFORM_FEEDBACK_BUFFER, 64)?;
+                c.bind_buffer_base(gl::TRANSFORM_FEEDBACK_BUFFER, i, b)
+            },
+        }
+    };
+    let rows: &[(&str, Call, GlError)] = &[
+        (
+            "MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV",
+            bind(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV",
+            |c, i| {
+                let b = buffer(c, gl::UNIFORM_BUFFER, 64)?;
+                let n = caps::LIMITS.max_program_parameter_buffer_bindings;
+                let last = i.min(n - 1);
+                c.bind_buffer_base(gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV, last, b)?;
+                c.program_buffer_parameters_fv(gl::FRAGMENT_PROGRAM_ARB, i, 0, &[1.0])
+            },
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_ATOMIC_COUNTER_BUFFER_BINDINGS",
+            bind(gl::ATOMIC_COUNTER_BUFFER),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_SHADER_STORAGE_BUFFER_BINDINGS",
+            bind(gl::SHADER_STORAGE_BUFFER),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_TRANSFORM_FEEDBACK_BUFFERS",
+            bind(gl::TRANSFORM_FEEDBACK_BUFFER),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_VERTEX_ATTRIBS",
+            |c, i| c.vertex_attrib_4f(i, [0.0; 4]),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_VERTEX_ATTRIB_BINDINGS",
+            |c, i| c.bind_vertex_buffer(i, 0, 0, 16),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_DRAW_BUFFERS",
+            |c, i| c.color_mask_i(i, [true; 4]),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_TEXTURE_IMAGE_UNITS",
+            |c, i| c.active_texture(i),
+            GlError::InvalidEnum,
+        ),
+        (
+            "MAX_CLIP_PLANES",
+            |c, i| c.clip_plane(gl::CLIP_PLANE0 + i, [0.0; 4]),
+            GlError::InvalidEnum,
+        ),
+        (
+            "MAX_LIGHTS",
+            |c, i| c.enable(gl::LIGHT0 + i),
+            GlError::InvalidEnum,
+        ),
+        (
+            "MAX_VIEWPORTS",
+            |c, i| c.viewport_indexed_f(i, 0.0, 0.0, 1.0, 1.0),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_PATCH_VERTICES",
+            |c, i| c.patch_vertices(i + 1),
+            GlError::InvalidValue,
+        ),
+        (
+            "MAX_MODELVIEW_STACK_DEPTH",
+            |c, i| {
+                c.matrix_mode(gl::MODELVIEW)?;
+                // The current matrix is one of the stack's entries.
+                (0..i).try_for_each(|_| c.push_matrix())
+            },
+            GlError::StackOverflow,
+        ),
+    ];
+    for &(name, call, refused) in rows {
+        let n = value(name);
+        let mut c = Context::new(4, 4).expect("context");
+        if let Err(e) = call(&mut c, n - 1) {
+            panic!("{name} = {n}: {} refused: {e}", n - 1);
+        }
+        let mut c = Context::new(4, 4).expect("context");
+        match call(&mut c, n) {
+            Err(e) => assert_eq!(e.gl, refused, "{name} = {n}: {e}"),
+            Ok(()) => panic!("{name} = {n}: {n} accepted"),
+        }
+    }
+    let max = caps::MAX_TEXTURE_SIZE;
+    assert!(Context::new(max, 1).is_ok());
+    assert!(Context::new(max + 1, 1).is_err());
+}

@@ -68,13 +68,6 @@ impl Default for VertexBuffer {
     }
 }
 
-/// `MAX_VERTEX_ATTRIB_BINDINGS`.
-pub const MAX_VERTEX_ATTRIB_BINDINGS: u32 = MAX_VERTEX_ATTRIBS as u32;
-/// `MAX_VERTEX_ATTRIB_RELATIVE_OFFSET`.
-pub const MAX_VERTEX_ATTRIB_RELATIVE_OFFSET: u32 = 2047;
-/// `MAX_VERTEX_ATTRIB_STRIDE`.
-pub const MAX_VERTEX_ATTRIB_STRIDE: u32 = 2048;
-
 /// The arrays of the bound vertex array object (`slots`) plus the saved state of every
 /// other one. The bound VAO's state lives in `slots` and in the context's
 /// `ELEMENT_ARRAY_BUFFER` binding so draws and buffer deletion need not know about VAOs.

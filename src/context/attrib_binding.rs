@@ -4,11 +4,11 @@
 //! stride, divisor); `glVertexAttribPointer` is defined in terms of these calls, so the
 //! two styles mix as GL says.
 
-use super::arrays::{
-    attrib_format, ArrayState, MAX_VERTEX_ATTRIB_BINDINGS, MAX_VERTEX_ATTRIB_RELATIVE_OFFSET,
-    MAX_VERTEX_ATTRIB_STRIDE,
-};
+use super::arrays::{attrib_format, ArrayState};
 use super::Context;
+use crate::caps::{
+    MAX_VERTEX_ATTRIB_BINDINGS, MAX_VERTEX_ATTRIB_RELATIVE_OFFSET, MAX_VERTEX_ATTRIB_STRIDE,
+};
 use crate::error::{Error, Result};
 use glemu_pipeline::fetch::AttribConversion;
 

@@ -21,7 +21,7 @@ use glemu_pipeline::compute::{dispatch, ComputeState, ComputeStats};
 /// let x = ctx.get_integer_i_v(gl::MAX_COMPUTE_WORK_GROUP_COUNT, 0).unwrap();
 /// assert_eq!(x, i64::from(MAX_COMPUTE_WORK_GROUP_COUNT));
 /// ```
-pub const MAX_COMPUTE_WORK_GROUP_COUNT: u32 = 65535;
+pub const MAX_COMPUTE_WORK_GROUP_COUNT: u32 = crate::caps::MAX_COMPUTE_WORK_GROUP_COUNT;
 
 /// Index of `COMPUTE_PROGRAM_NV` among the program targets.
 const COMPUTE: usize = 5;

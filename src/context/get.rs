@@ -1,7 +1,6 @@
 //! `glGetIntegerv` for the objects and bindings glemu has: which object is bound where,
 //! the viewport and scissor box, and the implementation limits apps size things by.
 
-use super::legacy_state::{MAX_MODELVIEW_STACK_DEPTH, MAX_OTHER_STACK_DEPTH};
 use super::Context;
 use crate::caps::{self, Query};
 use crate::error::{Error, Result};
@@ -178,10 +177,6 @@ impl Context {
             gl::PROJECTION_STACK_DEPTH => one(self.stack_depth_of(gl::PROJECTION) as u32),
             gl::TEXTURE_STACK_DEPTH => one(self.stack_depth_of(gl::TEXTURE) as u32),
             gl::CURRENT_MATRIX_STACK_DEPTH_ARB => one(self.stack_depth() as u32),
-            gl::MAX_MODELVIEW_STACK_DEPTH => one(MAX_MODELVIEW_STACK_DEPTH as u32),
-            gl::MAX_PROJECTION_STACK_DEPTH
-            | gl::MAX_TEXTURE_STACK_DEPTH
-            | gl::MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB => one(MAX_OTHER_STACK_DEPTH as u32),
             gl::MAJOR_VERSION => one(caps::GL_VERSION / 10),
             gl::MINOR_VERSION => one(caps::GL_VERSION % 10),
             p => Err(Error::invalid_enum("integer state", p)),
@@ -430,7 +425,10 @@ mod tests {
         assert_eq!(get(&ctx, gl::DEPTH_FUNC), vec![gl::GEQUAL as i32]);
         assert_eq!(get(&ctx, gl::PATCH_VERTICES), vec![5]);
         assert_eq!(get(&ctx, gl::FRONT_FACE), vec![gl::CCW as i32]);
-        assert_eq!(get(&ctx, gl::MAX_VIEWPORT_DIMS), vec![16384, 16384]);
+        assert_eq!(
+            get(&ctx, gl::MAX_VIEWPORT_DIMS),
+            vec![caps::MAX_TEXTURE_SIZE as i32; 2]
+        );
         assert_eq!(get(&ctx, gl::SAMPLE_BUFFERS), vec![0]);
     }
 

@@ -6,12 +6,8 @@ use crate::error::{Error, GlError, Result};
 use crate::gl;
 use glam::{DMat4, DVec3, DVec4};
 
-/// `MAX_MODELVIEW_STACK_DEPTH`: matrices the modelview stack holds, the current one
-/// included.
-pub const MAX_MODELVIEW_STACK_DEPTH: usize = 32;
-/// `MAX_PROJECTION_STACK_DEPTH`, `MAX_TEXTURE_STACK_DEPTH` and
-/// `MAX_PROGRAM_MATRIX_STACK_DEPTH_ARB`.
-pub const MAX_OTHER_STACK_DEPTH: usize = 4;
+const MAX_MODELVIEW_STACK_DEPTH: usize = crate::caps::MAX_MODELVIEW_STACK_DEPTH as usize;
+const MAX_OTHER_STACK_DEPTH: usize = crate::caps::MAX_OTHER_STACK_DEPTH as usize;
 
 /// `glFrustum`'s matrix (GL 4.6 compatibility profile, section 12.1.1).
 fn frustum_matrix(l: f64, r: f64, b: f64, t: f64, n: f64, f: f64) -> DMat4 {

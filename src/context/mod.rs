@@ -147,12 +147,6 @@ pub(crate) fn bad_texture_unit(unit: u32, count: usize) -> Error {
     )
 }
 
-/// `MAX_VIEWPORT_DIMS` (each side): `viewport` clamps sizes to it.
-pub(crate) const MAX_VIEWPORT_DIM: i32 = crate::caps::MAX_VIEWPORT_DIM;
-/// `VIEWPORT_BOUNDS_RANGE`: `viewport` clamps its origin to it (GL 4.6 section 13.6.1),
-/// which keeps every window coordinate of a draw far inside the rasterizer's range.
-pub(crate) const VIEWPORT_BOUNDS_RANGE: [i32; 2] = [-32768, 32767];
-
 /// A GL context: the objects and state a sequence of GL calls builds, and draws that
 /// render into its framebuffer. `Send`, so it can move to a worker thread.
 ///

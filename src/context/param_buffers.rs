@@ -6,17 +6,19 @@ use super::programs::target_index;
 use super::Context;
 use crate::error::{Error, Result};
 
+use crate::caps::LIMITS;
+
 /// Parameter-buffer binding points per program target.
-const BINDINGS: u32 = 16;
-/// `MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV` (4096 vec4s) in 32-bit words.
-const MAX_WORDS: u64 = 4096 * 4;
+const BINDINGS: u32 = LIMITS.max_program_parameter_buffer_bindings;
+/// `MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV` (in vec4s) in 32-bit words.
+const MAX_WORDS: u64 = LIMITS.max_program_parameter_buffer_size as u64 * 4;
 
 /// # Chapter 11 — Parameter buffers (NV_parameter_buffer_object)
 impl Context {
     /// `glProgramBufferParametersfvNV`: writes `params` to words `word..` of the buffer
     /// bound to parameter-buffer binding `binding` of program target `target` (what
     /// `program.buffer[binding]` reads). An unknown target is `INVALID_ENUM`; a binding
-    /// past 15, or words past the buffer's end, `INVALID_VALUE`; no buffer bound there
+    /// past `MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV` - 1, or words past the buffer's end, `INVALID_VALUE`; no buffer bound there
     /// `INVALID_OPERATION`.
     ///
     /// ```

@@ -23,8 +23,7 @@ use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// Largest texture edge glemu accepts; levels beyond log2 of it are `INVALID_VALUE`.
-const MAX_LEVEL: u32 = 14;
+const MAX_LEVEL: u32 = crate::caps::MAX_TEXTURE_LEVEL;
 /// `MAX_ARRAY_TEXTURE_LAYERS` and `MAX_3D_TEXTURE_SIZE`.
 const MAX_LAYERS: i32 = crate::caps::MAX_ARRAY_TEXTURE_LAYERS as i32;
 

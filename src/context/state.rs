@@ -214,7 +214,7 @@ pub struct GlState {
 }
 
 /// Draw buffers with their own blend state (`MAX_DRAW_BUFFERS`).
-pub(crate) const MAX_DRAW_BUFFERS: usize = 8;
+pub(crate) const MAX_DRAW_BUFFERS: usize = LIMITS.max_draw_buffers as usize;
 
 /// The blend state of one draw buffer (GL 4.6 section 17.3.6) and its colour mask.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,8 @@
 //! non-indexed queries read index 0.
 
 use super::state::{MAX_DRAW_BUFFERS, MAX_VIEWPORTS};
-use super::{Context, MAX_VIEWPORT_DIM, VIEWPORT_BOUNDS_RANGE};
+use super::Context;
+use crate::caps::{MAX_VIEWPORT_DIM, VIEWPORT_BOUNDS_RANGE};
 use crate::error::{Error, Result};
 use crate::gl;
 
