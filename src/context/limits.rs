@@ -240,18 +240,12 @@ mod tests {
     fn advertised_size_limits_are_allocatable() {
         let max = MAX_TEXTURE_SIZE;
         let mut ctx = Context::new(4, 4).unwrap();
-        ctx.bind_texture(gl::TEXTURE_2D, 1).unwrap();
-        ctx.tex_image_2d(
-            gl::TEXTURE_2D,
-            0,
-            gl::RGBA8,
-            max,
-            max,
-            gl::RGBA,
-            gl::UNSIGNED_BYTE,
-            None,
-        )
-        .unwrap();
+        let largest_2d = |ctx: &mut Context, id| {
+            ctx.bind_texture(gl::TEXTURE_2D, id).unwrap();
+            let (f, ty) = (gl::RGBA, gl::UNSIGNED_BYTE);
+            ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, max, max, f, ty, None)
+        };
+        largest_2d(&mut ctx, 1).unwrap();
         assert!(ctx.memory_in_use() >= 1 << 30);
         ctx.bind_texture(gl::TEXTURE_3D, 2).unwrap();
         ctx.tex_storage_3d(gl::TEXTURE_3D, 1, gl::RGBA8, 1, 1, max as i32)
@@ -265,19 +259,7 @@ mod tests {
             .unwrap();
         // The same 2D image with too small a budget.
         ctx.set_memory_budget(ctx.memory_in_use() + (64 << 20));
-        ctx.bind_texture(gl::TEXTURE_2D, 5).unwrap();
-        let e = ctx
-            .tex_image_2d(
-                gl::TEXTURE_2D,
-                0,
-                gl::RGBA8,
-                max,
-                max,
-                gl::RGBA,
-                gl::UNSIGNED_BYTE,
-                None,
-            )
-            .unwrap_err();
+        let e = largest_2d(&mut ctx, 5).unwrap_err();
         assert_eq!(e.gl, GlError::OutOfMemory, "{e}");
         assert!(e.message.contains("memory budget"), "{e}");
         let e = ctx

@@ -14,36 +14,32 @@ pub(crate) trait Objects<V> {
     fn make_room(&mut self, n: usize) -> bool;
 }
 
-impl<V> Objects<V> for HashMap<u32, V> {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn has(&self, id: u32) -> bool {
-        self.contains_key(&id)
-    }
-    fn put(&mut self, id: u32, v: V) {
-        self.insert(id, v);
-    }
-    fn make_room(&mut self, n: usize) -> bool {
-        self.try_reserve(n).is_ok()
-    }
+/// The map types object tables use, each with its way of making room up front.
+macro_rules! objects_for {
+    ($map:ident, $room:expr) => {
+        impl<V> Objects<V> for $map<u32, V> {
+            fn count(&self) -> usize {
+                self.len()
+            }
+            fn has(&self, id: u32) -> bool {
+                self.contains_key(&id)
+            }
+            fn put(&mut self, id: u32, v: V) {
+                self.insert(id, v);
+            }
+            fn make_room(&mut self, n: usize) -> bool {
+                let room: fn(&mut Self, usize) -> bool = $room;
+                room(self, n)
+            }
+        }
+    };
 }
 
-impl<V> Objects<V> for BTreeMap<u32, V> {
-    fn count(&self) -> usize {
-        self.len()
-    }
-    fn has(&self, id: u32) -> bool {
-        self.contains_key(&id)
-    }
-    fn put(&mut self, id: u32, v: V) {
-        self.insert(id, v);
-    }
-    /// A B-tree allocates node by node; the same room in one block stands in for it.
-    fn make_room(&mut self, n: usize) -> bool {
-        Vec::<(u32, V)>::new().try_reserve_exact(n).is_ok()
-    }
-}
+objects_for!(HashMap, |m, n| m.try_reserve(n).is_ok());
+// A B-tree allocates node by node; the same room in one block stands in for it.
+objects_for!(BTreeMap, |_, n| Vec::<(u32, V)>::new()
+    .try_reserve_exact(n)
+    .is_ok());
 
 /// `glGen*`: `n` fresh names (see [`fresh`]), each given a new object `make()` in
 /// `objects`. `OUT_OF_MEMORY` when fewer than `n` names are free (`outside` counts names
