@@ -418,6 +418,7 @@ fn push_block<S: FragmentShader>(
         if c.iter().all(|&m| m == 0) {
             continue;
         }
+        count_batch(ctx, w)?;
         let qy = by + 2 * r as i32;
         block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
         w.lanes.coverage = *c;
@@ -709,6 +710,21 @@ impl Quads<'_> {
     }
 }
 
+/// Counts one fragment batch about to be shaded, and every `WATCHDOG_BATCHES` asks the
+/// draw's deadline: both the quad batches and the block path's strips pass here, so a
+/// fully covered tile of long-running fragments stops within a few dozen batches.
+#[inline]
+fn count_batch<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    w: &mut Worker<S::Scratch>,
+) -> Result<(), RasterError> {
+    w.batches = w.batches.wrapping_add(1);
+    if w.batches % WATCHDOG_BATCHES == 0 {
+        Deadline::check(ctx.state.deadline)?;
+    }
+    Ok(())
+}
+
 /// Shades the pending batch (`w.n` quads), tests and writes it; empties it.
 fn process_batch<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
@@ -717,10 +733,7 @@ fn process_batch<S: FragmentShader>(
     w: &mut Worker<S::Scratch>,
 ) -> Result<u64, RasterError> {
     let n = std::mem::take(&mut w.n);
-    w.batches = w.batches.wrapping_add(1);
-    if w.batches % WATCHDOG_BATCHES == 0 {
-        Deadline::check(ctx.state.deadline)?;
-    }
+    count_batch(ctx, w)?;
     let Some(first) = setup.prims.get(w.prim[0] as usize) else {
         return Ok(0);
     };

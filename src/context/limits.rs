@@ -190,7 +190,7 @@ impl Context {
     ///
     /// ```
     /// use glemu::{gl, Context, GlError};
-    /// use std::time::{Duration, Instant};
+    /// use std::time::Duration;
     /// let mut ctx = Context::new(128, 128).unwrap();
     /// assert_eq!(ctx.draw_time_limit(), Some(glemu::context::DEFAULT_DRAW_TIME_LIMIT));
     /// // 400,000 loop trips per fragment: minutes of work for a 128×128 rectangle.
@@ -204,11 +204,9 @@ impl Context {
     /// ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0).unwrap();
     /// ctx.enable_vertex_attrib_array(0).unwrap();
     /// ctx.set_draw_time_limit(Some(Duration::from_millis(100)));
-    /// let t0 = Instant::now();
     /// let e = ctx.draw_arrays(gl::TRIANGLES, 0, 3).unwrap_err();
     /// assert_eq!(e.gl, GlError::InvalidOperation);
     /// assert!(e.message.contains("time limit of 0.100 s"), "{e}");
-    /// assert!(t0.elapsed() < Duration::from_secs(20)); // minutes without the limit
     /// // The context keeps working.
     /// ctx.disable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
     /// ctx.clear_color([0.0, 1.0, 0.0, 1.0]).unwrap();
