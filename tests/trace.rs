@@ -157,6 +157,8 @@ fn replayed_operations_end_in_the_rendered_pixel() {
         ("tessellation/tess_quad_levels_fill.shader_test", 32, 32),
         ("geometry/gs_triangle_recolor.shader_test", 32, 20),
         ("legacy/arbfp_cmp_kil_lrp.shader_test", 40, 40),
+        ("legacy/ff_fog_linear.shader_test", 32, 32),
+        ("legacy/arbfp_fog_linear_option.shader_test", 16, 21),
     ] {
         let path = root().join("reftests/scenes").join(scene);
         let text = std::fs::read_to_string(&path).expect("scene");

@@ -357,6 +357,7 @@ impl<'a> ProgramShader<'a> {
                 .iter()
                 .map(|o| o.binding.clone())
                 .collect(),
+            fogged: None,
             killed: s.ls.kill_mask() & (1 << lane) != 0,
             error: r.as_ref().err().map(|e| e.to_string()),
         });
@@ -604,6 +605,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         };
         // Tracing costs one check per batch when off.
         let traced = self.trace.and_then(|t| Some((t, t.lane_in(batch, lanes)?)));
+        let fog_trace = traced;
         match traced {
             None => self
                 .fp
@@ -649,6 +651,9 @@ impl<'a> FragmentShader for ProgramShader<'a> {
                     let v = f32::from_bits(col[ch][i]);
                     col[ch][i] = (f * v + (1.0 - f) * p.color[ch]).to_bits();
                 }
+            }
+            if let Some((t, lane)) = fog_trace {
+                t.amend_last(|f| f.fogged = Some(std::array::from_fn(|c| col[c][lane])));
             }
         }
         out.kill = s.ls.kill_mask();

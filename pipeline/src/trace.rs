@@ -55,6 +55,9 @@ pub struct TracedFragment {
     /// What each output slot is (`Program::outputs` bindings of the program that ran:
     /// fixed-function fragment processing runs a generated one).
     pub output_bindings: Vec<glemu_programs::ir::OutputBinding>,
+    /// Colour output 0 after `OPTION ARB_fog_*` (or fixed-function fog) blended the fog
+    /// colour in, when fog applies (raw bits); this is what the per-fragment operations get.
+    pub fogged: Option<[u32; 4]>,
     /// KIL discarded it.
     pub killed: bool,
     /// The run failed (the draw fails with the same error).
@@ -103,6 +106,18 @@ impl FragmentTrace {
     /// Takes what was recorded so far.
     pub fn take(&self) -> Vec<TracedFragment> {
         std::mem::take(&mut *self.fragments.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// Changes the last recorded fragment (what happens to it after the program).
+    pub(crate) fn amend_last(&self, change: impl FnOnce(&mut TracedFragment)) {
+        if let Some(f) = self
+            .fragments
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .last_mut()
+        {
+            change(f);
+        }
     }
 
     pub(crate) fn push(&self, f: TracedFragment) {

@@ -588,6 +588,9 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
             };
             let Some((prog, text, first)) = &t.program else {
                 s += "    (fixed-function fragment processing: no program to trace)\n";
+                if let Some(c) = &f.fogged {
+                    s += &format!("    after fog: colour {}\n", vec4_text(c));
+                }
                 if let Some(o) = ops {
                     ops_lines(o, &mut s);
                 }
@@ -606,6 +609,9 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
             s += "    outputs:\n";
             for (slot, v) in prog.outputs.iter().zip(&f.outputs) {
                 s += &format!("      {:?} = {}\n", slot.binding, vec4_text(v));
+            }
+            if let Some(c) = &f.fogged {
+                s += &format!("    after fog: colour {}\n", vec4_text(c));
             }
             if f.killed {
                 s += "    killed by KIL: no colour, depth or stencil write\n";
@@ -709,7 +715,7 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
                         "ops": ops,
                         "primitive": f.primitive, "sample": f.sample, "coverage": f.coverage,
                         "position": f.position, "inputs": f.inputs, "outputs": f.outputs,
-                        "killed": f.killed, "error": f.error, "steps": steps,
+                        "killed": f.killed, "error": f.error, "steps": steps, "fogged": f.fogged,
                         "truncated": f.trace.truncated,
                     })
                 })
