@@ -1,9 +1,120 @@
-//! `glEnable` / `glDisable` / `glIsEnabled`.
+//! `glEnable` / `glDisable` / `glIsEnabled`: one table says what each capability
+//! switches, and all three calls read it.
 
-use super::state::{self, GlState};
+use super::state::{self, tex_enable, GlState};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+
+/// What a capability switches.
+#[derive(Copy, Clone)]
+enum Switch {
+    /// A flag of the state: how to read it and how to set it.
+    Flag(fn(&GlState) -> bool, fn(&mut GlState, bool)),
+    /// The fixed-function texture target bit of the active unit.
+    Texture(u8),
+    /// The program of a target, by its index in `programs::TARGETS`.
+    Program(usize),
+    /// User clip plane / clip distance `n`.
+    ClipPlane(u32),
+    /// Fixed-function light `n`.
+    Light(usize),
+    /// Accepted and without effect on what glemu renders (smoothing, dither).
+    Ignored,
+    /// Accepted when disabled; enabling is "not supported" (alpha test, texgen).
+    Unsupported,
+}
+
+/// `Switch::Flag` for the boolean field `$f` of the state.
+macro_rules! flag {
+    ($f:ident) => {
+        Switch::Flag(|s| s.$f, |s, on| s.$f = on)
+    };
+}
+
+/// Every capability with a fixed enum value.
+const CAPABILITIES: &[(u32, Switch)] = &[
+    (gl::DEPTH_TEST, flag!(depth_test)),
+    (gl::STENCIL_TEST, flag!(stencil_test)),
+    // BLEND enables every draw buffer's blending and reports draw buffer 0's.
+    (
+        gl::BLEND,
+        Switch::Flag(
+            |s| s.draw_blend[0].enabled,
+            |s, on| s.draw_blend.iter_mut().for_each(|b| b.enabled = on),
+        ),
+    ),
+    // SCISSOR_TEST switches every viewport's scissor test and reports viewport 0's.
+    (
+        gl::SCISSOR_TEST,
+        Switch::Flag(
+            |s| s.scissor_test & 1 != 0,
+            |s, on| s.scissor_test = if on { !0 } else { 0 },
+        ),
+    ),
+    (gl::CULL_FACE, flag!(cull_face)),
+    (gl::POLYGON_OFFSET_FILL, flag!(polygon_offset_fill)),
+    (gl::POLYGON_OFFSET_LINE, flag!(polygon_offset_line)),
+    (gl::POLYGON_OFFSET_POINT, flag!(polygon_offset_point)),
+    (gl::MULTISAMPLE, flag!(multisample)),
+    (gl::SAMPLE_SHADING, flag!(sample_shading)),
+    (gl::SAMPLE_ALPHA_TO_COVERAGE, flag!(alpha_to_coverage)),
+    (gl::SAMPLE_ALPHA_TO_ONE, flag!(alpha_to_one)),
+    (gl::SAMPLE_MASK, flag!(sample_mask_enabled)),
+    (gl::DEPTH_CLAMP, flag!(depth_clamp)),
+    (gl::RASTERIZER_DISCARD, flag!(rasterizer_discard)),
+    (gl::PROGRAM_POINT_SIZE, flag!(program_point_size)),
+    (gl::VERTEX_PROGRAM_TWO_SIDE, flag!(two_side)),
+    (gl::POINT_SPRITE, flag!(point_sprite)),
+    (gl::PRIMITIVE_RESTART, flag!(primitive_restart)),
+    (gl::FRAMEBUFFER_SRGB, flag!(framebuffer_srgb)),
+    (gl::COLOR_LOGIC_OP, flag!(logic_op)),
+    (gl::FOG, flag!(fog_enabled)),
+    (gl::LIGHTING, flag!(lighting)),
+    (gl::NORMALIZE, flag!(normalize)),
+    (gl::COLOR_MATERIAL, flag!(color_material)),
+    (gl::COLOR_SUM, flag!(color_sum)),
+    (gl::TEXTURE_1D, Switch::Texture(tex_enable::T1D)),
+    (gl::TEXTURE_2D, Switch::Texture(tex_enable::T2D)),
+    (gl::TEXTURE_3D, Switch::Texture(tex_enable::T3D)),
+    (gl::TEXTURE_CUBE_MAP, Switch::Texture(tex_enable::CUBE)),
+    (gl::TEXTURE_RECTANGLE, Switch::Texture(tex_enable::RECT)),
+    (gl::VERTEX_PROGRAM_ARB, Switch::Program(0)),
+    (gl::FRAGMENT_PROGRAM_ARB, Switch::Program(1)),
+    (gl::FRAGMENT_PROGRAM_NV, Switch::Program(1)),
+    (gl::GEOMETRY_PROGRAM_NV, Switch::Program(2)),
+    (gl::TESS_CONTROL_PROGRAM_NV, Switch::Program(3)),
+    (gl::TESS_EVALUATION_PROGRAM_NV, Switch::Program(4)),
+    (gl::COMPUTE_PROGRAM_NV, Switch::Program(5)),
+    (gl::DITHER, Switch::Ignored),
+    (gl::LINE_SMOOTH, Switch::Ignored),
+    (gl::POINT_SMOOTH, Switch::Ignored),
+    (gl::POLYGON_SMOOTH, Switch::Ignored),
+    (gl::ALPHA_TEST, Switch::Unsupported),
+];
+
+/// What `cap` switches; `INVALID_ENUM` for anything else.
+fn switch(cap: u32) -> Result<Switch> {
+    if let Some((_, s)) = CAPABILITIES.iter().find(|(c, _)| *c == cap) {
+        return Ok(*s);
+    }
+    if let Some(n) = cap
+        .checked_sub(gl::CLIP_PLANE0)
+        .filter(|&n| (n as usize) < state::MAX_CLIP_PLANES)
+    {
+        return Ok(Switch::ClipPlane(n));
+    }
+    if let Some(n) = cap
+        .checked_sub(gl::LIGHT0)
+        .filter(|&n| (n as usize) < state::MAX_LIGHTS)
+    {
+        return Ok(Switch::Light(n as usize));
+    }
+    if (gl::TEXTURE_GEN_S..=gl::TEXTURE_GEN_Q).contains(&cap) {
+        return Ok(Switch::Unsupported);
+    }
+    Err(Error::invalid_enum("capability", cap))
+}
 
 /// # Capabilities
 ///
@@ -43,146 +154,105 @@ impl Context {
     /// assert!(!ctx.is_enabled(gl::DEPTH_TEST).unwrap());
     /// ```
     pub fn is_enabled(&self, cap: u32) -> Result<bool> {
-        use state::tex_enable as te;
         let st = &self.st;
-        let tex = |bit: u8| {
-            st.texture_enables
+        Ok(match switch(cap)? {
+            Switch::Flag(get, _) => get(st),
+            Switch::Texture(bit) => st
+                .texture_enables
                 .get(st.active_texture as usize)
-                .is_some_and(|e| e & bit != 0)
-        };
-        Ok(match cap {
-            gl::DEPTH_TEST => st.depth_test,
-            gl::STENCIL_TEST => st.stencil_test,
-            gl::BLEND => st.draw_blend[0].enabled,
-            gl::SCISSOR_TEST => st.scissor_test & 1 != 0,
-            gl::CULL_FACE => st.cull_face,
-            gl::POLYGON_OFFSET_FILL => st.polygon_offset_fill,
-            gl::POLYGON_OFFSET_LINE => st.polygon_offset_line,
-            gl::POLYGON_OFFSET_POINT => st.polygon_offset_point,
-            gl::MULTISAMPLE => st.multisample,
-            gl::SAMPLE_SHADING => st.sample_shading,
-            gl::SAMPLE_ALPHA_TO_COVERAGE => st.alpha_to_coverage,
-            gl::SAMPLE_ALPHA_TO_ONE => st.alpha_to_one,
-            gl::SAMPLE_MASK => st.sample_mask_enabled,
-            gl::DEPTH_CLAMP => st.depth_clamp,
-            gl::RASTERIZER_DISCARD => st.rasterizer_discard,
-            gl::PROGRAM_POINT_SIZE => st.program_point_size,
-            gl::VERTEX_PROGRAM_TWO_SIDE => st.two_side,
-            gl::POINT_SPRITE => st.point_sprite,
-            gl::PRIMITIVE_RESTART => st.primitive_restart,
-            gl::FRAMEBUFFER_SRGB => st.framebuffer_srgb,
-            gl::COLOR_LOGIC_OP => st.logic_op,
-            gl::FOG => st.fog_enabled,
-            gl::LIGHTING => st.lighting,
-            gl::TEXTURE_1D => tex(te::T1D),
-            gl::TEXTURE_2D => tex(te::T2D),
-            gl::TEXTURE_3D => tex(te::T3D),
-            gl::TEXTURE_CUBE_MAP => tex(te::CUBE),
-            gl::TEXTURE_RECTANGLE => tex(te::RECT),
-            gl::VERTEX_PROGRAM_ARB => st.program_enabled[0],
-            gl::FRAGMENT_PROGRAM_ARB | gl::FRAGMENT_PROGRAM_NV => st.program_enabled[1],
-            gl::GEOMETRY_PROGRAM_NV => st.program_enabled[2],
-            gl::TESS_CONTROL_PROGRAM_NV => st.program_enabled[3],
-            gl::TESS_EVALUATION_PROGRAM_NV => st.program_enabled[4],
-            gl::COMPUTE_PROGRAM_NV => st.program_enabled[5],
-            c if (gl::CLIP_PLANE0..gl::CLIP_PLANE0 + state::MAX_CLIP_PLANES as u32)
-                .contains(&c) =>
-            {
-                st.clip_enabled & (1 << (c - gl::CLIP_PLANE0)) != 0
-            }
-            c if (gl::LIGHT0..gl::LIGHT0 + state::MAX_LIGHTS as u32).contains(&c) => {
-                st.light_enabled[(c - gl::LIGHT0) as usize]
-            }
-            gl::NORMALIZE => st.normalize,
-            gl::COLOR_MATERIAL => st.color_material,
-            gl::COLOR_SUM => st.color_sum,
-            gl::DITHER
-            | gl::LINE_SMOOTH
-            | gl::POINT_SMOOTH
-            | gl::POLYGON_SMOOTH
-            | gl::ALPHA_TEST => false,
-            c if (gl::TEXTURE_GEN_S..=gl::TEXTURE_GEN_Q).contains(&c) => false,
-            c => return Err(Error::invalid_enum("capability", c)),
+                .is_some_and(|e| e & bit != 0),
+            Switch::Program(t) => st.program_enabled.get(t).copied().unwrap_or(false),
+            Switch::ClipPlane(n) => st.clip_enabled & (1 << n) != 0,
+            Switch::Light(n) => st.light_enabled.get(n).copied().unwrap_or(false),
+            Switch::Ignored | Switch::Unsupported => false,
         })
     }
 
     fn set_capability(&mut self, cap: u32, on: bool) -> Result<()> {
-        Self::capability(&mut self.st, cap, on)
-    }
-
-    fn capability(st: &mut GlState, cap: u32, on: bool) -> Result<()> {
-        use state::tex_enable as te;
-        let unit = st.active_texture as usize;
-        let set_tex = |st: &mut GlState, bit: u8| {
-            if let Some(e) = st.texture_enables.get_mut(unit) {
+        let st = &mut self.st;
+        match switch(cap)? {
+            Switch::Flag(_, set) => set(st, on),
+            Switch::Texture(bit) => {
+                if let Some(e) = st.texture_enables.get_mut(st.active_texture as usize) {
+                    if on {
+                        *e |= bit
+                    } else {
+                        *e &= !bit
+                    }
+                }
+            }
+            Switch::Program(t) => {
+                if let Some(e) = st.program_enabled.get_mut(t) {
+                    *e = on;
+                }
+            }
+            Switch::ClipPlane(n) => {
                 if on {
-                    *e |= bit
+                    st.clip_enabled |= 1 << n
                 } else {
-                    *e &= !bit
+                    st.clip_enabled &= !(1 << n)
                 }
             }
-        };
-        match cap {
-            gl::DEPTH_TEST => st.depth_test = on,
-            gl::STENCIL_TEST => st.stencil_test = on,
-            gl::BLEND => st.draw_blend.iter_mut().for_each(|b| b.enabled = on),
-            gl::SCISSOR_TEST => st.scissor_test = if on { !0 } else { 0 },
-            gl::CULL_FACE => st.cull_face = on,
-            gl::POLYGON_OFFSET_FILL => st.polygon_offset_fill = on,
-            gl::POLYGON_OFFSET_LINE => st.polygon_offset_line = on,
-            gl::POLYGON_OFFSET_POINT => st.polygon_offset_point = on,
-            gl::MULTISAMPLE => st.multisample = on,
-            gl::SAMPLE_SHADING => st.sample_shading = on,
-            gl::SAMPLE_ALPHA_TO_COVERAGE => st.alpha_to_coverage = on,
-            gl::SAMPLE_ALPHA_TO_ONE => st.alpha_to_one = on,
-            gl::SAMPLE_MASK => st.sample_mask_enabled = on,
-            gl::DEPTH_CLAMP => st.depth_clamp = on,
-            gl::RASTERIZER_DISCARD => st.rasterizer_discard = on,
-            gl::PROGRAM_POINT_SIZE => st.program_point_size = on,
-            gl::VERTEX_PROGRAM_TWO_SIDE => st.two_side = on,
-            gl::POINT_SPRITE => st.point_sprite = on,
-            gl::PRIMITIVE_RESTART => st.primitive_restart = on,
-            gl::FRAMEBUFFER_SRGB => st.framebuffer_srgb = on,
-            gl::COLOR_LOGIC_OP => st.logic_op = on,
-            gl::FOG => st.fog_enabled = on,
-            gl::LIGHTING => st.lighting = on,
-            gl::TEXTURE_1D => set_tex(st, te::T1D),
-            gl::TEXTURE_2D => set_tex(st, te::T2D),
-            gl::TEXTURE_3D => set_tex(st, te::T3D),
-            gl::TEXTURE_CUBE_MAP => set_tex(st, te::CUBE),
-            gl::TEXTURE_RECTANGLE => set_tex(st, te::RECT),
-            gl::VERTEX_PROGRAM_ARB => st.program_enabled[0] = on,
-            gl::FRAGMENT_PROGRAM_ARB | gl::FRAGMENT_PROGRAM_NV => st.program_enabled[1] = on,
-            gl::GEOMETRY_PROGRAM_NV => st.program_enabled[2] = on,
-            gl::TESS_CONTROL_PROGRAM_NV => st.program_enabled[3] = on,
-            gl::TESS_EVALUATION_PROGRAM_NV => st.program_enabled[4] = on,
-            gl::COMPUTE_PROGRAM_NV => st.program_enabled[5] = on,
-            // Accepted and without effect on what glemu renders (smoothing, dither and
-            // texgen are not part of the program paths).
-            gl::NORMALIZE => st.normalize = on,
-            gl::COLOR_MATERIAL => st.color_material = on,
-            gl::COLOR_SUM => st.color_sum = on,
-            gl::DITHER | gl::LINE_SMOOTH | gl::POINT_SMOOTH | gl::POLYGON_SMOOTH => {}
-            c if (gl::CLIP_PLANE0..gl::CLIP_PLANE0 + state::MAX_CLIP_PLANES as u32)
-                .contains(&c) =>
-            {
-                let bit = 1 << (c - gl::CLIP_PLANE0);
+            Switch::Light(n) => {
+                if let Some(e) = st.light_enabled.get_mut(n) {
+                    *e = on;
+                }
+            }
+            Switch::Ignored => {}
+            Switch::Unsupported => {
                 if on {
-                    st.clip_enabled |= bit
-                } else {
-                    st.clip_enabled &= !bit
+                    return Err(Error::not_supported(format!(
+                        "capability {}",
+                        gl::name(cap)
+                    )));
                 }
             }
-            c if (gl::LIGHT0..gl::LIGHT0 + state::MAX_LIGHTS as u32).contains(&c) => {
-                st.light_enabled[(c - gl::LIGHT0) as usize] = on
-            }
-            c if c == gl::ALPHA_TEST || (gl::TEXTURE_GEN_S..=gl::TEXTURE_GEN_Q).contains(&c) => {
-                if on {
-                    return Err(Error::not_supported(format!("capability {}", gl::name(c))));
-                }
-            }
-            c => return Err(Error::invalid_enum("capability", c)),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every capability glemu switches reads back as set, and only its own state moves.
+    #[test]
+    fn enable_disable_and_is_enabled_agree() {
+        let caps = CAPABILITIES
+            .iter()
+            .map(|(c, _)| *c)
+            .chain((0..state::MAX_CLIP_PLANES as u32).map(|n| gl::CLIP_PLANE0 + n))
+            .chain((0..state::MAX_LIGHTS as u32).map(|n| gl::LIGHT0 + n));
+        for cap in caps {
+            let mut ctx = Context::new(4, 4).unwrap();
+            let before = ctx.is_enabled(cap).unwrap();
+            match switch(cap).unwrap() {
+                Switch::Ignored => {
+                    ctx.enable(cap).unwrap();
+                    assert!(!ctx.is_enabled(cap).unwrap());
+                }
+                Switch::Unsupported => {
+                    assert!(ctx.enable(cap).is_err());
+                    ctx.disable(cap).unwrap();
+                    assert!(!ctx.is_enabled(cap).unwrap());
+                }
+                _ => {
+                    ctx.enable(cap).unwrap();
+                    assert!(ctx.is_enabled(cap).unwrap(), "{}", gl::name(cap));
+                    ctx.disable(cap).unwrap();
+                    assert!(!ctx.is_enabled(cap).unwrap(), "{}", gl::name(cap));
+                    // Only MULTISAMPLE starts enabled.
+                    assert_eq!(before, cap == gl::MULTISAMPLE, "{}", gl::name(cap));
+                }
+            }
+        }
+        let mut ctx = Context::new(4, 4).unwrap();
+        ctx.enable(gl::LIGHT0 + 1).unwrap();
+        assert!(!ctx.is_enabled(gl::LIGHT0).unwrap());
+        assert!(ctx.enable(gl::LIGHT0 + state::MAX_LIGHTS as u32).is_err());
+        assert!(ctx
+            .is_enabled(gl::CLIP_PLANE0 + state::MAX_CLIP_PLANES as u32)
+            .is_err());
     }
 }
