@@ -7,7 +7,7 @@
 
 use crate::error::PipelineError;
 use crate::images::{self, ImageUnit};
-use crate::memory::{read_le, write_le, Buffer, GpuMemory};
+use crate::memory::{atomic_on, Buffer, GpuMemory};
 use crate::state::{BufferRange, TextureUnit};
 use glemu_programs::exec::{
     Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
@@ -347,24 +347,6 @@ impl Env for StageEnv<'_> {
             .copied()
             .ok_or_else(|| EnvError(format!("subroutine uniform {slot} has no value")))
     }
-}
-
-/// Read-modify-write of `size` bytes under the buffer's lock.
-pub fn atomic_on(
-    buf: &Buffer,
-    off: u64,
-    size: u64,
-    update: &dyn Fn(u64) -> Option<u64>,
-) -> Option<u64> {
-    let mut data = buf.lock();
-    let start = usize::try_from(off).ok()?;
-    let end = start.checked_add(size as usize)?;
-    let bytes = data.get_mut(start..end)?;
-    let old = read_le(bytes);
-    if let Some(new) = update(old) {
-        write_le(bytes, new);
-    }
-    Some(old)
 }
 
 /// The `Env` methods a stage's environment takes unchanged from its `base: StageEnv`

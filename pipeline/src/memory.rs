@@ -459,8 +459,7 @@ impl GpuMemory {
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<u64, MemFault> {
         let (buf, off) = self.resolve(address, size, size)?;
-        crate::env::atomic_on(&buf, off, size, update)
-            .ok_or_else(|| self.fault(MemFault::Unmapped { address }))
+        atomic_on(&buf, off, size, update).ok_or_else(|| self.fault(MemFault::Unmapped { address }))
     }
 
     /// Performs an atomic read-modify-write and returns the old value (0 on a fault, which
@@ -489,6 +488,24 @@ impl GpuMemory {
         }
         Ok(Ok(old))
     }
+}
+
+/// Read-modify-write of `size` bytes under the buffer's lock.
+pub fn atomic_on(
+    buf: &Buffer,
+    off: u64,
+    size: u64,
+    update: &dyn Fn(u64) -> Option<u64>,
+) -> Option<u64> {
+    let mut data = buf.lock();
+    let start = usize::try_from(off).ok()?;
+    let end = start.checked_add(size as usize)?;
+    let bytes = data.get_mut(start..end)?;
+    let old = read_le(bytes);
+    if let Some(new) = update(old) {
+        write_le(bytes, new);
+    }
+    Some(old)
 }
 
 /// Reads up to 8 little-endian bytes as an integer.
