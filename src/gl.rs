@@ -717,13 +717,6 @@ pub fn enum_by_name(name: &str) -> Option<u32> {
         .map(|&(_, v)| v)
 }
 
-/// The canonical name of an error code, for messages.
-///
-/// ```
-/// use glemu::gl;
-/// assert_eq!(gl::error_name(gl::INVALID_VALUE), "GL_INVALID_VALUE");
-/// assert_eq!(gl::error_name(0xFFFF), "GL_UNKNOWN_ERROR");
-/// ```
 /// An enum as error messages print it: its names and value, `GL_TEXTURE_2D (0x0DE1)`;
 /// a value several names share lists them (`GL_ONE/GL_LINES (0x0001)`, at most three);
 /// a value with no name is its hex alone.
@@ -761,6 +754,12 @@ impl std::fmt::Display for EnumName {
 }
 
 /// The GL name of an error code (`GL_INVALID_ENUM` ...), as [`crate::GlError::name`] gives.
+///
+/// ```
+/// use glemu::gl;
+/// assert_eq!(gl::error_name(gl::INVALID_VALUE), "GL_INVALID_VALUE");
+/// assert_eq!(gl::error_name(0xFFFF), "GL_UNKNOWN_ERROR");
+/// ```
 pub fn error_name(code: u32) -> &'static str {
     match code {
         NO_ERROR => "GL_NO_ERROR",

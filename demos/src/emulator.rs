@@ -346,7 +346,6 @@ mod tests {
         let mut ctx = context_for(&mut demo, w, h).unwrap();
         demo.draw(&mut ctx, 0.5).unwrap();
         let img = ctx.read_image().unwrap();
-        img.save("/tmp/heat96.png").unwrap();
         let near = |c: &[f32; 4], p: [u8; 4]| {
             (0..4).all(|i| (c[i] * 255.0 - f32::from(p[i])).abs() <= 1.0)
         };

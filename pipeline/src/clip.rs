@@ -289,7 +289,7 @@ impl<'a> ClipContext<'a> {
     }
 
     fn clip_vert(&self, v: usize, exact_xy: bool) -> ClipVert {
-        let pos = self.verts.position(v);
+        let pos = self.position(v);
         let user = self.user_distances(v, pos);
         ClipVert {
             pos,
@@ -352,14 +352,14 @@ impl<'a> ClipContext<'a> {
             return v as u32;
         }
         let base = self.shared.vertices.len() as u32;
-        let win = self.window(self.verts.position(v), self.point_size(v), viewport);
+        let win = self.window(self.position(v), self.point_size(v), viewport);
         let vary = self.shared.vertex_varyings(v as u32).unwrap_or(&[]);
         base + out.push_vertex(win, vary)
     }
 
     /// Which planes vertex `v` is outside of, with x and y against the view volume.
     fn exact_outcode(&self, v: usize) -> u32 {
-        let pos = self.verts.position(v);
+        let pos = self.position(v);
         let user = self.user_distances(v, pos);
         outside(&distances(pos, &user, &self.planes, true))
     }

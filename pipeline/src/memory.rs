@@ -125,8 +125,9 @@ impl Buffer {
 
     /// Locks the contents (waiting for other threads). Poisoning is ignored: a
     /// panicking holder cannot leave the bytes in a state that is unsafe to read. Only
-    /// for accesses that end before the caller does anything else; callers that may
-    /// run while a [`HeldBytes`] guard lives check [`Buffer::is_held`] first.
+    /// for accesses that end before the caller does anything else. Draws and dispatches
+    /// lock without asking [`Buffer::is_held`]: the Context refuses them while any
+    /// mapping guard of its buffers lives, so no [`HeldBytes`] can be out then.
     pub fn lock(&self) -> LockedBytes<'_> {
         LockedBytes(self.raw_lock())
     }

@@ -424,11 +424,7 @@ impl Ctx<'_> {
             None => (shared, i as usize),
             Some(k) => (self.extra, k),
         };
-        let nv = input.varyings_per_vertex;
-        let (Some(v), Some(vary)) = (
-            input.vertices.get(k),
-            input.varyings.get(k * nv..k * nv + nv),
-        ) else {
+        let (Some(v), Some(vary)) = (input.vertices.get(k), input.vertex_varyings(k as u32)) else {
             return Err(bad_vertex(i));
         };
         if v.pos[0].abs() > MAX_COORD || v.pos[1].abs() > MAX_COORD {

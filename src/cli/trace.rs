@@ -5,7 +5,7 @@ use super::trace_ops::{self, DrawOps, FragmentOps};
 use crate::scene::{self, Command, RunOptions, Runner};
 use crate::{gl, Context, FragmentTrace, TracedFragment};
 use glemu_programs::exec::{TraceOperand, TraceStep};
-use glemu_programs::ir::{DataType, Opcode, Program, Stage};
+use glemu_programs::ir::{DataType, OpClass, Opcode, Program, Stage};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -372,23 +372,7 @@ fn span_text(text: &str, start: u32, end: u32, fallback: &str) -> String {
 }
 
 fn is_flow(op: Opcode) -> bool {
-    use Opcode::*;
-    matches!(
-        op,
-        If | Else
-            | EndIf
-            | Rep
-            | EndRep
-            | Loop
-            | EndLoop
-            | Brk
-            | Cont
-            | Bra
-            | Cal
-            | Cali
-            | Ret
-            | Kil
-    )
+    op.class() == OpClass::Flow && !matches!(op, Opcode::Pusha | Opcode::Popa)
 }
 
 fn step_lines(step: &TraceStep, prog: &Program, text: &str, first_line: usize, s: &mut String) {

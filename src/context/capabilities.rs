@@ -79,19 +79,34 @@ const CAPABILITIES: &[(u32, Switch)] = &[
     (gl::TEXTURE_3D, Switch::Texture(tex_enable::T3D)),
     (gl::TEXTURE_CUBE_MAP, Switch::Texture(tex_enable::CUBE)),
     (gl::TEXTURE_RECTANGLE, Switch::Texture(tex_enable::RECT)),
-    (gl::VERTEX_PROGRAM_ARB, Switch::Program(0)),
-    (gl::FRAGMENT_PROGRAM_ARB, Switch::Program(1)),
-    (gl::FRAGMENT_PROGRAM_NV, Switch::Program(1)),
-    (gl::GEOMETRY_PROGRAM_NV, Switch::Program(2)),
-    (gl::TESS_CONTROL_PROGRAM_NV, Switch::Program(3)),
-    (gl::TESS_EVALUATION_PROGRAM_NV, Switch::Program(4)),
-    (gl::COMPUTE_PROGRAM_NV, Switch::Program(5)),
+    (gl::VERTEX_PROGRAM_ARB, program(gl::VERTEX_PROGRAM_ARB)),
+    (gl::FRAGMENT_PROGRAM_ARB, program(gl::FRAGMENT_PROGRAM_ARB)),
+    (gl::FRAGMENT_PROGRAM_NV, program(gl::FRAGMENT_PROGRAM_NV)),
+    (gl::GEOMETRY_PROGRAM_NV, program(gl::GEOMETRY_PROGRAM_NV)),
+    (
+        gl::TESS_CONTROL_PROGRAM_NV,
+        program(gl::TESS_CONTROL_PROGRAM_NV),
+    ),
+    (
+        gl::TESS_EVALUATION_PROGRAM_NV,
+        program(gl::TESS_EVALUATION_PROGRAM_NV),
+    ),
+    (gl::COMPUTE_PROGRAM_NV, program(gl::COMPUTE_PROGRAM_NV)),
     (gl::DITHER, Switch::Ignored),
     (gl::LINE_SMOOTH, Switch::Ignored),
     (gl::POINT_SMOOTH, Switch::Ignored),
     (gl::POLYGON_SMOOTH, Switch::Ignored),
     (gl::ALPHA_TEST, Switch::Unsupported),
 ];
+
+/// A program target's switch, at its index in the program table (`target_index`), so the
+/// two cannot disagree.
+const fn program(target: u32) -> Switch {
+    match super::programs::target_index(target) {
+        Some(i) => Switch::Program(i),
+        None => Switch::Unsupported,
+    }
+}
 
 /// What `cap` switches; `INVALID_ENUM` for anything else.
 fn switch(cap: u32) -> Result<Switch> {

@@ -52,7 +52,7 @@ pub const TARGETS: [u32; 6] = [
 /// assert_eq!(target_index(gl::FRAGMENT_PROGRAM_NV), target_index(gl::FRAGMENT_PROGRAM_ARB));
 /// assert_eq!(target_index(gl::TRIANGLES), None);
 /// ```
-pub fn target_index(target: u32) -> Option<usize> {
+pub const fn target_index(target: u32) -> Option<usize> {
     match target {
         gl::VERTEX_PROGRAM_ARB => Some(0),
         gl::FRAGMENT_PROGRAM_ARB | gl::FRAGMENT_PROGRAM_NV => Some(1),

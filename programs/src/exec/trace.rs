@@ -341,4 +341,9 @@ impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
     fn memory_barrier(&mut self) -> Result<(), EnvError> {
         self.inner.memory_barrier()
     }
+    // Without it a traced draw would ignore the draw's deadline (the default never
+    // interrupts) and run a long loop to the instruction budget.
+    fn interrupted(&mut self) -> bool {
+        self.inner.interrupted()
+    }
 }

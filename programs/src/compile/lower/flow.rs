@@ -44,25 +44,7 @@ pub(crate) struct CallCtx {
 
 /// Instructions a stretch of straight-line code can hold.
 fn plain(op: Opcode) -> bool {
-    use Opcode::*;
-    !matches!(
-        op,
-        If | Else
-            | EndIf
-            | Rep
-            | EndRep
-            | Loop
-            | EndLoop
-            | Brk
-            | Cont
-            | Bra
-            | Cal
-            | Cali
-            | Ret
-            | Kil
-            | Pusha
-            | Popa
-    )
+    op.class() != crate::ir::OpClass::Flow
 }
 
 /// Matching instruction of a flow instruction (`scan::check` verified the structure).
