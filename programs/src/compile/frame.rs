@@ -2,7 +2,6 @@
 //! files and the run's outputs), and the interpreter step kernels call for the
 //! instructions they do not lower themselves.
 
-use super::native;
 use crate::exec::executor::{self, Frame as CtlFrame, Group, Next, Run};
 use crate::exec::texture;
 use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState, TexCall, TexOffsets, Vec4, MAX_LANES};
@@ -73,57 +72,6 @@ pub(crate) struct Frame {
     pub error: Option<(u32, ExecErrorKind)>,
     /// A panic raised inside an interpreted step, resumed once the kernel returned.
     pub panic: Option<Box<dyn Any + Send>>,
-}
-
-/// Run `code` over `state` (already checked against the kernel) and hand its status and
-/// frame to `then`. The frame stays where it was built: returning it by value cost a
-/// copy per batch that stalled on store forwarding (13 % of a one-instruction fragment
-/// program's scene).
-#[allow(clippy::too_many_arguments)]
-#[inline]
-pub(crate) fn run<E: Env + ?Sized, R>(
-    code: &native::Code,
-    prog: &Program,
-    state: &mut LaneState,
-    active: u32,
-    params: &[[u32; 4]],
-    budget: u64,
-    env: &mut E,
-    then: impl FnOnce(u32, &mut Frame) -> R,
-) -> R {
-    let mut frame = Frame {
-        inputs: state.inputs.lo.as_ptr().cast::<u32>(),
-        outputs: state.outputs.lo.as_mut_ptr().cast::<u32>(),
-        temps: state.temps.lo.as_mut_ptr().cast::<u32>(),
-        address: state.address.as_mut_ptr().cast::<i32>(),
-        cc: state.cc.as_mut_ptr().cast::<u8>(),
-        params: params.as_ptr().cast::<u32>(),
-        step: native::step_entry::<E>,
-        texture: native::texture_entry::<E>,
-        active,
-        error_pc: 0,
-        budget,
-        loop_counter: 0,
-        kill: 0,
-        instructions: 0,
-        lane_instructions: 0,
-        env: std::ptr::null_mut(),
-        // Taken last: the register-file pointers above come from the vectors' own
-        // buffers, which a later reborrow of the state does not invalidate.
-        state,
-        prog,
-        params_slice: params,
-        stats: ExecStats::default(),
-        error: None,
-        panic: None,
-    };
-    let mut env_ref: &mut E = env;
-    frame.env = (&mut env_ref as *mut &mut E).cast::<c_void>();
-    let status = code.call(&mut frame);
-    if let Some(p) = frame.panic.take() {
-        std::panic::resume_unwind(p);
-    }
-    then(status, &mut frame)
 }
 
 /// Run `f` for the instruction at `pc`, turning its error or panic into the kernel's

@@ -195,7 +195,7 @@ impl Kernels {
                 .unwrap_or_default();
             ExecError::new(pc, span, kind)
         };
-        let (result, kill) = frame::run(
+        let (result, kill) = native::run(
             &kernel.code,
             prog,
             state,

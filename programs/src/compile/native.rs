@@ -1,6 +1,8 @@
 //! The one place where glemu-programs runs machine code it generated: owning the JIT
-//! memory of a kernel, calling a kernel, and the `extern "C"` entry points kernels call
-//! back into (which turn the raw frame pointer back into a reference).
+//! memory of a kernel, calling a kernel on a [`Frame`] built around a run (`run`), and the
+//! `extern "C"` entry points kernels call back into (which turn the raw frame pointer back
+//! into a reference). It sits above `frame`, whose interpreter steps the entry points
+//! call, so the two do not import each other.
 //!
 //! Everything here is `unsafe` by nature; every block says why it is sound. The rest of
 //! the back end builds Cranelift IR with safe code, and that IR only touches memory
@@ -10,8 +12,10 @@
 
 use super::frame::{self, Frame};
 use super::math;
-use crate::exec::{Env, Vec4};
+use crate::exec::{Env, ExecStats, LaneState, Vec4};
+use crate::ir::Program;
 use cranelift_jit::JITModule;
+use std::ffi::c_void;
 use std::sync::Mutex;
 
 /// Signature of every kernel: `fn(frame) -> status` (0 = finished, else see `Frame`).
@@ -72,6 +76,57 @@ impl Drop for Code {
             unsafe { module.free_memory() };
         }
     }
+}
+
+/// Run `code` over `state` (already checked against the kernel) and hand its status and
+/// frame to `then`. The frame stays where it was built: returning it by value cost a
+/// copy per batch that stalled on store forwarding (13 % of a one-instruction fragment
+/// program's scene).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(crate) fn run<E: Env + ?Sized, R>(
+    code: &Code,
+    prog: &Program,
+    state: &mut LaneState,
+    active: u32,
+    params: &[[u32; 4]],
+    budget: u64,
+    env: &mut E,
+    then: impl FnOnce(u32, &mut Frame) -> R,
+) -> R {
+    let mut frame = Frame {
+        inputs: state.inputs.lo.as_ptr().cast::<u32>(),
+        outputs: state.outputs.lo.as_mut_ptr().cast::<u32>(),
+        temps: state.temps.lo.as_mut_ptr().cast::<u32>(),
+        address: state.address.as_mut_ptr().cast::<i32>(),
+        cc: state.cc.as_mut_ptr().cast::<u8>(),
+        params: params.as_ptr().cast::<u32>(),
+        step: step_entry::<E>,
+        texture: texture_entry::<E>,
+        active,
+        error_pc: 0,
+        budget,
+        loop_counter: 0,
+        kill: 0,
+        instructions: 0,
+        lane_instructions: 0,
+        env: std::ptr::null_mut(),
+        // Taken last: the register-file pointers above come from the vectors' own
+        // buffers, which a later reborrow of the state does not invalidate.
+        state,
+        prog,
+        params_slice: params,
+        stats: ExecStats::default(),
+        error: None,
+        panic: None,
+    };
+    let mut env_ref: &mut E = env;
+    frame.env = (&mut env_ref as *mut &mut E).cast::<c_void>();
+    let status = code.call(&mut frame);
+    if let Some(p) = frame.panic.take() {
+        std::panic::resume_unwind(p);
+    }
+    then(status, &mut frame)
 }
 
 /// Entry point kernels call to run one instruction in the interpreter (see
