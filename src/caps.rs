@@ -20,6 +20,14 @@ pub const MAX_SAMPLES: u32 = 16;
 /// side, so every texture level can be rendered to.
 pub const MAX_TEXTURE_SIZE: u32 = glemu_raster::framebuffer::MAX_SIZE;
 
+/// `MAX_CUBE_MAP_TEXTURE_SIZE` (GL 4.6's minimum): six faces of this side make one
+/// level, which glemu-textures' per-level limit (`MAX_LEVEL_TEXELS`) is sized for.
+pub const MAX_CUBE_MAP_TEXTURE_SIZE: u32 = MAX_TEXTURE_SIZE;
+const _: () = {
+    let face = MAX_CUBE_MAP_TEXTURE_SIZE as u64 * MAX_CUBE_MAP_TEXTURE_SIZE as u64;
+    assert!(6 * face <= glemu_textures::texture::MAX_LEVEL_TEXELS);
+};
+
 /// The last mipmap level of a `MAX_TEXTURE_SIZE` texture (levels past it are
 /// `INVALID_VALUE`).
 pub const MAX_TEXTURE_LEVEL: u32 = MAX_TEXTURE_SIZE.ilog2();
@@ -186,7 +194,7 @@ pub const LIMIT_TABLE: &[Limit] = &[
     row(I, "MAX_SAMPLES", gl::MAX_SAMPLES, &[MAX_SAMPLES as i32]),
     row(I, "MAX_TEXTURE_SIZE", gl::MAX_TEXTURE_SIZE, &[MAX_TEXTURE_SIZE as i32]),
     row(I, "MAX_RENDERBUFFER_SIZE", gl::MAX_RENDERBUFFER_SIZE, &[MAX_TEXTURE_SIZE as i32]),
-    row(I, "MAX_CUBE_MAP_TEXTURE_SIZE", gl::MAX_CUBE_MAP_TEXTURE_SIZE, &[MAX_TEXTURE_SIZE as i32]),
+    row(I, "MAX_CUBE_MAP_TEXTURE_SIZE", gl::MAX_CUBE_MAP_TEXTURE_SIZE, &[MAX_CUBE_MAP_TEXTURE_SIZE as i32]),
     row(I, "MAX_3D_TEXTURE_SIZE", gl::MAX_3D_TEXTURE_SIZE, &[MAX_TEXTURE_SIZE as i32]),
     row(I, "MAX_ARRAY_TEXTURE_LAYERS", gl::MAX_ARRAY_TEXTURE_LAYERS, &[MAX_ARRAY_TEXTURE_LAYERS as i32]),
     row(I, "MAX_TEXTURE_BUFFER_SIZE", gl::MAX_TEXTURE_BUFFER_SIZE, &[glemu_textures::texture::MAX_TEXELS as i32]),

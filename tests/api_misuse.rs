@@ -1035,6 +1035,79 @@ const CASES: &[Case] = &[
         c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 4, 4)
     }),
     (
+        "tex_storage_3d_multisample of a 2D multisample target",
+        GlError::InvalidEnum,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D_MULTISAMPLE, 1)?;
+            let t = gl::TEXTURE_2D_MULTISAMPLE;
+            c.tex_storage_3d_multisample(t, 4, gl::RGBA8, 4, 4, 2, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample of an unsized format",
+        GlError::InvalidEnum,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.bind_texture(t, 1)?;
+            c.tex_storage_3d_multisample(t, 4, gl::RGBA, 4, 4, 2, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample of a compressed format",
+        GlError::InvalidEnum,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.bind_texture(t, 1)?;
+            let bc1 = gl::COMPRESSED_RGBA_S3TC_DXT1_EXT;
+            c.tex_storage_3d_multisample(t, 4, bc1, 4, 4, 2, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample with 0 samples",
+        GlError::InvalidValue,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.bind_texture(t, 1)?;
+            c.tex_storage_3d_multisample(t, 0, gl::RGBA8, 4, 4, 2, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample with more than MAX_SAMPLES",
+        GlError::InvalidOperation,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.bind_texture(t, 1)?;
+            c.tex_storage_3d_multisample(t, 17, gl::RGBA8, 4, 4, 2, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample past MAX_ARRAY_TEXTURE_LAYERS",
+        GlError::InvalidValue,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.bind_texture(t, 1)?;
+            c.tex_storage_3d_multisample(t, 4, gl::RGBA8, 4, 4, 4096, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample with no texture bound",
+        GlError::InvalidOperation,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.tex_storage_3d_multisample(t, 4, gl::RGBA8, 4, 4, 2, true)
+        },
+    ),
+    (
+        "tex_storage_3d_multisample twice",
+        GlError::InvalidOperation,
+        |c| {
+            let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+            c.bind_texture(t, 1)?;
+            c.tex_storage_3d_multisample(t, 4, gl::RGBA8, 4, 4, 2, true)?;
+            c.tex_image_3d_multisample(t, 4, gl::RGBA8, 4, 4, 2, true)
+        },
+    ),
+    (
         "tex_storage_2d of a non-square cube",
         GlError::InvalidValue,
         |c| {

@@ -57,8 +57,7 @@ impl Context {
     /// ctx.enable(gl::COMPUTE_PROGRAM_NV).unwrap();
     /// assert_eq!(ctx.dispatch_compute_indirect(0).unwrap_err().gl, GlError::InvalidOperation);
     /// ctx.bind_buffer(gl::DISPATCH_INDIRECT_BUFFER, 3).unwrap();
-    /// let counts: Vec<u8> = [2u32, 1, 1].iter().flat_map(|v| v.to_le_bytes()).collect();
-    /// ctx.buffer_data(gl::DISPATCH_INDIRECT_BUFFER, &counts, gl::STATIC_DRAW).unwrap();
+    /// ctx.buffer_data(gl::DISPATCH_INDIRECT_BUFFER, &[2u32, 1, 1], gl::STATIC_DRAW).unwrap();
     /// ctx.dispatch_compute_indirect(0).unwrap();
     /// assert_eq!(ctx.dispatch_compute_indirect(2).unwrap_err().gl, GlError::InvalidValue);
     /// assert_eq!(ctx.dispatch_compute_indirect(4).unwrap_err().gl, GlError::InvalidOperation);

@@ -21,6 +21,7 @@ fn texture_binding_target(pname: u32) -> Option<Target> {
         gl::TEXTURE_BINDING_2D_ARRAY => Target::Array2D,
         gl::TEXTURE_BINDING_CUBE_MAP_ARRAY => Target::ArrayCube,
         gl::TEXTURE_BINDING_2D_MULTISAMPLE => Target::T2DMs,
+        gl::TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY => Target::Array2DMs,
         _ => return None,
     })
 }

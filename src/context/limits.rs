@@ -198,7 +198,7 @@ impl Context {
     /// ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, "!!NVfp5.0\nTEMP t;\nMOV t, 0;\n\
     ///     REP 400000;\nADD t.x, t.x, 1;\nENDREP;\nMOV result.color, t;\nEND\n").unwrap();
     /// ctx.enable(gl::FRAGMENT_PROGRAM_ARB).unwrap();
-    /// let tri: Vec<u8> = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0].iter().flat_map(|f| f.to_le_bytes()).collect();
+    /// let tri = [-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0];
     /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
     /// ctx.buffer_data(gl::ARRAY_BUFFER, &tri, gl::STATIC_DRAW).unwrap();
     /// ctx.vertex_attrib_pointer(0, 2, gl::FLOAT, false, 0, 0).unwrap();
@@ -227,7 +227,7 @@ impl Context {
 
 #[cfg(test)]
 mod tests {
-    use crate::caps::{MAX_ARRAY_TEXTURE_LAYERS, MAX_TEXTURE_SIZE};
+    use crate::caps::{MAX_ARRAY_TEXTURE_LAYERS, MAX_CUBE_MAP_TEXTURE_SIZE, MAX_TEXTURE_SIZE};
     use crate::{gl, Context, GlError};
 
     /// The size limits glemu advertises can be allocated (issue 17: a 16384² RGBA8
@@ -273,5 +273,17 @@ mod tests {
         ctx.renderbuffer_storage(gl::RENDERBUFFER, gl::RGBA8, 8192, 8192)
             .unwrap();
         ctx.gen_programs(1000).unwrap();
+        // MAX_CUBE_MAP_TEXTURE_SIZE: six 16384² faces (1.5 GiB in R8) make one level.
+        ctx.delete_renderbuffers(&[4]);
+        ctx.set_memory_budget(ctx.memory_in_use() + (1600 << 20));
+        ctx.bind_texture(gl::TEXTURE_CUBE_MAP, 6).unwrap();
+        let side = MAX_CUBE_MAP_TEXTURE_SIZE as i32;
+        ctx.tex_storage_2d(gl::TEXTURE_CUBE_MAP, 1, gl::R8, side, side)
+            .unwrap();
+        ctx.bind_texture(gl::TEXTURE_CUBE_MAP, 7).unwrap();
+        let e = ctx
+            .tex_storage_2d(gl::TEXTURE_CUBE_MAP, 1, gl::R8, side, side)
+            .unwrap_err();
+        assert_eq!(e.gl, GlError::OutOfMemory, "{e}");
     }
 }

@@ -669,6 +669,11 @@ impl Context {
     /// bound to `TEXTURE_2D_MULTISAMPLE`, contents zero. Sample positions are always the
     /// standard fixed ones, so `fixed_sample_locations` changes nothing.
     ///
+    /// Errors: another target or a compressed format `INVALID_ENUM`; 0 samples, a side
+    /// of 0 or past `MAX_TEXTURE_SIZE` `INVALID_VALUE`; more than `MAX_SAMPLES` samples
+    /// or a texture with immutable storage `INVALID_OPERATION`; past the memory budget
+    /// `OUT_OF_MEMORY`.
+    ///
     /// ```
     /// use glemu::{gl, Context, GlError};
     /// let mut ctx = Context::new(4, 4).unwrap();
@@ -687,51 +692,8 @@ impl Context {
         fixed_sample_locations: bool,
     ) -> Result<()> {
         let _ = fixed_sample_locations;
-        if target != gl::TEXTURE_2D_MULTISAMPLE {
-            return Err(Error::invalid_enum("multisample texture target", target));
-        }
-        let fmt = Format::from_gl(internal_format)
-            .ok_or_else(|| Error::invalid_enum("internal format", internal_format))?;
-        if samples == 0 || samples > crate::caps::MAX_SAMPLES {
-            return Err(Error::invalid_value(format!(
-                "{samples} samples (1..={})",
-                crate::caps::MAX_SAMPLES
-            )));
-        }
-        let max = crate::caps::MAX_TEXTURE_SIZE;
-        if width == 0 || height == 0 || width > max || height > max {
-            return Err(Error::invalid_value(format!(
-                "texture size {width}x{height}"
-            )));
-        }
-        let s = [1, 2, 4, 8, 16]
-            .into_iter()
-            .find(|&c| c >= samples)
-            .unwrap_or(16);
-        let unit = self.st.active_texture;
-        let id = *self
-            .textures
-            .bound
-            .get(&(unit, Target::T2DMs))
-            .ok_or_else(|| {
-                Error::invalid_operation("no texture is bound to TEXTURE_2D_MULTISAMPLE")
-            })?;
-        let tex = Texture::new_multisample(Target::T2DMs, fmt, [width, height, 1], s)
-            .map_err(from_tex)?;
-        let o = self
-            .textures
-            .objects
-            .get_mut(&id)
-            .ok_or_else(|| Error::invalid_operation(format!("texture {id} does not exist")))?;
-        if o.immutable.is_some() {
-            return Err(Error::invalid_operation(
-                "the texture's storage is immutable (glTexStorage2DMultisample)",
-            ));
-        }
-        o.image = Some(Arc::new(tex));
-        o.defined = [1, 0, 0, 0, 0, 0];
-        self.refresh_bound_fbos();
-        Ok(())
+        let size = [width, height, 1];
+        self.multisample_storage(target, 2, samples, internal_format, size, false)
     }
 }
 

@@ -59,7 +59,8 @@ fn buffer_texture_format(internal_format: u32) -> Result<Format> {
 
 /// # Chapter 8.19, 8.9 — Immutable texture storage and buffer textures
 ///
-/// `tex_storage_1d/2d/3d`, `tex_storage_2d_multisample`, `tex_buffer`, `tex_buffer_range`.
+/// `tex_storage_1d/2d/3d`, `tex_storage_2d/3d_multisample`, `tex_image_3d_multisample`,
+/// `tex_buffer`, `tex_buffer_range`.
 impl Context {
     /// `glTexStorage1D`. See [`Context::tex_storage_3d`].
     ///
@@ -226,22 +227,144 @@ impl Context {
         height: u32,
         fixed_sample_locations: bool,
     ) -> Result<()> {
-        if is_unsized(internal_format) {
-            return Err(Error::invalid_enum(
-                "sized internal format",
-                internal_format,
+        let _ = fixed_sample_locations;
+        let size = [width, height, 1];
+        self.multisample_storage(target, 2, samples, internal_format, size, true)
+    }
+
+    /// `glTexImage3DMultisample(TEXTURE_2D_MULTISAMPLE_ARRAY, ...)`: `depth` layers of
+    /// multisample storage for the texture bound to `TEXTURE_2D_MULTISAMPLE_ARRAY`,
+    /// contents zero; errors and sample counts as [`Context::tex_image_2d_multisample`],
+    /// and `INVALID_VALUE` for more than `MAX_ARRAY_TEXTURE_LAYERS` layers.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_texture(gl::TEXTURE_2D_MULTISAMPLE_ARRAY, 1).unwrap();
+    /// let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+    /// ctx.tex_image_3d_multisample(t, 4, gl::RGBA8, 8, 8, 3, true).unwrap();
+    /// let e = ctx.tex_image_3d_multisample(t, 4, gl::RGBA8, 8, 8, 4096, true).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidValue);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_image_3d_multisample(
+        &mut self,
+        target: u32,
+        samples: u32,
+        internal_format: u32,
+        width: u32,
+        height: u32,
+        depth: u32,
+        fixed_sample_locations: bool,
+    ) -> Result<()> {
+        let _ = fixed_sample_locations;
+        let size = [width, height, depth];
+        self.multisample_storage(target, 3, samples, internal_format, size, false)
+    }
+
+    /// `glTexStorage3DMultisample` (GL 4.3, ARB_texture_storage_multisample): immutable
+    /// [`Context::tex_image_3d_multisample`] storage. An unsized internal format is
+    /// `INVALID_ENUM`; a texture whose storage is immutable already `INVALID_OPERATION`.
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+    /// ctx.bind_texture(t, 1).unwrap();
+    /// ctx.tex_storage_3d_multisample(t, 2, gl::RGBA8, 8, 8, 2, true).unwrap();
+    /// let e = ctx.tex_storage_3d_multisample(t, 2, gl::RGBA8, 8, 8, 2, true).unwrap_err();
+    /// assert_eq!(e.gl, GlError::InvalidOperation);
+    /// let e = ctx.tex_storage_3d_multisample(gl::TEXTURE_2D_MULTISAMPLE, 2, gl::RGBA8, 8, 8, 2, true);
+    /// assert_eq!(e.unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn tex_storage_3d_multisample(
+        &mut self,
+        target: u32,
+        samples: u32,
+        internal_format: u32,
+        width: u32,
+        height: u32,
+        depth: u32,
+        fixed_sample_locations: bool,
+    ) -> Result<()> {
+        let _ = fixed_sample_locations;
+        let size = [width, height, depth];
+        self.multisample_storage(target, 3, samples, internal_format, size, true)
+    }
+
+    /// The multisample storage calls in one (GL 4.6 sections 8.8 and 8.19): `dims` 2 is
+    /// `TEXTURE_2D_MULTISAMPLE`, 3 `TEXTURE_2D_MULTISAMPLE_ARRAY`; `immutable` for the
+    /// glTexStorage forms. Sample counts up to 16 round up to 1, 2, 4, 8 or 16.
+    pub(super) fn multisample_storage(
+        &mut self,
+        target: u32,
+        dims: usize,
+        samples: u32,
+        internal_format: u32,
+        [w, h, d]: [u32; 3],
+        immutable: bool,
+    ) -> Result<()> {
+        let call = match immutable {
+            true => "glTexStorage",
+            false => "glTexImage",
+        };
+        let (want, t) = match dims {
+            2 => (gl::TEXTURE_2D_MULTISAMPLE, Target::T2DMs),
+            _ => (gl::TEXTURE_2D_MULTISAMPLE_ARRAY, Target::Array2DMs),
+        };
+        if target != want {
+            let what = format!("{call}{dims}DMultisample target");
+            return Err(Error::invalid_enum(&what, target));
+        }
+        let fmt = Format::from_gl(internal_format)
+            .filter(|f| !f.is_compressed() && (!immutable || !is_unsized(internal_format)))
+            .ok_or_else(|| {
+                let what = match immutable {
+                    true => "sized renderable internal format",
+                    false => "renderable internal format",
+                };
+                Error::invalid_enum(what, internal_format)
+            })?;
+        let max = MAX_TEXTURE_SIZE;
+        let layers = crate::caps::MAX_ARRAY_TEXTURE_LAYERS;
+        if [w, h, d].contains(&0) || w > max || h > max || d > layers {
+            return Err(Error::invalid_value(format!(
+                "{call}{dims}DMultisample of {w}x{h}x{d}: sides 1..={max}, layers 1..={layers}"
+            )));
+        }
+        if samples == 0 {
+            return Err(Error::invalid_value("0 samples"));
+        }
+        // GL 4.6 section 8.8: more samples than the format supports is INVALID_OPERATION.
+        let most = crate::caps::MAX_SAMPLES;
+        if samples > most {
+            return Err(Error::invalid_operation(format!(
+                "{samples} samples (at most {most})"
+            )));
+        }
+        let s = [1, 2, 4, 8, 16]
+            .into_iter()
+            .find(|&c| c >= samples)
+            .unwrap_or(16);
+        let (in_use, budget) = (self.memory_in_use(), self.memory_budget());
+        let (o, _, _) = self.bound_texture_mut(target)?;
+        if o.immutable.is_some() {
+            return Err(Error::invalid_operation(
+                "the texture's storage is immutable already (glTexStorage was called)",
             ));
         }
-        self.tex_image_2d_multisample(
-            target,
-            samples,
-            internal_format,
-            width,
-            height,
-            fixed_sample_locations,
-        )?;
-        let (o, _, _) = self.bound_texture_mut(target)?;
-        o.immutable = Some(1);
+        let bytes = Texture::bytes_for(t, fmt, [w, h, d], 1, s).unwrap_or(u64::MAX);
+        let old = o.image.as_deref().map_or(0, Texture::heap_bytes);
+        let what = format_args!("{call}{dims}DMultisample of {w}x{h}x{d} with {s} samples");
+        super::limits::charge(in_use, budget, bytes, old, &what)?;
+        let img = Texture::new_multisample(t, fmt, [w, h, d], s).map_err(from_tex)?;
+        o.image = Some(Arc::new(img));
+        o.defined = [1, 0, 0, 0, 0, 0];
+        if immutable {
+            o.immutable = Some(1);
+        }
+        self.refresh_bound_fbos();
         Ok(())
     }
 
@@ -362,5 +485,46 @@ impl Context {
         let mut bytes = vec![0u8; usize::try_from(end - start).ok()?];
         data.read(start, &mut bytes).ok()?;
         Texture::from_buffer(tb.format, &bytes).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{gl, Context};
+
+    /// A layer of a multisample array texture renders and resolves like a 2D
+    /// multisample texture; the other layers keep their zeros.
+    #[test]
+    fn multisample_array_layers_render_and_resolve() {
+        let mut ctx = Context::new(8, 8).unwrap();
+        let t = gl::TEXTURE_2D_MULTISAMPLE_ARRAY;
+        ctx.bind_texture(t, 1).unwrap();
+        ctx.tex_storage_3d_multisample(t, 4, gl::RGBA8, 8, 8, 3, true)
+            .unwrap();
+        ctx.bind_framebuffer(gl::FRAMEBUFFER, 1).unwrap();
+        let resolved = |ctx: &mut Context, layer| {
+            ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, 1).unwrap();
+            let a = gl::COLOR_ATTACHMENT0;
+            ctx.framebuffer_texture_layer(gl::READ_FRAMEBUFFER, a, 1, 0, layer)
+                .unwrap();
+            ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, 0).unwrap();
+            let r = [0, 0, 8, 8];
+            ctx.blit_framebuffer(r, r, gl::COLOR_BUFFER_BIT, gl::NEAREST)
+                .unwrap();
+            ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, 0).unwrap();
+            ctx.read_pixels(3, 3, 1, 1, gl::RGBA, gl::UNSIGNED_BYTE)
+                .unwrap()
+        };
+        let a = gl::COLOR_ATTACHMENT0;
+        ctx.framebuffer_texture_layer(gl::FRAMEBUFFER, a, 1, 0, 2)
+            .unwrap();
+        assert_eq!(
+            ctx.check_framebuffer_status(gl::FRAMEBUFFER).unwrap(),
+            gl::FRAMEBUFFER_COMPLETE
+        );
+        ctx.clear_color([0.0, 1.0, 0.0, 1.0]).unwrap();
+        ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+        assert_eq!(resolved(&mut ctx, 2), [0, 255, 0, 255]);
+        assert_eq!(resolved(&mut ctx, 0), [0, 0, 0, 0]);
     }
 }

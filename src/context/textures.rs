@@ -180,6 +180,7 @@ pub(super) fn target_of(t: u32) -> Result<(Target, Option<u32>)> {
         gl::TEXTURE_2D_ARRAY => (Target::Array2D, None),
         gl::TEXTURE_CUBE_MAP_ARRAY => (Target::ArrayCube, None),
         gl::TEXTURE_2D_MULTISAMPLE => (Target::T2DMs, None),
+        gl::TEXTURE_2D_MULTISAMPLE_ARRAY => (Target::Array2DMs, None),
         gl::TEXTURE_BUFFER => (Target::Buffer, None),
         f if (gl::TEXTURE_CUBE_MAP_POSITIVE_X..gl::TEXTURE_CUBE_MAP_POSITIVE_X + 6)
             .contains(&f) =>

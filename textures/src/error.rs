@@ -9,7 +9,9 @@ pub enum TexError {
     /// Invalid arguments (sizes, levels, formats, ranges).
     #[error("invalid texture operation: {0}")]
     Invalid(String),
-    /// A level larger than [`crate::texture::MAX_TEXELS`] texels (GL's OUT_OF_MEMORY).
+    /// A level past [`crate::texture::MAX_LEVEL_TEXELS`] texels or with an image past
+    /// [`crate::texture::MAX_TEXELS`], or memory that could not be had (GL's
+    /// OUT_OF_MEMORY).
     #[error("out of memory: {0}")]
     TooLarge(String),
     /// A feature this crate does not implement.

@@ -882,8 +882,7 @@ fn multisample_buffer_and_array_fetches() {
     )
     .is_err());
 
-    let words: Vec<u8> = [5u32, 6, 7].iter().flat_map(|w| w.to_le_bytes()).collect();
-    let buf = Texture::from_buffer(Format::R32UI, &words).unwrap();
+    let buf = Texture::from_buffer(Format::R32UI, bytemuck::cast_slice(&[5u32, 6, 7])).unwrap();
     l.icoord = [[0, 2, 3, -1], [0; 4], [0; 4], [0; 4]];
     execute(
         &buf,

@@ -250,8 +250,13 @@ pub struct Texture {
 
 /// Largest accepted dimension, so sizes and byte counts never overflow.
 pub const MAX_SIZE: u32 = 1 << 15;
-/// Largest accepted number of texels in one level.
+/// Largest accepted number of texels (samples counted) in one image of a level: a layer,
+/// a cube face, a 3D slice.
 pub const MAX_TEXELS: u64 = 1 << 28;
+/// Largest accepted number of texels (samples counted) in a whole level: a cube map of
+/// `MAX_TEXELS`-texel faces, the `MAX_CUBE_MAP_TEXTURE_SIZE` glemu advertises. Texel
+/// indices into a level stay below `i32::MAX`.
+pub const MAX_LEVEL_TEXELS: u64 = 6 * MAX_TEXELS;
 
 impl Texture {
     /// Creates a texture with `levels` zero-filled levels. `size` is in GL terms:
@@ -330,10 +335,12 @@ impl Texture {
     fn push_zero_level(&mut self, w: u32, h: u32, d: u32, l: u32) -> Result<(), TexError> {
         let [lw, lh, ld] = self.level_dims(w, h, d, l);
         let samples = self.samples;
-        let count = lw as u64 * lh as u64 * ld as u64 * samples as u64;
-        if count > MAX_TEXELS {
+        let image = u64::from(lw) * u64::from(lh) * u64::from(samples);
+        let count = image * u64::from(ld);
+        if image > MAX_TEXELS || count > MAX_LEVEL_TEXELS {
             return Err(TexError::TooLarge(format!(
-                "a texture level of {count} texels (at most {MAX_TEXELS})"
+                "a texture level of {count} texels, {image} in each image \
+                 (at most {MAX_LEVEL_TEXELS}, {MAX_TEXELS} in each image)"
             )));
         }
         let n = self.format.image_bytes(lw, lh, ld * samples);
