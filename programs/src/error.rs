@@ -15,8 +15,11 @@ use std::fmt;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProgramError {
+    /// Bytes of the offending token (`start` is `PROGRAM_ERROR_POSITION`).
     pub span: Span,
+    /// Which class of rule the program broke.
     pub kind: ErrorKind,
+    /// What is wrong, naming the token and the rule (`PROGRAM_ERROR_STRING`).
     pub message: String,
 }
 

@@ -16,7 +16,9 @@ use crate::span::Span;
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// Stage the header names (`vp`, `fp`, `gp`, ...).
     pub stage: Stage,
+    /// Program language and version the header names.
     pub dialect: Dialect,
     /// Byte span of the header token.
     pub span: Span,

@@ -33,10 +33,18 @@ use smallvec::SmallVec;
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
+    /// Vertex programs (`!!ARBvp1.0`, `!!NVvp*`, `!!VP*`): one invocation per vertex.
     Vertex,
+    /// Tessellation control programs (`!!NVtcp5.0`): one invocation per output patch
+    /// vertex.
     TessControl,
+    /// Tessellation evaluation programs (`!!NVtep5.0`): one invocation per tessellated
+    /// point.
     TessEval,
+    /// Geometry programs (`!!NVgp*`): one invocation per input primitive (times
+    /// INVOCATIONS).
     Geometry,
+    /// Fragment programs (`!!ARBfp1.0`, `!!NVfp*`, `!!FP1.0`): one invocation per fragment.
     Fragment,
     /// NV_compute_program5 (`!!NVcp5.0`): work groups of GROUP_SIZE invocations.
     Compute,
@@ -103,11 +111,18 @@ pub enum Dialect {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum DataType {
     #[default]
+    /// 32-bit float (the type of plain ARB/NV operations).
     F32,
+    /// 32-bit two's-complement integer (`.S`, `INT` variables).
     S32,
+    /// 32-bit unsigned integer (`.U`, `UINT` variables).
     U32,
+    /// 64-bit float (`.F64`, NV_gpu_program_fp64): needs `LONG` registers to keep full
+    /// width.
     F64,
+    /// 64-bit signed integer (`.S64`, NV_shader_buffer_load / int64).
     S64,
+    /// 64-bit unsigned integer (`.U64`): addresses of the emulated GPU memory.
     U64,
 }
 
@@ -138,8 +153,11 @@ impl DataType {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum VarType {
     #[default]
+    /// Components hold f32 bits (no type keyword).
     Float,
+    /// Components hold s32 bits (`INT`).
     Int,
+    /// Components hold u32 bits (`UINT`).
     Uint,
 }
 
@@ -153,6 +171,7 @@ pub enum VarType {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Saturate {
     #[default]
+    /// The result is written unclamped.
     None,
     /// Clamp to [0, 1].
     Sat,
@@ -171,8 +190,11 @@ pub enum Saturate {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Precision {
     #[default]
+    /// Full 32-bit float precision (the default, and FP1's `R` suffix).
     Full,
+    /// Results rounded to fp16 (FP1 `H` suffix, `SHORT` variables).
     Half,
+    /// Results clamped and quantised to the s1.10 fixed-point format (FP1 `X` suffix).
     Fixed,
 }
 
@@ -187,142 +209,267 @@ pub enum Precision {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Opcode {
     // arithmetic
+    /// Per-component absolute value.
     Abs,
+    /// Per-component sum.
     Add,
+    /// Per-component select: second operand where the first is negative, else the third.
     Cmp,
+    /// Round each component up to an integer.
     Ceil,
+    /// Cosine of the scalar operand, replicated.
     Cos,
     /// DDX/DDY, and `.FINE` (ARB_derivative_control): per row / column of the 2×2 quad.
     Ddx,
+    /// Vertical derivative (per column of the 2×2 quad; `.FINE` the same).
     Ddy,
     /// `DDX.COARSE` / `DDY.COARSE`: one derivative for the whole 2×2 quad.
     DdxCoarse,
+    /// `DDY.COARSE`: one vertical derivative for the whole 2×2 quad.
     DdyCoarse,
+    /// Per-component division by a scalar operand (`DIV r, a, b.x`).
     Div,
+    /// Two-component dot product, replicated.
     Dp2,
+    /// Two-component dot product plus the third operand's `x` (`a.x*b.x + a.y*b.y + c.x`).
     Dp2a,
+    /// Three-component dot product, replicated.
     Dp3,
+    /// Four-component dot product, replicated.
     Dp4,
+    /// Homogeneous dot product: `a.xyz · b.xyz + b.w`.
     Dph,
+    /// Distance vector `(1, a.y*b.y, a.z, b.w)` for attenuation.
     Dst,
+    /// Base-2 exponential of the scalar operand, replicated.
     Ex2,
+    /// ARB/VP1 partial-precision `EXP`: `(2^floor(x), frac(x), 2^x approximation, 1)`.
     Exp,
+    /// Round each component down to an integer.
     Flr,
+    /// Fractional part of each component (`x - floor(x)`).
     Frc,
+    /// Base-2 logarithm of the scalar operand, replicated.
     Lg2,
+    /// Lighting coefficients `(1, diffuse, specular, 1)` from `(n·l, n·h, -, power)`.
     Lit,
+    /// ARB/VP1 partial-precision `LOG`: `(exponent, mantissa, log2 approximation, 1)`.
     Log,
+    /// Per-component linear interpolation `a*b + (1-a)*c`.
     Lrp,
+    /// Per-component multiply-add `a*b + c`.
     Mad,
+    /// Per-component maximum.
     Max,
+    /// Per-component minimum.
     Min,
+    /// Copy the operand (after its swizzle and modifiers) to the destination.
     Mov,
+    /// Per-component product (integer products keep the low 32 bits).
     Mul,
     /// `MUL.S.HI` / `MUL.U.HI`: the high 32 bits of the 64-bit integer product (`dtype` S32
     /// or U32). `MUL.S24`/`.U24` lower to `Mul` with S32/U32.
     MulHi,
+    /// Normalise the `xyz` vector; `w` passes through.
     Nrm,
+    /// `a.x` raised to the power `b.x`, replicated.
     Pow,
+    /// Reciprocal of the scalar operand with its magnitude clamped to VP1.1's range.
     Rcc,
+    /// Reciprocal of the scalar operand, replicated.
     Rcp,
+    /// Reflection of the second vector about the first axis.
     Rfl,
+    /// Round each component to the nearest integer (ties to even).
     Round,
+    /// Reciprocal square root of `|x|`, replicated.
     Rsq,
+    /// `(cos x, sin x, -, -)` of the scalar operand.
     Scs,
+    /// Per-component `a == b` (1.0 / all-ones when true, else 0).
     Seq,
+    /// Set every component to false (0).
     Sfl,
+    /// Per-component `a >= b`.
     Sge,
+    /// Per-component `a > b`.
     Sgt,
+    /// Sine of the scalar operand, replicated.
     Sin,
+    /// Per-component `a <= b`.
     Sle,
+    /// Per-component `a < b`.
     Slt,
+    /// Per-component `a != b`.
     Sne,
+    /// Per-component sign: -1, 0 or 1.
     Ssg,
+    /// Set every component to true (1.0 or all-ones).
     Str,
+    /// Per-component difference `a - b`.
     Sub,
+    /// ARB extended swizzle: components picked, zeroed or set to one (see
+    /// `Src::ext_swizzle`).
     Swz,
+    /// Round each component toward zero.
     Trunc,
+    /// 2D transform: `a.xy` plus `b.xy` times the 2×2 matrix in `c` (`xyxy`).
     X2d,
+    /// Cross product of the `xyz` vectors.
     Xpd,
     // integer and bit operations
+    /// Bitwise and.
     And,
+    /// Bitwise or.
     Or,
+    /// Bitwise exclusive or.
     Xor,
+    /// Bitwise complement.
     Not,
+    /// Shift left by the second operand.
     Shl,
+    /// Shift right (arithmetic for `.S`, logical for `.U`).
     Shr,
+    /// Integer remainder.
     Mod,
+    /// Per-component sum of the absolute difference `|a - b|` and the third operand.
     Sad,
+    /// Bit field extract: width and offset from the first operand, bits from the second.
     Bfe,
+    /// Bit field insert: the second operand's low bits into the third, width and offset
+    /// from the first.
     Bfi,
+    /// Reverse the bit order of each component.
     Bfr,
+    /// Count the set bits of each component.
     Btc,
+    /// Index of the lowest set bit (-1 when none).
     Btfl,
+    /// Index of the most significant bit that differs from the sign (-1 when none).
     Btfm,
     // conversions and packing
+    /// Integer to float conversion (`I2F.S` / `I2F.U`).
     I2f,
+    /// Float to integer conversion, rounding toward zero (`F2I.S` / `F2I.U`).
     F2i,
+    /// Conversion between two storage types with a rounding (see `Extra::Convert`).
     Cvt,
+    /// Pack `x` and `y` as two fp16 values into one 32-bit word.
     Pk2h,
+    /// Pack `x` and `y`, clamped to [0, 1], as two 16-bit unsigned norms.
     Pk2us,
+    /// Pack four components, clamped to [-1, 1], as signed 8-bit norms.
     Pk4b,
+    /// Pack four components, clamped to [0, 1], as unsigned 8-bit norms.
     Pk4ub,
+    /// Pack pairs of 32-bit components into 64-bit ones (`xy` → x, `zw` → y).
     Pk64,
+    /// Unpack two fp16 values from the operand's `x` into `(x, y, x, y)`.
     Up2h,
+    /// Unpack two 16-bit unsigned norms into [0, 1] floats.
     Up2us,
+    /// Unpack four signed 8-bit norms into [-1, 1] floats.
     Up4b,
+    /// Unpack four unsigned 8-bit norms into [0, 1] floats.
     Up4ub,
+    /// Split 64-bit components into pairs of 32-bit ones (x → `xy`, y → `zw`).
     Up64,
     // address registers
+    /// Load an address register with the floor of a float (or an integer as is).
     Arl,
+    /// Load an address register with a float rounded to the nearest integer.
     Arr,
+    /// Address register add: `A.xy + A.zw` into `xy` and again into `zw`
+    /// (NV_vertex_program2).
     Ara,
+    /// Push an address register onto the call/return stack.
     Pusha,
+    /// Pop an address register from the call/return stack.
     Popa,
     // flow control
+    /// Start a conditional block; lanes whose condition fails go to its ELSE / ENDIF.
     If,
+    /// Switch the lanes of an IF block to the other branch.
     Else,
+    /// End of an IF block: the lanes that split at its IF merge again.
     EndIf,
+    /// Start a block repeated a number of times (or forever without an operand).
     Rep,
+    /// End of a REP block: back to its start while iterations remain.
     EndRep,
+    /// Start of a LOOP block with counter, count and step (`aL` in FP2/VP2).
     Loop,
+    /// End of a LOOP block: step the counter and go back while iterations remain.
     EndLoop,
+    /// Leave the innermost loop (for the lanes whose condition passes).
     Brk,
+    /// Skip to the next iteration of the innermost loop.
     Cont,
+    /// Jump to a label (VP2, NV_gpu_program4).
     Bra,
+    /// Call the subroutine at a label; its RET comes back here.
     Cal,
+    /// Call a subroutine chosen by a subroutine variable (NV_gpu_program5 `CALI`).
     Cali,
+    /// Return from a subroutine; in the main program, end the invocation.
     Ret,
+    /// Discard the fragment (per component test of the operand, or a condition code test).
     Kil,
     // texture
+    /// Sample a texture with implicit LOD.
     Tex,
+    /// Sample with a bias added to the implicit LOD.
     Txb,
+    /// Sample with explicit derivatives given as two operands.
     Txd,
+    /// Fetch one texel by integer coordinates and level (no filtering).
     Txf,
+    /// Fetch one sample of a multisample texture by integer coordinates.
     Txfms,
+    /// Sample at an explicit LOD.
     Txl,
+    /// Projective sampling: the coordinate divided by its `w` first.
     Txp,
+    /// Query the size of a texture level.
     Txq,
+    /// Gather one component of the four texels bilinear filtering would read.
     Txg,
+    /// Gather with a separate offset per texel (two offset operands).
     Txgo,
+    /// The LOD the sampler would use for a coordinate (`(clamped, unclamped, -, -)`).
     Lod,
     // interpolation (fragment)
+    /// Interpolate an attribute at the fragment's centroid.
     Ipac,
+    /// Interpolate an attribute at an offset from the pixel centre.
     Ipao,
+    /// Interpolate an attribute at a sample's position.
     Ipas,
     // memory
+    /// Load from a constant buffer (`CBUFFER`) by byte offset.
     Ldc,
+    /// Load from memory (a GPU address, a storage buffer or shared memory).
     Load,
+    /// Store to memory.
     Store,
+    /// Atomic read-modify-write of memory, returning the old value.
     Atom,
+    /// Atomic operation on an atomic counter.
     Atomctr,
+    /// Memory barrier: order the invocation's memory writes.
     Membar,
+    /// Load a texel from an image unit.
     Loadim,
+    /// Store a texel to an image unit.
     Storeim,
+    /// Atomic read-modify-write of an image texel.
     Atomim,
     // thread group
+    /// True in every lane when the operand is non-zero in every running lane.
     Tgall,
+    /// True in every lane when the operand is non-zero in some running lane.
     Tgany,
+    /// True in every lane when the operand is equal in every running lane.
     Tgeq,
     /// NV_shader_thread_group: per component, the mask of running lanes whose operand is
     /// non-zero.
@@ -332,12 +479,18 @@ pub enum Opcode {
     Bar,
     /// NV_shader_thread_shuffle: result (in-range predicate, value) from another lane.
     Shfdown,
+    /// Read a lane chosen by index.
     Shfidx,
+    /// Read the lane at a given distance below.
     Shfup,
+    /// Read the lane whose index is this lane's xor a mask.
     Shfxor,
     // geometry
+    /// Emit the current result vertex to stream 0.
     Emit,
+    /// Emit the current result vertex to the stream of the operand.
     Emits,
+    /// End the current output primitive (strip).
     EndPrim,
 }
 
@@ -425,9 +578,13 @@ pub enum Index {
     /// `array[A0.x + offset]` / `array[T.y + offset]`: `base` is the array's first slot,
     /// `len` its length; an effective index outside `0..len` reads zero / drops the write.
     Relative {
+        /// The register whose component gives the index at run time.
         reg: IndexReg,
+        /// Constant added to the register's value.
         offset: i32,
+        /// The array's first slot.
         base: u32,
+        /// Number of elements of the array.
         len: u32,
     },
 }
@@ -443,11 +600,26 @@ pub enum Index {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexReg {
     /// An address register component (ADDRESS, `A0.x`).
-    Address { reg: u32, comp: Comp },
+    Address {
+        /// Address register index.
+        reg: u32,
+        /// Component read.
+        comp: Comp,
+    },
     /// An integer temp component (NV_gpu_program4: `array[T.x]` with `INT TEMP T`).
-    Temp { reg: u32, comp: Comp },
+    Temp {
+        /// Temp register index.
+        reg: u32,
+        /// Component read.
+        comp: Comp,
+    },
     /// An input component (e.g. `primitive.invocation.x` used directly as an index).
-    Input { slot: u32, comp: Comp },
+    Input {
+        /// Input slot.
+        slot: u32,
+        /// Component read.
+        comp: Comp,
+    },
     /// The loop counter `A0.x` of `LOOP` blocks in FP2/NV_fragment_program2 (`aL`).
     LoopCounter,
 }
@@ -463,10 +635,15 @@ pub enum IndexReg {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum File {
+    /// Read/write temporary registers (`Program::temps`).
     Temp,
+    /// Per-invocation inputs (`Program::inputs`).
     Input,
+    /// Read-only parameters the pipeline fills (`Program::params`).
     Param,
+    /// Per-invocation results (`Program::outputs`).
     Output,
+    /// Address registers (`Program::address_regs`), integer.
     Address,
     /// A BUFFER / BUFFER4 variable; `Src::index` is the element index within it and
     /// `Src::buffer` names the variable.
@@ -487,7 +664,9 @@ pub enum File {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Src {
+    /// Register file the operand reads.
     pub file: File,
+    /// Slot within the file (fixed or computed from a register).
     pub index: Index,
     /// Per-vertex index for geometry/tess inputs (`vertex[2].position`, `vertex[A0.x]...`).
     /// For `File::Buffer` operands of a variable spanning several binding points
@@ -507,6 +686,7 @@ pub struct Src {
     pub abs: bool,
     /// `-operand`.
     pub negate: bool,
+    /// Where the operand is in the program text.
     pub span: Span,
 }
 
@@ -520,11 +700,17 @@ pub struct Src {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ExtSwizzle {
+    /// Constant 0.
     Zero,
+    /// Constant 1.
     One,
+    /// Source component (0 = x ... 3 = w).
     Comp(Comp),
+    /// Constant -0.
     NegZero,
+    /// Constant -1.
     NegOne,
+    /// Negated source component.
     NegComp(Comp),
 }
 
@@ -541,11 +727,13 @@ pub enum ExtSwizzle {
 pub struct Dst {
     /// `File::Temp`, `File::Output` or `File::Address` (ARL/ARA/ARR/POPA).
     pub file: File,
+    /// Slot within the file (fixed or computed from a register).
     pub index: Index,
     /// Write mask: bit 0 = x ... bit 3 = w.
     pub mask: u8,
     /// Conditional write mask, e.g. `R0 (GT.x)` / `R0.xy (NE1.zwzw)`.
     pub cond: Option<CondTest>,
+    /// Where the operand is in the program text.
     pub span: Span,
 }
 
@@ -560,24 +748,42 @@ pub struct Dst {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum CondOp {
+    /// Equal (zero).
     Eq,
+    /// Not equal (non-zero or NaN).
     Ne,
+    /// Less than zero.
     Lt,
+    /// Greater than or equal to zero.
     Ge,
+    /// Less than or equal to zero.
     Le,
+    /// Greater than zero.
     Gt,
+    /// Always true.
     Tr,
+    /// Always false.
     Fl,
     // NaN-aware and unsigned forms of NV_gpu_program4
+    /// Unordered: the value was NaN.
     Nan,
+    /// Ordered: less, equal or greater (not NaN).
     Leg,
+    /// Carry flag set (unsigned overflow of an integer add).
     Cf,
+    /// Carry flag clear.
     Ncf,
+    /// Overflow flag set (signed overflow of an integer add).
     Of,
+    /// Overflow flag clear.
     Nof,
+    /// Unsigned above: carry set and not zero.
     Ab,
+    /// Unsigned below or equal: carry clear or zero.
     Ble,
+    /// Sign flag set.
     Sf,
+    /// Sign flag clear.
     Nsf,
 }
 
@@ -592,8 +798,11 @@ pub enum CondOp {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CondTest {
+    /// The test applied to the condition code components.
     pub op: CondOp,
+    /// Which condition register: 0 (`CC0`) or 1 (`CC1`).
     pub cc: u8,
+    /// Condition code component tested for each destination component.
     pub swizzle: [Comp; 4],
 }
 
@@ -608,24 +817,43 @@ pub struct CondTest {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TexTarget {
+    /// One-dimensional texture (`1D`).
     T1D,
+    /// Two-dimensional texture (`2D`).
     T2D,
+    /// Three-dimensional texture (`3D`).
     T3D,
+    /// Cube map (`CUBE`).
     Cube,
+    /// Rectangle texture with unnormalised coordinates (`RECT`).
     Rect,
+    /// Array of 1D layers (`ARRAY1D`).
     Array1D,
+    /// Array of 2D layers (`ARRAY2D`).
     Array2D,
+    /// Array of cube maps (`ARRAYCUBE`).
     ArrayCube,
+    /// 1D depth texture compared against a reference (`SHADOW1D`).
     Shadow1D,
+    /// 2D depth texture compared against a reference (`SHADOW2D`).
     Shadow2D,
+    /// Rectangle depth texture compared against a reference (`SHADOWRECT`).
     ShadowRect,
+    /// Cube depth texture compared against a reference (`SHADOWCUBE`).
     ShadowCube,
+    /// 1D array depth texture compared against a reference (`SHADOWARRAY1D`).
     ShadowArray1D,
+    /// 2D array depth texture compared against a reference (`SHADOWARRAY2D`).
     ShadowArray2D,
+    /// Cube array depth texture compared against a reference (`SHADOWARRAYCUBE`).
     ShadowArrayCube,
+    /// Buffer texture: texels of a buffer object, fetched by index (`BUFFER`).
     Buffer,
+    /// 2D multisample texture (`2DMS`).
     T2DMs,
+    /// Array of 2D multisample layers (`ARRAY2DMS`).
     Array2DMs,
+    /// Renderbuffer target (`RENDERBUFFER`): a multisample image read like `2DMS`.
     Renderbuffer,
 }
 
@@ -639,12 +867,17 @@ pub enum TexTarget {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TexUnit {
+    /// The unit named in the instruction (`texture[n]`).
     Fixed(u32),
     /// `TEX r, c, texarray[A0.x + n], 2D` through a TEXTURE array declaration (NV5).
     Relative {
+        /// The register whose component gives the element at run time.
         reg: IndexReg,
+        /// Constant added to the register's value.
         offset: i32,
+        /// The first unit of the texture array.
         base: u32,
+        /// Number of units of the texture array.
         len: u32,
     },
 }
@@ -660,7 +893,9 @@ pub enum TexUnit {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum TexOffset {
+    /// Offsets in the instruction text, per dimension.
     Const([i8; 3]),
+    /// Offsets read from a register operand per lane.
     Register(Src),
 }
 
@@ -674,8 +909,11 @@ pub enum TexOffset {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct TexInfo {
+    /// Texture image unit sampled.
     pub unit: TexUnit,
+    /// Target the instruction names (decides coordinate layout and comparison).
     pub target: TexTarget,
+    /// Texel offset, if the instruction has one.
     pub offset: Option<TexOffset>,
     /// TXG component select (`TXG r, c, texture[0], 2D.y`... spelled as the swizzle on the
     /// texture operand); 0 = x.
@@ -700,6 +938,7 @@ pub struct TexInfo {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MemType {
+    /// Type of each component.
     pub scalar: MemScalar,
     /// Number of components: 1, 2 or 4.
     pub count: u8,
@@ -715,16 +954,27 @@ pub struct MemType {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MemScalar {
+    /// Half float (16 bits).
     F16,
+    /// Float (32 bits).
     F32,
+    /// Double (64 bits).
     F64,
+    /// Signed byte.
     S8,
+    /// Signed 16-bit integer.
     S16,
+    /// Signed 32-bit integer.
     S32,
+    /// Signed 64-bit integer.
     S64,
+    /// Unsigned byte.
     U8,
+    /// Unsigned 16-bit integer.
     U16,
+    /// Unsigned 32-bit integer.
     U32,
+    /// Unsigned 64-bit integer.
     U64,
 }
 
@@ -738,19 +988,31 @@ pub enum MemScalar {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AtomOp {
+    /// Add the operand; return the old value.
     Add,
+    /// Store the minimum of the old value and the operand.
     Min,
+    /// Store the maximum of the old value and the operand.
     Max,
+    /// Increment, wrapping to 0 past the operand (`.IWRAP`).
     IWrap,
+    /// Decrement, wrapping to the operand at 0 or above it (`.DWRAP`).
     DWrap,
+    /// Bitwise and with the operand.
     And,
+    /// Bitwise or with the operand.
     Or,
+    /// Bitwise exclusive or with the operand.
     Xor,
+    /// Store the operand (exchange).
     Exch,
+    /// Store the second operand where the old value equals the first (compare and swap).
     CSwap,
     /// ATOMCTR only
     Incr,
+    /// ATOMCTR only: decrement the counter, returning the new value.
     Decr,
+    /// ATOMCTR only: read the counter without changing it.
     Get,
 }
 
@@ -765,10 +1027,15 @@ pub enum AtomOp {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Rounding {
     #[default]
+    /// No rounding modifier: the instruction's default rounding.
     Default,
+    /// `.ROUND`: to nearest, ties to even.
     Nearest,
+    /// `.CEIL`: toward +infinity.
     Ceil,
+    /// `.FLR`: toward -infinity.
     Floor,
+    /// `.TRUNC`: toward zero.
     Trunc,
 }
 
@@ -789,16 +1056,31 @@ pub enum MemSpace {
     /// the last source operand.
     Global,
     /// LDC from a CBUFFER variable (index into `Program::buffers`).
-    Constant { buffer: u32 },
+    Constant {
+        /// Index into `Program::buffers`.
+        buffer: u32,
+    },
     /// `program.storage[n]` (NV_shader_storage_buffer_object).
-    Storage { buffer: u32 },
+    Storage {
+        /// Index into `Program::buffers`.
+        buffer: u32,
+    },
     /// ATOMCTR on a COUNTER variable (`Program::counters`, index into it and offset).
-    Counter { counter: u32 },
+    Counter {
+        /// Index into `Program::counters`.
+        counter: u32,
+    },
     /// LOADIM/STOREIM/ATOMIM on an IMAGE variable (`Program::images`).
-    Image { image: u32 },
+    Image {
+        /// Index into `Program::images`.
+        image: u32,
+    },
     /// LDS/STS/ATOMS on a SHARED variable (`Program::buffers`): the work group's shared
     /// memory (NV_compute_program5).
-    Shared { buffer: u32 },
+    Shared {
+        /// Index into `Program::buffers`.
+        buffer: u32,
+    },
 }
 
 /// Memory operand of LOAD/STORE/ATOM, LDB/STB/ATOMB, LDC, ATOMCTR and the image instructions.
@@ -811,10 +1093,15 @@ pub enum MemSpace {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct MemInfo {
+    /// Which memory the instruction reaches.
     pub space: MemSpace,
+    /// Element type and component count of the access.
     pub ty: MemType,
+    /// The atomic operation, for ATOM/ATOMB/ATOMS/ATOMIM/ATOMCTR.
     pub atom: Option<AtomOp>,
+    /// `.COH`: the access is coherent with other invocations' writes.
     pub coherent: bool,
+    /// `.VOL`: the access may not be cached or merged.
     pub volatile: bool,
     /// LOADIM/STOREIM/ATOMIM: the image target named in the instruction.
     pub target: Option<TexTarget>,
@@ -841,21 +1128,29 @@ pub struct MemInfo {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub enum Extra {
     #[default]
+    /// No extra operand.
     None,
+    /// Texture operand of a TEX-family instruction.
     Tex(Box<TexInfo>),
+    /// Memory operand of a memory, counter or image instruction.
     Mem(Box<MemInfo>),
     /// Flow control: index of the matching instruction (IF → its ELSE or ENDIF; ELSE →
     /// ENDIF; REP/LOOP → ENDREP/ENDLOOP; ENDREP/ENDLOOP → REP/LOOP; BRK/CONT → enclosing
     /// loop start; BRA/CAL → label target), plus the condition if any (`BRK (GT.x)`,
     /// `IF NE.x`, `KIL GT.x`).
     Flow {
+        /// Index of the matching instruction or label target.
         target: u32,
+        /// Condition code test deciding which lanes take the instruction.
         cond: Option<CondTest>,
     },
     /// CALI through a subroutine variable: index into `Program::subroutine_vars`.
     CallIndirect {
+        /// Index into `Program::subroutine_vars`.
         var: u32,
+        /// Element of an array variable, if the variable is indexed.
         array_index: Option<Index>,
+        /// Condition code test deciding which lanes call.
         cond: Option<CondTest>,
     },
     /// `CVT.<to>.<from>`: the two storage modifiers (every size, F16 included) and the
@@ -863,8 +1158,11 @@ pub enum Extra {
     /// U8/U16 → U32); `Inst::sat` clamps integer results to `to`'s range and float results
     /// to `[0, 1]` / `[-1, 1]`.
     Convert {
+        /// The operand's storage type.
         from: MemScalar,
+        /// The result's storage type.
         to: MemScalar,
+        /// How values that are not exact in `to` are rounded.
         rounding: Rounding,
     },
 }
@@ -879,15 +1177,23 @@ pub enum Extra {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inst {
+    /// What the instruction computes.
     pub op: Opcode,
+    /// Type the operands are read and the result computed in.
     pub dtype: DataType,
+    /// Clamping of the result.
     pub sat: Saturate,
+    /// Precision the result is rounded to (FP1 / SHORT).
     pub precision: Precision,
     /// `.CC` / `.CC0` → Some(0), `.CC1` → Some(1).
     pub cc_update: Option<u8>,
+    /// Destination, absent for instructions that write no register (flow control, STORE).
     pub dst: Option<Dst>,
+    /// Source operands in text order.
     pub srcs: SmallVec<[Src; 3]>,
+    /// Opcode-specific operands (texture, memory, flow target, conversion).
     pub extra: Extra,
+    /// Where the instruction is in the program text.
     pub span: Span,
 }
 
@@ -901,8 +1207,11 @@ pub struct Inst {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct RegInfo {
+    /// Component type of the variable.
     pub ty: VarType,
+    /// `LONG`: components are 64 bits wide.
     pub long: bool,
+    /// `SHORT`: results are kept at reduced precision.
     pub short: bool,
 }
 
@@ -916,9 +1225,13 @@ pub struct RegInfo {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Interp {
+    /// `FLAT`: the provoking vertex's value, not interpolated.
     pub flat: bool,
+    /// `CENTROID`: interpolated at a covered sample's position.
     pub centroid: bool,
+    /// `NOPERSPECTIVE`: interpolated linearly in window space.
     pub noperspective: bool,
+    /// `SAMPLE`: interpolated at each sample (per-sample shading).
     pub sample: bool,
 }
 
@@ -933,22 +1246,35 @@ pub struct Interp {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum InputBinding {
     // vertex
+    /// `vertex.attrib[n]`: generic attribute n.
     VertexAttrib(u32),
+    /// `vertex.position` (conventional attribute 0).
     VertexPosition,
+    /// `vertex.weight[n]` (vertex blending weights).
     VertexWeight(u32),
+    /// `vertex.normal`.
     VertexNormal,
+    /// `vertex.color` (`secondary`: `vertex.color.secondary`).
     VertexColor {
+        /// The secondary colour rather than the primary one.
         secondary: bool,
     },
+    /// `vertex.fogcoord`.
     VertexFogCoord,
+    /// `vertex.texcoord[n]`.
     VertexTexCoord(u32),
+    /// `vertex.matrixindex[n]` (matrix palette; rejected by the front end today).
     VertexMatrixIndex(u32),
+    /// `vertex.id`: the vertex index of the draw.
     VertexId,
+    /// `vertex.instance`: the instance index.
     VertexInstance,
     /// ARB_shader_draw_parameters: the draw's base vertex (0 for non-indexed draws),
     /// base instance, and index within a multi-draw.
     VertexBaseVertex,
+    /// `vertex.baseinstance`.
     VertexBaseInstance,
+    /// `vertex.drawid`.
     VertexDrawId,
     // compute (NV_compute_program5 `invocation.*`, unsigned, `w` undefined)
     /// `invocation.localid`: position within the work group.
@@ -964,37 +1290,63 @@ pub enum InputBinding {
     /// `invocation.localindex`: the flattened local id.
     LocalIndex,
     // fragment
+    /// `fragment.position`: window coordinates and depth, 1/w.
     FragPosition,
+    /// `fragment.color` (`secondary`: `fragment.color.secondary`).
     FragColor {
+        /// The secondary colour rather than the primary one.
         secondary: bool,
     },
+    /// `fragment.texcoord[n]`.
     FragTexCoord(u32),
+    /// `fragment.fogcoord`.
     FragFogCoord,
+    /// `fragment.attrib[n]`: generic varying n.
     FragAttrib(u32),
+    /// `fragment.facing`: front or back facing primitive.
     FragFacing,
+    /// `fragment.clip[n]`: interpolated clip distance.
     FragClipDistance(u32),
+    /// `fragment.pointcoord`: position within a point sprite.
     FragPointCoord,
+    /// `fragment.sampleid`: the sample being shaded.
     FragSampleId,
+    /// `fragment.samplemask`: the covered samples.
     FragSampleMask,
+    /// `fragment.samplepos`: the sample's position within the pixel.
     FragSamplePosition,
+    /// `fragment.helperthread`: true in helper lanes that only feed derivatives.
     FragHelperThread,
+    /// `fragment.layer`: the layer the primitive goes to.
     FragLayer,
+    /// `fragment.viewport`: the viewport index of the primitive.
     FragViewportIndex,
+    /// `fragment.barycentric` (NV_fragment_shader_barycentric): the front end rejects it as
+    /// not supported.
     FragBarycentric,
     // geometry / tessellation per-vertex inputs: varyings written by the previous stage;
     // `Src::vertex` selects the vertex.
+    /// A per-vertex varying of the previous stage.
     Varying(VaryingSlot),
+    /// `primitive.id`: the primitive's index in the draw.
     PrimitiveId,
+    /// `primitive.invocation`: the geometry INVOCATIONS index or the tessellation control
+    /// invocation.
     PrimitiveInvocation,
+    /// `primitive.vertexcount`: vertices of the input primitive or patch.
     PrimitiveVertexCount,
+    /// `vertex.tesscoord`: the tessellated point's coordinates.
     TessCoord,
     /// TEP/TCP `primitive.patch.*` and TCP `primitive.out` reads.
     PatchIn(VaryingSlot),
+    /// TCP `primitive.out.*` reads: a per-patch result of the output patch.
     PatchOut(VaryingSlot),
     /// TCP `vertex.out[m].*`: a per-vertex result of output vertex `m` (written by
     /// invocation `m`); `Src::vertex` selects `m`.
     VertexOut(VaryingSlot),
+    /// A patch's outer tessellation level n (names `primitive.tessouter` arrays).
     TessOuter(u32),
+    /// A patch's inner tessellation level n (names `primitive.tessinner` arrays).
     TessInner(u32),
     /// NV_shader_thread_group built-ins.
     ThreadId,
@@ -1003,7 +1355,9 @@ pub enum InputBinding {
     /// ranges the spec gives (0..WARPS_PER_SM_NV-1, 0..SM_COUNT_NV-1) for one SM of one
     /// resident warp.
     WarpId,
+    /// `*.smid`; see `WarpId`.
     SmId,
+    /// `*.threadeqmask`, `*.threadgemask`, ...: lanes relative to this one.
     ThreadMask(ThreadMaskKind),
 }
 
@@ -1016,10 +1370,15 @@ pub enum InputBinding {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ThreadMaskKind {
+    /// Only this lane.
     Eq,
+    /// This lane and those above it.
     Ge,
+    /// Lanes above this one.
     Gt,
+    /// This lane and those below it.
     Le,
+    /// Lanes below this one.
     Lt,
 }
 
@@ -1034,25 +1393,41 @@ pub enum ThreadMaskKind {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum VaryingSlot {
+    /// `result.position`: the clip-space position.
     Position,
+    /// `result.color`, front or back, primary or secondary.
     Color {
+        /// The back-face colour (two-sided lighting).
         back: bool,
+        /// The secondary (specular) colour.
         secondary: bool,
     },
+    /// `result.texcoord[n]`.
     TexCoord(u32),
+    /// `result.attrib[n]`: a generic varying.
     Attrib(u32),
+    /// `result.fogcoord`.
     FogCoord,
+    /// `result.pointsize`.
     PointSize,
+    /// `result.clip[n]` as a clip distance (NV_gpu_program4).
     ClipDistance(u32),
     /// VP2 `o[CLP0-5]` / ARB `result.clip[n]` as one scalar each.
     ClipLegacy(u32),
+    /// `result.layer`: the layer of a layered target the primitive goes to.
     Layer,
+    /// `result.viewport`: the viewport index of the primitive.
     ViewportIndex,
+    /// `result.viewportmask` (NV_viewport_array2): the viewports that receive the
+    /// primitive.
     ViewportMask,
     /// TCP/TEP per-patch attributes (`result.patch.attrib[n]`).
     PatchAttrib(u32),
+    /// `result.patch.tessouter[n]`: an outer tessellation level.
     TessOuter(u32),
+    /// `result.patch.tessinner[n]`: an inner tessellation level.
     TessInner(u32),
+    /// `result.primid` of a geometry program: the primitive ID its output carries on.
     PrimitiveId,
     /// `result.id` of vertex and tessellation programs, read by the next stage as
     /// `vertex[m].id` (NV_vertex_program4 "result.id", NV_geometry_program4).
@@ -1091,10 +1466,14 @@ pub enum OutputBinding {
     /// Fragment: `result.color[n]` (and the dual-source `result.color[n].secondary` of
     /// ARB_blend_func_extended when `index` is 1).
     FragColor {
+        /// Colour buffer (draw buffer) index n.
         target: u32,
+        /// Dual-source blending index: 0 the primary, 1 the secondary output.
         index: u32,
     },
+    /// `result.depth`: the fragment's depth (its `z`).
     FragDepth,
+    /// `result.samplemask`: the samples the fragment covers.
     FragSampleMask,
     /// FP1 `o[COLH]` (half precision colour) — same target 0, kept for round-trips.
     FragColorHalf,
@@ -1113,8 +1492,11 @@ pub enum OutputBinding {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputSlot {
+    /// What feeds the slot.
     pub binding: InputBinding,
+    /// Interpolation qualifiers (fragment inputs).
     pub interp: Interp,
+    /// Type of the slot's components.
     pub info: RegInfo,
 }
 
@@ -1128,7 +1510,9 @@ pub struct InputSlot {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputSlot {
+    /// Where the slot's value goes.
     pub binding: OutputBinding,
+    /// Type of the slot's components.
     pub info: RegInfo,
 }
 
@@ -1144,13 +1528,18 @@ pub struct OutputSlot {
 pub enum ParamSource {
     /// A literal (raw bits).
     Constant([u32; 4]),
+    /// `program.env[n]`: shared by every program of a target.
     Env(u32),
+    /// `program.local[n]`: this program's own.
     Local(u32),
+    /// GL state (`state.*`), resolved by the pipeline for each draw.
     State(StateBinding),
     /// FP1 `DECLARE name = {..};`: a named local parameter the app sets by name
     /// (ProgramNamedParameter4fNV); `initial` (raw f32 bits) until it does.
     Named {
+        /// The parameter's name.
         name: String,
+        /// Value until the app sets one (raw f32 bits).
         initial: [u32; 4],
     },
 }
@@ -1167,38 +1556,65 @@ pub enum ParamSource {
 pub enum StateBinding {
     /// `state.matrix.NAME[.inverse|.transpose|.invtrans].row[r]`.
     MatrixRow {
+        /// Which matrix.
         matrix: MatrixName,
+        /// Inverse, transpose, both, or neither.
         modifier: MatrixModifier,
+        /// Row of the (modified) matrix, 0 to 3.
         row: u32,
     },
+    /// `state.material[.back].PROP`.
     Material {
+        /// The back-face material rather than the front one.
         back: bool,
+        /// Which property.
         prop: MaterialProp,
     },
+    /// `state.light[n].PROP`.
     Light {
+        /// Light index.
         light: u32,
+        /// Which property.
         prop: LightProp,
     },
+    /// `state.lightmodel.ambient`: the global ambient colour.
     LightModelAmbient,
+    /// `state.lightmodel[.back].scenecolor`: emission + ambient × light model ambient.
     LightModelSceneColor {
+        /// The back-face value rather than the front one.
         back: bool,
     },
+    /// `state.lightprod[n][.back].PROP`: a light's colour times the material's.
     LightProduct {
+        /// Light index.
         light: u32,
+        /// The back-face material rather than the front one.
         back: bool,
+        /// Which product.
         prop: LightProductProp,
     },
+    /// `state.texgen[unit].eye|object.s|t|r|q`: a texture coordinate generation plane.
     TexGen {
+        /// Texture unit.
         unit: u32,
+        /// Coordinate: 0 = s, 1 = t, 2 = r, 3 = q.
         coord: u32,
+        /// The eye-linear plane rather than the object-linear one.
         eye: bool,
     },
+    /// `state.fog.color`.
     FogColor,
+    /// `state.fog.params`: (density, start, end, 1/(end - start)).
     FogParams,
+    /// `state.clip[n].plane`: a user clip plane in eye space.
     ClipPlane(u32),
+    /// `state.point.size`: (size, minimum, maximum, fade threshold).
     PointSize,
+    /// `state.point.attenuation`: constant, linear and quadratic factors.
     PointAttenuation,
+    /// `state.depth.range`: (near, far, far - near, 1).
     DepthRange,
+    /// `state.texenv[n].color`: the texture environment colour of unit n.
     TexEnvColor(u32),
     /// `state.lightmodel.ambient` etc. not listed above, and any other named vector the
     /// fixed-function state exposes, e.g. `program.buffer` sizes: name kept for the pipeline.
@@ -1216,11 +1632,17 @@ pub enum StateBinding {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MatrixName {
+    /// `modelview[n]`: a modelview matrix of vertex blending (0 = the modelview matrix).
     ModelView(u32),
+    /// `projection`.
     Projection,
+    /// `mvp`: projection × modelview.
     Mvp,
+    /// `texture[n]`: unit n's texture matrix.
     Texture(u32),
+    /// `palette[n]`: a matrix palette entry (ARB_matrix_palette).
     Palette(u32),
+    /// `program[n]`: a program matrix (ARB_vertex_program's tracked matrices).
     Program(u32),
 }
 
@@ -1236,9 +1658,13 @@ pub enum MatrixName {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum MatrixModifier {
     #[default]
+    /// The matrix itself.
     None,
+    /// Its inverse.
     Inverse,
+    /// Its transpose.
     Transpose,
+    /// The transpose of its inverse.
     InvTrans,
 }
 
@@ -1252,10 +1678,15 @@ pub enum MatrixModifier {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MaterialProp {
+    /// `ambient` colour.
     Ambient,
+    /// `diffuse` colour.
     Diffuse,
+    /// `specular` colour.
     Specular,
+    /// `emission` colour.
     Emission,
+    /// `shininess` exponent (`(s, 0, 0, 1)`).
     Shininess,
 }
 
@@ -1269,12 +1700,19 @@ pub enum MaterialProp {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LightProp {
+    /// `ambient` colour.
     Ambient,
+    /// `diffuse` colour.
     Diffuse,
+    /// `specular` colour.
     Specular,
+    /// `position` in eye space.
     Position,
+    /// `attenuation`: (constant, linear, quadratic, spot exponent).
     Attenuation,
+    /// `spot.direction`: direction and cosine of the cutoff.
     SpotDirection,
+    /// `half`: the infinite-viewer half-angle vector.
     Half,
 }
 
@@ -1289,8 +1727,11 @@ pub enum LightProp {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LightProductProp {
+    /// Light ambient × material ambient.
     Ambient,
+    /// Light diffuse × material diffuse.
     Diffuse,
+    /// Light specular × material specular.
     Specular,
 }
 
@@ -1304,6 +1745,7 @@ pub enum LightProductProp {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferVar {
+    /// Name the program declared it with.
     pub name: String,
     /// The (first) binding point.
     pub binding: u32,
@@ -1314,7 +1756,9 @@ pub struct BufferVar {
     pub first: u32,
     /// Declared element count, if the declaration gave one.
     pub len: Option<u32>,
+    /// Declaration the variable came from (decides its element layout).
     pub kind: BufferKind,
+    /// Component type of its elements.
     pub info: RegInfo,
 }
 
@@ -1349,9 +1793,13 @@ pub enum BufferKind {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CounterVar {
+    /// Name the program declared it with.
     pub name: String,
+    /// `program.counter[binding]`: the atomic counter buffer binding.
     pub binding: u32,
+    /// First counter (element) of the binding the variable starts at.
     pub first: u32,
+    /// Number of counters in the variable.
     pub len: u32,
 }
 
@@ -1364,8 +1812,11 @@ pub struct CounterVar {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageVar {
+    /// Name the program declared it with.
     pub name: String,
+    /// First image unit the variable covers.
     pub first: u32,
+    /// Number of image units (array elements).
     pub len: u32,
 }
 
@@ -1380,16 +1831,27 @@ pub struct ImageVar {
 /// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
+    /// The option names in text order.
     pub names: Vec<String>,
+    /// `ARB_position_invariant`: the position comes from the fixed-function transform.
     pub position_invariant: bool,
+    /// `NV_early_fragment_tests`: depth and stencil tests run before the program.
     pub early_fragment_tests: bool,
+    /// `ARB_fragment_coord_origin_upper_left`: `fragment.position` has its origin top-left.
     pub origin_upper_left: bool,
+    /// `ARB_fragment_coord_pixel_center_integer`: pixel centres at integer coordinates.
     pub pixel_center_integer: bool,
+    /// `ARB_fog_*`: fog the pipeline applies after the program.
     pub fog: Option<FogMode>,
+    /// `ARB_draw_buffers` / `ATI_draw_buffers`: `result.color[n]` may name several targets.
     pub draw_buffers: bool,
+    /// `ARB_blend_func_extended`: dual-source colour outputs allowed.
     pub blend_func_extended: bool,
+    /// `ARB_fragment_program_shadow`: shadow texture targets allowed.
     pub fragment_program_shadow: bool,
+    /// `ARB_precision_hint_fastest`.
     pub precision_hint_fastest: bool,
+    /// `ARB_precision_hint_nicest`.
     pub precision_hint_nicest: bool,
 }
 
@@ -1402,8 +1864,11 @@ pub struct Options {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum FogMode {
+    /// `ARB_fog_exp`: `exp(-density × z)`.
     Exp,
+    /// `ARB_fog_exp2`: `exp(-(density × z)²)`.
     Exp2,
+    /// `ARB_fog_linear`: `(end - z) / (end - start)`.
     Linear,
 }
 
@@ -1417,13 +1882,21 @@ pub enum FogMode {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PrimKind {
+    /// `POINTS`.
     Points,
+    /// `LINES`.
     Lines,
+    /// `LINES_ADJACENCY`.
     LinesAdjacency,
+    /// `TRIANGLES`.
     Triangles,
+    /// `TRIANGLES_ADJACENCY`.
     TrianglesAdjacency,
+    /// `LINE_STRIP` (geometry output).
     LineStrip,
+    /// `TRIANGLE_STRIP` (geometry output).
     TriangleStrip,
+    /// `PATCHES` with this many vertices per patch.
     Patches(u32),
 }
 
@@ -1436,8 +1909,11 @@ pub enum PrimKind {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TessMode {
+    /// Triangular domain (barycentric `tesscoord`).
     Triangles,
+    /// Quad domain (`u`, `v` in [0, 1]).
     Quads,
+    /// Lines across a quad domain.
     Isolines,
 }
 
@@ -1450,8 +1926,11 @@ pub enum TessMode {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TessSpacing {
+    /// Integer tessellation levels (rounded up).
     Equal,
+    /// Fractional levels rounded to odd segment counts.
     FractionalOdd,
+    /// Fractional levels rounded to even segment counts.
     FractionalEven,
 }
 
@@ -1464,14 +1943,22 @@ pub enum TessSpacing {
 /// ```
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Declarations {
+    /// `PRIMITIVE_IN`: what a geometry program receives.
     pub primitive_in: Option<PrimKind>,
+    /// `PRIMITIVE_OUT`: what a geometry program emits.
     pub primitive_out: Option<PrimKind>,
+    /// `VERTICES_OUT`: most vertices a geometry invocation emits (or a tessellation control
+    /// patch holds).
     pub vertices_out: Option<u32>,
+    /// `INVOCATIONS`: geometry program runs per input primitive.
     pub invocations: Option<u32>,
+    /// `TESS_MODE`: the tessellation domain.
     pub tess_mode: Option<TessMode>,
+    /// `TESS_SPACING`: how levels become segments.
     pub tess_spacing: Option<TessSpacing>,
     /// true = CW.
     pub tess_cw: Option<bool>,
+    /// `TESS_POINT_MODE`: the tessellator outputs points, not triangles or lines.
     pub tess_point_mode: bool,
     /// NV_geometry_shader_passthrough: the geometry program runs once per input primitive
     /// and that primitive goes on with results the program writes broadcast to its
@@ -1498,8 +1985,11 @@ pub struct Declarations {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct SubroutineVar {
+    /// Name the program declared it with.
     pub name: String,
+    /// First `program.subroutine[n]` slot the variable covers.
     pub first: u32,
+    /// Number of slots (array elements).
     pub len: u32,
     /// Instruction index of each function that may be called through it, by function index.
     pub functions: Vec<(u32, u32)>,
@@ -1516,7 +2006,9 @@ pub struct SubroutineVar {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Program {
+    /// Stage the program runs in (from its header).
     pub stage: Stage,
+    /// Dialect of the program text (from its header).
     pub dialect: Dialect,
     /// Index of the first instruction executed: the one after a `main:` label, else 0.
     pub entry: u32,
@@ -1524,20 +2016,31 @@ pub struct Program {
     /// A subroutine entered by CAL ends at the next label (NV_gpu_program4 section 2.X.5:
     /// "until ... program execution reaches another instruction label").
     pub labels: Vec<u32>,
+    /// The options the program enabled.
     pub options: Options,
+    /// Stage-specific declarations (primitives, tessellation, group size ...).
     pub decls: Declarations,
+    /// The instructions, in text order; flow targets index into this.
     pub instructions: Vec<Inst>,
     /// One entry per temp register.
     pub temps: Vec<RegInfo>,
     /// (first register, length) of each temp array, for bounds checks and `--ir`.
     pub temp_arrays: Vec<(u32, u32)>,
+    /// Number of address registers declared.
     pub address_regs: u32,
+    /// Input slots (`File::Input` operands index this).
     pub inputs: Vec<InputSlot>,
+    /// Output slots (`File::Output` operands index this).
     pub outputs: Vec<OutputSlot>,
+    /// Parameter slots (`File::Param` operands index this).
     pub params: Vec<ParamSource>,
+    /// Buffer variables (`Src::buffer` and `MemSpace` buffers index this).
     pub buffers: Vec<BufferVar>,
+    /// Counter variables (`MemSpace::Counter` indexes this).
     pub counters: Vec<CounterVar>,
+    /// Image variables (`MemSpace::Image` indexes this).
     pub images: Vec<ImageVar>,
+    /// Subroutine variables (`Extra::CallIndirect::var` indexes this).
     pub subroutine_vars: Vec<SubroutineVar>,
     /// Texture unit → target, for every unit the program samples (a unit may have only one
     /// target).
@@ -1556,9 +2059,13 @@ pub struct Program {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Symbol {
+    /// The declared name.
     pub name: String,
+    /// Register file of its slots.
     pub file: File,
+    /// First slot.
     pub first: u32,
+    /// Number of slots.
     pub len: u32,
 }
 

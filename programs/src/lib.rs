@@ -9,6 +9,8 @@
 //! (texture lookups, buffer memory, counters, interpolation, geometry output) it states as
 //! traits that `glemu-pipeline` implements.
 
+#![warn(missing_docs)]
+
 pub mod assemble;
 pub mod compile;
 pub mod error;

@@ -11,7 +11,9 @@
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
+    /// Offset of the first byte.
     pub start: u32,
+    /// Offset one past the last byte.
     pub end: u32,
 }
 

@@ -118,6 +118,7 @@ pub enum TexOp {
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub enum TexOffsets<'a> {
+    /// No offset.
     None,
     /// A constant offset from the instruction text.
     Const([i32; 3]),
@@ -155,18 +156,27 @@ pub enum TexOffsets<'a> {
 /// ```
 #[derive(Copy, Clone, Debug)]
 pub struct TexCall<'a> {
+    /// Which texture instruction (how the operands are read).
     pub op: TexOp,
+    /// Stage of the program, for the environment's per-stage rules (implicit derivatives
+    /// only in fragment programs).
     pub stage: Stage,
     /// Texture image unit (already resolved from a texture array if indexed).
     pub unit: u32,
+    /// Target named in the instruction (coordinate layout, comparison).
     pub target: TexTarget,
     /// Lanes to compute.
     pub lanes: LaneMask,
     /// The first operand (coordinates). Lanes outside `lanes` hold their last values,
     /// so a fragment quad's other lanes still give derivatives.
     pub coord: &'a Vec4,
+    /// The second operand (derivatives, offsets, reference or LOD for some targets), if the
+    /// instruction has one.
     pub operand2: Option<&'a Vec4>,
+    /// The third operand (TXD's y derivatives, TXGO's y offsets), if the instruction has
+    /// one.
     pub operand3: Option<&'a Vec4>,
+    /// Texel offsets to apply.
     pub offsets: TexOffsets<'a>,
     /// TXG/TXGO component select (0 = x ... 3 = w).
     pub gather_comp: u8,
@@ -204,9 +214,15 @@ pub enum MemRegion {
     Global,
     /// `program.buffer[binding]` parameter buffer (LDC, BUFFER/BUFFER4 operands):
     /// `address` is a byte offset into the binding.
-    ParamBuffer { binding: u32 },
+    ParamBuffer {
+        /// Binding point index.
+        binding: u32,
+    },
     /// `program.storage[binding]` (NV_shader_storage_buffer_object): byte offset.
-    Storage { binding: u32 },
+    Storage {
+        /// Binding point index.
+        binding: u32,
+    },
     /// The work group's shared memory (NV_compute_program5 LDS/STS/ATOMS): byte offset.
     /// Only the invocations of one work group reach it, all on one thread.
     Shared,
@@ -306,9 +322,11 @@ pub enum InterpKind {
 /// ```
 #[derive(Copy, Clone, Debug)]
 pub struct InterpCall<'a> {
+    /// Where to interpolate.
     pub kind: InterpKind,
     /// Index into `Program::inputs`.
     pub input: u32,
+    /// Lanes to compute.
     pub lanes: LaneMask,
     /// The second operand (sample index or offsets); zero for IPAC.
     pub operand: &'a Vec4,

@@ -51,8 +51,11 @@ pub enum ExecErrorKind {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecError {
+    /// Index of the failing instruction in `Program::instructions`.
     pub inst: u32,
+    /// Where the failing instruction is in the program text.
     pub span: Span,
+    /// What went wrong.
     pub kind: ExecErrorKind,
 }
 

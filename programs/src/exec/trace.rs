@@ -40,7 +40,12 @@ impl<E: ?Sized> Hook<E> for NoHook {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TraceOperand {
     /// The four selected components.
-    Value { bits: [u64; 4], wide: bool },
+    Value {
+        /// Raw bits of each selected component.
+        bits: [u64; 4],
+        /// True when read from a 64-bit (`LONG`) register.
+        wide: bool,
+    },
     /// Read through the environment (BUFFER operands of memory instructions).
     Environment,
     /// An index outside its array (reads zero).
@@ -50,8 +55,11 @@ pub enum TraceOperand {
 /// A texture access of one instruction, for the traced lane.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TexSample {
+    /// Which texture instruction.
     pub op: TexOp,
+    /// Texture image unit sampled.
     pub unit: u32,
+    /// Target named in the instruction.
     pub target: crate::ir::TexTarget,
     /// The coordinate operand (raw bits).
     pub coord: [u32; 4],
