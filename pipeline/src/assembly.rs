@@ -11,20 +11,36 @@ use crate::fetch::RESTART;
 /// The `mode` of a draw call.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PrimitiveMode {
+    /// GL_POINTS: one point per vertex.
     Points,
+    /// GL_LINES: a line per pair of vertices.
     Lines,
+    /// GL_LINE_LOOP: a strip closed back to the first vertex.
     LineLoop,
+    /// GL_LINE_STRIP: a line between each vertex and the next.
     LineStrip,
+    /// GL_TRIANGLES: a triangle per three vertices.
     Triangles,
+    /// GL_TRIANGLE_STRIP: each vertex after the second makes a triangle with the two before
+    /// it.
     TriangleStrip,
+    /// GL_TRIANGLE_FAN: triangles sharing the first vertex.
     TriangleFan,
+    /// GL_QUADS: two triangles per four vertices.
     Quads,
+    /// GL_QUAD_STRIP: two triangles per new pair of vertices.
     QuadStrip,
+    /// GL_POLYGON: one convex polygon, drawn as a fan.
     Polygon,
+    /// GL_LINES_ADJACENCY: four vertices per line, the outer two adjacency.
     LinesAdjacency,
+    /// GL_LINE_STRIP_ADJACENCY: a strip with an adjacency vertex at each end.
     LineStripAdjacency,
+    /// GL_TRIANGLES_ADJACENCY: six vertices per triangle, adjacency at odd positions.
     TrianglesAdjacency,
+    /// GL_TRIANGLE_STRIP_ADJACENCY: a strip whose triangles carry adjacency vertices.
     TriangleStripAdjacency,
+    /// GL_PATCHES: GL_PATCH_VERTICES vertices per patch, for tessellation.
     Patches,
 }
 
@@ -51,15 +67,22 @@ impl PrimitiveMode {
 /// Kind of assembled primitive; fixes the vertex count per primitive.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum PrimClass {
+    /// One vertex per primitive.
     Points,
+    /// Two vertices per primitive.
     Lines,
+    /// Three vertices per primitive.
     Triangles,
+    /// Lines with adjacency: four vertices (main ones at 1 and 2).
     LinesAdjacency,
+    /// Triangles with adjacency: six vertices (main ones at even positions).
     TrianglesAdjacency,
+    /// Patches of this many vertices.
     Patches(u32),
 }
 
 impl PrimClass {
+    /// Number of vertices each primitive of the class has.
     pub fn vertices(self) -> usize {
         match self {
             PrimClass::Points => 1,
@@ -86,7 +109,9 @@ impl PrimClass {
 /// its provoking vertex.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Primitives {
+    /// Vertex indices into the input sequence, `class.vertices()` per primitive.
     pub verts: Vec<u32>,
+    /// Position of each primitive's provoking vertex within the primitive.
     pub provoking: Vec<u8>,
     /// Per triangle, bit i set = the edge from vertex i to vertex i+1 is a polygon edge
     /// (drawn in polygon mode LINE/POINT); empty = every edge is. Quads and polygons
@@ -95,9 +120,11 @@ pub struct Primitives {
 }
 
 impl Primitives {
+    /// Number of primitives.
     pub fn len(&self) -> usize {
         self.provoking.len()
     }
+    /// True when there are no primitives.
     pub fn is_empty(&self) -> bool {
         self.provoking.is_empty()
     }

@@ -116,9 +116,12 @@ fn usable(c: &ClipVert) -> bool {
 /// primitives can be clipped in parallel ([`ClipContext::add`]), each writing only the
 /// vertices clipping creates into an input of its own.
 pub struct ClipContext<'a> {
-    pub verts: &'a Vertices,
-    pub plan: &'a RasterPlan,
-    pub vp: &'a VertexProcessing,
+    /// The vertices the primitives index.
+    pub(crate) verts: &'a Vertices,
+    /// Which varyings go to the rasterizer and how they are interpolated.
+    pub(crate) plan: &'a RasterPlan,
+    /// Viewports, clip planes and the other fixed vertex processing state.
+    pub(crate) vp: &'a VertexProcessing,
     /// Layout index of each enabled user plane's written distance, if any.
     user_src: [Option<usize>; 8],
     point_size_src: Option<usize>,

@@ -51,10 +51,15 @@ use std::sync::Arc;
 /// ```
 #[derive(Clone, Debug)]
 pub struct ComputeState {
+    /// The compute program and its parameters.
     pub program: StageProgram,
+    /// Texture image units, by unit number.
     pub textures: Vec<TextureUnit>,
+    /// Atomic counter buffer bindings, by binding point.
     pub counter_buffers: Vec<Option<BufferRange>>,
+    /// Shader storage buffer bindings, by binding point.
     pub storage_buffers: Vec<Option<BufferRange>>,
+    /// The GPU address space LOAD/STORE/ATOM reach.
     pub memory: Arc<GpuMemory>,
     /// Image units, by unit number.
     pub images: Vec<Option<ImageUnit>>,

@@ -23,8 +23,12 @@ use std::sync::Arc;
 pub struct Resources {
     /// Texture bindings by unit, prepared once per draw ([`Resources::bind_textures`]).
     pub textures: Vec<Vec<Bound>>,
+    /// Atomic counter buffer bindings, by binding point.
     pub counter_buffers: Vec<Option<BufferRange>>,
+    /// Shader storage buffer bindings, by binding point.
     pub storage_buffers: Vec<Option<BufferRange>>,
+    /// The GPU address space LOAD/STORE/ATOM reach; without one they fail as not
+    /// supported.
     pub memory: Option<Arc<GpuMemory>>,
     /// Image units, by unit number.
     pub images: Vec<Option<ImageUnit>>,
@@ -58,10 +62,15 @@ impl Resources {
 
 /// Per-stage view of [`Resources`] plus the stage's own parameter buffers.
 pub struct StageEnv<'a> {
-    pub res: &'a Resources,
-    pub stage: Stage,
-    pub param_buffers: &'a [Option<BufferRange>],
-    pub subroutines: &'a [u32],
+    /// The draw's shared resources.
+    pub(crate) res: &'a Resources,
+    /// Stage the program runs in (decides which texture and interpolation calls it may
+    /// make).
+    pub(crate) stage: Stage,
+    /// The stage's parameter buffers, by binding point.
+    pub(crate) param_buffers: &'a [Option<BufferRange>],
+    /// The stage's subroutine uniform values (function index per slot).
+    pub(crate) subroutines: &'a [u32],
 }
 
 /// Resolves `size` bytes at `offset` of a bound range to (buffer, absolute offset).

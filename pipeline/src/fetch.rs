@@ -12,14 +12,23 @@ use std::sync::Arc;
 /// Component type of an attribute array (the `type` of glVertexAttribPointer).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AttribType {
+    /// GL_BYTE: signed 8-bit.
     Byte,
+    /// GL_UNSIGNED_BYTE: unsigned 8-bit.
     UnsignedByte,
+    /// GL_SHORT: signed 16-bit.
     Short,
+    /// GL_UNSIGNED_SHORT: unsigned 16-bit.
     UnsignedShort,
+    /// GL_INT: signed 32-bit.
     Int,
+    /// GL_UNSIGNED_INT: unsigned 32-bit.
     UnsignedInt,
+    /// GL_HALF_FLOAT: 16-bit float.
     Half,
+    /// GL_FLOAT: 32-bit float.
     Float,
+    /// GL_DOUBLE: 64-bit float (converted to f32 unless read with glVertexAttribLPointer).
     Double,
     /// GL_INT_2_10_10_10_REV
     Int2101010Rev,
@@ -27,6 +36,7 @@ pub enum AttribType {
     UnsignedInt2101010Rev,
     /// NV_vertex_attrib_integer_64bit
     Int64,
+    /// NV_vertex_attrib_integer_64bit: unsigned 64-bit.
     UnsignedInt64,
 }
 
@@ -69,11 +79,13 @@ pub enum AttribConversion {
 /// Layout of one attribute array.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct AttribFormat {
+    /// Type of each stored component.
     pub ty: AttribType,
     /// Components stored per vertex: 1..=4.
     pub size: u8,
     /// GL_BGRA size: four components stored B, G, R, A.
     pub bgra: bool,
+    /// How components become the program's input values.
     pub conversion: AttribConversion,
 }
 
@@ -151,6 +163,7 @@ impl AttribFormat {
 /// An enabled attribute array.
 #[derive(Clone, Debug)]
 pub struct VertexArray {
+    /// The buffer holding the array.
     pub buffer: Arc<Buffer>,
     /// Byte offset of element 0.
     pub offset: u64,
@@ -158,6 +171,7 @@ pub struct VertexArray {
     /// (GL's `glBindVertexBuffer` stride; `glVertexAttribPointer`'s 0 = tightly packed is
     /// resolved by the caller).
     pub stride: u32,
+    /// How each element is laid out and converted.
     pub format: AttribFormat,
     /// 0: per vertex; n: advance once every n instances (glVertexAttribDivisor).
     pub divisor: u32,
@@ -166,13 +180,21 @@ pub struct VertexArray {
 /// What a vertex program input reads: a generic attribute or a conventional array.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AttribSlot {
+    /// `vertex.attrib[n]`: generic attribute n.
     Generic(u32),
+    /// glVertexPointer: the position.
     Position,
+    /// glWeightPointerARB: vertex blending weights.
     Weight,
+    /// glNormalPointer.
     Normal,
+    /// glColorPointer: the primary colour.
     Color,
+    /// glSecondaryColorPointer.
     SecondaryColor,
+    /// glFogCoordPointer.
     FogCoord,
+    /// glTexCoordPointer of texture unit n.
     TexCoord(u32),
 }
 
@@ -215,7 +237,9 @@ impl AttribSlot {
 /// One attribute: an enabled array, or the current value used when the array is disabled.
 #[derive(Clone, Debug)]
 pub struct AttribBinding {
+    /// Which program input the attribute feeds.
     pub slot: AttribSlot,
+    /// The enabled array, or `None` to use `current`.
     pub array: Option<VertexArray>,
     /// Raw bits of the current value (glVertexAttrib4f / glColor4f ...).
     pub current: [u32; 4],
@@ -224,12 +248,16 @@ pub struct AttribBinding {
 /// Width of the entries of an index buffer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum IndexType {
+    /// GL_UNSIGNED_BYTE indices.
     U8,
+    /// GL_UNSIGNED_SHORT indices.
     U16,
+    /// GL_UNSIGNED_INT indices.
     U32,
 }
 
 impl IndexType {
+    /// Bytes per index.
     pub fn size(self) -> u64 {
         match self {
             IndexType::U8 => 1,
@@ -242,9 +270,11 @@ impl IndexType {
 /// The element array of an indexed draw.
 #[derive(Clone, Debug)]
 pub struct IndexBuffer {
+    /// The buffer holding the indices (GL_ELEMENT_ARRAY_BUFFER).
     pub buffer: Arc<Buffer>,
     /// Byte offset of the first index (the `indices` pointer of glDrawElements).
     pub offset: u64,
+    /// Width of each index.
     pub ty: IndexType,
 }
 

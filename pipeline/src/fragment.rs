@@ -61,7 +61,10 @@ const ONE: u32 = 0x3f80_0000;
 /// How the fragment program's inputs and outputs connect to the rest of the draw.
 #[derive(Clone, Debug)]
 pub struct FragmentPlan {
+    /// The varyings the rasterizer interpolates and how.
     pub raster: RasterPlan,
+    /// What the rasterizer needs to know of the program (depth and sample mask writes,
+    /// kill, early tests ...).
     pub info: ShaderInfo,
     inputs: Vec<FragSrc>,
     outputs: Vec<(usize, FragDst)>,
@@ -268,9 +271,12 @@ pub fn fog_factor(mode: FogMode, p: &FogParams, c: f32) -> f32 {
 
 /// A fragment program bound to a draw's resources.
 pub struct ProgramShader<'a> {
-    pub fp: &'a StageProgram,
-    pub plan: &'a FragmentPlan,
-    pub res: &'a Resources,
+    /// The fragment program and its parameters.
+    pub(crate) fp: &'a StageProgram,
+    /// How its inputs and outputs connect to the draw.
+    pub(crate) plan: &'a FragmentPlan,
+    /// The draw's textures, buffers and images.
+    pub(crate) res: &'a Resources,
     /// Where each program output goes ([`FragmentPlan`]'s routing, with the secondary
     /// colour resolved for this draw's blending).
     outputs: Vec<(usize, FragDst)>,

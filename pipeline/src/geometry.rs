@@ -20,6 +20,7 @@ use rayon::prelude::*;
 /// Per-stream output of a geometry stage.
 #[derive(Clone, Debug, Default)]
 pub struct StreamOut {
+    /// The stream's primitives, indexing `GeometryOut::verts`.
     pub prims: Primitives,
     /// `primitive.id` of each output primitive.
     pub ids: Vec<u32>,
@@ -28,8 +29,11 @@ pub struct StreamOut {
 /// Everything a geometry stage produced.
 #[derive(Clone, Debug)]
 pub struct GeometryOut {
+    /// Every emitted vertex, of all streams.
     pub verts: Vertices,
+    /// Primitive class of the output (points, lines or triangles).
     pub class: PrimClass,
+    /// Streams 0 to 3 (only stream 0 is rasterized).
     pub streams: [StreamOut; 4],
 }
 

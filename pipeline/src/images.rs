@@ -19,8 +19,11 @@ use std::sync::Arc;
 /// treats it as an invalid access (loads give 0, stores and atomics do nothing).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ImageAccess {
+    /// GL_READ_ONLY: loads only.
     ReadOnly,
+    /// GL_WRITE_ONLY: stores only.
     WriteOnly,
+    /// GL_READ_WRITE: loads, stores and atomics.
     ReadWrite,
 }
 
@@ -39,6 +42,7 @@ impl ImageAccess {
 pub struct ImageUnit {
     /// Level, layered/layer and the image unit format.
     pub binding: ImageBinding,
+    /// What programs may do with the unit.
     pub access: ImageAccess,
     /// The bound level's storage for this draw.
     pub memory: Arc<ImageMemory>,

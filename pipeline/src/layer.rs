@@ -49,8 +49,11 @@ fn layer_of(verts: &Vertices, class: PrimClass, prims: &Primitives, p: usize) ->
 /// The primitives of one layer with their `primitive.id`s.
 #[derive(Debug, Default)]
 pub struct LayerShare {
+    /// The layer these primitives go to.
     pub layer: u32,
+    /// The primitives, indexing the draw's vertices.
     pub prims: Primitives,
+    /// `primitive.id` of each primitive.
     pub ids: Vec<u32>,
 }
 

@@ -77,6 +77,7 @@
 // Lane loops index several SoA arrays with the same lane number, which reads better as
 // `for i in 0..n` than as zipped iterators.
 #![allow(clippy::needless_range_loop)]
+#![warn(missing_docs)]
 
 pub mod assembly;
 pub mod clip;

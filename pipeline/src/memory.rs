@@ -160,10 +160,12 @@ impl Buffer {
         Ok(self.raw_lock())
     }
 
+    /// Size in bytes.
     pub fn len(&self) -> u64 {
         self.len
     }
 
+    /// True for a zero-byte buffer.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -209,9 +211,17 @@ fn byte_range(offset: u64, len: u64, size: usize) -> Result<std::ops::Range<usiz
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum MemFault {
     /// No resident buffer covers the address range.
-    Unmapped { address: u64 },
+    Unmapped {
+        /// The first address of the access.
+        address: u64,
+    },
     /// The address is not a multiple of the access size.
-    Misaligned { address: u64, align: u64 },
+    Misaligned {
+        /// The address of the access.
+        address: u64,
+        /// The alignment it needed, in bytes.
+        align: u64,
+    },
 }
 
 impl std::fmt::Display for MemFault {
@@ -228,15 +238,20 @@ impl std::fmt::Display for MemFault {
 /// Value type of an atomic operation: decides comparison, width and arithmetic.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AtomType {
+    /// Unsigned 32-bit.
     U32,
+    /// Signed 32-bit.
     S32,
+    /// Unsigned 64-bit.
     U64,
+    /// Signed 64-bit.
     S64,
     /// NV_shader_atomic_float: ADD and EXCH only.
     F32,
 }
 
 impl AtomType {
+    /// Bytes the operation reads and writes.
     pub fn size(self) -> u64 {
         match self {
             AtomType::U32 | AtomType::S32 | AtomType::F32 => 4,
@@ -339,6 +354,7 @@ impl Default for GpuMemory {
 }
 
 impl GpuMemory {
+    /// An empty address space: no buffer resident.
     pub fn new() -> GpuMemory {
         GpuMemory {
             space: RwLock::new(AddressSpace {

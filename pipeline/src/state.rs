@@ -17,13 +17,16 @@ use std::sync::Arc;
 /// A range of a buffer bound to an indexed binding point (glBindBufferRange).
 #[derive(Clone, Debug)]
 pub struct BufferRange {
+    /// The bound buffer.
     pub buffer: Arc<Buffer>,
+    /// Byte offset of the range's start.
     pub offset: u64,
     /// Bytes visible through the binding; `None` = to the end of the buffer.
     pub size: Option<u64>,
 }
 
 impl BufferRange {
+    /// A range covering the whole buffer.
     pub fn whole(buffer: Arc<Buffer>) -> BufferRange {
         BufferRange {
             buffer,
@@ -36,6 +39,7 @@ impl BufferRange {
 /// One programmable stage of the draw.
 #[derive(Clone, Debug)]
 pub struct StageProgram {
+    /// The program the stage runs.
     pub program: Arc<Program>,
     /// The executor for `program` (build it once per program and keep it: it is `Sync`).
     pub executor: Arc<Executor>,
@@ -71,24 +75,32 @@ impl StageProgram {
 /// supplies generated fixed-function programs instead.
 #[derive(Clone, Debug, Default)]
 pub struct Programs {
+    /// Vertex program (always present at draw time).
     pub vertex: Option<StageProgram>,
+    /// Tessellation control program, if any.
     pub tess_control: Option<StageProgram>,
+    /// Tessellation evaluation program; present iff tessellation is on.
     pub tess_eval: Option<StageProgram>,
+    /// Geometry program, if any.
     pub geometry: Option<StageProgram>,
+    /// Fragment program (always present at draw time).
     pub fragment: Option<StageProgram>,
 }
 
 /// Which vertices to draw.
 #[derive(Clone, Debug)]
 pub struct DrawCall {
+    /// The primitive mode.
     pub mode: PrimitiveMode,
     /// First vertex (non-indexed draws).
     pub first: u32,
+    /// Number of vertices (or indices) drawn per instance.
     pub count: u32,
     /// Instance count (1 for non-instanced draws).
     pub instances: u32,
     /// Added to every index of an indexed draw.
     pub base_vertex: i32,
+    /// Added to the instance index of instanced attributes (`vertex.baseinstance`).
     pub base_instance: u32,
     /// Index of this draw within a glMultiDraw* command (0 otherwise): ARB_shader_draw_parameters'
     /// `vertex.draw.id`.
@@ -133,11 +145,17 @@ pub struct ClipState {
 /// glViewportIndexedf + glDepthRangeIndexed: one viewport of the array.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Viewport {
+    /// Left edge in window pixels.
     pub x: f32,
+    /// Bottom edge in window pixels.
     pub y: f32,
+    /// Width in pixels.
     pub width: f32,
+    /// Height in pixels.
     pub height: f32,
+    /// Depth the near plane maps to.
     pub near: f32,
+    /// Depth the far plane maps to.
     pub far: f32,
 }
 
@@ -175,8 +193,11 @@ impl Viewport {
 /// GL_PATCH_VERTICES.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct TessState {
+    /// Vertices per patch (GL_PATCH_VERTICES).
     pub patch_vertices: u32,
+    /// Outer levels used when there is no control program (GL_PATCH_DEFAULT_OUTER_LEVEL).
     pub default_outer: [f32; 4],
+    /// Inner levels used when there is no control program (GL_PATCH_DEFAULT_INNER_LEVEL).
     pub default_inner: [f32; 2],
 }
 
@@ -193,9 +214,13 @@ impl Default for TessState {
 /// glFog state (GL defaults: black, density 1, start 0, end 1).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct FogParams {
+    /// GL_FOG_COLOR.
     pub color: [f32; 4],
+    /// GL_FOG_DENSITY (exp and exp2 modes).
     pub density: f32,
+    /// GL_FOG_START (linear mode).
     pub start: f32,
+    /// GL_FOG_END (linear mode).
     pub end: f32,
 }
 
@@ -213,6 +238,7 @@ impl Default for FogParams {
 /// Vertex processing state that is not part of a program.
 #[derive(Clone, Debug)]
 pub struct VertexProcessing {
+    /// User clip planes and depth clamp.
     pub clip: ClipState,
     /// The viewport array (ARB_viewport_array); a primitive uses the one its provoking
     /// vertex selects with `result.viewport` (0 when not written or out of range).
@@ -221,6 +247,7 @@ pub struct VertexProcessing {
     pub two_side: bool,
     /// GL_LAST_VERTEX_CONVENTION.
     pub provoking_last: bool,
+    /// Patch size and default levels.
     pub tess: TessState,
     /// GL_RASTERIZER_DISCARD.
     pub rasterizer_discard: bool,
@@ -242,6 +269,7 @@ pub struct VertexProcessing {
 }
 
 impl VertexProcessing {
+    /// The state a fresh context has, with one viewport covering `width`×`height`.
     pub fn new(width: u32, height: u32) -> VertexProcessing {
         VertexProcessing {
             clip: ClipState::default(),
@@ -268,7 +296,9 @@ impl VertexProcessing {
 /// A texture and the sampler state it is read with.
 #[derive(Clone, Debug)]
 pub struct TextureBinding {
+    /// The texture.
     pub texture: Arc<Texture>,
+    /// Filtering, wrapping, LOD and comparison state to read it with.
     pub sampler: SamplerState,
 }
 
@@ -276,6 +306,7 @@ pub struct TextureBinding {
 /// reads the one whose target it names.
 #[derive(Clone, Debug, Default)]
 pub struct TextureUnit {
+    /// One texture per target bound on the unit.
     pub bindings: Vec<TextureBinding>,
 }
 
@@ -290,10 +321,13 @@ impl TextureUnit {
 /// [`crate::draw()`] with the framebuffer, the rasterizer and the stream-out state.
 #[derive(Clone, Debug)]
 pub struct DrawState {
+    /// The programs of every stage.
     pub programs: Programs,
     /// Attribute arrays and current values, one entry per slot the Context knows.
     pub attribs: Vec<AttribBinding>,
+    /// What to draw.
     pub call: DrawCall,
+    /// Fixed vertex processing state (viewports, clipping, point size, ...).
     pub vertex: VertexProcessing,
     /// Texture image units, by unit number.
     pub textures: Vec<TextureUnit>,
@@ -354,6 +388,7 @@ pub struct DrawStats {
 }
 
 impl DrawStats {
+    /// Add another draw's counts to these.
     pub fn add(&mut self, o: &DrawStats) {
         self.vertices_submitted += o.vertices_submitted;
         self.primitives_submitted += o.primitives_submitted;

@@ -22,9 +22,13 @@ use rayon::prelude::*;
 /// The result of tessellating a set of patches.
 #[derive(Clone, Debug)]
 pub struct TessOut {
+    /// Every evaluated vertex.
     pub verts: Vertices,
+    /// Primitive class of the output (points, lines or triangles).
     pub class: PrimClass,
+    /// The output primitives, indexing `verts`.
     pub prims: Primitives,
+    /// `primitive.id` of each output primitive (the patch it came from).
     pub ids: Vec<u32>,
 }
 

@@ -23,10 +23,13 @@ pub const MAX_TESS_LEVEL: f32 = 64.0;
 /// Tessellation layout from the evaluation program's declarations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TessConfig {
+    /// `TESS_MODE`: the domain.
     pub mode: TessMode,
+    /// `TESS_SPACING`: how levels become segments.
     pub spacing: TessSpacing,
     /// `cw` vertex order (default ccw).
     pub cw: bool,
+    /// `TESS_POINT_MODE`: points instead of lines or triangles.
     pub point_mode: bool,
 }
 
@@ -37,6 +40,7 @@ pub struct Tessellation {
     pub coords: Vec<[f32; 3]>,
     /// `Points`, `Lines` or `Triangles`.
     pub class: PrimClass,
+    /// Indices into `coords`, `class.vertices()` per primitive.
     pub indices: Vec<u32>,
 }
 
@@ -48,6 +52,7 @@ impl Tessellation {
             indices: Vec::new(),
         }
     }
+    /// Number of primitives generated.
     pub fn primitive_count(&self) -> usize {
         self.indices.len() / self.class.vertices()
     }

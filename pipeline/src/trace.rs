@@ -10,7 +10,9 @@ use std::sync::Mutex;
 /// to follow, and what was recorded.
 #[derive(Debug, Default)]
 pub struct FragmentTrace {
+    /// Window x of the pixel.
     pub x: i32,
+    /// Window y of the pixel (origin bottom-left).
     pub y: i32,
     /// With per-sample shading: only this sample's invocations.
     pub sample: Option<u32>,
@@ -24,10 +26,15 @@ pub struct FragmentTrace {
 /// traced pixel with the rasterizer's own functions (`glemu_raster::fragops`).
 #[derive(Clone, Debug)]
 pub struct OpsState {
+    /// Depth and stencil tests of the draw.
     pub depth_stencil: glemu_raster::DepthStencilState,
+    /// Blending and colour masks of the draw.
     pub blend: glemu_raster::BlendState,
+    /// Sample coverage, alpha-to-coverage and sample shading state.
     pub multisample: glemu_raster::MultisampleState,
+    /// Samples per pixel of the framebuffer.
     pub samples: u32,
+    /// Format of the depth buffer.
     pub depth_format: glemu_raster::DepthFormat,
     /// Format of each colour attachment.
     pub color_formats: Vec<glemu_raster::ColorFormat>,

@@ -112,8 +112,11 @@ fn resolve<'a>(
 /// draw's vertex sequence as indices into them ([`RESTART`] kept).
 #[derive(Debug, Default)]
 pub struct VertexStageOut {
+    /// Every distinct vertex shaded, of all instances.
     pub vertices: Vertices,
+    /// Per instance, the draw's vertex sequence as indices into `vertices`.
     pub sequences: Vec<Vec<u32>>,
+    /// Vertex program invocations run (distinct vertices, not submitted ones).
     pub invocations: u64,
 }
 

@@ -6,11 +6,14 @@ use glemu_programs::ir::{OutputBinding, Program, VaryingSlot};
 /// Vertices produced by a stage: `data[v * slots.len() + k]` is slot `k` of vertex `v`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Vertices {
+    /// The varying each column of a row holds.
     pub slots: Vec<VaryingSlot>,
+    /// Rows of `slots.len()` vec4s, one per vertex, raw bits.
     pub data: Vec<[u32; 4]>,
 }
 
 impl Vertices {
+    /// No vertices, with rows laid out as `slots`.
     pub fn new(slots: Vec<VaryingSlot>) -> Vertices {
         Vertices {
             slots,
@@ -31,6 +34,7 @@ impl Vertices {
             .collect()
     }
 
+    /// Number of vertices.
     pub fn len(&self) -> usize {
         if self.slots.is_empty() {
             self.data.len()
@@ -39,6 +43,7 @@ impl Vertices {
         }
     }
 
+    /// True when there are no vertices.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -25,6 +25,7 @@ pub enum XfbMode {
 /// One captured attribute.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct XfbAttrib {
+    /// The varying captured.
     pub slot: VaryingSlot,
     /// 32-bit components written (1..=4).
     pub components: u8,
@@ -90,7 +91,9 @@ pub fn parse_attrib(name: &str, stream: u32) -> Result<XfbAttrib, PipelineError>
 /// A buffer bound to a stream-out binding point.
 #[derive(Clone, Debug)]
 pub struct XfbBinding {
+    /// The buffer written.
     pub buffer: Arc<Buffer>,
+    /// Byte offset of the first captured value.
     pub offset: u64,
     /// Bytes available; `None` = to the end of the buffer.
     pub size: Option<u64>,
@@ -99,11 +102,15 @@ pub struct XfbBinding {
 /// Stream-out state, owned by the Context and updated by every draw while active.
 #[derive(Clone, Debug, Default)]
 pub struct XfbState {
+    /// Interleaved in one buffer or one attribute per buffer.
     pub mode: XfbMode,
+    /// The varyings captured, in order.
     pub attribs: Vec<XfbAttrib>,
+    /// Binding points, by index.
     pub buffers: Vec<Option<XfbBinding>>,
     /// Between begin and end.
     pub active: bool,
+    /// Between pause and resume: draws capture nothing.
     pub paused: bool,
     /// The primitive mode given to begin (points, lines or triangles).
     pub primitive: Option<PrimClass>,
@@ -134,6 +141,7 @@ impl XfbState {
         Ok(())
     }
 
+    /// glEndTransformFeedback.
     pub fn end(&mut self) -> Result<(), PipelineError> {
         if !self.active {
             return Err(PipelineError::invalid_op(
