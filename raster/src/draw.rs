@@ -28,8 +28,10 @@ pub struct DrawStats {
 
 /// Primitives per chunk: the unit of parallel setup and binning. Big enough that a
 /// chunk's fixed costs (a pool task, its bin table) vanish, small enough that a wave of
-/// them keeps every core busy and its records stay in cache.
-pub const CHUNK_PRIMS: usize = 2048;
+/// them keeps every core busy and its records stay in cache: two waves of 2048-primitive
+/// chunks (~200 bytes of record and planes each) were ~7 MB at 2 threads, well past L2,
+/// and 512 measured ~3 % less CPU on one-pixel triangles.
+pub const CHUNK_PRIMS: usize = 512;
 
 /// Where a draw's primitives come from, a chunk at a time. Chunks are set up on every
 /// worker at once, each into its own buffers; tiles then take them in chunk order, so
