@@ -27,11 +27,14 @@ pub struct Blit {
     pub dst: [i32; 4],
     /// Destination pixels that may be written besides the draw framebuffer's bounds.
     pub scissor: Option<Rect>,
+    /// How scaled colour is filtered (depth and stencil always take the nearest pixel).
     pub filter: BlitFilter,
     /// The read framebuffer's colour plane copied to every destination plane; `None`
     /// copies no colour.
     pub color: Option<usize>,
+    /// Copy depth.
     pub depth: bool,
+    /// Copy stencil.
     pub stencil: bool,
 }
 

@@ -6,11 +6,18 @@ use std::sync::OnceLock;
 /// Colour attachment formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColorFormat {
+    /// 8-bit normalised RGBA (GL_RGBA8).
     Rgba8Unorm,
+    /// 8-bit sRGB-encoded colour with linear alpha (GL_SRGB8_ALPHA8): blending in linear
+    /// space.
     Srgb8Alpha8,
+    /// 16-bit float RGBA (GL_RGBA16F).
     Rgba16F,
+    /// 32-bit float RGBA (GL_RGBA32F).
     Rgba32F,
+    /// 32-bit unsigned integer RGBA (GL_RGBA32UI): no blending.
     Rgba32Ui,
+    /// 32-bit signed integer RGBA (GL_RGBA32I): no blending.
     Rgba32I,
 }
 

@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Deadline {
+    /// The moment the draw must stop.
     pub at: Instant,
+    /// The limit the deadline was made from, for the error message.
     pub limit: Duration,
 }
 

@@ -108,15 +108,19 @@ impl Framebuffer {
         Ok(fb)
     }
 
+    /// Width in pixels.
     pub fn width(&self) -> u32 {
         self.width
     }
+    /// Height in pixels.
     pub fn height(&self) -> u32 {
         self.height
     }
+    /// Samples per pixel (1 when not multisampled).
     pub fn samples(&self) -> u32 {
         self.samples
     }
+    /// Format of the depth plane.
     pub fn depth_format(&self) -> DepthFormat {
         self.depth_format
     }

@@ -24,7 +24,9 @@ pub enum PrimitiveKind {
 /// One primitive: indices into [`DrawInput::vertices`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Primitive {
+    /// Point, line or triangle: how many of `v` are used.
     pub kind: PrimitiveKind,
+    /// Indices into [`DrawInput::vertices`].
     pub v: [u32; 3],
     /// Which of `v` (0..3) supplies FLAT varyings.
     pub provoking: u8,
@@ -80,10 +82,12 @@ impl Primitive {
 /// in which case the bits are passed through untouched (integer varyings).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawInput {
+    /// Every vertex the primitives index.
     pub vertices: Vec<WindowVertex>,
     /// `vertices.len() * varyings_per_vertex` words; vertex i's are at
     /// `i * varyings_per_vertex ..`.
     pub varyings: Vec<u32>,
+    /// Scalar varyings each vertex carries.
     pub varyings_per_vertex: usize,
     /// In submission order; the framebuffer sees them in this order.
     pub primitives: Vec<Primitive>,

@@ -29,6 +29,7 @@
 // Lane loops index several fixed-size per-lane arrays in step; that is the shape that
 // vectorizes, so the iterator rewrite clippy suggests would only obscure it.
 #![allow(clippy::needless_range_loop)]
+#![warn(missing_docs)]
 
 mod bin;
 pub mod blit;

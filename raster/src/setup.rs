@@ -27,13 +27,17 @@ pub const MAX_COORD: f32 = (1 << 20) as f32;
 /// `c + dx * x + dy * y`, with (x, y) relative to the primitive's origin.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Plane {
+    /// Value at the origin.
     pub c: f32,
+    /// Change per pixel in x.
     pub dx: f32,
+    /// Change per pixel in y.
     pub dy: f32,
 }
 
 impl Plane {
     #[inline(always)]
+    /// Value at (x, y), relative to the primitive's origin.
     pub fn at(&self, x: f32, y: f32) -> f32 {
         self.c + self.dx * x + self.dy * y
     }
@@ -49,7 +53,9 @@ impl Plane {
 /// One varying's plane (of value·1/w when perspective-correct) and its flat bits.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct AttrPlane {
+    /// The interpolation plane (unused for flat varyings).
     pub plane: Plane,
+    /// Raw bits of the provoking vertex, for flat varyings.
     pub flat: u32,
 }
 
@@ -58,13 +64,17 @@ pub struct AttrPlane {
 /// coordinates (|v| ≤ 2^28), so they fit in 30 bits; products need i64.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Edge {
+    /// Coefficient of X (subpixels).
     pub a: i32,
+    /// Coefficient of Y (subpixels).
     pub b: i32,
+    /// Constant term, fill-rule bias included.
     pub c: i64,
 }
 
 impl Edge {
     #[inline(always)]
+    /// Edge function at subpixel position (x, y): inside when ≥ 0.
     pub fn at(&self, x: i64, y: i64) -> i64 {
         i64::from(self.a) * x + i64::from(self.b) * y + self.c
     }
@@ -74,23 +84,30 @@ impl Edge {
 /// what the tiles read (144 bytes); attribute planes live in [`DrawSetup::attrs`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct PrimSetup {
+    /// Edge functions; the first `n_edges` are used.
     pub edges: [Edge; 4],
     /// Pixel bounds (x0, y0, x1, y1), half-open, clipped to framebuffer and scissor.
     pub bbox: [i32; 4],
     /// Plane origin in window coordinates.
     pub ox: f32,
+    /// Plane origin y (see `ox`).
     pub oy: f32,
+    /// Window depth plane.
     pub z: Plane,
+    /// 1/w plane, for perspective-correct varyings.
     pub inv_w: Plane,
     /// Fragment depth clamp range.
     pub z_clamp: [f32; 2],
+    /// `primitive.id` the fragment program reads.
     pub id: u32,
     /// First of this primitive's planes in [`DrawSetup::attrs`].
     pub attr_start: u32,
     /// Points: d(s)/dx and d(t)/dy of the sprite coordinate (1/size, ±1/size); zero
     /// for other primitives.
     pub point_scale: [f32; 2],
+    /// Edges in use: 3 for triangles, up to 4 for lines and points.
     pub n_edges: u8,
+    /// Front-facing (`fragment.facing`, two-sided stencil).
     pub front: bool,
     /// Which of [`DrawSetup::clips`] bounds the primitive.
     pub clip: u8,
@@ -132,8 +149,11 @@ impl PrimSetup {
 /// All primitives of a draw after setup, in submission order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DrawSetup {
+    /// Every primitive's setup, in submission order.
     pub prims: Vec<PrimSetup>,
+    /// Varying planes of every primitive (`PrimSetup::attr_start` indexes them).
     pub attrs: Vec<AttrPlane>,
+    /// Scalar varyings per primitive.
     pub varyings: usize,
     /// Pixel rectangles (x0, y0, x1, y1), half-open, that bound primitives
     /// ([`PrimSetup::clip`]): for viewport i, `2 * i` is framebuffer ∩ scissor i (points
@@ -145,8 +165,11 @@ pub struct DrawSetup {
 /// Framebuffer facts setup needs.
 #[derive(Debug, Clone, Copy)]
 pub struct Target {
+    /// Framebuffer width in pixels.
     pub width: u32,
+    /// Framebuffer height in pixels.
     pub height: u32,
+    /// Depth format (decides the polygon offset unit).
     pub depth_format: DepthFormat,
     /// Multisample rasterization (samples > 1 and GL_MULTISAMPLE on): lines become
     /// rectangles instead of following the diamond-exit rule.

@@ -47,7 +47,9 @@ pub enum InterpLocation {
 /// Interpolation of one scalar varying.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct VaryingInterp {
+    /// Perspective-correct, linear in window space, or flat.
     pub mode: InterpMode,
+    /// Where in the pixel the varying is evaluated.
     pub location: InterpLocation,
 }
 

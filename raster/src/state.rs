@@ -12,14 +12,22 @@ pub const MAX_VIEWPORTS: usize = 16;
 /// Comparison used by depth and stencil tests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CompareFunc {
+    /// GL_NEVER: always fails.
     Never,
     #[default]
+    /// GL_LESS.
     Less,
+    /// GL_EQUAL.
     Equal,
+    /// GL_LEQUAL.
     LessEqual,
+    /// GL_GREATER.
     Greater,
+    /// GL_NOTEQUAL.
     NotEqual,
+    /// GL_GEQUAL.
     GreaterEqual,
+    /// GL_ALWAYS: always passes.
     Always,
 }
 
@@ -44,26 +52,40 @@ impl CompareFunc {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StencilOp {
     #[default]
+    /// GL_KEEP: leave the stored value.
     Keep,
+    /// GL_ZERO: store 0.
     Zero,
+    /// GL_REPLACE: store the reference value.
     Replace,
+    /// GL_INCR: increment, clamped at the maximum.
     Incr,
+    /// GL_DECR: decrement, clamped at 0.
     Decr,
+    /// GL_INVERT: bitwise complement.
     Invert,
+    /// GL_INCR_WRAP: increment, wrapping to 0.
     IncrWrap,
+    /// GL_DECR_WRAP: decrement, wrapping to the maximum.
     DecrWrap,
 }
 
 /// Stencil state of one face.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StencilFace {
+    /// Comparison of the reference against the stored value.
     pub func: CompareFunc,
     /// Reference value (clamped to the 8-bit range when used).
     pub reference: i32,
+    /// Bits of reference and stored value the test compares.
     pub value_mask: u32,
+    /// Bits the stencil update may change.
     pub write_mask: u32,
+    /// Operation when the stencil test fails.
     pub fail: StencilOp,
+    /// Operation when the stencil test passes and the depth test fails.
     pub depth_fail: StencilOp,
+    /// Operation when both tests pass (or the depth test is off).
     pub pass: StencilOp,
 }
 
@@ -84,15 +106,20 @@ impl Default for StencilFace {
 /// Depth and stencil tests.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DepthStencilState {
+    /// GL_DEPTH_TEST.
     pub depth_test: bool,
+    /// glDepthFunc.
     pub depth_func: CompareFunc,
     /// Depth writes (GL depth mask); only effective when the depth test is enabled.
     pub depth_write: bool,
     /// GL_DEPTH_CLAMP: fragment depth is clamped to the primitive's viewport depth range
     /// ([`ViewportState::depth_range`]) instead of [0, 1].
     pub depth_clamp: bool,
+    /// GL_STENCIL_TEST.
     pub stencil_test: bool,
+    /// Stencil state of front-facing primitives (and of points and lines).
     pub front: StencilFace,
+    /// Stencil state of back-facing triangles.
     pub back: StencilFace,
     /// Ask for depth/stencil tests before the shader even when the rasterizer could not
     /// prove it safe (EXT_shader_image_load_store's early_fragment_tests).
@@ -117,25 +144,44 @@ impl Default for DepthStencilState {
 /// Blend factor (GL names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BlendFactor {
+    /// GL_ZERO.
     Zero,
     #[default]
+    /// GL_ONE.
     One,
+    /// GL_SRC_COLOR.
     SrcColor,
+    /// GL_ONE_MINUS_SRC_COLOR.
     OneMinusSrcColor,
+    /// GL_DST_COLOR.
     DstColor,
+    /// GL_ONE_MINUS_DST_COLOR.
     OneMinusDstColor,
+    /// GL_SRC_ALPHA.
     SrcAlpha,
+    /// GL_ONE_MINUS_SRC_ALPHA.
     OneMinusSrcAlpha,
+    /// GL_DST_ALPHA.
     DstAlpha,
+    /// GL_ONE_MINUS_DST_ALPHA.
     OneMinusDstAlpha,
+    /// GL_CONSTANT_COLOR: the blend colour.
     ConstantColor,
+    /// GL_ONE_MINUS_CONSTANT_COLOR.
     OneMinusConstantColor,
+    /// GL_CONSTANT_ALPHA: the blend colour's alpha.
     ConstantAlpha,
+    /// GL_ONE_MINUS_CONSTANT_ALPHA.
     OneMinusConstantAlpha,
+    /// GL_SRC_ALPHA_SATURATE: min(source alpha, 1 - destination alpha); alpha 1.
     SrcAlphaSaturate,
+    /// GL_SRC1_COLOR: the second (dual-source) colour output.
     Src1Color,
+    /// GL_ONE_MINUS_SRC1_COLOR.
     OneMinusSrc1Color,
+    /// GL_SRC1_ALPHA: the second colour output's alpha.
     Src1Alpha,
+    /// GL_ONE_MINUS_SRC1_ALPHA.
     OneMinusSrc1Alpha,
 }
 
@@ -156,44 +202,72 @@ impl BlendFactor {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum BlendEquation {
     #[default]
+    /// GL_FUNC_ADD: source × factor + destination × factor.
     Add,
+    /// GL_FUNC_SUBTRACT: source term minus destination term.
     Subtract,
+    /// GL_FUNC_REVERSE_SUBTRACT: destination term minus source term.
     ReverseSubtract,
+    /// GL_MIN: the smaller value, factors ignored.
     Min,
+    /// GL_MAX: the larger value, factors ignored.
     Max,
 }
 
 /// Logic operation (glLogicOp); applies to UNORM and integer targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LogicOp {
+    /// GL_CLEAR: 0.
     Clear,
+    /// GL_AND: s & d.
     And,
+    /// GL_AND_REVERSE: s & !d.
     AndReverse,
     #[default]
+    /// GL_COPY: s.
     Copy,
+    /// GL_AND_INVERTED: !s & d.
     AndInverted,
+    /// GL_NOOP: d.
     Noop,
+    /// GL_XOR: s ^ d.
     Xor,
+    /// GL_OR: s | d.
     Or,
+    /// GL_NOR: !(s | d).
     Nor,
+    /// GL_EQUIV: !(s ^ d).
     Equiv,
+    /// GL_INVERT: !d.
     Invert,
+    /// GL_OR_REVERSE: s | !d.
     OrReverse,
+    /// GL_COPY_INVERTED: !s.
     CopyInverted,
+    /// GL_OR_INVERTED: !s | d.
     OrInverted,
+    /// GL_NAND: !(s & d).
     Nand,
+    /// GL_SET: all ones.
     Set,
 }
 
 /// Blending and write mask of one colour target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlendTarget {
+    /// GL_BLEND for this target.
     pub enabled: bool,
+    /// Source factor of the colour channels.
     pub src_rgb: BlendFactor,
+    /// Destination factor of the colour channels.
     pub dst_rgb: BlendFactor,
+    /// Source factor of alpha.
     pub src_alpha: BlendFactor,
+    /// Destination factor of alpha.
     pub dst_alpha: BlendFactor,
+    /// Equation of the colour channels.
     pub eq_rgb: BlendEquation,
+    /// Equation of alpha.
     pub eq_alpha: BlendEquation,
     /// Write mask per channel (r, g, b, a).
     pub color_mask: [bool; 4],
@@ -259,7 +333,9 @@ impl Default for BlendState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FrontFace {
     #[default]
+    /// Counter-clockwise triangles face front (GL_CCW).
     Ccw,
+    /// Clockwise triangles face front (GL_CW).
     Cw,
 }
 
@@ -267,9 +343,13 @@ pub enum FrontFace {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CullMode {
     #[default]
+    /// No culling.
     None,
+    /// Front-facing triangles are culled.
     Front,
+    /// Back-facing triangles are culled.
     Back,
+    /// Every triangle is culled (points and lines still draw).
     FrontAndBack,
 }
 
@@ -277,18 +357,26 @@ pub enum CullMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PolygonMode {
     #[default]
+    /// Filled (GL_FILL).
     Fill,
+    /// Edges drawn as lines (GL_LINE).
     Line,
+    /// Vertices drawn as points (GL_POINT).
     Point,
 }
 
 /// glPolygonOffset plus its three enables.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PolygonOffset {
+    /// Scales the triangle's maximum depth slope.
     pub factor: f32,
+    /// Scales the depth format's smallest resolvable difference.
     pub units: f32,
+    /// GL_POLYGON_OFFSET_FILL.
     pub fill: bool,
+    /// GL_POLYGON_OFFSET_LINE.
     pub line: bool,
+    /// GL_POLYGON_OFFSET_POINT.
     pub point: bool,
 }
 
@@ -296,16 +384,22 @@ pub struct PolygonOffset {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PointSpriteOrigin {
     #[default]
+    /// GL_UPPER_LEFT: t grows downward.
     UpperLeft,
+    /// GL_LOWER_LEFT: t grows upward.
     LowerLeft,
 }
 
 /// A window-space rectangle in pixels (x, y = lower-left corner, GL convention).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Rect {
+    /// Left edge.
     pub x: i32,
+    /// Bottom edge.
     pub y: i32,
+    /// Width in pixels.
     pub width: i32,
+    /// Height in pixels.
     pub height: i32,
 }
 
@@ -339,10 +433,15 @@ impl Default for ViewportState {
 /// Primitive rasterization state.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RasterState {
+    /// Which winding faces front.
     pub front_face: FrontFace,
+    /// Which faces are culled.
     pub cull: CullMode,
+    /// How front-facing triangles are drawn.
     pub polygon_mode_front: PolygonMode,
+    /// How back-facing triangles are drawn.
     pub polygon_mode_back: PolygonMode,
+    /// Depth offset of triangles (and their lines and points in polygon mode).
     pub polygon_offset: PolygonOffset,
     /// Line width in pixels (aliased lines; widths are rounded as GL specifies, min 1).
     pub line_width: f32,
@@ -350,6 +449,7 @@ pub struct RasterState {
     pub point_size: f32,
     /// Point sprites: points are squares and `point_coord` is meaningful.
     pub point_sprite: bool,
+    /// Where sprite coordinate (0, 0) lies.
     pub point_sprite_origin: PointSpriteOrigin,
     /// Viewport rectangle, scissor and depth range per viewport index.
     pub viewports: [ViewportState; MAX_VIEWPORTS],
@@ -380,7 +480,9 @@ pub struct MultisampleState {
     pub enabled: bool,
     /// glSampleMaski word 0 (when GL_SAMPLE_MASK is off leave it all ones).
     pub sample_mask: u32,
+    /// GL_SAMPLE_ALPHA_TO_COVERAGE: alpha of output 0 masks samples.
     pub alpha_to_coverage: bool,
+    /// GL_SAMPLE_ALPHA_TO_ONE: alpha is replaced by 1 after coverage.
     pub alpha_to_one: bool,
     /// GL_SAMPLE_SHADING with its minimum fraction; per-sample shading happens when
     /// `min_fraction * samples > 1`.
@@ -402,9 +504,14 @@ impl Default for MultisampleState {
 /// Everything fixed-function a draw needs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct DrawState {
+    /// Primitive rasterization: facing, culling, polygon mode, offset, points, lines,
+    /// viewports.
     pub raster: RasterState,
+    /// Multisampling and sample masks.
     pub multisample: MultisampleState,
+    /// Depth and stencil tests.
     pub depth_stencil: DepthStencilState,
+    /// Blending, logic op and colour masks.
     pub blend: BlendState,
     /// The per-draw watchdog: past it the draw stops with [`crate::RasterError::TimedOut`].
     pub deadline: Option<crate::Deadline>,
