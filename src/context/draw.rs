@@ -3,6 +3,7 @@
 //! the results to active queries.
 
 use super::buffers::{from_pipeline, param_buffer_target};
+use super::gl_enum::{GlEnum, ProvokingVertex, ShadeModel};
 use super::programs::{index_stage, TARGETS};
 use super::queries::QueryCounts;
 use super::state::MAX_CLIP_PLANES;
@@ -11,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::fetch::{IndexBuffer, IndexType};
 use glemu_pipeline::{
-    ClipState, DrawCall, DrawState, FogParams, PipelineError, PrimitiveMode, Programs,
+    ClipState, DrawCall, DrawState, FogParams, PipelineError, PrimClass, PrimitiveMode, Programs,
     RenderTarget, StageProgram, TessState, VertexProcessing, Viewport,
 };
 use glemu_raster::Framebuffer;
@@ -21,25 +22,7 @@ use std::sync::Arc;
 const MAX_PARAM_BUFFERS: u32 = crate::caps::LIMITS.max_program_parameter_buffer_bindings;
 
 pub(super) fn primitive_mode(mode: u32) -> Result<PrimitiveMode> {
-    use PrimitiveMode as M;
-    Ok(match mode {
-        gl::POINTS => M::Points,
-        gl::LINES => M::Lines,
-        gl::LINE_LOOP => M::LineLoop,
-        gl::LINE_STRIP => M::LineStrip,
-        gl::TRIANGLES => M::Triangles,
-        gl::TRIANGLE_STRIP => M::TriangleStrip,
-        gl::TRIANGLE_FAN => M::TriangleFan,
-        gl::QUADS => M::Quads,
-        gl::QUAD_STRIP => M::QuadStrip,
-        gl::POLYGON => M::Polygon,
-        gl::LINES_ADJACENCY => M::LinesAdjacency,
-        gl::LINE_STRIP_ADJACENCY => M::LineStripAdjacency,
-        gl::TRIANGLES_ADJACENCY => M::TrianglesAdjacency,
-        gl::TRIANGLE_STRIP_ADJACENCY => M::TriangleStripAdjacency,
-        gl::PATCHES => M::Patches,
-        m => return Err(Error::invalid_enum("primitive mode", m)),
-    })
+    PrimitiveMode::parse(mode)
 }
 
 pub(super) fn index_type(ty: u32) -> Result<IndexType> {
@@ -55,16 +38,15 @@ pub(super) fn count(n: i32, what: &str) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::invalid_value(format!("negative {what} {n}")))
 }
 
-/// The class of primitives a draw mode feeds into transform feedback.
-fn xfb_class(mode: u32) -> u32 {
-    match mode {
-        gl::POINTS => gl::POINTS,
-        gl::LINES
-        | gl::LINE_LOOP
-        | gl::LINE_STRIP
-        | gl::LINES_ADJACENCY
-        | gl::LINE_STRIP_ADJACENCY => gl::LINES,
-        _ => gl::TRIANGLES,
+/// The class of primitives a draw mode feeds into transform feedback (when no geometry
+/// or tessellation program changes it).
+fn xfb_class(mode: PrimitiveMode) -> PrimClass {
+    match mode.class(0) {
+        PrimClass::Points => PrimClass::Points,
+        PrimClass::Lines | PrimClass::LinesAdjacency => PrimClass::Lines,
+        PrimClass::Triangles | PrimClass::TrianglesAdjacency | PrimClass::Patches(_) => {
+            PrimClass::Triangles
+        }
     }
 }
 
@@ -127,7 +109,7 @@ impl Context {
             indices: None,
             primitive_restart: None,
         };
-        self.submit(mode, call)
+        self.submit(call)
     }
 
     /// `glDrawElements`: `offset` is a byte offset into the bound `ELEMENT_ARRAY_BUFFER`.
@@ -325,7 +307,7 @@ impl Context {
             }),
             primitive_restart: restart,
         };
-        self.submit(mode, call)
+        self.submit(call)
     }
 
     /// `glDrawRangeElements`: `draw_elements` with the promise that every index lies in
@@ -449,14 +431,14 @@ impl Context {
         // VERTEX_PROGRAM_TWO_SIDE does for programs.
         let fixed_two_side = !st.program_enabled[0] && st.lighting && st.light_two_side;
         vertex.two_side = st.two_side || fixed_two_side;
-        vertex.provoking_last = st.provoking_vertex == gl::LAST_VERTEX_CONVENTION;
+        vertex.provoking_last = st.provoking_vertex == ProvokingVertex::Last;
         vertex.tess = TessState {
             patch_vertices: st.patch_vertices,
             default_outer: st.patch_outer,
             default_inner: st.patch_inner,
         };
         vertex.rasterizer_discard = st.rasterizer_discard;
-        vertex.flat_shading = st.shade_model == gl::FLAT;
+        vertex.flat_shading = st.shade_model == ShadeModel::Flat;
         vertex.fog = FogParams {
             color: st.fog.color,
             density: st.fog.density,
@@ -475,7 +457,7 @@ impl Context {
             counter_buffers.push(self.indexed_range(gl::ATOMIC_COUNTER_BUFFER, i)?);
             storage_buffers.push(self.indexed_range(gl::SHADER_STORAGE_BUFFER, i)?);
         }
-        let mut raster = super::snapshot::raster_state(&self.st)?;
+        let mut raster = super::snapshot::raster_state(&self.st);
         raster.blend.draw_buffers = self.plane_outputs();
         // Blend state is per draw buffer; the rasterizer takes it per plane.
         let by_buffer = raster.blend.targets;
@@ -518,18 +500,13 @@ impl Context {
         })
     }
 
-    fn submit(&mut self, mode: u32, call: DrawCall) -> Result<()> {
+    fn submit(&mut self, call: DrawCall) -> Result<()> {
         self.buffers.check_no_guard()?;
         let xs = &self.xfb.cur.state;
         if xs.capturing() {
-            let want = match xs.primitive {
-                Some(glemu_pipeline::PrimClass::Points) => gl::POINTS,
-                Some(glemu_pipeline::PrimClass::Lines) => gl::LINES,
-                _ => gl::TRIANGLES,
-            };
             // With a geometry or tessellation program the pipeline checks its output.
             let programmable = self.st.program_enabled[2] || self.st.program_enabled[4];
-            if !programmable && xfb_class(mode) != want {
+            if !programmable && xs.primitive != Some(xfb_class(call.mode)) {
                 return Err(Error::invalid_operation(
                     "draw mode does not match the transform feedback mode",
                 ));

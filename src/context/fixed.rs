@@ -2,6 +2,7 @@
 //! draw runs ARB program text generated from the state (and cached by the text, which
 //! is the state it depends on).
 
+use super::gl_enum::{ColorMaterialMode, Face, FogCoordSrc, FogMode, GlEnum};
 use super::state::{tex_enable, GlState, MAX_LIGHTS, MAX_TEXTURE_COORDS};
 use super::Context;
 use crate::error::{Error, Result};
@@ -46,18 +47,18 @@ const T_SPECULAR: u8 = 4;
 const T_EMISSION: u8 = 8;
 
 /// The material properties `glColorMaterial(face, mode)` makes track the colour, per face.
-fn tracked(face: u32, mode: u32) -> [u8; 2] {
+fn tracked(face: Face, mode: ColorMaterialMode) -> [u8; 2] {
     let bits = match mode {
-        gl::AMBIENT => T_AMBIENT,
-        gl::DIFFUSE => T_DIFFUSE,
-        gl::SPECULAR => T_SPECULAR,
-        gl::EMISSION => T_EMISSION,
-        _ => T_AMBIENT | T_DIFFUSE,
+        ColorMaterialMode::Ambient => T_AMBIENT,
+        ColorMaterialMode::Diffuse => T_DIFFUSE,
+        ColorMaterialMode::Specular => T_SPECULAR,
+        ColorMaterialMode::Emission => T_EMISSION,
+        ColorMaterialMode::AmbientAndDiffuse => T_AMBIENT | T_DIFFUSE,
     };
     match face {
-        gl::FRONT => [bits, 0],
-        gl::BACK => [0, bits],
-        _ => [bits, bits],
+        Face::Front => [bits, 0],
+        Face::Back => [0, bits],
+        Face::FrontAndBack => [bits, bits],
     }
 }
 
@@ -234,17 +235,17 @@ fn vertex_text(texmat: &[bool], fixed: &VertexFixed) -> String {
 
 /// `ARB_fog_*` option of a fog mode: the fragment program blends with the fog colour by
 /// GL's fog factor of the interpolated fog coordinate (GL 2.1 section 3.10).
-fn fog_option(mode: u32) -> &'static str {
+fn fog_option(mode: FogMode) -> &'static str {
     match mode {
-        gl::LINEAR => "OPTION ARB_fog_linear;\n",
-        gl::EXP2 => "OPTION ARB_fog_exp2;\n",
-        _ => "OPTION ARB_fog_exp;\n",
+        FogMode::Linear => "OPTION ARB_fog_linear;\n",
+        FogMode::Exp => "OPTION ARB_fog_exp;\n",
+        FogMode::Exp2 => "OPTION ARB_fog_exp2;\n",
     }
 }
 
 /// The fixed-function fragment stage: texture 2D on unit 0 (MODULATE), colour sum
 /// (GL 2.1 section 3.9: the secondary colour added, then clamped), fog.
-fn fragment_text(texture_2d: bool, color_sum: bool, fog: Option<u32>) -> String {
+fn fragment_text(texture_2d: bool, color_sum: bool, fog: Option<FogMode>) -> String {
     let mut s = String::from("!!ARBfp1.0\n");
     if let Some(mode) = fog {
         s += fog_option(mode);
@@ -296,7 +297,7 @@ fn vertex_fixed(st: &GlState) -> Result<VertexFixed> {
         lighting,
         fog_depth: st
             .fog_enabled
-            .then_some(st.fog_coord_src == gl::FRAGMENT_DEPTH),
+            .then_some(st.fog_coord_src == FogCoordSrc::FragmentDepth),
     })
 }
 
@@ -343,17 +344,9 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidEnum);
     /// ```
     pub fn color_material(&mut self, face: u32, mode: u32) -> Result<()> {
-        if !matches!(face, gl::FRONT | gl::BACK | gl::FRONT_AND_BACK) {
-            return Err(Error::invalid_enum("colour material face", face));
-        }
-        if !matches!(
-            mode,
-            gl::EMISSION | gl::AMBIENT | gl::DIFFUSE | gl::SPECULAR | gl::AMBIENT_AND_DIFFUSE
-        ) {
-            return Err(Error::invalid_enum("colour material mode", mode));
-        }
+        let face = Face::parse(face)?;
+        self.st.color_material_mode = ColorMaterialMode::parse(mode)?;
         self.st.color_material_face = face;
-        self.st.color_material_mode = mode;
         Ok(())
     }
 
@@ -436,7 +429,11 @@ mod tests {
                 panic!("{}\n{text}", e.render(&text));
             }
         }
-        for (sum, mode) in [(true, gl::LINEAR), (false, gl::EXP), (true, gl::EXP2)] {
+        for (sum, mode) in [
+            (true, FogMode::Linear),
+            (false, FogMode::Exp),
+            (true, FogMode::Exp2),
+        ] {
             let text = fragment_text(sum, sum, Some(mode));
             assert!(
                 glemu_programs::assemble(&text, Some(Stage::Fragment)).is_ok(),
@@ -633,7 +630,7 @@ mod tests {
         assert!(vertex_text(&[false, true], &plain).contains("state.matrix.texture[1]"));
         assert!(fragment_text(true, false, None).contains("TEX"));
         assert!(!fragment_text(false, false, None).contains("TEX"));
-        assert!(fragment_text(false, false, Some(gl::EXP2)).contains("ARB_fog_exp2"));
+        assert!(fragment_text(false, false, Some(FogMode::Exp2)).contains("ARB_fog_exp2"));
         assert!(fragment_text(false, true, None).contains("fragment.color.secondary"));
     }
 }

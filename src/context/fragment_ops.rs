@@ -1,72 +1,25 @@
 //! Per-fragment state: depth and stencil tests, blending, write masks and clear values.
 
+use super::gl_enum::{Face, GlEnum};
 use super::state;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use glemu_raster::{BlendEquation, BlendFactor, CompareFunc, LogicOp, StencilOp};
 
-fn check_func(f: u32) -> Result<u32> {
-    if (gl::NEVER..=gl::ALWAYS).contains(&f) {
-        Ok(f)
-    } else {
-        Err(Error::invalid_enum("comparison function", f))
-    }
+/// src rgb, dst rgb, src alpha, dst alpha.
+fn blend_factors(f: [u32; 4]) -> Result<[BlendFactor; 4]> {
+    Ok([
+        BlendFactor::parse(f[0])?,
+        BlendFactor::parse(f[1])?,
+        BlendFactor::parse(f[2])?,
+        BlendFactor::parse(f[3])?,
+    ])
 }
 
-fn check_blend_factor(f: u32) -> Result<u32> {
-    match f {
-        gl::ZERO
-        | gl::ONE
-        | gl::SRC_COLOR..=gl::SRC_ALPHA_SATURATE
-        | gl::CONSTANT_COLOR..=gl::ONE_MINUS_CONSTANT_ALPHA
-        | gl::SRC1_ALPHA
-        | gl::SRC1_COLOR..=gl::ONE_MINUS_SRC1_ALPHA => Ok(f),
-        _ => Err(Error::invalid_enum("blend factor", f)),
-    }
-}
-
-/// src rgb, dst rgb, src alpha, dst alpha, each checked.
-fn check_blend_factors(f: [u32; 4]) -> Result<[u32; 4]> {
-    for v in f {
-        check_blend_factor(v)?;
-    }
-    Ok(f)
-}
-
-fn check_blend_equation(e: u32) -> Result<u32> {
-    match e {
-        gl::FUNC_ADD | gl::MIN | gl::MAX | gl::FUNC_SUBTRACT | gl::FUNC_REVERSE_SUBTRACT => Ok(e),
-        _ => Err(Error::invalid_enum("blend equation", e)),
-    }
-}
-
-fn check_stencil_op(o: u32) -> Result<u32> {
-    match o {
-        gl::KEEP
-        | gl::ZERO
-        | gl::REPLACE
-        | gl::INCR
-        | gl::DECR
-        | gl::INVERT
-        | gl::INCR_WRAP
-        | gl::DECR_WRAP => Ok(o),
-        _ => Err(Error::invalid_enum("stencil operation", o)),
-    }
-}
-
-pub(super) fn check_face(f: u32) -> Result<u32> {
-    match f {
-        gl::FRONT | gl::BACK | gl::FRONT_AND_BACK => Ok(f),
-        _ => Err(Error::invalid_enum("face", f)),
-    }
-}
-
-pub(super) fn faces(face: u32) -> &'static [usize] {
-    match face {
-        gl::FRONT => &[0],
-        gl::BACK => &[1],
-        _ => &[0, 1],
-    }
+/// rgb, alpha.
+fn blend_equations(rgb: u32, alpha: u32) -> Result<[BlendEquation; 2]> {
+    Ok([BlendEquation::parse(rgb)?, BlendEquation::parse(alpha)?])
 }
 
 /// # Chapter 17.3–17.4 — Per-fragment operations, write masks and clear values
@@ -82,7 +35,7 @@ impl Context {
     /// assert_eq!(ctx.depth_func(gl::BLEND).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
     pub fn depth_func(&mut self, func: u32) -> Result<()> {
-        self.st.depth_func = check_func(func)?;
+        self.st.depth_func = CompareFunc::parse(func)?;
         Ok(())
     }
 
@@ -111,9 +64,9 @@ impl Context {
         reference: i32,
         mask: u32,
     ) -> Result<()> {
-        let face = check_face(face)?;
-        let func = check_func(func)?;
-        for &f in faces(face) {
+        let face = Face::parse(face)?;
+        let func = CompareFunc::parse(func)?;
+        for &f in face.indices() {
             let s = &mut self.st.stencil[f];
             s.func = func;
             s.reference = reference;
@@ -147,13 +100,13 @@ impl Context {
         dpfail: u32,
         dppass: u32,
     ) -> Result<()> {
-        let face = check_face(face)?;
+        let face = Face::parse(face)?;
         let ops = [
-            check_stencil_op(sfail)?,
-            check_stencil_op(dpfail)?,
-            check_stencil_op(dppass)?,
+            StencilOp::parse(sfail)?,
+            StencilOp::parse(dpfail)?,
+            StencilOp::parse(dppass)?,
         ];
-        for &f in faces(face) {
+        for &f in face.indices() {
             self.st.stencil[f].ops = ops;
         }
         Ok(())
@@ -193,7 +146,7 @@ impl Context {
     /// ctx.stencil_mask_separate(gl::FRONT, 0x0f).unwrap();
     /// ```
     pub fn stencil_mask_separate(&mut self, face: u32, mask: u32) -> Result<()> {
-        for &f in faces(check_face(face)?) {
+        for &f in Face::parse(face)?.indices() {
             self.st.stencil[f].write_mask = mask;
         }
         Ok(())
@@ -214,7 +167,7 @@ impl Context {
         src_a: u32,
         dst_a: u32,
     ) -> Result<()> {
-        let func = check_blend_factors([src, dst, src_a, dst_a])?;
+        let func = blend_factors([src, dst, src_a, dst_a])?;
         self.st.draw_blend.iter_mut().for_each(|b| b.func = func);
         Ok(())
     }
@@ -238,7 +191,7 @@ impl Context {
     /// ctx.blend_equation_separate(gl::FUNC_ADD, gl::MAX).unwrap();
     /// ```
     pub fn blend_equation_separate(&mut self, rgb: u32, alpha: u32) -> Result<()> {
-        let eq = [check_blend_equation(rgb)?, check_blend_equation(alpha)?];
+        let eq = blend_equations(rgb, alpha)?;
         self.st.draw_blend.iter_mut().for_each(|b| b.equation = eq);
         Ok(())
     }
@@ -263,6 +216,21 @@ impl Context {
     pub fn blend_color(&mut self, c: impl Into<[f32; 4]>) -> Result<()> {
         let c = c.into();
         self.st.blend_color = c;
+        Ok(())
+    }
+
+    /// `glLogicOp`: the operation that replaces blending while `COLOR_LOGIC_OP` is
+    /// enabled (on normalized fixed-point and integer colour buffers).
+    ///
+    /// ```
+    /// use glemu::{gl, Context, GlError};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.logic_op(gl::XOR).unwrap();
+    /// assert_eq!(ctx.get_integer_v(gl::LOGIC_OP_MODE).unwrap(), [gl::XOR as i32]);
+    /// assert_eq!(ctx.logic_op(gl::ONE).unwrap_err().gl, GlError::InvalidEnum);
+    /// ```
+    pub fn logic_op(&mut self, opcode: u32) -> Result<()> {
+        self.st.logic_op_mode = LogicOp::parse(opcode)?;
         Ok(())
     }
 
@@ -315,7 +283,7 @@ impl Context {
         src_a: u32,
         dst_a: u32,
     ) -> Result<()> {
-        let func = check_blend_factors([src, dst, src_a, dst_a])?;
+        let func = blend_factors([src, dst, src_a, dst_a])?;
         self.draw_buffer_blend(buf)?.func = func;
         Ok(())
     }
@@ -342,7 +310,7 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidValue);
     /// ```
     pub fn blend_equation_separate_i(&mut self, buf: u32, rgb: u32, alpha: u32) -> Result<()> {
-        let eq = [check_blend_equation(rgb)?, check_blend_equation(alpha)?];
+        let eq = blend_equations(rgb, alpha)?;
         self.draw_buffer_blend(buf)?.equation = eq;
         Ok(())
     }

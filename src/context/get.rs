@@ -1,6 +1,7 @@
 //! `glGetIntegerv` for the objects and bindings glemu has: which object is bound where,
 //! the viewport and scissor box, and the implementation limits apps size things by.
 
+use super::gl_enum::{GlEnum, MatrixMode};
 use super::Context;
 use crate::caps::{self, Query};
 use crate::error::{Error, Result};
@@ -167,16 +168,17 @@ impl Context {
             }
             gl::PATCH_VERTICES => one(st.patch_vertices),
             gl::PRIMITIVE_RESTART_INDEX => one(st.primitive_restart_index),
-            gl::DEPTH_FUNC => one(st.depth_func),
-            gl::CULL_FACE_MODE => one(st.cull_mode),
-            gl::FRONT_FACE => one(st.front_face),
+            gl::DEPTH_FUNC => one(st.depth_func.to_gl()),
+            gl::CULL_FACE_MODE => one(st.cull_mode.to_gl()),
+            gl::FRONT_FACE => one(st.front_face.to_gl()),
+            gl::LOGIC_OP_MODE => one(st.logic_op_mode.to_gl()),
             gl::STENCIL_WRITEMASK => one(st.stencil[0].write_mask),
             gl::STENCIL_BACK_WRITEMASK => one(st.stencil[1].write_mask),
             gl::STENCIL_CLEAR_VALUE => Ok(vec![st.clear_stencil]),
             gl::COLOR_WRITEMASK => Ok(st.draw_blend[0].color_mask.map(i32::from).to_vec()),
-            gl::MODELVIEW_STACK_DEPTH => one(self.stack_depth_of(gl::MODELVIEW) as u32),
-            gl::PROJECTION_STACK_DEPTH => one(self.stack_depth_of(gl::PROJECTION) as u32),
-            gl::TEXTURE_STACK_DEPTH => one(self.stack_depth_of(gl::TEXTURE) as u32),
+            gl::MODELVIEW_STACK_DEPTH => one(self.stack_depth_of(MatrixMode::ModelView) as u32),
+            gl::PROJECTION_STACK_DEPTH => one(self.stack_depth_of(MatrixMode::Projection) as u32),
+            gl::TEXTURE_STACK_DEPTH => one(self.stack_depth_of(MatrixMode::Texture) as u32),
             gl::CURRENT_MATRIX_STACK_DEPTH_ARB => one(self.stack_depth() as u32),
             gl::MAJOR_VERSION => one(caps::GL_VERSION / 10),
             gl::MINOR_VERSION => one(caps::GL_VERSION % 10),

@@ -1,6 +1,7 @@
 //! Matrix stack calls and the lighting/material/fog state ARB `state.*` bindings read.
 
-use super::state::{inverse_or_zero, MAX_LIGHTS, MAX_PROGRAM_MATRICES, MAX_TEXTURE_COORDS};
+use super::gl_enum::{Face, FogCoordSrc, FogMode, GlEnum, MatrixMode};
+use super::state::{inverse_or_zero, MAX_LIGHTS, MAX_TEXTURE_COORDS};
 use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
@@ -39,12 +40,7 @@ impl Context {
     /// assert!(ctx.matrix_mode(gl::TRIANGLES).is_err());
     /// ```
     pub fn matrix_mode(&mut self, mode: u32) -> Result<()> {
-        let ok = matches!(mode, gl::MODELVIEW | gl::PROJECTION | gl::TEXTURE)
-            || (gl::MATRIX0_ARB..gl::MATRIX0_ARB + MAX_PROGRAM_MATRICES as u32).contains(&mode);
-        if !ok {
-            return Err(Error::invalid_enum("matrix mode", mode));
-        }
-        self.st.matrix_mode = mode;
+        self.st.matrix_mode = MatrixMode::parse(mode)?;
         Ok(())
     }
 
@@ -59,11 +55,13 @@ impl Context {
     }
 
     /// The stack `glPushMatrix` of the current mode uses, and its depth limit.
-    fn stack_key(&self) -> ((u32, u32), usize) {
+    fn stack_key(&self) -> ((MatrixMode, u32), usize) {
         match self.st.matrix_mode {
-            gl::MODELVIEW => ((gl::MODELVIEW, 0), MAX_MODELVIEW_STACK_DEPTH),
-            gl::TEXTURE => ((gl::TEXTURE, self.st.active_texture), MAX_OTHER_STACK_DEPTH),
-            m => ((m, 0), MAX_OTHER_STACK_DEPTH),
+            m @ MatrixMode::ModelView => ((m, 0), MAX_MODELVIEW_STACK_DEPTH),
+            m @ MatrixMode::Texture => ((m, self.st.active_texture), MAX_OTHER_STACK_DEPTH),
+            m @ (MatrixMode::Projection | MatrixMode::Program(_)) => {
+                ((m, 0), MAX_OTHER_STACK_DEPTH)
+            }
         }
     }
 
@@ -76,8 +74,8 @@ impl Context {
 
     /// Matrices on the stack of `mode` (`MODELVIEW`, `PROJECTION`, `TEXTURE` of the
     /// active unit), the current one included (`*_STACK_DEPTH`).
-    pub(crate) fn stack_depth_of(&self, mode: u32) -> usize {
-        let unit = if mode == gl::TEXTURE {
+    pub(crate) fn stack_depth_of(&self, mode: MatrixMode) -> usize {
+        let unit = if mode == MatrixMode::Texture {
             self.st.active_texture
         } else {
             0
@@ -89,12 +87,10 @@ impl Context {
     pub(crate) fn current_matrix_value(&self) -> Result<DMat4> {
         let st = &self.st;
         let m = match st.matrix_mode {
-            gl::MODELVIEW => Some(&st.modelview),
-            gl::PROJECTION => Some(&st.projection),
-            gl::TEXTURE => st.texture_matrix.get(st.active_texture as usize),
-            m => st
-                .program_matrix
-                .get(m.wrapping_sub(gl::MATRIX0_ARB) as usize),
+            MatrixMode::ModelView => Some(&st.modelview),
+            MatrixMode::Projection => Some(&st.projection),
+            MatrixMode::Texture => st.texture_matrix.get(st.active_texture as usize),
+            MatrixMode::Program(n) => st.program_matrix.get(n as usize),
         };
         m.copied()
             .ok_or_else(|| Error::invalid_operation("the current matrix mode has no matrix"))
@@ -103,9 +99,9 @@ impl Context {
     fn current_matrix(&mut self) -> Result<&mut DMat4> {
         let st = &mut self.st;
         Ok(match st.matrix_mode {
-            gl::MODELVIEW => &mut st.modelview,
-            gl::PROJECTION => &mut st.projection,
-            gl::TEXTURE => st
+            MatrixMode::ModelView => &mut st.modelview,
+            MatrixMode::Projection => &mut st.projection,
+            MatrixMode::Texture => st
                 .texture_matrix
                 .get_mut(st.active_texture as usize)
                 .ok_or_else(|| {
@@ -115,10 +111,10 @@ impl Context {
                         MAX_TEXTURE_COORDS - 1
                     ))
                 })?,
-            m => st
+            m @ MatrixMode::Program(n) => st
                 .program_matrix
-                .get_mut((m - gl::MATRIX0_ARB) as usize)
-                .ok_or_else(|| Error::invalid_enum("matrix mode", m))?,
+                .get_mut(n as usize)
+                .ok_or_else(|| Error::invalid_enum("matrix mode", m.to_gl()))?,
         })
     }
 
@@ -364,12 +360,7 @@ impl Context {
     /// assert!(ctx.material_fv(gl::FRONT, gl::POSITION, &[0.0; 4]).is_err());
     /// ```
     pub fn material_fv(&mut self, face: u32, pname: u32, v: &[f32]) -> Result<()> {
-        let faces: &[usize] = match face {
-            gl::FRONT => &[0],
-            gl::BACK => &[1],
-            gl::FRONT_AND_BACK => &[0, 1],
-            f => return Err(Error::invalid_enum("face", f)),
-        };
+        let faces = Face::parse(face)?.indices();
         let need = if pname == gl::SHININESS { 1 } else { 4 };
         if !matches!(
             pname,
@@ -420,11 +411,7 @@ impl Context {
         let f = &mut self.st.fog;
         match pname {
             gl::FOG_MODE => {
-                let m = first as u32;
-                if !matches!(m, gl::LINEAR | gl::EXP | gl::EXP2) {
-                    return Err(Error::invalid_enum("fog mode", m));
-                }
-                f.mode = m;
+                f.mode = FogMode::parse(first as u32)?;
             }
             gl::FOG_DENSITY => {
                 if first < 0.0 {
@@ -433,11 +420,7 @@ impl Context {
                 f.density = first
             }
             gl::FOG_COORD_SRC => {
-                let src = first as u32;
-                if !matches!(src, gl::FRAGMENT_DEPTH | gl::FOG_COORD) {
-                    return Err(Error::invalid_enum("fog coordinate source", src));
-                }
-                self.st.fog_coord_src = src;
+                self.st.fog_coord_src = FogCoordSrc::parse(first as u32)?;
             }
             gl::FOG_START => f.start = first,
             gl::FOG_END => f.end = first,

@@ -13,6 +13,9 @@ pub(crate) mod snapshot;
 
 pub(crate) mod state;
 
+// GL enum parameters as Rust enums, parsed once by their setters.
+pub(crate) mod gl_enum;
+
 mod names;
 
 // enable / disable / is_enabled.

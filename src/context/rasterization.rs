@@ -1,10 +1,10 @@
 //! Rasterization state: culling, polygon modes and offset, point and line size,
 //! multisample state.
 
-use super::fragment_ops::{check_face, faces};
+use super::gl_enum::{Face, GlEnum};
 use super::Context;
 use crate::error::{Error, Result};
-use crate::gl;
+use glemu_raster::{FrontFace, PolygonMode};
 
 /// # Chapter 14 — Rasterization
 ///
@@ -18,7 +18,7 @@ impl Context {
     /// ctx.cull_face(gl::FRONT).unwrap();
     /// ```
     pub fn cull_face(&mut self, face: u32) -> Result<()> {
-        self.st.cull_mode = check_face(face)?;
+        self.st.cull_mode = Face::parse(face)?;
         Ok(())
     }
 
@@ -31,10 +31,7 @@ impl Context {
     /// assert!(ctx.front_face(gl::FRONT).is_err());
     /// ```
     pub fn front_face(&mut self, mode: u32) -> Result<()> {
-        match mode {
-            gl::CW | gl::CCW => self.st.front_face = mode,
-            m => return Err(Error::invalid_enum("front face", m)),
-        }
+        self.st.front_face = FrontFace::parse(mode)?;
         Ok(())
     }
 
@@ -46,11 +43,9 @@ impl Context {
     /// ctx.polygon_mode(gl::FRONT_AND_BACK, gl::LINE).unwrap();
     /// ```
     pub fn polygon_mode(&mut self, face: u32, mode: u32) -> Result<()> {
-        let face = check_face(face)?;
-        if !matches!(mode, gl::POINT | gl::LINE | gl::FILL) {
-            return Err(Error::invalid_enum("polygon mode", mode));
-        }
-        for &f in faces(face) {
+        let face = Face::parse(face)?;
+        let mode = PolygonMode::parse(mode)?;
+        for &f in face.indices() {
             self.st.polygon_mode[f] = mode;
         }
         Ok(())

@@ -1,81 +1,8 @@
-//! GL state → the rasterizer's per-draw state (`glemu_raster::DrawState`).
+//! GL state → the rasterizer's per-draw state (`glemu_raster::DrawState`): the state holds
+//! the rasterizer's own enum values (parsed by the setters), so this only copies them.
 
 use super::state::{DrawBufferBlend, GlState};
-use crate::error::{Error, Result};
-use crate::gl;
-use glemu_raster::{
-    BlendEquation, BlendFactor, BlendTarget, CompareFunc, CullMode, DrawState, FrontFace,
-    PolygonMode, Rect, StencilFace, StencilOp,
-};
-
-fn compare(f: u32) -> CompareFunc {
-    match f {
-        gl::NEVER => CompareFunc::Never,
-        gl::LESS => CompareFunc::Less,
-        gl::EQUAL => CompareFunc::Equal,
-        gl::LEQUAL => CompareFunc::LessEqual,
-        gl::GREATER => CompareFunc::Greater,
-        gl::NOTEQUAL => CompareFunc::NotEqual,
-        gl::GEQUAL => CompareFunc::GreaterEqual,
-        _ => CompareFunc::Always,
-    }
-}
-
-fn stencil_op(o: u32) -> StencilOp {
-    match o {
-        gl::ZERO => StencilOp::Zero,
-        gl::REPLACE => StencilOp::Replace,
-        gl::INCR => StencilOp::Incr,
-        gl::DECR => StencilOp::Decr,
-        gl::INVERT => StencilOp::Invert,
-        gl::INCR_WRAP => StencilOp::IncrWrap,
-        gl::DECR_WRAP => StencilOp::DecrWrap,
-        _ => StencilOp::Keep,
-    }
-}
-
-fn factor(f: u32) -> BlendFactor {
-    use BlendFactor::*;
-    match f {
-        gl::ZERO => Zero,
-        gl::SRC_COLOR => SrcColor,
-        gl::ONE_MINUS_SRC_COLOR => OneMinusSrcColor,
-        gl::DST_COLOR => DstColor,
-        gl::ONE_MINUS_DST_COLOR => OneMinusDstColor,
-        gl::SRC_ALPHA => SrcAlpha,
-        gl::ONE_MINUS_SRC_ALPHA => OneMinusSrcAlpha,
-        gl::DST_ALPHA => DstAlpha,
-        gl::ONE_MINUS_DST_ALPHA => OneMinusDstAlpha,
-        gl::CONSTANT_COLOR => ConstantColor,
-        gl::ONE_MINUS_CONSTANT_COLOR => OneMinusConstantColor,
-        gl::CONSTANT_ALPHA => ConstantAlpha,
-        gl::ONE_MINUS_CONSTANT_ALPHA => OneMinusConstantAlpha,
-        gl::SRC_ALPHA_SATURATE => SrcAlphaSaturate,
-        gl::SRC1_COLOR => Src1Color,
-        gl::ONE_MINUS_SRC1_COLOR => OneMinusSrc1Color,
-        gl::SRC1_ALPHA => Src1Alpha,
-        gl::ONE_MINUS_SRC1_ALPHA => OneMinusSrc1Alpha,
-        _ => One,
-    }
-}
-
-fn equation(e: u32) -> BlendEquation {
-    match e {
-        gl::FUNC_SUBTRACT => BlendEquation::Subtract,
-        gl::FUNC_REVERSE_SUBTRACT => BlendEquation::ReverseSubtract,
-        gl::MIN => BlendEquation::Min,
-        gl::MAX => BlendEquation::Max,
-        _ => BlendEquation::Add,
-    }
-}
-
-fn polygon_mode(m: u32) -> PolygonMode {
-    match m {
-        gl::POINT => PolygonMode::Point,
-        gl::LINE => PolygonMode::Line,
-        _ => PolygonMode::Fill,
-    }
-}
+use glemu_raster::{BlendTarget, CullMode, DrawState, Rect, StencilFace};
 
 /// Viewport `i`'s scissor rectangle, when its test is on.
 pub(crate) fn scissor_rect_i(st: &GlState, i: usize) -> Option<Rect> {
@@ -94,29 +21,15 @@ pub(crate) fn scissor_rect(st: &GlState) -> Option<Rect> {
 }
 
 /// The rasterizer state for a draw.
-pub(crate) fn raster_state(st: &GlState) -> Result<DrawState> {
-    if st.logic_op {
-        return Err(Error::not_supported(
-            "GL_COLOR_LOGIC_OP from the Context API",
-        ));
-    }
+pub(crate) fn raster_state(st: &GlState) -> DrawState {
     let mut d = DrawState::default();
-    d.raster.front_face = if st.front_face == gl::CW {
-        FrontFace::Cw
+    d.raster.front_face = st.front_face;
+    d.raster.cull = if st.cull_face {
+        st.cull_mode.cull_mode()
     } else {
-        FrontFace::Ccw
-    };
-    d.raster.cull = if !st.cull_face {
         CullMode::None
-    } else {
-        match st.cull_mode {
-            gl::FRONT => CullMode::Front,
-            gl::BACK => CullMode::Back,
-            _ => CullMode::FrontAndBack,
-        }
     };
-    d.raster.polygon_mode_front = polygon_mode(st.polygon_mode[0]);
-    d.raster.polygon_mode_back = polygon_mode(st.polygon_mode[1]);
+    [d.raster.polygon_mode_front, d.raster.polygon_mode_back] = st.polygon_mode;
     d.raster.polygon_offset.factor = st.polygon_offset[0];
     d.raster.polygon_offset.units = st.polygon_offset[1];
     d.raster.polygon_offset.fill = st.polygon_offset_fill;
@@ -142,20 +55,20 @@ pub(crate) fn raster_state(st: &GlState) -> Result<DrawState> {
 
     let ds = &mut d.depth_stencil;
     ds.depth_test = st.depth_test;
-    ds.depth_func = compare(st.depth_func);
+    ds.depth_func = st.depth_func;
     ds.depth_write = st.depth_mask;
     ds.depth_clamp = st.depth_clamp;
     ds.stencil_test = st.stencil_test;
     let face = |i: usize| {
         let s = &st.stencil[i];
         StencilFace {
-            func: compare(s.func),
+            func: s.func,
             reference: s.reference,
             value_mask: s.value_mask,
             write_mask: s.write_mask,
-            fail: stencil_op(s.ops[0]),
-            depth_fail: stencil_op(s.ops[1]),
-            pass: stencil_op(s.ops[2]),
+            fail: s.ops[0],
+            depth_fail: s.ops[1],
+            pass: s.ops[2],
         }
     };
     ds.front = face(0);
@@ -164,40 +77,54 @@ pub(crate) fn raster_state(st: &GlState) -> Result<DrawState> {
     // Indexed by draw buffer here; the draw moves each to the plane its buffer writes.
     let target = |b: &DrawBufferBlend| BlendTarget {
         enabled: b.enabled,
-        src_rgb: factor(b.func[0]),
-        dst_rgb: factor(b.func[1]),
-        src_alpha: factor(b.func[2]),
-        dst_alpha: factor(b.func[3]),
-        eq_rgb: equation(b.equation[0]),
-        eq_alpha: equation(b.equation[1]),
+        src_rgb: b.func[0],
+        dst_rgb: b.func[1],
+        src_alpha: b.func[2],
+        dst_alpha: b.func[3],
+        eq_rgb: b.equation[0],
+        eq_alpha: b.equation[1],
         color_mask: b.color_mask,
     };
     for (t, b) in d.blend.targets.iter_mut().zip(&st.draw_blend) {
         *t = target(b);
     }
     d.blend.constant = st.blend_color;
+    d.blend.logic_op = st.logic_op.then_some(st.logic_op_mode);
     d.blend.framebuffer_srgb = st.framebuffer_srgb;
-    Ok(d)
+    d
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glemu_raster::{BlendFactor, BlendFactor::*, CompareFunc};
 
     #[test]
     fn blend_and_depth_follow_gl_state() {
         let mut st = GlState::new(8, 8);
         for b in &mut st.draw_blend {
             b.enabled = true;
-            b.func = [gl::SRC_ALPHA, gl::ONE_MINUS_SRC_ALPHA, gl::ONE, gl::ZERO];
+            b.func = [SrcAlpha, OneMinusSrcAlpha, One, Zero];
         }
         st.depth_test = true;
-        st.depth_func = gl::GEQUAL;
+        st.depth_func = CompareFunc::GreaterEqual;
         st.cull_face = true;
-        let d = raster_state(&st).unwrap();
+        let d = raster_state(&st);
         assert!(d.blend.targets[0].enabled);
         assert_eq!(d.blend.targets[3].dst_rgb, BlendFactor::OneMinusSrcAlpha);
         assert_eq!(d.depth_stencil.depth_func, CompareFunc::GreaterEqual);
         assert_eq!(d.raster.cull, CullMode::Back);
+    }
+
+    #[test]
+    fn logic_op_replaces_blending_only_while_enabled() {
+        let mut st = GlState::new(8, 8);
+        st.logic_op_mode = glemu_raster::LogicOp::Xor;
+        assert_eq!(raster_state(&st).blend.logic_op, None);
+        st.logic_op = true;
+        assert_eq!(
+            raster_state(&st).blend.logic_op,
+            Some(glemu_raster::LogicOp::Xor)
+        );
     }
 }

@@ -1,9 +1,15 @@
-//! GL state as the API sets it (raw GL values). Converted into the pipeline's per-draw
+//! GL state as the API sets it (enum parameters as the typed values their setters parsed,
+//! see `gl_enum`). Converted into the pipeline's per-draw
 //! snapshot by `snapshot.rs`, and read by ARB `state.*` bindings through `params.rs`.
 
+use super::gl_enum::{
+    ColorMaterialMode, Face, FogCoordSrc, FogMode, MatrixMode, ProvokingVertex, ShadeModel,
+};
 use crate::caps::LIMITS;
-use crate::gl;
 use glam::DMat4;
+use glemu_raster::{
+    BlendEquation, BlendFactor, CompareFunc, FrontFace, LogicOp, PolygonMode, StencilOp,
+};
 use std::collections::HashMap;
 
 /// Texture image units (each with its own fixed-function enables and env colour).
@@ -78,7 +84,7 @@ impl Default for Material {
 /// Fog state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fog {
-    pub mode: u32,
+    pub mode: FogMode,
     pub density: f32,
     pub start: f32,
     pub end: f32,
@@ -118,7 +124,7 @@ pub struct GlState {
     /// Depth ranges (near, far) per viewport index.
     pub depth_ranges: [[f64; 2]; MAX_VIEWPORTS],
     pub depth_test: bool,
-    pub depth_func: u32,
+    pub depth_func: CompareFunc,
     pub depth_mask: bool,
     pub depth_clamp: bool,
     pub stencil_test: bool,
@@ -129,15 +135,17 @@ pub struct GlState {
     pub draw_blend: [DrawBufferBlend; MAX_DRAW_BUFFERS],
     pub blend_color: [f32; 4],
     pub cull_face: bool,
-    pub cull_mode: u32,
-    pub front_face: u32,
-    pub polygon_mode: [u32; 2],
+    /// glCullFace: the faces culled while GL_CULL_FACE is on.
+    pub cull_mode: Face,
+    pub front_face: FrontFace,
+    /// Front, back.
+    pub polygon_mode: [PolygonMode; 2],
     pub polygon_offset_fill: bool,
     pub polygon_offset_line: bool,
     pub polygon_offset_point: bool,
     pub polygon_offset: [f32; 2],
-    pub shade_model: u32,
-    pub provoking_vertex: u32,
+    pub shade_model: ShadeModel,
+    pub provoking_vertex: ProvokingVertex,
     pub point_size: f32,
     pub line_width: f32,
     pub program_point_size: bool,
@@ -161,6 +169,8 @@ pub struct GlState {
     pub two_side: bool,
     pub framebuffer_srgb: bool,
     pub logic_op: bool,
+    /// glLogicOp.
+    pub logic_op_mode: LogicOp,
     /// Fixed-function texture enables per unit: bit per target (1D, 2D, 3D, cube, rect).
     pub texture_enables: [u8; MAX_TEXTURE_UNITS],
     pub fog_enabled: bool,
@@ -174,12 +184,12 @@ pub struct GlState {
     pub normalize: bool,
     pub color_material: bool,
     /// glColorMaterial face and mode.
-    pub color_material_face: u32,
-    pub color_material_mode: u32,
+    pub color_material_face: Face,
+    pub color_material_mode: ColorMaterialMode,
     /// COLOR_SUM: add the secondary colour in the fixed-function fragment stage.
     pub color_sum: bool,
     /// FOG_COORD_SRC: FRAGMENT_DEPTH or FOG_COORD.
-    pub fog_coord_src: u32,
+    pub fog_coord_src: FogCoordSrc,
     pub light_enabled: [bool; MAX_LIGHTS],
     pub lights: Vec<Light>,
     pub light_model_ambient: [f32; 4],
@@ -194,8 +204,8 @@ pub struct GlState {
     pub program_matrix: [DMat4; MAX_PROGRAM_MATRICES],
     /// glPushMatrix stacks below the current matrices, by (matrix mode, texture unit
     /// for `TEXTURE`, else 0).
-    pub matrix_stacks: HashMap<(u32, u32), Vec<DMat4>>,
-    pub matrix_mode: u32,
+    pub matrix_stacks: HashMap<(MatrixMode, u32), Vec<DMat4>>,
+    pub matrix_mode: MatrixMode,
     pub active_texture: u32,
     pub current_color: [f32; 4],
     pub current_secondary_color: [f32; 4],
@@ -221,9 +231,9 @@ pub(crate) const MAX_DRAW_BUFFERS: usize = LIMITS.max_draw_buffers as usize;
 pub struct DrawBufferBlend {
     pub enabled: bool,
     /// src rgb, dst rgb, src alpha, dst alpha.
-    pub func: [u32; 4],
+    pub func: [BlendFactor; 4],
     /// rgb, alpha.
-    pub equation: [u32; 2],
+    pub equation: [BlendEquation; 2],
     pub color_mask: [bool; 4],
 }
 
@@ -231,8 +241,13 @@ impl Default for DrawBufferBlend {
     fn default() -> DrawBufferBlend {
         DrawBufferBlend {
             enabled: false,
-            func: [gl::ONE, gl::ZERO, gl::ONE, gl::ZERO],
-            equation: [gl::FUNC_ADD, gl::FUNC_ADD],
+            func: [
+                BlendFactor::One,
+                BlendFactor::Zero,
+                BlendFactor::One,
+                BlendFactor::Zero,
+            ],
+            equation: [BlendEquation::Add; 2],
             color_mask: [true; 4],
         }
     }
@@ -241,22 +256,23 @@ impl Default for DrawBufferBlend {
 /// One face's stencil state.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StencilState {
-    pub func: u32,
+    pub func: CompareFunc,
     pub reference: i32,
     pub value_mask: u32,
     pub write_mask: u32,
-    pub ops: [u32; 3],
+    /// Stencil fail, depth fail, depth pass.
+    pub ops: [StencilOp; 3],
 }
 
 impl GlState {
     /// GL's initial state for a `w`×`h` framebuffer.
     pub fn new(w: u32, h: u32) -> GlState {
         let st = StencilState {
-            func: gl::ALWAYS,
+            func: CompareFunc::Always,
             reference: 0,
             value_mask: !0,
             write_mask: !0,
-            ops: [gl::KEEP; 3],
+            ops: [StencilOp::Keep; 3],
         };
         let (w, h) = (w as i32, h as i32);
         let mut materials = [Material::default(), Material::default()];
@@ -267,7 +283,7 @@ impl GlState {
             scissor_test: 0,
             depth_ranges: [[0.0, 1.0]; MAX_VIEWPORTS],
             depth_test: false,
-            depth_func: gl::LESS,
+            depth_func: CompareFunc::Less,
             depth_mask: true,
             depth_clamp: false,
             stencil_test: false,
@@ -275,15 +291,15 @@ impl GlState {
             draw_blend: [DrawBufferBlend::default(); MAX_DRAW_BUFFERS],
             blend_color: [0.0; 4],
             cull_face: false,
-            cull_mode: gl::BACK,
-            front_face: gl::CCW,
-            polygon_mode: [gl::FILL, gl::FILL],
+            cull_mode: Face::Back,
+            front_face: FrontFace::Ccw,
+            polygon_mode: [PolygonMode::Fill; 2],
             polygon_offset_fill: false,
             polygon_offset_line: false,
             polygon_offset_point: false,
             polygon_offset: [0.0, 0.0],
-            shade_model: gl::SMOOTH,
-            provoking_vertex: gl::LAST_VERTEX_CONVENTION,
+            shade_model: ShadeModel::Smooth,
+            provoking_vertex: ProvokingVertex::Last,
             point_size: 1.0,
             line_width: 1.0,
             program_point_size: false,
@@ -304,10 +320,11 @@ impl GlState {
             two_side: false,
             framebuffer_srgb: false,
             logic_op: false,
+            logic_op_mode: LogicOp::Copy,
             texture_enables: [0; MAX_TEXTURE_UNITS],
             fog_enabled: false,
             fog: Fog {
-                mode: gl::EXP,
+                mode: FogMode::Exp,
                 density: 1.0,
                 start: 0.0,
                 end: 1.0,
@@ -319,10 +336,10 @@ impl GlState {
             separate_specular: false,
             normalize: false,
             color_material: false,
-            color_material_face: gl::FRONT_AND_BACK,
-            color_material_mode: gl::AMBIENT_AND_DIFFUSE,
+            color_material_face: Face::FrontAndBack,
+            color_material_mode: ColorMaterialMode::AmbientAndDiffuse,
             color_sum: false,
-            fog_coord_src: gl::FRAGMENT_DEPTH,
+            fog_coord_src: FogCoordSrc::FragmentDepth,
             light_enabled: [false; MAX_LIGHTS],
             lights: (0..MAX_LIGHTS).map(Light::new).collect(),
             light_model_ambient: [0.2, 0.2, 0.2, 1.0],
@@ -334,7 +351,7 @@ impl GlState {
             texture_matrix: [DMat4::IDENTITY; MAX_TEXTURE_COORDS],
             program_matrix: [DMat4::IDENTITY; MAX_PROGRAM_MATRICES],
             matrix_stacks: HashMap::new(),
-            matrix_mode: gl::MODELVIEW,
+            matrix_mode: MatrixMode::ModelView,
             active_texture: 0,
             current_color: [1.0; 4],
             current_secondary_color: [0.0, 0.0, 0.0, 1.0],

@@ -1,5 +1,6 @@
 //! Flatshading and clip planes (GL's "fixed-function vertex post-processing").
 
+use super::gl_enum::{GlEnum, ProvokingVertex, ShadeModel};
 use super::state;
 use super::Context;
 use crate::error::{Error, Result};
@@ -15,10 +16,7 @@ impl Context {
     /// ctx.shade_model(gl::FLAT).unwrap();
     /// ```
     pub fn shade_model(&mut self, mode: u32) -> Result<()> {
-        match mode {
-            gl::FLAT | gl::SMOOTH => self.st.shade_model = mode,
-            m => return Err(Error::invalid_enum("shade model", m)),
-        }
+        self.st.shade_model = ShadeModel::parse(mode)?;
         Ok(())
     }
 
@@ -30,12 +28,7 @@ impl Context {
     /// ctx.provoking_vertex(gl::FIRST_VERTEX_CONVENTION).unwrap();
     /// ```
     pub fn provoking_vertex(&mut self, mode: u32) -> Result<()> {
-        match mode {
-            gl::FIRST_VERTEX_CONVENTION | gl::LAST_VERTEX_CONVENTION => {
-                self.st.provoking_vertex = mode
-            }
-            m => return Err(Error::invalid_enum("provoking vertex", m)),
-        }
+        self.st.provoking_vertex = ProvokingVertex::parse(mode)?;
         Ok(())
     }
 
