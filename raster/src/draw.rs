@@ -11,7 +11,7 @@ use crate::framebuffer::Framebuffer;
 use crate::framebuffer::TileMem;
 use crate::input::DrawInput;
 use crate::samples;
-use crate::setup::{DrawSetup, SetupCtx, Target};
+use crate::setup::{snap_shared, DrawSetup, SetupCtx, Target};
 use crate::shader::{FragmentShader, InterpLocation, ShaderInfo};
 use crate::state::DrawState;
 use crate::tile::{self, Worker};
@@ -82,6 +82,8 @@ pub struct Rasterizer {
     pool: rayon::ThreadPool,
     /// Chunk buffers between draws (taken by a draw, put back after it).
     slots: Mutex<Vec<ChunkSlot>>,
+    /// The shared vertices' snapped positions (setup::snap_shared), kept like `slots`.
+    snapped: Mutex<Vec<[i32; 2]>>,
     /// Fully covered blocks may take the block path (off: every quad the per-quad way).
     blocks: bool,
 }
@@ -130,6 +132,7 @@ impl Rasterizer {
         Ok(Rasterizer {
             pool,
             slots: Mutex::new(Vec::new()),
+            snapped: Mutex::new(Vec::new()),
             blocks: std::env::var_os("GLEMU_NO_BLOCKS").is_none(),
         })
     }
@@ -175,6 +178,27 @@ impl Rasterizer {
         source: &dyn PrimitiveSource,
         shader: &S,
     ) -> Result<DrawStats, RasterError> {
+        if source.chunks() == 0 {
+            return Ok(DrawStats::default());
+        }
+        let mut snapped =
+            std::mem::take(&mut *self.snapped.lock().unwrap_or_else(|e| e.into_inner()));
+        self.pool
+            .install(|| snap_shared(&source.shared().vertices, &mut snapped));
+        let result = self.draw_snapped(fb, state, source, shader, &snapped);
+        *self.snapped.lock().unwrap_or_else(|e| e.into_inner()) = snapped;
+        result
+    }
+
+    /// [`Rasterizer::draw_source`] once the shared vertices are snapped.
+    fn draw_snapped<S: FragmentShader>(
+        &self,
+        fb: &mut Framebuffer,
+        state: &DrawState,
+        source: &dyn PrimitiveSource,
+        shader: &S,
+        snapped: &[[i32; 2]],
+    ) -> Result<DrawStats, RasterError> {
         let info = shader.info();
         let target = Target {
             width: fb.width(),
@@ -183,10 +207,7 @@ impl Rasterizer {
             multisample: fb.samples() > 1 && state.multisample.enabled,
         };
         let n_chunks = source.chunks();
-        if n_chunks == 0 {
-            return Ok(DrawStats::default());
-        }
-        let setup_ctx = SetupCtx::new(source.shared(), state, info, target)?;
+        let setup_ctx = SetupCtx::new(source.shared(), snapped, state, info, target)?;
         let ns = fb.samples();
         let sample_fixed = samples::sample_positions_fixed(ns)
             .ok_or_else(|| RasterError::NotSupported(format!("{ns} samples")))?;

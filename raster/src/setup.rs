@@ -200,6 +200,35 @@ pub(crate) fn snap_in_range(v: f32) -> i64 {
     i64::from(t + i32::from(f >= 0.5) - i32::from(f <= -0.5))
 }
 
+/// Marks a vertex [`snap_shared`] leaves to the checks of setup (a NaN coordinate, or
+/// |x| or |y| beyond [`MAX_COORD`]); no snapped coordinate in range reaches it.
+const UNSNAPPED: i32 = i32::MIN;
+
+/// Each vertex's snapped window x and y, once per draw rather than once for each of the
+/// (in a mesh, about six) triangles that use it; [`UNSNAPPED`] where the per-primitive
+/// checks must decide. Runs in parallel on the current rayon pool; `out` keeps its buffer.
+pub(crate) fn snap_shared(vertices: &[WindowVertex], out: &mut Vec<[i32; 2]>) {
+    use rayon::prelude::*;
+    out.clear();
+    out.resize(vertices.len(), [0; 2]);
+    out.par_chunks_mut(4096)
+        .zip(vertices.par_chunks(4096))
+        .for_each(|(out, vs)| {
+            for (o, v) in out.iter_mut().zip(vs) {
+                let p = v.pos;
+                let plain = p[0].abs() <= MAX_COORD
+                    && p[1].abs() <= MAX_COORD
+                    && !p[2].is_nan()
+                    && !p[3].is_nan();
+                *o = if plain {
+                    [snap_in_range(p[0]) as i32, snap_in_range(p[1]) as i32]
+                } else {
+                    [UNSNAPPED; 2]
+                };
+            }
+        });
+}
+
 /// Edges of a convex polygon given by snapped vertices (any winding). `None` when it has
 /// no area.
 pub(crate) fn polygon_edges(pts: &[(i64, i64)]) -> Option<([Edge; 4], usize)> {
@@ -283,6 +312,8 @@ fn bbox_empty(b: &[i32; 4]) -> bool {
 /// Per-draw facts setup needs, shared by every chunk of the draw.
 pub(crate) struct SetupCtx<'a> {
     shared: &'a DrawInput,
+    /// `shared`'s vertices snapped ([`snap_shared`]), as many as it has.
+    snapped: &'a [[i32; 2]],
     state: &'a DrawState,
     info: &'a ShaderInfo,
     target: Target,
@@ -324,11 +355,19 @@ impl<'a> SetupCtx<'a> {
     /// Setup facts of a draw whose primitives may index `shared`'s vertices.
     pub(crate) fn new(
         shared: &'a DrawInput,
+        snapped: &'a [[i32; 2]],
         state: &'a DrawState,
         info: &'a ShaderInfo,
         target: Target,
     ) -> Result<Self, RasterError> {
         check_varyings(shared, shared.varyings_per_vertex)?;
+        if snapped.len() != shared.vertices.len() {
+            return Err(RasterError::Invalid(format!(
+                "{} snapped positions for {} vertices",
+                snapped.len(),
+                shared.vertices.len()
+            )));
+        }
         let mut clips = [[0; 4]; 2 * MAX_VIEWPORTS];
         for (v, c) in state.raster.viewports.iter().zip(clips.chunks_exact_mut(2)) {
             let mut clip = [0, 0, target.width as i32, target.height as i32];
@@ -351,6 +390,7 @@ impl<'a> SetupCtx<'a> {
         });
         Ok(SetupCtx {
             shared,
+            snapped,
             state,
             info,
             target,
@@ -411,7 +451,9 @@ pub fn setup_draw(
     info: &ShaderInfo,
     target: Target,
 ) -> Result<DrawSetup, RasterError> {
-    let ctx = SetupCtx::new(input, state, info, target)?;
+    let mut snapped = Vec::new();
+    snap_shared(&input.vertices, &mut snapped);
+    let ctx = SetupCtx::new(input, &snapped, state, info, target)?;
     let mut out = DrawSetup::default();
     ctx.run(
         &DrawInput::new(input.varyings_per_vertex),
@@ -456,10 +498,37 @@ impl Ctx<'_> {
         Ok((v, vary))
     }
 
+    /// Shared vertex `i` and its varyings, for a vertex [`snap_shared`] found plain.
+    #[inline(always)]
+    fn shared_vertex(&self, i: u32) -> Result<(&WindowVertex, &[u32]), RasterError> {
+        let shared = self.draw.shared;
+        match (shared.vertices.get(i as usize), shared.vertex_varyings(i)) {
+            (Some(v), Some(vary)) => Ok((v, vary)),
+            _ => Err(bad_vertex(i)),
+        }
+    }
+
     fn primitive(&self, prim: &Primitive, out: &mut DrawSetup) -> Result<(), RasterError> {
         let prov = prim.provoking.min(2) as usize;
         match prim.kind {
             PrimitiveKind::Triangle => {
+                let snapped = self.draw.snapped;
+                if let [Some(&[x0, y0]), Some(&[x1, y1]), Some(&[x2, y2])] =
+                    prim.v.map(|i| snapped.get(i as usize))
+                {
+                    if x0 != UNSNAPPED && x1 != UNSNAPPED && x2 != UNSNAPPED {
+                        // Shared vertices snap_shared found plain: no check is left.
+                        let vs = [
+                            self.shared_vertex(prim.v[0])?,
+                            self.shared_vertex(prim.v[1])?,
+                            self.shared_vertex(prim.v[2])?,
+                        ];
+                        let pts = [x0, y0, x1, y1, x2, y2].map(i64::from);
+                        let pts = [(pts[0], pts[1]), (pts[2], pts[3]), (pts[4], pts[5])];
+                        self.triangle(prim, &vs, &pts, prov, out);
+                        return Ok(());
+                    }
+                }
                 let vs = [
                     self.vertex(prim.v[0])?,
                     self.vertex(prim.v[1])?,
@@ -468,7 +537,9 @@ impl Ctx<'_> {
                 if vs.iter().any(|(v, _)| v.pos.iter().any(|c| c.is_nan())) {
                     return Ok(());
                 }
-                self.triangle(prim, &vs, prov, out);
+                // Ctx::vertex and the NaN test above leave only finite |x|, |y| <= MAX_COORD.
+                let pts = vs.map(|(v, _)| (snap_in_range(v.pos[0]), snap_in_range(v.pos[1])));
+                self.triangle(prim, &vs, &pts, prov, out);
             }
             PrimitiveKind::Line => {
                 let a = self.vertex(prim.v[0])?;
@@ -488,11 +559,10 @@ impl Ctx<'_> {
         &self,
         prim: &Primitive,
         vs: &[(&WindowVertex, &[u32]); 3],
+        pts: &[(i64, i64); 3],
         prov: usize,
         out: &mut DrawSetup,
     ) {
-        // Ctx::vertex and the NaN test above leave only finite |x|, |y| <= MAX_COORD.
-        let pts = vs.map(|(v, _)| (snap_in_range(v.pos[0]), snap_in_range(v.pos[1])));
         let area2 = (pts[1].0 - pts[0].0) * (pts[2].1 - pts[0].1)
             - (pts[2].0 - pts[0].0) * (pts[1].1 - pts[0].1);
         if area2 == 0 {
@@ -560,7 +630,7 @@ impl Ctx<'_> {
                         edge(pts[0], pts[2]),
                     ]
                 };
-                let bbox = pixel_bbox(&pts, self.clip_rect(true), self.draw.sample_span);
+                let bbox = pixel_bbox(pts, self.clip_rect(true), self.draw.sample_span);
                 if bbox_empty(&bbox) {
                     return;
                 }
@@ -987,6 +1057,77 @@ mod tests {
             // Values around k/2 subpixels, where rounding ties and near-ties live.
             let v = f32::from_bits(((k as f32 / 512.0).to_bits() as i32 + d) as u32);
             proptest::prop_assert_eq!(snap(v), snap_libm(v), "{:e}", v);
+        }
+    }
+
+    /// Sets up `extra`'s primitives against `shared` with the given snapped positions.
+    fn setup_with(
+        shared: &DrawInput,
+        extra: &DrawInput,
+        snapped: &[[i32; 2]],
+    ) -> Result<DrawSetup, String> {
+        let state = DrawState::default();
+        let info = ShaderInfo::default();
+        let target = Target {
+            width: 64,
+            height: 48,
+            depth_format: DepthFormat::D24S8,
+            multisample: false,
+        };
+        let ctx =
+            SetupCtx::new(shared, snapped, &state, &info, target).map_err(|e| format!("{e:?}"))?;
+        let mut out = DrawSetup::default();
+        ctx.run(extra, &extra.primitives, &mut out)
+            .map(|()| out)
+            .map_err(|e| format!("{e:?}"))
+    }
+
+    fn coord() -> impl proptest::strategy::Strategy<Value = f32> {
+        use proptest::prelude::*;
+        prop_oneof![
+            12 => -8.0f32..72.0,
+            1 => Just(f32::NAN),
+            1 => Just(f32::INFINITY),
+            1 => Just(-2.0 * MAX_COORD),
+            1 => Just(MAX_COORD),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Triangles over vertices snap_shared found plain take setup's fast path; the
+        /// same draw with every vertex left to the per-primitive checks (as a clipped
+        /// vertex is) must give the same records, planes and errors.
+        #[test]
+        fn snapped_vertices_set_up_as_checked_ones(
+            verts in proptest::collection::vec(
+                (coord(), coord(), coord(), coord(), -4.0f32..4.0, -4.0f32..4.0), 3..12),
+            tris in proptest::collection::vec((0u32..14, 0u32..14, 0u32..14), 1..24),
+        ) {
+            let mut shared = DrawInput::new(2);
+            for &(x, y, z, w, a, b) in &verts {
+                let v = WindowVertex { pos: [x, y, z, w], point_size: -1.0 };
+                shared.push_vertex(v, &[a.to_bits(), b.to_bits()]);
+            }
+            // Two vertices of the chunk's own (as clipping makes), indexed after the
+            // shared ones.
+            let mut extra = DrawInput::new(2);
+            for (x, y) in [(3.5, 4.25), (30.0, 20.5)] {
+                let v = WindowVertex { pos: [x, y, 0.25, 1.0], point_size: -1.0 };
+                extra.push_vertex(v, &[1.0f32.to_bits(), 2.0f32.to_bits()]);
+            }
+            let n = verts.len() as u32;
+            for (id, &(a, b, c)) in tris.iter().enumerate() {
+                // Indices past the shared vertices reach the extra ones (or none).
+                let v = [a, b, c].map(|i| if i < n { i } else { n + (i - n) % 3 });
+                extra.primitives.push(Primitive::triangle(v, (id % 3) as u8, id as u32));
+            }
+            let mut snapped = Vec::new();
+            snap_shared(&shared.vertices, &mut snapped);
+            let unsnapped = vec![[UNSNAPPED; 2]; snapped.len()];
+            let fast = setup_with(&shared, &extra, &snapped);
+            let checked = setup_with(&shared, &extra, &unsnapped);
+            // Debug text: NaN planes compare equal that way.
+            proptest::prop_assert_eq!(format!("{fast:?}"), format!("{checked:?}"));
         }
     }
 
