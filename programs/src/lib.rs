@@ -20,6 +20,7 @@ mod header;
 pub mod ir;
 pub(crate) mod legacy;
 pub(crate) mod lexer;
+pub(crate) mod parse;
 pub mod print;
 pub mod span;
 

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 pub enum ColorFormat {
     /// 8-bit normalised RGBA (GL_RGBA8).
     Rgba8Unorm,
-    /// 8-bit sRGB-encoded colour with linear alpha (GL_SRGB8_ALPHA8): blending in linear
-    /// space.
+    /// 8-bit sRGB-encoded colour with linear alpha (GL_SRGB8_ALPHA8); decoded and encoded
+    /// only when GL_FRAMEBUFFER_SRGB asks for it.
     Srgb8Alpha8,
     /// 16-bit float RGBA (GL_RGBA16F).
     Rgba16F,

@@ -1,11 +1,11 @@
 //! Input (`vertex.*`, `fragment.*`, `primitive.*`) and output (`result.*`) bindings, per
 //! stage, and the slots they resolve to.
 
-use super::cursor::{semantic, syntax};
 use super::Parser;
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax};
 use crate::span::Span;
 
 /// A parsed input binding (possibly a range in declarations).

@@ -2,11 +2,11 @@
 //! the LDS/STS/ATOMS shared-memory instructions and the whole-program checks of compute
 //! programs.
 
-use super::cursor::{semantic, syntax};
 use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax};
 use crate::span::Span;
 
 impl Parser {

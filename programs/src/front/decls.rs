@@ -2,11 +2,11 @@
 //! TEXTURE, BUFFER*, COUNTER, IMAGE, STORAGE, SUBROUTINE*) and the stage declarations
 //! (PRIMITIVE_IN ... TESS_POINT_MODE).
 
-use super::cursor::{clamp_u32, semantic, syntax};
 use super::{ParamKey, Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{clamp_u32, semantic, syntax};
 use crate::span::Span;
 
 /// Variable modifiers in front of a declaration.

@@ -1,9 +1,9 @@
 //! Label resolution and whole-program checks run after the last statement.
 
-use super::cursor::semantic;
 use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
+use crate::parse::semantic;
 
 impl Parser {
     pub(crate) fn resolve_labels(&mut self) -> Result<(), ProgramError> {

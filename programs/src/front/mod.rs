@@ -2,7 +2,7 @@
 //! family: one recursive-descent parser that checks each "will fail to load" rule as it
 //! reads and lowers straight into [`crate::ir::Program`].
 //!
-//! - `cursor`: tokens up to `END`; `opcodes`: Table X.13 and the ARB option tables;
+//! - `opcodes`: Table X.13 and the ARB option tables;
 //! - `decls`: OPTION and naming statements; `bindings`/`state`: `vertex.*`, `result.*`,
 //!   `state.*`, `program.*` to slots; `operands`: source/destination operands;
 //! - `inst`: instructions, modifiers, textures, memory, block matching (IF/REP/LOOP);
@@ -10,7 +10,6 @@
 
 mod bindings;
 mod compute;
-mod cursor;
 mod decls;
 mod flow;
 mod inst;
@@ -27,8 +26,8 @@ use crate::error::ProgramError;
 use crate::header::Header;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{syntax, Cursor};
 use crate::span::Span;
-use cursor::{syntax, Cursor};
 use limits::Limits;
 use std::collections::HashMap;
 
@@ -271,7 +270,7 @@ impl Parser {
             .map(|o| format!("OPTION {o}"))
             .collect::<Vec<_>>()
             .join(" or ");
-        Err(cursor::semantic(span, format!("{what} needs {list}")))
+        Err(crate::parse::semantic(span, format!("{what} needs {list}")))
     }
 
     /// Whether NV-style syntax (condition codes, `|abs|`, branches) is on: an NV_gpu
@@ -343,7 +342,7 @@ impl Parser {
         }
         if let Some((_, _, bspan)) = self.blocks.last() {
             let _ = bspan;
-            return Err(cursor::semantic(
+            return Err(crate::parse::semantic(
                 span,
                 format!(
                     "label '{name}' inside an IF/REP/LOOP block: blocks may not contain labels"
@@ -361,11 +360,11 @@ impl Parser {
             let (n, _) = self.c.int("a subroutine number")?;
             self.c.expect(&Tok::RParen, "after the subroutine number")?;
             self.subroutine_nums
-                .insert(name.clone(), cursor::clamp_u32(n));
+                .insert(name.clone(), crate::parse::clamp_u32(n));
         }
         self.c.expect(&Tok::Colon, "after a label")?;
         if self.labels.contains_key(&name) {
-            return Err(cursor::semantic(
+            return Err(crate::parse::semantic(
                 span,
                 format!("label '{name}' is already defined (names must be unique)"),
             ));
@@ -379,7 +378,7 @@ impl Parser {
     pub(crate) fn declare(&mut self, name: &str, span: Span, sym: Sym) -> Result<(), ProgramError> {
         check_identifier(name, span)?;
         if self.syms.contains_key(name) {
-            return Err(cursor::semantic(
+            return Err(crate::parse::semantic(
                 span,
                 format!("'{name}' is already declared (variable names must be unique)"),
             ));
@@ -418,7 +417,7 @@ impl Parser {
                 Block::Rep => "REP without ENDREP",
                 Block::Loop => "LOOP without ENDLOOP",
             };
-            return Err(cursor::semantic(
+            return Err(crate::parse::semantic(
                 *span,
                 format!("{what}: block not terminated"),
             ));

@@ -1,11 +1,11 @@
 //! Source and destination operands: variables, inline bindings and constants, array
 //! indexing (absolute and relative), swizzles, write masks and condition-code tests.
 
-use super::cursor::{semantic, syntax};
 use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{components, ordered_mask, semantic, syntax};
 use crate::span::Span;
 
 /// What an operand resolved to before swizzling, plus the variable's declared type
@@ -23,25 +23,6 @@ pub(crate) struct ParsedSrc {
     pub ty: Option<VarType>,
     /// The operand had a single-component suffix (`.x`) or is a scalar literal.
     pub scalar: bool,
-}
-
-/// Components named by a swizzle or mask string; `None` if it is not one.
-fn components(s: &str, rgba_ok: bool) -> Option<Vec<Comp>> {
-    let xyzw = s.chars().all(|c| matches!(c, 'x' | 'y' | 'z' | 'w'));
-    let rgba = s.chars().all(|c| matches!(c, 'r' | 'g' | 'b' | 'a'));
-    if s.is_empty() || !(xyzw || (rgba && rgba_ok)) {
-        return None;
-    }
-    Some(
-        s.chars()
-            .map(|c| match c {
-                'x' | 'r' => 0,
-                'y' | 'g' => 1,
-                'z' | 'b' => 2,
-                _ => 3,
-            })
-            .collect(),
-    )
 }
 
 impl Parser {
@@ -87,18 +68,12 @@ impl Parser {
         let span = self.c.span_at(1);
         let comps = components(&name, self.rgba_ok())
             .ok_or_else(|| syntax(span, format!("'{name}' is not a valid write mask")))?;
-        let mut mask = 0u8;
-        let mut last: i32 = -1;
-        for c in comps {
-            if i32::from(c) <= last {
-                return Err(syntax(
-                    span,
-                    format!("write mask '{name}' must list components once each, in xyzw order"),
-                ));
-            }
-            last = i32::from(c);
-            mask |= 1 << c;
-        }
+        let mask = ordered_mask(&comps).ok_or_else(|| {
+            syntax(
+                span,
+                format!("write mask '{name}' must list components once each, in xyzw order"),
+            )
+        })?;
         self.c.bump();
         self.c.bump();
         Ok(mask)

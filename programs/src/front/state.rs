@@ -1,10 +1,10 @@
 //! `state.*` and `program.env/local` bindings to parameter rows.
 
-use super::cursor::{semantic, syntax};
 use super::Parser;
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax};
 use crate::span::Span;
 
 impl Parser {

@@ -1,41 +1,21 @@
 //! Operand pieces every legacy dialect shares: write masks, swizzles and condition-code
 //! masks, plus the plain `Src`/`Dst` constructors.
 
-use super::cursor::{syntax, Cursor};
 use crate::error::ProgramError;
 use crate::ir::{CondOp, CondTest, Dst, File, Index, Src};
 use crate::lexer::Tok;
+use crate::parse::{components, ordered_mask, syntax, LazyCursor};
 use crate::span::Span;
 
 pub(crate) const IDENTITY: [u8; 4] = [0, 1, 2, 3];
 
-fn comp(c: char) -> Option<u8> {
-    match c {
-        'x' => Some(0),
-        'y' => Some(1),
-        'z' => Some(2),
-        'w' => Some(3),
-        _ => None,
-    }
-}
-
 /// Decodes a write mask such as `xzw`: components in x, y, z, w order, each at most once.
 pub(crate) fn mask_bits(s: &str) -> Option<u8> {
-    let mut bits = 0u8;
-    let mut last: i32 = -1;
-    for c in s.chars() {
-        let i = i32::from(comp(c)?);
-        if i <= last {
-            return None;
-        }
-        last = i;
-        bits |= 1 << i;
-    }
-    (bits != 0).then_some(bits)
+    components(s, false).as_deref().and_then(ordered_mask)
 }
 
 /// `.mask` after a destination register, if present.
-pub(crate) fn opt_write_mask(cur: &mut Cursor) -> Result<u8, ProgramError> {
+pub(crate) fn opt_write_mask(cur: &mut LazyCursor) -> Result<u8, ProgramError> {
     if cur.peek_tok()? != Tok::Dot {
         return Ok(0xF);
     }
@@ -52,7 +32,7 @@ pub(crate) fn opt_write_mask(cur: &mut Cursor) -> Result<u8, ProgramError> {
 /// A swizzle suffix (`.x` or `.xyzw`); `allow_scalar`/`allow_vector` say which lengths
 /// the grammar rule admits here. Without a suffix the swizzle is the identity.
 pub(crate) fn opt_swizzle(
-    cur: &mut Cursor,
+    cur: &mut LazyCursor,
     allow_scalar: bool,
     allow_vector: bool,
     required: bool,
@@ -73,7 +53,7 @@ pub(crate) fn opt_swizzle(
     }
     cur.next()?;
     let (s, span) = cur.ident("a swizzle such as 'x' or 'xyzw'")?;
-    let comps: Option<Vec<u8>> = s.chars().map(comp).collect();
+    let comps = components(&s, false);
     match comps.as_deref() {
         Some([c]) if allow_scalar => Ok([*c; 4]),
         Some([a, b, c, d]) if allow_vector => Ok([*a, *b, *c, *d]),
@@ -106,7 +86,7 @@ fn cond_op(s: &str) -> Option<CondOp> {
 }
 
 /// `RULE[.swizzle]` (the inside of a condition-code mask). `allow_scalar` admits `.x`.
-pub(crate) fn cc_mask(cur: &mut Cursor, allow_scalar: bool) -> Result<CondTest, ProgramError> {
+pub(crate) fn cc_mask(cur: &mut LazyCursor, allow_scalar: bool) -> Result<CondTest, ProgramError> {
     let (s, span) = cur.ident("a condition (EQ, GE, GT, LE, LT, NE, TR or FL)")?;
     let op = cond_op(&s).ok_or_else(|| {
         syntax(
@@ -120,7 +100,7 @@ pub(crate) fn cc_mask(cur: &mut Cursor, allow_scalar: bool) -> Result<CondTest, 
 
 /// `( RULE[.swizzle] )` after a destination, if present.
 pub(crate) fn opt_paren_cc(
-    cur: &mut Cursor,
+    cur: &mut LazyCursor,
     allow_scalar: bool,
 ) -> Result<Option<CondTest>, ProgramError> {
     if cur.eat(&Tok::LParen)?.is_none() {

@@ -16,7 +16,6 @@ mod operands;
 
 use super::builder::Builder;
 use super::common::cc_mask;
-use super::cursor::{semantic, syntax, Cursor};
 use super::fragment_consts::{Named, Names, Value};
 use super::fragment_ops::{decode, FpOp, FpShape};
 use crate::error::ProgramError;
@@ -25,6 +24,7 @@ use crate::ir::{
     Stage,
 };
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax, LazyCursor};
 use crate::span::Span;
 use smallvec::SmallVec;
 use std::collections::BTreeSet;
@@ -57,7 +57,7 @@ struct DstInfo {
 }
 
 struct FpParser<'a> {
-    cur: Cursor<'a>,
+    cur: LazyCursor<'a>,
     b: Builder,
     names: Names,
     count: u32,
@@ -69,7 +69,7 @@ struct FpParser<'a> {
 
 pub(crate) fn assemble_fragment(text: &str) -> Result<Program, ProgramError> {
     let mut p = FpParser {
-        cur: Cursor::after_header(text)?,
+        cur: LazyCursor::after_header(text)?,
         b: Builder::default(),
         names: Names::default(),
         count: 0,
@@ -291,7 +291,7 @@ fn is_unpack(op: FpOp) -> bool {
 /// At most one distinct fragment attribute and one distinct program parameter per
 /// instruction; several constants are fine while they hold at most four distinct scalars
 /// (the GL merges them into one vector constant).
-fn check_unique(s: &Sourced, cur: &Cursor) -> Result<(), ProgramError> {
+fn check_unique(s: &Sourced, cur: &LazyCursor) -> Result<(), ProgramError> {
     if let Some((first, _)) = s.attribs.first() {
         if let Some((_, span)) = s.attribs.iter().find(|(a, _)| a != first) {
             return Err(semantic(

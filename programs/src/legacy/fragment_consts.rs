@@ -2,10 +2,10 @@
 //! `DECLARE`d named local parameters, and the rules for their names.
 
 use super::common::numbered;
-use super::cursor::{semantic, syntax, Cursor};
 use super::fragment_ops;
 use crate::error::ProgramError;
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax, LazyCursor};
 use crate::span::Span;
 use std::collections::HashMap;
 
@@ -103,7 +103,7 @@ impl Names {
     }
 
     /// `<vectorConstant>` or `<scalarConstant>` (the right side of DEFINE/DECLARE).
-    pub(crate) fn value(&self, cur: &mut Cursor) -> Result<Value, ProgramError> {
+    pub(crate) fn value(&self, cur: &mut LazyCursor) -> Result<Value, ProgramError> {
         if cur.peek_tok()? == Tok::LBrace {
             return self.vector_literal(cur).map(Value::Vector);
         }
@@ -133,7 +133,7 @@ impl Names {
     }
 
     /// `{ a [, b [, c [, d]]] }`, missing y/z filled with 0 and a missing w with 1.
-    pub(crate) fn vector_literal(&self, cur: &mut Cursor) -> Result<[f32; 4], ProgramError> {
+    pub(crate) fn vector_literal(&self, cur: &mut LazyCursor) -> Result<[f32; 4], ProgramError> {
         cur.expect(&Tok::LBrace, "'{'")?;
         let mut v = [0.0, 0.0, 0.0, 1.0];
         for (i, slot) in v.iter_mut().enumerate() {
@@ -168,7 +168,7 @@ impl Names {
 }
 
 /// `[+|-] number`.
-pub(crate) fn signed_number(cur: &mut Cursor) -> Result<f32, ProgramError> {
+pub(crate) fn signed_number(cur: &mut LazyCursor) -> Result<f32, ProgramError> {
     let neg = if cur.eat(&Tok::Minus)?.is_some() {
         true
     } else {
@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn short_vectors_expand() {
         let names = Names::default();
-        let mut c = Cursor::after_header("!!FP1.0 {5, 6, 7}").unwrap();
+        let mut c = LazyCursor::after_header("!!FP1.0 {5, 6, 7}").unwrap();
         assert_eq!(names.vector_literal(&mut c).unwrap(), [5.0, 6.0, 7.0, 1.0]);
     }
 }

@@ -10,7 +10,6 @@
 
 mod builder;
 mod common;
-mod cursor;
 mod fragment;
 mod fragment_consts;
 mod fragment_ops;

@@ -19,13 +19,13 @@ mod state_program;
 
 use super::builder::Builder;
 use super::common::{opt_paren_cc, src};
-use super::cursor::{semantic, syntax, Cursor};
 use super::vertex_ops::{decode, Level, Shape, VpOp};
 use crate::error::ProgramError;
 use crate::header::Header;
 use crate::ir::{DataType, Options, Program};
 use crate::ir::{Dialect, Extra, File, Index, Inst, Precision, Saturate, Src, Stage};
 use crate::lexer::{Lexer, Tok};
+use crate::parse::{semantic, syntax, LazyCursor};
 use crate::span::Span;
 use smallvec::SmallVec;
 use std::collections::HashMap;
@@ -85,7 +85,7 @@ struct Sourced {
 }
 
 struct VpParser<'a> {
-    cur: Cursor<'a>,
+    cur: LazyCursor<'a>,
     env: Env,
     b: Builder,
     env_block: bool,
@@ -122,7 +122,7 @@ pub(crate) fn assemble_vertex(text: &str, header: Header) -> Result<Program, Pro
         position_invariant: false,
     };
     let mut p = VpParser {
-        cur: Cursor::after_header(text)?,
+        cur: LazyCursor::after_header(text)?,
         env,
         b: Builder::default(),
         env_block: false,
@@ -390,7 +390,7 @@ impl<'a> VpParser<'a> {
 }
 
 /// At most one distinct program parameter and one distinct attribute per instruction.
-fn check_unique(s: &Sourced, cur: &Cursor) -> Result<(), ProgramError> {
+fn check_unique(s: &Sourced, cur: &LazyCursor) -> Result<(), ProgramError> {
     if let Some(&(first, _)) = s.params.first() {
         if let Some(&(_, span)) = s.params.iter().find(|(k, _)| *k != first) {
             return Err(semantic(

@@ -3,13 +3,13 @@
 //! operands (memory.rs), texture operands (texture.rs) and flow control (flow.rs) are
 //! their own modules.
 
-use super::cursor::{semantic, syntax};
 use super::opcodes::{self, OpInfo, Shape, TypeMods, AF, AV, F2, FO, V2, V3};
 use super::operands::ParsedSrc;
 use super::{Block, Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax};
 use crate::span::Span;
 use smallvec::SmallVec;
 

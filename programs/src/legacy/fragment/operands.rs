@@ -9,9 +9,9 @@ use crate::ir::{
     TexUnit,
 };
 use crate::legacy::common::{dst, numbered, opt_paren_cc, opt_swizzle, opt_write_mask, src};
-use crate::legacy::cursor::{semantic, syntax};
 use crate::legacy::fragment_consts::{signed_number, Named, Value};
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax};
 use crate::span::Span;
 
 impl<'a> FpParser<'a> {

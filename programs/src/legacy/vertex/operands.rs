@@ -7,9 +7,9 @@ use crate::ir::{
     Dst, File, Index, IndexReg, InputBinding, OutputBinding, ParamSource, RegInfo, Src, VaryingSlot,
 };
 use crate::legacy::common::{dst, numbered, opt_paren_cc, opt_swizzle, opt_write_mask, src};
-use crate::legacy::cursor::{semantic, syntax};
 use crate::legacy::vertex_ops::Level;
 use crate::lexer::Tok;
+use crate::parse::{semantic, syntax};
 use crate::span::Span;
 
 impl<'a> VpParser<'a> {
