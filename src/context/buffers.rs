@@ -7,6 +7,7 @@ use crate::error::{Cause, Error, GlError, Result};
 use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
 use glemu_pipeline::{Buffer, GpuMemory, PipelineError, PipelineErrorKind};
+use glemu_programs::Stage;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -170,15 +171,15 @@ pub(crate) fn indexed_limit(target: u32) -> Option<u32> {
     })
 }
 
-/// Parameter-buffer binding target of a program target index.
-pub(crate) fn param_buffer_target(t: usize) -> u32 {
-    match t {
-        0 => gl::VERTEX_PROGRAM_PARAMETER_BUFFER_NV,
-        1 => gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV,
-        2 => gl::GEOMETRY_PROGRAM_PARAMETER_BUFFER_NV,
-        3 => gl::TESS_CONTROL_PROGRAM_PARAMETER_BUFFER_NV,
-        4 => gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV,
-        _ => gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV,
+/// Parameter-buffer binding target of a stage's programs.
+pub(crate) fn param_buffer_target(stage: Stage) -> u32 {
+    match stage {
+        Stage::Vertex => gl::VERTEX_PROGRAM_PARAMETER_BUFFER_NV,
+        Stage::Fragment => gl::FRAGMENT_PROGRAM_PARAMETER_BUFFER_NV,
+        Stage::Geometry => gl::GEOMETRY_PROGRAM_PARAMETER_BUFFER_NV,
+        Stage::TessControl => gl::TESS_CONTROL_PROGRAM_PARAMETER_BUFFER_NV,
+        Stage::TessEval => gl::TESS_EVALUATION_PROGRAM_PARAMETER_BUFFER_NV,
+        Stage::Compute => gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV,
     }
 }
 
@@ -193,7 +194,7 @@ pub(crate) fn param_buffer_target(t: usize) -> u32 {
 /// assert_eq!(param_buffer_target_for(gl::ARRAY_BUFFER), None);
 /// ```
 pub fn param_buffer_target_for(program_target: u32) -> Option<u32> {
-    super::programs::target_index(program_target).map(param_buffer_target)
+    super::programs::target_stage(program_target).map(param_buffer_target)
 }
 
 pub use super::mapping::{MappedBytes, Mapping};

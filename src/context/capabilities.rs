@@ -5,6 +5,7 @@ use super::state::{self, tex_enable, GlState};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use glemu_programs::Stage;
 
 /// What a capability switches.
 #[derive(Copy, Clone)]
@@ -13,8 +14,8 @@ enum Switch {
     Flag(fn(&GlState) -> bool, fn(&mut GlState, bool)),
     /// The fixed-function texture target bit of the active unit.
     Texture(u8),
-    /// The program of a target, by its index in `programs::TARGETS`.
-    Program(usize),
+    /// The programs of a stage.
+    Program(Stage),
     /// User clip plane / clip distance `n`.
     ClipPlane(u32),
     /// Fixed-function light `n`.
@@ -99,11 +100,11 @@ const CAPABILITIES: &[(u32, Switch)] = &[
     (gl::ALPHA_TEST, Switch::Unsupported),
 ];
 
-/// A program target's switch, at its index in the program table (`target_index`), so the
-/// two cannot disagree.
+/// A program target's switch: its stage as the program calls see it (`target_stage`), so
+/// the two cannot disagree.
 const fn program(target: u32) -> Switch {
-    match super::programs::target_index(target) {
-        Some(i) => Switch::Program(i),
+    match super::programs::target_stage(target) {
+        Some(s) => Switch::Program(s),
         None => Switch::Unsupported,
     }
 }
@@ -176,7 +177,7 @@ impl Context {
                 .texture_enables
                 .get(st.active_texture as usize)
                 .is_some_and(|e| e & bit != 0),
-            Switch::Program(t) => st.program_enabled.get(t).copied().unwrap_or(false),
+            Switch::Program(s) => st.program_enabled[s],
             Switch::ClipPlane(n) => st.clip_enabled & (1 << n) != 0,
             Switch::Light(n) => st.light_enabled.get(n).copied().unwrap_or(false),
             Switch::Ignored | Switch::Unsupported => false,
@@ -196,11 +197,7 @@ impl Context {
                     }
                 }
             }
-            Switch::Program(t) => {
-                if let Some(e) = st.program_enabled.get_mut(t) {
-                    *e = on;
-                }
-            }
+            Switch::Program(s) => st.program_enabled[s] = on,
             Switch::ClipPlane(n) => {
                 if on {
                     st.clip_enabled |= 1 << n

@@ -12,6 +12,7 @@ use crate::caps::LIMITS;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::compute::{dispatch, ComputeState, ComputeStats};
+use glemu_programs::Stage;
 
 /// `MAX_COMPUTE_WORK_GROUP_COUNT` in each dimension (ARB_compute_shader's minimum).
 ///
@@ -22,9 +23,6 @@ use glemu_pipeline::compute::{dispatch, ComputeState, ComputeStats};
 /// assert_eq!(x, i64::from(MAX_COMPUTE_WORK_GROUP_COUNT));
 /// ```
 pub const MAX_COMPUTE_WORK_GROUP_COUNT: u32 = crate::caps::MAX_COMPUTE_WORK_GROUP_COUNT;
-
-/// Index of `COMPUTE_PROGRAM_NV` among the program targets.
-const COMPUTE: usize = 5;
 
 impl Context {
     /// `glDispatchCompute`: runs `x`×`y`×`z` work groups of the enabled compute program.
@@ -94,13 +92,13 @@ impl Context {
                 "{g} work groups exceed MAX_COMPUTE_WORK_GROUP_COUNT ({MAX_COMPUTE_WORK_GROUP_COUNT})"
             )));
         }
-        if !self.st.program_enabled[COMPUTE] {
+        if !self.st.program_enabled[Stage::Compute] {
             return Err(Error::invalid_operation(
                 "no compute program: COMPUTE_PROGRAM_NV is not enabled",
             ));
         }
         let program = self
-            .stage_program(COMPUTE)?
+            .stage_program(Stage::Compute)?
             .ok_or_else(|| Error::invalid_operation("no compute program is bound"))?;
         let mut counter_buffers = Vec::new();
         let mut storage_buffers = Vec::new();
@@ -109,7 +107,7 @@ impl Context {
             storage_buffers.push(self.indexed_range(gl::SHADER_STORAGE_BUFFER, i)?);
         }
         debug_assert_eq!(
-            param_buffer_target(COMPUTE),
+            param_buffer_target(Stage::Compute),
             gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV
         );
         let images = self.image_units_of(&[&program]);

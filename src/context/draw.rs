@@ -4,7 +4,7 @@
 
 use super::buffers::{from_pipeline, param_buffer_target};
 use super::gl_enum::{GlEnum, ProvokingVertex, ShadeModel};
-use super::programs::{index_stage, TARGETS};
+use super::programs::stage_target;
 use super::queries::QueryCounts;
 use super::state::MAX_CLIP_PLANES;
 use super::Context;
@@ -15,6 +15,7 @@ use glemu_pipeline::{
     ClipState, DrawCall, DrawState, FogParams, PipelineError, PrimClass, PrimitiveMode, Programs,
     RenderTarget, StageProgram, TessState, VertexProcessing, Viewport,
 };
+use glemu_programs::Stage;
 use glemu_raster::Framebuffer;
 use std::sync::Arc;
 
@@ -333,19 +334,19 @@ impl Context {
         self.draw_range_elements_base_vertex(mode, start, end, n, ty, offset, 0)
     }
 
-    /// The program of target index `t` for this draw: the bound one when the target is
-    /// enabled, a generated fixed-function one for vertex/fragment otherwise.
-    pub(crate) fn stage_program(&mut self, t: usize) -> Result<Option<StageProgram>> {
-        if !self.st.program_enabled.get(t).copied().unwrap_or(false) {
+    /// The program of stage `t` for this draw: the bound one when its target is enabled,
+    /// a generated fixed-function one for vertex/fragment otherwise.
+    pub(crate) fn stage_program(&mut self, t: Stage) -> Result<Option<StageProgram>> {
+        if !self.st.program_enabled[t] {
             return match t {
-                0 | 1 => {
-                    let program = self.fixed_function_program(index_stage(t))?;
+                Stage::Vertex | Stage::Fragment => {
+                    let program = self.fixed_function_program(t)?;
                     let obj = super::programs::ProgramObject::default();
                     let params = self.resolve_params(t, &obj, &program)?;
                     let executor = self.executors.get(&program);
                     Ok(Some(StageProgram::with_executor(executor, params)))
                 }
-                _ => Ok(None),
+                Stage::TessControl | Stage::TessEval | Stage::Geometry | Stage::Compute => Ok(None),
             };
         }
         let loaded = self
@@ -357,8 +358,8 @@ impl Context {
         let program = loaded.ok_or_else(|| {
             Error::invalid_operation(format!(
                 "{} programs are enabled but the bound program (target {}) is not loaded",
-                index_stage(t).name(),
-                crate::gl::name(TARGETS[t])
+                t.name(),
+                crate::gl::name(stage_target(t))
             ))
         })?;
         let obj = self
@@ -381,11 +382,11 @@ impl Context {
     /// Builds the draw snapshot for `call`.
     pub(crate) fn snapshot(&mut self, call: DrawCall) -> Result<DrawState> {
         let programs = Programs {
-            vertex: self.stage_program(0)?,
-            fragment: self.stage_program(1)?,
-            geometry: self.stage_program(2)?,
-            tess_control: self.stage_program(3)?,
-            tess_eval: self.stage_program(4)?,
+            vertex: self.stage_program(Stage::Vertex)?,
+            fragment: self.stage_program(Stage::Fragment)?,
+            geometry: self.stage_program(Stage::Geometry)?,
+            tess_control: self.stage_program(Stage::TessControl)?,
+            tess_eval: self.stage_program(Stage::TessEval)?,
         };
         if call.mode == PrimitiveMode::Patches && programs.tess_eval.is_none() {
             return Err(Error::invalid_operation(
@@ -429,7 +430,7 @@ impl Context {
         vertex.clip = clip;
         // Fixed-function two-sided lighting selects back colours like
         // VERTEX_PROGRAM_TWO_SIDE does for programs.
-        let fixed_two_side = !st.program_enabled[0] && st.lighting && st.light_two_side;
+        let fixed_two_side = !st.program_enabled[Stage::Vertex] && st.lighting && st.light_two_side;
         vertex.two_side = st.two_side || fixed_two_side;
         vertex.provoking_last = st.provoking_vertex == ProvokingVertex::Last;
         vertex.tess = TessState {
@@ -505,7 +506,8 @@ impl Context {
         let xs = &self.xfb.cur.state;
         if xs.capturing() {
             // With a geometry or tessellation program the pipeline checks its output.
-            let programmable = self.st.program_enabled[2] || self.st.program_enabled[4];
+            let programmable = self.st.program_enabled[Stage::Geometry]
+                || self.st.program_enabled[Stage::TessEval];
             if !programmable && xs.primitive != Some(xfb_class(call.mode)) {
                 return Err(Error::invalid_operation(
                     "draw mode does not match the transform feedback mode",

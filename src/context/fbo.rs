@@ -108,9 +108,19 @@ pub(crate) enum Storage {
     Depth(DepthFormat),
 }
 
-/// A complete framebuffer's shape: width, height, samples, colour formats, depth format,
-/// layered.
-pub(crate) type Layout = (u32, u32, u32, Vec<ColorFormat>, DepthFormat, bool);
+/// A complete framebuffer's shape: what its raster storage is built for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    /// Samples per pixel as the attachments give it (0 for single-sampled images).
+    pub(crate) samples: u32,
+    /// One plane per attached colour image, in attachment order.
+    pub(crate) colors: Vec<ColorFormat>,
+    pub(crate) depth: DepthFormat,
+    /// The attachments are layered (every one of them: completeness requires it).
+    pub(crate) layered: bool,
+}
 
 /// A renderbuffer: its storage description and contents (a texture image of its format,
 /// one level, `samples` per texel), which every framebuffer it is attached to loads and
@@ -329,7 +339,7 @@ impl Fbos {
 
     /// Completeness status and, when complete, the layout to build (GL 4.6 section 9.4.2).
     fn status(&self, fbo: &Fbo, textures: &Textures) -> (u32, Option<Layout>) {
-        let mut dims: Option<(u32, u32, u32, bool)> = None;
+        let mut dims: Option<Layout> = None;
         let mut colors = Vec::new();
         let mut depth = DepthFormat::D24S8;
         let points = fbo
@@ -341,7 +351,7 @@ impl Fbos {
             let Some(a) = a else {
                 continue;
             };
-            let (storage, w, h, s, layered) = match self.shape(a, point, textures) {
+            let (storage, width, height, samples, layered) = match self.shape(a, point, textures) {
                 Ok(shape) => shape,
                 Err(status) => return (status, None),
             };
@@ -350,13 +360,29 @@ impl Fbos {
                 Storage::Color(f) => colors.push(f),
                 Storage::Depth(f) => depth = f,
             }
-            match dims {
-                Some(d) if d.2 != s => return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None),
-                Some(d) if d.3 != layered => return (FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS, None),
+            match &dims {
+                Some(d) if d.samples != samples => {
+                    return (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, None)
+                }
+                Some(d) if d.layered != layered => {
+                    return (FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS, None)
+                }
                 // GL allows differing sizes (rendering is limited to the intersection);
                 // glemu's framebuffers have one size.
-                Some(d) if (d.0, d.1) != (w, h) => return (FRAMEBUFFER_UNSUPPORTED, None),
-                _ => dims = Some((w, h, s, layered)),
+                Some(d) if (d.width, d.height) != (width, height) => {
+                    return (FRAMEBUFFER_UNSUPPORTED, None)
+                }
+                Some(_) => {}
+                None => {
+                    dims = Some(Layout {
+                        width,
+                        height,
+                        samples,
+                        colors: Vec::new(),
+                        depth,
+                        layered,
+                    })
+                }
             }
         }
         // Depth and stencil share one buffer in the rasterizer: two different images
@@ -369,9 +395,9 @@ impl Fbos {
             }
         }
         match dims {
-            Some((w, h, s, layered)) => (
+            Some(d) => (
                 gl::FRAMEBUFFER_COMPLETE,
-                Some((w, h, s, colors, depth, layered)),
+                Some(Layout { colors, depth, ..d }),
             ),
             None => (FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT, None),
         }
@@ -392,8 +418,8 @@ impl Fbos {
             return;
         };
         if layout != fbo.layout || fbo.fb.is_none() {
-            fbo.fb = layout.as_ref().and_then(|(w, h, s, colors, depth, _)| {
-                Framebuffer::new(*w, *h, (*s).max(1), colors, *depth).ok()
+            fbo.fb = layout.as_ref().and_then(|l| {
+                Framebuffer::new(l.width, l.height, l.samples.max(1), &l.colors, l.depth).ok()
             });
             fbo.layout = layout;
             fbo.loaded.clear();

@@ -368,7 +368,7 @@ impl Context {
                     ));
                 }
                 // Fixed-function lighting always sums the colours (ARB_vertex_program 3.9).
-                let color_sum = st.color_sum || (st.lighting && !st.program_enabled[0]);
+                let color_sum = st.color_sum || (st.lighting && !st.program_enabled[Stage::Vertex]);
                 // An incomplete texture disables fixed-function texturing on its unit
                 // (GL 2.1 section 3.8.10).
                 let textured = e & tex_enable::T2D != 0 && self.bound_complete(0, Target::T2D);

@@ -16,6 +16,9 @@ pub(crate) mod state;
 // GL enum parameters as Rust enums, parsed once by their setters.
 pub(crate) mod gl_enum;
 
+// One value per program stage.
+pub(crate) mod stage_map;
+
 mod names;
 
 // enable / disable / is_enabled.

@@ -2,7 +2,6 @@
 //! buffer bound to a program target's parameter-buffer binding point.
 
 use super::buffers::{from_pipeline, param_buffer_target};
-use super::programs::target_index;
 use super::Context;
 use crate::error::{Error, Result};
 
@@ -89,8 +88,7 @@ impl Context {
         word: u32,
         bytes: &[u8],
     ) -> Result<()> {
-        let t =
-            target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
+        let t = super::programs::target(target)?;
         if binding >= BINDINGS {
             return Err(Error::invalid_value(format!(
                 "parameter buffer binding {binding} (max {})",

@@ -13,6 +13,7 @@ use glemu_programs::ir::{
     StateBinding,
 };
 use glemu_programs::Program;
+use glemu_programs::Stage;
 
 fn bits(v: [f32; 4]) -> [u32; 4] {
     v.map(f32::to_bits)
@@ -190,10 +191,11 @@ pub(crate) fn state_value(st: &GlState, b: &StateBinding) -> Result<[u32; 4]> {
 
 /// # Chapter 11 — Program parameters
 impl Context {
-    /// Env parameters of target `t` with `TrackMatrixNV` tracking applied.
-    pub(crate) fn effective_env(&self, t: usize) -> Result<Vec<[u32; 4]>> {
-        let mut env = self.programs.env.get(t).cloned().unwrap_or_default();
-        if t == 0 {
+    /// Env parameters of stage `t`'s target with `TrackMatrixNV` tracking applied (VP1
+    /// tracks into the vertex program's env parameters).
+    pub(crate) fn effective_env(&self, t: Stage) -> Result<Vec<[u32; 4]>> {
+        let mut env = self.programs.env[t].clone();
+        if t == Stage::Vertex {
             for tr in &self.programs.tracking {
                 let st = &self.st;
                 let m = match tr.matrix {
@@ -226,10 +228,10 @@ impl Context {
     }
 
     /// Values of every parameter slot of `program` as loaded in object `obj` for target
-    /// index `t`.
+    /// stage `t`.
     pub(crate) fn resolve_params(
         &self,
-        t: usize,
+        t: Stage,
         obj: &ProgramObject,
         program: &Program,
     ) -> Result<Vec<[u32; 4]>> {

@@ -1,10 +1,10 @@
 //! `glGetProgramivARB`: the loaded program's resource counts and glemu's program limits.
 
-use super::programs::target_index;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_programs::ir::{Extra, File, Index, Opcode, Program};
+use glemu_programs::Stage;
 use std::collections::HashSet;
 
 /// Limits glemu does not impose report this: any count loads and runs (programs are
@@ -85,9 +85,8 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidEnum);
     /// ```
     pub fn get_program_iv(&self, target: u32, pname: u32) -> Result<i32> {
-        let t =
-            target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
-        let fragment = t == 1;
+        let t = super::programs::target(target)?;
+        let fragment = t == Stage::Fragment;
         // Limits first: they do not need a program.
         let limit = match pname {
             gl::MAX_PROGRAM_INSTRUCTIONS_ARB
@@ -110,7 +109,7 @@ impl Context {
         if let Some(v) = limit {
             return Ok(v);
         }
-        let binding = self.programs.bound.get(t).copied().unwrap_or(0);
+        let binding = self.programs.bound[t];
         let object = self.programs.bound_object(t);
         let program = object.and_then(|o| o.program.as_deref());
         let used = |f: fn(&Program) -> i32| program.map_or(0, f);

@@ -1,6 +1,7 @@
 //! Program objects (ARB_vertex_program's object model, shared by every NV program target):
 //! loading text, binding, env/local/named parameters, error position and string.
 
+use super::stage_map::StageMap;
 use super::Context;
 use crate::error::{Cause, Error, ProgramLocation, Result};
 use crate::gl;
@@ -26,67 +27,46 @@ pub const MAX_ENV_PARAMETERS: usize = crate::caps::LIMITS.max_program_env_parame
 /// assert!(glemu::context::programs::MAX_LOCAL_PARAMETERS >= 96); // ARB_vertex_program's minimum
 /// ```
 pub const MAX_LOCAL_PARAMETERS: usize = crate::caps::LIMITS.max_program_local_parameters as usize;
-/// Program targets in the order of [`target_index`].
+/// The stage a program target runs at; `FRAGMENT_PROGRAM_NV` shares the fragment stage
+/// with `FRAGMENT_PROGRAM_ARB`.
 ///
 /// ```
-/// use glemu::context::programs::{target_index, TARGETS};
-/// for (i, t) in TARGETS.iter().enumerate() {
-///     assert_eq!(target_index(*t), Some(i));
+/// use glemu::{context::programs::{stage_target, target_stage}, gl, programs::Stage};
+/// assert_eq!(target_stage(gl::FRAGMENT_PROGRAM_NV), Some(Stage::Fragment));
+/// assert_eq!(target_stage(gl::TRIANGLES), None);
+/// for s in [Stage::Vertex, Stage::TessControl, Stage::TessEval, Stage::Geometry, Stage::Fragment, Stage::Compute] {
+///     assert_eq!(target_stage(stage_target(s)), Some(s));
 /// }
 /// ```
-pub const TARGETS: [u32; 6] = [
-    gl::VERTEX_PROGRAM_ARB,
-    gl::FRAGMENT_PROGRAM_ARB,
-    gl::GEOMETRY_PROGRAM_NV,
-    gl::TESS_CONTROL_PROGRAM_NV,
-    gl::TESS_EVALUATION_PROGRAM_NV,
-    gl::COMPUTE_PROGRAM_NV,
-];
-
-/// Index 0..6 of a program target (vertex, fragment, geometry, tess control, tess eval,
-/// compute);
-/// `FRAGMENT_PROGRAM_NV` shares the fragment slot.
-///
-/// ```
-/// use glemu::{context::programs::target_index, gl};
-/// assert_eq!(target_index(gl::FRAGMENT_PROGRAM_NV), target_index(gl::FRAGMENT_PROGRAM_ARB));
-/// assert_eq!(target_index(gl::TRIANGLES), None);
-/// ```
-pub const fn target_index(target: u32) -> Option<usize> {
+pub const fn target_stage(target: u32) -> Option<Stage> {
     match target {
-        gl::VERTEX_PROGRAM_ARB => Some(0),
-        gl::FRAGMENT_PROGRAM_ARB | gl::FRAGMENT_PROGRAM_NV => Some(1),
-        gl::GEOMETRY_PROGRAM_NV => Some(2),
-        gl::TESS_CONTROL_PROGRAM_NV => Some(3),
-        gl::TESS_EVALUATION_PROGRAM_NV => Some(4),
-        gl::COMPUTE_PROGRAM_NV => Some(5),
+        gl::VERTEX_PROGRAM_ARB => Some(Stage::Vertex),
+        gl::FRAGMENT_PROGRAM_ARB | gl::FRAGMENT_PROGRAM_NV => Some(Stage::Fragment),
+        gl::GEOMETRY_PROGRAM_NV => Some(Stage::Geometry),
+        gl::TESS_CONTROL_PROGRAM_NV => Some(Stage::TessControl),
+        gl::TESS_EVALUATION_PROGRAM_NV => Some(Stage::TessEval),
+        gl::COMPUTE_PROGRAM_NV => Some(Stage::Compute),
         _ => None,
     }
 }
 
-/// The stage a target index runs at.
-///
-/// ```
-/// use glemu::{context::programs::{index_stage, target_index}, gl, programs::Stage};
-/// let i = target_index(gl::GEOMETRY_PROGRAM_NV).unwrap();
-/// assert_eq!(index_stage(i), Stage::Geometry);
-/// ```
-pub fn index_stage(i: usize) -> Stage {
-    match i {
-        0 => Stage::Vertex,
-        1 => Stage::Fragment,
-        2 => Stage::Geometry,
-        3 => Stage::TessControl,
-        4 => Stage::TessEval,
-        _ => Stage::Compute,
+/// The program target of a stage (the ARB name where there are two).
+pub const fn stage_target(stage: Stage) -> u32 {
+    match stage {
+        Stage::Vertex => gl::VERTEX_PROGRAM_ARB,
+        Stage::TessControl => gl::TESS_CONTROL_PROGRAM_NV,
+        Stage::TessEval => gl::TESS_EVALUATION_PROGRAM_NV,
+        Stage::Geometry => gl::GEOMETRY_PROGRAM_NV,
+        Stage::Fragment => gl::FRAGMENT_PROGRAM_ARB,
+        Stage::Compute => gl::COMPUTE_PROGRAM_NV,
     }
 }
 
 /// One program object.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ProgramObject {
-    /// Target index once first bound.
-    pub target: Option<usize>,
+    /// The target's stage once first bound.
+    pub target: Option<Stage>,
     pub program: Option<Arc<Program>>,
     pub source: String,
     /// Local parameters up to the highest one written (the rest read as zero): a program
@@ -96,7 +76,7 @@ pub(crate) struct ProgramObject {
 }
 
 impl ProgramObject {
-    fn new(target: Option<usize>) -> ProgramObject {
+    fn new(target: Option<Stage>) -> ProgramObject {
         ProgramObject {
             target,
             ..Default::default()
@@ -127,9 +107,10 @@ pub(crate) struct Tracking {
 #[derive(Debug)]
 pub(crate) struct Programs {
     pub objects: HashMap<u32, ProgramObject>,
-    pub defaults: Vec<ProgramObject>,
-    pub bound: [u32; 6],
-    pub env: Vec<Vec<[u32; 4]>>,
+    /// Each target's default program (name 0).
+    pub defaults: StageMap<ProgramObject>,
+    pub bound: StageMap<u32>,
+    pub env: StageMap<Vec<[u32; 4]>>,
     pub next_id: u32,
     pub error_position: i32,
     pub error_string: String,
@@ -140,9 +121,9 @@ impl Default for Programs {
     fn default() -> Programs {
         Programs {
             objects: HashMap::new(),
-            defaults: (0..6).map(|i| ProgramObject::new(Some(i))).collect(),
-            bound: [0; 6],
-            env: vec![vec![[0; 4]; MAX_ENV_PARAMETERS]; 6],
+            defaults: StageMap::from_fn(|s| ProgramObject::new(Some(s))),
+            bound: StageMap::default(),
+            env: StageMap::from_fn(|_| vec![[0; 4]; MAX_ENV_PARAMETERS]),
             next_id: 0,
             error_position: -1,
             error_string: String::new(),
@@ -152,23 +133,24 @@ impl Default for Programs {
 }
 
 impl Programs {
-    pub(crate) fn bound_object(&self, t: usize) -> Option<&ProgramObject> {
-        match self.bound.get(t).copied()? {
-            0 => self.defaults.get(t),
+    pub(crate) fn bound_object(&self, t: Stage) -> Option<&ProgramObject> {
+        match self.bound[t] {
+            0 => Some(&self.defaults[t]),
             id => self.objects.get(&id),
         }
     }
 
-    fn bound_object_mut(&mut self, t: usize) -> Option<&mut ProgramObject> {
-        match self.bound.get(t).copied()? {
-            0 => self.defaults.get_mut(t),
+    fn bound_object_mut(&mut self, t: Stage) -> Option<&mut ProgramObject> {
+        match self.bound[t] {
+            0 => Some(&mut self.defaults[t]),
             id => self.objects.get_mut(&id),
         }
     }
 }
 
-fn target(target: u32) -> Result<usize> {
-    target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))
+/// The stage of a program target, `INVALID_ENUM` for anything else.
+pub(crate) fn target(target: u32) -> Result<Stage> {
+    target_stage(target).ok_or_else(|| Error::invalid_enum("program target", target))
 }
 
 fn param_index(index: u32, max: usize) -> Result<usize> {
@@ -267,7 +249,7 @@ impl Context {
                 continue;
             }
             self.programs.objects.remove(id);
-            for b in &mut self.programs.bound {
+            for b in self.programs.bound.values_mut() {
                 if b == id {
                     *b = 0;
                 }
@@ -298,10 +280,10 @@ impl Context {
             // Reported like a load error too (PROGRAM_ERROR_STRING, position 0).
             self.programs.error_position = 0;
             self.programs.error_string = format!("1:1: {m}");
-            let at = ProgramLocation::new(index_stage(t), text, 0, None);
+            let at = ProgramLocation::new(t, text, 0, None);
             return Err(Error::out_of_memory(m).at(at));
         }
-        match assemble_with(text, Some(index_stage(t)), &crate::caps::LIMITS) {
+        match assemble_with(text, Some(t), &crate::caps::LIMITS) {
             Ok(program) => {
                 self.programs.error_position = -1;
                 self.programs.error_string.clear();
@@ -317,7 +299,7 @@ impl Context {
             }
             Err(e) => {
                 self.programs.error_position = i32::try_from(e.position()).unwrap_or(i32::MAX);
-                let at = ProgramLocation::new(index_stage(t), text, e.span.start, None);
+                let at = ProgramLocation::new(t, text, e.span.start, None);
                 self.programs.error_string = format!("{}:{}: {}", at.line, at.column, e.message);
                 Err(Error::invalid_operation(format!(
                     "program failed to load: {}",
@@ -338,12 +320,9 @@ impl Context {
             return e;
         };
         let (stage, byte, inst) = (*stage, source.span.start, source.inst);
-        let Some(t) = (0..TARGETS.len()).find(|&i| index_stage(i) == stage) else {
-            return e;
-        };
         // A stage without an enabled program ran a generated (fixed-function) one.
-        let enabled = self.st.program_enabled.get(t).copied().unwrap_or(false);
-        match self.programs.bound_object(t) {
+        let enabled = self.st.program_enabled[stage];
+        match self.programs.bound_object(stage) {
             Some(o) if enabled && !o.source.is_empty() => {
                 let at = ProgramLocation::new(stage, &o.source, byte, Some(inst));
                 e.at(at)
@@ -426,7 +405,7 @@ impl Context {
     ) -> Result<()> {
         let t = target(target_enum)?;
         let i = param_index(index, MAX_ENV_PARAMETERS)?;
-        if let Some(slot) = self.programs.env.get_mut(t).and_then(|e| e.get_mut(i)) {
+        if let Some(slot) = self.programs.env[t].get_mut(i) {
             *slot = v;
         }
         Ok(())
@@ -453,7 +432,7 @@ impl Context {
     ) -> Result<()> {
         let t = target(target_enum)?;
         let range = param_range(index, params.len(), MAX_ENV_PARAMETERS)?;
-        if let Some(slots) = self.programs.env.get_mut(t).and_then(|e| e.get_mut(range)) {
+        if let Some(slots) = self.programs.env[t].get_mut(range) {
             for (slot, v) in slots.iter_mut().zip(params) {
                 *slot = (*v).into().map(f32::to_bits);
             }
@@ -523,13 +502,7 @@ impl Context {
     pub fn get_program_env_parameter(&self, target_enum: u32, index: u32) -> Result<[u32; 4]> {
         let t = target(target_enum)?;
         let i = param_index(index, MAX_ENV_PARAMETERS)?;
-        Ok(self
-            .programs
-            .env
-            .get(t)
-            .and_then(|e| e.get(i))
-            .copied()
-            .unwrap_or([0; 4]))
+        Ok(self.programs.env[t].get(i).copied().unwrap_or([0; 4]))
     }
 
     /// `glProgramLocalParameter4fARB` on the program bound to `target`.
@@ -602,7 +575,7 @@ impl Context {
         let v = v.into();
         let obj = self
             .programs
-            .bound_object_mut(1)
+            .bound_object_mut(Stage::Fragment)
             .ok_or_else(|| Error::invalid_operation("no fragment program is bound"))?;
         let Some(program) = &obj.program else {
             return Err(Error::invalid_operation(

@@ -334,7 +334,7 @@ impl Context {
     /// among its attachments (GL 4.6 section 9.8).
     pub(crate) fn target_layers(&self, state: &DrawState) -> Option<u32> {
         let fbo = self.fbos.objects.get(&self.fbos.draw)?;
-        if !fbo.layout.as_ref().is_some_and(|l| l.5) {
+        if !fbo.layout.as_ref().is_some_and(|l| l.layered) {
             return None;
         }
         let layer_out = OutputBinding::Varying(VaryingSlot::Layer);

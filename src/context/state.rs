@@ -5,6 +5,7 @@
 use super::gl_enum::{
     ColorMaterialMode, Face, FogCoordSrc, FogMode, MatrixMode, ProvokingVertex, ShadeModel,
 };
+use super::stage_map::StageMap;
 use crate::caps::LIMITS;
 use glam::DMat4;
 use glemu_raster::{
@@ -219,8 +220,8 @@ pub struct GlState {
     pub patch_vertices: u32,
     pub patch_outer: [f32; 4],
     pub patch_inner: [f32; 2],
-    /// VERTEX_PROGRAM_ARB, FRAGMENT_PROGRAM_ARB, GEOMETRY, TESS_CONTROL, TESS_EVAL enables.
-    pub program_enabled: [bool; 6],
+    /// VERTEX_PROGRAM_ARB, FRAGMENT_PROGRAM_ARB, ... enables.
+    pub program_enabled: StageMap<bool>,
 }
 
 /// Draw buffers with their own blend state (`MAX_DRAW_BUFFERS`).
@@ -365,7 +366,7 @@ impl GlState {
             patch_vertices: 3,
             patch_outer: [1.0; 4],
             patch_inner: [1.0; 2],
-            program_enabled: [false; 6],
+            program_enabled: StageMap::default(),
         }
     }
 }

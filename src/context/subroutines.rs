@@ -3,10 +3,10 @@
 //! slot selects for `CALI`. They are context state, not program state, and reset when the
 //! target's program is bound or respecified.
 
-use super::programs::target_index;
+use super::stage_map::StageMap;
 use super::Context;
 use crate::error::{Error, Result};
-use glemu_programs::Program;
+use glemu_programs::{Program, Stage};
 
 /// `MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV`.
 ///
@@ -28,15 +28,13 @@ pub const MAX_PROGRAM_SUBROUTINE_NUM: u32 = crate::caps::MAX_PROGRAM_SUBROUTINE_
 /// bind or load of that target's program.
 #[derive(Debug, Default)]
 pub(crate) struct Subroutines {
-    values: [Option<Vec<u32>>; 6],
+    values: StageMap<Option<Vec<u32>>>,
 }
 
 impl Subroutines {
     /// Back to the defaults, as binding or loading a program does.
-    pub(crate) fn reset(&mut self, t: usize) {
-        if let Some(v) = self.values.get_mut(t) {
-            *v = None;
-        }
+    pub(crate) fn reset(&mut self, t: Stage) {
+        self.values[t] = None;
     }
 }
 
@@ -98,8 +96,7 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidValue); // the program uses one slot
     /// ```
     pub fn program_subroutine_parameters_uiv(&mut self, target: u32, params: &[u32]) -> Result<()> {
-        let t =
-            target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
+        let t = super::programs::target(target)?;
         let program = self
             .programs
             .bound_object(t)
@@ -130,9 +127,7 @@ impl Context {
                 }
             }
         }
-        if let Some(slot) = self.subroutines.values.get_mut(t) {
-            *slot = Some(params.to_vec());
-        }
+        self.subroutines.values[t] = Some(params.to_vec());
         Ok(())
     }
 
@@ -148,8 +143,7 @@ impl Context {
     /// assert_eq!(ctx.get_program_subroutine_parameter_uiv(gl::BLEND, 0).unwrap_err().gl, GlError::InvalidEnum);
     /// ```
     pub fn get_program_subroutine_parameter_uiv(&self, target: u32, index: u32) -> Result<u32> {
-        let t =
-            target_index(target).ok_or_else(|| Error::invalid_enum("program target", target))?;
+        let t = super::programs::target(target)?;
         if index >= MAX_PROGRAM_SUBROUTINE_PARAMETERS {
             return Err(Error::invalid_value(format!(
                 "subroutine parameter {index} (max {})",
@@ -164,8 +158,8 @@ impl Context {
     }
 
     /// The values a draw hands stage `t`'s program: what the app set, else the defaults.
-    pub(crate) fn subroutine_values(&self, t: usize) -> Vec<u32> {
-        if let Some(Some(v)) = self.subroutines.values.get(t) {
+    pub(crate) fn subroutine_values(&self, t: Stage) -> Vec<u32> {
+        if let Some(v) = &self.subroutines.values[t] {
             return v.clone();
         }
         self.programs
@@ -203,7 +197,7 @@ END";
         ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, TWO_TYPES)
             .unwrap();
         // Slot 2 is unused: any value, 0 here.
-        assert_eq!(ctx.subroutine_values(1), vec![2, 2, 0, 9]);
+        assert_eq!(ctx.subroutine_values(Stage::Fragment), vec![2, 2, 0, 9]);
     }
 
     #[test]
@@ -218,7 +212,7 @@ END";
             .is_err());
         ctx.program_subroutine_parameters_uiv(t, &[4, 2, 77, 9])
             .unwrap();
-        assert_eq!(ctx.subroutine_values(1), vec![4, 2, 77, 9]);
+        assert_eq!(ctx.subroutine_values(Stage::Fragment), vec![4, 2, 77, 9]);
     }
 
     #[test]
@@ -229,7 +223,7 @@ END";
         ctx.program_subroutine_parameters_uiv(t, &[4, 4, 0, 9])
             .unwrap();
         ctx.bind_program(t, 0).unwrap();
-        assert_eq!(ctx.subroutine_values(1), vec![2, 2, 0, 9]);
+        assert_eq!(ctx.subroutine_values(Stage::Fragment), vec![2, 2, 0, 9]);
         ctx.program_subroutine_parameters_uiv(t, &[4, 4, 0, 9])
             .unwrap();
         ctx.program_string(t, TWO_TYPES).unwrap();

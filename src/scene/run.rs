@@ -349,14 +349,7 @@ impl Runner {
     fn load_programs(&mut self) -> Result<(), SceneError> {
         let programs = self.scene.programs.clone();
         for p in &programs {
-            let target = crate::context::programs::TARGETS[match p.stage {
-                glemu_programs::Stage::Vertex => 0,
-                glemu_programs::Stage::Fragment => 1,
-                glemu_programs::Stage::Geometry => 2,
-                glemu_programs::Stage::TessControl => 3,
-                glemu_programs::Stage::TessEval => 4,
-                glemu_programs::Stage::Compute => 5,
-            }];
+            let target = crate::context::programs::stage_target(p.stage);
             let line = p.first_line;
             let id = self.ctx.gen_programs(1).map_err(|e| fail_at(line, e))?[0];
             self.ctx
