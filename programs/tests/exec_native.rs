@@ -189,6 +189,45 @@ fn transcendentals_compile_and_match() {
     }
 }
 
+/// Blocks that every lane enters and leaves together (IF/ELSE, REP with one count, no
+/// KIL/BRK/RET inside) let the full-mask kernel write without masks after them and inside
+/// the loop; blocks that can lose lanes keep masking. Each way against the interpreter.
+#[test]
+fn writes_after_blocks_that_keep_every_lane() {
+    let alu_flow = "!!NVfp5.0\nPARAM k = {0.37, 0.61, 0.83, 1.13};\nPARAM m = {1.7, 2.3, 0.5, 0.25};\nTEMP p, a, t, u;\nMOV p, fragment.texcoord[0];\nMOV a, {0.0, 0.0, 0.0, 1.0};\nREP 6;\nMAD p.xy, p.yxzw, m, k.zwxy;\nFRC p.xy, p;\nMUL t.x, p.x, p.y;\nSGT.CC t.y, t.x, 0.25;\nIF GT.y;\nMAD a.xyz, p.xyxw, k, a;\nMUL a.z, a.z, 0.5;\nELSE;\nADD a.xyz, a, t.x;\nMUL a.xy, a, 0.75;\nENDIF;\nENDREP;\nDP3 t.x, a, a;\nADD t.x, t.x, 1.0;\nRSQ t.y, t.x;\nMUL u.xyz, a, t.y;\nLG2 t.z, t.x;\nSIN u.w, a.x;\nMAD u.xyz, u, t.z, k;\nMOV result.color, u;\nEND";
+    let texts = [
+        alu_flow,
+        // KIL inside the IF: the lanes it kills must not be written after ENDIF.
+        "!!NVfp5.0\nTEMP t;\nMOV t, fragment.color;\nSGT.CC t.w, t.x, 0.5;\nIF GT.w;\nMOV t.y, 2;\nELSE;\nKIL {-1, -1, -1, -1};\nENDIF;\nADD result.color, t, 1;\nEND",
+        // BRK inside the loop: lanes leave at different iterations.
+        "!!NVfp5.0\nTEMP t, u;\nMOV t, fragment.color;\nREP 5;\nADD t.x, t.x, 1;\nSGT.CC u.x, t.x, fragment.texcoord[0].y;\nBRK (GT.x);\nMUL t.z, t.z, 1.5;\nENDREP;\nMOV result.color, t;\nEND",
+        // A loop count from a parameter, nested IFs, an IF without ELSE, a loop that runs
+        // no iteration.
+        "!!NVfp5.0\nPARAM n = program.local[0];\nTEMP t, u;\nMOV t, fragment.color;\nREP n.x;\nSGT.CC u, t, 0.3;\nIF GT.x;\nIF GT.y;\nADD t.y, t.y, 0.125;\nENDIF;\nMUL t.x, t.x, 0.5;\nENDIF;\nADD t.z, t.z, t.x;\nENDREP;\nREP 0;\nMOV t, 7;\nENDREP;\nMOV result.color, t;\nEND",
+        // A count that differs per lane.
+        "!!NVfp5.0\nTEMP t, u;\nMOV t, fragment.color;\nFLR u.x, |t.x|;\nREP u.x;\nADD t.y, t.y, 1;\nENDREP;\nMOV result.color, t;\nEND",
+    ];
+    for text in texts {
+        let p = assemble(text, Stage::Fragment);
+        let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+        assert_eq!(ex.native_status(), Some(Ok(())), "{text}");
+        let prm = params(&p, &[[3.0, 1.0, 2.0, 0.25]; 4]);
+        for mask in MASKS {
+            let (a, b) = both(&p, mask, &prm, 100_000);
+            assert_same(&p, &a, &b, &format!("mask {mask:#06x}\n{text}"));
+            let (s, i) = (
+                b.stats.expect("native run"),
+                a.stats.expect("interpreted run"),
+            );
+            assert_eq!(
+                (s.instructions, s.lane_instructions),
+                (i.instructions, i.lane_instructions),
+                "{text}"
+            );
+        }
+    }
+}
+
 // ---- random programs ----
 
 const F2: &[&str] = &[

@@ -74,8 +74,18 @@ impl<'a, 'f> Lower<'a, 'f> {
             }
             let inst = &prog.instructions[pc];
             pc = match inst.op {
-                Opcode::If => self.if_block(pc, inst),
-                Opcode::Rep | Opcode::Loop => self.rep_block(pc, inst),
+                Opcode::If => {
+                    let full = self.mask_all;
+                    let next = self.if_block(pc, inst);
+                    self.keep_full(full, pc, next);
+                    next
+                }
+                Opcode::Rep | Opcode::Loop => {
+                    let full = self.mask_all;
+                    let next = self.rep_block(pc, inst);
+                    self.keep_full(full, pc, next);
+                    next
+                }
                 Opcode::Cal => {
                     self.cal(pc, inst);
                     pc + 1
@@ -113,6 +123,34 @@ impl<'a, 'f> Lower<'a, 'f> {
             self.flush();
             self.b.ins().jump(j, &[]);
             self.b.switch_to_block(j);
+        }
+    }
+
+    /// Whether no instruction of `[from, to)` can take lanes away for good (KIL, BRK, CONT,
+    /// RET, calls): the lanes that enter an IF or loop over that range all meet again
+    /// after it.
+    fn keeps_lanes(&self, from: usize, to: usize) -> bool {
+        self.prog.instructions[from..to].iter().all(|i| {
+            matches!(
+                i.op,
+                Opcode::If
+                    | Opcode::Else
+                    | Opcode::EndIf
+                    | Opcode::Rep
+                    | Opcode::EndRep
+                    | Opcode::Loop
+                    | Opcode::EndLoop
+            ) || plain(i.op)
+        })
+    }
+
+    /// After the block `[pc, next)`: when every lane ran into it and it keeps lanes, every
+    /// lane runs after it, so writes need no mask again (the merged mask is all lanes at
+    /// run time; this makes it known at compile time).
+    fn keep_full(&mut self, full: bool, pc: usize, next: usize) {
+        if full && self.keeps_lanes(pc, next) {
+            self.mask_all = true;
+            self.maybe_empty = false;
         }
     }
 
@@ -337,6 +375,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     /// REP [count] .. ENDREP at `pc`; returns the pc after the loop.
     fn rep_block(&mut self, pc: usize, inst: &Inst) -> usize {
         let end = target(inst);
+        let all_entered = self.mask_all;
         self.count_flow(pc);
         self.flush();
         let all = self.mask_bits();
@@ -378,6 +417,13 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().brif(enter, pre, &[], exit, &[]);
         self.b.switch_to_block(pre);
         self.set_mask_bits(enter);
+        // Every lane enters a loop with one count for all lanes (or none: `enter` is all
+        // or nothing, and no lane runs the body), and a body that keeps lanes brings them
+        // all back to each iteration: the body's writes need no mask either.
+        let uniform_count = !counted || inst.srcs.first().is_some_and(scan::uniform);
+        if all_entered && uniform_count && self.keeps_lanes(pc, end + 1) {
+            self.mask_all = true;
+        }
         if let Some(init) = init {
             self.b.def_var(self.loop_counter, init);
         }
