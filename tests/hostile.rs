@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 const ADDRESS_SPACE_KIB: u64 = 4 << 20;
 const TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Runs `glemu ARGS...` limited as above; returns (exit code, elapsed, output).
-fn run_limited(args: &[&Path]) -> (Option<i32>, Duration, String) {
+/// Runs `program ARGS...` limited as above; returns (exit code, elapsed, output).
+fn run_program_limited(program: &Path, args: &[&Path]) -> (Option<i32>, Duration, String) {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(format!("ulimit -v {ADDRESS_SPACE_KIB} && exec \"$@\""))
         .arg("sh")
-        .arg(env!("CARGO_BIN_EXE_glemu"))
+        .arg(program)
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -62,7 +62,16 @@ fn expected_exit(scene: &Path) -> Option<i32> {
 }
 
 fn check(name: &str, args: &[&Path]) -> (i32, String) {
-    let (code, elapsed, text) = run_limited(args);
+    check_program(name, Path::new(env!("CARGO_BIN_EXE_glemu")), args)
+}
+
+/// One limited child at a time: the cases take gigabytes and seconds each, and two at
+/// once (the harness runs tests in parallel) would share the time limit's CPU.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn check_program(name: &str, program: &Path, args: &[&Path]) -> (i32, String) {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (code, elapsed, text) = run_program_limited(program, args);
     assert!(
         elapsed <= TIMEOUT,
         "{name}: still running after {TIMEOUT:?}: {text}"
@@ -115,4 +124,139 @@ fn endless_and_huge_input_files_are_refused() {
     let (_, text) = check("huge_program", &[Path::new("run"), &scene]);
     assert!(text.contains("exceeds glemu's limit"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The cases the scene format cannot express (it has no renderbuffers, no object names
+/// beyond its program sections, no images without a generated pattern): each is an
+/// ignored test of this file, run here in a child process of this test binary under the
+/// same limits, and must pass there (exit 0) within them.
+#[test]
+fn api_cases_end_cleanly_within_limits() {
+    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("{e}"));
+    for case in API_CASES {
+        let args = [case, "--exact", "--ignored", "--test-threads", "1"].map(Path::new);
+        let (code, text) = check_program(case, &exe, &args);
+        eprintln!("{case}: exit {code}");
+        assert_eq!(code, 0, "{case}: {text}");
+    }
+}
+
+const API_CASES: [&str; 4] = [
+    "api_case_image_16384_with_data",
+    "api_case_cube_map_16384",
+    "api_case_renderbuffers_8192_4_samples",
+    "api_case_300k_program_names",
+];
+
+/// `Ok`, or `GL_OUT_OF_MEMORY` naming the budget: what a large allocation may end with.
+fn ok_or_out_of_memory(r: glemu::Result<()>) -> bool {
+    match r {
+        Ok(()) => true,
+        Err(e) if e.gl == glemu::GlError::OutOfMemory => {
+            assert!(e.message.contains("memory"), "{e}");
+            false
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// A 16384² RGBA8 image (MAX_TEXTURE_SIZE) uploaded with data, drawn with and read
+/// back; the context keeps working either way.
+#[test]
+#[ignore = "run by api_cases_end_cleanly_within_limits under an address-space limit"]
+fn api_case_image_16384_with_data() {
+    use glemu::{gl, Context};
+    let side = glemu::caps::MAX_TEXTURE_SIZE;
+    let mut ctx = Context::new(16, 16).unwrap();
+    let data = vec![0x80u8; side as usize * side as usize * 4];
+    ctx.bind_texture(gl::TEXTURE_2D, 1).unwrap();
+    let (f, ty) = (gl::RGBA, gl::UNSIGNED_BYTE);
+    let r = ctx.tex_image_2d(gl::TEXTURE_2D, 0, gl::RGBA8, side, side, f, ty, Some(&data));
+    drop(data);
+    if ok_or_out_of_memory(r) {
+        ctx.tex_parameter_i(gl::TEXTURE_2D, gl::TEXTURE_MIN_FILTER, gl::NEAREST as i32)
+            .unwrap();
+        let fbo = ctx.gen_framebuffers(1).unwrap()[0];
+        ctx.bind_framebuffer(gl::READ_FRAMEBUFFER, fbo).unwrap();
+        let a = gl::COLOR_ATTACHMENT0;
+        ctx.framebuffer_texture_2d(gl::READ_FRAMEBUFFER, a, gl::TEXTURE_2D, 1, 0)
+            .unwrap();
+        let px = ctx.read_pixels(side as i32 - 1, 7, 1, 1, f, ty);
+        if let Ok(px) = px {
+            assert_eq!(px, [0x80; 4]);
+        }
+    }
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+}
+
+/// A cube map of MAX_CUBE_MAP_TEXTURE_SIZE faces in R8 (1.5 GiB) and in RGBA8 (6 GiB,
+/// past the budget under the limit).
+#[test]
+#[ignore = "run by api_cases_end_cleanly_within_limits under an address-space limit"]
+fn api_case_cube_map_16384() {
+    use glemu::{gl, Context};
+    let side = glemu::caps::MAX_CUBE_MAP_TEXTURE_SIZE as i32;
+    let mut ctx = Context::new(16, 16).unwrap();
+    ctx.bind_texture(gl::TEXTURE_CUBE_MAP, 1).unwrap();
+    let r = ctx.tex_storage_2d(gl::TEXTURE_CUBE_MAP, 1, gl::RGBA8, side, side);
+    assert!(!ok_or_out_of_memory(r), "6 GiB fit in half of 4 GiB");
+    let r = ctx.tex_storage_2d(gl::TEXTURE_CUBE_MAP, 1, gl::R8, side, side);
+    assert!(
+        ok_or_out_of_memory(r),
+        "1.5 GiB did not fit in half of 4 GiB"
+    );
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+}
+
+/// Two 8192² renderbuffers with 4 samples (colour 1 GiB, depth-stencil more) attached
+/// to a framebuffer object, cleared and resolved.
+#[test]
+#[ignore = "run by api_cases_end_cleanly_within_limits under an address-space limit"]
+fn api_case_renderbuffers_8192_4_samples() {
+    use glemu::{gl, Context};
+    let mut ctx = Context::new(16, 16).unwrap();
+    let rb = ctx.gen_renderbuffers(2).unwrap();
+    let fbo = ctx.gen_framebuffers(1).unwrap()[0];
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, fbo).unwrap();
+    let mut attached = 0;
+    for (&id, (fmt, at)) in rb.iter().zip([
+        (gl::RGBA8, gl::COLOR_ATTACHMENT0),
+        (gl::DEPTH24_STENCIL8, gl::DEPTH_STENCIL_ATTACHMENT),
+    ]) {
+        ctx.bind_renderbuffer(gl::RENDERBUFFER, id).unwrap();
+        let r = ctx.renderbuffer_storage_multisample(gl::RENDERBUFFER, 4, fmt, 8192, 8192);
+        if ok_or_out_of_memory(r) {
+            ctx.framebuffer_renderbuffer(gl::FRAMEBUFFER, at, gl::RENDERBUFFER, id)
+                .unwrap();
+            attached += 1;
+        }
+    }
+    assert!(attached >= 1, "a 1 GiB colour renderbuffer did not fit");
+    let all = gl::COLOR_BUFFER_BIT | gl::DEPTH_BUFFER_BIT | gl::STENCIL_BUFFER_BIT;
+    if ok_or_out_of_memory(ctx.clear(all)) {
+        ctx.bind_framebuffer(gl::DRAW_FRAMEBUFFER, 0).unwrap();
+        let (s, d) = ([0, 0, 8192, 8192], [0, 0, 16, 16]);
+        let _ = ok_or_out_of_memory(ctx.blit_framebuffer(s, d, gl::COLOR_BUFFER_BIT, gl::LINEAR));
+    }
+    ctx.bind_framebuffer(gl::FRAMEBUFFER, 0).unwrap();
+    ctx.clear(gl::COLOR_BUFFER_BIT).unwrap();
+}
+
+/// 300,000 program names, each bound once (made an object) and most never loaded.
+#[test]
+#[ignore = "run by api_cases_end_cleanly_within_limits under an address-space limit"]
+fn api_case_300k_program_names() {
+    use glemu::{gl, Context};
+    let mut ctx = Context::new(16, 16).unwrap();
+    let before = ctx.memory_in_use();
+    let names = ctx.gen_programs(300_000).unwrap();
+    for &n in &names {
+        ctx.bind_program(gl::FRAGMENT_PROGRAM_ARB, n).unwrap();
+    }
+    let text = "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n";
+    ctx.program_string(gl::FRAGMENT_PROGRAM_ARB, text).unwrap();
+    let per_name = (ctx.memory_in_use() - before) / 300_000;
+    assert!(per_name <= 1024, "{per_name} bytes per program name");
+    ctx.delete_programs(&names);
 }

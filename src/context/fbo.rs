@@ -8,6 +8,7 @@
 
 use super::draw_buffers::{Buffers, DefaultBuffers};
 use super::framebuffer::from_raster;
+use super::limits::{framebuffer_bytes, framebuffer_bytes_for};
 use super::render_texture;
 use super::snapshot::scissor_rect;
 use super::textures::{from_tex, Textures};
@@ -17,7 +18,7 @@ use crate::gl;
 use glemu_raster::{ColorFormat, DepthFormat, Framebuffer};
 use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::Weak;
 
 /// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`: an attached image is missing or of the wrong
 /// kind (here a depth image at a colour attachment point).
@@ -208,10 +209,15 @@ pub(crate) struct Fbo {
     pub(crate) render_layer: u32,
     /// Renderbuffer id → the version of its contents `fb` holds.
     pub(crate) loaded: HashMap<u32, u64>,
-    /// (texture image, layer) → the texture `fb` holds that image of. Holding the `Arc`
-    /// makes any later change to the texture copy it, so an unchanged pointer means an
+    /// (texture image, layer) → the texture `fb` holds that image of. A change to the
+    /// texture moves it out of this allocation (`Arc::make_mut` with only weak
+    /// references left moves the value instead of copying its texels; the weak
+    /// reference keeps the address from being reused), so an unchanged pointer means an
     /// unchanged image and the load is skipped.
-    pub(crate) loaded_textures: HashMap<(TexImage, u32), Arc<Texture>>,
+    pub(crate) loaded_textures: HashMap<(TexImage, u32), Weak<Texture>>,
+    /// Why `fb` could not be built for a complete layout (past the memory budget, or
+    /// the allocation failed): draws, clears and reads report it.
+    pub(crate) storage_error: Option<String>,
 }
 
 impl Fbo {
@@ -405,7 +411,9 @@ impl Fbos {
 
     /// Makes `id`'s storage match its attachments (rebuilt when the layout changed), then
     /// loads the attached images into it.
-    pub(crate) fn refresh(&mut self, id: u32, textures: &Textures) {
+    /// `room`: bytes the memory budget has left for the storage (beside what the old
+    /// storage holds).
+    pub(crate) fn refresh(&mut self, id: u32, textures: &Textures, room: u64) {
         let Some(fbo) = self.objects.get(&id) else {
             return;
         };
@@ -418,9 +426,26 @@ impl Fbos {
             return;
         };
         if layout != fbo.layout || fbo.fb.is_none() {
-            fbo.fb = layout.as_ref().and_then(|l| {
-                Framebuffer::new(l.width, l.height, l.samples.max(1), &l.colors, l.depth).ok()
-            });
+            let room = room.saturating_add(fbo.fb.as_ref().map_or(0, framebuffer_bytes));
+            fbo.fb = None;
+            fbo.storage_error = None;
+            if let Some(l) = &layout {
+                let (w, h, s) = (l.width, l.height, l.samples.max(1));
+                let bytes = framebuffer_bytes_for(w, h, s, &l.colors);
+                let built = match bytes <= room {
+                    true => {
+                        Framebuffer::new(w, h, s, &l.colors, l.depth).map_err(|e| e.to_string())
+                    }
+                    false => Err(format!(
+                        "the storage of framebuffer {id} ({w}x{h}, {s} samples, {bytes} bytes) \
+                         is past the memory budget ({room} bytes left; Context::set_memory_budget)"
+                    )),
+                };
+                match built {
+                    Ok(fb) => fbo.fb = Some(fb),
+                    Err(e) => fbo.storage_error = Some(e),
+                }
+            }
             fbo.layout = layout;
             fbo.loaded.clear();
             fbo.loaded_textures.clear();
@@ -603,7 +628,7 @@ impl Context {
         rb.storage = Some((storage, w, h, s));
         rb.version += 1;
         for u in self.fbos.users_of(Attachment::Renderbuffer(id)) {
-            self.fbos.refresh(u, &self.textures);
+            self.refresh_fbo(u);
         }
         Ok(())
     }
@@ -697,7 +722,7 @@ impl Context {
                     *a = None;
                 }
             }
-            self.fbos.refresh(id, &self.textures);
+            self.refresh_fbo(id);
         }
     }
 
@@ -749,7 +774,7 @@ impl Context {
             self.fbos.read = id;
         }
         // Texture images may have changed since the framebuffer last used them.
-        self.fbos.refresh(id, &self.textures);
+        self.refresh_fbo(id);
         Ok(())
     }
 
@@ -818,7 +843,7 @@ impl Context {
             }
             a => return Err(Error::invalid_enum("attachment", a)),
         }
-        self.fbos.refresh(id, &self.textures);
+        self.refresh_fbo(id);
         Ok(())
     }
 
@@ -871,7 +896,8 @@ impl Context {
     pub(crate) fn draw_target(&mut self) -> Result<&mut Framebuffer> {
         let draw = self.fbos.draw;
         // Attached images may have been written since (uploads, other framebuffers).
-        self.fbos.refresh(draw, &self.textures);
+        self.refresh_fbo(draw);
+        self.storage_error(draw)?;
         match draw {
             0 => Ok(&mut self.fb),
             id => self
@@ -889,8 +915,29 @@ impl Context {
         }
     }
 
+    /// `OUT_OF_MEMORY` when framebuffer `id`'s storage could not be built.
+    fn storage_error(&self, id: u32) -> Result<()> {
+        match self
+            .fbos
+            .objects
+            .get(&id)
+            .and_then(|f| f.storage_error.as_ref())
+        {
+            Some(e) => Err(Error::out_of_memory(e.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// Brings framebuffer `id`'s storage up to date with its attachments, within the
+    /// memory budget.
+    pub(crate) fn refresh_fbo(&mut self, id: u32) {
+        let room = self.memory_room();
+        self.fbos.refresh(id, &self.textures, room);
+    }
+
     /// The framebuffer reads and blits read.
     pub(crate) fn read_target(&self) -> Result<&Framebuffer> {
+        self.storage_error(self.fbos.read)?;
         match self.fbos.read {
             0 => Ok(&self.fb),
             id => self
@@ -948,7 +995,7 @@ impl Context {
             (d.width(), d.height())
         };
         // Read source values first: read and draw may be the same framebuffer.
-        self.fbos.refresh(self.fbos.read, &self.textures);
+        self.refresh_fbo(self.fbos.read);
         // Colour goes from the read buffer to every draw buffer; a NONE read buffer
         // copies no colour.
         let color = (mask & gl::COLOR_BUFFER_BIT != 0)

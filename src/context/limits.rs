@@ -64,11 +64,21 @@ fn proc_value(path: &str, key: &str) -> Option<u64> {
 /// Bytes a raster framebuffer holds: colour planes, depth words and stencil bytes for
 /// every sample.
 pub(crate) fn framebuffer_bytes(fb: &glemu_raster::Framebuffer) -> u64 {
-    let samples = u64::from(fb.width()) * u64::from(fb.height()) * u64::from(fb.samples());
-    let color_words: usize = (0..fb.color_targets())
+    let colors: Vec<_> = (0..fb.color_targets())
         .filter_map(|i| fb.color_format(i))
-        .map(|f| f.words())
-        .sum();
+        .collect();
+    framebuffer_bytes_for(fb.width(), fb.height(), fb.samples(), &colors)
+}
+
+/// [`framebuffer_bytes`] of a framebuffer not built yet.
+pub(crate) fn framebuffer_bytes_for(
+    w: u32,
+    h: u32,
+    samples: u32,
+    colors: &[glemu_raster::ColorFormat],
+) -> u64 {
+    let samples = u64::from(w) * u64::from(h) * u64::from(samples);
+    let color_words: usize = colors.iter().map(|f| f.words()).sum();
     samples * (4 * color_words as u64 + 5)
 }
 

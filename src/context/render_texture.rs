@@ -129,13 +129,15 @@ fn load_image(fb: &mut Framebuffer, part: Part, img: &Texture, level: u32, z: u3
     };
     let (w, h, n) = (l.width, l.height, img.samples());
     let base = z as usize * w as usize * h as usize * n as usize;
-    let all = l.texels();
-    let texels = all.get(base..).unwrap_or(&[]);
-    let mut it = texels.iter();
+    // Texel by texel from the level as stored: decoding the whole level first would
+    // allocate 16 bytes a texel of every layer beside the texture.
+    let texels = l.source();
     each_texel(w.min(fb.width()), h.min(fb.height()), n, |x, y, s| {
-        let Some(v) = it.next() else {
+        let at = base + ((y as usize * w as usize + x as usize) * n as usize + s as usize);
+        let Some(v) = texels.get(at) else {
             return;
         };
+        let v = &v;
         match part {
             Part::Color(rt) => {
                 fb.write_sample_raw(rt, x, y, s, *v);
@@ -172,9 +174,9 @@ pub(crate) fn load(
                 };
                 let key = (t, layer);
                 let held = fbo.loaded_textures.get(&key);
-                if !held.is_some_and(|h| Arc::ptr_eq(h, img)) {
+                if !held.is_some_and(|h| std::ptr::eq(h.as_ptr(), Arc::as_ptr(img))) {
                     load_image(fb, part, img, t.level, slice(&t, layer));
-                    fbo.loaded_textures.insert(key, Arc::clone(img));
+                    fbo.loaded_textures.insert(key, Arc::downgrade(img));
                 }
             }
             Attachment::Renderbuffer(rb_id) => {
@@ -195,23 +197,27 @@ pub(crate) fn load(
     }
 }
 
-/// What `fb` holds for `part`, as canonical texels of slice `z` of `old`'s level (parts of
-/// a depth-stencil texel the storage does not take keep their old value).
-fn stored_values(
+/// What `fb` holds for `part`, as canonical texels of row `y` of slice `z` of `old`'s
+/// level (parts of a depth-stencil texel the storage does not take keep their old value).
+fn stored_row(
     fb: &Framebuffer,
     part: Part,
     old: &Texture,
     level: u32,
-    z: u32,
-) -> Option<Vec<[u32; 4]>> {
-    let l = old.level(level)?;
+    [y, z]: [u32; 2],
+    out: &mut Vec<[u32; 4]>,
+) {
+    out.clear();
+    let Some(l) = old.level(level) else {
+        return;
+    };
     let (w, h, n) = (l.width, l.height, old.samples());
-    let base = z as usize * w as usize * h as usize * n as usize;
-    let all = l.texels();
-    let mut previous = all.get(base..).unwrap_or(&[]).iter();
-    let mut out = Vec::with_capacity(w as usize * h as usize * n as usize);
-    each_texel(w, h, n, |x, y, s| {
-        let prev = previous.next().copied().unwrap_or([0; 4]);
+    let row = (z as usize * h as usize + y as usize) * w as usize * n as usize;
+    let previous = l.source();
+    let mut i = row;
+    each_texel(w, 1, n, |x, _, s| {
+        let prev = previous.get(i).unwrap_or([0; 4]);
+        i += 1;
         out.push(match part {
             Part::Color(rt) => fb.read_sample_raw(rt, x, y, s).unwrap_or(prev),
             Part::DepthStencil { depth, stencil } => {
@@ -227,10 +233,10 @@ fn stored_values(
             }
         });
     });
-    Some(out)
 }
 
-/// Stores `part` of `fb` into slices `zs` of level `level` of `img`.
+/// Stores `part` of `fb` into slices `zs` of level `level` of `img`, a row at a time (what
+/// the store allocates beside the texture is one row of texels).
 pub(crate) fn store_image(
     fb: &Framebuffer,
     part: Part,
@@ -238,16 +244,17 @@ pub(crate) fn store_image(
     level: u32,
     zs: std::ops::Range<u32>,
 ) -> Result<()> {
-    let Some(values) = stored_values(fb, part, img, level, zs.start) else {
-        return Ok(());
-    };
     let Some(l) = img.level(level) else {
         return Ok(());
     };
     let (w, h) = (l.width, l.height);
-    for z in zs {
-        img.write_texels(level, [0, 0, z], [w, h, 1], &values)
-            .map_err(from_tex)?;
+    let mut values = Vec::new();
+    for y in 0..h {
+        stored_row(fb, part, img, level, [y, zs.start], &mut values);
+        for z in zs.clone() {
+            img.write_texels(level, [0, y, z], [w, 1, 1], &values)
+                .map_err(from_tex)?;
+        }
     }
     Ok(())
 }
@@ -286,7 +293,7 @@ impl Context {
                         z..z + 1
                     };
                     store_image(fb, part, Arc::make_mut(img), t.level, zs)?;
-                    held.push(((t, layer), Arc::clone(img)));
+                    held.push(((t, layer), Arc::downgrade(img)));
                 }
                 Attachment::Renderbuffer(id) => {
                     // Deferred: only framebuffers read renderbuffers, and they flush
@@ -308,7 +315,7 @@ impl Context {
             all.any(|a| written.contains(a))
         };
         if read != draw && self.fbos.objects.get(&read).is_some_and(shares) {
-            self.fbos.refresh(read, &self.textures);
+            self.refresh_fbo(read);
         }
         Ok(())
     }
@@ -324,7 +331,7 @@ impl Context {
                 .get(&id)
                 .is_some_and(|f| f.textures().next().is_some());
             if textured {
-                self.fbos.refresh(id, &self.textures);
+                self.refresh_fbo(id);
             }
         }
     }

@@ -1,10 +1,12 @@
 //! Updating texture images after definition: `glTexSubImage*`, compressed images
 //! (`glCompressedTexImage*`/`SubImage*`, S3TC/BC1-3) and the unpack pixel-store state.
 
-use super::textures::{from_tex, storage_dims, target_of, unpack_client, MAX_TEXTURE_SIZE};
+use super::readback::{pixel_format, pixel_type};
+use super::textures::{from_tex, from_unpack, storage_dims, target_of, MAX_TEXTURE_SIZE};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
+use glemu_textures::upload::Pixels;
 use glemu_textures::{Format, Target};
 use std::sync::Arc;
 
@@ -86,12 +88,26 @@ impl Context {
         ty: u32,
         data: &[u8],
     ) -> Result<()> {
-        let alignment = self.textures.unpack_alignment;
+        let px = Pixels {
+            format: pixel_format(format)?,
+            ty: pixel_type(ty)?,
+            data,
+            alignment: self.textures.unpack_alignment,
+        };
         let Some((fmt, poff, psize)) = self.sub_image_box(target, level, offset, size)? else {
             return Ok(());
         };
-        let texels = unpack_client(format, ty, data, size, alignment, fmt)?;
-        self.write_sub_texels(target, level, poff, psize, &texels)
+        glemu_textures::upload::check(&px, size[0], size[1], size[2], fmt).map_err(from_unpack)?;
+        let (o, _, _) = self.bound_texture_mut(target)?;
+        let img = o
+            .image
+            .as_mut()
+            .ok_or_else(|| Error::invalid_operation("the texture has no image to update"))?;
+        Arc::make_mut(img)
+            .upload(level, poff, psize, &px)
+            .map_err(from_unpack)?;
+        self.refresh_bound_fbos();
+        Ok(())
     }
 
     /// Checks a sub-image box (GL terms) of level `level` of the texture bound to

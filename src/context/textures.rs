@@ -325,6 +325,15 @@ pub(crate) fn bad_value(pname: u32, value: f32) -> Error {
 /// (GL terms) into canonical texels for `target`. A format/type pair that does not fit
 /// the internal format (integer data for a float texture, too little data, ...) is
 /// `INVALID_OPERATION`, as glTexImage reports it.
+/// A refused pixel unpack: data that does not fit the format is `INVALID_OPERATION`,
+/// memory that could not be had `OUT_OF_MEMORY`.
+pub(super) fn from_unpack(e: TexError) -> Error {
+    match e {
+        TexError::TooLarge(_) => from_tex(e),
+        e => Error::invalid_operation(e.to_string()),
+    }
+}
+
 pub(super) fn unpack_client(
     format: u32,
     ty: u32,
@@ -536,20 +545,22 @@ impl Context {
             )));
         }
         // The format/type pair is checked even without data, as GL does.
-        pixel_format(format)?;
-        pixel_type(ty)?;
-        let texels = match data {
-            Some(d) => Some(unpack_client(
-                format,
-                ty,
-                d,
-                size,
-                self.textures.unpack_alignment,
-                fmt,
-            )?),
-            None => None,
+        let px = Pixels {
+            format: pixel_format(format)?,
+            ty: pixel_type(ty)?,
+            data: data.unwrap_or(&[]),
+            alignment: self.textures.unpack_alignment,
         };
-        self.tex_image_texels(target, level, fmt, size, texels.as_deref())
+        if data.is_none() {
+            return self.tex_image_texels(target, level, fmt, size, None);
+        }
+        // Checked before the level is (re)defined, so a refused upload changes nothing.
+        glemu_textures::upload::check(&px, size[0], size[1], size[2], fmt).map_err(from_unpack)?;
+        let (img, store, z) = self.define_level(target, level, fmt, size)?;
+        img.upload(level, [0, 0, z], store, &px)
+            .map_err(from_unpack)?;
+        self.refresh_bound_fbos();
+        Ok(())
     }
 
     /// `glTexImage2D`.
@@ -612,15 +623,20 @@ impl Context {
         let Some(values) = texels else {
             // No data: zero bytes in the internal format (zero in every format), a
             // quarter of the zero texels an RGBA8 image would otherwise need.
+            // A few rows at a time, so the zeros beside the image stay small.
             let [w, h, d] = store;
-            let len = fmt.image_bytes(w, h, d);
-            let mut zeros = Vec::new();
-            zeros.try_reserve_exact(len).map_err(|_| {
-                Error::out_of_memory(format!("{len} bytes for a {size:?} texture image"))
-            })?;
-            zeros.resize(len, 0u8);
-            img.write_bytes(level, [0, 0, z], store, &zeros)
-                .map_err(from_tex)?;
+            let rows = match fmt.is_compressed() {
+                true => h,
+                false => ((1 << 20) / fmt.image_bytes(w, 1, 1).max(1)).clamp(1, h as usize) as u32,
+            };
+            let zeros = vec![0u8; fmt.image_bytes(w, rows, 1)];
+            for zz in 0..d {
+                for y in (0..h).step_by(rows as usize) {
+                    let n = rows.min(h - y);
+                    img.write_bytes(level, [0, y, z + zz], [w, n, 1], &zeros)
+                        .map_err(from_tex)?;
+                }
+            }
             self.refresh_bound_fbos();
             return Ok(());
         };

@@ -272,6 +272,13 @@ pub fn unpack(
     d: u32,
     target: Format,
 ) -> Result<Vec<[u32; 4]>, TexError> {
+    let row = check(px, w, h, d, target)?;
+    convert(px, row, w, h as usize * d as usize, target)
+}
+
+/// Checks that `px` holds `w × h × d` groups that can go into `target`; the bytes from
+/// one row to the next.
+pub fn check(px: &Pixels, w: u32, h: u32, d: u32, target: Format) -> Result<usize, TexError> {
     let fmt = px.format;
     let ty = px.ty;
     if fmt == PixelFormat::StencilIndex {
@@ -334,12 +341,32 @@ pub fn unpack(
             need
         )));
     }
+    Ok(row)
+}
+
+/// Converts `rows` rows of `w` groups, `row` bytes apart from the start of `px.data`,
+/// which [`check`] accepted.
+fn convert(
+    px: &Pixels,
+    row: usize,
+    w: u32,
+    rows: usize,
+    target: Format,
+) -> Result<Vec<[u32; 4]>, TexError> {
+    let (fmt, ty) = (px.format, px.ty);
+    let int_dst = target.is_integer();
+    let depth_src = matches!(fmt, PixelFormat::DepthComponent | PixelFormat::DepthStencil);
+    let fields = ty.fields();
+    let gb = group_bytes(fmt, ty);
     let one = if int_dst { 1u32 } else { 1.0f32.to_bits() };
     let clamp_depth = !matches!(target, Format::Depth32F | Format::Depth32FStencil8);
-    let mut out = Vec::with_capacity(w as usize * h as usize * d as usize);
-    for z in 0..d as usize {
-        for y in 0..h as usize {
-            let row_start = (z * h as usize + y) * row;
+    let mut out = Vec::new();
+    let n = w as usize * rows;
+    out.try_reserve_exact(n)
+        .map_err(|_| TexError::TooLarge(format!("{n} unpacked texels")))?;
+    {
+        for y in 0..rows {
+            let row_start = y * row;
             for x in 0..w as usize {
                 let off = row_start + x * gb;
                 let g = px.data.get(off..off + gb).unwrap_or(&[]);
@@ -439,9 +466,27 @@ fn element(ty: PixelType, raw: u32, int_dst: bool) -> u32 {
     f.to_bits()
 }
 
+/// Texels converted per step of an upload: what an upload allocates beside the texture
+/// stays this small (16 bytes a texel) whatever the image's size.
+const UPLOAD_STEP_TEXELS: usize = 1 << 16;
+
 impl Texture {
-    /// `glTexSubImage*`: unpacks client pixels and stores them in a box of a level.
-    /// `offset`/`size` are physical (see [`Texture`]: 1D-array layers are z).
+    /// `glTexImage*` / `glTexSubImage*`: unpacks client pixels and stores them in a box
+    /// of a level, a few rows at a time. `offset`/`size` are physical (see [`Texture`]:
+    /// 1D-array layers are z). RGBA8 from RGBA/UNSIGNED_BYTE is copied as it is.
+    ///
+    /// ```
+    /// use glemu_textures::upload::{PixelFormat, PixelType, Pixels};
+    /// use glemu_textures::{Format, Target, Texture};
+    /// let mut t = Texture::new(Target::T2D, Format::RGBA8, [3, 2, 1], 1).unwrap();
+    /// // Rows of 3 RGBA8 pixels padded to UNPACK_ALIGNMENT 8: 12 bytes + 4.
+    /// let data: Vec<u8> = (0..32).collect();
+    /// let px = Pixels { format: PixelFormat::Rgba, ty: PixelType::UnsignedByte, data: &data, alignment: 8 };
+    /// t.upload(0, [0, 0, 0], [3, 2, 1], &px).unwrap();
+    /// assert_eq!(&t.level(0).unwrap().bytes()[12..16], &[16, 17, 18, 19]);
+    /// let px = Pixels { data: &data[..27], ..px };
+    /// assert!(t.upload(0, [0, 0, 0], [3, 2, 1], &px).is_err());
+    /// ```
     pub fn upload(
         &mut self,
         level: u32,
@@ -449,8 +494,42 @@ impl Texture {
         size: [u32; 3],
         px: &Pixels,
     ) -> Result<(), TexError> {
-        let vals = unpack(px, size[0], size[1], size[2], self.format())?;
-        self.write_texels(level, offset, size, &vals)
+        let [w, h, d] = size;
+        let target = self.format();
+        let row = check(px, w, h, d, target)?;
+        let [x0, y0, z0] = offset;
+        let verbatim = target == Format::RGBA8
+            && px.format == PixelFormat::Rgba
+            && px.ty == PixelType::UnsignedByte
+            && self.samples() == 1;
+        if verbatim && row == w as usize * 4 {
+            let n = row * h as usize * d as usize;
+            let data = px.data.get(..n).unwrap_or(px.data);
+            return self.write_bytes(level, offset, size, data);
+        }
+        let step = (UPLOAD_STEP_TEXELS / w.max(1) as usize).clamp(1, h.max(1) as usize) as u32;
+        for z in 0..d {
+            for y in (0..h).step_by(step as usize) {
+                let rows = step.min(h - y);
+                let start = (z as usize * h as usize + y as usize) * row;
+                let part = Pixels {
+                    data: px.data.get(start..).unwrap_or(&[]),
+                    ..*px
+                };
+                let (at, n) = ([x0, y0 + y, z0 + z], [w, rows, 1]);
+                if verbatim {
+                    for r in 0..rows {
+                        let s = r as usize * row;
+                        let bytes = part.data.get(s..s + w as usize * 4).unwrap_or(&[]);
+                        self.write_bytes(level, [x0, y0 + y + r, z0 + z], [w, 1, 1], bytes)?;
+                    }
+                    continue;
+                }
+                let vals = convert(&part, row, w, rows as usize, target)?;
+                self.write_texels(level, at, n, &vals)?;
+            }
+        }
+        Ok(())
     }
 }
 
