@@ -202,7 +202,8 @@ pub fn assemble(
     };
     if independent && !seq.contains(&RESTART) {
         let n = seq.len() / per;
-        out.verts = seq[..n * per].to_vec();
+        out.verts = crate::scratch::WORDS.take(n * per);
+        out.verts.extend_from_slice(&seq[..n * per]);
         let provoking = if provoking_last && mode != PrimitiveMode::Patches {
             per as u8 - 1
         } else {
@@ -211,6 +212,7 @@ pub fn assemble(
         out.provoking = vec![provoking; n];
         return Ok((class, out));
     }
+    out.verts = crate::scratch::WORDS.take(seq.len() * per);
     out.verts.reserve(seq.len() * per);
     for run in seq.split(|v| *v == RESTART) {
         assemble_run(mode, class, run, provoking_last, &mut out);

@@ -18,6 +18,7 @@
 //! whole primitive so every output triangle carries them.
 
 use crate::assembly::{PrimClass, Primitives};
+use crate::scratch;
 use crate::state::VertexProcessing;
 use crate::vertices::Vertices;
 use glemu_programs::ir::VaryingSlot;
@@ -212,9 +213,10 @@ impl<'a> ClipContext<'a> {
         };
         let n = verts.len();
         let nv = plan.picks.len();
-        let mut outcodes = vec![0u32; n];
-        let mut windows = vec![WindowVertex::default(); n];
-        let mut varyings = vec![0u32; n * nv];
+        let mut outcodes = scratch::zeroed_words(n);
+        let mut windows = scratch::WINDOWS.take(n);
+        windows.resize(n, WindowVertex::default());
+        let mut varyings = scratch::zeroed_words(n * nv);
         let this = &cc;
         outcodes
             .par_chunks_mut(VERTEX_CHUNK)
@@ -251,6 +253,13 @@ impl<'a> ClipContext<'a> {
         cc.shared.vertices = windows;
         cc.shared.varyings = varyings;
         cc
+    }
+
+    /// Hands the per-vertex buffers to the next draw (crate::scratch).
+    pub(crate) fn recycle(self) {
+        scratch::WORDS.give(self.outcodes);
+        scratch::WINDOWS.give(self.shared.vertices);
+        scratch::WORDS.give(self.shared.varyings);
     }
 
     /// Every vertex in window coordinates, indexed like [`ClipContext::verts`]: the

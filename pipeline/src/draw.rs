@@ -414,6 +414,16 @@ fn run_stages(
         stats.primitives_rasterized += r.primitives_rasterized;
     }
     stats.fragment_invocations = shader.invocations();
+    drop(shader);
+    for share in shares {
+        crate::scratch::WORDS.give(share.prims.verts);
+    }
+    cc.recycle();
+    drop(to_raster);
+    for seq in vso.sequences {
+        crate::scratch::WORDS.give(seq);
+    }
+    crate::scratch::VEC4S.give(vso.vertices.data);
     Ok(stats)
 }
 

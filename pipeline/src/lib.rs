@@ -91,6 +91,7 @@ pub mod geometry;
 pub mod images;
 pub mod layer;
 pub mod memory;
+mod scratch;
 pub mod state;
 pub mod tess;
 pub mod tessellator;

@@ -11,6 +11,8 @@ use crate::vertices::Vertices;
 use glemu_programs::exec::{lanes_mask, LaneState, Vec4, MAX_LANES};
 use glemu_programs::ir::{Dialect, InputBinding, Program, Stage, ThreadMaskKind, VaryingSlot};
 use rayon::prelude::*;
+
+use crate::scratch;
 use std::collections::HashMap;
 
 /// Where one vertex program input comes from.
@@ -213,7 +215,7 @@ pub fn run(
         ..Default::default()
     };
     // (vertex id, instance) of each vertex to shade, in first-use order.
-    let mut jobs: Vec<(u32, u32)> = Vec::new();
+    let mut jobs: Vec<(u32, u32)> = scratch::JOBS.take(0);
     let indexed = state.call.indices.is_some();
     // The post-transform cache is a direct table when the ids span a compact range
     // (the common case), a hash map otherwise.
@@ -223,7 +225,11 @@ pub fn run(
         .fold((u32::MAX, 0u32), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
     let span = u64::from(hi.saturating_sub(lo)) + 1;
     let use_table = lo <= hi && span <= (ids.len() as u64 * 4).max(1024);
-    let mut table: Vec<u32> = Vec::new();
+    let mut table: Vec<u32> = if use_table {
+        scratch::WORDS.take(span as usize)
+    } else {
+        Vec::new()
+    };
     let mut map: HashMap<u32, u32> = HashMap::new();
     if use_table {
         jobs.reserve(span.min(ids.len() as u64) as usize);
@@ -269,7 +275,9 @@ pub fn run(
         out.sequences.push(seq);
     }
     let row = layout.len() + usize::from(invariant_pos.is_some());
-    out.vertices.data = vec![[0; 4]; jobs.len() * row];
+    scratch::WORDS.give(table);
+    out.vertices.data = scratch::VEC4S.take(jobs.len() * row);
+    out.vertices.data.resize(jobs.len() * row, [0; 4]);
     let shade = |data: &mut [[u32; 4]], jobs: &[(u32, u32)]| {
         shade_chunk(
             state,
@@ -303,6 +311,7 @@ pub fn run(
         }
     }
     out.invocations = jobs.len() as u64;
+    scratch::JOBS.give(jobs);
     Ok(out)
 }
 

@@ -1,0 +1,115 @@
+//! A draw's big buffers (indices, post-transform vertices, clipping's per-vertex window
+//! positions, assembled primitives) kept between draws.
+//!
+//! Allocated afresh each draw, a multi-megabyte buffer went back to the kernel when
+//! freed (a pool thread's malloc arena trims its top) and the next frame faulted it in
+//! again page by page: ~8,000 page faults a frame on a one-million-triangle draw at two
+//! threads, each also shooting down the other core's TLB. Buffers handed back here are
+//! reused as they are, so a steady frame touches no new page. Process-wide, as glibc's
+//! arenas are: draws of any context, on any thread, share them.
+
+use std::sync::Mutex;
+
+/// Buffers smaller than this are not worth keeping (malloc keeps those itself).
+const MIN_BYTES: usize = 64 << 10;
+/// Buffers kept per element type; beyond that the smallest is freed.
+const MAX_KEPT: usize = 6;
+
+/// Spare buffers of one element type.
+pub(crate) struct Kept<T> {
+    bufs: Mutex<Vec<Vec<T>>>,
+}
+
+impl<T> Kept<T> {
+    const fn new() -> Self {
+        Kept {
+            bufs: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// An empty buffer for about `len` elements: the smallest kept one that holds them,
+    /// else the largest kept one, else a new one.
+    pub(crate) fn take(&self, len: usize) -> Vec<T> {
+        let mut bufs = self.bufs.lock().unwrap_or_else(|e| e.into_inner());
+        let fit = (bufs.iter().enumerate())
+            .filter(|(_, b)| b.capacity() >= len)
+            .min_by_key(|(_, b)| b.capacity())
+            .or_else(|| bufs.iter().enumerate().max_by_key(|(_, b)| b.capacity()))
+            .map(|(i, _)| i);
+        match fit {
+            Some(i) => bufs.swap_remove(i),
+            None => Vec::new(),
+        }
+    }
+
+    /// Hands `buf` back for a later [`Kept::take`] (emptied).
+    pub(crate) fn give(&self, mut buf: Vec<T>) {
+        if buf.capacity() * std::mem::size_of::<T>().max(1) < MIN_BYTES {
+            return;
+        }
+        buf.clear();
+        let mut bufs = self.bufs.lock().unwrap_or_else(|e| e.into_inner());
+        bufs.push(buf);
+        if bufs.len() > MAX_KEPT {
+            if let Some(i) = (bufs.iter().enumerate())
+                .min_by_key(|(_, b)| b.capacity())
+                .map(|(i, _)| i)
+            {
+                bufs.swap_remove(i);
+            }
+        }
+    }
+}
+
+/// Index lists, post-transform numbering, outcodes, varyings, assembled vertex lists.
+pub(crate) static WORDS: Kept<u32> = Kept::new();
+/// The post-transform cache's (vertex id, instance) list.
+pub(crate) static JOBS: Kept<(u32, u32)> = Kept::new();
+/// Vertex stage outputs (rows of vec4s).
+pub(crate) static VEC4S: Kept<[u32; 4]> = Kept::new();
+/// Clipping's per-vertex window positions.
+pub(crate) static WINDOWS: Kept<glemu_raster::WindowVertex> = Kept::new();
+
+/// A zeroed buffer of `len` words.
+pub(crate) fn zeroed_words(len: usize) -> Vec<u32> {
+    let mut v = WORDS.take(len);
+    v.resize(len, 0);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn take_prefers_the_smallest_that_fits() {
+        let k: Kept<u32> = Kept::new();
+        assert_eq!(k.take(10).capacity(), 0);
+        for cap in [1 << 20, 1 << 16, 1 << 18] {
+            k.give(Vec::with_capacity(cap));
+        }
+        // Too small to keep.
+        k.give(Vec::with_capacity(100));
+        let b = k.take(1 << 17);
+        assert!(b.is_empty() && b.capacity() >= 1 << 18 && b.capacity() < 1 << 20);
+        // Nothing holds 2^21: the largest comes back, to grow.
+        assert!(k.take(1 << 21).capacity() >= 1 << 20);
+        assert!(k.take(1).capacity() >= 1 << 16);
+        assert_eq!(k.take(1).capacity(), 0);
+    }
+
+    #[test]
+    fn keeps_at_most_max_kept() {
+        let k: Kept<u8> = Kept::new();
+        for i in 0..MAX_KEPT + 3 {
+            let mut v = Vec::with_capacity(MIN_BYTES + i);
+            v.push(1);
+            k.give(v);
+        }
+        let bufs = k.bufs.lock().unwrap_or_else(|e| e.into_inner());
+        assert_eq!(bufs.len(), MAX_KEPT);
+        assert!(bufs
+            .iter()
+            .all(|b| b.is_empty() && b.capacity() >= MIN_BYTES + 3));
+    }
+}
