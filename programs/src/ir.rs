@@ -690,6 +690,24 @@ pub struct Src {
     pub span: Span,
 }
 
+impl Src {
+    /// An operand reading `index` of `file` as it is: identity swizzle, no modifiers.
+    pub(crate) fn plain(file: File, index: Index, span: Span) -> Src {
+        Src {
+            file,
+            index,
+            vertex: None,
+            buffer: 0,
+            imm: [0; 4],
+            swizzle: [0, 1, 2, 3],
+            ext_swizzle: None,
+            abs: false,
+            negate: false,
+            span,
+        }
+    }
+}
+
 /// One component of an ARB `SWZ` extended swizzle: a source component, 0 or 1, optionally negated.
 ///
 /// ```
@@ -976,6 +994,31 @@ pub enum MemScalar {
     U32,
     /// Unsigned 64-bit integer.
     U64,
+}
+
+impl MemScalar {
+    /// Bytes one element takes in memory.
+    ///
+    /// ```
+    /// # use glemu_programs::ir::*;
+    /// assert_eq!(MemScalar::F16.bytes(), 2);
+    /// assert_eq!(MemType { scalar: MemScalar::U64, count: 2 }.bytes(), 16);
+    /// ```
+    pub fn bytes(self) -> u32 {
+        match self {
+            MemScalar::S8 | MemScalar::U8 => 1,
+            MemScalar::F16 | MemScalar::S16 | MemScalar::U16 => 2,
+            MemScalar::F32 | MemScalar::S32 | MemScalar::U32 => 4,
+            MemScalar::F64 | MemScalar::S64 | MemScalar::U64 => 8,
+        }
+    }
+}
+
+impl MemType {
+    /// Bytes one access reads or writes: every component.
+    pub fn bytes(self) -> u32 {
+        self.scalar.bytes() * u32::from(self.count.max(1))
+    }
 }
 
 /// The operation modifier of ATOM/ATOMB/ATOMIM/ATOMCTR (`.ADD`, `.CSWAP`, `.INCR` ...).

@@ -11,21 +11,14 @@
 //! divergent flow control (undefined in the spec) cannot hang: the barrier opens once
 //! every batch is either waiting or finished.
 
+use super::batches::total_stats;
 use super::env::Env;
-use super::error::{ExecError, ExecErrorKind, ExecStats};
+use super::error::{ExecError, ExecStats};
 use super::executor::Executor;
-use super::run::{initial_groups, Groups, Run};
+use super::run::Groups;
 use super::state::LaneState;
-use super::{lanes_mask, Vec4, MAX_LANES};
 use crate::ir::Opcode;
 use smallvec::SmallVec;
-
-/// One batch between phases.
-struct Batch {
-    groups: Groups,
-    stats: ExecStats,
-    srcs: Option<Box<[Vec4; 3]>>,
-}
 
 impl Executor {
     /// Runs the `invocations` invocations of one compute work group (see the module
@@ -75,36 +68,7 @@ impl Executor {
         env: &mut E,
     ) -> Result<ExecStats, ExecError> {
         let prog = &**self.program();
-        if states.len() * MAX_LANES < invocations {
-            return Err(ExecError::new(
-                0,
-                Default::default(),
-                ExecErrorKind::BadState(format!(
-                    "{} lane states cannot hold {invocations} invocations",
-                    states.len()
-                )),
-            ));
-        }
-        let mut batches = Vec::with_capacity(states.len());
-        for (b, st) in states.iter_mut().enumerate() {
-            self.check_state(st)?;
-            let lanes = invocations.saturating_sub(b * MAX_LANES).min(MAX_LANES);
-            if lanes > 0 && st.width < lanes {
-                return Err(ExecError::new(
-                    0,
-                    Default::default(),
-                    ExecErrorKind::BadState(format!(
-                        "lane state {b} is narrower than {lanes} lanes"
-                    )),
-                ));
-            }
-            st.reset_run();
-            batches.push(Batch {
-                groups: initial_groups(prog, lanes_mask(lanes)),
-                stats: ExecStats::default(),
-                srcs: None,
-            });
-        }
+        let mut batches = self.start_batches(states, invocations, |_, _| Ok(()))?;
         let at_bar = |groups: &Groups, gi: usize| {
             groups
                 .get(gi)
@@ -114,30 +78,15 @@ impl Executor {
         loop {
             let mut waiting: SmallVec<[usize; 64]> = SmallVec::new();
             for (b, (batch, st)) in batches.iter_mut().zip(states.iter_mut()).enumerate() {
-                let mut run = Run {
-                    prog,
-                    st,
-                    params,
-                    env,
-                    stats: batch.stats,
-                    spawned: SmallVec::new(),
-                    prefetched: Vec::new(),
-                    srcs: batch.srcs.take(),
-                };
-                let mut result = Ok(());
-                while let Some(gi) = self.pick(&mut batch.groups) {
-                    if at_bar(&batch.groups, gi) {
-                        waiting.push(b);
-                        break;
-                    }
-                    result = self.exec_group(&mut run, &mut batch.groups, gi);
-                    if result.is_err() {
-                        break;
-                    }
+                let mut at_barrier = false;
+                self.run_batch(batch, st, params, env, |ex, groups| {
+                    let gi = ex.pick(groups)?;
+                    at_barrier = at_bar(groups, gi);
+                    (!at_barrier).then_some(gi)
+                })?;
+                if at_barrier {
+                    waiting.push(b);
                 }
-                batch.stats = run.stats;
-                batch.srcs = run.srcs.take();
-                result?;
             }
             if waiting.is_empty() {
                 break;
@@ -147,33 +96,13 @@ impl Executor {
                 let (Some(batch), Some(st)) = (batches.get_mut(b), states.get_mut(b)) else {
                     continue;
                 };
-                let Some(gi) = self.pick(&mut batch.groups) else {
-                    continue;
-                };
-                let mut run = Run {
-                    prog,
-                    st,
-                    params,
-                    env,
-                    stats: batch.stats,
-                    spawned: SmallVec::new(),
-                    prefetched: Vec::new(),
-                    srcs: batch.srcs.take(),
-                };
-                let r = self.exec_group(&mut run, &mut batch.groups, gi);
-                batch.stats = run.stats;
-                batch.srcs = run.srcs.take();
-                r?;
+                let mut once = true;
+                self.run_batch(batch, st, params, env, |ex, groups| {
+                    std::mem::take(&mut once).then(|| ex.pick(groups)).flatten()
+                })?;
             }
         }
-        let mut stats = ExecStats::default();
-        for b in &batches {
-            stats += b.stats;
-        }
-        for (batch, st) in batches.iter_mut().zip(states.iter_mut()) {
-            st.operand_buf = batch.srcs.take();
-        }
-        Ok(stats)
+        Ok(total_stats(&batches))
     }
 }
 
@@ -181,7 +110,7 @@ impl Executor {
 mod tests {
     use super::*;
     use crate::assemble;
-    use crate::exec::{EnvError, MemRegion};
+    use crate::exec::{EnvError, MemRegion, MAX_LANES};
     use std::sync::Arc;
 
     /// Shared memory as a byte vector; every access in range.

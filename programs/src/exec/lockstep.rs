@@ -24,12 +24,13 @@
 //! the IF block runs first), and results never written read zero (undefined in the
 //! spec).
 
+use super::batches::{bad_state, lanes_of, total_stats};
 use super::env::Env;
-use super::error::{ExecError, ExecErrorKind, ExecStats};
+use super::error::{ExecError, ExecStats};
 use super::executor::Executor;
-use super::run::{initial_groups, position, Groups, Run};
+use super::run::position;
 use super::state::{LaneState, RegFile};
-use super::{lanes_mask, Vec4, MAX_LANES};
+use super::{Vec4, MAX_LANES};
 use crate::ir::{File, InputBinding, OutputBinding, Program};
 use smallvec::SmallVec;
 
@@ -118,11 +119,6 @@ fn broadcast(file: &mut RegFile, slot: usize, v: &Value, comps: u8) {
     }
 }
 
-/// Lanes of `states[b]` that hold invocations.
-fn lanes_of(b: usize, invocations: usize) -> usize {
-    invocations.saturating_sub(b * MAX_LANES).min(MAX_LANES)
-}
-
 /// Publish the output patch to every invocation (see the module comment).
 fn publish(states: &mut [LaneState], links: &Links, invocations: usize, shared: &mut [Value]) {
     for (j, &k) in links.shared.iter().enumerate() {
@@ -171,13 +167,6 @@ fn publish(states: &mut [LaneState], links: &Links, invocations: usize, shared: 
     }
 }
 
-/// A batch between instructions.
-struct Batch {
-    groups: Groups,
-    stats: ExecStats,
-    srcs: Option<Box<[Vec4; 3]>>,
-}
-
 impl Executor {
     /// Run the `invocations` threads of one patch of a tessellation control program in
     /// lock-step: invocation `i` is lane `i % MAX_LANES` of `states[i / MAX_LANES]`.
@@ -210,39 +199,15 @@ impl Executor {
     ) -> Result<ExecStats, ExecError> {
         let prog = &**self.program();
         let links = Links::of(prog);
-        let bad = |m: String| {
-            Err(ExecError::new(
-                0,
-                Default::default(),
-                ExecErrorKind::BadState(m),
-            ))
-        };
-        if states.len() * MAX_LANES < invocations {
-            return bad(format!(
-                "{} lane states cannot hold {invocations} invocations",
-                states.len()
-            ));
-        }
-        let mut batches = Vec::with_capacity(states.len());
-        for (b, st) in states.iter_mut().enumerate() {
-            self.check_state(st)?;
-            let lanes = lanes_of(b, invocations);
-            if st.width < lanes {
-                return bad(format!("lane state {b} is narrower than {lanes} lanes"));
-            }
+        let mut batches = self.start_batches(states, invocations, |b, st| {
             if !links.vertex_out.is_empty() && st.vertices < invocations {
-                return bad(format!(
+                return Err(bad_state(format!(
                     "lane state {b} has {} vertex copies for {invocations} output vertices",
                     st.vertices
-                ));
+                )));
             }
-            st.reset_run();
-            batches.push(Batch {
-                groups: initial_groups(prog, lanes_mask(lanes)),
-                stats: ExecStats::default(),
-                srcs: None,
-            });
-        }
+            Ok(())
+        })?;
         let mut shared = vec![Value::default(); links.shared.len()];
         publish(states, &links, invocations, &mut shared);
         loop {
@@ -260,20 +225,10 @@ impl Executor {
                 break;
             };
             let pc = batch.groups[gi].pc;
-            let mut run = Run {
-                prog,
-                st,
-                params,
-                env,
-                stats: batch.stats,
-                spawned: SmallVec::new(),
-                prefetched: Vec::new(),
-                srcs: batch.srcs.take(),
-            };
-            let r = self.exec_group(&mut run, &mut batch.groups, gi);
-            batch.stats = run.stats;
-            batch.srcs = run.srcs.take();
-            r?;
+            let mut once = true;
+            self.run_batch(batch, st, params, env, |_, _| {
+                std::mem::take(&mut once).then_some(gi)
+            })?;
             let writes_result = prog
                 .instructions
                 .get(pc as usize)
@@ -283,11 +238,7 @@ impl Executor {
                 publish(states, &links, invocations, &mut shared);
             }
         }
-        let mut stats = ExecStats::default();
-        for b in &batches {
-            stats += b.stats;
-        }
-        Ok(stats)
+        Ok(total_stats(&batches))
     }
 }
 

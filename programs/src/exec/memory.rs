@@ -23,16 +23,6 @@ fn env_err(e: super::env::EnvError) -> ExecErrorKind {
     ExecErrorKind::Env(e.0)
 }
 
-/// Bytes of one component of a memory type.
-pub(crate) fn scalar_size(s: MemScalar) -> usize {
-    match s {
-        MemScalar::S8 | MemScalar::U8 => 1,
-        MemScalar::F16 | MemScalar::S16 | MemScalar::U16 => 2,
-        MemScalar::F32 | MemScalar::S32 | MemScalar::U32 => 4,
-        MemScalar::F64 | MemScalar::S64 | MemScalar::U64 => 8,
-    }
-}
-
 /// The register data type a memory type loads into / stores from.
 pub(crate) fn reg_type(s: MemScalar) -> DataType {
     match s {
@@ -291,7 +281,7 @@ fn load_vec<E: Env + ?Sized>(
     addr: &Targets,
     ty: MemType,
 ) -> Res<Wide> {
-    let size = scalar_size(ty.scalar);
+    let size = ty.scalar.bytes() as usize;
     let count = usize::from(ty.count.clamp(1, 4));
     let total = size * count;
     let mut out: Wide = [[0; MAX_LANES]; 4];
@@ -389,7 +379,7 @@ fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
     let acc = run.access(g);
     let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
     let a = targets(run, g, &m.space, src(inst, 1)?)?;
-    let size = scalar_size(m.ty.scalar);
+    let size = m.ty.scalar.bytes() as usize;
     let count = usize::from(m.ty.count.clamp(1, 4));
     let live = g.mask & !run.st.helper;
     for l in 0..MAX_LANES {
@@ -429,7 +419,7 @@ fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
 
 /// New memory value of an atomic operation, or None for "no store" (failed CSWAP).
 pub(crate) fn atomic_update(op: AtomOp, s: MemScalar, old: u64, x: u64, y: u64) -> Option<u64> {
-    let bits = scalar_size(s) * 8;
+    let bits = s.bytes() as usize * 8;
     let mask = if bits >= 64 {
         u64::MAX
     } else {
@@ -578,7 +568,7 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     let acc = run.access(g);
     let value = load64(run.st, &acc, src(inst, 0)?, rt, &mut run.stats)?;
     let a = targets(run, g, &m.space, src(inst, 1)?)?;
-    let size = scalar_size(m.ty.scalar);
+    let size = m.ty.scalar.bytes() as usize;
     if size < 4 {
         // The front end rejects these storage modifiers on ATOM (its Table X.Y).
         return Err(malformed("ATOM on an 8/16-bit type"));

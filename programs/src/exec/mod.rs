@@ -35,6 +35,7 @@
 #![allow(clippy::needless_range_loop)]
 
 mod alu;
+mod batches;
 mod convert;
 mod env;
 mod error;

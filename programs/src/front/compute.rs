@@ -149,56 +149,6 @@ impl Parser {
         )
     }
 
-    /// The SHARED variable operand of LDS/STS/ATOMS: `name`, `name[n]`, `name[reg.c]`,
-    /// `name[reg.c + n]`, as a `File::Buffer` source whose index is the byte offset.
-    pub(crate) fn shared_operand(&mut self, op: &str) -> Result<(u32, Src), ProgramError> {
-        let (n, s) = self.c.ident("a SHARED variable")?;
-        let buffer = match self.syms.get(&n).map(|x| x.0.clone()) {
-            Some(Sym::Buffer { index, .. })
-                if self
-                    .prog
-                    .buffers
-                    .get(index as usize)
-                    .is_some_and(|b| b.kind == BufferKind::Shared) =>
-            {
-                index
-            }
-            _ => {
-                return Err(semantic(
-                    s,
-                    format!("{op} needs a SHARED variable, '{n}' is not one"),
-                ))
-            }
-        };
-        let len = self
-            .prog
-            .buffers
-            .get(buffer as usize)
-            .and_then(|b| b.len)
-            .or(self.prog.decls.shared_memory)
-            .unwrap_or(u32::MAX / 2);
-        let index = if self.c.peek() == &Tok::LBracket {
-            self.array_index_rel(&n, 0, len.max(1))?
-        } else {
-            Index::Direct(0)
-        };
-        Ok((
-            buffer,
-            Src {
-                file: File::Buffer,
-                index,
-                vertex: None,
-                buffer,
-                imm: [0; 4],
-                swizzle: [0, 1, 2, 3],
-                ext_swizzle: None,
-                abs: false,
-                negate: false,
-                span: s.to(self.c.prev_span()),
-            },
-        ))
-    }
-
     /// Whole-program rules of NV_compute_program5 section 2.X.7.Y.
     pub(crate) fn check_compute(&self, span: Span) -> Result<(), ProgramError> {
         let d = &self.prog.decls;
@@ -254,7 +204,7 @@ impl Parser {
             ) else {
                 continue;
             };
-            let size = u64::from(mem_bytes(m.ty));
+            let size = u64::from(m.ty.bytes());
             let end = u64::from(var.first) + u64::from(off) + size;
             if end > u64::from(total) {
                 return Err(semantic(
@@ -265,15 +215,4 @@ impl Parser {
         }
         Ok(())
     }
-}
-
-/// Bytes one access of `t` covers.
-fn mem_bytes(t: MemType) -> u32 {
-    let one = match t.scalar {
-        MemScalar::S8 | MemScalar::U8 => 1,
-        MemScalar::F16 | MemScalar::S16 | MemScalar::U16 => 2,
-        MemScalar::F32 | MemScalar::S32 | MemScalar::U32 => 4,
-        MemScalar::F64 | MemScalar::S64 | MemScalar::U64 => 8,
-    };
-    one * u32::from(t.count.max(1))
 }

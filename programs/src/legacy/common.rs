@@ -112,18 +112,7 @@ pub(crate) fn opt_paren_cc(
 }
 
 pub(crate) fn src(file: File, index: Index, span: Span) -> Src {
-    Src {
-        file,
-        index,
-        vertex: None,
-        buffer: 0,
-        imm: [0; 4],
-        swizzle: IDENTITY,
-        ext_swizzle: None,
-        abs: false,
-        negate: false,
-        span,
-    }
+    Src::plain(file, index, span)
 }
 
 pub(crate) fn dst(file: File, slot: u32, mask: u8, span: Span) -> Dst {

@@ -26,51 +26,14 @@ impl Parser {
             inst.srcs.push(d);
             self.comma()?;
         }
-        let (n, s) = self.c.ident("a STORAGE variable")?;
-        let buffer = match self.syms.get(&n).map(|x| x.0.clone()) {
-            Some(Sym::Buffer { index, .. })
-                if self
-                    .prog
-                    .buffers
-                    .get(index as usize)
-                    .is_some_and(|b| b.kind == BufferKind::Storage) =>
-            {
-                index
-            }
-            _ => {
-                return Err(semantic(
-                    s,
-                    format!("{name} needs a STORAGE variable, '{n}' is not one"),
-                ))
-            }
-        };
-        let binding = self.buffer_binding_index(&n, buffer, s)?;
-        // The byte offset: a constant, a register component, or either plus a constant
-        // (the loop counter included); the executor resolves it like any array index.
-        let idx = if self.c.peek() == &Tok::LBracket {
-            self.array_index_rel(&n, 0, u32::MAX / 2)?
-        } else {
-            Index::Direct(0)
-        };
-        let addr = Src {
-            file: File::Buffer,
-            index: idx,
-            vertex: binding,
-            buffer,
-            imm: [0; 4],
-            swizzle: [0, 1, 2, 3],
-            ext_swizzle: None,
-            abs: false,
-            negate: false,
-            span: s.to(self.c.prev_span()),
-        };
+        let (buffer, addr) = self.buffer_operand(BufferKind::Storage, name)?;
         inst.srcs.push(addr);
         inst.extra = self.mem_info(m, MemSpace::Storage { buffer }, name, inst.span)?;
         Ok(inst)
     }
 
     /// LDS/STS/ATOMS (NV_compute_program5) lower to LOAD/STORE/ATOM with a `Shared`
-    /// memory space; their last source is the SHARED variable (see `shared_operand`).
+    /// memory space; their last source is the SHARED variable (see `buffer_operand`).
     pub(super) fn shared_inst(
         &mut self,
         info: &OpInfo,
@@ -120,7 +83,7 @@ impl Parser {
             inst.srcs.push(d);
             self.comma()?;
         }
-        let (buffer, addr) = self.shared_operand(name)?;
+        let (buffer, addr) = self.buffer_operand(BufferKind::Shared, name)?;
         inst.srcs.push(addr);
         inst.extra = self.mem_info(m, MemSpace::Shared { buffer }, name, inst.span)?;
         Ok(inst)
@@ -365,5 +328,68 @@ impl Parser {
             _ => return Err(semantic(s, format!("'{t}' is not an image target"))),
         };
         Ok(target)
+    }
+}
+
+impl Parser {
+    /// The STORAGE (LDB/STB/ATOMB) or SHARED (LDS/STS/ATOMS) variable operand of `op`:
+    /// `name`, `name[n]`, `name[reg.c]`, `name[reg.c + n]` (a STORAGE variable spanning
+    /// several binding points indexed by binding point first), as a `File::Buffer`
+    /// source whose index is the byte offset; the executor resolves it like any array
+    /// index.
+    pub(crate) fn buffer_operand(
+        &mut self,
+        kind: BufferKind,
+        op: &str,
+    ) -> Result<(u32, Src), ProgramError> {
+        let what = if kind == BufferKind::Shared {
+            "SHARED"
+        } else {
+            "STORAGE"
+        };
+        let (n, s) = self.c.ident(&format!("a {what} variable"))?;
+        let buffer = match self.syms.get(&n).map(|x| x.0.clone()) {
+            Some(Sym::Buffer { index, .. })
+                if self
+                    .prog
+                    .buffers
+                    .get(index as usize)
+                    .is_some_and(|b| b.kind == kind) =>
+            {
+                index
+            }
+            _ => {
+                return Err(semantic(
+                    s,
+                    format!("{op} needs a {what} variable, '{n}' is not one"),
+                ))
+            }
+        };
+        let (binding, len) = if kind == BufferKind::Shared {
+            let len = self
+                .prog
+                .buffers
+                .get(buffer as usize)
+                .and_then(|b| b.len)
+                .or(self.prog.decls.shared_memory)
+                .unwrap_or(u32::MAX / 2);
+            (None, len.max(1))
+        } else {
+            (self.buffer_binding_index(&n, buffer, s)?, u32::MAX / 2)
+        };
+        let index = if self.c.peek() == &Tok::LBracket {
+            self.array_index_rel(&n, 0, len)?
+        } else {
+            Index::Direct(0)
+        };
+        let span = s.to(self.c.prev_span());
+        Ok((
+            buffer,
+            Src {
+                vertex: binding,
+                buffer,
+                ..Src::plain(File::Buffer, index, span)
+            },
+        ))
     }
 }

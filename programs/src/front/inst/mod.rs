@@ -529,16 +529,12 @@ impl Parser {
                     self.c.expect(&Tok::Bar, "to close the absolute value")?;
                 }
                 inst.srcs.push(Src {
-                    file: File::Buffer,
-                    index: elem,
                     vertex: binding,
                     buffer: index,
-                    imm: [0; 4],
                     swizzle,
-                    ext_swizzle: None,
                     abs,
                     negate,
-                    span: start.to(self.c.prev_span()),
+                    ..Src::plain(File::Buffer, elem, start.to(self.c.prev_span()))
                 });
                 inst.extra =
                     self.mem_info(m, MemSpace::Constant { buffer: index }, name, inst.span)?;
@@ -589,16 +585,8 @@ impl Parser {
                     Index::Direct(0)
                 };
                 inst.srcs.push(Src {
-                    file: File::Buffer,
-                    index: elem,
-                    vertex: None,
                     buffer: index,
-                    imm: [0; 4],
-                    swizzle: [0, 1, 2, 3],
-                    ext_swizzle: None,
-                    abs: false,
-                    negate: false,
-                    span: s,
+                    ..Src::plain(File::Buffer, elem, s)
                 });
                 if m.atom.is_none() {
                     return Err(semantic(
@@ -831,15 +819,7 @@ impl Parser {
 
 fn addr_src(index: u32, swizzle: [Comp; 4], span: Span) -> Src {
     Src {
-        file: File::Address,
-        index: Index::Direct(index),
-        vertex: None,
-        buffer: 0,
-        imm: [0; 4],
         swizzle,
-        ext_swizzle: None,
-        abs: false,
-        negate: false,
-        span,
+        ..Src::plain(File::Address, Index::Direct(index), span)
     }
 }
