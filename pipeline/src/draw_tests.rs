@@ -55,7 +55,7 @@ fn array(buf: &Arc<Buffer>, size: u8, stride: u32, offset: u64) -> VertexArray {
 
 fn base_state(mode: PrimitiveMode, count: u32, attribs: Vec<AttribBinding>) -> DrawState {
     DrawState {
-        programs: Programs {
+        programs: StagePrograms {
             vertex: Some(stage(PASS_VP, Stage::Vertex, vec![])),
             fragment: Some(stage(COLOR_FP, Stage::Fragment, vec![])),
             ..Default::default()
@@ -64,7 +64,7 @@ fn base_state(mode: PrimitiveMode, count: u32, attribs: Vec<AttribBinding>) -> D
         call: DrawCall::arrays(mode, 0, count),
         vertex: VertexProcessing::new(W, W),
         textures: Vec::new(),
-        raster: glemu_raster::DrawState::default(),
+        raster: glemu_raster::FixedFunctionState::default(),
         counter_buffers: Vec::new(),
         storage_buffers: Vec::new(),
         memory: Arc::new(GpuMemory::new()),

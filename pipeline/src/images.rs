@@ -265,7 +265,8 @@ mod tests {
     fn fragment_atomics_count_covered_pixels_at_any_thread_count() {
         use crate::fetch::{AttribBinding, AttribFormat, AttribSlot, VertexArray};
         use crate::{
-            draw, Buffer, DrawCall, DrawState, GpuMemory, PrimitiveMode, Programs, VertexProcessing,
+            draw, Buffer, DrawCall, DrawState, GpuMemory, PrimitiveMode, StagePrograms,
+            VertexProcessing,
         };
         use glemu_programs::Stage;
         use glemu_raster::{ColorFormat, DepthFormat, Framebuffer, Rasterizer};
@@ -280,7 +281,7 @@ mod tests {
         for threads in [1, 2] {
             let unit = units(ImageAccess::ReadWrite).swap_remove(1);
             let state = DrawState {
-                programs: Programs {
+                programs: StagePrograms {
                     vertex: Some(stage(vp, Stage::Vertex)),
                     fragment: Some(stage(fp, Stage::Fragment)),
                     ..Default::default()
@@ -299,7 +300,7 @@ mod tests {
                 call: DrawCall::arrays(PrimitiveMode::Triangles, 0, 3),
                 vertex: VertexProcessing::new(16, 16),
                 textures: Vec::new(),
-                raster: glemu_raster::DrawState::default(),
+                raster: glemu_raster::FixedFunctionState::default(),
                 counter_buffers: Vec::new(),
                 storage_buffers: Vec::new(),
                 memory: Arc::new(GpuMemory::new()),

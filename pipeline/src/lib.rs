@@ -42,7 +42,7 @@
 //! };
 //! let xy: Vec<u8> = bytemuck::cast_slice(&[-1.0f32, -1.0, 3.0, -1.0, -1.0, 3.0]).to_vec();
 //! let state = DrawState {
-//!     programs: Programs {
+//!     programs: StagePrograms {
 //!         vertex: Some(stage(vp, Stage::Vertex)),
 //!         fragment: Some(stage(fp, Stage::Fragment)),
 //!         ..Default::default()
@@ -61,7 +61,7 @@
 //!     call: DrawCall::arrays(PrimitiveMode::Triangles, 0, 3),
 //!     vertex: VertexProcessing::new(8, 8),
 //!     textures: Vec::new(),
-//!     raster: glemu_raster::DrawState::default(),
+//!     raster: glemu_raster::FixedFunctionState::default(),
 //!     counter_buffers: Vec::new(),
 //!     storage_buffers: Vec::new(),
 //!     memory: Arc::new(GpuMemory::new()),

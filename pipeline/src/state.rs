@@ -74,7 +74,7 @@ impl StageProgram {
 /// The programs of a draw. A missing vertex or fragment program is an error: the Context
 /// supplies generated fixed-function programs instead.
 #[derive(Clone, Debug, Default)]
-pub struct Programs {
+pub struct StagePrograms {
     /// Vertex program (always present at draw time).
     pub vertex: Option<StageProgram>,
     /// Tessellation control program, if any.
@@ -322,7 +322,7 @@ impl TextureUnit {
 #[derive(Clone, Debug)]
 pub struct DrawState {
     /// The programs of every stage.
-    pub programs: Programs,
+    pub programs: StagePrograms,
     /// Attribute arrays and current values, one entry per slot the Context knows.
     pub attribs: Vec<AttribBinding>,
     /// What to draw.
@@ -332,7 +332,7 @@ pub struct DrawState {
     /// Texture image units, by unit number.
     pub textures: Vec<TextureUnit>,
     /// Rasterization, multisample, depth/stencil and blend state.
-    pub raster: glemu_raster::DrawState,
+    pub raster: glemu_raster::FixedFunctionState,
     /// Atomic counter buffers (NV_shader_atomic_counters), by binding.
     pub counter_buffers: Vec<Option<BufferRange>>,
     /// Shader storage buffers (`program.storage[n]`), by binding.

@@ -81,7 +81,7 @@ fn cpu_time() -> std::time::Duration {
 fn fill(c: &mut Criterion) {
     let (w, h) = (1920u32, 1080u32);
     let inp = fullscreen(w as f32, h as f32);
-    let state = DrawState::default();
+    let state = FixedFunctionState::default();
     let mut g = c.benchmark_group("fill_1920x1080");
     g.throughput(Throughput::Elements(u64::from(w) * u64::from(h)));
     g.sample_size(10);
@@ -131,7 +131,7 @@ fn fill(c: &mut Criterion) {
     }
     // The oracle's fill scenes run with GL_DEPTH_TEST: LEQUAL at one depth passes every
     // time, so every fragment is tested (early), shaded and written.
-    let mut depth = DrawState::default();
+    let mut depth = FixedFunctionState::default();
     depth.depth_stencil.depth_test = true;
     depth.depth_stencil.depth_func = CompareFunc::LessEqual;
     if let (Ok(r), Ok(mut fb)) = (
@@ -193,7 +193,7 @@ fn grid(w: f32, h: f32, n: usize) -> DrawInput {
 fn small_triangles(c: &mut Criterion) {
     let (w, h, n) = (1920u32, 1080u32, 250usize);
     let inp = grid(w as f32, h as f32, n);
-    let state = DrawState::default();
+    let state = FixedFunctionState::default();
     let mut g = c.benchmark_group("grid_125k_tris");
     g.throughput(Throughput::Elements(inp.primitives.len() as u64));
     g.sample_size(10);

@@ -13,7 +13,7 @@ use crate::input::DrawInput;
 use crate::samples;
 use crate::setup::{snap_shared, DrawSetup, SetupCtx, Target};
 use crate::shader::{FragmentShader, InterpLocation, ShaderInfo};
-use crate::state::DrawState;
+use crate::state::FixedFunctionState;
 use crate::tile::{self, Worker};
 use std::sync::Mutex;
 
@@ -98,7 +98,7 @@ impl std::fmt::Debug for Rasterizer {
 pub(crate) struct DrawCtx<'a, S> {
     pub shader: &'a S,
     pub info: &'a ShaderInfo,
-    pub state: &'a DrawState,
+    pub state: &'a FixedFunctionState,
     pub samples: u32,
     /// Sample offsets in 1/256 pixel.
     pub sample_fixed: Vec<(i64, i64)>,
@@ -160,7 +160,7 @@ impl Rasterizer {
     pub fn draw<S: FragmentShader>(
         &self,
         fb: &mut Framebuffer,
-        state: &DrawState,
+        state: &FixedFunctionState,
         input: &DrawInput,
         shader: &S,
     ) -> Result<DrawStats, RasterError> {
@@ -174,7 +174,7 @@ impl Rasterizer {
     pub fn draw_source<S: FragmentShader>(
         &self,
         fb: &mut Framebuffer,
-        state: &DrawState,
+        state: &FixedFunctionState,
         source: &dyn PrimitiveSource,
         shader: &S,
     ) -> Result<DrawStats, RasterError> {
@@ -194,7 +194,7 @@ impl Rasterizer {
     fn draw_snapped<S: FragmentShader>(
         &self,
         fb: &mut Framebuffer,
-        state: &DrawState,
+        state: &FixedFunctionState,
         source: &dyn PrimitiveSource,
         shader: &S,
         snapped: &[[i32; 2]],

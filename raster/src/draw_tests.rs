@@ -114,8 +114,8 @@ fn vtx(x: f32, y: f32) -> WindowVertex {
     }
 }
 
-fn additive() -> DrawState {
-    let mut st = DrawState::default();
+fn additive() -> FixedFunctionState {
+    let mut st = FixedFunctionState::default();
     st.blend.targets[0] = BlendTarget {
         enabled: true,
         src_rgb: BlendFactor::One,
@@ -130,7 +130,7 @@ fn additive() -> DrawState {
 fn draw(
     r: &Rasterizer,
     f: &mut Framebuffer,
-    st: &DrawState,
+    st: &FixedFunctionState,
     inp: &DrawInput,
     s: &VaryShader,
 ) -> DrawStats {
@@ -364,7 +364,7 @@ fn tiny_triangles_cover_the_centres_their_edges_hold() {
 
 #[test]
 fn identical_bytes_at_one_two_and_eight_threads() {
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.blend.targets[0] = BlendTarget {
         enabled: true,
         src_rgb: BlendFactor::SrcAlpha,
@@ -453,7 +453,7 @@ fn culling_and_front_face() {
         inp.push_vertex(vtx(x, y), &[]);
     }
     inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0)); // CCW
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.raster.cull = CullMode::Back;
     let mut f = fb(8, 8, 1, ColorFormat::Rgba32F);
     // Centres with i + j <= 6; the hypotenuse through centres i + j = 7 is a right edge.
@@ -591,7 +591,7 @@ fn points_sizes_and_sprite_coords() {
         &[],
     );
     inp.primitives.push(Primitive::point(0, 0));
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.raster.point_sprite = true;
     let mut f = fb(16, 16, 1, ColorFormat::Rgba32F);
     r.draw(&mut f, &st, &inp, &pc_shader)
@@ -619,7 +619,7 @@ fn shade_4x(r: &Rasterizer, inp: &DrawInput, info: ShaderInfo) -> Framebuffer {
     draw(
         r,
         &mut f,
-        &DrawState::default(),
+        &FixedFunctionState::default(),
         inp,
         &VaryShader::with(info),
     );
@@ -710,7 +710,7 @@ fn per_sample_shading_evaluates_at_samples() {
         assert!((v - (1.0 + want)).abs() < 1e-5, "sample {s}: {v}");
     }
     // Min sample shading does the same without a SAMPLE varying.
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.multisample.sample_shading = Some(1.0);
     let info = one_varying(InterpMode::NoPerspective, InterpLocation::Center);
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
@@ -748,7 +748,7 @@ fn perspective_correct_interpolation() {
     draw(
         &r,
         &mut f,
-        &DrawState::default(),
+        &FixedFunctionState::default(),
         &inp,
         &VaryShader::with(ShaderInfo::default()),
     );
@@ -774,7 +774,7 @@ fn flat_takes_provoking_vertex_bits() {
     draw(
         &r,
         &mut f,
-        &DrawState::default(),
+        &FixedFunctionState::default(),
         &inp,
         &VaryShader::with(info),
     );
@@ -808,7 +808,7 @@ fn depth_test_keeps_nearest_and_counts_occlusion() {
     let mut inp = DrawInput::new(4);
     quad(&mut inp, 0.0, 0.0, 8.0, 8.0, 0.25, [0.0, 1.0, 0.0, 1.0]);
     quad(&mut inp, 4.0, 0.0, 12.0, 8.0, 0.75, [1.0, 0.0, 0.0, 1.0]);
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.depth_stencil.depth_test = true;
     let mut f = fb(16, 8, 4, ColorFormat::Rgba8Unorm);
     let s = draw(
@@ -839,7 +839,7 @@ fn depth_test_keeps_nearest_and_counts_occlusion() {
 fn stencil_masks_second_draw_and_kill_discards() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
     let mut f = fb(16, 16, 1, ColorFormat::Rgba8Unorm);
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.depth_stencil.stencil_test = true;
     let write = StencilFace {
         func: CompareFunc::Always,
@@ -897,7 +897,7 @@ fn stencil_masks_second_draw_and_kill_discards() {
         ..Default::default()
     });
     sh.kill_below = Some(0.5);
-    let s = draw(&r, &mut g, &DrawState::default(), &inp, &sh);
+    let s = draw(&r, &mut g, &FixedFunctionState::default(), &inp, &sh);
     assert_eq!(s.samples_passed, 128);
     assert_eq!(g.read_sample(0, 3, 3, 0), Some([0.0; 4]));
 }
@@ -926,7 +926,7 @@ fn blend_mrt_masks_srgb_and_integer_targets() {
         Framebuffer::new(8, 8, 1, &formats, DepthFormat::D32FS8).unwrap_or_else(|e| panic!("{e}"));
     f.clear_color(0, [0.0, 0.0, 1.0, 1.0], None, [true; 4], false)
         .unwrap_or(());
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.blend.targets[0] = BlendTarget {
         enabled: true,
         src_rgb: BlendFactor::SrcAlpha,
@@ -997,7 +997,7 @@ fn bad_input_is_an_error_not_a_panic() {
     inp.primitives.push(Primitive::triangle([0, 1, 7], 0, 0));
     let e = r.draw(
         &mut f,
-        &DrawState::default(),
+        &FixedFunctionState::default(),
         &inp,
         &VaryShader::constant([1.0; 4]),
     );
@@ -1009,7 +1009,7 @@ fn bad_input_is_an_error_not_a_panic() {
     inp.primitives.push(Primitive::triangle([0, 1, 2], 0, 0));
     let e = r.draw(
         &mut f,
-        &DrawState::default(),
+        &FixedFunctionState::default(),
         &inp,
         &VaryShader::constant([1.0; 4]),
     );
@@ -1109,7 +1109,7 @@ fn ipas_ipao_sample_id_and_mask_inputs() {
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
     r.draw(
         &mut f,
-        &DrawState::default(),
+        &FixedFunctionState::default(),
         &inp,
         &ip_shader(info.clone()),
     )
@@ -1128,8 +1128,13 @@ fn ipas_ipao_sample_id_and_mask_inputs() {
         ..info
     };
     let mut f = fb(4, 4, 4, ColorFormat::Rgba32F);
-    r.draw(&mut f, &DrawState::default(), &inp, &ip_shader(info))
-        .unwrap_or_else(|e| panic!("{e}"));
+    r.draw(
+        &mut f,
+        &FixedFunctionState::default(),
+        &inp,
+        &ip_shader(info),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     for s in 0..4 {
         let p = f.read_sample(0, 1, 1, s).unwrap_or_default();
         assert_eq!((p[2], p[3]), (s as f32, (1u32 << s) as f32));
@@ -1155,7 +1160,7 @@ fn eight_and_sixteen_samples_are_watertight() {
 #[test]
 fn polygon_offset_and_depth_clamp() {
     let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.depth_stencil.depth_test = true;
     st.depth_stencil.depth_func = CompareFunc::Always;
     st.raster.polygon_offset = PolygonOffset {
@@ -1214,7 +1219,7 @@ fn logic_op_and_alpha_to_one() {
     let mut f = fb(8, 8, 4, ColorFormat::Rgba8Unorm);
     f.clear_color(0, [1.0, 0.0, 1.0, 0.0], None, [true; 4], false)
         .unwrap_or(());
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.blend.logic_op = Some(LogicOp::Xor);
     st.multisample.alpha_to_one = true;
     let mut inp = DrawInput::new(0);
@@ -1242,7 +1247,7 @@ fn shader_errors_propagate() {
     let mut f = fb(200, 200, 1, ColorFormat::Rgba8Unorm);
     let mut inp = DrawInput::new(0);
     quad(&mut inp, 0.0, 0.0, 200.0, 200.0, 0.5, [0.0; 4]);
-    let e = r.draw(&mut f, &DrawState::default(), &inp, &fails);
+    let e = r.draw(&mut f, &FixedFunctionState::default(), &inp, &fails);
     assert_eq!(
         e,
         Err(RasterError::Shader(ShaderError::new(
@@ -1258,7 +1263,7 @@ fn depth_paths_agree_bit_for_bit() {
     let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
     let mut results = Vec::new();
     for (stencil, late) in [(false, false), (true, false), (false, true), (true, true)] {
-        let mut st = DrawState::default();
+        let mut st = FixedFunctionState::default();
         st.depth_stencil.depth_test = true;
         st.depth_stencil.depth_func = CompareFunc::LessEqual;
         st.depth_stencil.stencil_test = stencil;
@@ -1492,7 +1497,7 @@ fn small_triangles_share_fragment_batches() {
         ],
         ..Default::default()
     };
-    let mut st = DrawState::default();
+    let mut st = FixedFunctionState::default();
     st.blend.targets[0] = BlendTarget {
         enabled: true,
         src_rgb: BlendFactor::SrcAlpha,
@@ -1658,7 +1663,7 @@ mod blocks {
         let mut f = Framebuffer::new(150, 100, c.samples, &[format], depth)
             .unwrap_or_else(|e| panic!("{e}"));
         f.clear_depth(0.6, None);
-        let mut st = DrawState::default();
+        let mut st = FixedFunctionState::default();
         let ds = &mut st.depth_stencil;
         ds.depth_test = true;
         ds.depth_func = c.func;
@@ -1834,7 +1839,7 @@ fn interpolate_n_equals_interpolate_per_component() {
         let mut f = fb(150, 100, samples, ColorFormat::Rgba32F);
         r.draw(
             &mut f,
-            &DrawState::default(),
+            &FixedFunctionState::default(),
             &big_triangles(150.0, 100.0, 6, false, 3),
             &shader,
         )

@@ -16,7 +16,7 @@ use crate::framebuffer::DepthFormat;
 use crate::input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
 use crate::shader::{InterpMode, ShaderInfo};
 use crate::state::{
-    CullMode, DrawState, FrontFace, PointSpriteOrigin, PolygonMode, Rect, MAX_VIEWPORTS,
+    CullMode, FixedFunctionState, FrontFace, PointSpriteOrigin, PolygonMode, Rect, MAX_VIEWPORTS,
 };
 
 /// Subpixel steps per pixel.
@@ -314,7 +314,7 @@ pub(crate) struct SetupCtx<'a> {
     shared: &'a DrawInput,
     /// `shared`'s vertices snapped ([`snap_shared`]), as many as it has.
     snapped: &'a [[i32; 2]],
-    state: &'a DrawState,
+    state: &'a FixedFunctionState,
     info: &'a ShaderInfo,
     target: Target,
     /// As [`DrawSetup::clips`].
@@ -356,7 +356,7 @@ impl<'a> SetupCtx<'a> {
     pub(crate) fn new(
         shared: &'a DrawInput,
         snapped: &'a [[i32; 2]],
-        state: &'a DrawState,
+        state: &'a FixedFunctionState,
         info: &'a ShaderInfo,
         target: Target,
     ) -> Result<Self, RasterError> {
@@ -447,7 +447,7 @@ fn intersect(clip: &mut [i32; 4], r: Rect) {
 /// Runs setup for every primitive of a draw.
 pub fn setup_draw(
     input: &DrawInput,
-    state: &DrawState,
+    state: &FixedFunctionState,
     info: &ShaderInfo,
     target: Target,
 ) -> Result<DrawSetup, RasterError> {
@@ -1066,7 +1066,7 @@ mod tests {
         extra: &DrawInput,
         snapped: &[[i32; 2]],
     ) -> Result<DrawSetup, String> {
-        let state = DrawState::default();
+        let state = FixedFunctionState::default();
         let info = ShaderInfo::default();
         let target = Target {
             width: 64,

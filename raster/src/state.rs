@@ -1,6 +1,6 @@
 //! Fixed-function state a draw needs: rasterization, multisample, depth/stencil, blending.
 //!
-//! The pipeline snapshots GL state into a [`DrawState`] per draw. Defaults are GL's initial
+//! The pipeline snapshots GL state into a [`FixedFunctionState`] per draw. Defaults are GL's initial
 //! state (no tests, no blending, CCW front faces, no culling).
 
 /// Maximum number of colour attachments / fragment colour outputs.
@@ -503,7 +503,7 @@ impl Default for MultisampleState {
 
 /// Everything fixed-function a draw needs.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct DrawState {
+pub struct FixedFunctionState {
     /// Primitive rasterization: facing, culling, polygon mode, offset, points, lines,
     /// viewports.
     pub raster: RasterState,

@@ -956,7 +956,7 @@ pub(crate) struct RtInfo {
 
 /// Resolves how each attachment is written; `None` = not written.
 pub(crate) fn resolve_targets(
-    state: &crate::state::DrawState,
+    state: &crate::state::FixedFunctionState,
     formats: &[ColorFormat],
 ) -> Vec<Option<RtInfo>> {
     let bs = &state.blend;

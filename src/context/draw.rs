@@ -12,8 +12,8 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::fetch::{IndexBuffer, IndexType};
 use glemu_pipeline::{
-    ClipState, DrawCall, DrawState, FogParams, PipelineError, PrimClass, PrimitiveMode, Programs,
-    RenderTarget, StageProgram, TessState, VertexProcessing, Viewport,
+    ClipState, DrawCall, DrawState, FogParams, PipelineError, PrimClass, PrimitiveMode,
+    RenderTarget, StageProgram, StagePrograms, TessState, VertexProcessing, Viewport,
 };
 use glemu_programs::Stage;
 use glemu_raster::Framebuffer;
@@ -381,7 +381,7 @@ impl Context {
 
     /// Builds the draw snapshot for `call`.
     pub(crate) fn snapshot(&mut self, call: DrawCall) -> Result<DrawState> {
-        let programs = Programs {
+        let programs = StagePrograms {
             vertex: self.stage_program(Stage::Vertex)?,
             fragment: self.stage_program(Stage::Fragment)?,
             geometry: self.stage_program(Stage::Geometry)?,

@@ -11,7 +11,7 @@
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-use glemu_pipeline::{ImageAccess, ImageUnit, Programs, StageProgram};
+use glemu_pipeline::{ImageAccess, ImageUnit, StageProgram, StagePrograms};
 use glemu_textures::image::{is_image_format, ImageBinding, ImageMemory};
 use glemu_textures::{Format, Texture};
 use std::collections::HashMap;
@@ -307,7 +307,7 @@ impl Context {
     /// The image units `programs` name, each with the memory of its texture level (one
     /// memory per texture level however many units bind it). Units whose texture has no
     /// image or no such level stay unbound, so every access to them is invalid.
-    pub(crate) fn image_units_for(&mut self, programs: &Programs) -> Vec<Option<ImageUnit>> {
+    pub(crate) fn image_units_for(&mut self, programs: &StagePrograms) -> Vec<Option<ImageUnit>> {
         let stages = [
             &programs.vertex,
             &programs.tess_control,

@@ -129,7 +129,7 @@ mod get;
 
 use crate::error::{Error, GlError, Result};
 use glemu_pipeline::GpuMemory;
-use programs::Programs;
+use programs::ProgramObjects;
 use state::GlState;
 use std::sync::Arc;
 
@@ -170,7 +170,7 @@ pub(crate) fn bad_texture_unit(unit: u32, count: usize) -> Error {
 #[derive(Debug)]
 pub struct Context {
     pub(crate) st: GlState,
-    pub(crate) programs: Programs,
+    pub(crate) programs: ProgramObjects,
     pub(crate) buffers: buffers::Buffers,
     pub(crate) arrays: arrays::Arrays,
     pub(crate) xfb: xfb::Xfb,
@@ -222,7 +222,7 @@ impl Context {
         }
         Ok(Context {
             st: GlState::new(width, height),
-            programs: Programs::default(),
+            programs: ProgramObjects::default(),
             buffers: Default::default(),
             arrays: Default::default(),
             xfb: Default::default(),

@@ -105,7 +105,7 @@ pub(crate) struct Tracking {
 
 /// All program objects and per-target bindings.
 #[derive(Debug)]
-pub(crate) struct Programs {
+pub(crate) struct ProgramObjects {
     pub objects: HashMap<u32, ProgramObject>,
     /// Each target's default program (name 0).
     pub defaults: StageMap<ProgramObject>,
@@ -117,9 +117,9 @@ pub(crate) struct Programs {
     pub tracking: Vec<Tracking>,
 }
 
-impl Default for Programs {
-    fn default() -> Programs {
-        Programs {
+impl Default for ProgramObjects {
+    fn default() -> ProgramObjects {
+        ProgramObjects {
             objects: HashMap::new(),
             defaults: StageMap::from_fn(|s| ProgramObject::new(Some(s))),
             bound: StageMap::default(),
@@ -132,7 +132,7 @@ impl Default for Programs {
     }
 }
 
-impl Programs {
+impl ProgramObjects {
     pub(crate) fn bound_object(&self, t: Stage) -> Option<&ProgramObject> {
         match self.bound[t] {
             0 => Some(&self.defaults[t]),

@@ -1,8 +1,8 @@
-//! GL state → the rasterizer's per-draw state (`glemu_raster::DrawState`): the state holds
+//! GL state → the rasterizer's per-draw state (`glemu_raster::FixedFunctionState`): the state holds
 //! the rasterizer's own enum values (parsed by the setters), so this only copies them.
 
 use super::state::{DrawBufferBlend, GlState};
-use glemu_raster::{BlendTarget, CullMode, DrawState, Rect, StencilFace};
+use glemu_raster::{BlendTarget, CullMode, FixedFunctionState, Rect, StencilFace};
 
 /// Viewport `i`'s scissor rectangle, when its test is on.
 pub(crate) fn scissor_rect_i(st: &GlState, i: usize) -> Option<Rect> {
@@ -21,8 +21,8 @@ pub(crate) fn scissor_rect(st: &GlState) -> Option<Rect> {
 }
 
 /// The rasterizer state for a draw.
-pub(crate) fn raster_state(st: &GlState) -> DrawState {
-    let mut d = DrawState::default();
+pub(crate) fn raster_state(st: &GlState) -> FixedFunctionState {
+    let mut d = FixedFunctionState::default();
     d.raster.front_face = st.front_face;
     d.raster.cull = if st.cull_face {
         st.cull_mode.cull_mode()
