@@ -118,6 +118,13 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
                 .native_status()
                 .expect("native backend");
             match status {
+                // Tessellation control patches (Executor::run_patch) and compute work
+                // groups (run_group) always run in the interpreter, whatever compiles.
+                Ok(()) if matches!(p.stage, Stage::TessControl | Stage::Compute) => {
+                    *reasons
+                        .entry(format!("{:?} stage (interpreted entry point)", p.stage))
+                        .or_default() += 1
+                }
                 Ok(()) => native += 1,
                 Err(f) => *reasons.entry(f.reason).or_default() += 1,
             }
