@@ -12,6 +12,7 @@ use glemu_pipeline::PrimitiveMode;
 use glemu_raster::{
     BlendEquation, BlendFactor, CompareFunc, CullMode, FrontFace, LogicOp, PolygonMode, StencilOp,
 };
+use glemu_textures::{CompareFunc as TexCompareFunc, DepthMode, Filter, MinFilter, Swizzle, Wrap};
 
 /// A GL enum parameter with a Rust enum for its values.
 pub(crate) trait GlEnum: Copy + Sized + 'static {
@@ -151,6 +152,106 @@ gl_enum!(PrimitiveMode, "primitive mode" {
     TriangleStripAdjacency = gl::TRIANGLE_STRIP_ADJACENCY,
     Patches = gl::PATCHES,
 });
+
+gl_enum!(Wrap, "texture wrap mode" {
+    Repeat = gl::REPEAT,
+    MirroredRepeat = gl::MIRRORED_REPEAT,
+    Clamp = gl::CLAMP,
+    ClampToEdge = gl::CLAMP_TO_EDGE,
+    ClampToBorder = gl::CLAMP_TO_BORDER,
+    MirrorClamp = gl::MIRROR_CLAMP_EXT,
+    MirrorClampToEdge = gl::MIRROR_CLAMP_TO_EDGE,
+    MirrorClampToBorder = gl::MIRROR_CLAMP_TO_BORDER_EXT,
+});
+
+gl_enum!(Filter, "magnification filter" {
+    Nearest = gl::NEAREST,
+    Linear = gl::LINEAR,
+});
+
+gl_enum!(TexCompareFunc, "texture comparison function" {
+    Never = gl::NEVER,
+    Less = gl::LESS,
+    Equal = gl::EQUAL,
+    Lequal = gl::LEQUAL,
+    Greater = gl::GREATER,
+    Notequal = gl::NOTEQUAL,
+    Gequal = gl::GEQUAL,
+    Always = gl::ALWAYS,
+});
+
+gl_enum!(DepthMode, "depth texture mode" {
+    Luminance = gl::LUMINANCE,
+    Intensity = gl::INTENSITY,
+    Alpha = gl::ALPHA,
+    Red = gl::RED,
+});
+
+gl_enum!(Swizzle, "texture swizzle" {
+    R = gl::RED,
+    G = gl::GREEN,
+    B = gl::BLUE,
+    A = gl::ALPHA,
+    Zero = gl::ZERO,
+    One = gl::ONE,
+});
+
+/// The minification filter: a filter within a level and, with mipmapping, one between
+/// levels (a struct, so its table is written out).
+impl GlEnum for MinFilter {
+    const WHAT: &'static str = "minification filter";
+    #[cfg(test)]
+    const ALL: &'static [Self] = &[
+        MinFilter {
+            filter: Filter::Nearest,
+            mipmap: None,
+        },
+        MinFilter {
+            filter: Filter::Linear,
+            mipmap: None,
+        },
+        MinFilter {
+            filter: Filter::Nearest,
+            mipmap: Some(Filter::Nearest),
+        },
+        MinFilter {
+            filter: Filter::Linear,
+            mipmap: Some(Filter::Nearest),
+        },
+        MinFilter {
+            filter: Filter::Nearest,
+            mipmap: Some(Filter::Linear),
+        },
+        MinFilter {
+            filter: Filter::Linear,
+            mipmap: Some(Filter::Linear),
+        },
+    ];
+    fn to_gl(self) -> u32 {
+        use Filter::{Linear, Nearest};
+        match (self.filter, self.mipmap) {
+            (Nearest, None) => gl::NEAREST,
+            (Linear, None) => gl::LINEAR,
+            (Nearest, Some(Nearest)) => gl::NEAREST_MIPMAP_NEAREST,
+            (Linear, Some(Nearest)) => gl::LINEAR_MIPMAP_NEAREST,
+            (Nearest, Some(Linear)) => gl::NEAREST_MIPMAP_LINEAR,
+            (Linear, Some(Linear)) => gl::LINEAR_MIPMAP_LINEAR,
+        }
+    }
+    fn from_gl(v: u32) -> Option<Self> {
+        use Filter::{Linear, Nearest};
+        let (filter, mipmap) = match v {
+            gl::NEAREST => (Nearest, None),
+            gl::LINEAR => (Linear, None),
+            gl::NEAREST_MIPMAP_NEAREST => (Nearest, Some(Nearest)),
+            gl::LINEAR_MIPMAP_NEAREST => (Linear, Some(Nearest)),
+            gl::NEAREST_MIPMAP_LINEAR => (Nearest, Some(Linear)),
+            gl::LINEAR_MIPMAP_LINEAR => (Linear, Some(Linear)),
+            _ => return None,
+        };
+        Some(MinFilter { filter, mipmap })
+    }
+}
 
 /// The faces a face parameter names (glCullFace, glStencilFuncSeparate, glPolygonMode).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -320,6 +421,12 @@ mod tests {
         round_trips::<FogMode>();
         round_trips::<FogCoordSrc>();
         round_trips::<ColorMaterialMode>();
+        round_trips::<Wrap>();
+        round_trips::<Filter>();
+        round_trips::<MinFilter>();
+        round_trips::<TexCompareFunc>();
+        round_trips::<DepthMode>();
+        round_trips::<Swizzle>();
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Sampler objects (ARB_sampler_objects, GL 3.3): filtering and wrapping state bound per
 //! texture unit that overrides the sampling state of whatever texture the unit holds.
 
-use super::textures::param_setting;
+use super::textures::apply_param;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
@@ -172,13 +172,19 @@ impl Context {
         if texture_only(pname) {
             return Err(Error::invalid_enum("sampler parameter", pname));
         }
-        let (name, value) = param_setting(pname, values)?;
+        // Applied to a copy first: a bad parameter is reported before an unknown name.
+        let mut set = self
+            .textures
+            .samplers
+            .get(&sampler)
+            .cloned()
+            .unwrap_or_default();
+        apply_param(&mut set, pname, values)?;
         let s = self.textures.samplers.get_mut(&sampler).ok_or_else(|| {
             Error::invalid_operation(format!("{sampler} is not a sampler object name"))
         })?;
-        let first = values.first().copied().unwrap_or_default();
-        s.set_param(name, &value)
-            .map_err(|_| super::textures::bad_value(pname, first))
+        *s = set;
+        Ok(())
     }
 }
 

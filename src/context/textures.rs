@@ -1,6 +1,7 @@
 //! Texture objects and units: images (glemu-textures `Texture`s) with their sampler
 //! state, bound per unit and target.
 
+use super::gl_enum::GlEnum;
 use super::limits::charge;
 use super::readback::{pixel_format, pixel_type};
 use super::state::MAX_TEXTURE_UNITS;
@@ -200,44 +201,6 @@ pub(super) fn storage_dims(l: &glemu_textures::Level, t: Target) -> [u32; 3] {
     }
 }
 
-/// Name of a texture-parameter enum value as the sampler parser reads it.
-fn value_name(v: u32) -> Option<&'static str> {
-    Some(match v {
-        gl::NEAREST => "NEAREST",
-        gl::LINEAR => "LINEAR",
-        gl::NEAREST_MIPMAP_NEAREST => "NEAREST_MIPMAP_NEAREST",
-        gl::LINEAR_MIPMAP_NEAREST => "LINEAR_MIPMAP_NEAREST",
-        gl::NEAREST_MIPMAP_LINEAR => "NEAREST_MIPMAP_LINEAR",
-        gl::LINEAR_MIPMAP_LINEAR => "LINEAR_MIPMAP_LINEAR",
-        gl::REPEAT => "REPEAT",
-        gl::CLAMP => "CLAMP",
-        gl::CLAMP_TO_EDGE => "CLAMP_TO_EDGE",
-        gl::CLAMP_TO_BORDER => "CLAMP_TO_BORDER",
-        gl::MIRRORED_REPEAT => "MIRRORED_REPEAT",
-        gl::MIRROR_CLAMP_EXT => "MIRROR_CLAMP_EXT",
-        gl::MIRROR_CLAMP_TO_EDGE => "MIRROR_CLAMP_TO_EDGE",
-        gl::MIRROR_CLAMP_TO_BORDER_EXT => "MIRROR_CLAMP_TO_BORDER_EXT",
-        gl::NEVER => "NEVER",
-        gl::LESS => "LESS",
-        gl::EQUAL => "EQUAL",
-        gl::LEQUAL => "LEQUAL",
-        gl::GREATER => "GREATER",
-        gl::NOTEQUAL => "NOTEQUAL",
-        gl::GEQUAL => "GEQUAL",
-        gl::ALWAYS => "ALWAYS",
-        gl::COMPARE_REF_TO_TEXTURE => "COMPARE_REF_TO_TEXTURE",
-        gl::LUMINANCE => "LUMINANCE",
-        gl::INTENSITY => "INTENSITY",
-        gl::ALPHA => "ALPHA",
-        gl::RED => "RED",
-        gl::GREEN => "GREEN",
-        gl::BLUE => "BLUE",
-        gl::DECODE_EXT => "DECODE_EXT",
-        gl::SKIP_DECODE_EXT => "SKIP_DECODE_EXT",
-        _ => return None,
-    })
-}
-
 fn param_name(p: u32) -> Result<&'static str> {
     Ok(match p {
         gl::TEXTURE_MIN_FILTER => "min",
@@ -352,46 +315,71 @@ pub(super) fn unpack_client(
         .map_err(|e| Error::invalid_operation(e.to_string()))
 }
 
-/// A texture or sampler parameter as the (name, value) text `SamplerState::set_param`
-/// takes: enum values arrive as floats of their value, the border colour as 4 values.
-pub(crate) fn param_setting(pname: u32, values: &[f32]) -> Result<(&'static str, String)> {
+/// Sets texture or sampler parameter `pname` of `s` from `values` (enum values arrive as
+/// floats of their value, the border colour as 4 values): enum values are parsed once
+/// into the sampler's own types (`gl_enum` tables), anything else is the `INVALID_ENUM`
+/// that names what the parameter takes.
+pub(crate) fn apply_param(s: &mut SamplerState, pname: u32, values: &[f32]) -> Result<()> {
     let name = param_name(pname)?;
     let first = *values
         .first()
         .ok_or_else(|| Error::invalid_value("no parameter value"))?;
-    let value = match pname {
-        gl::TEXTURE_BORDER_COLOR => {
-            if values.len() < 4 {
-                return Err(Error::invalid_value("border colour needs 4 values"));
+    let e = || first as u32;
+    fn parsed<T: GlEnum>(pname: u32, first: f32) -> Result<T> {
+        T::from_gl(first as u32).ok_or_else(|| bad_value(pname, first))
+    }
+    match pname {
+        gl::TEXTURE_MIN_FILTER => s.min_filter = parsed(pname, first)?,
+        gl::TEXTURE_MAG_FILTER => s.mag_filter = parsed(pname, first)?,
+        gl::TEXTURE_WRAP_S => s.wrap[0] = parsed(pname, first)?,
+        gl::TEXTURE_WRAP_T => s.wrap[1] = parsed(pname, first)?,
+        gl::TEXTURE_WRAP_R => s.wrap[2] = parsed(pname, first)?,
+        gl::TEXTURE_COMPARE_FUNC => s.compare_func = parsed(pname, first)?,
+        gl::TEXTURE_COMPARE_MODE => {
+            s.compare_mode = match e() {
+                gl::NONE => false,
+                gl::COMPARE_REF_TO_TEXTURE => true,
+                _ => return Err(bad_value(pname, first)),
             }
-            format!("{} {} {} {}", values[0], values[1], values[2], values[3])
+        }
+        gl::DEPTH_TEXTURE_MODE => s.depth_mode = parsed(pname, first)?,
+        gl::TEXTURE_SWIZZLE_R => s.swizzle[0] = parsed(pname, first)?,
+        gl::TEXTURE_SWIZZLE_G => s.swizzle[1] = parsed(pname, first)?,
+        gl::TEXTURE_SWIZZLE_B => s.swizzle[2] = parsed(pname, first)?,
+        gl::TEXTURE_SWIZZLE_A => s.swizzle[3] = parsed(pname, first)?,
+        gl::TEXTURE_SRGB_DECODE_EXT => {
+            s.srgb_decode = match e() {
+                gl::DECODE_EXT => true,
+                gl::SKIP_DECODE_EXT => false,
+                _ => return Err(bad_value(pname, first)),
+            }
         }
         gl::TEXTURE_BASE_LEVEL | gl::TEXTURE_MAX_LEVEL => {
             if first < 0.0 {
                 return Err(Error::invalid_value(format!("{name} {first} is negative")));
             }
-            format!("{}", first as u32)
+            if pname == gl::TEXTURE_BASE_LEVEL {
+                s.base_level = first as u32;
+            } else {
+                s.max_level = first as u32;
+            }
         }
-        gl::TEXTURE_LOD_BIAS
-        | gl::TEXTURE_MIN_LOD
-        | gl::TEXTURE_MAX_LOD
-        | gl::TEXTURE_MAX_ANISOTROPY => {
-            format!("{first}")
+        gl::TEXTURE_LOD_BIAS => s.lod_bias = first,
+        gl::TEXTURE_MIN_LOD => s.min_lod = first,
+        gl::TEXTURE_MAX_LOD => s.max_lod = first,
+        gl::TEXTURE_MAX_ANISOTROPY => {
+            s.max_anisotropy = first.clamp(1.0, glemu_textures::sampler::MAX_ANISOTROPY)
         }
-        gl::TEXTURE_SWIZZLE_R
-        | gl::TEXTURE_SWIZZLE_G
-        | gl::TEXTURE_SWIZZLE_B
-        | gl::TEXTURE_SWIZZLE_A
-            if first == 0.0 || first == 1.0 =>
-        {
-            if first == 0.0 { "ZERO" } else { "ONE" }.to_string()
+        gl::TEXTURE_BORDER_COLOR => {
+            let [r, g, b, a] = values else {
+                return Err(Error::invalid_value("border colour needs 4 values"));
+            };
+            s.border = [r, g, b, a].map(|c| c.to_bits());
         }
-        gl::TEXTURE_COMPARE_MODE if first == 0.0 => "NONE".to_string(),
-        _ => value_name(first as u32)
-            .ok_or_else(|| bad_value(pname, first))?
-            .to_string(),
-    };
-    Ok((name, value))
+        // param_name accepted nothing else.
+        p => return Err(Error::invalid_enum("texture parameter", p)),
+    }
+    Ok(())
 }
 
 /// # Chapter 8 — Textures
@@ -806,12 +794,10 @@ impl Context {
     /// assert_eq!(e.gl, GlError::InvalidEnum);
     /// ```
     pub fn tex_parameter_fv(&mut self, target: u32, pname: u32, values: &[f32]) -> Result<()> {
-        let (name, value) = param_setting(pname, values)?;
+        // A bad parameter is reported before a bad target (checked on a scratch state).
+        apply_param(&mut SamplerState::default(), pname, values)?;
         let (o, _, _) = self.bound_texture_mut(target)?;
-        let first = values.first().copied().unwrap_or_default();
-        o.sampler
-            .set_param(name, &value)
-            .map_err(|_| bad_value(pname, first))
+        apply_param(&mut o.sampler, pname, values)
     }
 
     /// Whether the texture bound to `target` on `unit` is complete for the sampler state
