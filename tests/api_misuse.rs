@@ -1319,6 +1319,41 @@ const CASES: &[Case] = &[
         },
     ),
     (
+        "copy_image_sub_data of a name that is no renderbuffer",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            let (r, t) = (gl::RENDERBUFFER, gl::TEXTURE_2D);
+            c.copy_image_sub_data(9, r, 0, [0; 3], 1, t, 0, [0; 3], [1, 1, 1])
+        },
+    ),
+    (
+        "copy_image_sub_data of renderbuffer level 1",
+        GlError::InvalidValue,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::RGBA8, 2, 2)?;
+            c.bind_renderbuffer(gl::RENDERBUFFER, 2)?;
+            c.renderbuffer_storage(gl::RENDERBUFFER, gl::RGBA8, 2, 2)?;
+            let (r, t) = (gl::RENDERBUFFER, gl::TEXTURE_2D);
+            c.copy_image_sub_data(2, r, 1, [0; 3], 1, t, 0, [0; 3], [1, 1, 1])
+        },
+    ),
+    (
+        "copy_image_sub_data from a BC1 block to a texel of another size",
+        GlError::InvalidOperation,
+        |c| {
+            c.bind_texture(gl::TEXTURE_2D, 1)?;
+            let bc1 = gl::COMPRESSED_RGB_S3TC_DXT1_EXT;
+            c.compressed_tex_image(gl::TEXTURE_2D, 0, bc1, [4, 4, 1], &[0; 8])?;
+            c.bind_texture(gl::TEXTURE_2D, 2)?;
+            c.tex_storage_2d(gl::TEXTURE_2D, 1, gl::R32UI, 1, 1)?;
+            let t = gl::TEXTURE_2D;
+            c.copy_image_sub_data(1, t, 0, [0; 3], 2, t, 0, [0; 3], [4, 4, 1])
+        },
+    ),
+    (
         "copy_image_sub_data of a name that is no texture",
         GlError::InvalidValue,
         |c| {

@@ -135,6 +135,28 @@ pub(crate) struct Renderbuffer {
     /// The framebuffer whose storage holds writes not yet stored into `image`: stores
     /// are deferred until another framebuffer needs the contents or that storage goes.
     pub(crate) dirty_in: Option<u32>,
+    /// The internal format the app asked for (`image` may hold a wider one).
+    pub(crate) requested: Option<Format>,
+}
+
+impl Renderbuffer {
+    /// The image `copy_image_sub_data` reads and writes: only one stored in the format
+    /// asked for, since a raw copy of a widened image (R8 kept as RGBA8 ...) would move
+    /// other bits than GL's.
+    pub(crate) fn raw_image(&self, name: u32) -> Result<&Texture> {
+        let img = self
+            .image
+            .as_ref()
+            .ok_or_else(|| Error::invalid_value(format!("renderbuffer {name} has no storage")))?;
+        match self.requested {
+            Some(f) if f == img.format() => Ok(img),
+            f => Err(Error::not_supported(format!(
+                "copy_image_sub_data of renderbuffer {name}: its {} is stored as {}",
+                f.map_or("format", |f| f.name()),
+                img.format().name()
+            ))),
+        }
+    }
 }
 
 /// The texture format holding a renderbuffer storage's values exactly (depth formats
@@ -454,7 +476,7 @@ impl Fbos {
     }
 
     /// Stores renderbuffer `rb`'s pending writes from the framebuffer holding them.
-    fn flush_renderbuffer(&mut self, rb: u32) {
+    pub(crate) fn flush_renderbuffer(&mut self, rb: u32) {
         let Some(r) = self.renderbuffers.get_mut(&rb) else {
             return;
         };
@@ -626,6 +648,7 @@ impl Context {
         rb.image = Some(new_image(storage, w, h, s)?);
         rb.dirty_in = None;
         rb.storage = Some((storage, w, h, s));
+        rb.requested = Format::from_gl(internal_format);
         rb.version += 1;
         for u in self.fbos.users_of(Attachment::Renderbuffer(id)) {
             self.refresh_fbo(u);
