@@ -417,9 +417,13 @@ fn run_stages(
     drop(shader);
     for share in shares {
         crate::scratch::WORDS.give(share.prims.verts);
+        crate::scratch::WORDS.give(share.ids);
     }
     cc.recycle();
-    drop(to_raster);
+    // Tessellation's or a geometry program's output vertices.
+    if let Some(Cow::Owned(v)) = to_raster.verts {
+        crate::scratch::VEC4S.give(v.data);
+    }
     for seq in vso.sequences {
         crate::scratch::WORDS.give(seq);
     }

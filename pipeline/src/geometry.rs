@@ -8,6 +8,7 @@ use crate::env::forward_env_to_base;
 use crate::env::{Resources, StageEnv};
 use crate::error::{PipelineError, MAX_DRAW_ELEMENTS};
 use crate::fetch::RESTART;
+use crate::scratch;
 use crate::state::{StageProgram, VertexProcessing};
 use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
@@ -232,13 +233,19 @@ pub fn run(
             "geometry program output exceeds the per-draw limit",
         ));
     }
+    out.verts.data = scratch::VEC4S.take(rows);
     out.verts.data.reserve_exact(rows);
     let mut seqs: [Vec<u32>; 4] = Default::default();
     for (s, all) in seqs.iter_mut().enumerate() {
-        all.reserve_exact(parts.iter().map(|p| p.seqs[s].len() + 1).sum());
+        let n = parts.iter().map(|p| p.seqs[s].len() + 1).sum();
+        if n > 1 {
+            *all = scratch::WORDS.take(n);
+        }
+        all.reserve_exact(n);
     }
     // primitive.id carried by each output vertex.
-    let mut vert_ids: Vec<u32> = Vec::with_capacity(total(|p| p.vert_ids.len()));
+    let mut vert_ids = scratch::WORDS.take(total(|p| p.vert_ids.len()));
+    vert_ids.reserve_exact(total(|p| p.vert_ids.len()));
     for part in parts {
         let base = out.verts.len() as u32;
         out.verts.data.extend_from_slice(&part.rows);
@@ -275,6 +282,10 @@ pub fn run(
             .collect();
         out.streams[s] = StreamOut { prims: p, ids: idv };
     }
+    for seq in seqs {
+        scratch::WORDS.give(seq);
+    }
+    scratch::WORDS.give(vert_ids);
     Ok(out)
 }
 

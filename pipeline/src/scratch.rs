@@ -27,14 +27,14 @@ impl<T> Kept<T> {
         }
     }
 
-    /// An empty buffer for about `len` elements: the smallest kept one that holds them,
-    /// else the largest kept one, else a new one.
+    /// An empty buffer for `len` elements: the smallest kept one that holds them, else a
+    /// new one (growing a kept one would free it, and take it from the draw stage whose
+    /// size it has).
     pub(crate) fn take(&self, len: usize) -> Vec<T> {
         let mut bufs = self.bufs.lock().unwrap_or_else(|e| e.into_inner());
         let fit = (bufs.iter().enumerate())
             .filter(|(_, b)| b.capacity() >= len)
             .min_by_key(|(_, b)| b.capacity())
-            .or_else(|| bufs.iter().enumerate().max_by_key(|(_, b)| b.capacity()))
             .map(|(i, _)| i);
         match fit {
             Some(i) => bufs.swap_remove(i),
@@ -92,8 +92,9 @@ mod tests {
         k.give(Vec::with_capacity(100));
         let b = k.take(1 << 17);
         assert!(b.is_empty() && b.capacity() >= 1 << 18 && b.capacity() < 1 << 20);
-        // Nothing holds 2^21: the largest comes back, to grow.
-        assert!(k.take(1 << 21).capacity() >= 1 << 20);
+        // Nothing holds 2^21: a new buffer, the kept ones stay.
+        assert_eq!(k.take(1 << 21).capacity(), 0);
+        assert!(k.take(1 << 19).capacity() >= 1 << 20);
         assert!(k.take(1).capacity() >= 1 << 16);
         assert_eq!(k.take(1).capacity(), 0);
     }
