@@ -24,6 +24,9 @@ use glemu_programs::Stage;
 /// ```
 pub const MAX_COMPUTE_WORK_GROUP_COUNT: u32 = crate::caps::MAX_COMPUTE_WORK_GROUP_COUNT;
 
+/// # Chapter 19 — Compute shaders (NV_compute_program5)
+///
+/// `dispatch_compute`, `dispatch_compute_indirect`.
 impl Context {
     /// `glDispatchCompute`: runs `x`×`y`×`z` work groups of the enabled compute program.
     /// A count above [`MAX_COMPUTE_WORK_GROUP_COUNT`] is `INVALID_VALUE`; no enabled,

@@ -4,6 +4,7 @@
 use super::Context;
 use std::sync::Arc;
 
+/// # glemu's own — Following one pixel through draws (`glemu trace`)
 impl Context {
     /// Follow pixel (x, y) (window coordinates, origin bottom-left) through every later
     /// draw: the fragment program runs in the interpreter with a trace for the batches
