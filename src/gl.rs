@@ -457,6 +457,12 @@ gl_enums! {
     PROJECTION = 0x1701,
     TEXTURE = 0x1702,
     MATRIX0_ARB = 0x88C0,
+    // NV_vertex_program TrackMatrixNV
+    MODELVIEW_PROJECTION_NV = 0x8629,
+    IDENTITY_NV = 0x862A,
+    INVERSE_NV = 0x862B,
+    TRANSPOSE_NV = 0x862C,
+    INVERSE_TRANSPOSE_NV = 0x862D,
     // lights, material, fog
     AMBIENT = 0x1200,
     DIFFUSE = 0x1201,

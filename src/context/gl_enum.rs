@@ -388,6 +388,49 @@ impl MatrixMode {
     }
 }
 
+/// glTrackMatrixNV's `transform`: how the tracked matrix is written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TrackTransform {
+    Identity,
+    Inverse,
+    Transpose,
+    InverseTranspose,
+}
+
+gl_enum!(TrackTransform, "TrackMatrixNV transform" {
+    Identity = gl::IDENTITY_NV,
+    Inverse = gl::INVERSE_NV,
+    Transpose = gl::TRANSPOSE_NV,
+    InverseTranspose = gl::INVERSE_TRANSPOSE_NV,
+});
+
+/// glTrackMatrixNV's `matrix`: a matrix glMatrixMode selects, or the product
+/// `MODELVIEW_PROJECTION_NV`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum TrackedMatrix {
+    Mode(MatrixMode),
+    ModelViewProjection,
+}
+
+impl TrackedMatrix {
+    #[cfg(test)]
+    pub(crate) fn to_gl(self) -> u32 {
+        match self {
+            TrackedMatrix::Mode(m) => m.to_gl(),
+            TrackedMatrix::ModelViewProjection => gl::MODELVIEW_PROJECTION_NV,
+        }
+    }
+
+    pub(crate) fn parse(matrix: u32) -> Result<TrackedMatrix> {
+        match matrix {
+            gl::MODELVIEW_PROJECTION_NV => Ok(TrackedMatrix::ModelViewProjection),
+            m => MatrixMode::parse(m)
+                .map(TrackedMatrix::Mode)
+                .map_err(|_| Error::invalid_enum("TrackMatrixNV matrix", m)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,6 +464,7 @@ mod tests {
         round_trips::<FogMode>();
         round_trips::<FogCoordSrc>();
         round_trips::<ColorMaterialMode>();
+        round_trips::<TrackTransform>();
         round_trips::<Wrap>();
         round_trips::<Filter>();
         round_trips::<MinFilter>();
@@ -440,7 +484,15 @@ mod tests {
         for m in modes.into_iter().chain(programs) {
             assert_eq!(MatrixMode::parse(m.to_gl()).unwrap(), m);
         }
+        let tracked = [
+            TrackedMatrix::ModelViewProjection,
+            TrackedMatrix::Mode(MatrixMode::Texture),
+        ];
+        for m in tracked {
+            assert_eq!(TrackedMatrix::parse(m.to_gl()).unwrap(), m);
+        }
         let past = gl::MATRIX0_ARB + MAX_PROGRAM_MATRICES as u32;
+        assert!(TrackedMatrix::parse(past).is_err());
         assert!(MatrixMode::parse(past).is_err());
         assert!(MatrixMode::parse(gl::TRIANGLES).is_err());
     }

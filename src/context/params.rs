@@ -1,12 +1,12 @@
 //! Resolving a program's parameter slots (`Program::params`) to values for one draw:
 //! constants, env/local/named parameters and the GL state `state.*` bindings read.
 
+use super::gl_enum::{MatrixMode, TrackTransform, TrackedMatrix};
 use super::programs::ProgramObject;
 use super::state::inverse_or_zero;
 use super::state::GlState;
 use super::Context;
 use crate::error::{Error, Result};
-use crate::gl;
 use glam::DMat4;
 use glemu_programs::ir::{
     LightProductProp, LightProp, MaterialProp, MatrixModifier, MatrixName, ParamSource,
@@ -199,23 +199,24 @@ impl Context {
             for tr in &self.programs.tracking {
                 let st = &self.st;
                 let m = match tr.matrix {
-                    gl::MODELVIEW => st.modelview,
-                    gl::PROJECTION => st.projection,
-                    0x8629 => st.projection * st.modelview,
-                    gl::TEXTURE => {
+                    TrackedMatrix::Mode(MatrixMode::ModelView) => st.modelview,
+                    TrackedMatrix::Mode(MatrixMode::Projection) => st.projection,
+                    TrackedMatrix::ModelViewProjection => st.projection * st.modelview,
+                    TrackedMatrix::Mode(MatrixMode::Texture) => {
                         st.texture_matrix
                             [(st.active_texture as usize).min(st.texture_matrix.len() - 1)]
                     }
-                    m => *st
+                    // Program matrices past MAX_PROGRAM_MATRICES do not parse.
+                    TrackedMatrix::Mode(MatrixMode::Program(n)) => *st
                         .program_matrix
-                        .get((m - gl::MATRIX0_ARB) as usize)
+                        .get(n as usize)
                         .unwrap_or(&DMat4::IDENTITY),
                 };
                 let m = match tr.transform {
-                    0x862B => inverse_or_zero(&m),
-                    0x862C => m.transpose(),
-                    0x862D => inverse_or_zero(&m).transpose(),
-                    _ => m,
+                    TrackTransform::Identity => m,
+                    TrackTransform::Inverse => inverse_or_zero(&m),
+                    TrackTransform::Transpose => m.transpose(),
+                    TrackTransform::InverseTranspose => inverse_or_zero(&m).transpose(),
                 };
                 for r in 0..4 {
                     if let Some(slot) = env.get_mut(tr.address as usize + r) {

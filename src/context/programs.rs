@@ -1,6 +1,7 @@
 //! Program objects (ARB_vertex_program's object model, shared by every NV program target):
 //! loading text, binding, env/local/named parameters, error position and string.
 
+use super::gl_enum::{GlEnum, TrackTransform, TrackedMatrix};
 use super::stage_map::StageMap;
 use super::Context;
 use crate::error::{Cause, Error, ProgramLocation, Result};
@@ -96,11 +97,8 @@ impl ProgramObject {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Tracking {
     pub address: u32,
-    /// `MODELVIEW`, `PROJECTION`, `MODELVIEW_PROJECTION_NV` (0x8629), `TEXTURE`, `MATRIXn`.
-    pub matrix: u32,
-    /// `IDENTITY_NV` (0x862A), `INVERSE_NV` (0x862B), `TRANSPOSE_NV` (0x862C),
-    /// `INVERSE_TRANSPOSE_NV` (0x862D).
-    pub transform: u32,
+    pub matrix: TrackedMatrix,
+    pub transform: TrackTransform,
 }
 
 /// All program objects and per-target bindings.
@@ -620,18 +618,14 @@ impl Context {
                 "TrackMatrixNV address {address} is not a multiple of 4 in range"
             )));
         }
-        let valid_matrix = matches!(
-            matrix,
-            gl::NONE | gl::MODELVIEW | gl::PROJECTION | gl::TEXTURE | 0x8629
-        ) || (gl::MATRIX0_ARB..gl::MATRIX0_ARB + 8).contains(&matrix);
-        if !valid_matrix {
-            return Err(Error::invalid_enum("TrackMatrixNV matrix", matrix));
-        }
-        if !(0x862A..=0x862D).contains(&transform) {
-            return Err(Error::invalid_enum("TrackMatrixNV transform", transform));
-        }
+        // NONE stops tracking.
+        let matrix = match matrix {
+            gl::NONE => None,
+            m => Some(TrackedMatrix::parse(m)?),
+        };
+        let transform = TrackTransform::parse(transform)?;
         self.programs.tracking.retain(|t| t.address != address);
-        if matrix != gl::NONE {
+        if let Some(matrix) = matrix {
             self.programs.tracking.push(Tracking {
                 address,
                 matrix,
