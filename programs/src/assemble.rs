@@ -50,14 +50,28 @@ pub fn assemble_with(
             ));
         }
     }
-    match header.dialect {
+    let prog = match header.dialect {
         Dialect::Vp10 | Dialect::Vp11 | Dialect::Vp20 | Dialect::Vsp10 | Dialect::Fp10 => {
             crate::legacy::assemble_legacy(text, header)
         }
         Dialect::Arb | Dialect::Nv4 | Dialect::Nv41 | Dialect::Nv5 => {
             crate::front::assemble_gpu(text, header, limits)
         }
-    }
+    }?;
+    // The front ends hold the compiled form's invariants by construction; a program
+    // breaking one is a front-end bug, reported instead of handed to the executor.
+    crate::validate::validate(&prog).map_err(|e| {
+        let span = e
+            .inst
+            .and_then(|i| prog.instructions.get(i as usize))
+            .map_or(header.span, |i| i.span);
+        ProgramError::new(
+            ErrorKind::Semantic,
+            span,
+            format!("internal error: the compiled program is invalid ({e})"),
+        )
+    })?;
+    Ok(prog)
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ pub(crate) mod lexer;
 pub(crate) mod parse;
 pub mod print;
 pub mod span;
+pub mod validate;
 
 pub use assemble::{assemble, assemble_with, detect_header, Header};
 pub use error::{ErrorKind, ProgramError};

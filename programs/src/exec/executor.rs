@@ -40,6 +40,8 @@ pub struct Executor {
     backend: Backend,
     /// Native kernels of the program (compiled on first use) when the backend is native.
     kernels: Option<Arc<crate::compile::Kernels>>,
+    /// The program's validation: a program that fails it never runs.
+    valid: Result<(), crate::validate::ValidationError>,
 }
 
 /// How an [`Executor`] runs its program.
@@ -111,7 +113,9 @@ impl Executor {
                 *b = true;
             }
         }
+        let valid = crate::validate::validate(&program);
         Executor {
+            valid,
             program,
             budget: DEFAULT_BUDGET,
             label_at,
@@ -398,8 +402,23 @@ impl Executor {
         Ok(())
     }
 
+    /// Refuses a program that does not validate (everything the executor assumes of its
+    /// program) and a lane state built for another program.
     pub(crate) fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
         let p = &*self.program;
+        if let Err(e) = &self.valid {
+            let inst = e.inst.unwrap_or(0);
+            let span = p
+                .instructions
+                .get(inst as usize)
+                .map(|i| i.span)
+                .unwrap_or_default();
+            return Err(ExecError::new(
+                inst,
+                span,
+                ExecErrorKind::Malformed(e.message.clone()),
+            ));
+        }
         if st.temps.lo.len() != p.temps.len()
             || st.outputs.lo.len() != p.outputs.len()
             || st.n_inputs != p.inputs.len()
