@@ -31,8 +31,18 @@ pub(crate) trait GlEnum: Copy + Sized + 'static {
     }
 }
 
-/// `gl_enum!(Type, "what" { Variant = gl::VALUE, ... })`: the `GlEnum` impl of a table.
+/// `gl_enum!(Type, "what" { Variant = gl::VALUE, ... })`: the `GlEnum` impl of a table;
+/// `gl_enum!(/// docs\n enum Type, "what" { ... })` also declares the enum from it.
 macro_rules! gl_enum {
+    // glemu's own parameter types: the enum is declared from its table too.
+    ($(#[$doc:meta])* enum $ty:ident, $what:literal { $($variant:ident = $gl:path),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        pub(crate) enum $ty {
+            $($variant),+
+        }
+        gl_enum!($ty, $what { $($variant = $gl),+ });
+    };
     ($ty:ident, $what:literal { $($variant:ident = $gl:path),+ $(,)? }) => {
         impl GlEnum for $ty {
             const WHAT: &'static str = $what;
@@ -253,19 +263,14 @@ impl GlEnum for MinFilter {
     }
 }
 
-/// The faces a face parameter names (glCullFace, glStencilFuncSeparate, glPolygonMode).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Face {
-    Front,
-    Back,
-    FrontAndBack,
-}
-
-gl_enum!(Face, "face" {
-    Front = gl::FRONT,
-    Back = gl::BACK,
-    FrontAndBack = gl::FRONT_AND_BACK,
-});
+gl_enum!(
+    /// The faces a face parameter names (glCullFace, glStencilFuncSeparate, glPolygonMode).
+    enum Face, "face" {
+        Front = gl::FRONT,
+        Back = gl::BACK,
+        FrontAndBack = gl::FRONT_AND_BACK,
+    }
+);
 
 impl Face {
     /// Indices of the per-face state it selects: 0 = front, 1 = back.
@@ -287,73 +292,49 @@ impl Face {
     }
 }
 
-/// glShadeModel.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ShadeModel {
-    Flat,
-    Smooth,
-}
+gl_enum!(
+    /// glShadeModel.
+    enum ShadeModel, "shade model" {
+        Flat = gl::FLAT,
+        Smooth = gl::SMOOTH,
+    }
+);
 
-gl_enum!(ShadeModel, "shade model" {
-    Flat = gl::FLAT,
-    Smooth = gl::SMOOTH,
-});
+gl_enum!(
+    /// glProvokingVertex.
+    enum ProvokingVertex, "provoking vertex" {
+        First = gl::FIRST_VERTEX_CONVENTION,
+        Last = gl::LAST_VERTEX_CONVENTION,
+    }
+);
 
-/// glProvokingVertex.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ProvokingVertex {
-    First,
-    Last,
-}
+gl_enum!(
+    /// glFog's `FOG_MODE`: the fixed-function fog factor.
+    enum FogMode, "fog mode" {
+        Linear = gl::LINEAR,
+        Exp = gl::EXP,
+        Exp2 = gl::EXP2,
+    }
+);
 
-gl_enum!(ProvokingVertex, "provoking vertex" {
-    First = gl::FIRST_VERTEX_CONVENTION,
-    Last = gl::LAST_VERTEX_CONVENTION,
-});
+gl_enum!(
+    /// glFog's `FOG_COORD_SRC`: what the fog factor is computed from.
+    enum FogCoordSrc, "fog coordinate source" {
+        FragmentDepth = gl::FRAGMENT_DEPTH,
+        FogCoord = gl::FOG_COORD,
+    }
+);
 
-/// glFog's `FOG_MODE`: the fixed-function fog factor.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum FogMode {
-    Linear,
-    Exp,
-    Exp2,
-}
-
-gl_enum!(FogMode, "fog mode" {
-    Linear = gl::LINEAR,
-    Exp = gl::EXP,
-    Exp2 = gl::EXP2,
-});
-
-/// glFog's `FOG_COORD_SRC`: what the fog factor is computed from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum FogCoordSrc {
-    FragmentDepth,
-    FogCoord,
-}
-
-gl_enum!(FogCoordSrc, "fog coordinate source" {
-    FragmentDepth = gl::FRAGMENT_DEPTH,
-    FogCoord = gl::FOG_COORD,
-});
-
-/// glColorMaterial's `mode`: the material property that tracks the vertex colour.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum ColorMaterialMode {
-    Emission,
-    Ambient,
-    Diffuse,
-    Specular,
-    AmbientAndDiffuse,
-}
-
-gl_enum!(ColorMaterialMode, "colour material mode" {
-    Emission = gl::EMISSION,
-    Ambient = gl::AMBIENT,
-    Diffuse = gl::DIFFUSE,
-    Specular = gl::SPECULAR,
-    AmbientAndDiffuse = gl::AMBIENT_AND_DIFFUSE,
-});
+gl_enum!(
+    /// glColorMaterial's `mode`: the material property that tracks the vertex colour.
+    enum ColorMaterialMode, "colour material mode" {
+        Emission = gl::EMISSION,
+        Ambient = gl::AMBIENT,
+        Diffuse = gl::DIFFUSE,
+        Specular = gl::SPECULAR,
+        AmbientAndDiffuse = gl::AMBIENT_AND_DIFFUSE,
+    }
+);
 
 /// glMatrixMode: the matrix the matrix calls change.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -388,21 +369,15 @@ impl MatrixMode {
     }
 }
 
-/// glTrackMatrixNV's `transform`: how the tracked matrix is written.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum TrackTransform {
-    Identity,
-    Inverse,
-    Transpose,
-    InverseTranspose,
-}
-
-gl_enum!(TrackTransform, "TrackMatrixNV transform" {
-    Identity = gl::IDENTITY_NV,
-    Inverse = gl::INVERSE_NV,
-    Transpose = gl::TRANSPOSE_NV,
-    InverseTranspose = gl::INVERSE_TRANSPOSE_NV,
-});
+gl_enum!(
+    /// glTrackMatrixNV's `transform`: how the tracked matrix is written.
+    enum TrackTransform, "TrackMatrixNV transform" {
+        Identity = gl::IDENTITY_NV,
+        Inverse = gl::INVERSE_NV,
+        Transpose = gl::TRANSPOSE_NV,
+        InverseTranspose = gl::INVERSE_TRANSPOSE_NV,
+    }
+);
 
 /// glTrackMatrixNV's `matrix`: a matrix glMatrixMode selects, or the product
 /// `MODELVIEW_PROJECTION_NV`.
