@@ -650,3 +650,22 @@ END
         }
     }
 }
+
+/// Image memory (a copy of the bound level the draw's threads share) is charged to the
+/// memory budget: past it the draw is OUT_OF_MEMORY, and the context keeps working.
+#[test]
+fn image_memory_past_the_budget_is_out_of_memory() {
+    let mut ctx = context(1, WINDOW_POSITION_FP);
+    let big = 1024;
+    let t = texture(&mut ctx, Format::RGBA32UI, big, big, &zeros(big * big));
+    bind(&mut ctx, 0, t, gl::WRITE_ONLY, gl::RGBA32UI);
+    // 16 MiB of texels; their image memory would take 16 MiB more.
+    ctx.set_memory_budget(ctx.memory_in_use() + (8 << 20));
+    let e = ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap_err();
+    assert_eq!(e.gl, GlError::OutOfMemory, "{e}");
+    assert!(e.message.contains("image memory"), "{e}");
+    ctx.set_memory_budget(ctx.memory_in_use() + (32 << 20));
+    ctx.draw_arrays(gl::TRIANGLES, 0, 6).unwrap();
+    let texels = ctx.get_texture_texels(t, 0).unwrap();
+    assert_eq!(texels[(3 * big + 5) as usize], [5, 3, 7, 9]);
+}

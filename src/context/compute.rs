@@ -113,7 +113,7 @@ impl Context {
             param_buffer_target(Stage::Compute),
             gl::COMPUTE_PROGRAM_PARAMETER_BUFFER_NV
         );
-        let images = self.image_units_of(&[&program]);
+        let images = self.image_units_of(&[&program])?;
         let state = ComputeState {
             program,
             textures: self.texture_units(),

@@ -485,7 +485,7 @@ impl Context {
                  {max_dual} or above (MAX_DUAL_SOURCE_DRAW_BUFFERS)"
             )));
         }
-        let images = self.image_units_for(&programs);
+        let images = self.image_units_for(&programs)?;
         Ok(DrawState {
             programs,
             attribs: self.attrib_bindings()?,

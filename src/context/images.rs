@@ -8,6 +8,7 @@
 //! another image draw — sees the stores. Draws are complete when they return, which is why
 //! [`Context::memory_barrier`] has nothing left to wait for.
 
+use super::textures::from_tex;
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
@@ -297,8 +298,7 @@ impl Context {
             )));
         }
         let i = (z as usize * l.height as usize + y as usize) * l.width as usize + x as usize;
-        let texels = l.texels();
-        let texel = texels.get(i).copied().ok_or_else(|| {
+        let texel = l.source().get(i).ok_or_else(|| {
             Error::invalid_operation(format!("texel ({x}, {y}, {z}) is not stored"))
         })?;
         Ok((texel, tex.format()))
@@ -307,7 +307,10 @@ impl Context {
     /// The image units `programs` name, each with the memory of its texture level (one
     /// memory per texture level however many units bind it). Units whose texture has no
     /// image or no such level stay unbound, so every access to them is invalid.
-    pub(crate) fn image_units_for(&mut self, programs: &StagePrograms) -> Vec<Option<ImageUnit>> {
+    pub(crate) fn image_units_for(
+        &mut self,
+        programs: &StagePrograms,
+    ) -> Result<Vec<Option<ImageUnit>>> {
         let stages = [
             &programs.vertex,
             &programs.tess_control,
@@ -320,7 +323,12 @@ impl Context {
     }
 
     /// [`Context::image_units_for`] for any set of stage programs (a compute dispatch).
-    pub(crate) fn image_units_of(&mut self, stages: &[&StageProgram]) -> Vec<Option<ImageUnit>> {
+    ///
+    /// A level whose image memory would go past the memory budget is `OUT_OF_MEMORY`.
+    pub(crate) fn image_units_of(
+        &mut self,
+        stages: &[&StageProgram],
+    ) -> Result<Vec<Option<ImageUnit>>> {
         self.images.in_flight.clear();
         let mut used = [false; MAX_IMAGE_UNITS as usize];
         for sp in stages {
@@ -333,10 +341,13 @@ impl Context {
             }
         }
         if !used.contains(&true) {
-            return Vec::new();
+            return Ok(Vec::new());
         }
+        self.images
+            .cache
+            .retain(|_, (texture, _)| texture.strong_count() > 0);
+        let mut room = self.memory_room();
         let cache = &mut self.images.cache;
-        cache.retain(|_, (texture, _)| texture.strong_count() > 0);
         let mut shared: HashMap<(u32, u32), Arc<ImageMemory>> = HashMap::new();
         let mut units = Vec::with_capacity(MAX_IMAGE_UNITS as usize);
         for (n, state) in self.images.units.iter().enumerate() {
@@ -352,7 +363,22 @@ impl Context {
                         let m = match unchanged {
                             Some((_, m)) => Arc::clone(m),
                             None => {
-                                let m = Arc::new(ImageMemory::new(tex, s.binding.level).ok()?);
+                                let level = s.binding.level;
+                                // No such level: the unit stays unbound.
+                                tex.level(level)?;
+                                let old = cache.remove(&key).map_or(0, |(_, m)| m.heap_bytes());
+                                let bytes = ImageMemory::bytes_for(tex, level);
+                                let what = format_args!(
+                                    "image memory of level {level} of texture {}",
+                                    s.texture
+                                );
+                                let made = super::limits::charge(0, room, bytes, old, &what)
+                                    .and_then(|()| ImageMemory::new(tex, level).map_err(from_tex));
+                                let m = match made {
+                                    Ok(m) => Arc::new(m),
+                                    Err(e) => return Some(Err(e)),
+                                };
+                                room = (room + old).saturating_sub(m.heap_bytes());
                                 cache.insert(key, (Arc::downgrade(tex), Arc::clone(&m)));
                                 m
                             }
@@ -362,15 +388,15 @@ impl Context {
                         m
                     }
                 };
-                Some(ImageUnit {
+                Some(Ok(ImageUnit {
                     binding: s.binding,
                     access: s.access,
                     memory,
-                })
+                }))
             });
-            units.push(unit);
+            units.push(unit.transpose()?);
         }
-        units
+        Ok(units)
     }
 
     /// After a draw: stores and atomics go back into their texture objects.

@@ -149,7 +149,10 @@ impl Context {
                 + self.fbos.objects.len()
                 + self.buffers.objects.len()
                 + self.textures.objects.len()) as u64;
-        buffers + textures + renderbuffers + framebuffers + names
+        let images: u64 = (self.images.cache.values())
+            .map(|(_, m)| m.heap_bytes())
+            .sum();
+        buffers + textures + renderbuffers + framebuffers + images + names
     }
 
     /// `OUT_OF_MEMORY` unless `bytes` more fit in the budget once `freed` bytes (an

@@ -257,14 +257,16 @@ impl ImageMemory {
         } else {
             &[]
         };
-        let words = bytes
-            .chunks(4)
-            .map(|c| {
-                let mut w = [0u8; 4];
-                w[..c.len()].copy_from_slice(c);
-                AtomicU32::new(u32::from_le_bytes(w))
-            })
-            .collect();
+        let mut words = Vec::new();
+        let n = bytes.len().div_ceil(4);
+        words
+            .try_reserve_exact(n)
+            .map_err(|_| TexError::TooLarge(format!("{} bytes of image memory", bytes.len())))?;
+        words.extend(bytes.chunks(4).map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            AtomicU32::new(u32::from_le_bytes(w))
+        }));
         Ok(ImageMemory {
             target: tex.target(),
             format: tex.format(),
@@ -280,6 +282,20 @@ impl ImageMemory {
                 .map(|_| AtomicBool::new(false))
                 .collect(),
         })
+    }
+
+    /// Bytes [`ImageMemory::new`] allocates for `level` of `tex` (what a memory budget
+    /// checks first): the level's bytes, for formats images can access.
+    pub fn bytes_for(tex: &Texture, level: u32) -> u64 {
+        match tex.level(level) {
+            Some(lv) if is_image_format(tex.format()) => lv.bytes().len().div_ceil(4) as u64 * 4,
+            _ => 0,
+        }
+    }
+
+    /// Bytes the memory holds.
+    pub fn heap_bytes(&self) -> u64 {
+        (self.words.capacity() * 4 + self.dirty_rows.capacity()) as u64
     }
 
     /// The texture level this memory holds.
