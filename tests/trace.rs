@@ -3,9 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
-use glemu::cli::trace::{to_json, to_text, trace_scene};
+use glemu::cli::trace::{to_json, to_text, trace_scene, trace_scene_stages, TraceResult};
 use glemu::cli::trace_ops::DrawOps;
+use glemu::programs::ir::{InputBinding, OutputBinding, Stage, VaryingSlot};
 use glemu::scene::{parse, RunOptions, Runner};
+use glemu_pipeline::trace::{FedPrimitive, TracedInvocation};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -38,7 +40,7 @@ fn check(name: &str, text: &str, dir: &Path, x: i32, y: i32) {
     );
     assert!(
         t.fragments()
-            .all(|f| !f.trace.steps.is_empty() && f.error.is_none()),
+            .all(|f| f.rejected_early || (!f.trace.steps.is_empty() && f.error.is_none())),
         "{name}: empty trace"
     );
     let plain = rendered(text, dir, x, y);
@@ -138,6 +140,12 @@ fn trace_of_tests_and_blending_matches_the_stored_expectation() {
     assert_eq!(b["result"][2], 0.5);
     assert_eq!(j["draws"][0]["fragments"][0]["ops"]["stencil"]["after"], 4);
     assert_eq!(j["draws"][1]["replay"]["matches"], true);
+    // The green quad's fragment: rejected by the early depth test, its program not run.
+    let g = &j["draws"][2]["fragments"][0];
+    assert_eq!(g["rejected_early"], true);
+    assert_eq!(g["ops"]["early"], true);
+    assert_eq!(g["ops"]["depth"]["pass"], false);
+    assert_eq!(g["steps"].as_array().map(Vec::len), Some(0));
 }
 
 /// The per-fragment operations replayed from the traced fragments (tests, blending, in
@@ -231,5 +239,233 @@ fn integer_values_are_shown_as_integers() {
     assert!(
         s.contains("wrote r.xy = x -4 (0xc0800000), y 5 (0x40a00000)"),
         "{s}"
+    );
+}
+
+const ALL: [Stage; 5] = [
+    Stage::Vertex,
+    Stage::TessControl,
+    Stage::TessEval,
+    Stage::Geometry,
+    Stage::Fragment,
+];
+
+fn of(p: &FedPrimitive, stage: Stage) -> Vec<&TracedInvocation> {
+    p.invocations.iter().filter(|i| i.stage == stage).collect()
+}
+
+/// The result.position an invocation ended with.
+fn position_out(i: &TracedInvocation) -> Option<[u32; 4]> {
+    let k = i
+        .program
+        .outputs
+        .iter()
+        .position(|o| o.binding == OutputBinding::Varying(VaryingSlot::Position))?;
+    i.outputs.get(k).copied()
+}
+
+/// The positions of input vertex copies `0..n` of an invocation.
+fn positions_in(i: &TracedInvocation, n: usize) -> Vec<[u32; 4]> {
+    let Some(k) = i
+        .program
+        .inputs
+        .iter()
+        .position(|s| s.binding == InputBinding::Varying(VaryingSlot::Position))
+    else {
+        return Vec::new();
+    };
+    i.inputs
+        .iter()
+        .take(n)
+        .filter_map(|c| c.get(k).copied())
+        .collect()
+}
+
+/// Every stage's invocations read the positions the stage before wrote, and the
+/// primitive's vertices are what the last stage wrote (a geometry program's emitted
+/// vertices: values some step of it wrote).
+fn check_chain(name: &str, p: &FedPrimitive) {
+    let order = [
+        Stage::Vertex,
+        Stage::TessControl,
+        Stage::TessEval,
+        Stage::Geometry,
+    ];
+    let present: Vec<Stage> = order
+        .into_iter()
+        .filter(|s| !of(p, *s).is_empty())
+        .collect();
+    for w in present.windows(2) {
+        let before: Vec<[u32; 4]> = of(p, w[0]).iter().filter_map(|i| position_out(i)).collect();
+        for inv in of(p, w[1]) {
+            for pos in positions_in(inv, before.len()) {
+                assert!(
+                    before.contains(&pos),
+                    "{name}: {:?} {:?} read position {pos:x?}, not one the {:?} stage wrote",
+                    w[1],
+                    inv.at,
+                    w[0]
+                );
+            }
+        }
+    }
+    let Some(last) = present.last() else {
+        panic!("{name}: no earlier-stage invocation recorded");
+    };
+    let bits: Vec<[u32; 4]> = p.positions.iter().map(|v| v.map(f32::to_bits)).collect();
+    for b in &bits {
+        let made = of(p, *last).iter().any(|i| match last {
+            Stage::Geometry => i.trace.steps.iter().any(|st| {
+                st.wrote
+                    .is_some_and(|w| w.map(|x| x as u32) == *b && st.write_mask == 0xf)
+            }),
+            _ => position_out(i) == Some(*b),
+        });
+        assert!(
+            made,
+            "{name}: vertex {b:x?} was not written by the {last:?} stage"
+        );
+    }
+}
+
+/// A pixel of the scene some fragment reaches (centre first).
+fn covered_pixel(text: &str, dir: &Path) -> Option<(i32, i32, TraceResult)> {
+    let sc = parse(text).expect("scene");
+    let (w, h) = sc.size();
+    let (w, h) = (w as i32, h as i32);
+    let candidates = [
+        (w / 2, h / 2),
+        (w / 3, h / 3),
+        (2 * w / 3, h / 3),
+        (w / 3, 2 * h / 3),
+        (2 * w / 3, 2 * h / 3),
+        (w / 4, h / 4),
+    ];
+    candidates.into_iter().find_map(|(x, y)| {
+        let t = trace_scene_stages(text, dir, x, y, None, None, &ALL).ok()?;
+        (t.fragments().count() > 0).then_some((x, y, t))
+    })
+}
+
+#[test]
+fn traced_stages_feed_the_primitive_that_covered_the_pixel() {
+    // Vertex, tessellation control and evaluation, geometry and fragment programs.
+    let t = trace_scene_stages(glemu::cli::DEFAULT_SCENE, &root(), 90, 90, None, None, &ALL)
+        .expect("trace");
+    let prims: Vec<&FedPrimitive> = t.primitives().collect();
+    assert!(!prims.is_empty(), "no primitive found");
+    for p in &prims {
+        for s in [
+            Stage::Vertex,
+            Stage::TessControl,
+            Stage::TessEval,
+            Stage::Geometry,
+        ] {
+            assert!(!of(p, s).is_empty(), "no {s:?} invocation: {p:#?}");
+        }
+        assert!(p.missing.is_empty(), "{:?}", p.missing);
+        check_chain("default scene", p);
+    }
+    // Without a geometry program the tessellated triangle's vertices are the evaluation
+    // program's outputs, and the triangle contains the pixel centre.
+    let path = root().join("reftests/scenes/tessellation/tess_tri_equal_fill.shader_test");
+    let text = std::fs::read_to_string(&path).expect("scene");
+    let (x, y) = (30, 20);
+    let t = trace_scene_stages(&text, path.parent().expect("dir"), x, y, None, None, &ALL)
+        .expect("trace");
+    let p = t.primitives().next().expect("a primitive");
+    check_chain("tess_tri_equal_fill", p);
+    assert_eq!(of(p, Stage::TessEval).len(), 3);
+    let (w, h) = parse(&text).expect("scene").size();
+    let win: Vec<(f32, f32)> = p
+        .positions
+        .iter()
+        .map(|v| {
+            (
+                (v[0] / v[3] + 1.0) * 0.5 * w as f32,
+                (v[1] / v[3] + 1.0) * 0.5 * h as f32,
+            )
+        })
+        .collect();
+    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+    let edge = |a: (f32, f32), b: (f32, f32)| (b.0 - a.0) * (cy - a.1) - (b.1 - a.1) * (cx - a.0);
+    let e = [
+        edge(win[0], win[1]),
+        edge(win[1], win[2]),
+        edge(win[2], win[0]),
+    ];
+    assert!(
+        e.iter().all(|v| *v >= 0.0) || e.iter().all(|v| *v <= 0.0),
+        "pixel centre ({cx}, {cy}) outside {win:?}"
+    );
+}
+
+#[test]
+fn trace_of_every_stage_matches_the_stored_expectation() {
+    let dir = root().join("tests/data");
+    let text = std::fs::read_to_string(dir.join("trace_stages.shader_test")).expect("scene");
+    let t = trace_scene_stages(&text, &dir, 1, 1, None, None, &ALL).expect("trace");
+    let got = to_text(&t, "trace_stages.shader_test");
+    let want = std::fs::read_to_string(dir.join("trace_stages.expected")).expect("expectation");
+    assert_eq!(got, want, "got:\n{got}");
+    let j = to_json(&t, "trace_stages.shader_test");
+    let inv = &j["draws"][0]["primitives"][0]["invocations"];
+    assert_eq!(inv.as_array().map(Vec::len), Some(4), "{j:#}");
+    assert_eq!(inv[3]["stage"], "geometry");
+    assert_eq!(inv[0]["steps"][0]["line"], 11);
+}
+
+#[test]
+fn trace_of_all_stages_works_for_every_stage_combination_in_the_reftests() {
+    // One scene per combination of programs the reftests hold (fixed-function vertex or
+    // fragment processing runs a generated program).
+    for scene in [
+        "textures/tex_1d_rgbw.shader_test",         // vertex + fragment
+        "geometry/gs_triangle_recolor.shader_test", // + geometry
+        "tessellation/tess_no_tcp_default_levels.shader_test", // + evaluation
+        "tessellation/tess_tri_equal_fill.shader_test", // + control + evaluation
+        "legacy/arbfp_tex_modulate_local.shader_test", // fixed vertex + fragment
+        "legacy/arbvp_nvvp2_option_branch.shader_test", // vertex + fixed fragment
+    ] {
+        let path = root().join("reftests/scenes").join(scene);
+        let text = std::fs::read_to_string(&path).expect("scene");
+        let dir = path.parent().expect("dir");
+        let (x, y, t) =
+            covered_pixel(&text, dir).unwrap_or_else(|| panic!("{scene}: no pixel covered"));
+        assert_eq!(
+            t.final_color,
+            rendered(&text, dir, x, y),
+            "{scene}: tracing changed the image"
+        );
+        let p = t
+            .primitives()
+            .next()
+            .unwrap_or_else(|| panic!("{scene} ({x}, {y}): no primitive found"));
+        assert!(
+            !of(p, Stage::Vertex).is_empty(),
+            "{scene}: no vertex invocation"
+        );
+        for (header, stage) in [
+            ("[tess control program]", Stage::TessControl),
+            ("[tess eval program]", Stage::TessEval),
+            ("[geometry program]", Stage::Geometry),
+        ] {
+            assert_eq!(
+                !of(p, stage).is_empty(),
+                text.contains(header),
+                "{scene}: {stage:?} invocations"
+            );
+        }
+        check_chain(scene, p);
+        assert!(
+            t.fragments().all(|f| f.rejected_early || f.error.is_none()),
+            "{scene}: a fragment failed"
+        );
+    }
+    // Every stage at once.
+    let (x, y, t) = covered_pixel(glemu::cli::DEFAULT_SCENE, &root()).expect("a pixel");
+    assert_eq!(
+        t.final_color,
+        rendered(glemu::cli::DEFAULT_SCENE, &root(), x, y)
     );
 }

@@ -136,6 +136,7 @@ pub fn dispatch(state: &ComputeState, groups: [u32; 3]) -> Result<ComputeStats, 
         return Ok(ComputeStats::default());
     }
     let res = Resources {
+        stage_trace: None,
         textures: Resources::bind_textures(&state.textures),
         counter_buffers: state.counter_buffers.clone(),
         storage_buffers: state.storage_buffers.clone(),

@@ -9,7 +9,7 @@ use crate::error::PipelineError;
 use crate::fragment::{FragmentPlan, ProgramShader};
 use crate::layer::{self, LayerShare, RenderTarget};
 use crate::state::{DrawState, DrawStats};
-use crate::trace::FragmentTrace;
+use crate::trace::{FragmentTrace, InstanceRecord, StageRows};
 use crate::vertex_stage::programs_have_side_effects;
 use crate::vertices::Vertices;
 use crate::xfb::XfbState;
@@ -92,6 +92,7 @@ fn draw_with(
         memory: Some(state.memory.clone()),
         images: state.images.clone(),
         deadline: state.raster.deadline,
+        stage_trace: trace.and_then(|t| t.stages.clone()),
     };
     let faults_before = state.memory.faults();
     if state.call.count == 0 || state.call.instances == 0 {
@@ -190,6 +191,10 @@ fn run_stages(
         return Err(PipelineError::invalid_op("draw without a vertex program"));
     };
     let mut stats = DrawStats::default();
+    let tracer = res.stage_trace.as_deref();
+    if let Some(t) = tracer {
+        t.start_draw(vertex_stage::vertex_ids(state)?);
+    }
     let mut vso = vertex_stage::run(state, vs, res)?;
     stats.vertex_invocations = vso.invocations;
     let vp = &state.vertex;
@@ -218,6 +223,12 @@ fn run_stages(
         )?;
         // Ids are the primitives' indices: left implicit.
         let ids: Vec<u32> = Vec::new();
+        let mut record = tracer.map(|t| InstanceRecord {
+            instance: t.instance.load(std::sync::atomic::Ordering::Relaxed),
+            sequence: seq.clone(),
+            assembled: (prims.verts.clone(), class.vertices()),
+            ..InstanceRecord::default()
+        });
         let mut counts = DrawStats {
             vertices_submitted: seq.len() as u64,
             primitives_submitted: prims.len() as u64,
@@ -246,6 +257,13 @@ fn run_stages(
                 &i,
             )?;
             counts.tess_eval_invocations = t.verts.len() as u64;
+            if let Some(r) = &mut record {
+                let rows = std::mem::take(&mut t.row_src);
+                r.tess = Some(StageRows {
+                    source: rows,
+                    ..StageRows::default()
+                });
+            }
             // Generated primitives flat-shade from their last vertex under the default
             // LAST_VERTEX_CONVENTION, as any independent primitive does.
             if vp.provoking_last {
@@ -261,7 +279,15 @@ fn run_stages(
         }
         if let Some(gs) = &progs.geometry {
             let (p, i) = st.streams.swap_remove(0);
-            let g = geometry::run(gs, res, &st.verts, st.class, &p, &i, vp)?;
+            let mut g = geometry::run(gs, res, &st.verts, st.class, &p, &i, vp)?;
+            if let Some(r) = &mut record {
+                let rows = std::mem::take(&mut g.row_src);
+                r.geometry = Some(StageRows {
+                    source: rows,
+                    input: p.verts.clone(),
+                    per: st.class.vertices(),
+                });
+            }
             let per_prim = gs.program.decls.invocations.unwrap_or(1).max(1);
             counts.geometry_invocations = p.len() as u64 * u64::from(per_prim);
             counts.geometry_primitives_emitted =
@@ -292,6 +318,10 @@ fn run_stages(
             }
         }
         st.counts = counts;
+        if let (Some(t), Some(mut r), Some((p, ids))) = (tracer, record, st.streams.first()) {
+            r.last = crate::trace::last_stage(&st.verts, p, st.class.vertices(), ids);
+            t.record_instance(r);
+        }
         Ok(st)
     };
     // Instances are independent until stream-out, which takes them in order; with
@@ -299,6 +329,7 @@ fn run_stages(
     // counts, when invocations must run in one order).
     let later = [&progs.tess_control, &progs.tess_eval, &progs.geometry];
     let parallel = vso.sequences.len() > 1
+        && tracer.is_none()
         && later.iter().any(|p| p.is_some())
         && !later
             .iter()
@@ -311,8 +342,12 @@ fn run_stages(
     } else {
         None
     };
-    for seq in &vso.sequences {
+    for (k, seq) in vso.sequences.iter().enumerate() {
         res.check_deadline()?;
+        if let Some(t) = tracer {
+            t.instance
+                .store(k as u32, std::sync::atomic::Ordering::Relaxed);
+        }
         let st = match done.as_mut().and_then(Iterator::next) {
             Some(st) => st?,
             None => instance(seq)?,
@@ -366,6 +401,7 @@ fn run_stages(
     let invocations = std::sync::atomic::AtomicU64::new(0);
     let mut shader = ProgramShader::new(fp, &plan, res, dual_source, &invocations);
     shader.trace = trace;
+    let traced_before = trace.map_or(0, |t| t.count());
     let mut rstate = state.raster;
     rstate.depth_stencil.depth_clamp |= vp.clip.depth_clamp;
     for (r, v) in rstate.raster.viewports.iter_mut().zip(&vp.viewports) {
@@ -414,6 +450,12 @@ fn run_stages(
         stats.primitives_rasterized += r.primitives_rasterized;
     }
     stats.fragment_invocations = shader.invocations();
+    if let (Some(t), Some(st)) = (trace, tracer) {
+        let fragments = t.recorded_since(traced_before);
+        if let Some(v) = vp.viewports.first() {
+            st.link(&fragments, v);
+        }
+    }
     drop(shader);
     for share in shares {
         crate::scratch::WORDS.give(share.prims.verts);

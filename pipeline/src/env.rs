@@ -34,6 +34,8 @@ pub struct Resources {
     pub images: Vec<Option<ImageUnit>>,
     /// The draw's watchdog (programs in long loops are interrupted past it).
     pub deadline: Option<Deadline>,
+    /// `glemu trace --stage`: the earlier stages whose invocations run traced.
+    pub stage_trace: Option<Arc<crate::trace::StageTrace>>,
 }
 
 impl Resources {

@@ -364,6 +364,7 @@ impl<'a> ProgramShader<'a> {
                 .map(|o| o.binding.clone())
                 .collect(),
             fogged: None,
+            rejected_early: false,
             killed: s.ls.kill_mask() & (1 << lane) != 0,
             error: r.as_ref().err().map(|e| e.to_string()),
         });
@@ -585,6 +586,37 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             invocations: 0,
             total: self.invocations,
         }
+    }
+
+    fn wants_early_rejects(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    fn early_rejected(&self, batch: &FragmentBatch<'_>) {
+        let Some(t) = self.trace else {
+            return;
+        };
+        let lanes = (batch.quads() * 4).min(MAX_LANES);
+        let Some(lane) = t.lane_in(batch, lanes) else {
+            return;
+        };
+        let mut pos = [[0u32; LANES]; 4];
+        batch.position(&mut pos);
+        t.push(crate::trace::TracedFragment {
+            primitive: batch.primitive_ids()[lane],
+            sample: batch.sample_id().map(|ids| ids[lane]),
+            coverage: batch.coverage()[lane],
+            front: batch.front_facing(),
+            position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
+            inputs: Vec::new(),
+            trace: glemu_programs::exec::LaneTrace::new(lane),
+            outputs: Vec::new(),
+            output_bindings: Vec::new(),
+            fogged: None,
+            rejected_early: true,
+            killed: false,
+            error: None,
+        });
     }
 
     fn shade(

@@ -10,13 +10,15 @@ use crate::error::{PipelineError, MAX_DRAW_ELEMENTS};
 use crate::fetch::RESTART;
 use crate::scratch;
 use crate::state::{StageProgram, VertexProcessing};
+use crate::trace::{Invocation, StageTrace};
 use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{
-    lanes_mask, Env, EnvError, ImageCall, LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
+    Env, EnvError, ImageCall, LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{InputBinding, PrimKind, Stage, ThreadMaskKind, VaryingSlot};
 use rayon::prelude::*;
+use std::sync::atomic::Ordering;
 
 /// Per-stream output of a geometry stage.
 #[derive(Clone, Debug, Default)]
@@ -36,6 +38,8 @@ pub struct GeometryOut {
     pub class: PrimClass,
     /// Streams 0 to 3 (only stream 0 is rasterized).
     pub streams: [StreamOut; 4],
+    /// (input primitive, invocation) of each row, when stages are traced (else empty).
+    pub row_src: Vec<(u32, u32)>,
 }
 
 /// What a lane did, in order. The k-th `Vertex` of a lane is row k of its `rows`.
@@ -196,6 +200,7 @@ pub fn run(
         verts: Vertices::new(layout.iter().map(|(_, v)| *v).collect()),
         class: out_class,
         streams: Default::default(),
+        row_src: Vec::new(),
     };
     let prim_id_k = out.verts.find(VaryingSlot::PrimitiveId);
     let shape = ChunkShape {
@@ -249,6 +254,7 @@ pub fn run(
     for part in parts {
         let base = out.verts.len() as u32;
         out.verts.data.extend_from_slice(&part.rows);
+        out.row_src.extend_from_slice(&part.row_src);
         vert_ids.extend_from_slice(&part.vert_ids);
         // A chunk starts new strips, as every lane does.
         for (all, mine) in seqs.iter_mut().zip(&part.seqs) {
@@ -302,6 +308,8 @@ struct ChunkOut {
     rows: Vec<[u32; 4]>,
     seqs: [Vec<u32>; 4],
     vert_ids: Vec<u32>,
+    /// (input primitive, invocation) of each row, when stages are traced.
+    row_src: Vec<(u32, u32)>,
 }
 
 /// Where each input slot's value comes from.
@@ -367,7 +375,10 @@ impl ChunkShape<'_> {
             rows: Vec::new(),
             seqs: Default::default(),
             vert_ids: Vec::new(),
+            row_src: Vec::new(),
         };
+        let tracer = self.res.stage_trace.as_deref();
+        let instance = tracer.map_or(0, |t| t.instance.load(Ordering::Relaxed));
         for batch in jobs.chunks(MAX_LANES) {
             env.base.res.check_deadline()?;
             for (lane, (p, inv)) in batch.iter().enumerate() {
@@ -400,10 +411,29 @@ impl ChunkShape<'_> {
                 r.clear();
             }
             env.emitted.iter_mut().for_each(|c| *c = 0);
-            gs.executor
-                .run(&mut ls, lanes_mask(batch.len()), &gs.params, &mut env)
-                .map_err(|e| PipelineError::program(Stage::Geometry, e))?;
-            for (lane, (p, _)) in batch.iter().enumerate() {
+            let at = |lane: usize| {
+                let (p, inv) = batch.get(lane).copied().unwrap_or_default();
+                let (primitive, invocation) = (p as u32, inv);
+                (
+                    instance,
+                    Invocation::Geometry {
+                        primitive,
+                        invocation,
+                    },
+                )
+            };
+            StageTrace::run(
+                tracer,
+                Stage::Geometry,
+                gs,
+                &mut ls,
+                batch.len(),
+                &mut env,
+                at,
+            )
+            .map_err(|e| PipelineError::program(Stage::Geometry, e))?;
+            for (lane, (p, inv)) in batch.iter().enumerate() {
+                let src = (*p as u32, *inv);
                 let id = self.ids.get(*p).copied().unwrap_or(*p as u32);
                 if let Some(passed) = self.passed {
                     // The input primitive's vertices: passed-through components from each
@@ -420,6 +450,9 @@ impl ChunkShape<'_> {
                                 }
                             }
                             out.rows.push(val);
+                        }
+                        if tracer.is_some() {
+                            out.row_src.push(src);
                         }
                         out.seqs[0].push(v);
                         out.vert_ids.push(id);
@@ -448,6 +481,9 @@ impl ChunkShape<'_> {
                             }
                             let v = out.rows.len().checked_div(n).unwrap_or(0) as u32;
                             out.rows.extend_from_slice(row);
+                            if tracer.is_some() {
+                                out.row_src.push(src);
+                            }
                             if let Some(seq) = out.seqs.get_mut(*stream as usize) {
                                 seq.push(v);
                             }

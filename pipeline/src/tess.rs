@@ -13,11 +13,13 @@ use crate::env::{Resources, StageEnv};
 use crate::error::{check_alloc, PipelineError};
 use crate::state::{StageProgram, TessState};
 use crate::tessellator::{tessellate, TessConfig};
+use crate::trace::{Invocation, StageTrace};
 use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
-use glemu_programs::exec::{lanes_mask, LaneState, MAX_LANES};
+use glemu_programs::exec::{LaneState, MAX_LANES};
 use glemu_programs::ir::{InputBinding, Stage, TessSpacing, ThreadMaskKind, VaryingSlot};
 use rayon::prelude::*;
+use std::sync::atomic::Ordering;
 
 /// The result of tessellating a set of patches.
 #[derive(Clone, Debug)]
@@ -30,6 +32,8 @@ pub struct TessOut {
     pub prims: Primitives,
     /// `primitive.id` of each output primitive (the patch it came from).
     pub ids: Vec<u32>,
+    /// (patch id, generated vertex) of each row, when stages are traced (else empty).
+    pub row_src: Vec<(u32, u32)>,
 }
 
 /// One output patch: per-vertex rows (layout `verts.slots`) and per-patch values.
@@ -156,9 +160,15 @@ fn run_control(
                 }
             }
         }
-        tcs.executor
-            .run_patch(&mut states, n_out, &tcs.params, &mut env)
-            .map_err(|e| PipelineError::program(Stage::TessControl, e))?;
+        StageTrace::run_patch(
+            res.stage_trace.as_deref(),
+            tcs,
+            &mut states,
+            n_out,
+            &mut env,
+            id,
+        )
+        .map_err(|e| PipelineError::program(Stage::TessControl, e))?;
         let first = verts.len();
         for (m, ls) in (0..n_out).filter_map(|m| Some((m, states.get(m / MAX_LANES)?))) {
             let row: Vec<[u32; 4]> = vertex_cols
@@ -310,6 +320,7 @@ pub fn run(
         },
         prims: Primitives::default(),
         ids: Vec::new(),
+        row_src: Vec::new(),
     };
     // Each input's source, checked once.
     for inp in &prog.inputs {
@@ -355,6 +366,9 @@ pub fn run(
         let n_rows = po.rows.len() / layout.len().max(1);
         check_alloc((out.verts.len() + n_rows) as u64, "tessellated vertices")?;
         let base = out.verts.len() as u32;
+        if res.stage_trace.is_some() {
+            out.row_src.extend((0..n_rows as u32).map(|k| (po.id, k)));
+        }
         out.verts.data.extend_from_slice(&po.rows);
         let per = out.class.vertices();
         out.prims.verts.extend(po.indices.iter().map(|i| base + i));
@@ -439,7 +453,9 @@ fn evaluate_patch(
         }
     }
     let mut rows = Vec::with_capacity(t.coords.len() * layout.len());
-    for chunk in t.coords.chunks(MAX_LANES) {
+    let tracer = res.stage_trace.as_deref();
+    let instance = tracer.map_or(0, |t| t.instance.load(Ordering::Relaxed));
+    for (c, chunk) in t.coords.chunks(MAX_LANES).enumerate() {
         env.res.check_deadline()?;
         for &slot in &coord_slots {
             if let Some(r) = ls.input_vertex_mut(0, slot) {
@@ -451,8 +467,12 @@ fn evaluate_patch(
                 }
             }
         }
-        tes.executor
-            .run(ls, lanes_mask(chunk.len()), &tes.params, &mut env)
+        let at = |lane: usize| {
+            let point = (c * MAX_LANES + lane) as u32;
+            let patch = patch.id;
+            (instance, Invocation::Eval { patch, point })
+        };
+        StageTrace::run(tracer, Stage::TessEval, tes, ls, chunk.len(), &mut env, at)
             .map_err(|e| PipelineError::program(Stage::TessEval, e))?;
         for lane in 0..chunk.len() {
             for (o, _) in layout {
@@ -477,6 +497,7 @@ mod tests {
 
     fn res() -> Resources {
         Resources {
+            stage_trace: None,
             textures: Vec::new(),
             counter_buffers: Vec::new(),
             storage_buffers: Vec::new(),

@@ -7,8 +7,9 @@ use crate::fetch::{
     element_index, fetch_array, read_indices, AttribBinding, AttribConversion, AttribSlot, RESTART,
 };
 use crate::state::{DrawState, StageProgram};
+use crate::trace::{Invocation, StageTrace};
 use crate::vertices::Vertices;
-use glemu_programs::exec::{lanes_mask, LaneState, Vec4, MAX_LANES};
+use glemu_programs::exec::{LaneState, Vec4, MAX_LANES};
 use glemu_programs::ir::{Dialect, InputBinding, Program, Stage, ThreadMaskKind, VaryingSlot};
 use rayon::prelude::*;
 
@@ -409,7 +410,7 @@ fn shade_chunk(
                 transpose_in(vals, r);
             }
         }
-        run_batch(vs, &mut ls, batch.len(), &mut env)?;
+        run_batch(vs, &mut ls, batch, &mut env)?;
         for (k, (o, _)) in layout.iter().enumerate() {
             if let Some(r) = ls.output(*o) {
                 for (lane, dst) in rows.chunks_mut(row).enumerate() {
@@ -449,15 +450,20 @@ fn transpose_in(vals: &[[u32; 4]], r: &mut Vec4) {
     }
 }
 
-/// The one place the vertex program runs: `lanes` lanes of `ls`.
+/// The one place the vertex program runs: a lane of `ls` per (vertex id, instance) of
+/// `batch`.
 fn run_batch(
     vs: &StageProgram,
     ls: &mut LaneState,
-    lanes: usize,
+    batch: &[(u32, u32)],
     env: &mut StageEnv<'_>,
 ) -> Result<(), PipelineError> {
-    vs.executor
-        .run(ls, lanes_mask(lanes), &vs.params, env)
+    let at = |lane: usize| {
+        let (id, instance) = batch.get(lane).copied().unwrap_or_default();
+        (instance, Invocation::Vertex { id })
+    };
+    let tracer = env.res.stage_trace.as_deref();
+    StageTrace::run(tracer, Stage::Vertex, vs, ls, batch.len(), env, at)
         .map(|_| ())
         .map_err(|e| PipelineError::program(Stage::Vertex, e))
 }

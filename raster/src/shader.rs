@@ -143,6 +143,16 @@ pub trait FragmentShader: Sync {
         batch: &FragmentBatch<'_>,
         out: &mut FragmentOutputs,
     ) -> Result<(), ShaderError>;
+    /// Whether the shader wants [`FragmentShader::early_rejected`] calls (asked once per
+    /// batch that runs early tests; false, the default, skips keeping the coverage the
+    /// tests started from).
+    fn wants_early_rejects(&self) -> bool {
+        false
+    }
+    /// The fragments early depth/stencil tests rejected before the program ran
+    /// (`glemu trace` lists them): `batch`'s coverage is what each lane had before the
+    /// tests, and only lanes the tests left with nothing are covered.
+    fn early_rejected(&self, _batch: &FragmentBatch<'_>) {}
 }
 
 /// `plane` at every lane's (rx, ry), times the perspective factor `w` if given, as f32

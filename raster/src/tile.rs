@@ -415,11 +415,15 @@ fn push_block<S: FragmentShader>(
         false => [[cov; LANES]; 4],
     };
     for (r, c) in covs.iter().enumerate() {
+        let qy = by + 2 * r as i32;
+        if tested && ctx.shader.wants_early_rejects() && c.contains(&0) {
+            block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
+            report_rejected(ctx, w, &prims, &attrs, &[cov; LANES], c);
+        }
         if c.iter().all(|&m| m == 0) {
             continue;
         }
         count_batch(ctx, w)?;
-        let qy = by + 2 * r as i32;
         block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
         w.lanes.coverage = *c;
         passed += finish_batch(ctx, mem, w, &prims, &attrs, Some((bx, qy)), tested)?;
@@ -836,6 +840,8 @@ fn finish_batch<S: FragmentShader>(
     tested: bool,
 ) -> Result<u64, RasterError> {
     let depth_only = !ctx.state.depth_stencil.stencil_test;
+    let before =
+        (ctx.early && !tested && ctx.shader.wants_early_rejects()).then_some(w.lanes.coverage);
     if ctx.early && !tested {
         if depth_only {
             let mut cov = w.lanes.coverage;
@@ -851,6 +857,10 @@ fn finish_batch<S: FragmentShader>(
                 }
             }
         }
+    }
+    if let Some(before) = before {
+        let after = w.lanes.coverage;
+        report_rejected(ctx, w, prims, attrs, &before, &after);
     }
     if strip.is_none() && w.lanes.coverage.iter().all(|&c| c == 0) {
         return Ok(0);
@@ -1198,6 +1208,36 @@ fn write_colors<S>(
             }
         }
     }
+}
+
+/// Shows the shader the lanes early tests took all coverage from (`before` = coverage
+/// before the tests, `after` = what is left), as a batch of their own: only for a shader
+/// that asked ([`FragmentShader::wants_early_rejects`]).
+fn report_rejected<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    w: &Worker<S::Scratch>,
+    prims: &Quads<'_>,
+    attrs: &[&[crate::setup::AttrPlane]; 4],
+    before: &[u32; LANES],
+    after: &[u32; LANES],
+) {
+    let mut lanes = w.lanes.clone();
+    for i in 0..LANES {
+        lanes.coverage[i] = if after[i] == 0 { before[i] } else { 0 };
+    }
+    if lanes.coverage.iter().all(|&c| c == 0) {
+        return;
+    }
+    let batch = FragmentBatch {
+        lanes: &lanes,
+        prims: prims.p,
+        attrs: *attrs,
+        uniform: prims.uniform,
+        info: ctx.info,
+        sample_pos: &ctx.sample_pos,
+        fb_height: ctx.fb_height,
+    };
+    ctx.shader.early_rejected(&batch);
 }
 
 #[cfg(test)]

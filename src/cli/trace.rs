@@ -4,8 +4,9 @@
 use super::trace_ops::{self, DrawOps, FragmentOps};
 use crate::scene::{self, Command, RunOptions, Runner};
 use crate::{gl, Context, FragmentTrace, TracedFragment};
+use glemu_pipeline::trace::{FedPrimitive, Invocation, TracedInvocation};
 use glemu_programs::exec::{TraceOperand, TraceStep};
-use glemu_programs::ir::{DataType, OpClass, Opcode, Program, Stage};
+use glemu_programs::ir::{DataType, InputBinding, OpClass, Opcode, Program, Stage};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -23,7 +24,7 @@ use std::sync::Arc;
 /// result), replayed in order with the rasterizer's own functions and checked against the
 /// pixel the draw left; the pixel's colour, depth and stencil before and after the draw;
 /// and last the value stored at the pixel. Fragments an early depth or stencil test
-/// rejects before the program runs are not listed.
+/// rejects before the program runs are listed with those tests and no program steps.
 ///
 /// X and Y are window coordinates as in probes: (0, 0) is the bottom-left pixel. The
 /// traced batches run in the interpreter (the reference the compiled back end matches);
@@ -48,8 +49,11 @@ pub struct TraceArgs {
     /// Only the N-th draw of the scene (1 = the first draw command that draws anything).
     #[arg(long, value_name = "N")]
     pub draw: Option<usize>,
-    /// Which stage to trace (the fragment stage; earlier stages are not traced yet).
-    #[arg(long, value_name = "STAGE", default_value = "fragment", value_parser = ["fragment"])]
+    /// Which stage to trace: the fragment program (default), or the vertex,
+    /// tessellation control or evaluation, or geometry program invocations that made the
+    /// primitives whose fragments reach the pixel (`all`: every stage).
+    #[arg(long, value_name = "STAGE", default_value = "fragment",
+          value_parser = ["vertex", "tess_control", "tess_eval", "geometry", "fragment", "all"])]
     pub stage: String,
     /// One JSON object instead of text (the same content; values as raw bits and floats).
     #[arg(long)]
@@ -77,6 +81,8 @@ struct DrawRecord {
     index: usize,
     line: usize,
     fragments: Vec<TracedFragment>,
+    /// With `--stage`: the primitives of those fragments and the invocations that fed them.
+    primitives: Vec<FedPrimitive>,
     before: PixelState,
     after: PixelState,
     tests: String,
@@ -90,6 +96,11 @@ pub struct TraceResult {
     /// The stored value at the pixel after the scene.
     pub final_color: [f32; 4],
     program: Option<(Program, String, usize)>,
+    /// Every program of the scene, assembled, with its text and first scene line (to
+    /// print the source of earlier stages' steps).
+    programs: Vec<(Program, String, usize)>,
+    /// The stages whose steps are shown.
+    stages: Vec<Stage>,
     scene_lines: Vec<String>,
     x: i32,
     y: i32,
@@ -99,6 +110,11 @@ impl TraceResult {
     /// Every traced fragment invocation, draw by draw.
     pub fn fragments(&self) -> impl Iterator<Item = &TracedFragment> {
         self.draws.iter().flat_map(|d| d.fragments.iter())
+    }
+
+    /// The primitives that reached the pixel (with `--stage`), draw by draw.
+    pub fn primitives(&self) -> impl Iterator<Item = &FedPrimitive> {
+        self.draws.iter().flat_map(|d| d.primitives.iter())
     }
 
     /// Each draw's replay of the per-fragment operations at the pixel.
@@ -120,7 +136,10 @@ impl TraceResult {
                 }
             )
         })?;
-        let f = self.fragments().filter(|f| !f.killed).last()?;
+        let f = self
+            .fragments()
+            .filter(|f| !f.killed && !f.rejected_early)
+            .last()?;
         f.outputs.get(slot).map(|v| v.map(f32::from_bits))
     }
 }
@@ -173,6 +192,50 @@ pub fn trace_scene(
     sample: Option<u32>,
     only_draw: Option<usize>,
 ) -> Result<TraceResult, String> {
+    trace_scene_stages(text, dir, x, y, sample, only_draw, &[Stage::Fragment])
+}
+
+/// The stages `--stage NAME` shows.
+pub fn stages_named(name: &str) -> Result<Vec<Stage>, String> {
+    Ok(match name {
+        "vertex" => vec![Stage::Vertex],
+        "tess_control" => vec![Stage::TessControl],
+        "tess_eval" => vec![Stage::TessEval],
+        "geometry" => vec![Stage::Geometry],
+        "fragment" => vec![Stage::Fragment],
+        "all" => vec![
+            Stage::Vertex,
+            Stage::TessControl,
+            Stage::TessEval,
+            Stage::Geometry,
+            Stage::Fragment,
+        ],
+        other => return Err(format!("unknown stage {other:?}")),
+    })
+}
+
+/// [`trace_scene`] showing `stages`: the fragment stage's invocations at the pixel, and
+/// for earlier stages the invocations that made the primitives whose fragments reach
+/// it (each draw's [`FedPrimitive`]s).
+///
+/// ```
+/// use glemu::programs::ir::Stage;
+/// let text = "[require]\nSIZE 4 4\n[vertex program]\n!!NVvp5.0\nMOV result.position, vertex.position;\nEND\n\
+///     [fragment program]\n!!NVfp5.0\nMOV result.color, {0, 1, 0, 1};\nEND\n[test]\ndraw rect -1 -1 2 2\n";
+/// let t = glemu::cli::trace::trace_scene_stages(text, std::path::Path::new("."), 1, 2, None, None, &[Stage::Vertex]).unwrap();
+/// let p = t.primitives().next().unwrap();
+/// // A triangle of the rectangle: its three vertex-program invocations.
+/// assert_eq!(p.invocations.len(), 3);
+/// ```
+pub fn trace_scene_stages(
+    text: &str,
+    dir: &Path,
+    x: i32,
+    y: i32,
+    sample: Option<u32>,
+    only_draw: Option<usize>,
+    stages: &[Stage],
+) -> Result<TraceResult, String> {
     let sc = scene::parse(text).map_err(|e| e.to_string())?;
     if let Some(reason) = scene::check_requirements(&sc) {
         return Err(format!("SKIP: {reason}"));
@@ -192,12 +255,30 @@ pub fn trace_scene(
                 .ok()
                 .map(|prog| (prog, p.text.clone(), p.first_line))
         });
+    let programs: Vec<(Program, String, usize)> = sc
+        .programs
+        .iter()
+        .filter_map(|p| {
+            let prog =
+                glemu_programs::assemble_with(&p.text, Some(p.stage), &crate::caps::LIMITS).ok()?;
+            Some((prog, p.text.clone(), p.first_line))
+        })
+        .collect();
     let opts = RunOptions {
         skip_png_probes: true,
         ..Default::default()
     };
     let mut r = Runner::new(sc, dir, opts).map_err(|e| e.to_string())?;
-    let trace = Arc::new(FragmentTrace::new(x, y, sample));
+    let earlier: Vec<Stage> = stages
+        .iter()
+        .copied()
+        .filter(|s| *s != Stage::Fragment)
+        .collect();
+    let mut ft = FragmentTrace::new(x, y, sample);
+    if !earlier.is_empty() {
+        ft = ft.with_stages(earlier);
+    }
+    let trace = Arc::new(ft);
     r.ctx.set_fragment_trace(Some(trace.clone()));
     let mut draws = Vec::new();
     let mut draw_index = 0;
@@ -213,6 +294,11 @@ pub fn trace_scene(
         draw_index += usize::from(drew);
         let fragments = trace.take();
         let ops_state = trace.take_ops_state();
+        let primitives = trace
+            .stages
+            .as_ref()
+            .map(|s| s.take_primitives())
+            .unwrap_or_default();
         if fragments.is_empty() || only_draw.is_some_and(|n| n != draw_index) {
             return;
         }
@@ -235,6 +321,7 @@ pub fn trace_scene(
             index: draw_index,
             line,
             fragments,
+            primitives,
             before,
             after,
             tests: tests_in_effect(ctx),
@@ -249,6 +336,8 @@ pub fn trace_scene(
         draws,
         final_color,
         program,
+        programs,
+        stages: stages.to_vec(),
         scene_lines: text.lines().map(str::to_string).collect(),
         x,
         y,
@@ -268,7 +357,14 @@ pub fn exec(args: &TraceArgs, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    match trace_scene(&text, &dir, args.x, args.y, args.sample, args.draw) {
+    let stages = match stages_named(&args.stage) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(err, "glemu trace: {e}");
+            return 2;
+        }
+    };
+    match trace_scene_stages(&text, &dir, args.x, args.y, args.sample, args.draw, &stages) {
         Ok(t) => {
             let s = if args.json {
                 format!("{:#}\n", to_json(&t, &args.scene))
@@ -554,6 +650,10 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
             d.fragments.len(),
             if d.fragments.len() == 1 { "" } else { "s" }
         );
+        for p in &d.primitives {
+            primitive_lines(t, p, &mut s);
+        }
+        let steps_shown = t.stages.contains(&Stage::Fragment);
         for (i, f) in d.fragments.iter().enumerate() {
             let sample = f.sample.map_or(String::new(), |s| format!(", sample {s}"));
             s += &format!(
@@ -570,6 +670,22 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
                 DrawOps::Replayed { fragments, .. } => fragments.get(i),
                 DrawOps::NotReplayed(_) => None,
             };
+            if f.rejected_early {
+                s += "    rejected by the early depth/stencil tests: the program did not run\n";
+                if let Some(o) = ops {
+                    ops_lines(o, &mut s);
+                }
+                continue;
+            }
+            if !steps_shown {
+                if f.killed {
+                    s += "    killed by KIL: no colour, depth or stencil write\n";
+                }
+                if let Some(o) = ops {
+                    ops_lines(o, &mut s);
+                }
+                continue;
+            }
             let Some((prog, text, first)) = &t.program else {
                 s += "    (fixed-function fragment processing: no program to trace)\n";
                 if let Some(c) = &f.fogged {
@@ -654,6 +770,176 @@ fn operand_json(r: &TraceOperand) -> Value {
     }
 }
 
+/// Each step of a trace as JSON, with its scene line and source when the program's text
+/// is known.
+fn steps_json(steps: &[TraceStep], program: Option<&(Program, String, usize)>) -> Vec<Value> {
+    steps
+        .iter()
+        .map(|st| {
+            let (line, source) = program.map_or((0, String::new()), |(p, text, first)| {
+                p.instructions
+                    .get(st.pc as usize)
+                    .map_or((0, String::new()), |i| {
+                        let (l, _) = glemu_programs::span::line_col(text, i.span.start as usize);
+                        let src = text.lines().nth(l as usize - 1).unwrap_or("").trim();
+                        (first + l as usize - 1, src.to_string())
+                    })
+            });
+            let textures: Vec<Value> = st
+                .textures
+                .iter()
+                .map(|x| {
+                    json!({"op": format!("{:?}", x.op), "unit": x.unit,
+                        "target": format!("{:?}", x.target), "coord": x.coord, "lod": x.lod,
+                        "texel": x.texel})
+                })
+                .collect();
+            json!({
+                "pc": st.pc, "line": line, "source": source,
+                "reads": st.reads.iter().map(operand_json).collect::<Vec<_>>(),
+                "wrote": st.wrote, "write_mask": st.write_mask,
+                "cc": st.cc, "next_pc": st.next_pc, "killed": st.killed,
+                "textures": textures,
+            })
+        })
+        .collect()
+}
+
+/// The scene program that ran as `prog` (to show source lines), if any.
+fn source_of<'a>(t: &'a TraceResult, prog: &Program) -> Option<&'a (Program, String, usize)> {
+    t.programs.iter().find(|(p, _, _)| p == prog)
+}
+
+fn stage_name(s: Stage) -> &'static str {
+    match s {
+        Stage::Vertex => "vertex",
+        Stage::TessControl => "tess_control",
+        Stage::TessEval => "tess_eval",
+        Stage::Geometry => "geometry",
+        Stage::Fragment => "fragment",
+        _ => "compute",
+    }
+}
+
+fn invocation_text(stage: Stage, at: &Invocation, instance: u32) -> String {
+    let what = match at {
+        Invocation::Vertex { id } => format!("vertex program, vertex {id}"),
+        Invocation::Control { patch, invocation } => {
+            format!("tessellation control program, patch {patch} invocation {invocation}")
+        }
+        Invocation::Eval { patch, point } => {
+            format!("tessellation evaluation program, patch {patch} generated vertex {point}")
+        }
+        Invocation::Geometry {
+            primitive,
+            invocation,
+        } => format!("geometry program, input primitive {primitive} invocation {invocation}"),
+    };
+    let _ = stage;
+    format!("{what} (instance {instance})")
+}
+
+fn invocation_json(t: &TraceResult, i: &TracedInvocation) -> Value {
+    let at = match i.at {
+        Invocation::Vertex { id } => json!({"vertex": id}),
+        Invocation::Control { patch, invocation } => {
+            json!({"patch": patch, "invocation": invocation})
+        }
+        Invocation::Eval { patch, point } => json!({"patch": patch, "point": point}),
+        Invocation::Geometry {
+            primitive,
+            invocation,
+        } => json!({"primitive": primitive, "invocation": invocation}),
+    };
+    json!({
+        "stage": stage_name(i.stage), "instance": i.instance, "at": at,
+        "inputs": i.inputs, "outputs": i.outputs, "error": i.error,
+        "truncated": i.trace.truncated,
+        "steps": steps_json(&i.trace.steps, source_of(t, &i.program)),
+    })
+}
+
+fn primitive_json(t: &TraceResult, p: &FedPrimitive) -> Value {
+    json!({
+        "instance": p.instance, "index": p.index,
+        "fragments": p.fragments.iter().map(|f| f + 1).collect::<Vec<_>>(),
+        "positions": p.positions,
+        "invocations": p.invocations.iter().map(|i| invocation_json(t, i)).collect::<Vec<_>>(),
+        "not_recorded": p.missing.iter().map(|(s, at)| invocation_text(*s, at, p.instance)).collect::<Vec<_>>(),
+    })
+}
+
+/// The earlier stages' invocations behind one primitive, as text.
+fn primitive_lines(t: &TraceResult, p: &FedPrimitive, s: &mut String) {
+    let frags: Vec<String> = p.fragments.iter().map(|f| (f + 1).to_string()).collect();
+    let pos: Vec<String> = p
+        .positions
+        .iter()
+        .map(|v| format!("({}, {}, {}, {})", v[0], v[1], v[2], v[3]))
+        .collect();
+    *s += &format!(
+        "  rasterized primitive {} of instance {} (fragment {}): result.position {}\n",
+        p.index,
+        p.instance,
+        frags.join(", "),
+        pos.join(" ")
+    );
+    for i in &p.invocations {
+        *s += &format!("    {}:\n", invocation_text(i.stage, &i.at, i.instance));
+        let src = source_of(t, &i.program);
+        let prog = src.map_or(&*i.program, |(p, _, _)| p);
+        *s += "      inputs:\n";
+        for (v, copy) in i.inputs.iter().enumerate() {
+            let tag = if i.inputs.len() > 1 {
+                format!("[{v}] ")
+            } else {
+                String::new()
+            };
+            // Later copies hold only the per-vertex inputs (the rest live in copy 0).
+            let per_vertex = |b: &InputBinding| v == 0 || matches!(b, InputBinding::Varying(_));
+            for (slot, val) in prog.inputs.iter().zip(copy) {
+                if per_vertex(&slot.binding) {
+                    *s += &format!("        {tag}{:?} = {}\n", slot.binding, vec4_text(val));
+                }
+            }
+        }
+        match src {
+            Some((prog, text, first)) => {
+                let mut body = String::new();
+                for step in &i.trace.steps {
+                    step_lines(step, prog, text, *first, &mut body);
+                }
+                for l in body.lines() {
+                    *s += &format!("  {l}\n");
+                }
+            }
+            None => {
+                *s += &format!(
+                    "      {} steps (a program the scene does not spell out: no source lines)\n",
+                    i.trace.steps.len()
+                );
+            }
+        }
+        if i.trace.truncated {
+            *s += "      ... (more steps not recorded)\n";
+        }
+        *s += "      outputs:\n";
+        for (slot, v) in prog.outputs.iter().zip(&i.outputs) {
+            *s += &format!("        {:?} = {}\n", slot.binding, vec4_text(v));
+        }
+        if let Some(e) = &i.error {
+            *s += &format!("      error: {e}\n");
+        }
+    }
+    for (stage, at) in &p.missing {
+        *s += &format!(
+            "    {}: not recorded (the draw ran more than {} such invocations)\n",
+            invocation_text(*stage, at, p.instance),
+            glemu_pipeline::trace::MAX_TRACED
+        );
+    }
+}
+
 /// The trace as JSON.
 pub fn to_json(t: &TraceResult, scene: &str) -> Value {
     let draws: Vec<Value> = t
@@ -669,42 +955,19 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
                         DrawOps::Replayed { fragments, .. } => fragments.get(i).map(ops_json),
                         DrawOps::NotReplayed(_) => None,
                     };
-                    let steps: Vec<Value> = f
-                        .trace
-                        .steps
-                        .iter()
-                        .map(|st| {
-                            let (line, source) = t.program.as_ref().map_or((0, String::new()), |(p, text, first)| {
-                                p.instructions.get(st.pc as usize).map_or((0, String::new()), |i| {
-                                    let (l, _) = glemu_programs::span::line_col(text, i.span.start as usize);
-                                    let src = text.lines().nth(l as usize - 1).unwrap_or("").trim().to_string();
-                                    (first + l as usize - 1, src)
-                                })
-                            });
-                            let textures: Vec<Value> = st
-                                .textures
-                                .iter()
-                                .map(|x| json!({"op": format!("{:?}", x.op), "unit": x.unit, "target": format!("{:?}", x.target), "coord": x.coord, "lod": x.lod, "texel": x.texel}))
-                                .collect();
-                            json!({
-                                "pc": st.pc, "line": line, "source": source,
-                                "reads": st.reads.iter().map(operand_json).collect::<Vec<_>>(),
-                                "wrote": st.wrote, "write_mask": st.write_mask,
-                                "cc": st.cc, "next_pc": st.next_pc, "killed": st.killed,
-                                "textures": textures,
-                            })
-                        })
-                        .collect();
+                    let steps = steps_json(&f.trace.steps, t.program.as_ref());
                     json!({
                         "ops": ops,
                         "primitive": f.primitive, "sample": f.sample, "coverage": f.coverage,
                         "position": f.position, "inputs": f.inputs, "outputs": f.outputs,
-                        "killed": f.killed, "error": f.error, "steps": steps, "fogged": f.fogged,
+                        "killed": f.killed, "rejected_early": f.rejected_early,
+                        "error": f.error, "steps": steps, "fogged": f.fogged,
                         "truncated": f.trace.truncated,
                     })
                 })
                 .collect();
-            let px = |p: &PixelState| json!({"color": p.color, "depth": p.depth, "stencil": p.stencil});
+            let px =
+                |p: &PixelState| json!({"color": p.color, "depth": p.depth, "stencil": p.stencil});
             let replay = match &d.ops {
                 DrawOps::Replayed { matches, color, .. } => {
                     json!({"replayed": true, "matches": matches, "color": color})
@@ -712,6 +975,7 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
                 DrawOps::NotReplayed(why) => json!({"replayed": false, "reason": why}),
             };
             json!({
+                "primitives": d.primitives.iter().map(|p| primitive_json(t, p)).collect::<Vec<_>>(),
                 "replay": replay,
                 "draw": d.index, "line": d.line, "tests": d.tests,
                 "before": px(&d.before), "after": px(&d.after), "fragments": frags,

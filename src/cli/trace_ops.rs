@@ -218,6 +218,10 @@ pub fn replay(
     let bt = s.blend.targets[0];
     let mut out = Vec::with_capacity(frags.len());
     for f in frags {
+        // A fragment the rasterizer rejected before its program ran was tested early,
+        // whatever the draw's state says (the rasterizer picks early tests by more than
+        // `force_early_tests`).
+        let early = early || f.rejected_early;
         // result.depth is its z component
         let z = output(f, OutputBinding::FragDepth)
             .filter(|_| !early)

@@ -8,6 +8,7 @@ use super::error::{ExecError, ExecErrorKind, ExecStats};
 use super::executor::Executor;
 use super::run::{initial_groups, Groups, Run};
 use super::state::LaneState;
+use super::trace::{Hook, NoHook};
 use super::{lanes_mask, MAX_LANES};
 
 /// One lane state's lane groups and counters between steps.
@@ -70,13 +71,32 @@ impl Executor {
         st: &mut LaneState,
         params: &[[u32; 4]],
         env: &mut E,
+        next: impl FnMut(&Self, &mut Groups) -> Option<usize>,
+    ) -> Result<(), ExecError> {
+        self.run_batch_hooked(batch, st, params, env, None::<&mut NoHook>, next)
+    }
+
+    /// [`Executor::run_batch`] with `hook` around every instruction (`glemu trace`).
+    pub(crate) fn run_batch_hooked<E: Env + ?Sized, H: Hook<E>>(
+        &self,
+        batch: &mut Batch,
+        st: &mut LaneState,
+        params: &[[u32; 4]],
+        env: &mut E,
+        mut hook: Option<&mut H>,
         mut next: impl FnMut(&Self, &mut Groups) -> Option<usize>,
     ) -> Result<(), ExecError> {
         let mut run = Run::new(self.program(), st, params, env);
         run.stats = batch.stats;
         let mut result = Ok(());
         while let Some(gi) = next(self, &mut batch.groups) {
+            if let Some(h) = hook.as_deref_mut().filter(|_| H::ON) {
+                h.before(run.prog, run.st, run.params, &batch.groups[gi]);
+            }
             result = self.exec_group(&mut run, &mut batch.groups, gi);
+            if let Some(h) = hook.as_deref_mut().filter(|_| H::ON) {
+                h.after(run.prog, run.st, &batch.groups, run.env);
+            }
             if result.is_err() {
                 break;
             }

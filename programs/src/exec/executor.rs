@@ -6,7 +6,7 @@ use super::state::LaneState;
 // The native back end reaches the run types through here (compile::frame, scan, lower).
 use super::run::{initial_groups, position, Groups};
 pub(crate) use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
-use super::trace::{Hook, LaneTrace, NoHook, TracingEnv};
+use super::trace::{traced_lanes, Hook, LaneTrace, Lanes, NoHook, TracingEnv};
 use super::{alu, flow, memory, texture, LaneMask};
 use crate::ir::{File, OpClass, Opcode, Program, Stage};
 use std::sync::Arc;
@@ -276,14 +276,40 @@ impl Executor {
         env: &mut E,
         trace: &mut LaneTrace,
     ) -> Result<ExecStats, ExecError> {
+        self.run_traced_lanes(state, active, params, env, std::slice::from_mut(trace))
+    }
+
+    /// [`Executor::run_traced`] following several lanes of the batch at once, one
+    /// [`LaneTrace`] each (a primitive's vertices shaded in one batch).
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!NVvp5.0\nADD result.position, vertex.attrib[0], 1;\nEND", None).unwrap());
+    /// let ex = Executor::new(p);
+    /// let mut st = ex.new_state(3);
+    /// st.set_input_f32(0, 2, [2.0; 4]);
+    /// let mut traces = [LaneTrace::new(0), LaneTrace::new(2)];
+    /// ex.run_traced_lanes(&mut st, 0b111, &[[1f32.to_bits(); 4]], &mut NullEnv, &mut traces).unwrap();
+    /// assert_eq!(traces[0].steps[0].wrote.unwrap()[0], u64::from(1f32.to_bits()));
+    /// assert_eq!(traces[1].steps[0].wrote.unwrap()[0], u64::from(3f32.to_bits()));
+    /// ```
+    pub fn run_traced_lanes<E: Env + ?Sized>(
+        &self,
+        state: &mut LaneState,
+        active: LaneMask,
+        params: &[[u32; 4]],
+        env: &mut E,
+        traces: &mut [LaneTrace],
+    ) -> Result<ExecStats, ExecError> {
         self.check_state(state)?;
         let active = active & state.all_lanes();
         let mut env = TracingEnv {
             inner: env,
-            lane: trace.lane,
+            lanes: traced_lanes(traces),
             samples: Vec::new(),
         };
-        self.interpret(state, active, params, &mut env, trace)
+        self.interpret(state, active, params, &mut env, &mut Lanes(traces))
     }
 
     /// The interpreter's loop; `hook` sees every instruction (compiled away for

@@ -30,7 +30,8 @@ use super::error::{ExecError, ExecStats};
 use super::executor::Executor;
 use super::run::position;
 use super::state::{LaneState, RegFile};
-use super::{Vec4, MAX_LANES};
+use super::trace::{Hook, LaneTrace, Lanes, NoHook, TracingEnv};
+use super::{LaneMask, Vec4, MAX_LANES};
 use crate::ir::{File, InputBinding, OutputBinding, Program};
 use smallvec::SmallVec;
 
@@ -197,6 +198,41 @@ impl Executor {
         params: &[[u32; 4]],
         env: &mut E,
     ) -> Result<ExecStats, ExecError> {
+        self.patch(states, invocations, params, env, &mut [] as &mut [NoHook])
+    }
+
+    /// [`Executor::run_patch`] recording what some invocations do (`glemu trace`):
+    /// `traces[b]` follows lanes of `states[b]` (invocation `b * MAX_LANES + lane`), as
+    /// [`Executor::run_traced`] does. The results are the same.
+    pub fn run_patch_traced<E: Env + ?Sized>(
+        &self,
+        states: &mut [LaneState],
+        invocations: usize,
+        params: &[[u32; 4]],
+        env: &mut E,
+        traces: &mut [Vec<LaneTrace>],
+    ) -> Result<ExecStats, ExecError> {
+        let mut env = TracingEnv {
+            inner: env,
+            // Which batch runs changes every step: each batch's hook keeps its own lanes.
+            lanes: LaneMask::MAX,
+            samples: Vec::new(),
+        };
+        // A hook for every batch (each clears the lookups of lanes it does not follow).
+        let mut hooks: Vec<Lanes<'_>> = traces.iter_mut().map(|t| Lanes(t)).collect();
+        hooks.resize_with(states.len(), || Lanes(&mut []));
+        self.patch(states, invocations, params, &mut env, &mut hooks)
+    }
+
+    /// The lock-step loop; `hooks[b]` sees every instruction batch `b` runs.
+    fn patch<E: Env + ?Sized, H: Hook<E>>(
+        &self,
+        states: &mut [LaneState],
+        invocations: usize,
+        params: &[[u32; 4]],
+        env: &mut E,
+        hooks: &mut [H],
+    ) -> Result<ExecStats, ExecError> {
         let prog = &**self.program();
         let links = Links::of(prog);
         let mut batches = self.start_batches(states, invocations, |b, st| {
@@ -226,7 +262,8 @@ impl Executor {
             };
             let pc = batch.groups[gi].pc;
             let mut once = true;
-            self.run_batch(batch, st, params, env, |_, _| {
+            let hook = hooks.get_mut(b).filter(|_| H::ON);
+            self.run_batch_hooked(batch, st, params, env, hook, |_, _| {
                 std::mem::take(&mut once).then_some(gi)
             })?;
             let writes_result = prog

@@ -229,11 +229,17 @@ impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for LaneTrace {
         groups: &Groups,
         env: &mut TracingEnv<'_, E>,
     ) {
-        let samples = std::mem::take(&mut env.samples);
+        let lane = self.lane;
+        let mut samples = Vec::new();
+        env.samples.retain(|(l, t)| {
+            if *l == lane {
+                samples.push(t.clone());
+            }
+            *l != lane
+        });
         let Some((mut step, loop_counter)) = self.open.take() else {
             return;
         };
-        let lane = self.lane;
         if let Some(inst) = prog.instructions.get(step.pc as usize) {
             let acc = Access {
                 params: &[],
@@ -257,43 +263,80 @@ impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for LaneTrace {
     }
 }
 
+/// Several lanes of one batch traced at once (each [`LaneTrace`] follows its own lane).
+pub(crate) struct Lanes<'a>(pub &'a mut [LaneTrace]);
+
+impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for Lanes<'_> {
+    const ON: bool = true;
+
+    fn before(&mut self, prog: &Program, st: &LaneState, params: &[[u32; 4]], g: &Group) {
+        for t in self.0.iter_mut() {
+            Hook::<TracingEnv<'_, E>>::before(t, prog, st, params, g);
+        }
+    }
+
+    fn after(
+        &mut self,
+        prog: &Program,
+        st: &LaneState,
+        groups: &Groups,
+        env: &mut TracingEnv<'_, E>,
+    ) {
+        for t in self.0.iter_mut() {
+            t.after(prog, st, groups, env);
+        }
+        // Lookups of lanes no trace here follows (a patch's other batch).
+        env.samples.clear();
+    }
+}
+
+/// The lanes `traces` follow.
+pub(crate) fn traced_lanes(traces: &[LaneTrace]) -> LaneMask {
+    traces.iter().fold(0, |m, t| m | t.bit())
+}
+
 /// The environment of a traced run: every call goes to `inner`; texture lookups of the
-/// traced lane are recorded too (with the LOD the environment computes for them).
+/// traced lanes are recorded too (with the LOD the environment computes for them).
 pub(crate) struct TracingEnv<'a, E: ?Sized> {
     pub inner: &'a mut E,
-    pub lane: usize,
-    pub samples: Vec<TexSample>,
+    /// The lanes whose lookups are recorded.
+    pub lanes: LaneMask,
+    /// This instruction's lookups: (lane, lookup).
+    pub samples: Vec<(usize, TexSample)>,
 }
 
 impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         self.inner.texture(call, out)?;
-        let l = self.lane;
-        if l < MAX_LANES && call.lanes & (1 << l) != 0 {
-            let implicit = matches!(call.op, TexOp::Sample | TexOp::Bias | TexOp::Proj)
-                && call.stage == crate::ir::Stage::Fragment;
-            let lod = if implicit {
-                let mut q = [[0u32; MAX_LANES]; 4];
-                let query = TexCall {
-                    op: TexOp::QueryLod,
-                    dtype: crate::ir::DataType::F32,
-                    ..*call
-                };
-                self.inner
-                    .texture(&query, &mut q)
-                    .ok()
-                    .map(|()| [f32::from_bits(q[0][l]), f32::from_bits(q[1][l])])
-            } else {
-                None
+        let traced = call.lanes & self.lanes;
+        if traced == 0 {
+            return Ok(());
+        }
+        let implicit = matches!(call.op, TexOp::Sample | TexOp::Bias | TexOp::Proj)
+            && call.stage == crate::ir::Stage::Fragment;
+        let lod = if implicit {
+            let mut q = [[0u32; MAX_LANES]; 4];
+            let query = TexCall {
+                op: TexOp::QueryLod,
+                dtype: crate::ir::DataType::F32,
+                ..*call
             };
-            self.samples.push(TexSample {
-                op: call.op,
-                unit: call.unit,
-                target: call.target,
-                coord: std::array::from_fn(|c| call.coord[c][l]),
-                lod,
-                texel: std::array::from_fn(|c| out[c][l]),
-            });
+            self.inner.texture(&query, &mut q).ok().map(|()| q)
+        } else {
+            None
+        };
+        for l in (0..MAX_LANES).filter(|l| traced & (1 << l) != 0) {
+            self.samples.push((
+                l,
+                TexSample {
+                    op: call.op,
+                    unit: call.unit,
+                    target: call.target,
+                    coord: std::array::from_fn(|c| call.coord[c][l]),
+                    lod: lod.map(|q| [f32::from_bits(q[0][l]), f32::from_bits(q[1][l])]),
+                    texel: std::array::from_fn(|c| out[c][l]),
+                },
+            ));
         }
         Ok(())
     }
