@@ -362,4 +362,25 @@ fn trace_prints_text_or_json_and_refuses_pixels_outside() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("outside the 8x8 framebuffer"));
+    // --stage all: the vertex and geometry invocations behind the primitive.
+    let o = glemu()
+        .arg("trace")
+        .arg(data("trace_stages.shader_test"))
+        .args(["1", "1", "--stage", "all", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let stages: Vec<&str> = v["draws"][0]["primitives"][0]["invocations"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|i| i["stage"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(stages, ["vertex", "vertex", "vertex", "geometry"], "{v:#}");
+    let o = glemu()
+        .arg("trace")
+        .arg(&scene)
+        .args(["1", "1", "--stage", "pixel"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -254,7 +254,17 @@ mod tests {
             ),
             ("bench", &["--frames", "--warmup", "--threads"]),
             ("info", &["--json"]),
-            ("trace", &["--sample", "--draw", "--stage", "--json"]),
+            (
+                "trace",
+                &[
+                    "--sample",
+                    "--draw",
+                    "--stage",
+                    "--json",
+                    "tess_eval",
+                    "all",
+                ],
+            ),
         ] {
             let (code, out, _) = run(&[sub, "--help"]);
             assert_eq!(code, 0, "{sub}");

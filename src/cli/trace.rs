@@ -12,7 +12,8 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Trace the fragments of one pixel through a scene's fragment program.
+/// Trace one pixel: its fragments through the fragment program, and with --stage the
+/// invocations of earlier stages that made their primitives.
 ///
 /// Runs the scene; for every draw whose fragments reach pixel (X, Y) it prints each
 /// fragment program invocation there: the inputs, every executed instruction with its
@@ -26,12 +27,19 @@ use std::sync::Arc;
 /// and last the value stored at the pixel. Fragments an early depth or stencil test
 /// rejects before the program runs are listed with those tests and no program steps.
 ///
+/// With --stage (vertex, tess_control, tess_eval, geometry or all), each draw first
+/// shows the primitives whose fragments reach the pixel, each with its vertices'
+/// result.position and the invocations that made it, printed the same way (inputs,
+/// steps, outputs): the vertex program for each of its vertices, every control
+/// invocation of its patch, the evaluation program for each of its generated vertices,
+/// the geometry invocation that emitted it.
+///
 /// X and Y are window coordinates as in probes: (0, 0) is the bottom-left pixel. The
 /// traced batches run in the interpreter (the reference the compiled back end matches);
 /// the image is the one `glemu render` writes.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Examples:\n  glemu trace reftests/scenes/raster/blend_src_alpha.shader_test 20 30\n  glemu trace scene.shader_test 5 5 --draw 2 --json | jq '.draws[0].fragments[0].steps | length'"
+    after_help = "Examples:\n  glemu trace reftests/scenes/raster/blend_src_alpha.shader_test 20 30\n  glemu trace reftests/scenes/tessellation/tess_tri_equal_fill.shader_test 30 20 --stage all\n  glemu trace scene.shader_test 5 5 --draw 2 --json | jq '.draws[0].fragments[0].steps | length'"
 )]
 pub struct TraceArgs {
     /// The scene (.shader_test).
@@ -532,6 +540,13 @@ fn step_lines(step: &TraceStep, prog: &Program, text: &str, first_line: usize, s
             cc_text(&step.cc[0]),
             cc_text(&step.cc[1])
         );
+    }
+    match inst.op {
+        Opcode::Emit | Opcode::Emits => {
+            *s += "        emitted a vertex: the result registers as they stand\n";
+        }
+        Opcode::EndPrim => *s += "        ended the output primitive\n",
+        _ => {}
     }
     if step.killed && inst.op == Opcode::Kil {
         *s += "        -> killed\n";

@@ -284,12 +284,19 @@ mod tests {
     use super::*;
     use crate::assemble;
     use crate::exec::NullEnv;
+    use crate::exec::{LaneTrace, TraceOperand};
     use crate::ir::{Stage, VaryingSlot};
     use std::sync::Arc;
 
     /// Runs `body` as a control program with `n` output vertices over one patch; returns
     /// result.attrib[0].x of every vertex (as f32) and the patch's outer level 0.
     fn run(n: usize, body: &str) -> (Vec<f32>, f32) {
+        let (v, outer, _) = run_traced(n, body, false);
+        (v, outer)
+    }
+
+    /// [`run`], with every invocation traced when `traced`.
+    fn run_traced(n: usize, body: &str, traced: bool) -> (Vec<f32>, f32, Vec<Vec<LaneTrace>>) {
         let text = format!("!!NVtcp5.0\nVERTICES_OUT {n};\n{body}\nEND\n");
         let p =
             Arc::new(assemble(&text, Some(Stage::TessControl)).unwrap_or_else(|e| panic!("{e}")));
@@ -316,8 +323,15 @@ mod tests {
                 }
             }
         }
-        ex.run_patch(&mut states, n, &params, &mut NullEnv)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let mut traces: Vec<Vec<LaneTrace>> = (0..states.len())
+            .map(|b| (0..lanes_of(b, n)).map(LaneTrace::new).collect())
+            .collect();
+        if traced {
+            ex.run_patch_traced(&mut states, n, &params, &mut NullEnv, &mut traces)
+        } else {
+            ex.run_patch(&mut states, n, &params, &mut NullEnv)
+        }
+        .unwrap_or_else(|e| panic!("{e}"));
         let slot = |s| {
             p.outputs
                 .iter()
@@ -332,7 +346,7 @@ mod tests {
             })
             .collect();
         let outer = slot(VaryingSlot::TessOuter(0)).map_or(0.0, |k| states[0].output_f32(k, 0)[0]);
-        (verts, outer)
+        (verts, outer, traces)
     }
 
     const ID: &str = "INT TEMP id;\nTEMP t;\nMOV.S id, primitive.invocation.x;\nI2F t.x, id.x;\n";
@@ -454,5 +468,32 @@ mod tests {
         let want: Vec<f32> = (0..32).map(|i| 100.0 + (31 - i) as f32).collect();
         assert_eq!(v, want);
         assert_eq!(outer, 100.0);
+    }
+
+    #[test]
+    fn a_traced_patch_runs_as_the_untraced_one_and_follows_every_invocation() {
+        let body = format!(
+            "{ID}ATTRIB o[] = {{ vertex.out.attrib[0] }};\nINT TEMP n;\n\
+             MOV result.attrib[0].y, t.x;\n\
+             SUB.S n.x, 31, id.x;\n\
+             ADD result.attrib[0].x, o[n.x][0].y, 0;\n"
+        );
+        let (plain, _, _) = run_traced(32, &body, false);
+        let (traced, _, traces) = run_traced(32, &body, true);
+        assert_eq!(plain, traced);
+        // Invocation 0 (batch 0) read invocation 31's y; invocation 31 (batch 1, lane 15)
+        // read invocation 0's.
+        for (b, lane, read) in [(0, 0, 31.0f32), (1, 15, 0.0)] {
+            let last = traces[b][lane].steps.last().expect("steps");
+            assert_eq!(
+                last.reads.first(),
+                Some(&TraceOperand::Value {
+                    bits: [u64::from(read.to_bits()); 4],
+                    wide: false
+                }),
+                "batch {b} lane {lane}"
+            );
+        }
+        assert!(traces.iter().flatten().all(|t| t.steps.len() == 5));
     }
 }
