@@ -337,8 +337,6 @@ impl<'a> ProgramShader<'a> {
                     .map_or([0; 4], |r| std::array::from_fn(|c| r[c][lane]))
             })
             .collect();
-        let mut pos = [[0u32; LANES]; 4];
-        batch.position(&mut pos);
         let mut lt = glemu_programs::exec::LaneTrace::new(lane);
         let r = self
             .fp
@@ -348,11 +346,6 @@ impl<'a> ProgramShader<'a> {
             .map(|i| s.ls.output_lane(i, lane))
             .collect();
         trace.push(crate::trace::TracedFragment {
-            primitive: batch.primitive_ids()[lane],
-            sample: batch.sample_id().map(|ids| ids[lane]),
-            coverage: batch.coverage()[lane],
-            front: batch.front_facing(),
-            position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
             inputs,
             trace: lt,
             outputs,
@@ -363,10 +356,9 @@ impl<'a> ProgramShader<'a> {
                 .iter()
                 .map(|o| o.binding.clone())
                 .collect(),
-            fogged: None,
-            rejected_early: false,
             killed: s.ls.kill_mask() & (1 << lane) != 0,
             error: r.as_ref().err().map(|e| e.to_string()),
+            ..crate::trace::TracedFragment::of_lane(batch, lane)
         });
         r.map(drop)
     }
@@ -600,22 +592,9 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         let Some(lane) = t.lane_in(batch, lanes) else {
             return;
         };
-        let mut pos = [[0u32; LANES]; 4];
-        batch.position(&mut pos);
         t.push(crate::trace::TracedFragment {
-            primitive: batch.primitive_ids()[lane],
-            sample: batch.sample_id().map(|ids| ids[lane]),
-            coverage: batch.coverage()[lane],
-            front: batch.front_facing(),
-            position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
-            inputs: Vec::new(),
-            trace: glemu_programs::exec::LaneTrace::new(lane),
-            outputs: Vec::new(),
-            output_bindings: Vec::new(),
-            fogged: None,
             rejected_early: true,
-            killed: false,
-            error: None,
+            ..crate::trace::TracedFragment::of_lane(batch, lane)
         });
     }
 

@@ -81,6 +81,29 @@ pub struct TracedFragment {
     pub error: Option<String>,
 }
 
+impl TracedFragment {
+    /// Lane `lane` of `batch` before a program runs for it: where it is, nothing run.
+    pub(crate) fn of_lane(batch: &FragmentBatch<'_>, lane: usize) -> TracedFragment {
+        let mut pos = [[0u32; glemu_raster::LANES]; 4];
+        batch.position(&mut pos);
+        TracedFragment {
+            primitive: batch.primitive_ids()[lane],
+            sample: batch.sample_id().map(|ids| ids[lane]),
+            coverage: batch.coverage()[lane],
+            front: batch.front_facing(),
+            position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
+            inputs: Vec::new(),
+            trace: LaneTrace::new(lane),
+            outputs: Vec::new(),
+            output_bindings: Vec::new(),
+            fogged: None,
+            rejected_early: false,
+            killed: false,
+            error: None,
+        }
+    }
+}
+
 impl FragmentTrace {
     /// A trace of pixel (x, y).
     pub fn new(x: i32, y: i32, sample: Option<u32>) -> FragmentTrace {
@@ -201,22 +224,42 @@ pub const MAX_TRACED: usize = 4096;
 /// Which invocation of a stage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Invocation {
-    /// A vertex-program invocation: the vertex id it shaded.
-    Vertex { id: u32 },
-    /// Tessellation control invocation `invocation` of patch `patch`.
-    Control { patch: u32, invocation: u32 },
-    /// Tessellation evaluation of the patch's `point`-th generated vertex.
-    Eval { patch: u32, point: u32 },
-    /// Geometry-program invocation `invocation` for input primitive `primitive`.
-    Geometry { primitive: u32, invocation: u32 },
+    /// A vertex-program invocation.
+    Vertex {
+        /// The vertex id it shaded.
+        id: u32,
+    },
+    /// A tessellation control invocation.
+    Control {
+        /// The patch (its `primitive.id`).
+        patch: u32,
+        /// `primitive.invocation`: the output vertex it writes.
+        invocation: u32,
+    },
+    /// A tessellation evaluation invocation.
+    Eval {
+        /// The patch (its `primitive.id`).
+        patch: u32,
+        /// Which of the patch's generated vertices, in the tessellator's order.
+        point: u32,
+    },
+    /// A geometry-program invocation.
+    Geometry {
+        /// The input primitive (its index among the stage's input primitives).
+        primitive: u32,
+        /// `primitive.invocation` (INVOCATIONS).
+        invocation: u32,
+    },
 }
 
 /// One traced invocation of an earlier stage.
 #[derive(Clone, Debug)]
 pub struct TracedInvocation {
+    /// The stage it belongs to.
     pub stage: Stage,
     /// The draw's instance it ran for.
     pub instance: u32,
+    /// Which invocation of the stage.
     pub at: Invocation,
     /// The program that ran (to print its source lines).
     pub program: Arc<Program>,
@@ -236,6 +279,7 @@ pub struct TracedInvocation {
 /// stage's output vertices).
 #[derive(Clone, Debug, Default)]
 pub struct InstanceRecord {
+    /// The instance.
     pub instance: u32,
     /// Vertex-stage rows of the draw's vertices in draw order (its post-transform cache
     /// slots; restart kept).
@@ -260,6 +304,7 @@ pub struct StageRows {
     pub source: Vec<(u32, u32)>,
     /// The stage's input primitives (rows of the stage before), `per` vertices each.
     pub input: Vec<u32>,
+    /// Vertices per input primitive.
     pub per: usize,
 }
 
@@ -268,6 +313,7 @@ pub struct StageRows {
 pub struct FedPrimitive {
     /// The traced fragments (indices into the draw's) it produced.
     pub fragments: Vec<usize>,
+    /// The instance it belongs to.
     pub instance: u32,
     /// Its index among the instance's rasterized primitives.
     pub index: usize,

@@ -866,15 +866,7 @@ fn finish_batch<S: FragmentShader>(
         return Ok(0);
     }
     w.out.kill = 0;
-    let batch = FragmentBatch {
-        lanes: &w.lanes,
-        prims: prims.p,
-        attrs: *attrs,
-        uniform: prims.uniform,
-        info: ctx.info,
-        sample_pos: &ctx.sample_pos,
-        fb_height: ctx.fb_height,
-    };
+    let batch = fragment_batch(ctx, &w.lanes, prims, attrs);
     ctx.shader.shade(&mut w.scratch, &batch, &mut w.out)?;
 
     let ms = &ctx.state.multisample;
@@ -1228,16 +1220,26 @@ fn report_rejected<S: FragmentShader>(
     if lanes.coverage.iter().all(|&c| c == 0) {
         return;
     }
-    let batch = FragmentBatch {
-        lanes: &lanes,
+    ctx.shader
+        .early_rejected(&fragment_batch(ctx, &lanes, prims, attrs));
+}
+
+/// The shader's view of lanes set up for quads of `prims`.
+fn fragment_batch<'a, S: FragmentShader>(
+    ctx: &'a DrawCtx<'_, S>,
+    lanes: &'a LaneData,
+    prims: &Quads<'a>,
+    attrs: &[&'a [crate::setup::AttrPlane]; 4],
+) -> FragmentBatch<'a> {
+    FragmentBatch {
+        lanes,
         prims: prims.p,
         attrs: *attrs,
         uniform: prims.uniform,
         info: ctx.info,
         sample_pos: &ctx.sample_pos,
         fb_height: ctx.fb_height,
-    };
-    ctx.shader.early_rejected(&batch);
+    }
 }
 
 #[cfg(test)]
