@@ -2,7 +2,7 @@
 //! PK2H/PK2US/PK4B/PK4UB and their unpacks, PK64/UP64.
 
 use super::env::Env;
-use super::error::ExecErrorKind;
+use super::error::{invariant, ExecErrorKind};
 use super::operand::{load32, load64, Wide};
 use super::run::{write32, write64, Group, Run};
 use super::{Vec4, MAX_LANES};
@@ -123,7 +123,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         Opcode::Cvt => {
             let (from, to, rounding) = match &inst.extra {
                 Extra::Convert { from, to, rounding } => (*from, *to, *rounding),
-                _ => return Err(malformed("CVT without its storage types")),
+                _ => return Err(invariant("CVT without its storage types")),
             };
             // An F16 operand is raw bits; every other type loads as its register type
             // (which sign- or zero-extends 32-bit registers and keeps 64-bit ones).
@@ -214,7 +214,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             };
             write32(run, g, inst, rt, r, None)
         }
-        _ => Err(malformed("not a conversion")),
+        _ => Err(invariant("not a conversion")),
     }
 }
 

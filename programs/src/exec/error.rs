@@ -36,6 +36,16 @@ pub enum ExecErrorKind {
     BadState(String),
 }
 
+/// An invariant that [`crate::validate::validate`] guarantees for every program an
+/// [`super::Executor`] runs was found broken: a debug assertion in debug builds, and in
+/// release builds the instruction fails as malformed instead of reaching outside a
+/// register file or a table.
+#[cold]
+pub(crate) fn invariant(what: &str) -> ExecErrorKind {
+    debug_assert!(false, "a validated program broke an invariant: {what}");
+    ExecErrorKind::Malformed(what.to_string())
+}
+
 /// A run-time error at instruction `inst` (index into `Program::instructions`).
 ///
 /// ```

@@ -499,7 +499,7 @@ pub(crate) fn step<E: Env + ?Sized>(
     let inst = prog
         .instructions
         .get(g.pc as usize)
-        .ok_or_else(|| ExecErrorKind::Malformed("pc out of range".into()))?;
+        .ok_or_else(|| super::error::invariant("pc out of range"))?;
     use Opcode::*;
     run.prefetched.clear();
     let class = inst.op.class();

@@ -2,7 +2,7 @@
 //! PUSHA/POPA and the geometry instructions, with per-lane decisions splitting groups.
 
 use super::env::Env;
-use super::error::ExecErrorKind;
+use super::error::{invariant, ExecErrorKind};
 use super::operand::{cond_any, load32, resolve_index, store_address_vec};
 use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
 use super::{LaneMask, MAX_LANES};
@@ -17,7 +17,7 @@ fn malformed(m: &str) -> ExecErrorKind {
 fn flow_of(inst: &Inst) -> Res<(u32, Option<crate::ir::CondTest>)> {
     match &inst.extra {
         Extra::Flow { target, cond } => Ok((*target, *cond)),
-        _ => Err(malformed("flow instruction without a target")),
+        _ => Err(invariant("flow instruction without a target")),
     }
 }
 
@@ -79,7 +79,7 @@ fn loop_end(run_prog: &crate::ir::Program, start: u32) -> Res<u32> {
     let inst = run_prog
         .instructions
         .get(start as usize)
-        .ok_or_else(|| malformed("loop start out of range"))?;
+        .ok_or_else(|| invariant("loop start out of range"))?;
     flow_of(inst).map(|(t, _)| t)
 }
 
@@ -349,7 +349,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             store_address_vec(run.st, &acc, dst, &v)?;
             Ok(Next::Seq)
         }
-        _ => Err(malformed("not a flow instruction")),
+        _ => Err(invariant("not a flow instruction")),
     }
 }
 
@@ -373,13 +373,13 @@ fn cali<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
             array_index,
             cond,
         } => (*var, *array_index, *cond),
-        _ => return Err(malformed("CALI without a subroutine variable")),
+        _ => return Err(invariant("CALI without a subroutine variable")),
     };
     let sv = run
         .prog
         .subroutine_vars
         .get(var as usize)
-        .ok_or_else(|| malformed("CALI variable out of range"))?;
+        .ok_or_else(|| invariant("CALI variable out of range"))?;
     let pass = cond_any(run.st, &cond, g.mask);
     if pass == 0 {
         return Ok(Next::Seq);

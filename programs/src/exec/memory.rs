@@ -4,7 +4,7 @@
 //! counted, never touching host memory.
 
 use super::env::{Env, ImageCall, MemRegion};
-use super::error::ExecErrorKind;
+use super::error::{invariant, ExecErrorKind};
 use super::operand::{load32, load64, resolve_index, Raw, Wide};
 use super::run::{write32, write64, Group, Run};
 use super::{Vec4, MAX_LANES};
@@ -89,7 +89,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
             .prog
             .buffers
             .get(s.buffer as usize)
-            .ok_or_else(|| malformed("buffer variable out of range"))?;
+            .ok_or_else(|| invariant("buffer variable out of range"))?;
         let four = match var.kind {
             BufferKind::Buffer4 => true,
             BufferKind::Buffer => false,
@@ -167,7 +167,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
 fn mem_info(inst: &Inst) -> Res<&MemInfo> {
     match &inst.extra {
         crate::ir::Extra::Mem(m) => Ok(m),
-        _ => Err(malformed("memory instruction without memory info")),
+        _ => Err(invariant("memory instruction without memory info")),
     }
 }
 
@@ -233,7 +233,7 @@ fn targets<E: Env + ?Sized>(
         .prog
         .buffers
         .get(buffer as usize)
-        .ok_or_else(|| malformed("buffer variable out of range"))?;
+        .ok_or_else(|| invariant("buffer variable out of range"))?;
     let acc = run.access(g);
     let offsets = resolve_index(run.st, &acc, &s.index)?;
     let binds = binding_points(run.st, &acc, var, s)?;
@@ -264,7 +264,7 @@ fn shared_targets<E: Env + ?Sized>(
         .prog
         .buffers
         .get(buffer as usize)
-        .ok_or_else(|| malformed("shared variable out of range"))?;
+        .ok_or_else(|| invariant("shared variable out of range"))?;
     let acc = run.access(g);
     let offsets = resolve_index(run.st, &acc, &s.index)?;
     let (first, len) = (u64::from(var.first), var.len);
@@ -361,7 +361,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         Opcode::Atom => atom(run, g, inst),
         Opcode::Atomctr => atomctr(run, g, inst),
         Opcode::Loadim | Opcode::Storeim | Opcode::Atomim => image(run, g, inst),
-        _ => Err(malformed("not a memory instruction")),
+        _ => Err(invariant("not a memory instruction")),
     }
 }
 
@@ -560,7 +560,7 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     let m = mem_info(inst)?;
     let op = m
         .atom
-        .ok_or_else(|| malformed("ATOM without an operation"))?;
+        .ok_or_else(|| invariant("ATOM without an operation"))?;
     if m.ty.scalar == MemScalar::F16 {
         return atom_f16(run, g, inst, m, op);
     }
@@ -615,15 +615,15 @@ fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
     let m = mem_info(inst)?;
     let op = m
         .atom
-        .ok_or_else(|| malformed("ATOMCTR without an operation"))?;
+        .ok_or_else(|| invariant("ATOMCTR without an operation"))?;
     let MemSpace::Counter { counter } = m.space else {
-        return Err(malformed("ATOMCTR without a counter"));
+        return Err(invariant("ATOMCTR without a counter"));
     };
     let var = run
         .prog
         .counters
         .get(counter as usize)
-        .ok_or_else(|| malformed("counter variable out of range"))?;
+        .ok_or_else(|| invariant("counter variable out of range"))?;
     let acc = run.access(g);
     let idx = match inst.srcs.first() {
         Some(s) => resolve_index(run.st, &acc, &s.index)?,
@@ -684,16 +684,16 @@ fn image_coords(target: TexTarget, mut c: [i32; 4]) -> [i32; 4] {
 fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let MemSpace::Image { image } = m.space else {
-        return Err(malformed("image instruction without an image"));
+        return Err(invariant("image instruction without an image"));
     };
     let var = run
         .prog
         .images
         .get(image as usize)
-        .ok_or_else(|| malformed("image variable out of range"))?;
+        .ok_or_else(|| invariant("image variable out of range"))?;
     let target = m
         .target
-        .ok_or_else(|| malformed("image instruction without a target"))?;
+        .ok_or_else(|| invariant("image instruction without a target"))?;
     let rt = reg_type(m.ty.scalar);
     let acc = run.access(g);
     // Each lane's image unit: the variable's first, or the element its index selects.
@@ -759,7 +759,7 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
             _ => {
                 let op = m
                     .atom
-                    .ok_or_else(|| malformed("ATOMIM without an operation"))?;
+                    .ok_or_else(|| invariant("ATOMIM without an operation"))?;
                 let (x, y) = data
                     .as_ref()
                     .map_or((0, 0), |d| (u64::from(d[0][l]), u64::from(d[1][l])));

@@ -3,7 +3,7 @@
 //! conversion, saturation, reduced precision, condition-code updates and conditional
 //! write masks.
 
-use super::error::{ExecErrorKind, ExecStats};
+use super::error::{invariant, ExecErrorKind, ExecStats};
 use super::state::{LaneState, RegFile, CF, OF, SF, ZF};
 use super::{LaneMask, Vec4, MAX_LANES};
 use crate::ir::{
@@ -43,7 +43,7 @@ pub(crate) fn index_reg(st: &LaneState, acc: &Access, reg: IndexReg) -> Res<Ints
             let a = st
                 .address
                 .get(reg as usize)
-                .ok_or_else(|| malformed("address register out of range"))?;
+                .ok_or_else(|| invariant("address register out of range"))?;
             out = a[(comp & 3) as usize];
         }
         IndexReg::Temp { reg, comp } => {
@@ -51,7 +51,7 @@ pub(crate) fn index_reg(st: &LaneState, acc: &Access, reg: IndexReg) -> Res<Ints
                 .temps
                 .lo
                 .get(reg as usize)
-                .ok_or_else(|| malformed("index temp out of range"))?;
+                .ok_or_else(|| invariant("index temp out of range"))?;
             for (o, v) in out.iter_mut().zip(t[(comp & 3) as usize].iter()) {
                 *o = *v as i32;
             }
@@ -61,7 +61,7 @@ pub(crate) fn index_reg(st: &LaneState, acc: &Access, reg: IndexReg) -> Res<Ints
                 .inputs
                 .lo
                 .get(slot as usize)
-                .ok_or_else(|| malformed("index input out of range"))?;
+                .ok_or_else(|| invariant("index input out of range"))?;
             for (o, v) in out.iter_mut().zip(t[(comp & 3) as usize].iter()) {
                 *o = *v as i32;
             }
@@ -720,7 +720,7 @@ fn dst_file(st: &mut LaneState, file: File) -> Res<&mut RegFile> {
     match file {
         File::Temp => Ok(&mut st.temps),
         File::Output => Ok(&mut st.outputs),
-        _ => Err(malformed("destination is not a temp or output")),
+        _ => Err(invariant("destination is not a temp or output")),
     }
 }
 

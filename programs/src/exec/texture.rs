@@ -2,7 +2,7 @@
 //! distinct texture unit when the unit is indexed), with SoA operands.
 
 use super::env::{Env, InterpCall, InterpKind, TexCall, TexOffsets, TexOp};
-use super::error::{ExecErrorKind, ExecStats};
+use super::error::{invariant, ExecErrorKind, ExecStats};
 use super::operand::{index_reg, load32, load_raw, resolve_index, shape32, Raw};
 use super::run::{write32, Group, Run};
 use super::{LaneMask, Vec4, MAX_LANES};
@@ -132,9 +132,9 @@ pub(crate) fn sample<E: Env + ?Sized>(
 pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let info = match &inst.extra {
         Extra::Tex(t) => t,
-        _ => return Err(malformed("texture instruction without texture info")),
+        _ => return Err(invariant("texture instruction without texture info")),
     };
-    let op = tex_op(inst.op).ok_or_else(|| malformed("not a texture instruction"))?;
+    let op = tex_op(inst.op).ok_or_else(|| invariant("not a texture instruction"))?;
     let (coord_ty, extra_ty) = operand_types(op);
     let acc = run.access(g);
     let coord = match inst.srcs.first() {
@@ -212,7 +212,7 @@ pub(crate) fn interpolate<E: Env + ?Sized>(
         .first()
         .ok_or_else(|| malformed("missing source operand"))?;
     if attr.file != File::Input {
-        return Err(malformed("interpolation of a non-attribute"));
+        return Err(invariant("interpolation of a non-attribute"));
     }
     let kind = match inst.op {
         Opcode::Ipac => InterpKind::Centroid,
