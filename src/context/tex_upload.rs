@@ -98,12 +98,7 @@ impl Context {
             return Ok(());
         };
         glemu_textures::upload::check(&px, size[0], size[1], size[2], fmt).map_err(from_unpack)?;
-        let (o, _, _) = self.bound_texture_mut(target)?;
-        let img = o
-            .image
-            .as_mut()
-            .ok_or_else(|| Error::invalid_operation("the texture has no image to update"))?;
-        Arc::make_mut(img)
+        self.bound_image_mut(target)?
             .upload(level, poff, psize, &px)
             .map_err(from_unpack)?;
         self.refresh_bound_fbos();
@@ -154,16 +149,22 @@ impl Context {
         psize: [u32; 3],
         texels: &[[u32; 4]],
     ) -> Result<()> {
+        self.bound_image_mut(target)?
+            .write_texels(level, poff, psize, texels)
+            .map_err(from_tex)?;
+        self.refresh_bound_fbos();
+        Ok(())
+    }
+
+    /// The image of the texture bound to `target`, to be written (copied first if a
+    /// draw still shares it).
+    fn bound_image_mut(&mut self, target: u32) -> Result<&mut glemu_textures::Texture> {
         let (o, _, _) = self.bound_texture_mut(target)?;
         let img = o
             .image
             .as_mut()
             .ok_or_else(|| Error::invalid_operation("the texture has no image to update"))?;
-        Arc::make_mut(img)
-            .write_texels(level, poff, psize, texels)
-            .map_err(from_tex)?;
-        self.refresh_bound_fbos();
-        Ok(())
+        Ok(Arc::make_mut(img))
     }
 
     /// `glCompressedTexImage2D/3D`: defines level `level` of the bound texture from
