@@ -242,6 +242,33 @@ fn integer_values_are_shown_as_integers() {
     );
 }
 
+/// A draw after the scene's fragment program is disabled runs fixed-function fragment
+/// processing (a generated program): its fragment is shown as that, not with the scene
+/// program's source lines, and its colour output is what the pixel stores.
+#[test]
+fn each_fragment_is_shown_with_the_program_that_ran_for_it() {
+    let text = "[require]\nSIZE 8 8\n[fragment program]\n!!ARBfp1.0\nMOV result.color, {0, 1, 0, 1};\nEND\n\
+        [test]\ndraw rect -1 -1 2 2\ndisable GL_FRAGMENT_PROGRAM_ARB\ncolor 1 0 0 1\ndraw rect -1 -1 2 2\n";
+    let t = trace_scene(text, &root(), 2, 2, None, None).expect("trace");
+    let fragments: Vec<_> = t.fragments().collect();
+    assert_eq!(fragments.len(), 2);
+    assert_ne!(
+        fragments[0].program.as_deref(),
+        fragments[1].program.as_deref(),
+        "the two draws ran different fragment programs"
+    );
+    let s = to_text(&t, "s");
+    let second = &s[s.find("draw 2").expect("second draw")..];
+    assert!(s.contains("MOV result.color, {0, 1, 0, 1};"), "{s}");
+    assert!(
+        second.contains("fixed-function fragment processing")
+            && !second.contains("MOV result.color, {0, 1, 0, 1};"),
+        "{s}"
+    );
+    assert_eq!(t.final_color, [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(t.last_color_output(), Some([1.0, 0.0, 0.0, 1.0]));
+}
+
 const ALL: [Stage; 5] = [
     Stage::Vertex,
     Stage::TessControl,

@@ -347,6 +347,7 @@ impl<'a> ProgramShader<'a> {
             .collect();
         trace.push(crate::trace::TracedFragment {
             inputs,
+            program: Some(self.fp.program.clone()),
             trace: lt,
             outputs,
             output_bindings: self

@@ -62,6 +62,10 @@ pub struct TracedFragment {
     pub position: [f32; 4],
     /// Each program input slot's value (raw bits), in `Program::inputs` order.
     pub inputs: Vec<[u32; 4]>,
+    /// The fragment program that ran (a scene may switch programs between draws, and
+    /// fixed-function fragment processing runs a generated one); None when the early
+    /// tests rejected the fragment.
+    pub program: Option<Arc<Program>>,
     /// What the program did.
     pub trace: LaneTrace,
     /// Each program output slot after the run (raw bits).
@@ -93,6 +97,7 @@ impl TracedFragment {
             front: batch.front_facing(),
             position: std::array::from_fn(|c| f32::from_bits(pos[c][lane])),
             inputs: Vec::new(),
+            program: None,
             trace: LaneTrace::new(lane),
             outputs: Vec::new(),
             output_bindings: Vec::new(),

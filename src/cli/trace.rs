@@ -103,7 +103,6 @@ pub struct TraceResult {
     draws: Vec<DrawRecord>,
     /// The stored value at the pixel after the scene.
     pub final_color: [f32; 4],
-    program: Option<(Program, String, usize)>,
     /// Every program of the scene, assembled, with its text and first scene line (to
     /// print the source of earlier stages' steps).
     programs: Vec<(Program, String, usize)>,
@@ -134,20 +133,19 @@ impl TraceResult {
     /// killed, as floats: what the pixel receives when nothing after it (tests, blending,
     /// a later draw) changes it.
     pub fn last_color_output(&self) -> Option<[f32; 4]> {
-        let (prog, _, _) = self.program.as_ref()?;
-        let slot = prog.outputs.iter().position(|o| {
+        let f = self
+            .fragments()
+            .filter(|f| !f.killed && !f.rejected_early)
+            .last()?;
+        let slot = f.output_bindings.iter().position(|b| {
             matches!(
-                o.binding,
+                b,
                 glemu_programs::ir::OutputBinding::FragColor {
                     target: 0,
                     index: 0
                 }
             )
         })?;
-        let f = self
-            .fragments()
-            .filter(|f| !f.killed && !f.rejected_early)
-            .last()?;
         f.outputs.get(slot).map(|v| v.map(f32::from_bits))
     }
 }
@@ -254,15 +252,6 @@ pub fn trace_scene_stages(
             "pixel ({x}, {y}) is outside the {w}x{h} framebuffer"
         ));
     }
-    let program = sc
-        .programs
-        .iter()
-        .find(|p| p.stage == Stage::Fragment)
-        .and_then(|p| {
-            glemu_programs::assemble_with(&p.text, Some(Stage::Fragment), &crate::caps::LIMITS)
-                .ok()
-                .map(|prog| (prog, p.text.clone(), p.first_line))
-        });
     let programs: Vec<(Program, String, usize)> = sc
         .programs
         .iter()
@@ -343,7 +332,6 @@ pub fn trace_scene_stages(
     Ok(TraceResult {
         draws,
         final_color,
-        program,
         programs,
         stages: stages.to_vec(),
         scene_lines: text.lines().map(str::to_string).collect(),
@@ -701,7 +689,7 @@ pub fn to_text(t: &TraceResult, scene: &str) -> String {
                 }
                 continue;
             }
-            let Some((prog, text, first)) = &t.program else {
+            let Some((prog, text, first)) = fragment_source(t, f) else {
                 s += "    (fixed-function fragment processing: no program to trace)\n";
                 if let Some(c) = &f.fogged {
                     s += &format!("    after fog: colour {}\n", vec4_text(c));
@@ -818,6 +806,15 @@ fn steps_json(steps: &[TraceStep], program: Option<&(Program, String, usize)>) -
             })
         })
         .collect()
+}
+
+/// The scene's fragment program that ran for `f` (draws may switch programs); None for
+/// fixed-function fragment processing, which runs a generated program with no source.
+fn fragment_source<'a>(
+    t: &'a TraceResult,
+    f: &TracedFragment,
+) -> Option<&'a (Program, String, usize)> {
+    source_of(t, f.program.as_deref()?)
 }
 
 /// The scene program that ran as `prog` (to show source lines), if any.
@@ -970,7 +967,7 @@ pub fn to_json(t: &TraceResult, scene: &str) -> Value {
                         DrawOps::Replayed { fragments, .. } => fragments.get(i).map(ops_json),
                         DrawOps::NotReplayed(_) => None,
                     };
-                    let steps = steps_json(&f.trace.steps, t.program.as_ref());
+                    let steps = steps_json(&f.trace.steps, fragment_source(t, f));
                     json!({
                         "ops": ops,
                         "primitive": f.primitive, "sample": f.sample, "coverage": f.coverage,
