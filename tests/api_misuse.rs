@@ -608,6 +608,24 @@ const CASES: &[Case] = &[
         },
     ),
     (
+        "typed read back past the buffer's end",
+        GlError::InvalidValue,
+        |c| {
+            buffer_with(c, 16);
+            c.get_buffer_sub_data_as::<[f32; 4]>(gl::ARRAY_BUFFER, 4, 1)
+                .map(|_| ())
+        },
+    ),
+    (
+        "typed read back of a count that overflows the range",
+        GlError::InvalidValue,
+        |c| {
+            buffer_with(c, 16);
+            c.get_buffer_sub_data_as::<[f32; 4]>(gl::ARRAY_BUFFER, 0, usize::MAX)
+                .map(|_| ())
+        },
+    ),
+    (
         "sub data into a mapped range",
         GlError::InvalidOperation,
         |c| {

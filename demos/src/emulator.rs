@@ -178,11 +178,7 @@ impl Emulator {
     pub fn overdraw(&self, ctx: &mut Context) -> Result<Vec<u32>> {
         ctx.bind_buffer(gl::SHADER_STORAGE_BUFFER, self.objects.overdraw)?;
         let (w, h) = self.size;
-        let bytes = ctx.get_buffer_sub_data(gl::SHADER_STORAGE_BUFFER, 0, u64::from(w * h * 4))?;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect())
+        Ok(ctx.get_buffer_sub_data_as(gl::SHADER_STORAGE_BUFFER, 0, (w * h) as usize)?)
     }
 }
 
@@ -282,8 +278,8 @@ impl Demo for Emulator {
         ctx.bind_vertex_array(0)?;
 
         ctx.bind_buffer(gl::ATOMIC_COUNTER_BUFFER, o.counter)?;
-        let c = ctx.get_buffer_sub_data(gl::ATOMIC_COUNTER_BUFFER, 0, 4)?;
-        self.fragments = c.first_chunk::<4>().map_or(0, |b| u32::from_le_bytes(*b));
+        let c: Vec<u32> = ctx.get_buffer_sub_data_as(gl::ATOMIC_COUNTER_BUFFER, 0, 1)?;
+        self.fragments = c.first().copied().unwrap_or(0);
         Ok(())
     }
 

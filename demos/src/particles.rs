@@ -92,17 +92,7 @@ impl Particles {
     /// The current state buffer's particles (position + age, velocity + seed).
     pub fn state(&self, ctx: &mut Context) -> Result<Vec<[[f32; 4]; 2]>> {
         ctx.bind_buffer(gl::ARRAY_BUFFER, self.buffers[self.current])?;
-        let bytes = ctx.get_buffer_sub_data(gl::ARRAY_BUFFER, 0, (self.count * 32) as u64)?;
-        Ok(bytes
-            .chunks_exact(32)
-            .map(|p| {
-                let f = |k: usize| {
-                    let b = &p[4 * k..4 * k + 4];
-                    f32::from_le_bytes([b[0], b[1], b[2], b[3]])
-                };
-                [[f(0), f(1), f(2), f(3)], [f(4), f(5), f(6), f(7)]]
-            })
-            .collect())
+        Ok(ctx.get_buffer_sub_data_as(gl::ARRAY_BUFFER, 0, self.count)?)
     }
 
     fn build(&mut self, ctx: &mut Context) -> Result<()> {

@@ -599,6 +599,35 @@ impl Context {
         Ok(out)
     }
 
+    /// [`get_buffer_sub_data`](Self::get_buffer_sub_data) as `count` values of `T` (any
+    /// `bytemuck::Pod`: `u32`, `f32`, `[f32; 4]`, `glam::Vec4`, ...) read from byte
+    /// `offset`: typed data out, as `buffer_data` takes typed data in. A range past the
+    /// buffer's end is `INVALID_VALUE`, as for the byte call.
+    ///
+    /// ```
+    /// use glemu::{gl, Context};
+    /// let mut ctx = Context::new(4, 4).unwrap();
+    /// ctx.bind_buffer(gl::ARRAY_BUFFER, 1).unwrap();
+    /// ctx.buffer_data(gl::ARRAY_BUFFER, &[1.5f32, -2.0, 7.0], gl::STATIC_DRAW).unwrap();
+    /// let v: Vec<f32> = ctx.get_buffer_sub_data_as(gl::ARRAY_BUFFER, 4, 2).unwrap();
+    /// assert_eq!(v, [-2.0, 7.0]);
+    /// assert!(ctx.get_buffer_sub_data_as::<[f32; 4]>(gl::ARRAY_BUFFER, 0, 1).is_err());
+    /// ```
+    pub fn get_buffer_sub_data_as<T: bytemuck::Pod>(
+        &self,
+        target: u32,
+        offset: u64,
+        count: usize,
+    ) -> Result<Vec<T>> {
+        let len = (count as u64)
+            .checked_mul(std::mem::size_of::<T>() as u64)
+            .ok_or_else(|| {
+                Error::invalid_value(format!("{count} values overflow a buffer range"))
+            })?;
+        let bytes = self.get_buffer_sub_data(target, offset, len)?;
+        Ok(bytemuck::pod_collect_to_vec(&bytes))
+    }
+
     /// `glGetBufferParameteriv(BUFFER_SIZE)`.
     ///
     /// ```
