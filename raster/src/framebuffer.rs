@@ -210,58 +210,37 @@ impl Framebuffer {
             .ok_or_else(|| RasterError::Invalid(format!("colour attachment {rt}")))?;
         let nw = format.words();
         let keep = channel_keep_masks(format, mask);
-        let (x0, y0, x1, y1) = self.clear_region(scissor);
-        let ns = self.samples as usize;
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let Some(base) = self.sample_index(x, y) else {
-                    continue;
-                };
-                let plane = &mut self.colors[rt].data;
-                for s in 0..ns {
-                    let o = (base + s) * nw;
-                    if let Some(dst) = plane.get_mut(o..o + nw) {
-                        for i in 0..nw {
-                            dst[i] = (dst[i] & keep[i]) | (words[i] & !keep[i]);
-                        }
-                    }
+        let region = self.clear_region(scissor);
+        let per_pixel = self.samples as usize * nw;
+        let layout = (self.tiles_x, per_pixel);
+        let plane = &mut self.colors[rt].data;
+        fill_region(plane, layout, region, |run| {
+            for dst in run.chunks_exact_mut(nw) {
+                for i in 0..nw {
+                    dst[i] = (dst[i] & keep[i]) | (words[i] & !keep[i]);
                 }
             }
-        }
+        });
         Ok(())
     }
 
     /// Clears depth to `d` (clamped to [0, 1]) within `scissor`.
     pub fn clear_depth(&mut self, d: f32, scissor: Option<Rect>) {
         let v = encode_depth(self.depth_format, d);
-        let (x0, y0, x1, y1) = self.clear_region(scissor);
-        let ns = self.samples as usize;
-        for y in y0..y1 {
-            for x in x0..x1 {
-                if let Some(base) = self.sample_index(x, y) {
-                    if let Some(s) = self.depth.get_mut(base..base + ns) {
-                        s.fill(v);
-                    }
-                }
-            }
-        }
+        let region = self.clear_region(scissor);
+        let layout = (self.tiles_x, self.samples as usize);
+        fill_region(&mut self.depth, layout, region, |run| run.fill(v));
     }
 
     /// Clears stencil to `value` under `write_mask` within `scissor`.
     pub fn clear_stencil(&mut self, value: u8, write_mask: u8, scissor: Option<Rect>) {
-        let (x0, y0, x1, y1) = self.clear_region(scissor);
-        let ns = self.samples as usize;
-        for y in y0..y1 {
-            for x in x0..x1 {
-                if let Some(base) = self.sample_index(x, y) {
-                    if let Some(s) = self.stencil.get_mut(base..base + ns) {
-                        for v in s {
-                            *v = (*v & !write_mask) | (value & write_mask);
-                        }
-                    }
-                }
+        let region = self.clear_region(scissor);
+        let layout = (self.tiles_x, self.samples as usize);
+        fill_region(&mut self.stencil, layout, region, |run| {
+            for v in run {
+                *v = (*v & !write_mask) | (value & write_mask);
             }
-        }
+        });
     }
 
     /// Stored words of sample `s` of pixel (x, y) in attachment `rt`: f32 bits for float
@@ -639,9 +618,125 @@ pub fn decode_depth(format: DepthFormat, v: u32) -> f32 {
     }
 }
 
+/// Applies `f` to every run of `region`'s pixels (x0, y0, x1, y1, half-open) in a plane
+/// stored tile by tile (`layout` = tiles per row, elements per pixel): one run per tile
+/// row, the tiles in parallel on the current rayon pool. Each element is written by `f`
+/// exactly as a pixel-by-pixel walk would, so the bytes do not depend on the pool's size,
+/// and the padding of edge tiles (outside the framebuffer) is left as it is.
+fn fill_region<T: Send>(
+    data: &mut [T],
+    (tiles_x, per_pixel): (usize, usize),
+    (x0, y0, x1, y1): (u32, u32, u32, u32),
+    f: impl Fn(&mut [T]) + Sync,
+) {
+    use rayon::prelude::*;
+    let (x0, y0, x1, y1) = (x0 as usize, y0 as usize, x1 as usize, y1 as usize);
+    if x0 >= x1 || y0 >= y1 || per_pixel == 0 || tiles_x == 0 {
+        return;
+    }
+    data.par_chunks_mut(TILE * TILE * per_pixel)
+        .enumerate()
+        .for_each(|(t, tile)| {
+            let (tx, ty) = ((t % tiles_x) * TILE, (t / tiles_x) * TILE);
+            let (xa, xb) = (x0.max(tx), x1.min(tx + TILE));
+            let (ya, yb) = (y0.max(ty), y1.min(ty + TILE));
+            if xa >= xb || ya >= yb {
+                return;
+            }
+            for y in ya..yb {
+                let start = ((y - ty) * TILE + (xa - tx)) * per_pixel;
+                if let Some(run) = tile.get_mut(start..start + (xb - xa) * per_pixel) {
+                    f(run);
+                }
+            }
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clears_by_tile_runs_touch_exactly_the_scissored_pixels() {
+        // Framebuffers not a whole number of tiles, scissors across tile edges and past
+        // the framebuffer: every sample of every pixel checked against the rectangle.
+        for (w, h, samples) in [(150u32, 70u32, 2u32), (64, 64, 1), (1, 130, 4)] {
+            for r in [
+                Rect {
+                    x: 60,
+                    y: 5,
+                    width: 10,
+                    height: 70,
+                },
+                Rect {
+                    x: -5,
+                    y: -5,
+                    width: 400,
+                    height: 3,
+                },
+                Rect {
+                    x: 63,
+                    y: 63,
+                    width: 2,
+                    height: 2,
+                },
+                Rect {
+                    x: 10,
+                    y: 10,
+                    width: 0,
+                    height: 5,
+                },
+            ] {
+                let mut fb = Framebuffer::new(
+                    w,
+                    h,
+                    samples,
+                    &[ColorFormat::Rgba8Unorm],
+                    DepthFormat::D24S8,
+                )
+                .unwrap_or_else(|e| panic!("{e}"));
+                fb.clear_color(0, [1.0, 0.0, 0.0, 1.0], None, [true; 4], false)
+                    .unwrap_or(());
+                fb.clear_depth(1.0, None);
+                fb.clear_stencil(0x11, 0xff, None);
+                fb.clear_color(
+                    0,
+                    [0.0, 1.0, 1.0, 0.0],
+                    Some(r),
+                    [false, true, false, true],
+                    false,
+                )
+                .unwrap_or(());
+                fb.clear_depth(0.5, Some(r));
+                fb.clear_stencil(0xab, 0x0f, Some(r));
+                for y in 0..h {
+                    for x in 0..w {
+                        let inside = i64::from(x) >= i64::from(r.x)
+                            && i64::from(x) < i64::from(r.x) + i64::from(r.width)
+                            && i64::from(y) >= i64::from(r.y)
+                            && i64::from(y) < i64::from(r.y) + i64::from(r.height);
+                        let (c, d, st) = match inside {
+                            true => ([1.0, 1.0, 0.0, 0.0], 0.5, 0x1b),
+                            false => ([1.0, 0.0, 0.0, 1.0], 1.0, 0x11),
+                        };
+                        for s in 0..samples {
+                            assert_eq!(
+                                fb.read_sample(0, x, y, s),
+                                Some(c),
+                                "{w}x{h} {r:?} ({x}, {y})"
+                            );
+                            let got = fb.read_depth(x, y, s).unwrap_or(f32::NAN);
+                            assert!(
+                                (got - d).abs() < 1e-6,
+                                "{w}x{h} {r:?} ({x}, {y}) depth {got}"
+                            );
+                            assert_eq!(fb.read_stencil(x, y, s), Some(st));
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn clear_respects_scissor_and_mask() {
