@@ -656,6 +656,21 @@ fn fill_region<T: Send>(
 mod tests {
     use super::*;
 
+    /// Clears attachment 0 to opaque red, then writes green 1 and alpha 0 within `r`
+    /// (red and blue masked off): (1, 1, 0, 0) inside, (1, 0, 0, 1) outside.
+    fn red_then_green_alpha_in(fb: &mut Framebuffer, r: Rect) {
+        fb.clear_color(0, [1.0, 0.0, 0.0, 1.0], None, [true; 4], false)
+            .unwrap_or_else(|e| panic!("{e}"));
+        fb.clear_color(
+            0,
+            [0.0, 1.0, 1.0, 0.0],
+            Some(r),
+            [false, true, false, true],
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+
     #[test]
     fn clears_by_tile_runs_touch_exactly_the_scissored_pixels() {
         // Framebuffers not a whole number of tiles, scissors across tile edges and past
@@ -695,18 +710,9 @@ mod tests {
                     DepthFormat::D24S8,
                 )
                 .unwrap_or_else(|e| panic!("{e}"));
-                fb.clear_color(0, [1.0, 0.0, 0.0, 1.0], None, [true; 4], false)
-                    .unwrap_or(());
                 fb.clear_depth(1.0, None);
                 fb.clear_stencil(0x11, 0xff, None);
-                fb.clear_color(
-                    0,
-                    [0.0, 1.0, 1.0, 0.0],
-                    Some(r),
-                    [false, true, false, true],
-                    false,
-                )
-                .unwrap_or(());
+                red_then_green_alpha_in(&mut fb, r);
                 fb.clear_depth(0.5, Some(r));
                 fb.clear_stencil(0xab, 0x0f, Some(r));
                 for y in 0..h {
@@ -742,22 +748,13 @@ mod tests {
     fn clear_respects_scissor_and_mask() {
         let mut fb = Framebuffer::new(100, 70, 4, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8)
             .unwrap_or_else(|e| panic!("{e}"));
-        fb.clear_color(0, [1.0, 0.0, 0.0, 1.0], None, [true; 4], false)
-            .unwrap_or(());
         let r = Rect {
             x: 65,
             y: 10,
             width: 10,
             height: 60,
         };
-        fb.clear_color(
-            0,
-            [0.0, 1.0, 1.0, 0.0],
-            Some(r),
-            [false, true, false, true],
-            false,
-        )
-        .unwrap_or(());
+        red_then_green_alpha_in(&mut fb, r);
         assert_eq!(fb.read_sample(0, 64, 10, 3), Some([1.0, 0.0, 0.0, 1.0]));
         assert_eq!(fb.read_sample(0, 65, 10, 3), Some([1.0, 1.0, 0.0, 0.0]));
         assert_eq!(fb.read_sample(0, 74, 69, 0), Some([1.0, 1.0, 0.0, 0.0]));
