@@ -364,77 +364,78 @@ fn convert(
     let n = w as usize * rows;
     out.try_reserve_exact(n)
         .map_err(|_| TexError::TooLarge(format!("{n} unpacked texels")))?;
-    {
-        for y in 0..rows {
-            let row_start = y * row;
-            for x in 0..w as usize {
-                let off = row_start + x * gb;
-                let g = px.data.get(off..off + gb).unwrap_or(&[]);
-                let mut rgba = [0u32, 0, 0, one];
-                if depth_src {
-                    rgba = [0, 0, 0, 1.0f32.to_bits()];
+    // Depth sources fill alpha with 1.0 whatever the destination.
+    let blank = if depth_src {
+        [0, 0, 0, 1.0f32.to_bits()]
+    } else {
+        [0u32, 0, 0, one]
+    };
+    let put = |slot: usize, v: u32, rgba: &mut [u32; 4]| match slot {
+        0..=3 => rgba[slot] = v,
+        4 => {
+            rgba[0] = v;
+            rgba[1] = v;
+            rgba[2] = v;
+        }
+        5 => {
+            let f = f32::from_bits(v);
+            rgba[0] = if clamp_depth {
+                f.clamp(0.0, 1.0).to_bits()
+            } else {
+                v
+            };
+        }
+        _ => rgba[1] = v,
+    };
+    for y in 0..rows {
+        let row_start = y * row;
+        for x in 0..w as usize {
+            let off = row_start + x * gb;
+            let g = px.data.get(off..off + gb).unwrap_or(&[]);
+            let mut rgba = blank;
+            match ty {
+                PixelType::UnsignedInt248 => {
+                    let v = read_le(g, 4) as u32;
+                    put(5, unorm_to_f32(v >> 8, 24).to_bits(), &mut rgba);
+                    put(6, v & 0xff, &mut rgba);
                 }
-                let put = |slot: usize, v: u32, rgba: &mut [u32; 4]| match slot {
-                    0..=3 => rgba[slot] = v,
-                    4 => {
-                        rgba[0] = v;
-                        rgba[1] = v;
-                        rgba[2] = v;
-                    }
-                    5 => {
-                        let f = f32::from_bits(v);
-                        rgba[0] = if clamp_depth {
-                            f.clamp(0.0, 1.0).to_bits()
+                PixelType::Float32UnsignedInt248Rev => {
+                    let v = read_le(g, 8);
+                    put(5, v as u32, &mut rgba);
+                    put(6, ((v >> 32) as u32) & 0xff, &mut rgba);
+                }
+                PixelType::UnsignedInt10f11f11fRev => {
+                    let v = read_le(g, 4) as u32;
+                    let c = Format::R11fG11fB10f.decode(&v.to_le_bytes());
+                    rgba = [c[0], c[1], c[2], one];
+                }
+                PixelType::UnsignedInt5999Rev => {
+                    let v = read_le(g, 4) as u32;
+                    let c = Format::Rgb9E5.decode(&v.to_le_bytes());
+                    rgba = [c[0], c[1], c[2], one];
+                }
+                _ if fields.is_some() => {
+                    let v = read_le(g, ty.size()) as u32;
+                    for (slot, (shift, bits)) in fmt.slots().iter().zip(fields.unwrap_or(&[])) {
+                        let c = (v >> shift) & ((1u32 << bits) - 1);
+                        let val = if int_dst {
+                            c
                         } else {
-                            v
+                            unorm_to_f32(c, *bits).to_bits()
                         };
-                    }
-                    _ => rgba[1] = v,
-                };
-                match ty {
-                    PixelType::UnsignedInt248 => {
-                        let v = read_le(g, 4) as u32;
-                        put(5, unorm_to_f32(v >> 8, 24).to_bits(), &mut rgba);
-                        put(6, v & 0xff, &mut rgba);
-                    }
-                    PixelType::Float32UnsignedInt248Rev => {
-                        let v = read_le(g, 8);
-                        put(5, v as u32, &mut rgba);
-                        put(6, ((v >> 32) as u32) & 0xff, &mut rgba);
-                    }
-                    PixelType::UnsignedInt10f11f11fRev => {
-                        let v = read_le(g, 4) as u32;
-                        let c = Format::R11fG11fB10f.decode(&v.to_le_bytes());
-                        rgba = [c[0], c[1], c[2], one];
-                    }
-                    PixelType::UnsignedInt5999Rev => {
-                        let v = read_le(g, 4) as u32;
-                        let c = Format::Rgb9E5.decode(&v.to_le_bytes());
-                        rgba = [c[0], c[1], c[2], one];
-                    }
-                    _ if fields.is_some() => {
-                        let v = read_le(g, ty.size()) as u32;
-                        for (slot, (shift, bits)) in fmt.slots().iter().zip(fields.unwrap_or(&[])) {
-                            let c = (v >> shift) & ((1u32 << bits) - 1);
-                            let val = if int_dst {
-                                c
-                            } else {
-                                unorm_to_f32(c, *bits).to_bits()
-                            };
-                            put(*slot, val, &mut rgba);
-                        }
-                    }
-                    _ => {
-                        let es = ty.size();
-                        for (k, slot) in fmt.slots().iter().enumerate() {
-                            let raw = read_le(g.get(k * es..).unwrap_or(&[]), es) as u32;
-                            let val = element(ty, raw, int_dst);
-                            put(*slot, val, &mut rgba);
-                        }
+                        put(*slot, val, &mut rgba);
                     }
                 }
-                out.push(rgba);
+                _ => {
+                    let es = ty.size();
+                    for (k, slot) in fmt.slots().iter().enumerate() {
+                        let raw = read_le(g.get(k * es..).unwrap_or(&[]), es) as u32;
+                        let val = element(ty, raw, int_dst);
+                        put(*slot, val, &mut rgba);
+                    }
+                }
             }
+            out.push(rgba);
         }
     }
     Ok(out)
