@@ -212,8 +212,7 @@ pub fn assemble(
         out.provoking = vec![provoking; n];
         return Ok((class, out));
     }
-    out.verts = crate::scratch::WORDS.take(seq.len() * per);
-    out.verts.reserve(seq.len() * per);
+    out.verts = crate::scratch::WORDS.with_capacity(seq.len() * per);
     for run in seq.split(|v| *v == RESTART) {
         assemble_run(mode, class, run, provoking_last, &mut out);
     }

@@ -214,8 +214,7 @@ impl<'a> ClipContext<'a> {
         let n = verts.len();
         let nv = plan.picks.len();
         let mut outcodes = scratch::zeroed_words(n);
-        let mut windows = scratch::WINDOWS.take(n);
-        windows.resize(n, WindowVertex::default());
+        let mut windows = scratch::WINDOWS.filled(n, WindowVertex::default());
         let mut varyings = scratch::zeroed_words(n * nv);
         let this = &cc;
         outcodes

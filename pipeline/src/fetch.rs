@@ -305,8 +305,7 @@ pub fn read_indices(
             ))
         })?;
     let bytes = data.get(ib.offset as usize..end as usize).unwrap_or(&[]);
-    let mut out = crate::scratch::WORDS.take(n);
-    out.reserve(n);
+    let mut out = crate::scratch::WORDS.with_capacity(n);
     // One loop per index size, so each compiles to plain loads (a byte-wise read_le per
     // index cost as much as the rest of index processing).
     let restart = |v: u32| if Some(v) == restart { RESTART } else { v };

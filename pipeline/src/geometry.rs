@@ -238,8 +238,7 @@ pub fn run(
             "geometry program output exceeds the per-draw limit",
         ));
     }
-    out.verts.data = scratch::VEC4S.take(rows);
-    out.verts.data.reserve_exact(rows);
+    out.verts.data = scratch::VEC4S.with_capacity(rows);
     let mut seqs: [Vec<u32>; 4] = Default::default();
     for (s, all) in seqs.iter_mut().enumerate() {
         let n = parts.iter().map(|p| p.seqs[s].len() + 1).sum();
@@ -249,8 +248,7 @@ pub fn run(
         all.reserve_exact(n);
     }
     // primitive.id carried by each output vertex.
-    let mut vert_ids = scratch::WORDS.take(total(|p| p.vert_ids.len()));
-    vert_ids.reserve_exact(total(|p| p.vert_ids.len()));
+    let mut vert_ids = scratch::WORDS.with_capacity(total(|p| p.vert_ids.len()));
     for part in parts {
         let base = out.verts.len() as u32;
         out.verts.data.extend_from_slice(&part.rows);

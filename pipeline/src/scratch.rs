@@ -42,6 +42,24 @@ impl<T> Kept<T> {
         }
     }
 
+    /// An empty buffer with room for `len` elements: [`Kept::take`]'s, else a new one of
+    /// that capacity.
+    pub(crate) fn with_capacity(&self, len: usize) -> Vec<T> {
+        let mut v = self.take(len);
+        v.reserve_exact(len);
+        v
+    }
+
+    /// `len` copies of `value`, in [`Kept::take`]'s buffer.
+    pub(crate) fn filled(&self, len: usize, value: T) -> Vec<T>
+    where
+        T: Clone,
+    {
+        let mut v = self.take(len);
+        v.resize(len, value);
+        v
+    }
+
     /// Hands `buf` back for a later [`Kept::take`] (emptied).
     pub(crate) fn give(&self, mut buf: Vec<T>) {
         if buf.capacity() * std::mem::size_of::<T>().max(1) < MIN_BYTES {
@@ -72,9 +90,7 @@ pub(crate) static WINDOWS: Kept<glemu_raster::WindowVertex> = Kept::new();
 
 /// A zeroed buffer of `len` words.
 pub(crate) fn zeroed_words(len: usize) -> Vec<u32> {
-    let mut v = WORDS.take(len);
-    v.resize(len, 0);
-    v
+    WORDS.filled(len, 0)
 }
 
 #[cfg(test)]

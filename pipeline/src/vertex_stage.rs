@@ -277,8 +277,7 @@ pub fn run(
     }
     let row = layout.len() + usize::from(invariant_pos.is_some());
     scratch::WORDS.give(table);
-    out.vertices.data = scratch::VEC4S.take(jobs.len() * row);
-    out.vertices.data.resize(jobs.len() * row, [0; 4]);
+    out.vertices.data = scratch::VEC4S.filled(jobs.len() * row, [0; 4]);
     let shade = |data: &mut [[u32; 4]], jobs: &[(u32, u32)]| {
         shade_chunk(
             state,
