@@ -565,10 +565,7 @@ fn covering<'a>(
             let win: Vec<[f32; 3]> = (0..verts.len())
                 .map(|k| window(pos.get(i * per + k).copied().unwrap_or_default(), vp))
                 .collect();
-            let score = (
-                distance(centre, &win),
-                depth_gap(centre, &win, f.position[2]),
-            );
+            let score = (distance(centre, &win), depth_gap(&win, f.position[2]));
             if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
                 best = Some((score, r, i));
             }
@@ -619,7 +616,7 @@ fn distance(c: [f32; 2], v: &[[f32; 3]]) -> f32 {
 }
 
 /// How far the primitive's mean depth is from the fragment's.
-fn depth_gap(_c: [f32; 2], v: &[[f32; 3]], z: f32) -> f32 {
+fn depth_gap(v: &[[f32; 3]], z: f32) -> f32 {
     let n = v.len().max(1) as f32;
     (v.iter().map(|p| p[2]).sum::<f32>() / n - z).abs()
 }
@@ -632,7 +629,7 @@ fn feeders(
     vertex_ids: &[u32],
 ) -> (Vec<(Stage, Invocation)>, Vec<[f32; 4]>) {
     let (prims, per, _, pos) = &r.last;
-    let rows: Vec<u32> = prims
+    let mut rows: Vec<u32> = prims
         .get(index * per..(index + 1) * per)
         .unwrap_or(&[])
         .to_vec();
@@ -646,7 +643,6 @@ fn feeders(
             list.push(x);
         }
     };
-    let mut rows = rows;
     if let Some(StageRows {
         source: src,
         input,
