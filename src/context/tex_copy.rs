@@ -401,18 +401,18 @@ impl Context {
         let (at, n) = (dst_box.offset, dst_box.size);
         if dst_target == gl::RENDERBUFFER {
             self.fbos.flush_renderbuffer(dst);
-            let rb = self.fbos.renderbuffers.get_mut(&dst);
-            let Some(rb) = rb else {
-                return Err(Error::invalid_value(format!("{dst} is not a renderbuffer")));
-            };
+            let rb = self
+                .fbos
+                .renderbuffers
+                .get_mut(&dst)
+                .ok_or_else(|| Error::invalid_value(format!("{dst} is not a renderbuffer")))?;
+            // Stored as asked (the same check as the source's).
             rb.raw_image(dst)?;
-            {
-                if let Some(img) = rb.image.as_mut() {
-                    img.write_bytes(0, at, n, &bytes).map_err(from_tex)?;
-                }
-                // Framebuffers holding the old contents reload them.
-                rb.version += 1;
+            if let Some(img) = rb.image.as_mut() {
+                img.write_bytes(0, at, n, &bytes).map_err(from_tex)?;
             }
+            // Framebuffers holding the old contents reload them.
+            rb.version += 1;
         } else {
             let o = self
                 .textures
