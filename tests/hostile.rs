@@ -138,6 +138,8 @@ fn api_cases_end_cleanly_within_limits() {
         let (code, text) = check_program(case, &exe, &args);
         eprintln!("{case}: exit {code}");
         assert_eq!(code, 0, "{case}: {text}");
+        // A name that matches no test would run nothing and exit 0 too.
+        assert!(text.contains(" 1 passed;"), "{case} did not run: {text}");
     }
 }
 
