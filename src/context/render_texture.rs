@@ -137,10 +137,9 @@ fn load_image(fb: &mut Framebuffer, part: Part, img: &Texture, level: u32, z: u3
         let Some(v) = texels.get(at) else {
             return;
         };
-        let v = &v;
         match part {
             Part::Color(rt) => {
-                fb.write_sample_raw(rt, x, y, s, *v);
+                fb.write_sample_raw(rt, x, y, s, v);
             }
             Part::DepthStencil { depth, stencil } => {
                 if depth {
