@@ -833,7 +833,7 @@ fn stage_name(s: Stage) -> &'static str {
     }
 }
 
-fn invocation_text(stage: Stage, at: &Invocation, instance: u32) -> String {
+fn invocation_text(at: &Invocation, instance: u32) -> String {
     let what = match at {
         Invocation::Vertex { id } => format!("vertex program, vertex {id}"),
         Invocation::Control { patch, invocation } => {
@@ -847,7 +847,6 @@ fn invocation_text(stage: Stage, at: &Invocation, instance: u32) -> String {
             invocation,
         } => format!("geometry program, input primitive {primitive} invocation {invocation}"),
     };
-    let _ = stage;
     format!("{what} (instance {instance})")
 }
 
@@ -877,7 +876,7 @@ fn primitive_json(t: &TraceResult, p: &FedPrimitive) -> Value {
         "fragments": p.fragments.iter().map(|f| f + 1).collect::<Vec<_>>(),
         "positions": p.positions,
         "invocations": p.invocations.iter().map(|i| invocation_json(t, i)).collect::<Vec<_>>(),
-        "not_recorded": p.missing.iter().map(|(s, at)| invocation_text(*s, at, p.instance)).collect::<Vec<_>>(),
+        "not_recorded": p.missing.iter().map(|(_, at)| invocation_text(at, p.instance)).collect::<Vec<_>>(),
     })
 }
 
@@ -897,7 +896,7 @@ fn primitive_lines(t: &TraceResult, p: &FedPrimitive, s: &mut String) {
         pos.join(" ")
     );
     for i in &p.invocations {
-        *s += &format!("    {}:\n", invocation_text(i.stage, &i.at, i.instance));
+        *s += &format!("    {}:\n", invocation_text(&i.at, i.instance));
         let src = source_of(t, &i.program);
         let prog = src.map_or(&*i.program, |(p, _, _)| p);
         *s += "      inputs:\n";
@@ -943,10 +942,10 @@ fn primitive_lines(t: &TraceResult, p: &FedPrimitive, s: &mut String) {
             *s += &format!("      error: {e}\n");
         }
     }
-    for (stage, at) in &p.missing {
+    for (_, at) in &p.missing {
         *s += &format!(
             "    {}: not recorded (the draw ran more than {} such invocations)\n",
-            invocation_text(*stage, at, p.instance),
+            invocation_text(at, p.instance),
             glemu_pipeline::trace::MAX_TRACED
         );
     }
