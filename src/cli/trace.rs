@@ -203,21 +203,22 @@ pub fn trace_scene(
 
 /// The stages `--stage NAME` shows.
 pub fn stages_named(name: &str) -> Result<Vec<Stage>, String> {
-    Ok(match name {
-        "vertex" => vec![Stage::Vertex],
-        "tess_control" => vec![Stage::TessControl],
-        "tess_eval" => vec![Stage::TessEval],
-        "geometry" => vec![Stage::Geometry],
-        "fragment" => vec![Stage::Fragment],
-        "all" => vec![
-            Stage::Vertex,
-            Stage::TessControl,
-            Stage::TessEval,
-            Stage::Geometry,
-            Stage::Fragment,
-        ],
-        other => return Err(format!("unknown stage {other:?}")),
-    })
+    const TRACED: [Stage; 5] = [
+        Stage::Vertex,
+        Stage::TessControl,
+        Stage::TessEval,
+        Stage::Geometry,
+        Stage::Fragment,
+    ];
+    if name == "all" {
+        return Ok(TRACED.to_vec());
+    }
+    // The names are the ones the JSON output gives each stage.
+    TRACED
+        .into_iter()
+        .find(|&s| stage_name(s) == name)
+        .map(|s| vec![s])
+        .ok_or_else(|| format!("unknown stage {name:?}"))
 }
 
 /// [`trace_scene`] showing `stages`: the fragment stage's invocations at the pixel, and
