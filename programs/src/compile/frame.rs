@@ -75,7 +75,8 @@ pub(crate) struct Frame {
 }
 
 /// Run `f` for the instruction at `pc`, turning its error or panic into the kernel's
-/// status (a panic is resumed by [`run`] once the kernel has returned).
+/// status (a panic is resumed by [`native::run`](super::native::run) once the kernel
+/// has returned).
 fn guarded(
     frame: &mut Frame,
     pc: u32,

@@ -7,7 +7,7 @@
 //! Everything here is `unsafe` by nature; every block says why it is sound. The rest of
 //! the back end builds Cranelift IR with safe code, and that IR only touches memory
 //! through the pointers of a [`Frame`], at offsets checked against the program's register
-//! files before the kernel is called (see `Kernel::fits` in `kernel.rs`).
+//! files before the kernel is called (see `Kernel::fits` in `compile/mod.rs`).
 #![allow(unsafe_code)]
 
 use super::frame::{self, Frame};
@@ -135,13 +135,13 @@ pub(crate) extern "C" fn step_entry<E: Env + ?Sized>(frame: *mut Frame, pc: u32,
     // SAFETY: kernels pass back the frame pointer they were called with; `Code::call`
     // holds the only borrow of that frame and does not touch it until the kernel
     // returns, so this is the only live reference. `E` is the environment type
-    // `Frame::env` was erased from (`frame::run` stores the matching `step_entry::<E>`).
+    // `Frame::env` was erased from (`run` stores the matching `step_entry::<E>`).
     let frame = unsafe { &mut *frame };
-    // SAFETY: `frame::run` set `env` to the `&mut E` it keeps on its stack, `state` to
+    // SAFETY: `run` set `env` to the `&mut E` it keeps on its stack, `state` to
     // the lane state it exclusively borrows, and `prog` / `params_slice` to borrowed
     // values, all for the whole kernel call; no other reference to any of them is used
     // while this entry point runs. `E` is the type `env` was erased from, because
-    // `frame::run` stored this very `step_entry::<E>` beside it.
+    // `run` stored this very `step_entry::<E>` beside it.
     let (env, state, prog, params) = unsafe {
         (
             &mut **frame.env.cast::<&mut E>(),
