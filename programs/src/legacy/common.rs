@@ -1,8 +1,8 @@
 //! Operand pieces every legacy dialect shares: write masks, swizzles and condition-code
-//! masks, plus the plain `Src`/`Dst` constructors.
+//! masks, plus the plain `Dst` constructor.
 
 use crate::error::ProgramError;
-use crate::ir::{CondOp, CondTest, Dst, File, Index, Src};
+use crate::ir::{CondOp, CondTest, Dst, File, Index};
 use crate::lexer::Tok;
 use crate::parse::{components, ordered_mask, syntax, LazyCursor};
 use crate::span::Span;
@@ -109,10 +109,6 @@ pub(crate) fn opt_paren_cc(
     let t = cc_mask(cur, allow_scalar)?;
     cur.expect(&Tok::RParen, "')' closing the condition")?;
     Ok(Some(t))
-}
-
-pub(crate) fn src(file: File, index: Index, span: Span) -> Src {
-    Src::plain(file, index, span)
 }
 
 pub(crate) fn dst(file: File, slot: u32, mask: u8, span: Span) -> Dst {

@@ -18,7 +18,7 @@ mod operands;
 mod state_program;
 
 use super::builder::Builder;
-use super::common::{opt_paren_cc, src};
+use super::common::opt_paren_cc;
 use super::vertex_ops::{decode, Level, Shape, VpOp};
 use crate::error::ProgramError;
 use crate::header::Header;
@@ -273,7 +273,7 @@ impl<'a> VpParser<'a> {
                 let d = self.addr_dst()?;
                 self.comma()?;
                 let (reg, s) = self.addr_reg()?;
-                srcs.push(src(File::Address, Index::Direct(reg), s));
+                srcs.push(Src::plain(File::Address, Index::Direct(reg), s));
                 Some(d)
             }
             Shape::Vector | Shape::Scalar | Shape::Binary | Shape::Ternary => {

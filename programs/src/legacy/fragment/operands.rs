@@ -8,7 +8,7 @@ use crate::ir::{
     Dst, File, Index, InputBinding, OutputBinding, ParamSource, RegInfo, Src, TexInfo, TexTarget,
     TexUnit,
 };
-use crate::legacy::common::{dst, numbered, opt_paren_cc, opt_swizzle, opt_write_mask, src};
+use crate::legacy::common::{dst, numbered, opt_paren_cc, opt_swizzle, opt_write_mask};
 use crate::legacy::fragment_consts::{signed_number, Named, Value};
 use crate::lexer::Tok;
 use crate::parse::{semantic, syntax};
@@ -253,7 +253,7 @@ impl<'a> FpParser<'a> {
             if half {
                 sourced.half_operand = Some(span);
             }
-            return Ok(Some(src(File::Temp, Index::Direct(slot), span)));
+            return Ok(Some(Src::plain(File::Temp, Index::Direct(slot), span)));
         }
         match name {
             "f" if self.cur.peek_tok()? == Tok::LBracket => {
@@ -280,7 +280,7 @@ impl<'a> FpParser<'a> {
                 self.cur.expect(&Tok::RBracket, "']'")?;
                 sourced.attribs.push((reg.clone(), span));
                 let slot = self.b.input(binding, &format!("f[{reg}]"));
-                Ok(Some(src(File::Input, Index::Direct(slot), span)))
+                Ok(Some(Src::plain(File::Input, Index::Direct(slot), span)))
             }
             "p" if self.cur.peek_tok()? == Tok::LBracket => {
                 self.cur.next()?;
@@ -301,7 +301,7 @@ impl<'a> FpParser<'a> {
                 self.cur.expect(&Tok::RBracket, "']'")?;
                 sourced.params.push((ParamKey::Local(n), span));
                 let slot = self.b.param(ParamSource::Local(n), &format!("p[{n}]"));
-                Ok(Some(src(File::Param, Index::Direct(slot), span)))
+                Ok(Some(Src::plain(File::Param, Index::Direct(slot), span)))
             }
             "o" => Err(syntax(span, "output registers o[] cannot be read")),
             "RC" | "HC" => Err(syntax(
@@ -318,7 +318,7 @@ impl<'a> FpParser<'a> {
                     sourced
                         .params
                         .push((ParamKey::Named(name.to_string()), span));
-                    Ok(Some(src(File::Param, Index::Direct(*slot), span)))
+                    Ok(Some(Src::plain(File::Param, Index::Direct(*slot), span)))
                 }
                 None => Err(semantic(
                     span,
@@ -339,7 +339,7 @@ impl<'a> FpParser<'a> {
             Value::Vector(c) => format!("{{{}, {}, {}, {}}}", c[0], c[1], c[2], c[3]),
         };
         let slot = self.b.param(ParamSource::Constant(bits), &label);
-        src(File::Param, Index::Direct(slot), span)
+        Src::plain(File::Param, Index::Direct(slot), span)
     }
 
     /// `TEXn, TARGET` of TEX/TXP/TXD.

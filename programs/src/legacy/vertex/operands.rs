@@ -6,7 +6,7 @@ use crate::error::ProgramError;
 use crate::ir::{
     Dst, File, Index, IndexReg, InputBinding, OutputBinding, ParamSource, RegInfo, Src, VaryingSlot,
 };
-use crate::legacy::common::{dst, numbered, opt_paren_cc, opt_swizzle, opt_write_mask, src};
+use crate::legacy::common::{dst, numbered, opt_paren_cc, opt_swizzle, opt_write_mask};
 use crate::legacy::vertex_ops::Level;
 use crate::lexer::Tok;
 use crate::parse::{semantic, syntax};
@@ -247,7 +247,7 @@ impl<'a> VpParser<'a> {
                     attrib_binding(n)
                 };
                 let label = format!("v[{}]", ATTRIB_NAMES.get(n as usize).unwrap_or(&"?"));
-                src(
+                Src::plain(
                     File::Input,
                     Index::Direct(self.b.input(binding, &label)),
                     span,
@@ -256,10 +256,10 @@ impl<'a> VpParser<'a> {
             "c" => {
                 let (index, key) = self.param_index()?;
                 sourced.params.push((key, span));
-                src(File::Param, index, span)
+                Src::plain(File::Param, index, span)
             }
             _ => match self.temp_number(&name) {
-                Some(_) => src(
+                Some(_) => Src::plain(
                     File::Temp,
                     Index::Direct(self.b.temp(&name, RegInfo::default())),
                     span,

@@ -6,9 +6,9 @@
 
 use super::VpParser;
 use crate::ir::{
-    DataType, File, Index, Inst, OutputBinding, ParamSource, Precision, RegInfo, Saturate,
+    DataType, File, Index, Inst, OutputBinding, ParamSource, Precision, RegInfo, Saturate, Src,
 };
-use crate::legacy::common::{dst, src};
+use crate::legacy::common::dst;
 use crate::span::Span;
 use smallvec::smallvec;
 
@@ -61,7 +61,11 @@ impl<'a> VpParser<'a> {
             precision: Precision::Full,
             cc_update: None,
             dst: Some(dst(dst_file, dst_slot, 0xF, Span::default())),
-            srcs: smallvec![src(src_file, Index::Direct(src_slot), Span::default())],
+            srcs: smallvec![Src::plain(
+                src_file,
+                Index::Direct(src_slot),
+                Span::default()
+            )],
             extra: Default::default(),
             span: Span::default(),
         };
