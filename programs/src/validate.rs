@@ -1,4 +1,4 @@
-//! Validation of the compiled form, once, between the front ends and execution (as naga
+//! Validation of the compiled form between the front ends and execution (as naga
 //! validates a module before any back end sees it).
 //!
 //! The front ends build [`Program`]s that hold these invariants by construction;
