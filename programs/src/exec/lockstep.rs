@@ -262,7 +262,7 @@ impl Executor {
             };
             let pc = batch.groups[gi].pc;
             let mut once = true;
-            let hook = hooks.get_mut(b).filter(|_| H::ON);
+            let hook = hooks.get_mut(b);
             self.run_batch_hooked(batch, st, params, env, hook, |_, _| {
                 std::mem::take(&mut once).then_some(gi)
             })?;
