@@ -22,6 +22,7 @@ pub(crate) mod legacy;
 pub(crate) mod lexer;
 pub(crate) mod parse;
 pub mod print;
+pub(crate) mod slots;
 pub mod span;
 pub mod validate;
 

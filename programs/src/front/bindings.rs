@@ -6,6 +6,7 @@ use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
 use crate::parse::{semantic, syntax};
+use crate::slots::Slots;
 use crate::span::Span;
 
 /// A parsed input binding (possibly a range in declarations).
@@ -491,14 +492,12 @@ impl Parser {
         let base = match self.texcoord_array {
             Some(b) => b,
             None => {
-                let b = self.prog.inputs.len() as u32;
-                for i in 0..self.lim.max_texture_coords {
-                    self.prog.inputs.push(InputSlot {
-                        binding: InputBinding::FragTexCoord(i),
-                        interp: Interp::default(),
-                        info: RegInfo::default(),
-                    });
-                }
+                let b = Slots::input_array(
+                    &mut self.prog.inputs,
+                    (0..self.lim.max_texture_coords).map(InputBinding::FragTexCoord),
+                    Interp::default(),
+                    RegInfo::default(),
+                );
                 self.texcoord_array = Some(b);
                 b
             }
@@ -545,18 +544,17 @@ impl Parser {
         let base = match cached {
             Some(b) => b,
             None => {
-                let b = self.prog.inputs.len() as u32;
-                for i in 0..len {
-                    self.prog.inputs.push(InputSlot {
-                        binding: if texcoord {
-                            InputBinding::VertexTexCoord(i)
-                        } else {
-                            InputBinding::VertexAttrib(i)
-                        },
-                        interp: Interp::default(),
-                        info: RegInfo::default(),
-                    });
-                }
+                let binding = if texcoord {
+                    InputBinding::VertexTexCoord
+                } else {
+                    InputBinding::VertexAttrib
+                };
+                let b = Slots::input_array(
+                    &mut self.prog.inputs,
+                    (0..len).map(binding),
+                    Interp::default(),
+                    RegInfo::default(),
+                );
                 if texcoord {
                     self.texcoord_array = Some(b);
                 } else {
@@ -575,15 +573,12 @@ impl Parser {
         if let Some(b) = self.texcoord_out_array {
             return b;
         }
-        let b = self.prog.outputs.len() as u32;
-        for i in 0..self.lim.max_texture_coords {
-            let binding = OutputBinding::Varying(VaryingSlot::TexCoord(i));
-            self.prog.outputs.push(OutputSlot {
-                binding: binding.clone(),
-                info: RegInfo::default(),
-            });
-            self.output_map.insert(binding, b + i);
-        }
+        let b = self.slots.output_array(
+            &mut self.prog.outputs,
+            (0..self.lim.max_texture_coords)
+                .map(|i| OutputBinding::Varying(VaryingSlot::TexCoord(i))),
+            RegInfo::default(),
+        );
         self.texcoord_out_array = Some(b);
         b
     }
@@ -729,10 +724,7 @@ impl Parser {
             }
         }
         if self.stage == Stage::Fragment {
-            let other = self
-                .input_map
-                .keys()
-                .any(|(b, i)| *b == binding && *i != interp);
+            let other = self.slots.input_interps(&binding).any(|i| i != interp);
             if other {
                 return Err(semantic(
                     span,
@@ -743,11 +735,7 @@ impl Parser {
                 let twin = InputBinding::FragColor {
                     secondary: !secondary,
                 };
-                if self
-                    .input_map
-                    .keys()
-                    .any(|(b, i)| *b == twin && *i != interp)
-                {
+                if self.slots.input_interps(&twin).any(|i| i != interp) {
                     return Err(semantic(
                         span,
                         "variables bound to the primary and secondary colors must use the same interpolation modifiers",
@@ -755,29 +743,22 @@ impl Parser {
                 }
             }
         }
-        let key = (binding.clone(), interp);
-        if let Some(&slot) = self.input_map.get(&key) {
-            if let Some(s) = self.prog.inputs.get_mut(slot as usize) {
-                if s.info != info && info != RegInfo::default() {
-                    if s.info == RegInfo::default() {
-                        s.info = info;
-                    } else {
-                        return Err(semantic(
-                            span,
-                            "attribute bound twice with different data types",
-                        ));
-                    }
+        let slot = self
+            .slots
+            .input(&mut self.prog.inputs, binding, interp, info);
+        // A typed use of an untyped slot types it; two different types clash.
+        if let Some(s) = self.prog.inputs.get_mut(slot as usize) {
+            if s.info != info && info != RegInfo::default() {
+                if s.info == RegInfo::default() {
+                    s.info = info;
+                } else {
+                    return Err(semantic(
+                        span,
+                        "attribute bound twice with different data types",
+                    ));
                 }
             }
-            return Ok(slot);
         }
-        let slot = self.prog.inputs.len() as u32;
-        self.prog.inputs.push(InputSlot {
-            binding,
-            interp,
-            info,
-        });
-        self.input_map.insert(key, slot);
         Ok(slot)
     }
 
@@ -998,16 +979,9 @@ impl Parser {
                 return Ok(self.texcoord_out_array() + i);
             }
         }
-        if let Some(&s) = self.output_map.get(&b) {
-            return Ok(s);
-        }
-        let s = self.prog.outputs.len() as u32;
-        self.prog.outputs.push(OutputSlot {
-            binding: b.clone(),
-            info: RegInfo::default(),
-        });
-        self.output_map.insert(b, s);
-        Ok(s)
+        Ok(self
+            .slots
+            .output(&mut self.prog.outputs, b, RegInfo::default()))
     }
 }
 

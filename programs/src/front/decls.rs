@@ -2,11 +2,12 @@
 //! TEXTURE, BUFFER*, COUNTER, IMAGE, STORAGE, SUBROUTINE*) and the stage declarations
 //! (PRIMITIVE_IN ... TESS_POINT_MODE).
 
-use super::{ParamKey, Parser, Sym};
+use super::{Parser, Sym};
 use crate::error::ProgramError;
 use crate::ir::*;
 use crate::lexer::Tok;
 use crate::parse::{clamp_u32, semantic, syntax};
+use crate::slots::Slots;
 use crate::span::Span;
 
 /// Variable modifiers in front of a declaration.
@@ -633,9 +634,7 @@ impl Parser {
         // Arrays get consecutive fresh slots; singles are shared with identical bindings.
         let len = size.map(|_| sources.len() as u32);
         let first = if len.is_some() {
-            let first = self.prog.params.len() as u32;
-            self.prog.params.extend(sources);
-            first
+            Slots::param_array(&mut self.prog.params, sources)
         } else {
             let src = sources.pop().unwrap_or(ParamSource::Constant([0; 4]));
             self.param_slot(src)
@@ -653,20 +652,7 @@ impl Parser {
 
     /// Slot for one parameter vector, shared between identical uses.
     pub(crate) fn param_slot(&mut self, src: ParamSource) -> u32 {
-        let key = match &src {
-            ParamSource::Constant(v) => ParamKey::Constant(*v),
-            ParamSource::Env(i) => ParamKey::Env(*i),
-            ParamSource::Local(i) => ParamKey::Local(*i),
-            ParamSource::State(s) => ParamKey::State(s.clone()),
-            ParamSource::Named { name, .. } => ParamKey::Named(name.clone()),
-        };
-        if let Some(&slot) = self.param_map.get(&key) {
-            return slot;
-        }
-        let slot = self.prog.params.len() as u32;
-        self.prog.params.push(src);
-        self.param_map.insert(key, slot);
-        slot
+        self.slots.param(&mut self.prog.params, src)
     }
 
     /// One parameter initializer item: constant, `state.*` or `program.env/local`.
@@ -749,15 +735,7 @@ impl Parser {
         check_consecutive(&keys, "ATTRIB", &name, span)?;
         let len = size.map(|_| items.len() as u32);
         let first = if len.is_some() {
-            let first = self.prog.inputs.len() as u32;
-            for b in items {
-                self.prog.inputs.push(InputSlot {
-                    binding: b,
-                    interp: m.interp,
-                    info,
-                });
-            }
-            first
+            Slots::input_array(&mut self.prog.inputs, items, m.interp, info)
         } else {
             let b = items
                 .pop()
@@ -805,22 +783,18 @@ impl Parser {
         check_consecutive(&keys, "OUTPUT", &name, span)?;
         let len = size.map(|_| items.len() as u32);
         let mut first = None;
-        for b in items {
-            let slot = if len.is_some() {
-                let s = self.prog.outputs.len() as u32;
-                self.prog.outputs.push(OutputSlot {
-                    binding: b.clone(),
-                    info,
-                });
-                self.output_map.entry(b).or_insert(s);
-                s
-            } else {
-                self.output_slot(b, span)?
-            };
-            if let Some(o) = self.prog.outputs.get_mut(slot as usize) {
-                o.info = info;
+        if len.is_some() {
+            if !items.is_empty() {
+                first = Some(self.slots.output_array(&mut self.prog.outputs, items, info));
             }
-            first.get_or_insert(slot);
+        } else {
+            for b in items {
+                let slot = self.output_slot(b, span)?;
+                if let Some(o) = self.prog.outputs.get_mut(slot as usize) {
+                    o.info = info;
+                }
+                first.get_or_insert(slot);
+            }
         }
         let first = first.unwrap_or(0);
         self.declare(

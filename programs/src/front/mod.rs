@@ -27,6 +27,7 @@ use crate::header::Header;
 use crate::ir::*;
 use crate::lexer::Tok;
 use crate::parse::{syntax, Cursor};
+use crate::slots::Slots;
 use crate::span::Span;
 use limits::Limits;
 use std::collections::HashMap;
@@ -139,9 +140,8 @@ pub(crate) struct Parser {
     pub opts: NvOpts,
     pub prog: Program,
     pub syms: HashMap<String, (Sym, Span)>,
-    pub input_map: HashMap<(InputBinding, Interp), u32>,
-    pub output_map: HashMap<OutputBinding, u32>,
-    pub param_map: HashMap<ParamKey, u32>,
+    /// Input, output and parameter slots by binding.
+    pub slots: Slots,
     pub labels: HashMap<String, u32>,
     pub label_refs: Vec<(String, usize, Span)>,
     pub blocks: Vec<(Block, u32, Span)>,
@@ -170,16 +170,6 @@ pub(crate) struct Parser {
     pub subroutine_nums: HashMap<String, u32>,
     /// SHARED variables (buffer index, name span), checked against SHARED_MEMORY at the end.
     pub shared_decls: Vec<(u32, Span)>,
-}
-
-/// Dedup key for parameter slots.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum ParamKey {
-    Constant([u32; 4]),
-    Env(u32),
-    Local(u32),
-    State(StateBinding),
-    Named(String),
 }
 
 impl Parser {
@@ -223,9 +213,7 @@ impl Parser {
                 symbols: Vec::new(),
             },
             syms: HashMap::new(),
-            input_map: HashMap::new(),
-            output_map: HashMap::new(),
-            param_map: HashMap::new(),
+            slots: Slots::default(),
             labels: HashMap::new(),
             label_refs: Vec::new(),
             blocks: Vec::new(),

@@ -348,11 +348,7 @@ impl Parser {
                         // "Fragment program attribute bindings used directly ... will
                         // inherit the interpolation modifiers of any explicitly declared
                         // attribute variable using the same binding" (NV_fragment_program4).
-                        let interp = self
-                            .input_map
-                            .keys()
-                            .find(|(k, _)| *k == b)
-                            .map_or(Interp::default(), |(_, i)| *i);
+                        let interp = self.slots.input_interps(&b).next().unwrap_or_default();
                         let slot = self.input_slot_typed(b, interp, RegInfo::default(), r.span)?;
                         // Bindings used directly are typeless: only explicitly typed
                         // variables are checked (NV_gpu_program4 section 2.X.3.1).

@@ -1,11 +1,13 @@
-//! Slot allocation shared by the legacy front ends: each distinct register, attribute,
-//! result or parameter a program names gets one slot of its IR register file, in order
-//! of first use, and a symbol so `--ir` can show the original spelling.
+//! The program the legacy front ends build: temps by register name, and inputs, outputs
+//! and parameters through the slot builder the ARB/NV front end uses too (one slot per
+//! distinct binding, in order of first use), each with a symbol so `--ir` can show the
+//! original spelling.
 
 use crate::ir::{
     Declarations, Dialect, File, InputBinding, InputSlot, Inst, Interp, Options, OutputBinding,
     OutputSlot, ParamSource, Program, RegInfo, Stage, Symbol, TexTarget,
 };
+use crate::slots::Slots;
 use std::collections::HashMap;
 
 #[derive(Default)]
@@ -19,6 +21,7 @@ pub(crate) struct Builder {
     pub address_regs: u32,
     pub texture_targets: Vec<(u32, TexTarget)>,
     pub instructions: Vec<Inst>,
+    slots: Slots,
 }
 
 impl Builder {
@@ -35,45 +38,44 @@ impl Builder {
     }
 
     pub(crate) fn input(&mut self, binding: InputBinding, name: &str) -> u32 {
-        if let Some(i) = self.inputs.iter().position(|s| s.binding == binding) {
-            return i as u32;
-        }
-        let slot = self.inputs.len() as u32;
-        self.inputs.push(InputSlot {
+        let new = self.inputs.len() as u32;
+        let slot = self.slots.input(
+            &mut self.inputs,
             binding,
-            interp: Interp::default(),
-            info: RegInfo::default(),
-        });
-        self.symbol(name, File::Input, slot);
+            Interp::default(),
+            RegInfo::default(),
+        );
+        if slot == new {
+            self.symbol(name, File::Input, slot);
+        }
         slot
     }
 
     pub(crate) fn output(&mut self, binding: OutputBinding, info: RegInfo, name: &str) -> u32 {
-        if let Some(i) = self.outputs.iter().position(|s| s.binding == binding) {
-            return i as u32;
+        let new = self.outputs.len() as u32;
+        let slot = self.slots.output(&mut self.outputs, binding, info);
+        if slot == new {
+            self.symbol(name, File::Output, slot);
         }
-        let slot = self.outputs.len() as u32;
-        self.outputs.push(OutputSlot { binding, info });
-        self.symbol(name, File::Output, slot);
         slot
     }
 
     /// A parameter slot; identical sources share one slot.
     pub(crate) fn param(&mut self, source: ParamSource, name: &str) -> u32 {
-        if let Some(i) = self.params.iter().position(|p| p == &source) {
-            return i as u32;
+        let new = self.params.len() as u32;
+        let slot = self.slots.param(&mut self.params, source);
+        if slot == new {
+            self.symbol(name, File::Param, slot);
         }
-        let slot = self.params.len() as u32;
-        self.params.push(source);
-        self.symbol(name, File::Param, slot);
         slot
     }
 
     /// Reserves `len` consecutive env parameter slots `c[0..len]` starting at slot 0, so
-    /// relative addressing `c[A0.x + n]` can index them; must run before any other param.
+    /// relative addressing `c[A0.x + n]` can index them; must run before any other param
+    /// (then `param(Env(n))` finds slot `n`).
     pub(crate) fn env_block(&mut self, len: u32) {
         for n in 0..len {
-            self.params.push(ParamSource::Env(n));
+            self.slots.param(&mut self.params, ParamSource::Env(n));
         }
         self.symbols.push(Symbol {
             name: "c".to_string(),

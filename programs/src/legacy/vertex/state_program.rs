@@ -29,10 +29,7 @@ impl<'a> VpParser<'a> {
             .into_iter()
             .map(|(n, out)| {
                 let temp = b.temp(&format!("c[{n}]"), RegInfo::default());
-                let param = match b.params.iter().position(|p| *p == ParamSource::Env(n)) {
-                    Some(p) => p as u32,
-                    None => b.param(ParamSource::Env(n), &format!("c[{n}]")),
-                };
+                let param = b.param(ParamSource::Env(n), &format!("c[{n}]"));
                 (n, out, temp, param)
             })
             .collect();
