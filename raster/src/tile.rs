@@ -432,7 +432,7 @@ fn push_block<S: FragmentShader>(
 }
 
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn push_quad<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     setup: &DrawSetup,
