@@ -550,6 +550,32 @@ impl Opcode {
             | Shfidx | Shfup | Shfxor => OpClass::Alu,
         }
     }
+
+    /// How many source operands the opcode reads at least (the validator checks it, so
+    /// the executor indexes them freely). Texture coordinates, KIL's and REP's operand,
+    /// IPAO's offset and ATOMCTR's counter index are optional.
+    ///
+    /// ```
+    /// # use glemu_programs::ir::Opcode;
+    /// assert_eq!((Opcode::Mad.sources(), Opcode::Rep.sources()), (3, 0));
+    /// ```
+    pub fn sources(self) -> usize {
+        use Opcode::*;
+        match self {
+            Sfl | Str | If | Else | EndIf | Rep | EndRep | EndLoop | Brk | Cont | Bra | Cal
+            | Cali | Ret | Kil | Popa | Tex | Txb | Txd | Txf | Txfms | Txl | Txp | Txq | Txg
+            | Txgo | Lod | Atomctr | Membar | Bar | Emit | EndPrim => 0,
+            Abs | Ceil | Cos | Ddx | Ddy | DdxCoarse | DdyCoarse | Ex2 | Exp | Flr | Frc | Lg2
+            | Lit | Log | Mov | Nrm | Rcc | Rcp | Round | Rsq | Scs | Sin | Ssg | Swz | Trunc
+            | Not | Bfr | Btc | Btfl | Btfm | I2f | F2i | Cvt | Pk2h | Pk2us | Pk4b | Pk4ub
+            | Pk64 | Up2h | Up2us | Up4b | Up4ub | Up64 | Arl | Arr | Ara | Pusha | Loop | Ipac
+            | Ipao | Ipas | Ldc | Load | Loadim | Tgall | Tgany | Tgeq | Tgballot | Emits => 1,
+            Add | Div | Dp2 | Dp3 | Dp4 | Dph | Dst | Max | Min | Mul | MulHi | Pow | Rfl | Seq
+            | Sge | Sgt | Sle | Slt | Sne | Sub | Xpd | And | Or | Xor | Shl | Shr | Mod | Bfe
+            | Store | Atom | Storeim | Atomim => 2,
+            Cmp | Dp2a | Lrp | Mad | X2d | Sad | Bfi | Shfdown | Shfidx | Shfup | Shfxor => 3,
+        }
+    }
 }
 
 /// Vector component index (x=0, y=1, z=2, w=3).

@@ -10,14 +10,25 @@
 //!   relatively addressed array lies inside its file, and the register a run-time index
 //!   comes from exists; buffer operands name a buffer variable;
 //! - components are `0..4`, write masks four bits, condition registers 0 or 1;
-//! - destinations are temps, results or (for ARL/ARA/ARR/POPA) address registers;
+//! - every instruction has at least the source operands its opcode reads
+//!   ([`Opcode::sources`]);
+//! - destinations are temps or results; ARL/ARA/ARR/POPA write an address register;
 //! - flow control is matched: IF targets its ELSE or ENDIF, ELSE an ENDIF, REP/LOOP
 //!   their ENDREP/ENDLOOP and back, BRA/CAL a place in the program, CALI a subroutine
 //!   variable whose functions are places in the program; the entry point and labels are
 //!   places in the program;
+//! - loops nest: REP/LOOP bodies do not cross, ENDREP/ENDLOOP closes the innermost
+//!   open loop, BRK/CONT sit inside a loop, and no jump enters a loop body (IF/ELSE land
+//!   in their own loop or an enclosing one; calls, branches, labels, subroutines and the
+//!   entry point outside every loop), so whenever a BRK, CONT, ENDREP or ENDLOOP runs
+//!   the innermost frame of the run is a loop's;
 //! - texture instructions carry their texture operand, memory instructions their memory
 //!   operand naming a variable that exists (ATOM/ATOMCTR/ATOMIM an operation, image
-//!   instructions an image and a target), CVT its storage types, IPAx an attribute.
+//!   instructions an image and a target; LDC/LOAD/STORE/ATOM buffer memory, ATOM a
+//!   32- or 64-bit type or F16), CVT its storage types, IPAx an attribute;
+//! - a `Buffer` operand read as a value names a BUFFER/BUFFER4 variable: CBUFFER,
+//!   STORAGE and SHARED variables are only the memory operand of LDC/LOAD (operand 0)
+//!   or STORE/ATOM (operand 1).
 //!
 //! [`crate::assemble`] validates what its front ends produce, and an
 //! [`crate::exec::Executor`] refuses to run a program that does not validate.
@@ -92,6 +103,102 @@ pub fn validate(prog: &Program) -> Result<(), ValidationError> {
             inst: Some(i as u32),
             message,
         })?;
+    }
+    loops(prog)
+}
+
+/// The loop structure of the module comment. Runs after every instruction validated, so
+/// flow targets are in range and name the right opcodes.
+fn loops(prog: &Program) -> Result<(), ValidationError> {
+    let insts = &prog.instructions;
+    let at = |i: usize, message: String| ValidationError {
+        inst: Some(i as u32),
+        message,
+    };
+    // owner[i]: the REP/LOOP whose body (after it, up to its ENDREP/ENDLOOP) holds
+    // instruction i; owner[len] (the end of the program) is outside every loop.
+    let mut owner: Vec<Option<u32>> = vec![None; insts.len() + 1];
+    let mut open: Vec<(u32, u32)> = Vec::new();
+    for (i, inst) in insts.iter().enumerate() {
+        while open.last().is_some_and(|&(_, end)| (end as usize) < i) {
+            open.pop();
+        }
+        owner[i] = open.last().map(|&(start, _)| start);
+        let end = match &inst.extra {
+            Extra::Flow { target, .. } => *target,
+            _ => 0,
+        };
+        match inst.op {
+            Opcode::Rep | Opcode::Loop => {
+                if end as usize <= i {
+                    return Err(at(i, format!("{:?} ends at {end}, not after it", inst.op)));
+                }
+                if let Some(&(start, outer)) = open.last().filter(|&&(_, outer)| end > outer) {
+                    return Err(at(
+                        i,
+                        format!("loop {i}..{end} crosses the end of loop {start}..{outer}"),
+                    ));
+                }
+                open.push((i as u32, end));
+            }
+            Opcode::EndRep | Opcode::EndLoop
+                if open.last().map(|&(_, end)| end as usize) != Some(i) =>
+            {
+                return Err(at(i, format!("{:?} closes no open loop", inst.op)));
+            }
+            Opcode::Brk | Opcode::Cont if owner[i].is_none() => {
+                return Err(at(i, format!("{:?} outside a loop", inst.op)));
+            }
+            _ => {}
+        }
+    }
+    // Whether `outer` is `inner` or a loop around it (None: outside every loop).
+    let encloses = |outer: Option<u32>, mut inner: Option<u32>| loop {
+        if inner == outer {
+            return true;
+        }
+        match inner {
+            Some(start) => inner = owner.get(start as usize).copied().flatten(),
+            None => return false,
+        }
+    };
+    let owner_of = |t: u32| owner.get(t as usize).copied().flatten();
+    let outside = |what: &str, t: u32| -> Result<(), String> {
+        match owner_of(t) {
+            Some(start) => Err(format!("{what} at {t} is inside the loop at {start}")),
+            None => Ok(()),
+        }
+    };
+    outside("the entry point", prog.entry).map_err(|m| ValidationError {
+        inst: None,
+        message: m,
+    })?;
+    for (what, t) in prog.labels.iter().map(|&l| ("a label", l)).chain(
+        prog.subroutine_vars
+            .iter()
+            .flat_map(|sv| sv.functions.iter().map(|&(_, t)| ("a subroutine", t))),
+    ) {
+        outside(what, t).map_err(|message| ValidationError {
+            inst: None,
+            message,
+        })?;
+    }
+    for (i, inst) in insts.iter().enumerate() {
+        let Extra::Flow { target, .. } = inst.extra else {
+            continue;
+        };
+        match inst.op {
+            Opcode::If | Opcode::Else if !encloses(owner_of(target), owner[i]) => {
+                return Err(at(
+                    i,
+                    format!("{:?} jumps into a loop body (to {target})", inst.op),
+                ));
+            }
+            Opcode::Bra | Opcode::Cal => {
+                outside(&format!("{:?} target", inst.op), target).map_err(|m| at(i, m))?
+            }
+            _ => {}
+        }
     }
     Ok(())
 }
@@ -268,6 +375,14 @@ impl Validator<'_> {
         if matches!(inst.op, Atom | Atomctr | Atomim) && m.atom.is_none() {
             return Err(format!("{:?} without an operation", inst.op));
         }
+        if matches!(inst.op, Ldc | Load | Store | Atom)
+            && matches!(m.space, MemSpace::Counter { .. } | MemSpace::Image { .. })
+        {
+            return Err(format!("{:?} on {:?}, not buffer memory", inst.op, m.space));
+        }
+        if inst.op == Atom && m.ty.scalar.bytes() < 4 && m.ty.scalar != MemScalar::F16 {
+            return Err(format!("ATOM on {:?} (8/16-bit integers)", m.ty.scalar));
+        }
         if inst.op == Atomctr && !matches!(m.space, MemSpace::Counter { .. }) {
             return Err("ATOMCTR without a counter".into());
         }
@@ -282,13 +397,51 @@ impl Validator<'_> {
         Ok(())
     }
 
+    /// A `Buffer` operand at `pos` of `op`: read as a value unless it is the memory
+    /// operand of a buffer memory instruction (or ATOMCTR's counter).
+    fn buffer_use(&self, op: Opcode, pos: usize, s: &Src) -> Check {
+        use Opcode::*;
+        if s.file != File::Buffer || op == Atomctr {
+            return Ok(());
+        }
+        let memory_operand = match op {
+            Ldc | Load => pos == 0,
+            Store | Atom => pos == 1,
+            _ => false,
+        };
+        match self.prog.buffers.get(s.buffer as usize).map(|b| b.kind) {
+            Some(BufferKind::Buffer | BufferKind::Buffer4) | None => Ok(()),
+            Some(_) if memory_operand => Ok(()),
+            Some(kind) => Err(format!(
+                "operand {pos}: a {kind:?} variable read as a value (only BUFFER and BUFFER4 are)"
+            )),
+        }
+    }
+
     fn inst(&self, inst: &Inst) -> Check {
         use Opcode::*;
-        for s in &inst.srcs {
+        let need = inst.op.sources();
+        if inst.srcs.len() < need {
+            return Err(format!(
+                "{:?} with {} source operands, needs {need}",
+                inst.op,
+                inst.srcs.len()
+            ));
+        }
+        for (pos, s) in inst.srcs.iter().enumerate() {
             self.src(inst.op, s)?;
+            self.buffer_use(inst.op, pos, s)?;
         }
         if let Some(d) = &inst.dst {
             self.dst(inst.op, d)?;
+        }
+        if matches!(inst.op, Arl | Ara | Arr | Popa)
+            && !matches!(&inst.dst, Some(d) if d.file == File::Address)
+        {
+            return Err(format!(
+                "{:?} without an address register destination",
+                inst.op
+            ));
         }
         if let Some(cc) = inst.cc_update {
             within("condition register", u64::from(cc), 2)?;
@@ -459,5 +612,161 @@ mod tests {
         assert_eq!(e.message, "Atomctr without an operation");
         let e = broken(&p, |q| q.instructions[1].extra = Extra::None);
         assert_eq!(e.message, "Tex without a texture operand");
+    }
+
+    const MEMORY: &str = "!!NVfp5.0\nCBUFFER cb[] = { program.buffer[0] };\nUINT TEMP r;\n\
+        LONG TEMP p;\nLDC.U32 r, cb[4];\nATOM.ADD.U32 r.x, r.x, p.x;\nMOV.U result.color, r;\nEND";
+
+    /// The memory operand of instruction `i` of `q`.
+    fn mem(q: &mut Program, i: usize) -> &mut MemInfo {
+        match &mut q.instructions[i].extra {
+            Extra::Mem(m) => m,
+            other => panic!("no memory operand: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn instructions_have_the_operands_their_opcode_reads() {
+        let p = prog(LOOPS);
+        let e = broken(&p, |q| {
+            q.instructions[2].srcs.pop();
+        });
+        assert_eq!(
+            e.to_string(),
+            "instruction 2: Add with 1 source operands, needs 2"
+        );
+        let p = prog(MEMORY);
+        let e = broken(&p, |q| {
+            q.instructions[1].srcs.truncate(1);
+        });
+        assert_eq!(e.message, "Atom with 1 source operands, needs 2");
+    }
+
+    #[test]
+    fn address_instructions_write_address_registers() {
+        let p = prog(
+            "!!ARBvp1.0\nADDRESS a;\nPARAM c[2] = { program.env[0..1] };\n\
+             ARL a.x, vertex.position.x;\nMOV result.position, c[a.x];\nEND",
+        );
+        let e = broken(&p, |q| {
+            if let Some(d) = q.instructions[0].dst.as_mut() {
+                d.file = File::Temp;
+            }
+            q.temps.push(RegInfo::default());
+        });
+        assert_eq!(e.message, "Arl without an address register destination");
+        let e = broken(&p, |q| q.instructions[0].dst = None);
+        assert_eq!(e.message, "Arl without an address register destination");
+    }
+
+    #[test]
+    fn buffer_memory_instructions_reach_buffer_memory() {
+        let p = prog(MEMORY);
+        let e = broken(&p, |q| {
+            q.images.push(ImageVar {
+                name: "i".into(),
+                first: 0,
+                len: 1,
+            });
+            mem(q, 1).space = MemSpace::Image { image: 0 };
+        });
+        assert_eq!(e.inst, Some(1));
+        assert_eq!(e.message, "Atom on Image { image: 0 }, not buffer memory");
+    }
+
+    #[test]
+    fn atomics_are_32_or_64_bits_wide() {
+        let p = prog(MEMORY);
+        let e = broken(&p, |q| mem(q, 1).ty.scalar = MemScalar::U16);
+        assert_eq!(e.message, "ATOM on U16 (8/16-bit integers)");
+    }
+
+    #[test]
+    fn only_buffer_and_buffer4_operands_are_values() {
+        let p = prog(MEMORY);
+        // The CBUFFER operand of LDC is its memory; as ATOM's data it would be a value.
+        let cb = p.instructions[0].srcs[0].clone();
+        let e = broken(&p, |q| q.instructions[1].srcs[0] = cb);
+        assert_eq!(
+            e.message,
+            "operand 0: a CBuffer variable read as a value (only BUFFER and BUFFER4 are)"
+        );
+    }
+
+    #[test]
+    fn loops_nest_and_are_entered_at_their_start() {
+        let p = prog(LOOPS);
+        let at = |op| p.instructions.iter().position(|i| i.op == op).unwrap_or(0);
+        let (if_at, else_at, rep_at, end_at) = (
+            at(Opcode::If),
+            at(Opcode::Else),
+            at(Opcode::Rep),
+            at(Opcode::EndRep),
+        );
+        // BRK where the first ADD is: outside the loop.
+        let brk = Inst {
+            op: Opcode::Brk,
+            extra: Extra::Flow {
+                target: rep_at as u32,
+                cond: None,
+            },
+            srcs: Default::default(),
+            dst: None,
+            ..p.instructions[if_at + 1].clone()
+        };
+        let e = broken(&p, |q| q.instructions[if_at + 1] = brk.clone());
+        assert_eq!(
+            (e.inst, e.message.as_str()),
+            (Some(if_at as u32 + 1), "Brk outside a loop")
+        );
+        // ELSE jumping to an ENDIF inside the loop.
+        let endif = |q: &mut Program, i: usize| {
+            q.instructions[i].op = Opcode::EndIf;
+            q.instructions[i].extra = Extra::None;
+        };
+        let e = broken(&p, |q| {
+            endif(q, rep_at + 1);
+            q.instructions[else_at].extra = Extra::Flow {
+                target: rep_at as u32 + 1,
+                cond: None,
+            };
+        });
+        assert_eq!(
+            e.message,
+            format!("Else jumps into a loop body (to {})", rep_at + 1)
+        );
+        // A label (a CAL target) inside the loop.
+        let e = broken(&p, |q| q.labels.push(rep_at as u32 + 1));
+        assert_eq!(
+            (e.inst, e.message),
+            (
+                None,
+                format!("a label at {} is inside the loop at {rep_at}", rep_at + 1)
+            )
+        );
+        // An ENDREP inside the loop that closes nothing.
+        let e = broken(&p, |q| {
+            q.instructions[rep_at + 1].op = Opcode::EndRep;
+            q.instructions[rep_at + 1].extra = Extra::None;
+        });
+        assert_eq!(e.message, "EndRep closes no open loop");
+        // A second loop starting inside the first and ending after it.
+        let e = broken(&p, |q| {
+            q.instructions[rep_at + 1].op = Opcode::Rep;
+            q.instructions[rep_at + 1].extra = Extra::Flow {
+                target: end_at as u32 + 1,
+                cond: None,
+            };
+            q.instructions[end_at + 1].op = Opcode::EndRep;
+            q.instructions[end_at + 1].extra = Extra::None;
+        });
+        assert_eq!(
+            e.message,
+            format!(
+                "loop {}..{} crosses the end of loop {rep_at}..{end_at}",
+                rep_at + 1,
+                end_at + 1
+            )
+        );
     }
 }

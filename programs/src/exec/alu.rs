@@ -2,7 +2,7 @@
 //! [`wide`](super::wide), conversions and packing to [`convert`](super::convert)).
 
 use super::env::Env;
-use super::error::ExecErrorKind;
+use super::error::{invariant, ExecErrorKind};
 use super::float::{
     add, exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, mul, rcc, round_even, round_keep_nan,
     ssg,
@@ -17,10 +17,6 @@ use super::{convert, wide, Vec4, MAX_LANES};
 use crate::ir::{DataType, Dialect, File, Inst, Opcode, Src};
 
 type Res<T> = Result<T, ExecErrorKind>;
-
-fn malformed(m: &str) -> ExecErrorKind {
-    ExecErrorKind::Malformed(m.to_string())
-}
 
 #[inline]
 fn map1(a: &Vec4, f: impl Fn(u32) -> u32) -> Vec4 {
@@ -111,11 +107,11 @@ pub(crate) fn truth(dtype: DataType, b: bool) -> u32 {
     }
 }
 
-/// Number of sources an opcode reads (checked before indexing).
+/// Source `i` (the validator guarantees [`Opcode::sources`] of them).
 fn src(inst: &Inst, i: usize) -> Res<&Src> {
     inst.srcs
         .get(i)
-        .ok_or_else(|| malformed("missing source operand"))
+        .ok_or_else(|| invariant("fewer source operands than the opcode reads"))
 }
 
 pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
@@ -202,7 +198,7 @@ fn arith32_on<E: Env + ?Sized>(
     let n = inst.srcs.len();
     let need = |k: usize| -> Res<()> {
         if n < k {
-            Err(malformed("missing source operand"))
+            Err(invariant("fewer source operands than the opcode reads"))
         } else {
             Ok(())
         }
@@ -746,7 +742,7 @@ fn address<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
     let dst = inst
         .dst
         .as_ref()
-        .ok_or_else(|| malformed("address instruction without destination"))?;
+        .ok_or_else(|| invariant("address instruction without destination"))?;
     let s = src(inst, 0)?;
     let acc = run.access(g);
     // NV_vertex_program2 address registers hold [-512, 511].
@@ -796,9 +792,7 @@ fn address<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         }
     }
     if dst.file != File::Address {
-        return Err(malformed(
-            "address instruction must write an address register",
-        ));
+        return Err(invariant("address instruction writing no address register"));
     }
     if let Some(cc) = inst.cc_update {
         // Condition codes from the integer results (VP2 ARLC/ARRC/ARAC).

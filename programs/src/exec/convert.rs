@@ -10,10 +10,6 @@ use crate::ir::{DataType, Extra, Inst, MemScalar, Opcode, Rounding, Saturate};
 
 type Res<T> = Result<T, ExecErrorKind>;
 
-fn malformed(m: &str) -> ExecErrorKind {
-    ExecErrorKind::Malformed(m.to_string())
-}
-
 fn to64(d: DataType) -> DataType {
     match d {
         DataType::F32 | DataType::F64 => DataType::F64,
@@ -84,7 +80,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
     let s = inst
         .srcs
         .first()
-        .ok_or_else(|| malformed("missing source operand"))?;
+        .ok_or_else(|| invariant("conversion without its source operand"))?;
     let dt = inst.dtype;
     let acc = run.access(g);
     match inst.op {

@@ -10,10 +10,6 @@ use crate::ir::{DataType, Extra, Inst, Opcode, Stage};
 
 type Res<T> = Result<T, ExecErrorKind>;
 
-fn malformed(m: &str) -> ExecErrorKind {
-    ExecErrorKind::Malformed(m.to_string())
-}
-
 fn flow_of(inst: &Inst) -> Res<(u32, Option<crate::ir::CondTest>)> {
     match &inst.extra {
         Extra::Flow { target, cond } => Ok((*target, *cond)),
@@ -71,7 +67,7 @@ pub(crate) fn implicit_return(g: &mut Group) -> bool {
 fn pop_loop(g: &mut Group) -> Res<u32> {
     match g.frames.pop() {
         Some(Frame::Rep { start, .. }) | Some(Frame::Loop { start, .. }) => Ok(start),
-        _ => Err(malformed("BRK/CONT outside a loop")),
+        _ => Err(invariant("BRK/CONT with no loop frame on top")),
     }
 }
 
@@ -119,7 +115,7 @@ fn end_of_iteration(g: &mut Group, end: u32) -> Res<()> {
             }
             Ok(())
         }
-        _ => Err(malformed("ENDREP/ENDLOOP without an open loop")),
+        _ => Err(invariant("ENDREP/ENDLOOP with no loop frame on top")),
     }
 }
 
@@ -133,7 +129,7 @@ fn counts<E: Env + ?Sized>(
     let src = inst
         .srcs
         .first()
-        .ok_or_else(|| malformed("loop without operand"))?;
+        .ok_or_else(|| invariant("LOOP/REP count without its operand"))?;
     let acc = run.access(g);
     let v = load32(run.st, &acc, src, inst.dtype, &mut run.stats)?;
     let mut out = [0i64; MAX_LANES];
@@ -285,7 +281,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
                 // The innermost loop is the top frame: run its ENDREP/ENDLOOP.
                 let start = match t.frames.last() {
                     Some(Frame::Rep { start, .. }) | Some(Frame::Loop { start, .. }) => *start,
-                    _ => return Err(malformed("CONT outside a loop")),
+                    _ => return Err(invariant("CONT with no loop frame on top")),
                 };
                 let end = loop_end(prog, start)?;
                 end_of_iteration(t, end)
@@ -333,7 +329,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let src = inst
                 .srcs
                 .first()
-                .ok_or_else(|| malformed("PUSHA without operand"))?;
+                .ok_or_else(|| invariant("PUSHA without operand"))?;
             let acc = run.access(g);
             let v = load32(run.st, &acc, src, DataType::S32, &mut run.stats)?;
             g.pushed.push(v.map(|c| c.map(|x| x as i32)));
@@ -344,7 +340,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
             let dst = inst
                 .dst
                 .as_ref()
-                .ok_or_else(|| malformed("POPA without destination"))?;
+                .ok_or_else(|| invariant("POPA without destination"))?;
             let acc = run.access(g);
             store_address_vec(run.st, &acc, dst, &v)?;
             Ok(Next::Seq)
@@ -466,7 +462,7 @@ pub(crate) fn geometry<E: Env + ?Sized>(
             let src = inst
                 .srcs
                 .first()
-                .ok_or_else(|| malformed("EMITS without operand"))?;
+                .ok_or_else(|| invariant("EMITS without operand"))?;
             let acc = run.access(g);
             let v = load32(run.st, &acc, src, DataType::S32, &mut run.stats)?;
             v[0]

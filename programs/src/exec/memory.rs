@@ -15,10 +15,6 @@ use crate::ir::{
 
 type Res<T> = Result<T, ExecErrorKind>;
 
-fn malformed(m: &str) -> ExecErrorKind {
-    ExecErrorKind::Malformed(m.to_string())
-}
-
 fn env_err(e: super::env::EnvError) -> ExecErrorKind {
     ExecErrorKind::Env(e.0)
 }
@@ -94,11 +90,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
             BufferKind::Buffer4 => true,
             BufferKind::Buffer => false,
             BufferKind::CBuffer | BufferKind::Storage | BufferKind::Shared if is_mem => continue,
-            _ => {
-                return Err(malformed(
-                    "CBUFFER/STORAGE variable used as a plain operand",
-                ))
-            }
+            _ => return Err(invariant("CBUFFER/STORAGE/SHARED variable read as a value")),
         };
         let acc = run.access(g);
         let slots = resolve_index(run.st, &acc, &s.index)?;
@@ -174,7 +166,7 @@ fn mem_info(inst: &Inst) -> Res<&MemInfo> {
 fn src(inst: &Inst, i: usize) -> Res<&crate::ir::Src> {
     inst.srcs
         .get(i)
-        .ok_or_else(|| malformed("missing source operand"))
+        .ok_or_else(|| invariant("fewer source operands than the opcode reads"))
 }
 
 /// Per-lane addresses from a scalar operand (64-bit capable).
@@ -227,7 +219,7 @@ fn targets<E: Env + ?Sized>(
         MemSpace::Shared { buffer } => return shared_targets(run, g, *buffer, s),
         MemSpace::Constant { buffer } => (*buffer, true),
         MemSpace::Storage { buffer } => (*buffer, false),
-        _ => return Err(malformed("not a buffer memory space")),
+        _ => return Err(invariant("LDC/LOAD/STORE/ATOM outside buffer memory")),
     };
     let var = run
         .prog
@@ -571,7 +563,7 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     let size = m.ty.scalar.bytes() as usize;
     if size < 4 {
         // The front end rejects these storage modifiers on ATOM (its Table X.Y).
-        return Err(malformed("ATOM on an 8/16-bit type"));
+        return Err(invariant("ATOM on an 8/16-bit integer type"));
     }
     let mut out: Wide = [[0; MAX_LANES]; 4];
     let live = g.mask & !run.st.helper;

@@ -31,10 +31,6 @@ pub(crate) struct Access<'a> {
 
 type Res<T> = Result<T, ExecErrorKind>;
 
-fn malformed(m: &str) -> ExecErrorKind {
-    ExecErrorKind::Malformed(m.to_string())
-}
-
 /// Per-lane values of the register that supplies a relative index.
 pub(crate) fn index_reg(st: &LaneState, acc: &Access, reg: IndexReg) -> Res<Ints> {
     let mut out = [0i32; MAX_LANES];
@@ -260,7 +256,11 @@ pub(crate) fn load_raw(st: &LaneState, acc: &Access, src: &Src, stats: &mut Exec
                 .find(|(b, i, v, _)| *b == src.buffer && *i == src.index && *v == src.vertex)
             {
                 Some((_, _, _, r)) => return Ok(r.clone()),
-                None => return Err(malformed("buffer operand was not fetched")),
+                None => {
+                    return Err(invariant(
+                        "a BUFFER operand read as a value was not fetched",
+                    ))
+                }
             }
         }
     }

@@ -12,10 +12,6 @@ use crate::ir::{
 
 type Res<T> = Result<T, ExecErrorKind>;
 
-fn malformed(m: &str) -> ExecErrorKind {
-    ExecErrorKind::Malformed(m.to_string())
-}
-
 fn lane_on(mask: LaneMask, l: usize) -> bool {
     mask & (1 << l) != 0
 }
@@ -210,7 +206,7 @@ pub(crate) fn interpolate<E: Env + ?Sized>(
     let attr = inst
         .srcs
         .first()
-        .ok_or_else(|| malformed("missing source operand"))?;
+        .ok_or_else(|| invariant("IPAx without its attribute operand"))?;
     if attr.file != File::Input {
         return Err(invariant("interpolation of a non-attribute"));
     }

@@ -2,7 +2,7 @@
 //! NV_shader_atomic_int64/NV_gpu_shader5 style) on `LONG` registers.
 
 use super::env::Env;
-use super::error::ExecErrorKind;
+use super::error::{invariant, ExecErrorKind};
 use super::operand::{load64, Wide};
 use super::run::{write64, Group, Run};
 use super::{Vec4, MAX_LANES};
@@ -111,8 +111,8 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         };
         s[i] = load64(run.st, &acc, src, ty, &mut run.stats)?;
     }
-    if inst.srcs.len() < min_srcs(inst.op) {
-        return Err(ExecErrorKind::Malformed("missing source operand".into()));
+    if inst.srcs.len() < inst.op.sources() {
+        return Err(invariant("fewer source operands than the opcode reads"));
     }
     let [a, b, c] = s;
     let fop = |f: fn(f64, f64) -> f64| map2(&a, &b, |x, y| f(d(x), d(y)).to_bits());
@@ -330,14 +330,4 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
         }
     };
     write64(run, g, inst, dt, &r)
-}
-
-fn min_srcs(op: Opcode) -> usize {
-    use Opcode::*;
-    match op {
-        Sfl | Str => 0,
-        Mov | Swz | Abs | Rcp | Rsq | Frc | Flr | Ceil | Round | Trunc | Ssg | Not => 1,
-        Mad | Cmp | Sad => 3,
-        _ => 2,
-    }
 }
