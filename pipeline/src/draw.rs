@@ -195,17 +195,16 @@ fn run_stages(
     if let Some(t) = tracer {
         t.start_draw(vertex_stage::vertex_ids(state)?);
     }
-    let mut vso = vertex_stage::run(state, vs, res)?;
+    let vso = vertex_stage::run(state, vs, res)?;
     stats.vertex_invocations = vso.invocations;
     let vp = &state.vertex;
     // Without later stages every instance rasterizes the vertex stage's vertices (all
-    // instances' in one set): clamped here once, not once per instance, which made
-    // instanced draws quadratic.
-    let later_stages = progs.tess_eval.is_some() || progs.geometry.is_some();
-    if vp.clamp_vertex_color && !later_stages {
-        stats.vertex_rows_touched += clamp_colors(&mut vso.vertices);
+    // instances' in one set): clamped once, not once per instance, which made instanced
+    // draws quadratic; the vertex stage clamps them as it writes them
+    // (vertex_stage::clamps_colours).
+    if vertex_stage::clamps_colours(state) && !colour_slots(&vso.vertices.slots).is_empty() {
+        stats.vertex_rows_touched += vso.vertices.len() as u64;
     }
-    let vso = vso;
     let discard = state.vertex.rasterizer_discard;
     let mut to_raster = ToRaster {
         verts: None,
@@ -497,36 +496,41 @@ impl PrimitiveSource for ClipSource<'_> {
     }
 }
 
-/// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR). NaN becomes 0,
-/// as `f32::clamp` would keep it and a NaN colour must not reach blending unclamped.
-/// Returns the vertex rows it looked at.
-fn clamp_colors(verts: &mut Vertices) -> u64 {
-    let colour_slots: Vec<usize> = verts
-        .slots
-        .iter()
-        .enumerate()
+/// The colour slots of a vertex layout (what GL_CLAMP_VERTEX_COLOR clamps).
+pub(crate) fn colour_slots(slots: &[VaryingSlot]) -> Vec<usize> {
+    (slots.iter().enumerate())
         .filter(|(_, s)| matches!(s, VaryingSlot::Color { .. }))
         .map(|(i, _)| i)
-        .collect();
+        .collect()
+}
+
+/// One colour component's bits clamped to [0, 1]. NaN becomes 0, as `f32::clamp` would
+/// keep it and a NaN colour must not reach blending unclamped.
+#[inline]
+pub(crate) fn clamp_colour(bits: u32) -> u32 {
+    let v = f32::from_bits(bits);
+    if v >= 1.0 {
+        1.0f32.to_bits()
+    } else if v > 0.0 {
+        bits
+    } else {
+        0.0f32.to_bits()
+    }
+}
+
+/// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR, see
+/// [`clamp_colour`]). Returns the vertex rows it looked at.
+fn clamp_colors(verts: &mut Vertices) -> u64 {
+    let colour_slots = colour_slots(&verts.slots);
     if colour_slots.is_empty() || verts.slots.is_empty() {
         return 0;
     }
     let stride = verts.slots.len();
-    let clamp = |bits: u32| {
-        let v = f32::from_bits(bits);
-        if v >= 1.0 {
-            1.0f32.to_bits()
-        } else if v > 0.0 {
-            bits
-        } else {
-            0.0f32.to_bits()
-        }
-    };
     for v in verts.data.chunks_mut(stride) {
         for &k in &colour_slots {
             if let Some(c) = v.get_mut(k) {
                 for b in c.iter_mut() {
-                    *b = clamp(*b);
+                    *b = clamp_colour(*b);
                 }
             }
         }

@@ -123,6 +123,14 @@ pub struct VertexStageOut {
     pub invocations: u64,
 }
 
+/// Whether the vertex stage clamps its colour outputs (GL_CLAMP_VERTEX_COLOR with no
+/// later stage, which would clamp its own outputs instead): while it writes them, on
+/// every worker, rather than in a pass of its own over all the draw's vertices after it.
+pub(crate) fn clamps_colours(state: &DrawState) -> bool {
+    let p = &state.programs;
+    state.vertex.clamp_vertex_color && p.tess_eval.is_none() && p.geometry.is_none()
+}
+
 /// The draw's vertex ids (indices + base vertex, or first..first+count).
 pub fn vertex_ids(state: &DrawState) -> Result<Vec<u32>, PipelineError> {
     let call = &state.call;
@@ -278,6 +286,10 @@ pub fn run(
     let row = layout.len() + usize::from(invariant_pos.is_some());
     scratch::WORDS.give(table);
     out.vertices.data = scratch::VEC4S.filled(jobs.len() * row, [0; 4]);
+    let clamped = match clamps_colours(state) {
+        true => crate::draw::colour_slots(&out.vertices.slots),
+        false => Vec::new(),
+    };
     let shade = |data: &mut [[u32; 4]], jobs: &[(u32, u32)]| {
         shade_chunk(
             state,
@@ -285,7 +297,7 @@ pub fn run(
             res,
             &sources,
             invariant_pos.as_ref(),
-            &layout,
+            (&layout, &clamped),
             jobs,
             data,
         )
@@ -331,7 +343,8 @@ pub fn programs_have_side_effects(prog: &Program) -> bool {
     })
 }
 
-/// Fetches and shades `jobs` (at most [`SHADE_CHUNK`]), writing their rows into `data`.
+/// Fetches and shades `jobs` (at most [`SHADE_CHUNK`]), writing their rows into `data`;
+/// the `layout` entries at the indices in `clamped` are clamped as colours.
 #[allow(clippy::too_many_arguments)]
 fn shade_chunk(
     state: &DrawState,
@@ -339,7 +352,7 @@ fn shade_chunk(
     res: &Resources,
     sources: &[Source<'_>],
     invariant_pos: Option<&Source<'_>>,
-    layout: &[(usize, VaryingSlot)],
+    (layout, clamped): (&[(usize, VaryingSlot)], &[usize]),
     jobs: &[(u32, u32)],
     data: &mut [[u32; 4]],
 ) -> Result<(), PipelineError> {
@@ -415,6 +428,13 @@ fn shade_chunk(
                 for (lane, dst) in rows.chunks_mut(row).enumerate() {
                     if let Some(d) = dst.get_mut(k) {
                         *d = [r[0][lane], r[1][lane], r[2][lane], r[3][lane]];
+                    }
+                }
+            }
+            if clamped.contains(&k) {
+                for dst in rows.chunks_mut(row) {
+                    if let Some(d) = dst.get_mut(k) {
+                        *d = d.map(crate::draw::clamp_colour);
                     }
                 }
             }
