@@ -7,6 +7,7 @@
 
 use crate::error::{check_alloc, PipelineError};
 use crate::memory::Buffer;
+use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Component type of an attribute array (the `type` of glVertexAttribPointer).
@@ -307,22 +308,27 @@ pub fn read_indices(
     let bytes = data.get(ib.offset as usize..end as usize).unwrap_or(&[]);
     let mut out = crate::scratch::WORDS.with_capacity(n);
     // One loop per index size, so each compiles to plain loads (a byte-wise read_le per
-    // index cost as much as the rest of index processing).
+    // index cost as much as the rest of index processing); on every worker of the
+    // current rayon pool, each writing its part of `out` in place.
     let restart = |v: u32| if Some(v) == restart { RESTART } else { v };
+    const MIN: usize = 1 << 14;
     match size {
-        4 => out.extend(
+        4 => out.par_extend(
             bytes
-                .chunks_exact(4)
+                .par_chunks_exact(4)
+                .with_min_len(MIN)
                 .map(|c| restart(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
         ),
-        2 => out.extend(
+        2 => out.par_extend(
             bytes
-                .chunks_exact(2)
+                .par_chunks_exact(2)
+                .with_min_len(MIN)
                 .map(|c| restart(u32::from(u16::from_le_bytes([c[0], c[1]])))),
         ),
-        _ => out.extend(
+        _ => out.par_extend(
             bytes
-                .chunks_exact(size as usize)
+                .par_chunks_exact(size as usize)
+                .with_min_len(MIN)
                 .map(|c| restart(crate::memory::read_le(c) as u32)),
         ),
     }

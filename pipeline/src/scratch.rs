@@ -50,13 +50,20 @@ impl<T> Kept<T> {
         v
     }
 
-    /// `len` copies of `value`, in [`Kept::take`]'s buffer.
+    /// `len` copies of `value`, in [`Kept::take`]'s buffer; a big one is filled on every
+    /// worker of the current rayon pool (the vertex stage's and clipping's buffers, tens
+    /// of megabytes for a million-triangle draw, were filled on one thread).
     pub(crate) fn filled(&self, len: usize, value: T) -> Vec<T>
     where
-        T: Clone,
+        T: Clone + Send,
     {
+        use rayon::iter::ParallelExtend;
         let mut v = self.take(len);
-        v.resize(len, value);
+        if len >= PAR_FILL {
+            v.par_extend(rayon::iter::repeat_n(value, len));
+        } else {
+            v.resize(len, value);
+        }
         v
     }
 
@@ -78,6 +85,9 @@ impl<T> Kept<T> {
         }
     }
 }
+
+/// Elements from which [`Kept::filled`] fills in parallel.
+const PAR_FILL: usize = 1 << 16;
 
 /// Index lists, post-transform numbering, outcodes, varyings, assembled vertex lists.
 pub(crate) static WORDS: Kept<u32> = Kept::new();

@@ -137,8 +137,12 @@ pub fn vertex_ids(state: &DrawState) -> Result<Vec<u32>, PipelineError> {
     match &call.indices {
         Some(ib) => {
             let mut ids = read_indices(ib, call.count, call.primitive_restart)?;
-            for v in ids.iter_mut().filter(|v| **v != RESTART) {
-                *v = (i64::from(*v) + i64::from(call.base_vertex)) as u32;
+            if call.base_vertex != 0 {
+                let base = i64::from(call.base_vertex);
+                ids.par_iter_mut()
+                    .with_min_len(1 << 14)
+                    .filter(|v| **v != RESTART)
+                    .for_each(|v| *v = (i64::from(*v) + base) as u32);
             }
             Ok(ids)
         }
@@ -229,9 +233,11 @@ pub fn run(
     // The post-transform cache is a direct table when the ids span a compact range
     // (the common case), a hash map otherwise.
     let (lo, hi) = ids
-        .iter()
+        .par_iter()
+        .with_min_len(1 << 14)
         .filter(|v| **v != RESTART || !indexed)
-        .fold((u32::MAX, 0u32), |(lo, hi), v| (lo.min(*v), hi.max(*v)));
+        .fold(|| (u32::MAX, 0u32), |(lo, hi), v| (lo.min(*v), hi.max(*v)))
+        .reduce(|| (u32::MAX, 0u32), |(a, b), (c, d)| (a.min(c), b.max(d)));
     let span = u64::from(hi.saturating_sub(lo)) + 1;
     let use_table = lo <= hi && span <= (ids.len() as u64 * 4).max(1024);
     let mut table: Vec<u32> = if use_table {
