@@ -68,6 +68,15 @@ pub(crate) struct Needs {
     pub vertices: usize,
 }
 
+/// A condition-code component that holds `flags(value, dtype)` for every lane, written in
+/// `block`.
+#[derive(Copy, Clone)]
+struct CcSource {
+    block: Block,
+    value: Value,
+    dtype: DataType,
+}
+
 /// Write enable of one component: never, for every lane, or for the lanes of a mask.
 #[derive(Copy, Clone)]
 enum En {
@@ -136,6 +145,11 @@ pub(crate) struct Lower<'a, 'f> {
     variant: Variant,
     needs: Needs,
     config: TargetFrontendConfig,
+    /// Per condition code, component and chunk: the result whose flags the register
+    /// holds, when every lane's flags came from it in the current block (no mask, no
+    /// step since). A test of those flags is then one comparison of the result
+    /// (`test_value`), and flags only tests read are never computed.
+    cc_src: [[[Option<CcSource>; CHUNKS]; 4]; 2],
 }
 
 fn mem() -> MemFlagsData {
@@ -232,6 +246,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             variant,
             needs: Needs::default(),
             config,
+            cc_src: [[[None; CHUNKS]; 4]; 2],
         };
         l.prologue();
         l
@@ -486,6 +501,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     fn load_cc(&mut self) {
+        self.cc_src = [[[None; CHUNKS]; 4]; 2];
         let base = self.frame_ptr(offset_of!(Frame, cc));
         for i in 0..2 {
             for c in 0..4 {
@@ -818,14 +834,67 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
     }
 
+    /// Go on in `next`, the only successor of the current block besides an exit: the
+    /// condition-code sources of the current block stay valid there.
+    pub(super) fn continue_in(&mut self, next: Block) {
+        let cur = self.b.current_block();
+        self.b.switch_to_block(next);
+        for s in self.cc_src.iter_mut().flatten().flatten().flatten() {
+            if Some(s.block) == cur {
+                s.block = next;
+            }
+        }
+    }
+
+    /// Table X.16 applied to `flags(v, dtype)` (only the sign and zero flags set: the
+    /// flags of every result the kernel writes itself), as one comparison of `v`: the
+    /// same lane mask as `test_flags` of those flags.
+    fn test_value(&mut self, op: CondOp, v: Value, dtype: DataType) -> Value {
+        use CondOp::*;
+        let float = dtype.is_float();
+        let zero = self.splat(0);
+        let f = |l: &mut Self, cc: FloatCC| l.fcmp(cc, v, zero);
+        let i = |l: &mut Self, cc: IntCC| l.icmp0(cc, v);
+        match op {
+            Tr | Ncf | Nof | Ble => self.splat(u32::MAX),
+            Fl | Cf | Of | Ab => zero,
+            // Ordered comparisons: a NaN sets both flags, which fails each of these.
+            Eq if float => f(self, FloatCC::Equal),
+            Lt if float => f(self, FloatCC::LessThan),
+            Ge if float => f(self, FloatCC::GreaterThanOrEqual),
+            Le if float => f(self, FloatCC::LessThanOrEqual),
+            Gt if float => f(self, FloatCC::GreaterThan),
+            Nsf if float => f(self, FloatCC::GreaterThanOrEqual),
+            Leg if float => f(self, FloatCC::Ordered),
+            // A NaN passes these.
+            Ne if float => f(self, FloatCC::NotEqual),
+            Sf if float => f(self, FloatCC::UnorderedOrLessThan),
+            Nan if float => f(self, FloatCC::Unordered),
+            Eq => i(self, IntCC::Equal),
+            Ne => i(self, IntCC::NotEqual),
+            Lt | Sf => i(self, IntCC::SignedLessThan),
+            Ge | Nsf => i(self, IntCC::SignedGreaterThanOrEqual),
+            Le => i(self, IntCC::SignedLessThanOrEqual),
+            Gt => i(self, IntCC::SignedGreaterThan),
+            Nan => zero,
+            Leg => self.splat(u32::MAX),
+        }
+    }
+
     /// `[comp]` lane masks of a condition test (after its swizzle).
     fn cond_test(&mut self, t: &CondTest) -> Reg {
         let regs = self.cc[(t.cc & 1) as usize];
         std::array::from_fn(|c| {
-            let src = regs[(t.swizzle[c] & 3) as usize];
-            std::array::from_fn(|k| {
-                let f = self.b.use_var(src[k]);
-                self.test_flags(t.op, f)
+            let comp = (t.swizzle[c] & 3) as usize;
+            let src = regs[comp];
+            std::array::from_fn(|k| match self.cc_src[(t.cc & 1) as usize][comp][k] {
+                Some(s) if self.b.current_block() == Some(s.block) => {
+                    self.test_value(t.op, s.value, s.dtype)
+                }
+                _ => {
+                    let f = self.b.use_var(src[k]);
+                    self.test_flags(t.op, f)
+                }
             })
         })
     }
@@ -945,6 +1014,14 @@ impl<'a, 'f> Lower<'a, 'f> {
                     }
                     let f = self.flags(v[c][k], rtype);
                     self.assign(regs[c][k], &en[c], k, f);
+                    self.cc_src[(cc & 1) as usize][c][k] = match en[c] {
+                        En::All => self.b.current_block().map(|block| CcSource {
+                            block,
+                            value: v[c][k],
+                            dtype: rtype,
+                        }),
+                        _ => None,
+                    };
                 }
             }
         }
@@ -1015,7 +1092,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let status = self.b.inst_results(call)[0];
         let next = self.b.create_block();
         self.b.ins().brif(status, self.failed, &[], next, &[]);
-        self.b.switch_to_block(next);
+        self.continue_in(next);
     }
 
     /// Run `inst` in the interpreter for the lanes of the mask.

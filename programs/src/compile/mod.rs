@@ -89,6 +89,29 @@ fn codegen_error(e: impl std::fmt::Display) -> Fallback {
 
 /// Translate and compile one variant of `prog`.
 fn compile(prog: &Program, variant: Variant) -> Result<Kernel, Fallback> {
+    compile_with(prog, variant, None)
+}
+
+/// The machine code of `prog`'s kernel (every lane active when `full_mask`, outputs
+/// written back) as Cranelift prints it before encoding: registers allocated, spills and
+/// reloads named (`spillslot`). For measuring what a lowering change does to register
+/// pressure (`tests/exec_native.rs` counts the spills of a benchmark program).
+pub fn disassemble(prog: &Program, full_mask: bool) -> Result<String, Fallback> {
+    let mut text = String::new();
+    let variant = Variant {
+        full_mask,
+        all_registers: false,
+    };
+    compile_with(prog, variant, Some(&mut text))?;
+    Ok(text)
+}
+
+/// [`compile`], keeping the disassembly in `disasm` when given.
+fn compile_with(
+    prog: &Program,
+    variant: Variant,
+    disasm: Option<&mut String>,
+) -> Result<Kernel, Fallback> {
     // Kernels rely on SSE's NaN propagation (the first NaN operand wins), which the
     // interpreter spells out; other hosts would need explicit selects.
     if !cfg!(target_arch = "x86_64") {
@@ -118,9 +141,15 @@ fn compile(prog: &Program, variant: Variant) -> Result<Kernel, Fallback> {
         l.body();
         l.finish()
     };
+    ctx.set_disasm(disasm.is_some());
     module
         .define_function(id, &mut ctx)
         .map_err(codegen_error)?;
+    if let Some(out) = disasm {
+        if let Some(text) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+            out.push_str(text);
+        }
+    }
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(codegen_error)?;
     let entry = module.get_finalized_function(id);

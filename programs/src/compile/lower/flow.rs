@@ -215,7 +215,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             next,
             &[],
         );
-        self.b.switch_to_block(next);
+        self.continue_in(next);
         self.b.def_var(self.steps, ns);
     }
 
