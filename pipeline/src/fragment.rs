@@ -13,8 +13,8 @@ use crate::error::PipelineError;
 use crate::state::{FogParams, StageProgram};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{
-    Env, EnvError, ImageCall, InterpCall, InterpKind, LaneState, MemRegion, TexCall, Vec4,
-    MAX_LANES,
+    Env, EnvError, Fragment, FragmentHooks, ImageCall, InterpCall, InterpKind, LaneState,
+    MemRegion, TexCall, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{
     FogMode, InputBinding, Opcode, OutputBinding, Stage, ThreadMaskKind, VarType, VaryingSlot,
@@ -338,10 +338,13 @@ impl<'a> ProgramShader<'a> {
             })
             .collect();
         let mut lt = glemu_programs::exec::LaneTrace::new(lane);
-        let r = self
-            .fp
-            .executor
-            .run_traced(&mut s.ls, active, &self.fp.params, env, &mut lt);
+        let r = self.fp.executor.run_traced(
+            &mut s.ls,
+            active,
+            &self.fp.params,
+            &mut Fragment(env),
+            &mut lt,
+        );
         let outputs = (0..self.fp.program.outputs.len())
             .map(|i| s.ls.output_lane(i, lane))
             .collect();
@@ -400,7 +403,9 @@ struct FragEnv<'a, 'b> {
 
 impl Env for FragEnv<'_, '_> {
     forward_env_to_base!();
+}
 
+impl FragmentHooks for FragEnv<'_, '_> {
     fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         let src = self.plan.inputs.get(call.input as usize);
         let Some(FragSrc::Varying { base, back, scalar }) = src.cloned() else {
@@ -628,7 +633,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             None => self
                 .fp
                 .executor
-                .run(&mut s.ls, active, &self.fp.params, &mut env)
+                .run(&mut s.ls, active, &self.fp.params, &mut Fragment(&mut env))
                 .map(drop),
             Some((t, lane)) => self.run_traced(s, batch, active, &mut env, t, lane),
         }

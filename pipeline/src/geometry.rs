@@ -14,7 +14,8 @@ use crate::trace::{Invocation, StageTrace};
 use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
 use glemu_programs::exec::{
-    Env, EnvError, ImageCall, LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
+    Env, EnvError, Geometry, GeometryHooks, ImageCall, LaneState, MemRegion, TexCall, Vec4,
+    MAX_LANES,
 };
 use glemu_programs::ir::{InputBinding, PrimKind, Stage, ThreadMaskKind, VaryingSlot};
 use rayon::prelude::*;
@@ -60,7 +61,9 @@ struct GeomEnv<'a> {
 
 impl Env for GeomEnv<'_> {
     forward_env_to_base!();
+}
 
+impl GeometryHooks for GeomEnv<'_> {
     fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
         if stream >= 4 {
             return Err(EnvError(format!(
@@ -426,7 +429,7 @@ impl ChunkShape<'_> {
                 gs,
                 &mut ls,
                 batch.len(),
-                &mut env,
+                &mut Geometry(&mut env),
                 at,
             )
             .map_err(|e| PipelineError::program(Stage::Geometry, e))?;

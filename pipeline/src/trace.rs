@@ -4,7 +4,7 @@
 
 use crate::state::Viewport;
 use glemu_programs::exec::{
-    lanes_mask, Env, ExecError, ExecStats, LaneState, LaneTrace, MAX_LANES,
+    lanes_mask, ExecError, ExecStats, LaneState, LaneTrace, RunEnv, MAX_LANES,
 };
 use glemu_programs::ir::{Program, Stage};
 use glemu_raster::FragmentBatch;
@@ -375,7 +375,7 @@ impl StageTrace {
     /// Runs `lanes` lanes of `ls` through `sp`'s program, traced when this stage is
     /// followed: `at(lane)` names each invocation (with its instance).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn run<E: Env + ?Sized>(
+    pub(crate) fn run<E: RunEnv + ?Sized>(
         me: Option<&StageTrace>,
         stage: Stage,
         sp: &crate::state::StageProgram,
@@ -414,7 +414,7 @@ impl StageTrace {
 
     /// [`StageTrace::run`] for the lock-step invocations of one tessellation control
     /// patch.
-    pub(crate) fn run_patch<E: Env + ?Sized>(
+    pub(crate) fn run_patch<E: RunEnv + ?Sized>(
         me: Option<&StageTrace>,
         sp: &crate::state::StageProgram,
         states: &mut [LaneState],

@@ -68,7 +68,7 @@ fn run_all(mut paths: Vec<PathBuf>) {
             };
             let all = st.all_lanes();
             ran += 1;
-            match ex.run(&mut st, all, &prm, &mut env) {
+            match run_stage(&ex, &mut st, all, &prm, &mut env) {
                 Ok(_) => {}
                 Err(e) => match e.kind {
                     ExecErrorKind::Env(_) | ExecErrorKind::BudgetExceeded(_) => env_errors += 1,

@@ -85,8 +85,7 @@ fn vp1_arl_floors_and_indexes_constants() {
         *l = [i as f32; 4];
     }
     let prm = params(&p, &locals);
-    ex.run(&mut st, 0b11, &prm, &mut TestEnv::default())
-        .expect("run");
+    run_stage(&ex, &mut st, 0b11, &prm, &mut TestEnv::default()).expect("run");
     // floor(1.7) + 2 = 3; floor(-2.5) + 2 = -1 → out of range → zero.
     assert_eq!(st.output_f32(0, 0), [3.0; 4]);
     assert_eq!(st.output_f32(0, 1), [0.0; 4]);

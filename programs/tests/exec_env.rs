@@ -5,7 +5,7 @@
 
 mod exec_util;
 use exec_util::*;
-use glemu_programs::exec::{Executor, LaneState};
+use glemu_programs::exec::{ExecErrorKind, Executor, Geometry, LaneState};
 use glemu_programs::ir::Stage;
 
 fn mem_with(words: &[u32]) -> TestEnv {
@@ -196,7 +196,13 @@ fn geometry_emits_per_lane() {
     st.set_input_f32(0, 0, [1.0, 0.0, 0.0, 0.0]);
     st.set_input_f32(0, 1, [5.0, 0.0, 0.0, 0.0]);
     let mut env = TestEnv::default();
-    ex.run(&mut st, 0b11, &params(&p, &[]), &mut env)
+    // Without its hooks the geometry program is refused before it runs.
+    let e = ex
+        .run(&mut st, 0b11, &params(&p, &[]), &mut env)
+        .unwrap_err();
+    assert!(matches!(e.kind, ExecErrorKind::BadState(_)), "{e}");
+    assert!(env.emitted.is_empty());
+    ex.run(&mut st, 0b11, &params(&p, &[]), &mut Geometry(&mut env))
         .expect("run");
     let xs: Vec<(usize, f32)> = env
         .emitted

@@ -19,14 +19,11 @@ fn batch_equals_alone(p: &Arc<Program>, input: impl Fn(usize) -> [f32; 4]) -> La
         batch.set_input_f32(0, l, input(l));
     }
     let all = batch.all_lanes();
-    let stats = ex
-        .run(&mut batch, all, &prm, &mut TestEnv::default())
-        .expect("batch run");
+    let stats = run_stage(&ex, &mut batch, all, &prm, &mut TestEnv::default()).expect("batch run");
     for l in 0..16 {
         let mut one = LaneState::new(p, 1);
         one.set_input_f32(0, 0, input(l));
-        ex.run(&mut one, 1, &prm, &mut TestEnv::default())
-            .expect("single run");
+        run_stage(&ex, &mut one, 1, &prm, &mut TestEnv::default()).expect("single run");
         for o in 0..p.outputs.len() {
             assert_eq!(
                 batch.output_lane(o, l),

@@ -70,7 +70,7 @@ fn both(p: &Arc<Program>, active: u32, params: &[[u32; 4]], budget: u64) -> (Ran
             .with_backend(backend);
         let mut state = st.clone();
         let mut e = env();
-        let stats = ex.run(&mut state, active, params, &mut e);
+        let stats = run_stage(&ex, &mut state, active, params, &mut e);
         Ran {
             state,
             stats,
@@ -533,7 +533,7 @@ proptest! {
             let ex = Executor::new(p.clone()).with_backend(backend);
             let mut state = st.clone();
             let mut e = env();
-            let stats = ex.run(&mut state, mask, &prm, &mut e);
+            let stats = run_stage(&ex, &mut state, mask, &prm, &mut e);
             Ran { state, stats, env: e }
         };
         let a = run(Backend::Interpreter);
@@ -580,7 +580,7 @@ proptest! {
             let ex = Executor::new(p.clone()).with_backend(backend).with_budget(budget);
             let mut state = st.clone();
             let mut e = env_of();
-            let stats = ex.run(&mut state, mask, &prm, &mut e);
+            let stats = run_stage(&ex, &mut state, mask, &prm, &mut e);
             Ran { state, stats, env: e }
         };
         let a = run(Backend::Interpreter);

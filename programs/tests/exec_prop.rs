@@ -150,12 +150,12 @@ proptest! {
             batch.set_input_f32(1, l, lane_input(&vals, l, 1));
         }
         let all = batch.all_lanes();
-        let rb = ex.run(&mut batch, all, &prm, &mut TestEnv::default());
+        let rb = run_stage(&ex, &mut batch, all, &prm, &mut TestEnv::default());
         for l in 0..MAX_LANES {
             let mut one = LaneState::new(&p, 1);
             one.set_input_f32(0, 0, lane_input(&vals, l, 0));
             one.set_input_f32(1, 0, lane_input(&vals, l, 1));
-            let r1 = ex.run(&mut one, 1, &prm, &mut TestEnv::default());
+            let r1 = run_stage(&ex, &mut one, 1, &prm, &mut TestEnv::default());
             prop_assert_eq!(rb.is_ok(), r1.is_ok(), "{}", text);
             if rb.is_err() {
                 continue;

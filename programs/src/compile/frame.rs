@@ -4,7 +4,9 @@
 
 use crate::exec::executor::{self, Frame as CtlFrame, Group, Next, Run};
 use crate::exec::texture;
-use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState, TexCall, TexOffsets, Vec4, MAX_LANES};
+use crate::exec::{
+    Env, ExecErrorKind, ExecStats, LaneState, RunEnv, TexCall, TexOffsets, Vec4, MAX_LANES,
+};
 use crate::ir::{Extra, Program, TexOffset, TexUnit};
 use smallvec::SmallVec;
 use std::any::Any;
@@ -102,7 +104,7 @@ fn guarded(
 /// stored every register the instruction reads or writes into `state` and reloads the
 /// ones it writes afterwards.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn step<E: Env + ?Sized>(
+pub(crate) fn step<E: RunEnv + ?Sized>(
     frame: &mut Frame,
     prog: &Program,
     params: &[[u32; 4]],
@@ -144,7 +146,7 @@ pub(crate) fn step<E: Env + ?Sized>(
 
 /// A texture instruction with a fixed unit (`lower::Lower::texture`): `io` holds the
 /// loaded coordinate and extra operands; the result goes into `io[3]`.
-pub(crate) fn texture<E: Env + ?Sized>(
+pub(crate) fn texture<E: RunEnv + ?Sized>(
     frame: &mut Frame,
     prog: &Program,
     env: &mut E,
@@ -191,7 +193,8 @@ pub(crate) fn texture<E: Env + ?Sized>(
             lod_clamp: info.lod_clamp,
             dtype: inst.dtype,
         };
-        env.texture(&call, out)
+        env.resources()
+            .texture(&call, out)
             .map_err(|e| ExecErrorKind::Env(e.0))?;
         if mask != crate::exec::lanes_mask(MAX_LANES) {
             for comp in out.iter_mut() {

@@ -24,7 +24,7 @@ mod scan;
 
 pub use scan::Fallback;
 
-use crate::exec::{Env, ExecError, ExecStats, LaneState};
+use crate::exec::{ExecError, ExecStats, LaneState, RunEnv};
 use crate::ir::Program;
 use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
 use cranelift_codegen::isa::OwnedTargetIsa;
@@ -199,7 +199,7 @@ impl Kernels {
     /// Run natively, or return None when this run belongs to the interpreter (the program
     /// does not compile, or the kernel does not fit the state, parameters or budget).
     /// `state` is already checked against the program and `active` is within its width.
-    pub(crate) fn run<E: Env + ?Sized>(
+    pub(crate) fn run<E: RunEnv + ?Sized>(
         &self,
         prog: &Program,
         budget: u64,

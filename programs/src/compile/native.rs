@@ -12,7 +12,7 @@
 
 use super::frame::{self, Frame};
 use super::math;
-use crate::exec::{Env, ExecStats, LaneState, Vec4};
+use crate::exec::{ExecStats, LaneState, RunEnv, Vec4};
 use crate::ir::Program;
 use cranelift_jit::JITModule;
 use std::ffi::c_void;
@@ -84,7 +84,7 @@ impl Drop for Code {
 /// program's scene).
 #[allow(clippy::too_many_arguments)]
 #[inline]
-pub(crate) fn run<E: Env + ?Sized, R>(
+pub(crate) fn run<E: RunEnv + ?Sized, R>(
     code: &Code,
     prog: &Program,
     state: &mut LaneState,
@@ -131,7 +131,11 @@ pub(crate) fn run<E: Env + ?Sized, R>(
 
 /// Entry point kernels call to run one instruction in the interpreter (see
 /// `frame::step`). Generic over the environment so the call into it is static.
-pub(crate) extern "C" fn step_entry<E: Env + ?Sized>(frame: *mut Frame, pc: u32, mask: u32) -> u32 {
+pub(crate) extern "C" fn step_entry<E: RunEnv + ?Sized>(
+    frame: *mut Frame,
+    pc: u32,
+    mask: u32,
+) -> u32 {
     // SAFETY: kernels pass back the frame pointer they were called with; `Code::call`
     // holds the only borrow of that frame and does not touch it until the kernel
     // returns, so this is the only live reference. `E` is the environment type
@@ -154,7 +158,7 @@ pub(crate) extern "C" fn step_entry<E: Env + ?Sized>(frame: *mut Frame, pc: u32,
 }
 
 /// Entry point kernels call for a texture instruction (see `frame::texture`).
-pub(crate) extern "C" fn texture_entry<E: Env + ?Sized>(
+pub(crate) extern "C" fn texture_entry<E: RunEnv + ?Sized>(
     frame: *mut Frame,
     pc: u32,
     mask: u32,

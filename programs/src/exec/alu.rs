@@ -1,7 +1,7 @@
 //! Arithmetic, logic and comparison instructions on 32-bit values (64-bit types go to
 //! [`wide`](super::wide), conversions and packing to [`convert`](super::convert)).
 
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{invariant, ExecErrorKind};
 use super::float::{
     add, exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, mul, rcc, round_even, round_keep_nan,
@@ -114,7 +114,11 @@ fn src(inst: &Inst, i: usize) -> Res<&Src> {
         .ok_or_else(|| invariant("fewer source operands than the opcode reads"))
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+pub(crate) fn exec<E: RunEnv + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<()> {
     use Opcode::*;
     match inst.op {
         I2f | F2i | Cvt | Pk2h | Pk2us | Pk4b | Pk4ub | Up2h | Up2us | Up4b | Up4ub | Pk64
@@ -129,7 +133,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
 }
 
 /// DDX/DDY outside fragment programs: the derivative of anything is zero.
-pub(crate) fn zero_result<E: Env + ?Sized>(
+pub(crate) fn zero_result<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     inst: &Inst,
@@ -141,7 +145,7 @@ pub(crate) fn zero_result<E: Env + ?Sized>(
 
 /// Load the instruction's sources into `out` (unused slots stay zero).
 #[inline(always)]
-fn loads<E: Env + ?Sized>(
+fn loads<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -163,7 +167,7 @@ fn legacy_abs(d: Dialect) -> bool {
     )
 }
 
-fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn arith32<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     // ROUND/TRUNC/FLR/CEIL always read floats and write the instruction's type.
     let load_ty = match inst.op {
         Opcode::Round | Opcode::Trunc | Opcode::Flr | Opcode::Ceil => DataType::F32,
@@ -185,7 +189,7 @@ fn arith32<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
     res
 }
 
-fn arith32_on<E: Env + ?Sized>(
+fn arith32_on<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     inst: &Inst,
@@ -707,7 +711,7 @@ fn flags_of(x: &Vec4, y: &Vec4, sub: bool) -> CarryFlags {
 
 /// OF/CF for integer ADD/SUB, where a negated operand turns an add into a subtract and
 /// vice versa (NV_gpu_program4 section 2.X.4.3).
-fn add_flags<E: Env + ?Sized>(
+fn add_flags<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -738,7 +742,7 @@ fn add_flags<E: Env + ?Sized>(
 }
 
 /// ARL / ARR / ARA: address register loads.
-fn address<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn address<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let dst = inst
         .dst
         .as_ref()
@@ -818,7 +822,7 @@ fn address<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
 /// thread, so the bounds are inclusive, as in NVIDIA's SHFL instruction that these
 /// opcodes expose. A source lane outside the batch (a warp here is a batch) or not running
 /// this instruction is an "inactive thread" (undefined result): the lane keeps its own value.
-fn shuffle<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn shuffle<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let dt = inst.dtype;
     let acc = run.access(g);
     let value = load32(run.st, &acc, src(inst, 0)?, dt, &mut run.stats)?;
@@ -856,7 +860,7 @@ fn shuffle<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
 
 /// TGBALLOT: bit `l` of each result component is set when lane `l` runs this
 /// instruction with a non-zero operand component (a batch is the thread group).
-fn ballot<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn ballot<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let dt = inst.dtype;
     let s = src(inst, 0)?;
     let acc = run.access(g);
@@ -883,7 +887,7 @@ fn ballot<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> 
 }
 
 /// TGALL / TGANY / TGEQ over the lanes of the running group.
-fn thread_group<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn thread_group<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let dt = inst.dtype;
     let s = src(inst, 0)?;
     let acc = run.access(g);

@@ -3,7 +3,7 @@
 //! batch `i / MAX_LANES`; each batch keeps its lane groups between the steps the two
 //! schedulers take in their own orders.
 
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{ExecError, ExecErrorKind, ExecStats};
 use super::executor::Executor;
 use super::run::{initial_groups, Groups, Run};
@@ -65,7 +65,7 @@ impl Executor {
 
     /// Runs `batch`'s lane groups over `st` while `next` names one to run (given the
     /// groups, it returns the index of the next group or `None` to stop).
-    pub(crate) fn run_batch<E: Env + ?Sized>(
+    pub(crate) fn run_batch<E: RunEnv + ?Sized>(
         &self,
         batch: &mut Batch,
         st: &mut LaneState,
@@ -77,7 +77,7 @@ impl Executor {
     }
 
     /// [`Executor::run_batch`] with `hook` around every instruction (`glemu trace`).
-    pub(crate) fn run_batch_hooked<E: Env + ?Sized, H: Hook<E>>(
+    pub(crate) fn run_batch_hooked<E: RunEnv + ?Sized, H: Hook<E>>(
         &self,
         batch: &mut Batch,
         st: &mut LaneState,

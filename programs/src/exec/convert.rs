@@ -1,7 +1,7 @@
 //! Conversions and packing: I2F, F2I, CVT (every type pair and rounding mode),
 //! PK2H/PK2US/PK4B/PK4UB and their unpacks, PK64/UP64.
 
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{invariant, ExecErrorKind};
 use super::operand::{load32, load64, Wide};
 use super::run::{write32, write64, Group, Run};
@@ -76,7 +76,11 @@ pub(crate) fn up4ub(b: u32) -> [f32; 4] {
     [0, 1, 2, 3].map(|i| ((b >> (8 * i)) & 0xff) as f32 / 255.0)
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+pub(crate) fn exec<E: RunEnv + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<()> {
     let s = inst
         .srcs
         .first()

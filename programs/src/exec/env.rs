@@ -1,13 +1,20 @@
-//! What a program reaches outside its registers, stated as a trait the pipeline implements.
+//! What a program reaches outside its registers, stated as traits the pipeline implements.
 //!
-//! Every method has a default that fails with a "not supported: X" [`EnvError`], so an
-//! environment only implements what its stage and draw need. Texture and interpolation
-//! calls cover a whole group of lanes (SoA operands plus a lane mask); memory, counter and
-//! image calls are per lane because each lane has its own address.
+//! [`Env`] is what every stage shares (textures, buffer memory, counters, images,
+//! subroutine uniforms, barriers, the watchdog); every method has a default that fails
+//! with a "not supported: X" [`EnvError`], so an environment only implements what its
+//! draw binds. What only one stage does is a hook trait whose methods have no default:
+//! [`FragmentHooks`] (IPAC/IPAS/IPAO) and [`GeometryHooks`] (EMIT/EMITS/ENDPRIM). A run
+//! takes a [`RunEnv`]: any `Env` is one without hooks, and [`Fragment`] and
+//! [`Geometry`] wrap an environment that has the stage's hooks, so a fragment or geometry
+//! environment that lacks one fails to compile. A program that needs hooks its run was not
+//! given is refused before it starts. Texture and interpolation calls cover a whole group
+//! of lanes (SoA operands plus a lane mask); memory, counter and image calls are per lane
+//! because each lane has its own address.
 
 use super::state::LaneState;
 use super::{LaneMask, Vec4};
-use crate::ir::{DataType, MemType, Stage, TexTarget};
+use crate::ir::{DataType, MemType, OpClass, Opcode, Program, Stage, TexTarget};
 use std::fmt;
 
 /// A failure reported by the environment; the executor wraps it in an
@@ -272,7 +279,8 @@ pub struct ImageCall {
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
 /// # struct Rec(Vec<(InterpKind, u32)>);
-/// # impl Env for Rec {
+/// # impl Env for Rec {}
+/// # impl FragmentHooks for Rec {
 /// #     fn interpolate(&mut self, c: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
 /// #         self.0.push((c.kind, c.operand[0][0]));
 /// #         out[0] = [9; MAX_LANES];
@@ -284,7 +292,7 @@ pub struct ImageCall {
 /// let ex = Executor::new(Arc::new(p));
 /// let mut st = ex.new_state(1);
 /// let mut env = Rec(Vec::new());
-/// ex.run(&mut st, 1, &params, &mut env).unwrap();
+/// ex.run(&mut st, 1, &params, &mut Fragment(&mut env)).unwrap();
 /// assert_eq!(env.0, vec![(InterpKind::Centroid, 0), (InterpKind::Sample, 3)]);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -304,7 +312,8 @@ pub enum InterpKind {
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
 /// # use std::sync::Arc;
 /// # struct Rec(Vec<(InterpKind, u32)>);
-/// # impl Env for Rec {
+/// # impl Env for Rec {}
+/// # impl FragmentHooks for Rec {
 /// #     fn interpolate(&mut self, c: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
 /// #         self.0.push((c.kind, c.operand[0][0]));
 /// #         out[0] = [9; MAX_LANES];
@@ -316,7 +325,7 @@ pub enum InterpKind {
 /// let ex = Executor::new(Arc::new(p));
 /// let mut st = ex.new_state(1);
 /// let mut env = Rec(Vec::new());
-/// ex.run(&mut st, 1, &params, &mut env).unwrap();
+/// ex.run(&mut st, 1, &params, &mut Fragment(&mut env)).unwrap();
 /// assert_eq!(env.0[1].1, 3);
 /// assert_eq!(st.output_lane(0, 0)[0], 9);
 /// ```
@@ -332,7 +341,7 @@ pub struct InterpCall<'a> {
     pub operand: &'a Vec4,
 }
 
-/// Everything outside registers. Implemented by the pipeline for each stage.
+/// The resources every stage shares. Implemented by the pipeline for each stage.
 ///
 /// ```
 /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
@@ -447,29 +456,6 @@ pub trait Env {
         Err(EnvError::not_supported("image atomics"))
     }
 
-    /// IPAC/IPAS/IPAO for a group of fragment lanes.
-    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        let _ = (call, out);
-        Err(EnvError::not_supported(
-            "attribute interpolation instructions",
-        ))
-    }
-
-    /// EMIT/EMITS from geometry lane `lane`: the current outputs of that lane
-    /// (`state.output_lane(slot, lane)`) form a new vertex on vertex stream `stream`.
-    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
-        let _ = (stream, lane, state);
-        Err(EnvError::not_supported("EMIT outside a geometry program"))
-    }
-
-    /// ENDPRIM from geometry lane `lane`: end the current primitive (stream 0).
-    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
-        let _ = lane;
-        Err(EnvError::not_supported(
-            "ENDPRIM outside a geometry program",
-        ))
-    }
-
     /// The function index the application stored in subroutine uniform slot `slot`
     /// (`program.subroutine[slot]`), for CALI.
     fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
@@ -506,10 +492,9 @@ pub trait Env {
     }
 }
 
-/// An environment with nothing bound: every texture, memory, counter, image,
-/// interpolation and geometry-output call fails with the trait's "not supported" error,
-/// and nothing interrupts a run. For examples, tests and tools that run programs of
-/// registers only.
+/// An environment with nothing bound: every texture, memory, counter and image call
+/// fails with the trait's "not supported" error, and nothing interrupts a run. For
+/// examples, tests and tools that run programs of registers only.
 ///
 /// ```
 /// use glemu_programs::{assemble, exec::{Executor, NullEnv}};
@@ -525,3 +510,133 @@ pub trait Env {
 pub struct NullEnv;
 
 impl Env for NullEnv {}
+
+/// The fragment stage's hook: IPAC/IPAS/IPAO. Run a fragment program that interpolates
+/// with [`Fragment`]`(&mut env)`.
+pub trait FragmentHooks: Env {
+    /// IPAC/IPAS/IPAO for a group of fragment lanes.
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError>;
+}
+
+/// The geometry stage's hooks: EMIT/EMITS/ENDPRIM. Run a geometry program with
+/// [`Geometry`]`(&mut env)`.
+pub trait GeometryHooks: Env {
+    /// EMIT/EMITS from geometry lane `lane`: the current outputs of that lane
+    /// (`state.output_lane(slot, lane)`) form a new vertex on vertex stream `stream`.
+    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError>;
+
+    /// ENDPRIM from geometry lane `lane`: end the current primitive (stream 0).
+    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError>;
+}
+
+/// A fragment environment with its hooks, for a run.
+///
+/// ```
+/// # use glemu_programs::{assemble, exec::*};
+/// # use std::sync::Arc;
+/// struct At;
+/// impl Env for At {}
+/// impl FragmentHooks for At {
+///     fn interpolate(&mut self, _: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+///         out[0] = [4; MAX_LANES];
+///         Ok(())
+///     }
+/// }
+/// let p = assemble("!!NVfp5.0\nTEMP r;\nIPAC r, fragment.texcoord[0];\nMOV result.color, r;\nEND", None).unwrap();
+/// let ex = Executor::new(Arc::new(p));
+/// let mut st = ex.new_state(1);
+/// ex.run(&mut st, 1, &[], &mut Fragment(&mut At)).unwrap();
+/// assert_eq!(st.output_lane(0, 0)[0], 4);
+/// // Without the hooks the program is refused before it runs.
+/// let e = ex.run(&mut st, 1, &[], &mut At).unwrap_err();
+/// assert!(matches!(e.kind, ExecErrorKind::BadState(_)));
+/// ```
+pub struct Fragment<'a, E: ?Sized>(pub &'a mut E);
+
+/// A geometry environment with its hooks, for a run.
+pub struct Geometry<'a, E: ?Sized>(pub &'a mut E);
+
+/// What a run calls: the shared [`Env`] of its stage plus the stage's hooks. Every `Env`
+/// is a `RunEnv` without hooks; [`Fragment`] and [`Geometry`] add theirs.
+pub trait RunEnv {
+    /// The shared resources.
+    type Resources: Env + ?Sized;
+
+    /// The shared resources, for every call but the hooks.
+    fn resources(&mut self) -> &mut Self::Resources;
+
+    /// Which hooks this run has ([`Stage::Fragment`] / [`Stage::Geometry`]; `None`
+    /// for none).
+    fn hooks(&self) -> Option<Stage> {
+        None
+    }
+
+    /// IPAC/IPAS/IPAO (only with [`Fragment`]).
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        let _ = (call, out);
+        Err(EnvError::not_supported(
+            "IPAC/IPAS/IPAO without fragment hooks",
+        ))
+    }
+
+    /// EMIT/EMITS (only with [`Geometry`]).
+    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
+        let _ = (stream, lane, state);
+        Err(EnvError::not_supported("EMIT without geometry hooks"))
+    }
+
+    /// ENDPRIM (only with [`Geometry`]).
+    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
+        let _ = lane;
+        Err(EnvError::not_supported("ENDPRIM without geometry hooks"))
+    }
+}
+
+impl<E: Env + ?Sized> RunEnv for E {
+    type Resources = E;
+    fn resources(&mut self) -> &mut E {
+        self
+    }
+}
+
+impl<E: FragmentHooks + ?Sized> RunEnv for Fragment<'_, E> {
+    type Resources = E;
+    fn resources(&mut self) -> &mut E {
+        self.0
+    }
+    fn hooks(&self) -> Option<Stage> {
+        Some(Stage::Fragment)
+    }
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.0.interpolate(call, out)
+    }
+}
+
+impl<E: GeometryHooks + ?Sized> RunEnv for Geometry<'_, E> {
+    type Resources = E;
+    fn resources(&mut self) -> &mut E {
+        self.0
+    }
+    fn hooks(&self) -> Option<Stage> {
+        Some(Stage::Geometry)
+    }
+    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
+        self.0.emit(stream, lane, state)
+    }
+    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
+        self.0.end_primitive(lane)
+    }
+}
+
+/// The first instruction of `prog` that calls stage hooks, with the hooks' stage: a run
+/// without them is refused before it starts.
+pub(crate) fn hooks_needed(prog: &Program) -> Option<(Stage, u32, Opcode)> {
+    prog.instructions
+        .iter()
+        .enumerate()
+        .find_map(|(at, i)| match i.op.class() {
+            OpClass::Interpolate => Some((Stage::Fragment, at as u32, i.op)),
+            OpClass::GeometryOutput => Some((Stage::Geometry, at as u32, i.op)),
+            _ => None,
+        })
+}

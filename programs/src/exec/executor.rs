@@ -1,12 +1,12 @@
 //! The executor: lane groups, scheduling and dispatch of each instruction.
 
-use super::env::Env;
+use super::env::{Env, RunEnv};
 use super::error::{ExecError, ExecErrorKind, ExecStats};
 use super::state::LaneState;
 // The native back end reaches the run types through here (compile::frame, scan, lower).
 use super::run::{initial_groups, position, Groups};
 pub(crate) use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
-use super::trace::{traced_lanes, Hook, LaneTrace, Lanes, NoHook, TracingEnv};
+use super::trace::{traced_lanes, Hook, LaneTrace, Lanes, NoHook, Recording, TracingEnv};
 use super::{alu, flow, memory, texture, LaneMask};
 use crate::ir::{File, OpClass, Opcode, Program, Stage};
 use std::sync::Arc;
@@ -42,6 +42,9 @@ pub struct Executor {
     kernels: Option<Arc<crate::compile::Kernels>>,
     /// The program's validation: a program that fails it never runs.
     valid: Result<(), crate::validate::ValidationError>,
+    /// The stage hooks the program calls (first instruction that does): a run whose
+    /// environment lacks them is refused.
+    needs_hooks: Option<(Stage, u32, Opcode)>,
 }
 
 /// How an [`Executor`] runs its program.
@@ -116,6 +119,7 @@ impl Executor {
         let valid = crate::validate::validate(&program);
         Executor {
             valid,
+            needs_hooks: super::env::hooks_needed(&program),
             program,
             budget: DEFAULT_BUDGET,
             label_at,
@@ -231,7 +235,7 @@ impl Executor {
     /// assert_eq!(st.output_f32(0, 3), [2.0; 4]);
     /// assert_eq!(st.output_f32(0, 0), [0.0; 4]);
     /// ```
-    pub fn run<E: Env + ?Sized>(
+    pub fn run<E: RunEnv + ?Sized>(
         &self,
         state: &mut LaneState,
         active: LaneMask,
@@ -240,6 +244,7 @@ impl Executor {
     ) -> Result<ExecStats, ExecError> {
         let prog = &*self.program;
         self.check_state(state)?;
+        self.check_hooks(env)?;
         let active = active & state.all_lanes();
         if let Some(k) = &self.kernels {
             if let Some(r) = k.run(prog, self.budget, state, active, params, env) {
@@ -268,7 +273,7 @@ impl Executor {
     /// assert_eq!(add.wrote.unwrap()[0], u64::from(1.5f32.to_bits()));
     /// assert_eq!((add.next_pc, trace.steps[1].next_pc), (Some(1), None));
     /// ```
-    pub fn run_traced<E: Env + ?Sized>(
+    pub fn run_traced<E: RunEnv + ?Sized>(
         &self,
         state: &mut LaneState,
         active: LaneMask,
@@ -294,7 +299,7 @@ impl Executor {
     /// assert_eq!(traces[0].steps[0].wrote.unwrap()[0], u64::from(1f32.to_bits()));
     /// assert_eq!(traces[1].steps[0].wrote.unwrap()[0], u64::from(3f32.to_bits()));
     /// ```
-    pub fn run_traced_lanes<E: Env + ?Sized>(
+    pub fn run_traced_lanes<E: RunEnv + ?Sized>(
         &self,
         state: &mut LaneState,
         active: LaneMask,
@@ -303,18 +308,19 @@ impl Executor {
         traces: &mut [LaneTrace],
     ) -> Result<ExecStats, ExecError> {
         self.check_state(state)?;
+        self.check_hooks(env)?;
         let active = active & state.all_lanes();
-        let mut env = TracingEnv {
+        let mut env = TracingEnv(Recording {
             inner: env,
             lanes: traced_lanes(traces),
             samples: Vec::new(),
-        };
+        });
         self.interpret(state, active, params, &mut env, &mut Lanes(traces))
     }
 
     /// The interpreter's loop; `hook` sees every instruction (compiled away for
     /// [`NoHook`]).
-    fn interpret<E: Env + ?Sized, H: Hook<E>>(
+    fn interpret<E: RunEnv + ?Sized, H: Hook<E>>(
         &self,
         state: &mut LaneState,
         active: LaneMask,
@@ -374,7 +380,7 @@ impl Executor {
     }
 
     /// Execute the instruction at the pc of `groups[gi]` for that group.
-    pub(crate) fn exec_group<E: Env + ?Sized>(
+    pub(crate) fn exec_group<E: RunEnv + ?Sized>(
         &self,
         run: &mut Run<'_, E>,
         groups: &mut Groups,
@@ -387,7 +393,7 @@ impl Executor {
         g.steps += 1;
         let stop = if g.steps > self.budget {
             Some(ExecErrorKind::BudgetExceeded(self.budget))
-        } else if g.steps % INTERRUPT_STEPS == 0 && run.env.interrupted() {
+        } else if g.steps % INTERRUPT_STEPS == 0 && run.env.resources().interrupted() {
             Some(ExecErrorKind::Interrupted)
         } else {
             None
@@ -430,6 +436,32 @@ impl Executor {
 
     /// Refuses a program that does not validate (everything the executor assumes of its
     /// program) and a lane state built for another program.
+    /// Refuses a run whose environment lacks the stage hooks the program calls.
+    pub(crate) fn check_hooks<E: RunEnv + ?Sized>(&self, env: &E) -> Result<(), ExecError> {
+        match self.needs_hooks {
+            Some((stage, at, op)) if env.hooks() != Some(stage) => {
+                let (wrapper, hooks) = match stage {
+                    Stage::Fragment => ("Fragment", "FragmentHooks"),
+                    _ => ("Geometry", "GeometryHooks"),
+                };
+                let span = self
+                    .program
+                    .instructions
+                    .get(at as usize)
+                    .map(|i| i.span)
+                    .unwrap_or_default();
+                Err(ExecError::new(
+                    at,
+                    span,
+                    ExecErrorKind::BadState(format!(
+                        "{op:?} needs the environment's {hooks}: run it with exec::{wrapper}(env)"
+                    )),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub(crate) fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
         let p = &*self.program;
         if let Err(e) = &self.valid {
@@ -491,7 +523,7 @@ fn pick_and_merge(groups: &mut Groups) -> usize {
 }
 
 /// Execute the instruction at `g.pc` for group `g`.
-pub(crate) fn step<E: Env + ?Sized>(
+pub(crate) fn step<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
 ) -> Result<Next, ExecErrorKind> {

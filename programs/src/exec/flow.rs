@@ -1,7 +1,7 @@
 //! Flow control: IF/ELSE/ENDIF, REP/LOOP blocks, BRK/CONT, CAL/CALI/RET, BRA, KIL,
 //! PUSHA/POPA and the geometry instructions, with per-lane decisions splitting groups.
 
-use super::env::Env;
+use super::env::{Env, RunEnv};
 use super::error::{invariant, ExecErrorKind};
 use super::operand::{cond_any, load32, resolve_index, store_address_vec};
 use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
@@ -29,7 +29,7 @@ fn flow_cond(inst: &Inst) -> Option<crate::ir::CondTest> {
 /// others go to the next instruction. The group keeps the larger part? No: the group keeps
 /// the lanes that did not take the branch and a new group carries the taken ones, so the
 /// scheduler's lowest-pc rule decides who runs first.
-fn branch<E: Env + ?Sized>(
+fn branch<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     taken: LaneMask,
@@ -120,7 +120,7 @@ fn end_of_iteration(g: &mut Group, end: u32) -> Res<()> {
 }
 
 /// Per-lane loop counts from REP/LOOP operands, as integers (floats are floored).
-fn counts<E: Env + ?Sized>(
+fn counts<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -151,7 +151,7 @@ fn counts<E: Env + ?Sized>(
 }
 
 /// Split `g` by a per-lane key: one group per distinct key, each passed to `f`.
-fn split_by<E: Env + ?Sized, K: Copy + PartialEq>(
+fn split_by<E: RunEnv + ?Sized, K: Copy + PartialEq>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     keys: &[K; MAX_LANES],
@@ -185,7 +185,11 @@ fn split_by<E: Env + ?Sized, K: Copy + PartialEq>(
     Ok(Next::Moved)
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<Next> {
+pub(crate) fn exec<E: RunEnv + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<Next> {
     let pc = g.pc;
     match inst.op {
         Opcode::If => {
@@ -362,7 +366,7 @@ fn push_frame(g: &mut Group, f: Frame) -> Res<()> {
     Ok(())
 }
 
-fn cali<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<Next> {
+fn cali<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<Next> {
     let (var, array_index, cond) = match &inst.extra {
         Extra::CallIndirect {
             var,
@@ -398,6 +402,7 @@ fn cali<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
         };
         let func = run
             .env
+            .resources()
             .subroutine(sv.first.saturating_add(i))
             .map_err(|e| ExecErrorKind::Env(e.0))?;
         match sv.functions.iter().find(|(f, _)| *f == func) {
@@ -423,7 +428,7 @@ fn cali<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     })
 }
 
-fn kil<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<Next> {
+fn kil<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<Next> {
     let killed = if let Some(src) = inst.srcs.first() {
         // KIL with an operand: kill if any component is negative.
         let acc = run.access(g);
@@ -452,7 +457,7 @@ fn kil<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res
 
 /// EMIT / EMITS / ENDPRIM: one call per lane, lanes in order (each lane is one geometry
 /// invocation).
-pub(crate) fn geometry<E: Env + ?Sized>(
+pub(crate) fn geometry<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     inst: &Inst,

@@ -12,7 +12,7 @@
 //! every batch is either waiting or finished.
 
 use super::batches::total_stats;
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{ExecError, ExecStats};
 use super::executor::Executor;
 use super::run::Groups;
@@ -60,7 +60,7 @@ impl Executor {
     /// assert_eq!(states[1].temp_lane(2, 3)[0], 0);
     /// assert_eq!(states[0].temp_lane(2, 5)[0], 6);
     /// ```
-    pub fn run_group<E: Env + ?Sized>(
+    pub fn run_group<E: RunEnv + ?Sized>(
         &self,
         states: &mut [LaneState],
         invocations: usize,
@@ -68,6 +68,7 @@ impl Executor {
         env: &mut E,
     ) -> Result<ExecStats, ExecError> {
         let prog = &**self.program();
+        self.check_hooks(env)?;
         let mut batches = self.start_batches(states, invocations, |_, _| Ok(()))?;
         let at_bar = |groups: &Groups, gi: usize| {
             groups
@@ -110,7 +111,7 @@ impl Executor {
 mod tests {
     use super::*;
     use crate::assemble;
-    use crate::exec::{EnvError, MemRegion, MAX_LANES};
+    use crate::exec::{Env, EnvError, MemRegion, MAX_LANES};
     use std::sync::Arc;
 
     /// Shared memory as a byte vector; every access in range.

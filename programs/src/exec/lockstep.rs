@@ -25,12 +25,12 @@
 //! spec).
 
 use super::batches::{bad_state, lanes_of, total_stats};
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{ExecError, ExecStats};
 use super::executor::Executor;
 use super::run::position;
 use super::state::{LaneState, RegFile};
-use super::trace::{Hook, LaneTrace, Lanes, NoHook, TracingEnv};
+use super::trace::{Hook, LaneTrace, Lanes, NoHook, Recording, TracingEnv};
 use super::{LaneMask, Vec4, MAX_LANES};
 use crate::ir::{File, InputBinding, OutputBinding, Program};
 use smallvec::SmallVec;
@@ -191,7 +191,7 @@ impl Executor {
     /// let o = p.outputs.iter().position(|s| s.binding == outer).unwrap();
     /// assert!((0..3).all(|l| states[0].output_f32(o, l)[0] == 7.5));
     /// ```
-    pub fn run_patch<E: Env + ?Sized>(
+    pub fn run_patch<E: RunEnv + ?Sized>(
         &self,
         states: &mut [LaneState],
         invocations: usize,
@@ -204,7 +204,7 @@ impl Executor {
     /// [`Executor::run_patch`] recording what some invocations do (`glemu trace`):
     /// `traces[b]` follows lanes of `states[b]` (invocation `b * MAX_LANES + lane`), as
     /// [`Executor::run_traced`] does. The results are the same.
-    pub fn run_patch_traced<E: Env + ?Sized>(
+    pub fn run_patch_traced<E: RunEnv + ?Sized>(
         &self,
         states: &mut [LaneState],
         invocations: usize,
@@ -212,12 +212,12 @@ impl Executor {
         env: &mut E,
         traces: &mut [Vec<LaneTrace>],
     ) -> Result<ExecStats, ExecError> {
-        let mut env = TracingEnv {
+        let mut env = TracingEnv(Recording {
             inner: env,
             // Which batch runs changes every step: each batch's hook keeps its own lanes.
             lanes: LaneMask::MAX,
             samples: Vec::new(),
-        };
+        });
         // A hook for every batch (each clears the lookups of lanes it does not follow).
         let mut hooks: Vec<Lanes<'_>> = traces.iter_mut().map(|t| Lanes(t)).collect();
         hooks.resize_with(states.len(), || Lanes(&mut []));
@@ -225,7 +225,7 @@ impl Executor {
     }
 
     /// The lock-step loop; `hooks[b]` sees every instruction batch `b` runs.
-    fn patch<E: Env + ?Sized, H: Hook<E>>(
+    fn patch<E: RunEnv + ?Sized, H: Hook<E>>(
         &self,
         states: &mut [LaneState],
         invocations: usize,
@@ -234,6 +234,7 @@ impl Executor {
         hooks: &mut [H],
     ) -> Result<ExecStats, ExecError> {
         let prog = &**self.program();
+        self.check_hooks(env)?;
         let links = Links::of(prog);
         let mut batches = self.start_batches(states, invocations, |b, st| {
             if !links.vertex_out.is_empty() && st.vertices < invocations {

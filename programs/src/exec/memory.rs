@@ -3,7 +3,7 @@
 //! [`Env`]; out-of-range and misaligned accesses read zero / drop the write and are
 //! counted, never touching host memory.
 
-use super::env::{Env, ImageCall, MemRegion};
+use super::env::{Env, ImageCall, MemRegion, RunEnv};
 use super::error::{invariant, ExecErrorKind};
 use super::operand::{load32, load64, resolve_index, Raw, Wide};
 use super::run::{write32, write64, Group, Run};
@@ -67,7 +67,7 @@ fn lane_on(mask: u32, l: usize) -> bool {
 
 /// Read BUFFER/BUFFER4 operands of `inst` for the running group. In a memory instruction
 /// (`is_mem`) the CBUFFER or STORAGE operand is the memory it accesses, not a value.
-pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
+pub(crate) fn prefetch_buffers<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -125,6 +125,7 @@ pub(crate) fn prefetch_buffers<E: Env + ?Sized>(
                 (Some(i), Some(binding)) if in_decl => {
                     let addr = (u64::from(var.first) + u64::from(i)) * elem;
                     run.env
+                        .resources()
                         .mem_read(
                             MemRegion::ParamBuffer { binding },
                             addr,
@@ -170,7 +171,7 @@ fn src(inst: &Inst, i: usize) -> Res<&crate::ir::Src> {
 }
 
 /// Per-lane addresses from a scalar operand (64-bit capable).
-fn addresses<E: Env + ?Sized>(
+fn addresses<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     s: &crate::ir::Src,
@@ -205,7 +206,7 @@ type Targets = [Option<(MemRegion, u64)>; MAX_LANES];
 /// The per-lane targets of memory operand `s`: a GPU address for `Global`; for CBUFFER and
 /// STORAGE variables (`File::Buffer` operands) the index is the byte offset (from the
 /// variable's first element for CBUFFER) and `Src::vertex` picks the binding point.
-fn targets<E: Env + ?Sized>(
+fn targets<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     space: &MemSpace,
@@ -246,7 +247,7 @@ fn targets<E: Env + ?Sized>(
 
 /// Targets of a SHARED variable operand: the variable's first byte plus the index, when
 /// the index lies inside the variable (the environment checks the group's memory size).
-fn shared_targets<E: Env + ?Sized>(
+fn shared_targets<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     buffer: u32,
@@ -267,7 +268,7 @@ fn shared_targets<E: Env + ?Sized>(
 }
 
 /// Load `ty` at per-lane addresses; returns 64-bit register values per component.
-fn load_vec<E: Env + ?Sized>(
+fn load_vec<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     mask: u32,
     addr: &Targets,
@@ -294,6 +295,7 @@ fn load_vec<E: Env + ?Sized>(
         let mut bytes = [0u8; 32];
         let ok = run
             .env
+            .resources()
             .mem_read(region, a, &mut bytes[..total])
             .map_err(env_err)?;
         if !ok {
@@ -307,7 +309,7 @@ fn load_vec<E: Env + ?Sized>(
     Ok(out)
 }
 
-fn write_loaded<E: Env + ?Sized>(
+fn write_loaded<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -323,9 +325,13 @@ fn write_loaded<E: Env + ?Sized>(
     }
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+pub(crate) fn exec<E: RunEnv + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<()> {
     match inst.op {
-        Opcode::Membar => run.env.memory_barrier().map_err(env_err),
+        Opcode::Membar => run.env.resources().memory_barrier().map_err(env_err),
         Opcode::Ldc => {
             let m = mem_info(inst)?;
             let s = src(inst, 0)?;
@@ -365,7 +371,7 @@ fn wide_to_raw(v: &Wide, rt: DataType) -> Raw {
     }
 }
 
-fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn store<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let rt = reg_type(m.ty.scalar);
     let acc = run.access(g);
@@ -400,6 +406,7 @@ fn store<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
         }
         let ok = run
             .env
+            .resources()
             .mem_write(region, addr, &bytes[..size * count])
             .map_err(env_err)?;
         if !ok {
@@ -503,7 +510,7 @@ fn halves(w: u32) -> [u32; 2] {
 /// ATOM/ATOMB.F16X2 and .F16X4: every 32-bit word of the vector is updated atomically
 /// on its own (the spec guarantees atomicity per component only); the result holds the
 /// old values.
-fn atom_f16<E: Env + ?Sized>(
+fn atom_f16<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     inst: &Inst,
@@ -533,6 +540,7 @@ fn atom_f16<E: Env + ?Sized>(
             let update = move |old: u64| f16x2_update(op, old as u32, x).map(u64::from);
             match run
                 .env
+                .resources()
                 .mem_atomic(region, addr + 4 * w as u64, 4, &update)
                 .map_err(env_err)?
             {
@@ -548,7 +556,7 @@ fn atom_f16<E: Env + ?Sized>(
     write32(run, g, inst, DataType::F32, out, None)
 }
 
-fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn atom<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let op = m
         .atom
@@ -591,6 +599,7 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
         let update = move |old: u64| atomic_update(op, scalar, old, x, y);
         match run
             .env
+            .resources()
             .mem_atomic(region, addr, size as u8, &update)
             .map_err(env_err)?
         {
@@ -603,7 +612,7 @@ fn atom<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Re
     write_loaded(run, g, inst, MemType { scalar, count: 1 }, &out)
 }
 
-fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn atomctr<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let op = m
         .atom
@@ -639,6 +648,7 @@ fn atomctr<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         };
         match run
             .env
+            .resources()
             .counter_atomic(binding, first.saturating_add(i), update)
             .map_err(env_err)?
         {
@@ -673,7 +683,7 @@ fn image_coords(target: TexTarget, mut c: [i32; 4]) -> [i32; 4] {
     c
 }
 
-fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+fn image<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
     let m = mem_info(inst)?;
     let MemSpace::Image { image } = m.space else {
         return Err(invariant("image instruction without an image"));
@@ -732,7 +742,7 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
         };
         let c = image_coords(target, [0, 1, 2, 3].map(|k| coords[k][l] as i32));
         match inst.op {
-            Opcode::Loadim => match run.env.image_load(&call, c).map_err(env_err)? {
+            Opcode::Loadim => match run.env.resources().image_load(&call, c).map_err(env_err)? {
                 Some(v) => {
                     for k in 0..4 {
                         out[k][l] = v[k];
@@ -744,7 +754,12 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
                 let d = data
                     .as_ref()
                     .map_or([0; 4], |d| [d[0][l], d[1][l], d[2][l], d[3][l]]);
-                if !run.env.image_store(&call, c, d).map_err(env_err)? {
+                if !run
+                    .env
+                    .resources()
+                    .image_store(&call, c, d)
+                    .map_err(env_err)?
+                {
                     run.stats.oob_writes += 1;
                 }
             }
@@ -764,7 +779,12 @@ fn image<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> R
                         atomic_update(op, scalar, u64::from(old), x, y).map(|v| v as u32)
                     }
                 };
-                match run.env.image_atomic(&call, c, &update).map_err(env_err)? {
+                match run
+                    .env
+                    .resources()
+                    .image_atomic(&call, c, &update)
+                    .map_err(env_err)?
+                {
                     Some(old) if f16 => [out[0][l], out[1][l]] = halves(old),
                     Some(old) => out[0][l] = old,
                     None => run.stats.oob_writes += 1,

@@ -25,10 +25,12 @@
 //! ATOMCTR and ATOMIM are replicated to all components; DDX/DDY are fine (per row/column
 //! of the 2×2 quad) and zero outside fragment programs; RCC clamps by the sign bit.
 //!
-//! What the rest of the GPU provides (textures, memory, counters, images, interpolation,
-//! geometry output, subroutine uniforms) comes through the [`Env`] trait, which the
-//! pipeline implements. Texture and interpolation calls are made once per group with SoA
-//! operands; memory, counter and image calls are made per lane.
+//! What the rest of the GPU provides comes through the [`Env`] trait (textures, memory,
+//! counters, images, subroutine uniforms), which the pipeline implements, and the
+//! per-stage hook traits [`FragmentHooks`] (interpolation) and [`GeometryHooks`]
+//! (geometry output), which a run gets through [`Fragment`] / [`Geometry`]. Texture and
+//! interpolation calls are made once per group with SoA operands; memory, counter and
+//! image calls are made per lane.
 
 // SoA loops index several `[comp][lane]` arrays with the same counters; iterator
 // chains over four zipped arrays would hide that and vectorize no better.
@@ -54,8 +56,8 @@ mod trace;
 mod wide;
 
 pub use env::{
-    Env, EnvError, ImageCall, InterpCall, InterpKind, MemRegion, NullEnv, TexCall, TexOffsets,
-    TexOp,
+    Env, EnvError, Fragment, FragmentHooks, Geometry, GeometryHooks, ImageCall, InterpCall,
+    InterpKind, MemRegion, NullEnv, RunEnv, TexCall, TexOffsets, TexOp,
 };
 pub use error::{ExecError, ExecErrorKind, ExecStats};
 pub use executor::{Backend, Executor, INTERRUPT_STEPS};

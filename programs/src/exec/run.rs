@@ -3,7 +3,7 @@
 //! instruction modules (alu, convert, wide, flow, memory, texture) depend on this module
 //! and on the operand and state modules only; the executor dispatches to them.
 
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{ExecErrorKind, ExecStats};
 use super::operand::{finish32, store32, store64, Access, CarryFlags, Raw, Wide, WriteInfo};
 use super::state::LaneState;
@@ -135,7 +135,7 @@ pub(crate) enum Next {
 }
 
 /// Per-run context shared by the instruction implementations.
-pub(crate) struct Run<'a, E: Env + ?Sized> {
+pub(crate) struct Run<'a, E: RunEnv + ?Sized> {
     pub prog: &'a Program,
     pub st: &'a mut LaneState,
     pub params: &'a [[u32; 4]],
@@ -149,7 +149,7 @@ pub(crate) struct Run<'a, E: Env + ?Sized> {
     pub srcs: Option<Box<[super::Vec4; 3]>>,
 }
 
-impl<'a, E: Env + ?Sized> Run<'a, E> {
+impl<'a, E: RunEnv + ?Sized> Run<'a, E> {
     /// A run of `prog` over `st`, borrowing the state's operand buffer (give it back with
     /// `st.operand_buf = run.srcs.take()`).
     pub(crate) fn new(
@@ -183,7 +183,7 @@ impl<'a, E: Env + ?Sized> Run<'a, E> {
 }
 
 /// Finish and store a 32-bit result of type `rtype`.
-pub(crate) fn write32<E: Env + ?Sized>(
+pub(crate) fn write32<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -207,7 +207,7 @@ pub(crate) fn write32<E: Env + ?Sized>(
 }
 
 /// Store a 64-bit result of type `rtype`.
-pub(crate) fn write64<E: Env + ?Sized>(
+pub(crate) fn write64<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,

@@ -1,7 +1,7 @@
 //! Texture instructions and attribute interpolation: one environment call per group (per
 //! distinct texture unit when the unit is indexed), with SoA operands.
 
-use super::env::{Env, InterpCall, InterpKind, TexCall, TexOffsets, TexOp};
+use super::env::{Env, InterpCall, InterpKind, RunEnv, TexCall, TexOffsets, TexOp};
 use super::error::{invariant, ExecErrorKind, ExecStats};
 use super::operand::{index_reg, load32, load_raw, resolve_index, shape32, Raw};
 use super::run::{write32, Group, Run};
@@ -71,7 +71,7 @@ pub(crate) struct TexOperands<'a> {
 /// One environment call per distinct unit among the lanes of `mask`; lanes outside it
 /// read zero.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn sample<E: Env + ?Sized>(
+pub(crate) fn sample<E: RunEnv + ?Sized>(
     env: &mut E,
     stage: Stage,
     info: &TexInfo,
@@ -112,7 +112,8 @@ pub(crate) fn sample<E: Env + ?Sized>(
             dtype,
         };
         let mut part: Vec4 = [[0; MAX_LANES]; 4];
-        env.texture(&call, &mut part)
+        env.resources()
+            .texture(&call, &mut part)
             .map_err(|e| ExecErrorKind::Env(e.0))?;
         for c in 0..4 {
             for k in 0..MAX_LANES {
@@ -125,7 +126,11 @@ pub(crate) fn sample<E: Env + ?Sized>(
     Ok(out)
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+pub(crate) fn exec<E: RunEnv + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<()> {
     let info = match &inst.extra {
         Extra::Tex(t) => t,
         _ => return Err(invariant("texture instruction without texture info")),
@@ -198,7 +203,7 @@ pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &
 }
 
 /// IPAC / IPAS / IPAO.
-pub(crate) fn interpolate<E: Env + ?Sized>(
+pub(crate) fn interpolate<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &mut Group,
     inst: &Inst,

@@ -7,7 +7,7 @@
 //! file after it, texture samples at the environment boundary — nothing here computes
 //! what an instruction does.
 
-use super::env::{Env, EnvError, ImageCall, InterpCall, MemRegion, TexCall, TexOp};
+use super::env::{Env, EnvError, ImageCall, InterpCall, MemRegion, RunEnv, TexCall, TexOp};
 use super::error::ExecStats;
 use super::operand::{load_raw, resolve_index, shape32, Access};
 use super::run::{Frame, Group, Groups};
@@ -186,7 +186,7 @@ fn operand(st: &LaneState, acc: &Access, src: &crate::ir::Src, lane: usize) -> T
     }
 }
 
-impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for LaneTrace {
+impl<E: RunEnv + ?Sized> Hook<TracingEnv<'_, E>> for LaneTrace {
     const ON: bool = true;
 
     fn before(&mut self, prog: &Program, st: &LaneState, params: &[[u32; 4]], g: &Group) {
@@ -231,7 +231,7 @@ impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for LaneTrace {
     ) {
         let lane = self.lane;
         let mut samples = Vec::new();
-        env.samples.retain(|(l, t)| {
+        env.0.samples.retain(|(l, t)| {
             if *l == lane {
                 samples.push(t.clone());
             }
@@ -266,7 +266,7 @@ impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for LaneTrace {
 /// Several lanes of one batch traced at once (each [`LaneTrace`] follows its own lane).
 pub(crate) struct Lanes<'a>(pub &'a mut [LaneTrace]);
 
-impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for Lanes<'_> {
+impl<E: RunEnv + ?Sized> Hook<TracingEnv<'_, E>> for Lanes<'_> {
     const ON: bool = true;
 
     fn before(&mut self, prog: &Program, st: &LaneState, params: &[[u32; 4]], g: &Group) {
@@ -286,7 +286,7 @@ impl<E: Env + ?Sized> Hook<TracingEnv<'_, E>> for Lanes<'_> {
             t.after(prog, st, groups, env);
         }
         // Lookups of lanes no trace here follows (a patch's other batch).
-        env.samples.clear();
+        env.0.samples.clear();
     }
 }
 
@@ -295,9 +295,32 @@ pub(crate) fn traced_lanes(traces: &[LaneTrace]) -> LaneMask {
     traces.iter().fold(0, |m, t| m | t.bit())
 }
 
-/// The environment of a traced run: every call goes to `inner`; texture lookups of the
-/// traced lanes are recorded too (with the LOD the environment computes for them).
-pub(crate) struct TracingEnv<'a, E: ?Sized> {
+/// The environment of a traced run: every call goes to the run's environment; texture
+/// lookups of the traced lanes are recorded too (with the LOD the environment computes
+/// for them). The stage hooks pass through untouched.
+pub(crate) struct TracingEnv<'a, E: ?Sized>(pub Recording<'a, E>);
+
+impl<'a, E: RunEnv + ?Sized> RunEnv for TracingEnv<'a, E> {
+    type Resources = Recording<'a, E>;
+    fn resources(&mut self) -> &mut Recording<'a, E> {
+        &mut self.0
+    }
+    fn hooks(&self) -> Option<crate::ir::Stage> {
+        self.0.inner.hooks()
+    }
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.0.inner.interpolate(call, out)
+    }
+    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
+        self.0.inner.emit(stream, lane, state)
+    }
+    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
+        self.0.inner.end_primitive(lane)
+    }
+}
+
+/// The shared resources of a traced run (see [`TracingEnv`]).
+pub(crate) struct Recording<'a, E: ?Sized> {
     pub inner: &'a mut E,
     /// The lanes whose lookups are recorded.
     pub lanes: LaneMask,
@@ -305,9 +328,9 @@ pub(crate) struct TracingEnv<'a, E: ?Sized> {
     pub samples: Vec<(usize, TexSample)>,
 }
 
-impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
+impl<E: RunEnv + ?Sized> Env for Recording<'_, E> {
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        self.inner.texture(call, out)?;
+        self.inner.resources().texture(call, out)?;
         let traced = call.lanes & self.lanes;
         if traced == 0 {
             return Ok(());
@@ -321,7 +344,11 @@ impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
                 dtype: crate::ir::DataType::F32,
                 ..*call
             };
-            self.inner.texture(&query, &mut q).ok().map(|()| q)
+            self.inner
+                .resources()
+                .texture(&query, &mut q)
+                .ok()
+                .map(|()| q)
         } else {
             None
         };
@@ -341,10 +368,10 @@ impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
         Ok(())
     }
     fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
-        self.inner.mem_read(r, a, out)
+        self.inner.resources().mem_read(r, a, out)
     }
     fn mem_write(&mut self, r: MemRegion, a: u64, data: &[u8]) -> Result<bool, EnvError> {
-        self.inner.mem_write(r, a, data)
+        self.inner.resources().mem_write(r, a, data)
     }
     fn mem_atomic(
         &mut self,
@@ -353,7 +380,7 @@ impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
         size: u8,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<Option<u64>, EnvError> {
-        self.inner.mem_atomic(r, a, size, update)
+        self.inner.resources().mem_atomic(r, a, size, update)
     }
     fn counter_atomic(
         &mut self,
@@ -361,13 +388,15 @@ impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
         index: u32,
         update: &dyn Fn(u32) -> u32,
     ) -> Result<Option<u32>, EnvError> {
-        self.inner.counter_atomic(binding, index, update)
+        self.inner
+            .resources()
+            .counter_atomic(binding, index, update)
     }
     fn image_load(&mut self, c: &ImageCall, xy: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
-        self.inner.image_load(c, xy)
+        self.inner.resources().image_load(c, xy)
     }
     fn image_store(&mut self, c: &ImageCall, xy: [i32; 4], v: [u32; 4]) -> Result<bool, EnvError> {
-        self.inner.image_store(c, xy, v)
+        self.inner.resources().image_store(c, xy, v)
     }
     fn image_atomic(
         &mut self,
@@ -375,26 +404,17 @@ impl<E: Env + ?Sized> Env for TracingEnv<'_, E> {
         xy: [i32; 4],
         update: &dyn Fn(u32) -> Option<u32>,
     ) -> Result<Option<u32>, EnvError> {
-        self.inner.image_atomic(c, xy, update)
-    }
-    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        self.inner.interpolate(call, out)
-    }
-    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
-        self.inner.emit(stream, lane, state)
-    }
-    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
-        self.inner.end_primitive(lane)
+        self.inner.resources().image_atomic(c, xy, update)
     }
     fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
-        self.inner.subroutine(slot)
+        self.inner.resources().subroutine(slot)
     }
     fn memory_barrier(&mut self) -> Result<(), EnvError> {
-        self.inner.memory_barrier()
+        self.inner.resources().memory_barrier()
     }
     // Without it a traced draw would ignore the draw's deadline (the default never
     // interrupts) and run a long loop to the instruction budget.
     fn interrupted(&mut self) -> bool {
-        self.inner.interrupted()
+        self.inner.resources().interrupted()
     }
 }

@@ -1,7 +1,7 @@
 //! 64-bit arithmetic (`.F64`, `.S64`, `.U64`; NV_gpu_program5 and
 //! NV_shader_atomic_int64/NV_gpu_shader5 style) on `LONG` registers.
 
-use super::env::Env;
+use super::env::RunEnv;
 use super::error::{invariant, ExecErrorKind};
 use super::operand::{load64, Wide};
 use super::run::{write64, Group, Run};
@@ -60,7 +60,7 @@ fn fmax(a: f64, b: f64) -> f64 {
 }
 
 /// Per-lane "component is non-zero" of a 64-bit operand (for TGALL/TGANY/TGEQ).
-pub(crate) fn load_as32_nonzero<E: Env + ?Sized>(
+pub(crate) fn load_as32_nonzero<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     s: &Src,
@@ -80,7 +80,7 @@ pub(crate) fn load_as32_nonzero<E: Env + ?Sized>(
 }
 
 /// Write a TRUE/FALSE vector computed as 32-bit truth values, as 64-bit values.
-pub(crate) fn write_truth<E: Env + ?Sized>(
+pub(crate) fn write_truth<E: RunEnv + ?Sized>(
     run: &mut Run<'_, E>,
     g: &Group,
     inst: &Inst,
@@ -91,7 +91,11 @@ pub(crate) fn write_truth<E: Env + ?Sized>(
     write64(run, g, inst, dt, &w)
 }
 
-pub(crate) fn exec<E: Env + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -> Res<()> {
+pub(crate) fn exec<E: RunEnv + ?Sized>(
+    run: &mut Run<'_, E>,
+    g: &mut Group,
+    inst: &Inst,
+) -> Res<()> {
     use Opcode::*;
     let dt = inst.dtype;
     let float = dt.is_float();

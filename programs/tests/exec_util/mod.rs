@@ -2,8 +2,9 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 use glemu_programs::exec::{
-    Backend, Env, EnvError, ExecError, ExecStats, Executor, ImageCall, InterpCall, LaneState,
-    MemRegion, TexCall, TexOffsets, TexOp, Vec4, MAX_LANES,
+    Backend, Env, EnvError, ExecError, ExecStats, Executor, Fragment, FragmentHooks, Geometry,
+    GeometryHooks, ImageCall, InterpCall, LaneMask, LaneState, MemRegion, TexCall, TexOffsets,
+    TexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{ParamSource, Program, Stage};
 use std::path::{Path, PathBuf};
@@ -82,6 +83,48 @@ impl TestEnv {
             return None;
         }
         self.image.get_mut((c[1] * 4 + c[0]) as usize)
+    }
+}
+
+impl FragmentHooks for TestEnv {
+    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.interp_calls.push((call.kind, call.input, call.lanes));
+        for l in 0..MAX_LANES {
+            if call.lanes & (1 << l) != 0 {
+                for c in 0..4 {
+                    out[c][l] = call.operand[c][l];
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl GeometryHooks for TestEnv {
+    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
+        self.emitted
+            .push((stream, lane, state.output_lane(0, lane)));
+        Ok(())
+    }
+    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
+        self.ended.push(lane);
+        Ok(())
+    }
+}
+
+/// `ex.run` with the hooks of the program's stage (fragment and geometry programs get
+/// theirs through `Fragment` / `Geometry`).
+pub fn run_stage(
+    ex: &Executor,
+    st: &mut LaneState,
+    active: LaneMask,
+    params: &[[u32; 4]],
+    env: &mut TestEnv,
+) -> Result<ExecStats, ExecError> {
+    match ex.program().stage {
+        Stage::Fragment => ex.run(st, active, params, &mut Fragment(env)),
+        Stage::Geometry => ex.run(st, active, params, &mut Geometry(env)),
+        _ => ex.run(st, active, params, env),
     }
 }
 
@@ -166,26 +209,6 @@ impl Env for TestEnv {
             None => Ok(None),
         }
     }
-    fn interpolate(&mut self, call: &InterpCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        self.interp_calls.push((call.kind, call.input, call.lanes));
-        for l in 0..MAX_LANES {
-            if call.lanes & (1 << l) != 0 {
-                for c in 0..4 {
-                    out[c][l] = call.operand[c][l];
-                }
-            }
-        }
-        Ok(())
-    }
-    fn emit(&mut self, stream: u32, lane: usize, state: &LaneState) -> Result<(), EnvError> {
-        self.emitted
-            .push((stream, lane, state.output_lane(0, lane)));
-        Ok(())
-    }
-    fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
-        self.ended.push(lane);
-        Ok(())
-    }
     fn image_load(&mut self, call: &ImageCall, c: [i32; 4]) -> Result<Option<[u32; 4]>, EnvError> {
         Ok(self.texel(call, c).map(|t| *t))
     }
@@ -256,7 +279,7 @@ pub fn run_with(
     let native = st.clone();
     let mut env_native = env.clone();
     let mut env = env;
-    let stats = ex.run(&mut st, all, &prm, &mut env);
+    let stats = run_stage(&ex, &mut st, all, &prm, &mut env);
     let ran = Ran {
         state: st,
         stats,
@@ -269,7 +292,7 @@ pub fn run_with(
         env: env_native.clone(),
     };
     let nx = Executor::new(p.clone()).with_backend(Backend::NativeAllRegisters);
-    native.stats = nx.run(&mut native.state, all, &prm, &mut env_native);
+    native.stats = run_stage(&nx, &mut native.state, all, &prm, &mut env_native);
     native.env = env_native;
     assert_same(p, &ran, &native, "");
     ran
