@@ -119,6 +119,8 @@ struct ToRaster<'a> {
     prims: Primitives,
     /// `primitive.id` per primitive; shorter than `prims` = the ids are the indices.
     ids: Vec<u32>,
+    /// Instances not pushed yet, this one included (sizes the merged rows).
+    instances_left: usize,
 }
 
 impl<'a> ToRaster<'a> {
@@ -134,6 +136,8 @@ impl<'a> ToRaster<'a> {
         ids: Vec<u32>,
     ) -> Result<u64, PipelineError> {
         self.class = class;
+        let left = self.instances_left;
+        self.instances_left = left.saturating_sub(1);
         let mut copied = 0;
         let base = match (&mut self.verts, verts) {
             (None, v) => {
@@ -152,6 +156,16 @@ impl<'a> ToRaster<'a> {
                 }
                 copied += v.len() as u64;
                 let m = mine.to_mut();
+                if m.data.capacity() - m.data.len() < v.data.len() {
+                    // Room for the instances still to come as big as this one (bounded),
+                    // in a buffer kept between draws: grown by doubling, the merged rows
+                    // were copied again at every step into memory the kernel had to
+                    // fault in afresh each frame.
+                    let more = v.data.len().saturating_mul(left.max(1)).min(1 << 22);
+                    let mut big = crate::scratch::VEC4S.with_capacity(m.data.len() + more);
+                    big.extend_from_slice(&m.data);
+                    crate::scratch::VEC4S.give(std::mem::replace(&mut m.data, big));
+                }
                 let base = m.len() as u32;
                 m.data.extend_from_slice(&v.data);
                 base
@@ -211,6 +225,7 @@ fn run_stages(
         class: PrimClass::Points,
         prims: Primitives::default(),
         ids: Vec::new(),
+        instances_left: vso.sequences.len(),
     };
     let instance = |seq: &Vec<u32>| -> Result<Stage2<'_>, PipelineError> {
         res.check_deadline()?;

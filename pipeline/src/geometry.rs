@@ -231,27 +231,38 @@ pub fn run(
             .map(|c| shape.run(c))
             .collect()
     };
-    let parts: Vec<ChunkOut> = parts.into_iter().collect::<Result<_, _>>()?;
-    // Sized once: growing them chunk by chunk reallocated and page-faulted the draw's
-    // whole output several times over.
-    let total = |f: fn(&ChunkOut) -> usize| parts.iter().map(f).sum::<usize>();
-    let rows = total(|p| p.rows.len());
+    let mut parts: Vec<ChunkOut> = parts.into_iter().collect::<Result<_, _>>()?;
+    let rows: usize = parts.iter().map(|p| p.rows.len()).sum();
     if rows as u64 > MAX_DRAW_ELEMENTS {
         return Err(PipelineError::out_of_memory(
             "geometry program output exceeds the per-draw limit",
         ));
     }
-    out.verts.data = scratch::VEC4S.with_capacity(rows);
     let mut seqs: [Vec<u32>; 4] = Default::default();
-    for (s, all) in seqs.iter_mut().enumerate() {
-        let n = parts.iter().map(|p| p.seqs[s].len() + 1).sum();
-        if n > 1 {
-            *all = scratch::WORDS.take(n);
-        }
-        all.reserve_exact(n);
-    }
     // primitive.id carried by each output vertex.
-    let mut vert_ids = scratch::WORDS.with_capacity(total(|p| p.vert_ids.len()));
+    let mut vert_ids;
+    if let [one] = &mut parts[..] {
+        // One chunk (a small draw, or each instance of an instanced one): its buffers are
+        // the output as they are (vertices numbered from 0, strips already apart), as the
+        // merge below would copy them.
+        out.verts.data = std::mem::take(&mut one.rows);
+        out.row_src = std::mem::take(&mut one.row_src);
+        vert_ids = std::mem::take(&mut one.vert_ids);
+        seqs = std::mem::take(&mut one.seqs);
+        parts.clear();
+    } else {
+        // Sized once: growing them chunk by chunk reallocated and page-faulted the draw's
+        // whole output several times over.
+        out.verts.data = scratch::VEC4S.with_capacity(rows);
+        for (s, all) in seqs.iter_mut().enumerate() {
+            let n = parts.iter().map(|p| p.seqs[s].len() + 1).sum();
+            if n > 1 {
+                *all = scratch::WORDS.take(n);
+            }
+            all.reserve_exact(n);
+        }
+        vert_ids = scratch::WORDS.with_capacity(parts.iter().map(|p| p.vert_ids.len()).sum());
+    }
     for part in parts {
         let base = out.verts.len() as u32;
         out.verts.data.extend_from_slice(&part.rows);
