@@ -11,8 +11,9 @@
 use crate::assembly::{PrimClass, Primitives};
 use crate::env::{Resources, StageEnv};
 use crate::error::{check_alloc, PipelineError};
+use crate::scratch;
 use crate::state::{StageProgram, TessState};
-use crate::tessellator::{tessellate, TessConfig};
+use crate::tessellator::{tessellate, TessConfig, Tessellation};
 use crate::trace::{Invocation, StageTrace};
 use crate::vertex_stage::{programs_have_side_effects, thread_value};
 use crate::vertices::Vertices;
@@ -343,70 +344,104 @@ pub fn run(
         }
     }
     let max_vertices = patches.iter().map(|p| p.count).max().unwrap_or(1);
-    let eval = |ls: &mut LaneState, patch: &Patch| {
-        evaluate_patch(tes, res, &cfg, &layout, &pverts, patch, ls)
+    let n = layout.len();
+    // First each patch's domain points and primitives (levels come from the control
+    // program); then the output rows are sized once and every patch's evaluation
+    // writes its own part of them. Patches' own row buffers (above malloc's mmap size
+    // for a level-64 quad) were mapped and unmapped, hence faulted in, patch by patch.
+    let tessellate_one = |patch: &Patch| {
+        res.check_deadline()?;
+        let level = |s: VaryingSlot| f32::from_bits(patch.value(s).unwrap_or([0; 4])[0]);
+        let outer = [0, 1, 2, 3].map(|i| level(VaryingSlot::TessOuter(i)));
+        let inner = [0, 1].map(|i| level(VaryingSlot::TessInner(i)));
+        let t = tessellate(&cfg, outer, inner);
+        check_alloc(t.coords.len() as u64, "tessellated vertices")?;
+        Ok::<_, PipelineError>(t)
     };
-    let new_state = || LaneState::with_vertices(prog, MAX_LANES, max_vertices);
-    let results: Vec<Result<Option<PatchOut>, PipelineError>> = if serial {
-        let mut ls = new_state();
-        patches.iter().map(|p| eval(&mut ls, p)).collect()
+    let tessellated: Vec<Result<Tessellation, PipelineError>> = if serial {
+        patches.iter().map(tessellate_one).collect()
     } else {
-        // Patches vary a lot in size (levels come from the control program), so each is
-        // a task of its own and rayon balances them.
         patches
             .par_iter()
+            .with_max_len(1)
+            .map(tessellate_one)
+            .collect()
+    };
+    let tessellated: Vec<Tessellation> = tessellated.into_iter().collect::<Result<_, _>>()?;
+    // A patch without primitives is discarded: no rows.
+    let rows_of = |t: &Tessellation| match t.indices.is_empty() {
+        true => 0,
+        false => t.coords.len(),
+    };
+    let total: usize = tessellated.iter().map(rows_of).sum();
+    check_alloc(total as u64, "tessellated vertices")?;
+    out.verts.data = scratch::VEC4S.filled(total * n, [0; 4]);
+    let mut parts: Vec<&mut [[u32; 4]]> = Vec::with_capacity(patches.len());
+    let mut rest = &mut out.verts.data[..];
+    for t in &tessellated {
+        let (mine, after) = rest.split_at_mut((rows_of(t) * n).min(rest.len()));
+        parts.push(mine);
+        rest = after;
+    }
+    let eval = |ls: &mut LaneState,
+                ((patch, t), rows): ((&Patch, &Tessellation), &mut [[u32; 4]])| {
+        evaluate_patch(tes, res, &layout, &pverts, patch, t, rows, ls)
+    };
+    let new_state = || LaneState::with_vertices(prog, MAX_LANES, max_vertices);
+    let jobs = patches.iter().zip(&tessellated).zip(parts);
+    let results: Vec<Result<(), PipelineError>> = if serial {
+        let mut ls = new_state();
+        jobs.map(|j| eval(&mut ls, j)).collect()
+    } else {
+        // Patches vary a lot in size, so each is a task of its own and rayon balances
+        // them.
+        jobs.collect::<Vec<_>>()
+            .into_par_iter()
             .with_max_len(1)
             .map_init(new_state, eval)
             .collect()
     };
     for r in results {
-        let Some(po) = r? else {
+        r?;
+    }
+    let mut base = 0u32;
+    for (patch, t) in patches.iter().zip(&tessellated) {
+        if t.indices.is_empty() {
             continue;
-        };
-        let n_rows = po.rows.len() / layout.len().max(1);
-        check_alloc((out.verts.len() + n_rows) as u64, "tessellated vertices")?;
-        let base = out.verts.len() as u32;
-        if res.stage_trace.is_some() {
-            out.row_src.extend((0..n_rows as u32).map(|k| (po.id, k)));
         }
-        out.verts.data.extend_from_slice(&po.rows);
+        let n_rows = t.coords.len();
+        if res.stage_trace.is_some() {
+            out.row_src
+                .extend((0..n_rows as u32).map(|k| (patch.id, k)));
+        }
         let per = out.class.vertices();
-        out.prims.verts.extend(po.indices.iter().map(|i| base + i));
-        let n = po.indices.len() / per;
-        out.prims.provoking.resize(out.prims.provoking.len() + n, 0);
-        out.ids.resize(out.ids.len() + n, po.id);
+        out.prims.verts.extend(t.indices.iter().map(|i| base + i));
+        let k = t.indices.len() / per;
+        out.prims.provoking.resize(out.prims.provoking.len() + k, 0);
+        out.ids.resize(out.ids.len() + k, patch.id);
+        base += n_rows as u32;
     }
     Ok(out)
 }
 
-/// One patch's evaluated vertices (rows of the evaluation program's layout) and its
-/// primitives as indices into them.
-struct PatchOut {
-    rows: Vec<[u32; 4]>,
-    indices: Vec<u32>,
-    id: u32,
-}
-
-/// Generates `patch`'s primitives and runs the evaluation program on their vertices;
-/// `None` when the patch is discarded.
+/// Runs the evaluation program on the domain points `t` of `patch`, writing their rows
+/// (the program's `layout`) into `rows`; nothing for a patch `t` discards (no
+/// primitives).
+#[allow(clippy::too_many_arguments)]
 fn evaluate_patch(
     tes: &StageProgram,
     res: &Resources,
-    cfg: &TessConfig,
     layout: &[(usize, VaryingSlot)],
     pverts: &Vertices,
     patch: &Patch,
+    t: &Tessellation,
+    rows: &mut [[u32; 4]],
     ls: &mut LaneState,
-) -> Result<Option<PatchOut>, PipelineError> {
+) -> Result<(), PipelineError> {
     let prog = &tes.program;
-    let level = |s: VaryingSlot| f32::from_bits(patch.value(s).unwrap_or([0; 4])[0]);
-    let outer = [0, 1, 2, 3].map(|i| level(VaryingSlot::TessOuter(i)));
-    let inner = [0, 1].map(|i| level(VaryingSlot::TessInner(i)));
-    let t = tessellate(cfg, outer, inner);
     if t.indices.is_empty() {
-        return Ok(None);
+        return Ok(());
     }
-    check_alloc(t.coords.len() as u64, "tessellated vertices")?;
     let mut env = StageEnv {
         res,
         stage: Stage::TessEval,
@@ -452,7 +487,7 @@ fn evaluate_patch(
             }
         }
     }
-    let mut rows = Vec::with_capacity(t.coords.len() * layout.len());
+    let mut dst = rows.iter_mut();
     let tracer = res.stage_trace.as_deref();
     let instance = tracer.map_or(0, |t| t.instance.load(Ordering::Relaxed));
     for (c, chunk) in t.coords.chunks(MAX_LANES).enumerate() {
@@ -476,15 +511,13 @@ fn evaluate_patch(
             .map_err(|e| PipelineError::program(Stage::TessEval, e))?;
         for lane in 0..chunk.len() {
             for (o, _) in layout {
-                rows.push(ls.output_lane(*o, lane));
+                if let Some(d) = dst.next() {
+                    *d = ls.output_lane(*o, lane);
+                }
             }
         }
     }
-    Ok(Some(PatchOut {
-        rows,
-        indices: t.indices,
-        id: patch.id,
-    }))
+    Ok(())
 }
 
 #[cfg(test)]
