@@ -21,7 +21,7 @@ use glemu_programs::ir::{
 };
 use glemu_raster::{
     FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderError,
-    ShaderInfo, VaryingInterp, LANES,
+    ShaderInfo, Strip, StripColors, VaryingInterp, LANES, MAX_COLOR_TARGETS,
 };
 
 /// Where one fragment program input comes from.
@@ -285,6 +285,9 @@ pub struct ProgramShader<'a> {
     invocations: &'a std::sync::atomic::AtomicU64,
     /// The pixel `glemu trace` follows (the batch holding it runs traced).
     pub trace: Option<&'a crate::trace::FragmentTrace>,
+    /// Strips of fully covered blocks may run through `shade_strips`: no fog to apply
+    /// after the program and no IPAC/IPAS/IPAO (the environment holds one strip's batch).
+    strips: bool,
 }
 
 impl<'a> ProgramShader<'a> {
@@ -310,6 +313,11 @@ impl<'a> ProgramShader<'a> {
                 d => Some((slot, d)),
             })
             .collect();
+        let interpolates = fp
+            .program
+            .instructions
+            .iter()
+            .any(|i| matches!(i.op, Opcode::Ipac | Opcode::Ipas | Opcode::Ipao));
         ProgramShader {
             fp,
             plan,
@@ -317,6 +325,7 @@ impl<'a> ProgramShader<'a> {
             outputs,
             invocations,
             trace: None,
+            strips: plan.fog.is_none() && !interpolates,
         }
     }
 
@@ -470,10 +479,15 @@ impl FragmentHooks for FragEnv<'_, '_> {
 }
 
 impl ProgramShader<'_> {
-    fn fill_inputs(&self, s: &mut Scratch<'_>, batch: &FragmentBatch<'_>) {
+    fn fill_inputs(
+        &self,
+        ls: &mut LaneState,
+        tmp: &mut [[u32; LANES]; 4],
+        batch: &FragmentBatch<'_>,
+    ) {
         let front = batch.front_facing();
         for (slot, src) in self.plan.inputs.iter().enumerate() {
-            let Some(reg) = s.ls.input_mut(slot) else {
+            let Some(reg) = ls.input_mut(slot) else {
                 continue;
             };
             let lanes = LANES.min(MAX_LANES);
@@ -499,11 +513,11 @@ impl ProgramShader<'_> {
                     }
                 }
                 FragSrc::Position => {
-                    batch.position(&mut s.tmp);
+                    batch.position(tmp);
                     let h = batch.framebuffer_height() as f32;
                     for i in 0..lanes {
-                        let mut x = f32::from_bits(s.tmp[0][i]);
-                        let mut y = f32::from_bits(s.tmp[1][i]);
+                        let mut x = f32::from_bits(tmp[0][i]);
+                        let mut y = f32::from_bits(tmp[1][i]);
                         if self.plan.origin_upper_left {
                             y = h - y;
                         }
@@ -513,8 +527,8 @@ impl ProgramShader<'_> {
                         }
                         reg[0][i] = x.to_bits();
                         reg[1][i] = y.to_bits();
-                        reg[2][i] = s.tmp[2][i];
-                        reg[3][i] = s.tmp[3][i];
+                        reg[2][i] = tmp[2][i];
+                        reg[3][i] = tmp[3][i];
                     }
                 }
                 FragSrc::Facing => {
@@ -604,13 +618,80 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         });
     }
 
+    fn shades_strips(&self) -> bool {
+        self.strips && self.trace.is_none()
+    }
+
+    fn shade_strips(
+        &self,
+        s: &mut Scratch<'a>,
+        strips: &[Strip<'_>],
+        sink: &mut dyn FnMut(usize, u32, &StripColors<'_>),
+    ) -> Result<(), ShaderError> {
+        let Some(first) = strips.first() else {
+            return Ok(());
+        };
+        // The environment's batch serves only IPAC/IPAS/IPAO, which a program shading
+        // strips does not have (`strips`).
+        let mut env = FragEnv {
+            base: StageEnv {
+                res: self.res,
+                stage: Stage::Fragment,
+                param_buffers: &self.fp.param_buffers,
+                subroutines: &self.fp.subroutines,
+            },
+            batch: &first.batch,
+            plan: self.plan,
+        };
+        let active = glemu_programs::exec::lanes_mask(MAX_LANES);
+        let Scratch {
+            ls,
+            tmp,
+            invocations,
+            ..
+        } = s;
+        let fill = |i: usize, ls: &mut LaneState| {
+            let Some(st) = strips.get(i) else {
+                return 0;
+            };
+            self.fill_inputs(ls, tmp, &st.batch);
+            ls.set_helper_mask(active & !st.live);
+            *invocations += u64::from((active & st.live).count_ones());
+            active
+        };
+        let done = |i: usize, ls: &LaneState| {
+            let mut colors = StripColors {
+                color: [None; MAX_COLOR_TARGETS],
+            };
+            for (slot, dst) in &self.outputs {
+                if let (FragDst::Color(t), Some(r)) = (dst, ls.output(*slot)) {
+                    if let Some(c) = colors.color.get_mut(*t) {
+                        *c = Some(r);
+                    }
+                }
+            }
+            sink(i, ls.kill_mask(), &colors);
+        };
+        self.fp
+            .executor
+            .run_each(
+                ls,
+                &self.fp.params,
+                &mut Fragment(&mut env),
+                strips.len(),
+                fill,
+                done,
+            )
+            .map_err(ShaderError::new)
+    }
+
     fn shade(
         &self,
         s: &mut Scratch<'a>,
         batch: &FragmentBatch<'_>,
         out: &mut FragmentOutputs,
     ) -> Result<(), ShaderError> {
-        self.fill_inputs(s, batch);
+        self.fill_inputs(&mut s.ls, &mut s.tmp, batch);
         let lanes = (batch.quads() * 4).min(MAX_LANES);
         let active = glemu_programs::exec::lanes_mask(lanes);
         let live = batch.live_mask();

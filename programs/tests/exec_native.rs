@@ -753,3 +753,77 @@ fn alu_benchmark_kernel_stack_traffic() {
         "{stores} vector stores to the stack and {loads} loads:\n{text}"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, .. ProptestConfig::default() })]
+
+    /// `Executor::run_each` (one frame for several batches, the fully covered blocks'
+    /// path) against `Executor::run` of each batch in turn in the interpreter: the same
+    /// outputs and kill mask after every batch, the same error, the same environment
+    /// calls; with divergent flow, environment calls and small budgets, so batches end
+    /// in kernels, in reruns by the interpreter and in errors.
+    #[test]
+    fn run_each_equals_run_per_batch(
+        tokens in proptest::collection::vec(any::<[u8; 6]>(), 1..40),
+        vals in proptest::collection::vec(word(), 8..64),
+        masks in proptest::collection::vec(
+            prop_oneof![Just(0xffffu32), Just(0), any::<u16>().prop_map(u32::from)], 1..5),
+        env in any::<bool>(),
+        budget in prop_oneof![Just(40u64), Just(5000)],
+    ) {
+        let text = build_with(&tokens, true, env);
+        let p = match glemu_programs::assemble(&text, Some(Stage::Fragment)) {
+            Ok(p) => Arc::new(p),
+            Err(e) => panic!("generator made an invalid program: {}\n{text}", e.render(&text)),
+        };
+        let prm = params(&p, &[]);
+        let fill = |i: usize, st: &mut LaneState| {
+            for l in 0..MAX_LANES {
+                st.set_input(0, l, [0, 1, 2, 3].map(|c| lane_word(&vals, l + i, 0, c)));
+                st.set_input(1, l, [0, 1, 2, 3].map(|c| lane_word(&vals, l + 3 * i, 1, c)));
+            }
+            st.set_helper_mask(0x8000 >> i);
+            masks[i]
+        };
+        let outputs = |st: &LaneState| -> Vec<(Vec<[u32; 4]>, u32)> {
+            vec![(
+                (0..p.outputs.len())
+                    .flat_map(|o| (0..MAX_LANES).map(move |l| (o, l)))
+                    .map(|(o, l)| st.output_lane(o, l))
+                    .collect(),
+                st.kill_mask(),
+            )]
+        };
+        // Reference: each batch through `run` in the interpreter.
+        let ex = Executor::new(p.clone()).with_backend(Backend::Interpreter).with_budget(budget);
+        let mut st = LaneState::new(&p, MAX_LANES);
+        let mut e1 = env_of();
+        let mut want = Vec::new();
+        let mut want_err = None;
+        for i in 0..masks.len() {
+            let m = fill(i, &mut st);
+            if m == 0 {
+                continue;
+            }
+            match ex.run(&mut st, m, &prm, &mut e1) {
+                Ok(_) => want.extend(outputs(&st)),
+                Err(e) => {
+                    want_err = Some(e);
+                    break;
+                }
+            }
+        }
+        for backend in [Backend::Interpreter, Backend::Native] {
+            let ex = Executor::new(p.clone()).with_backend(backend).with_budget(budget);
+            let mut st = LaneState::new(&p, MAX_LANES);
+            let mut e2 = env_of();
+            let mut got = Vec::new();
+            let r = ex.run_each(&mut st, &prm, &mut e2, masks.len(), fill, |_, st| {
+                got.extend(outputs(st))
+            });
+            prop_assert_eq!(&got, &want, "{:?} {}", backend, text);
+            prop_assert_eq!(r.err(), want_err.clone(), "{:?} {}", backend, text);
+            prop_assert_eq!(&e2, &e1, "{:?} {}", backend, text);
+        }
+    }
+}

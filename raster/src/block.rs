@@ -197,22 +197,45 @@ multiversion! {
     /// Output colour `c` (f32 bits, channel-major) of every lane as RGBA8 UNORM words;
     /// `alpha_one` stores alpha 1 (alpha-to-one).
     pub(crate) fn pack_rgba8(c: &[[u32; LANES]; 4], alpha_one: bool) -> [u32; LANES] {
-        let mut packed = [0u32; LANES];
-        let u = |v: u32| crate::color::unorm8(f32::from_bits(v));
-        for lane in 0..LANES {
-            packed[lane] = u(c[0][lane])
-                | u(c[1][lane]) << 8
-                | u(c[2][lane]) << 16
-                | u(c[3][lane]) << 24;
-        }
-        if alpha_one {
-            // unorm8(1.0) is 255.
-            for p in packed.iter_mut() {
-                *p |= 0xff << 24;
-            }
-        }
-        packed
+        pack_lanes(c, alpha_one)
     }
+}
+
+#[inline(always)]
+fn pack_lanes(c: &[[u32; LANES]; 4], alpha_one: bool) -> [u32; LANES] {
+    let mut packed = [0u32; LANES];
+    let u = |v: u32| crate::color::unorm8(f32::from_bits(v));
+    for lane in 0..LANES {
+        packed[lane] =
+            u(c[0][lane]) | u(c[1][lane]) << 8 | u(c[2][lane]) << 16 | u(c[3][lane]) << 24;
+    }
+    if alpha_one {
+        // unorm8(1.0) is 255.
+        for p in packed.iter_mut() {
+            *p |= 0xff << 24;
+        }
+    }
+    packed
+}
+
+/// [`pack_rgba8`] of `c`, then [`strip_store`] of the words, in one call.
+///
+/// Baseline (128-bit) code on purpose: `c` is usually a compiled program's output
+/// register, stored 128 bits at a time just before, and wider loads of it do not
+/// forward from those stores in flight (they waited for them to retire).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn store_rgba8(
+    plane: &mut [u32],
+    bx: i32,
+    qy: i32,
+    ns: usize,
+    full: u32,
+    c: &[[u32; LANES]; 4],
+    alpha_one: bool,
+    cov: &[u32; LANES],
+) {
+    let packed = pack_lanes(c, alpha_one);
+    strip_store(plane, bx, qy, ns, full, &packed, cov)
 }
 
 /// One channel's blend factor for every lane: [`crate::fragops::blend`]'s `factor`
@@ -401,7 +424,8 @@ fn block_depth_n<S, const W: usize>(
 
 /// Stores each lane's RGBA8 word `packed` to the samples `cov` of its pixel in the strip at
 /// (bx, qy) of `plane` (`ns` samples per pixel, `full` = every sample).
-pub(crate) fn strip_store(
+#[inline(always)]
+fn strip_store(
     plane: &mut [u32],
     bx: i32,
     qy: i32,
@@ -416,12 +440,18 @@ pub(crate) fn strip_store(
             continue;
         };
         if ns == 1 {
+            // The row as a whole (load, select through the lane permutation, store):
+            // vector operations, where a store per covered lane was a branch each.
+            let Ok(dst) = <&mut [u32; 8]>::try_from(dst) else {
+                continue;
+            };
+            let mut cur = *dst;
             for col in 0..8 {
                 let l = LANE_AT[row][col];
-                if cov[l] != 0 {
-                    dst[col] = packed[l];
-                }
+                let m = 0u32.wrapping_sub(u32::from(cov[l] != 0));
+                cur[col] = (packed[l] & m) | (cur[col] & !m);
             }
+            *dst = cur;
             continue;
         }
         for (col, px) in dst.chunks_exact_mut(ns).enumerate() {

@@ -120,6 +120,10 @@ pub(crate) struct DrawCtx<'a, S> {
     pub coverage_mask: u32,
     /// Fully covered blocks take the block path (crate::block).
     pub blocks: bool,
+    /// The block path shades a block's strips in one [`FragmentShader::shade_strips`]
+    /// call and writes each strip's colours straight from the program's registers
+    /// (`tile::strips_allowed`).
+    pub strips: bool,
 }
 
 impl Rasterizer {
@@ -260,6 +264,11 @@ impl Rasterizer {
             },
             // Per-sample shading pushes each sample as a fragment of its own.
             blocks: self.blocks && !per_sample,
+            strips: false,
+        };
+        let ctx = DrawCtx {
+            strips: ctx.blocks && tile::strips_allowed(&ctx),
+            ..ctx
         };
         let grid = fb.tiles();
         let mut mems = fb.tile_mems();

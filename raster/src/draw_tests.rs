@@ -16,6 +16,8 @@ struct VaryShader {
     use_varyings: bool,
     centroid_out: bool,
     kill_below: Option<f32>,
+    /// Takes `shade_strips` (the trait's default, over `shade`).
+    strips: bool,
 }
 
 impl VaryShader {
@@ -26,6 +28,7 @@ impl VaryShader {
             use_varyings: false,
             centroid_out: false,
             kill_below: None,
+            strips: false,
         }
     }
     fn with(info: ShaderInfo) -> Self {
@@ -35,6 +38,7 @@ impl VaryShader {
             use_varyings: true,
             centroid_out: false,
             kill_below: None,
+            strips: false,
         }
     }
 }
@@ -43,6 +47,9 @@ impl FragmentShader for VaryShader {
     type Scratch = u64;
     fn info(&self) -> &ShaderInfo {
         &self.info
+    }
+    fn shades_strips(&self) -> bool {
+        self.strips
     }
     fn new_scratch(&self) -> u64 {
         0
@@ -1588,6 +1595,10 @@ mod blocks {
         late_z: bool,
         scissor: bool,
         flat_z: bool,
+        /// Fully covered blocks shaded through `shade_strips`.
+        strips: bool,
+        /// No depth test (so kill still lets the strips path run).
+        no_depth: bool,
         seed: u64,
     }
 
@@ -1621,6 +1632,7 @@ mod blocks {
                 any::<bool>(),
             ),
             (any::<bool>(), any::<u64>()),
+            (any::<bool>(), proptest::bool::weighted(0.25)),
         )
             .prop_map(
                 |(
@@ -1629,6 +1641,7 @@ mod blocks {
                     (blend, float_target, alpha_to_one),
                     (kill, late_z, scissor),
                     (flat_z, seed),
+                    (strips, no_depth),
                 )| Config {
                     samples,
                     msaa_on,
@@ -1644,6 +1657,8 @@ mod blocks {
                     late_z,
                     scissor,
                     flat_z,
+                    strips,
+                    no_depth,
                     seed,
                 },
             )
@@ -1665,7 +1680,7 @@ mod blocks {
         f.clear_depth(0.6, None);
         let mut st = FixedFunctionState::default();
         let ds = &mut st.depth_stencil;
-        ds.depth_test = true;
+        ds.depth_test = !c.no_depth;
         ds.depth_func = c.func;
         ds.depth_write = c.depth_write;
         ds.stencil_test = c.stencil;
@@ -1738,6 +1753,7 @@ mod blocks {
         };
         let mut shader = VaryShader::with(info);
         shader.kill_below = c.kill.then_some(0.3);
+        shader.strips = c.strips;
         let mut stats = Vec::new();
         for k in 0..3 {
             let inp = big_triangles(150.0, 100.0, 4, c.flat_z, c.seed.wrapping_add(k));
@@ -1779,6 +1795,8 @@ mod blocks {
             late_z: false,
             scissor: false,
             flat_z: false,
+            strips: true,
+            no_depth: false,
             seed: 11,
         };
         let mut images = Vec::new();

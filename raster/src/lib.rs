@@ -56,7 +56,7 @@ pub use error::{RasterError, ShaderError};
 pub use framebuffer::{DepthFormat, Framebuffer, TILE};
 pub use input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
 pub use shader::{
-    FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderInfo,
-    VaryingInterp, LANES, QUADS_PER_BATCH,
+    FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderInfo, Strip,
+    StripColors, VaryingInterp, LANES, QUADS_PER_BATCH,
 };
 pub use state::*;

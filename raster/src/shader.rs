@@ -153,6 +153,53 @@ pub trait FragmentShader: Sync {
     /// (`glemu trace` lists them): `batch`'s coverage is what each lane had before the
     /// tests, and only lanes the tests left with nothing are covered.
     fn early_rejected(&self, _batch: &FragmentBatch<'_>) {}
+    /// Whether the rasterizer may shade the strips of a fully covered block through
+    /// [`FragmentShader::shade_strips`] (asked once per draw; false, the default, keeps
+    /// every batch on [`FragmentShader::shade`]). Only colours are read back that way: a
+    /// shader writing depth or a sample mask is never asked.
+    fn shades_strips(&self) -> bool {
+        false
+    }
+    /// Shades `strips` in order, as [`FragmentShader::shade`] would one after another,
+    /// and hands each one's kill mask and colours to `sink(index, kill, colours)` before
+    /// the next starts. The default runs [`FragmentShader::shade`] on each.
+    fn shade_strips(
+        &self,
+        scratch: &mut Self::Scratch,
+        strips: &[Strip<'_>],
+        sink: &mut dyn FnMut(usize, u32, &StripColors<'_>),
+    ) -> Result<(), ShaderError> {
+        let mut out = FragmentOutputs::default();
+        for (i, st) in strips.iter().enumerate() {
+            out.kill = 0;
+            self.shade(scratch, &st.batch, &mut out)?;
+            let mut colors = StripColors::default();
+            for (c, o) in colors.color.iter_mut().zip(&out.color) {
+                *c = Some(o);
+            }
+            sink(i, out.kill, &colors);
+        }
+        Ok(())
+    }
+}
+
+/// One strip of two pixel rows of a fully covered block of one primitive
+/// ([`FragmentShader::shade_strips`]): four quads left to right.
+#[derive(Debug, Clone, Copy)]
+pub struct Strip<'a> {
+    /// The strip as a batch (every quad the same primitive).
+    pub batch: FragmentBatch<'a>,
+    /// Bit per lane: lanes that are real fragments, i.e. the batch's lanes whose
+    /// coverage is not 0 (the others are helpers), computed once by the rasterizer.
+    pub live: u32,
+}
+
+/// A strip's colour outputs as the program left them: `color[o]` is output `o`'s
+/// `[channel][lane]` words, None when the program does not write it (it reads as zeros).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StripColors<'a> {
+    /// Per output, as [`FragmentOutputs::color`].
+    pub color: [Option<&'a [[u32; LANES]; 4]>; MAX_COLOR_TARGETS],
 }
 
 /// `plane` at every lane's (rx, ry), times the perspective factor `w` if given, as f32
@@ -196,31 +243,33 @@ crate::simd::multiversion! {
     }
 }
 
-crate::simd::multiversion! {
-    /// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
-    /// in order, in one call (a dispatch per plane cost more than the arithmetic).
-    fn planes_lanes(
-        planes: &[crate::setup::AttrPlane],
-        rx: &[f32; LANES],
-        ry: &[f32; LANES],
-        w: &[f32; LANES],
-        out: &mut [[u32; LANES]; 4],
-    ) {
-        // Written out, not a loop: LLVM vectorizes a loop over the planes across them
-        // (with gathers) instead of across the lanes.
-        let [o0, o1, o2, o3] = out;
-        if let Some(a) = planes.first() {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
-        }
-        if let Some(a) = planes.get(1) {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
-        }
-        if let Some(a) = planes.get(2) {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
-        }
-        if let Some(a) = planes.get(3) {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
-        }
+/// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
+/// in order, in one call (a dispatch per plane cost more than the arithmetic).
+///
+/// Baseline (128-bit) code on purpose: the compiled program reads these registers
+/// 128 bits at a time right after, and a load from part of a wider store in flight
+/// does not forward (AVX-512 here made a one-instruction program's scene 60 % slower).
+fn planes_lanes(
+    planes: &[crate::setup::AttrPlane],
+    rx: &[f32; LANES],
+    ry: &[f32; LANES],
+    w: &[f32; LANES],
+    out: &mut [[u32; LANES]; 4],
+) {
+    // Written out, not a loop: LLVM vectorizes a loop over the planes across them
+    // (with gathers) instead of across the lanes.
+    let [o0, o1, o2, o3] = out;
+    if let Some(a) = planes.first() {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
+    }
+    if let Some(a) = planes.get(1) {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
+    }
+    if let Some(a) = planes.get(2) {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
+    }
+    if let Some(a) = planes.get(3) {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
     }
 }
 

@@ -8,7 +8,9 @@ use crate::error::RasterError;
 use crate::fragops;
 use crate::framebuffer::{channel_keep_masks, encode_depth, TileMem, TILE};
 use crate::setup::{DrawSetup, PrimSetup, SUBPIXEL};
-use crate::shader::{FragmentBatch, FragmentOutputs, FragmentShader, LaneData, LANES};
+use crate::shader::{
+    FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors, LANES,
+};
 
 use crate::block::{self, BLOCK};
 
@@ -24,6 +26,8 @@ const SMALL: i32 = 4;
 pub(crate) struct Worker<T> {
     scratch: T,
     lanes: LaneData,
+    /// The lanes of a fully covered block's four strips (`DrawCtx::strips`).
+    strip_lanes: [LaneData; 4],
     out: FragmentOutputs,
     n: usize,
     qx: [i32; 4],
@@ -47,6 +51,7 @@ impl<T> Worker<T> {
         Worker {
             scratch,
             lanes: LaneData::default(),
+            strip_lanes: Default::default(),
             out: FragmentOutputs::default(),
             n: 0,
             qx: [0; 4],
@@ -414,6 +419,9 @@ fn push_block<S: FragmentShader>(
         true => block::block_depth(ctx, prim, mem, bx, by, cov),
         false => [[cov; LANES]; 4],
     };
+    if ctx.strips {
+        return Ok(passed + shade_strips(ctx, &prims, &attrs, mem, w, bx, by, cov, &covs)?);
+    }
     for (r, c) in covs.iter().enumerate() {
         let qy = by + 2 * r as i32;
         if tested && ctx.shader.wants_early_rejects() && c.contains(&0) {
@@ -428,6 +436,129 @@ fn push_block<S: FragmentShader>(
         w.lanes.coverage = *c;
         passed += finish_batch(ctx, mem, w, &prims, &attrs, Some((bx, qy)), tested)?;
     }
+    Ok(passed)
+}
+
+/// Whether a draw's fully covered blocks can be shaded strip by strip straight into the
+/// framebuffer ([`shade_strips`]): the shader takes strips, its only results are
+/// colours, the tests (if any) are depth-only and early (the block path runs them over
+/// the whole block first), and every written attachment is RGBA8 UNORM, replaced
+/// whole or blended, which the block kernels write from the colour registers.
+pub(crate) fn strips_allowed<S: FragmentShader>(ctx: &DrawCtx<'_, S>) -> bool {
+    let ms = &ctx.state.multisample;
+    let info = ctx.info;
+    let tests_ok = !ctx.tests || (ctx.early && !ctx.state.depth_stencil.stencil_test);
+    let targets_ok = ctx.targets.iter().flatten().all(|rt| {
+        rt.format == ColorFormat::Rgba8Unorm
+            && match rt.mode {
+                RtMode::Replace => rt.keep[0] == 0,
+                RtMode::Blend => true,
+                _ => false,
+            }
+    });
+    ctx.shader.shades_strips()
+        && !ctx.shader.wants_early_rejects()
+        && !ctx.per_sample
+        && !info.writes_depth
+        && !info.writes_sample_mask
+        && (!ctx.msaa || !ms.alpha_to_coverage)
+        && tests_ok
+        && targets_ok
+}
+
+/// The strips of the fully covered block at (bx, by) whose early tests left lanes
+/// `covs` (every pixel covered by `cov`): one [`FragmentShader::shade_strips`] call, each
+/// strip's colours packed (or blended) and stored from the program's registers as it
+/// comes back. The same words as [`finish_batch`] writes for each strip in turn.
+#[allow(clippy::too_many_arguments)]
+fn shade_strips<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    prims: &Quads<'_>,
+    attrs: &[&[crate::setup::AttrPlane]; 4],
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    bx: i32,
+    by: i32,
+    cov: u32,
+    covs: &[[u32; LANES]; 4],
+) -> Result<u64, RasterError> {
+    let prim = prims.p[0];
+    let fw = flat_w(&prim.inv_w);
+    // Strip r of the block is entry rows[k] of the call.
+    let mut rows = [0usize; 4];
+    let mut lives = [0u32; 4];
+    let mut n = 0;
+    for (r, c) in covs.iter().enumerate() {
+        let mut live = 0u32;
+        for (lane, &m) in c.iter().enumerate() {
+            live |= u32::from(m != 0) << lane;
+        }
+        lives[r] = live;
+        if live == 0 {
+            continue;
+        }
+        count_batch(ctx, w)?;
+        let l = &mut w.strip_lanes[r];
+        block::strip_lanes(l, bx, by + 2 * r as i32, cov, prim, fw);
+        l.coverage = *c;
+        rows[n] = r;
+        n += 1;
+    }
+    if n == 0 {
+        return Ok(0);
+    }
+    let Worker {
+        scratch,
+        strip_lanes,
+        ..
+    } = w;
+    let strip = |k: usize| {
+        let r = rows[k];
+        Strip {
+            batch: fragment_batch(ctx, &strip_lanes[r], prims, attrs),
+            live: lives[r],
+        }
+    };
+    let strips = [strip(0), strip(1 % n), strip(2 % n), strip(3 % n)];
+    let ns = ctx.samples as usize;
+    let alpha_to_one = ctx.state.multisample.alpha_to_one && ctx.msaa;
+    let mut passed = 0;
+    let mut sink = |k: usize, kill: u32, colors: &StripColors<'_>| {
+        let r = rows[k];
+        let mut final_cov = covs[r];
+        for (lane, c) in final_cov.iter_mut().enumerate() {
+            *c &= ((kill >> lane) & 1).wrapping_sub(1);
+        }
+        // One sample per pixel: a lane's coverage is 0 or 1.
+        let p = match ns {
+            1 => u64::from((lives[r] & !kill).count_ones()),
+            _ => block::count_samples(&final_cov),
+        };
+        if p == 0 {
+            return;
+        }
+        passed += p;
+        let qy = by + 2 * r as i32;
+        for (plane, rt) in mem.colors.iter_mut().zip(&ctx.targets) {
+            let Some(rt) = rt else { continue };
+            let src = colors.color.get(rt.output).copied().flatten();
+            match rt.mode {
+                RtMode::Blend => {
+                    let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
+                    let src1 = colors.color.get(1).copied().flatten();
+                    let lanes = &strip_lanes[r];
+                    let x = BlendSrc { src, src1 };
+                    blend_rgba8(plane, rt, k, alpha_to_one, ns, lanes, &final_cov, x);
+                }
+                _ => {
+                    let c = src.unwrap_or(&[[0; LANES]; 4]);
+                    let full = ctx.full_mask;
+                    block::store_rgba8(plane, bx, qy, ns, full, c, alpha_to_one, &final_cov);
+                }
+            }
+        }
+    };
+    ctx.shader.shade_strips(scratch, &strips[..n], &mut sink)?;
     Ok(passed)
 }
 
@@ -1002,6 +1133,14 @@ fn lane_color(out: &FragmentOutputs, o: usize, lane: usize) -> [u32; 4] {
     }
 }
 
+/// The source colours of a blend: the target's output and, for dual-source blending,
+/// output 1 (None = not written: zeros).
+#[derive(Clone, Copy)]
+struct BlendSrc<'a> {
+    src: Option<&'a [[u32; LANES]; 4]>,
+    src1: Option<&'a [[u32; LANES]; 4]>,
+}
+
 /// Blends the lanes' colours into an RGBA8 UNORM attachment (not sRGB-encoded), all lanes
 /// at once per sample index; `cov`'s samples must be distinct words.
 #[allow(clippy::too_many_arguments)]
@@ -1013,12 +1152,12 @@ fn blend_rgba8(
     ns: usize,
     lanes: &LaneData,
     cov: &[u32; LANES],
-    out: &FragmentOutputs,
+    x: BlendSrc<'_>,
 ) {
     let clamp01 = |v: f32| v.clamp(0.0, 1.0);
-    let channels = |o: usize, a1: bool| -> [[f32; LANES]; 4] {
+    let channels = |o: Option<&[[u32; LANES]; 4]>, a1: bool| -> [[f32; LANES]; 4] {
         let mut c = [[0.0f32; LANES]; 4];
-        if let Some(src) = out.color.get(o) {
+        if let Some(src) = o {
             for ch in 0..4 {
                 for lane in 0..LANES {
                     let v = f32::from_bits(src[ch][lane]);
@@ -1028,9 +1167,9 @@ fn blend_rgba8(
         }
         c
     };
-    let src = channels(rt.output, alpha_to_one);
+    let src = channels(x.src, alpha_to_one);
     let src1 = match rt.dual_source {
-        true => channels(1, false),
+        true => channels(x.src1, false),
         false => [[0.0; LANES]; 4],
     };
     let mut idx = [0usize; LANES];
@@ -1091,11 +1230,11 @@ fn write_colors<S>(
             let Some(c) = out.color.get(rt.output) else {
                 continue;
             };
-            let packed = block::pack_rgba8(c, alpha_to_one);
             if let Some((bx, qy)) = strip {
-                block::strip_store(plane, bx, qy, ns, ctx.full_mask, &packed, cov);
+                block::store_rgba8(plane, bx, qy, ns, ctx.full_mask, c, alpha_to_one, cov);
                 continue;
             }
+            let packed = block::pack_rgba8(c, alpha_to_one);
             for lane in 0..LANES {
                 let m = cov[lane];
                 if m == 0 {
@@ -1118,7 +1257,11 @@ fn write_colors<S>(
             continue;
         }
         if distinct && rt.format == ColorFormat::Rgba8Unorm && matches!(rt.mode, RtMode::Blend) {
-            blend_rgba8(plane, rt, k, alpha_to_one, ns, lanes, cov, out);
+            let x = BlendSrc {
+                src: out.color.get(rt.output),
+                src1: out.color.get(1),
+            };
+            blend_rgba8(plane, rt, k, alpha_to_one, ns, lanes, cov, x);
             continue;
         }
         for lane in 0..LANES {

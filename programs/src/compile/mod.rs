@@ -216,14 +216,6 @@ impl Kernels {
         if kernel.long {
             state.reset_run();
         }
-        let error_at = |pc: u32, kind| {
-            let span = prog
-                .instructions
-                .get(pc as usize)
-                .map(|i| i.span)
-                .unwrap_or_default();
-            ExecError::new(pc, span, kind)
-        };
         let (result, kill) = native::run(
             &kernel.code,
             prog,
@@ -232,40 +224,126 @@ impl Kernels {
             params,
             budget,
             env,
-            |status, frame| match status {
-                frame::DONE => {
-                    let mut stats = frame.stats;
-                    stats.instructions = frame.instructions;
-                    stats.lane_instructions = frame.lane_instructions;
-                    (Some(Ok(stats)), frame.kill)
-                }
-                frame::RERUN => (None, 0),
-                frame::BUDGET => (
-                    Some(Err(error_at(
-                        frame.error_pc,
-                        crate::exec::ExecErrorKind::BudgetExceeded(budget),
-                    ))),
-                    0,
-                ),
-                frame::CALL_DEPTH => (
-                    Some(Err(error_at(
-                        frame.error_pc,
-                        crate::exec::ExecErrorKind::CallStackOverflow,
-                    ))),
-                    0,
-                ),
-                _ => {
-                    let (pc, kind) = frame.error.take().unwrap_or((
-                        0,
-                        crate::exec::ExecErrorKind::Malformed(format!("kernel status {status}")),
-                    ));
-                    (Some(Err(error_at(pc, kind))), 0)
-                }
-            },
+            |status, frame| outcome(prog, budget, status, frame),
         );
         if let Some(Ok(_)) = result {
             state.kill = kill;
         }
         result
+    }
+
+    /// [`Kernels::run`] of batches `from..n` in turn, with one frame for all of them (see
+    /// [`Executor::run_each`](crate::exec::Executor::run_each)): `fill` sets up each
+    /// batch and gives its lanes, `done` reads its results. Stops at the first batch the
+    /// interpreter must run ([`Each::Interpret`]) or the first error.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_each<E: RunEnv + ?Sized>(
+        &self,
+        prog: &Program,
+        budget: u64,
+        state: &mut LaneState,
+        params: &[[u32; 4]],
+        env: &mut E,
+        from: usize,
+        n: usize,
+        fill: &mut impl FnMut(usize, &mut LaneState) -> u32,
+        done: &mut impl FnMut(usize, &LaneState),
+    ) -> Each {
+        let all = state.all_lanes();
+        let full_lanes = crate::exec::lanes_mask(crate::exec::MAX_LANES);
+        native::with_frame(prog, state, params, budget, env, |r| {
+            for i in from..n {
+                let active = fill(i, r.state()) & all;
+                if active == 0 {
+                    continue;
+                }
+                let kernel = match self.get(prog, active == full_lanes) {
+                    Ok(k) if k.fits(r.state(), params) => k,
+                    _ => return Each::Interpret { at: i, active },
+                };
+                if kernel.long {
+                    r.state().reset_run();
+                }
+                let status = r.call(&kernel.code, active);
+                let frame = &mut *r.frame;
+                if status == frame::DONE {
+                    // The counters are not read: loading the two the kernel has just
+                    // stored cost a store-forwarding stall per batch (a third of a
+                    // one-instruction program's scene).
+                    let kill = frame.kill;
+                    let st = r.state();
+                    st.kill = kill;
+                    done(i, st);
+                    continue;
+                }
+                match outcome(prog, budget, status, frame) {
+                    (Some(Err(e)), _) => return Each::Failed(e),
+                    // The interpreter runs the batch again: its counters are the rerun's.
+                    _ => return Each::Interpret { at: i, active },
+                }
+            }
+            Each::Done
+        })
+    }
+}
+
+/// How [`Kernels::run_each`] ended.
+pub(crate) enum Each {
+    /// Every batch ran.
+    Done,
+    /// Batch `at`, set up with lanes `active`, belongs to the interpreter (and the batches
+    /// after it have not started).
+    Interpret {
+        at: usize,
+        active: u32,
+    },
+    Failed(ExecError),
+}
+
+/// A kernel call's status and frame as [`Kernels::run`]'s answer and the kill mask: None
+/// when the run belongs to the interpreter.
+fn outcome(
+    prog: &Program,
+    budget: u64,
+    status: u32,
+    frame: &mut frame::Frame,
+) -> (Option<Result<ExecStats, ExecError>>, u32) {
+    let error_at = |pc: u32, kind| {
+        let span = prog
+            .instructions
+            .get(pc as usize)
+            .map(|i| i.span)
+            .unwrap_or_default();
+        ExecError::new(pc, span, kind)
+    };
+    match status {
+        frame::DONE => {
+            let mut stats = frame.stats;
+            stats.instructions = frame.instructions;
+            stats.lane_instructions = frame.lane_instructions;
+            (Some(Ok(stats)), frame.kill)
+        }
+        frame::RERUN => (None, 0),
+        frame::BUDGET => (
+            Some(Err(error_at(
+                frame.error_pc,
+                crate::exec::ExecErrorKind::BudgetExceeded(budget),
+            ))),
+            0,
+        ),
+        frame::CALL_DEPTH => (
+            Some(Err(error_at(
+                frame.error_pc,
+                crate::exec::ExecErrorKind::CallStackOverflow,
+            ))),
+            0,
+        ),
+        _ => {
+            let (pc, kind) = frame.error.take().unwrap_or((
+                0,
+                crate::exec::ExecErrorKind::Malformed(format!("kernel status {status}")),
+            ));
+            (Some(Err(error_at(pc, kind))), 0)
+        }
     }
 }

@@ -94,16 +94,41 @@ pub(crate) fn run<E: RunEnv + ?Sized, R>(
     env: &mut E,
     then: impl FnOnce(u32, &mut Frame) -> R,
 ) -> R {
+    with_frame(prog, state, params, budget, env, |r| {
+        let status = r.call(code, active);
+        then(status, r.frame)
+    })
+}
+
+/// A kernel frame built once around a run's lane state, parameters and environment, for
+/// any number of kernel calls ([`Runner::call`]); between calls the caller reaches the
+/// lane state through [`Runner::state`] (to write the next batch's inputs and read the
+/// last one's outputs). Building the frame once is what makes a batch of a fully covered
+/// block cost little more than its program.
+pub(crate) struct Runner<'f> {
+    pub(crate) frame: &'f mut Frame,
+}
+
+/// Build the frame of a run over `state` and hand it to `f` as a [`Runner`].
+pub(crate) fn with_frame<E: RunEnv + ?Sized, R>(
+    prog: &Program,
+    state: &mut LaneState,
+    params: &[[u32; 4]],
+    budget: u64,
+    env: &mut E,
+    f: impl FnOnce(&mut Runner<'_>) -> R,
+) -> R {
     let mut frame = Frame {
-        inputs: state.inputs.lo.as_ptr().cast::<u32>(),
-        outputs: state.outputs.lo.as_mut_ptr().cast::<u32>(),
-        temps: state.temps.lo.as_mut_ptr().cast::<u32>(),
-        address: state.address.as_mut_ptr().cast::<i32>(),
-        cc: state.cc.as_mut_ptr().cast::<u8>(),
+        // Set from `state` before each call (`Runner::call`).
+        inputs: std::ptr::null(),
+        outputs: std::ptr::null_mut(),
+        temps: std::ptr::null_mut(),
+        address: std::ptr::null_mut(),
+        cc: std::ptr::null_mut(),
         params: params.as_ptr().cast::<u32>(),
         step: step_entry::<E>,
         texture: texture_entry::<E>,
-        active,
+        active: 0,
         error_pc: 0,
         budget,
         loop_counter: 0,
@@ -111,8 +136,6 @@ pub(crate) fn run<E: RunEnv + ?Sized, R>(
         instructions: 0,
         lane_instructions: 0,
         env: std::ptr::null_mut(),
-        // Taken last: the register-file pointers above come from the vectors' own
-        // buffers, which a later reborrow of the state does not invalidate.
         state,
         prog,
         params_slice: params,
@@ -122,11 +145,48 @@ pub(crate) fn run<E: RunEnv + ?Sized, R>(
     };
     let mut env_ref: &mut E = env;
     frame.env = (&mut env_ref as *mut &mut E).cast::<c_void>();
-    let status = code.call(&mut frame);
-    if let Some(p) = frame.panic.take() {
-        std::panic::resume_unwind(p);
+    f(&mut Runner { frame: &mut frame })
+}
+
+impl Runner<'_> {
+    /// The run's lane state, between kernel calls.
+    pub(crate) fn state(&mut self) -> &mut LaneState {
+        // SAFETY: `frame.state` was made by `with_frame` from the `&mut LaneState` it
+        // holds for as long as this runner lives, and nothing else uses that borrow
+        // meanwhile. Kernels and the entry points reach the state only inside
+        // `Runner::call`, which takes `&mut self`, so the reference returned here (tied
+        // to `&mut self`) is the only live one while it exists.
+        unsafe { &mut *self.frame.state }
     }
-    then(status, &mut frame)
+
+    /// Run `code` (checked against the state, as `run`'s) on the lanes of `active`; the
+    /// frame's outputs (kill, counters, error) are this call's.
+    pub(crate) fn call(&mut self, code: &Code, active: u32) -> u32 {
+        // The register-file pointers are taken afresh from the state's own buffers (the
+        // caller may have reborrowed the state since the last call).
+        let st = self.state();
+        let inputs = st.inputs.lo.as_ptr().cast::<u32>();
+        let outputs = st.outputs.lo.as_mut_ptr().cast::<u32>();
+        let temps = st.temps.lo.as_mut_ptr().cast::<u32>();
+        let address = st.address.as_mut_ptr().cast::<i32>();
+        let cc = st.cc.as_mut_ptr().cast::<u8>();
+        let f = &mut *self.frame;
+        f.inputs = inputs;
+        f.outputs = outputs;
+        f.temps = temps;
+        f.address = address;
+        f.cc = cc;
+        f.active = active;
+        f.error_pc = 0;
+        f.loop_counter = 0;
+        f.kill = 0;
+        f.error = None;
+        let status = code.call(f);
+        if let Some(p) = f.panic.take() {
+            std::panic::resume_unwind(p);
+        }
+        status
+    }
 }
 
 /// Entry point kernels call to run one instruction in the interpreter (see

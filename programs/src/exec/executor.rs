@@ -254,6 +254,77 @@ impl Executor {
         self.interpret(state, active, params, env, &mut NoHook)
     }
 
+    /// [`Executor::run`] of `n` batches in turn on one lane state, with the same
+    /// parameters and environment: `fill(i, state)` sets up batch `i`'s inputs and returns
+    /// its active lanes (0 skips it), `done(i, state)` reads its outputs and kill mask.
+    /// The state is checked and a compiled program's frame built once for all the
+    /// batches (a fully covered block's strips: per batch, that glue cost more than a
+    /// short program). Stops at the first error. The run's counters ([`ExecStats`]) are
+    /// not kept: reading them back from a kernel cost more than a short program.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!ARBfp1.0\nADD result.color, fragment.color, fragment.color;\nEND", None).unwrap());
+    /// let ex = Executor::new(p).with_backend(Backend::Native);
+    /// let mut st = ex.new_state(MAX_LANES);
+    /// let mut got = Vec::new();
+    /// ex.run_each(&mut st, &[], &mut NullEnv, 3,
+    ///     |i, st| { st.set_input_f32(0, 0, [i as f32; 4]); 1 },
+    ///     |_, st| got.push(st.output_f32(0, 0)[0])).unwrap();
+    /// assert_eq!(got, [0.0, 2.0, 4.0]);
+    /// ```
+    pub fn run_each<E: RunEnv + ?Sized>(
+        &self,
+        state: &mut LaneState,
+        params: &[[u32; 4]],
+        env: &mut E,
+        n: usize,
+        mut fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
+        mut done: impl FnMut(usize, &LaneState),
+    ) -> Result<(), ExecError> {
+        let prog = &*self.program;
+        self.check_state(state)?;
+        self.check_hooks(env)?;
+        let all = state.all_lanes();
+        let mut i = 0;
+        while i < n {
+            // Batch `i` set up by a kernel's attempt that handed it to the interpreter.
+            let mut filled = None;
+            if let Some(k) = &self.kernels {
+                use crate::compile::Each;
+                match k.run_each(
+                    prog,
+                    self.budget,
+                    state,
+                    params,
+                    env,
+                    i,
+                    n,
+                    &mut fill,
+                    &mut done,
+                ) {
+                    Each::Done => return Ok(()),
+                    Each::Failed(e) => return Err(e),
+                    Each::Interpret { at, active } => {
+                        i = at;
+                        filled = Some(active);
+                    }
+                }
+            }
+            let active = match filled {
+                Some(a) => a,
+                None => fill(i, state) & all,
+            };
+            if active != 0 {
+                self.interpret(state, active, params, env, &mut NoHook)?;
+                done(i, state);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
     /// [`Executor::run`] in the interpreter (whatever the backend), recording what
     /// `trace.lane` does: every instruction with the values it read and wrote, condition
     /// codes, where the lane went next and its texture lookups (`glemu trace`). The
