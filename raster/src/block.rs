@@ -110,30 +110,29 @@ multiversion! {
     }
 }
 
-multiversion! {
-    /// Depth test of the eight rows of a block: row r's `W` words `z[r]` against the
-    /// stored words `d[r * stride..][..W]`, word by word where `live` is 1. `pass[r]` gets
-    /// 1 where the test passes (0 elsewhere); passing words are written when `write`.
-    pub(crate) fn depth_rows<const W: usize>(
-        func: CompareFunc,
-        write: bool,
-        z: &[[u32; W]; 8],
-        live: &[u32; W],
-        d: &mut [u32],
-        stride: usize,
-        pass: &mut [[u32; W]; 8],
-    ) {
-        use CompareFunc as F;
-        match func {
-            F::Never => *pass = [[0; W]; 8],
-            F::Less => rows(z, live, d, stride, pass, write, |a, b| a < b),
-            F::Equal => rows(z, live, d, stride, pass, write, |a, b| a == b),
-            F::LessEqual => rows(z, live, d, stride, pass, write, |a, b| a <= b),
-            F::Greater => rows(z, live, d, stride, pass, write, |a, b| a > b),
-            F::NotEqual => rows(z, live, d, stride, pass, write, |a, b| a != b),
-            F::GreaterEqual => rows(z, live, d, stride, pass, write, |a, b| a >= b),
-            F::Always => rows(z, live, d, stride, pass, write, |_, _| true),
-        }
+/// Depth test of the eight rows of a block: row r's `W` words `z[r]` against the
+/// stored words `d[r * stride..][..W]`, word by word where `live` is 1. `pass[r]` gets
+/// 1 where the test passes (0 elsewhere); passing words are written when `write`.
+#[inline(always)]
+fn depth_rows<const W: usize>(
+    func: CompareFunc,
+    write: bool,
+    z: &[[u32; W]; 8],
+    live: &[u32; W],
+    d: &mut [u32],
+    stride: usize,
+    pass: &mut [[u32; W]; 8],
+) {
+    use CompareFunc as F;
+    match func {
+        F::Never => *pass = [[0; W]; 8],
+        F::Less => rows(z, live, d, stride, pass, write, |a, b| a < b),
+        F::Equal => rows(z, live, d, stride, pass, write, |a, b| a == b),
+        F::LessEqual => rows(z, live, d, stride, pass, write, |a, b| a <= b),
+        F::Greater => rows(z, live, d, stride, pass, write, |a, b| a > b),
+        F::NotEqual => rows(z, live, d, stride, pass, write, |a, b| a != b),
+        F::GreaterEqual => rows(z, live, d, stride, pass, write, |a, b| a >= b),
+        F::Always => rows(z, live, d, stride, pass, write, |_, _| true),
     }
 }
 
@@ -375,51 +374,76 @@ fn block_depth_n<S, const W: usize>(
     cov: u32,
 ) -> [[u32; LANES]; 4] {
     let ns = W / 8;
-    let fmt = ctx.depth_format;
     let ds = &ctx.state.depth_stencil;
-    let mut live = [0u32; W];
-    for (i, l) in live.iter_mut().enumerate() {
-        *l = (cov >> (i % ns)) & 1;
-    }
-    let mut z = [[0u32; W]; 8];
-    match flat_depth(prim, fmt) {
-        Some(f) => z = [[f; W]; 8],
-        None => {
-            for (row, zr) in z.iter_mut().enumerate() {
-                for (i, v) in zr.iter_mut().enumerate() {
-                    let p = match ctx.msaa {
-                        true => ctx.sample_pos.get(i % ns).copied().unwrap_or([0.5; 2]),
-                        false => [0.5; 2],
-                    };
-                    let (x, y) = (bx + (i / ns) as i32, by + row as i32);
-                    *v = encode_depth(fmt, sample_z(prim, x, y, p));
+    let b = DepthBlock {
+        prim,
+        fmt: ctx.depth_format,
+        flat: flat_depth(prim, ctx.depth_format),
+        func: ds.depth_func,
+        write: ds.depth_write,
+        sample_pos: if ctx.msaa { &ctx.sample_pos } else { &[] },
+        bx,
+        by,
+        cov,
+    };
+    let base = tile_index(bx, by, ns);
+    let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
+    depth_block::<W>(&b, d)
+}
+
+/// What [`depth_block`] tests: a fully covered block of `prim` at (bx, by), every pixel
+/// covered by `cov`, its z flat (`flat`, encoded) or per sample.
+struct DepthBlock<'a> {
+    prim: &'a PrimSetup,
+    fmt: crate::framebuffer::DepthFormat,
+    flat: Option<u32>,
+    func: CompareFunc,
+    write: bool,
+    /// The sample positions when multisampled, else empty (pixel centres).
+    sample_pos: &'a [[f32; 2]],
+    bx: i32,
+    by: i32,
+    cov: u32,
+}
+
+multiversion! {
+    /// The whole of [`block_depth_n`]'s work in one dispatched kernel (z, live samples,
+    /// the row tests against `d` (the block's first row onwards), the passing samples as
+    /// strip lanes): built outside it with baseline stores, its wide loads of z and the
+    /// live words waited for those stores to retire (perf: most of the row test's time).
+    fn depth_block<const W: usize>(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; LANES]; 4] {
+        let ns = W / 8;
+        let mut live = [0u32; W];
+        for (i, l) in live.iter_mut().enumerate() {
+            *l = (b.cov >> (i % ns)) & 1;
+        }
+        let mut z = [[0u32; W]; 8];
+        match b.flat {
+            Some(f) => z = [[f; W]; 8],
+            None => {
+                for (row, zr) in z.iter_mut().enumerate() {
+                    for (i, v) in zr.iter_mut().enumerate() {
+                        let p = b.sample_pos.get(i % ns).copied().unwrap_or([0.5; 2]);
+                        let (x, y) = (b.bx + (i / ns) as i32, b.by + row as i32);
+                        *v = encode_depth(b.fmt, sample_z(b.prim, x, y, p));
+                    }
                 }
             }
         }
-    }
-    let mut pass = [[0u32; W]; 8];
-    let base = tile_index(bx, by, ns);
-    let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
-    depth_rows(
-        ds.depth_func,
-        ds.depth_write,
-        &z,
-        &live,
-        d,
-        TILE * ns,
-        &mut pass,
-    );
-    let mut out = [[0u32; LANES]; 4];
-    for (row, p) in pass.iter().enumerate() {
-        for col in 0..8 {
-            let mut m = 0;
-            for s in 0..ns {
-                m |= p[col * ns + s] << s;
+        let mut pass = [[0u32; W]; 8];
+        depth_rows(b.func, b.write, &z, &live, d, TILE * ns, &mut pass);
+        let mut out = [[0u32; LANES]; 4];
+        for (row, p) in pass.iter().enumerate() {
+            for col in 0..8 {
+                let mut m = 0;
+                for s in 0..ns {
+                    m |= p[col * ns + s] << s;
+                }
+                out[row / 2][LANE_AT[row % 2][col]] = m;
             }
-            out[row / 2][LANE_AT[row % 2][col]] = m;
         }
+        out
     }
-    out
 }
 
 /// Stores each lane's RGBA8 word `packed` to the samples `cov` of its pixel in the strip at
