@@ -9,7 +9,7 @@
 mod exec_util;
 use exec_util::*;
 use glemu_programs::exec::{Backend, ExecStats, Executor, LaneState, MAX_LANES};
-use glemu_programs::ir::{Program, Stage};
+use glemu_programs::ir::{InputBinding, Program, Stage};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -117,12 +117,24 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
                 .with_backend(Backend::Native)
                 .native_status()
                 .expect("native backend");
+            let reads_patch = p.inputs.iter().any(|i| {
+                matches!(
+                    i.binding,
+                    InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
+                )
+            });
             match status {
-                // Tessellation control patches (Executor::run_patch) and compute work
-                // groups (run_group) always run in the interpreter, whatever compiles.
-                Ok(()) if matches!(p.stage, Stage::TessControl | Stage::Compute) => {
+                // Compute work groups (run_group) always run in the interpreter, and so
+                // do tessellation control patches (run_patch) whose invocations read
+                // each other's results or that span two batches.
+                Ok(()) if p.stage == Stage::Compute => {
                     *reasons
-                        .entry(format!("{:?} stage (interpreted entry point)", p.stage))
+                        .entry("Compute stage (interpreted entry point)".into())
+                        .or_default() += 1
+                }
+                Ok(()) if p.stage == Stage::TessControl && reads_patch => {
+                    *reasons
+                        .entry("TessControl reading vertex.out / primitive.out".into())
                         .or_default() += 1
                 }
                 Ok(()) => native += 1,
@@ -141,6 +153,128 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
         println!("  {n:5}  {r}");
     }
     assert!(ran >= min, "only {ran} programs found");
+}
+
+/// One tessellation control patch of `invocations` run both ways (`run_patch`), on the
+/// same inputs (every input, vertex copy and lane: `input_word`).
+fn patch_both(
+    p: &Arc<Program>,
+    invocations: usize,
+    params: &[[u32; 4]],
+    budget: u64,
+) -> Vec<(
+    Vec<LaneState>,
+    Result<ExecStats, glemu_programs::exec::ExecError>,
+)> {
+    let batches = invocations.div_ceil(MAX_LANES).max(1);
+    let mut st = LaneState::with_vertices(p, MAX_LANES, invocations.max(3));
+    for v in 0..invocations.max(3) {
+        for s in 0..p.inputs.len() {
+            if let Some(r) = st.input_vertex_mut(v, s) {
+                for (c, comp) in r.iter_mut().enumerate() {
+                    for (l, x) in comp.iter_mut().enumerate() {
+                        *x = input_word(l, c, v);
+                    }
+                }
+            }
+        }
+    }
+    [Backend::Interpreter, Backend::NativeAllRegisters]
+        .into_iter()
+        .map(|backend| {
+            let ex = Executor::new(p.clone())
+                .with_budget(budget)
+                .with_backend(backend);
+            let mut states = vec![st.clone(); batches];
+            let r = ex.run_patch(&mut states, invocations, params, &mut env());
+            (states, r)
+        })
+        .collect()
+}
+
+/// `patch_both`, compared: errors, counters and every batch's registers.
+fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], what: &str) {
+    let runs = patch_both(p, invocations, params, 100_000);
+    let (a, b) = (&runs[0], &runs[1]);
+    match (&a.1, &b.1) {
+        (Ok(x), Ok(y)) => assert_eq!(
+            (x.instructions, x.lane_instructions, x.oob_reads),
+            (y.instructions, y.lane_instructions, y.oob_reads),
+            "counters, {invocations} invocations {what}"
+        ),
+        (x, y) => assert_eq!(x, y, "{invocations} invocations {what}"),
+    }
+    for (sa, sb) in a.0.iter().zip(&b.0) {
+        let ra = Ran {
+            state: sa.clone(),
+            stats: a.1.clone(),
+            env: env(),
+        };
+        let rb = Ran {
+            state: sb.clone(),
+            stats: b.1.clone(),
+            env: env(),
+        };
+        assert_same(p, &ra, &rb, &format!("{invocations} invocations {what}"));
+    }
+}
+
+/// Tessellation control programs of the reftests and the corpus through `run_patch`,
+/// natively and interpreted, at several patch sizes (one batch and two).
+#[test]
+fn control_patches_native_equal_interpreter() {
+    let mut paths = reftest_paths();
+    paths.extend(corpus_paths("programs/tests/exec_native.rs control_patches").unwrap_or_default());
+    let mut n = 0;
+    for path in paths {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        for prog in programs(&text) {
+            let Ok(p) = glemu_programs::assemble(&prog, None) else {
+                continue;
+            };
+            if p.stage != Stage::TessControl {
+                continue;
+            }
+            let p = Arc::new(p);
+            n += 1;
+            let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
+            let out = p.decls.vertices_out.map_or(4, |v| v as usize);
+            for invocations in [out, 1, 16, 20] {
+                assert_patch_same(
+                    &p,
+                    invocations,
+                    &prm,
+                    &format!("({})\n{prog}", path.display()),
+                );
+            }
+        }
+    }
+    println!("{n} tessellation control programs");
+    assert!(n >= 10, "only {n} tessellation control programs found");
+}
+
+/// Per-patch results written by some invocations, differently, in branches and loops,
+/// read back by others: the highest writing invocation wins at each instruction, as in
+/// the lock-step interpreter.
+#[test]
+fn control_patch_results_published_as_interpreted() {
+    let bodies = [
+        "MOV result.patch.tessouter[0].x, vertex[1].attrib[0].x;\nMOV result.patch.tessouter[0].y, vertex[0].attrib[0].y;",
+        "MOV result.patch.attrib[0], primitive.invocation.x;\nMUL result.patch.attrib[0].y, primitive.invocation.x, 2;",
+        "TEMP t;\nSLT.CC t.x, primitive.invocation.x, 3;\nIF GT.x;\nMOV result.patch.tessinner[0].x, primitive.invocation.x;\nELSE;\nMOV result.patch.tessinner[1].x, -1;\nENDIF;\nADD result.attrib[0], primitive.invocation.x, 1;",
+        "TEMP t;\nINT TEMP i;\nMOV t, 0;\nMOV.S i.x, primitive.invocation.x;\nREP.S i.x;\nADD t.y, t.y, 1;\nMOV result.patch.tessouter[1].y, t.y;\nENDREP;\nMOV result.attrib[1], t;",
+        "TEMP t;\nMOV t, primitive.invocation;\nMOV result.patch.attrib[2].xz, t;\nSIN result.patch.attrib[2].y, t.x;",
+    ];
+    for body in bodies {
+        let text = format!("!!NVtcp5.0\nVERTICES_OUT 4;\n{body}\nEND\n");
+        let p = assemble(&text, Stage::TessControl);
+        let prm = params(&p, &[]);
+        for invocations in [1, 3, 4, 7, 16, 17, 32] {
+            assert_patch_same(&p, invocations, &prm, &text);
+        }
+    }
 }
 
 /// Runs cut short by the parameter list or the budget go to the interpreter and report

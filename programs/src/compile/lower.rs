@@ -28,8 +28,8 @@ use super::scan::{self, flow_cond, Touch};
 use crate::exec::texture;
 use crate::exec::MAX_LANES;
 use crate::ir::{
-    CondOp, CondTest, DataType, Dialect, ExtSwizzle, File, Index, Inst, Opcode, Program, Saturate,
-    Src, Stage,
+    CondOp, CondTest, DataType, Dialect, ExtSwizzle, File, Index, Inst, Opcode, OutputBinding,
+    Program, Saturate, Src, Stage,
 };
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -57,6 +57,10 @@ pub(crate) struct Variant {
     /// Temporaries, address registers and condition codes are written back to the lane
     /// state at the end (else only outputs and the kill mask are).
     pub all_registers: bool,
+    /// The lanes are the invocations of one tessellation control patch: after each
+    /// instruction that writes a result, the per-patch results are published
+    /// (`publish_patch`, as `exec::lockstep`).
+    pub patch: bool,
 }
 
 /// Facts about a translated kernel the caller checks before each run.
@@ -150,6 +154,13 @@ pub(crate) struct Lower<'a, 'f> {
     /// step since). A test of those flags is then one comparison of the result
     /// (`test_value`), and flags only tests read are never computed.
     cc_src: [[[Option<CcSource>; CHUNKS]; 4]; 2],
+    /// Patch variant: each per-patch output slot with the shared value of its
+    /// components (i32 variables).
+    shared: Vec<(usize, [Variable; 4])>,
+    /// The lanes that run (the patch's invocations), as chunks defined on entry.
+    entry_mask: Option<Chunks>,
+    /// Stack slot `publish_patch` reads one lane of a register through.
+    lane_slot: Option<ir::StackSlot>,
 }
 
 fn mem() -> MemFlagsData {
@@ -247,6 +258,9 @@ impl<'a, 'f> Lower<'a, 'f> {
             needs: Needs::default(),
             config,
             cc_src: [[[None; CHUNKS]; 4]; 2],
+            shared: Vec::new(),
+            entry_mask: None,
+            lane_slot: None,
         };
         l.prologue();
         l
@@ -416,6 +430,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             for k in 0..CHUNKS {
                 self.b.def_var(self.mask[k], ones);
             }
+            self.entry_mask = Some([ones; CHUNKS]);
             let n = self.b.ins().iconst(types::I64, MAX_LANES as i64);
             self.b.def_var(self.live, n);
         } else {
@@ -423,9 +438,22 @@ impl<'a, 'f> Lower<'a, 'f> {
             for k in 0..CHUNKS {
                 self.b.def_var(self.mask[k], m[k]);
             }
+            self.entry_mask = Some(m);
             let n = self.b.ins().popcnt(active);
             let n = self.b.ins().uextend(types::I64, n);
             self.b.def_var(self.live, n);
+        }
+        if self.variant.patch {
+            let z = self.b.ins().iconst(types::I32, 0);
+            for (k, o) in self.prog.outputs.iter().enumerate() {
+                if matches!(o.binding, OutputBinding::Varying(s) if s.is_per_patch()) {
+                    let vars = std::array::from_fn(|_| self.b.declare_var(types::I32));
+                    for v in vars {
+                        self.b.def_var(v, z);
+                    }
+                    self.shared.push((k, vars));
+                }
+            }
         }
         let z32 = self.b.ins().iconst(types::I32, 0);
         self.b.def_var(self.kill, z32);
@@ -829,6 +857,68 @@ impl<'a, 'f> Lower<'a, 'f> {
                     Sf => sf,
                     Nsf => b.ins().bnot(sf),
                     Tr | Fl => unreachable!("handled above"),
+                }
+            }
+        }
+    }
+
+    /// After an instruction that wrote a result, in a patch kernel: each per-patch result
+    /// component that some invocation now holds differently from the shared value takes
+    /// the highest such invocation's value, in every lane (`exec::lockstep::publish`).
+    pub(super) fn publish_patch(&mut self) {
+        if !self.variant.patch || self.shared.is_empty() {
+            return;
+        }
+        let entry = self.entry_mask.expect("set by the prologue");
+        let slot = match self.lane_slot {
+            Some(s) => s,
+            None => {
+                let s = self.b.create_sized_stack_slot(ir::StackSlotData::new(
+                    ir::StackSlotKind::ExplicitSlot,
+                    (MAX_LANES * 4) as u32,
+                    4,
+                ));
+                self.lane_slot = Some(s);
+                s
+            }
+        };
+        for (k, shared) in self.shared.clone() {
+            let vars = self.outputs[k];
+            for c in 0..4 {
+                let sh = self.b.use_var(shared[c]);
+                let shv = self.b.ins().splat(V, sh);
+                let vals: Chunks = std::array::from_fn(|j| self.b.use_var(vars[c][j]));
+                let differs: Chunks = std::array::from_fn(|j| {
+                    let d = self.b.ins().icmp(IntCC::NotEqual, vals[j], shv);
+                    self.b.ins().band(d, entry[j])
+                });
+                let bits = self.bits(&differs);
+                let changed = self.b.ins().icmp_imm_s(IntCC::NotEqual, bits, 0);
+                // The highest differing lane (lane 0 when none: its value is not used).
+                let lz = self.b.ins().clz(bits);
+                let k31 = self.b.ins().iconst(types::I32, 31);
+                let high = self.b.ins().isub(k31, lz);
+                let zero = self.b.ins().iconst(types::I32, 0);
+                let lane = self.b.ins().select(changed, high, zero);
+                for j in 0..CHUNKS {
+                    self.b
+                        .ins()
+                        .stack_store(types::I64, vals[j], slot, 16 * j as i32);
+                }
+                let base = self.b.ins().stack_addr(types::I64, slot, 0);
+                let off = self.b.ins().ishl_imm_u(lane, 2);
+                let off = self.b.ins().uextend(types::I64, off);
+                let addr = self.b.ins().iadd(base, off);
+                let picked = self.b.ins().load(types::I32, mem(), addr, 0);
+                let new = self.b.ins().select(changed, picked, sh);
+                self.b.def_var(shared[c], new);
+                let all = self.b.ins().uextend(types::I32, changed);
+                let all = self.b.ins().ineg(all);
+                let all = self.b.ins().splat(V, all);
+                let newv = self.b.ins().splat(V, new);
+                for j in 0..CHUNKS {
+                    let r = self.select(all, newv, vals[j]);
+                    self.b.def_var(vars[c][j], r);
                 }
             }
         }

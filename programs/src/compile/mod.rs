@@ -101,6 +101,7 @@ pub fn disassemble(prog: &Program, full_mask: bool) -> Result<String, Fallback> 
     let variant = Variant {
         full_mask,
         all_registers: false,
+        patch: false,
     };
     compile_with(prog, variant, Some(&mut text))?;
     Ok(text)
@@ -166,6 +167,9 @@ pub(crate) struct Kernels {
     all_registers: bool,
     /// `[partial mask, full mask]`.
     variants: [OnceLock<Result<Kernel, Fallback>>; 2],
+    /// The same for one tessellation control patch (`run_patch`): the output patch is
+    /// published after each result write.
+    patch_variants: [OnceLock<Result<Kernel, Fallback>>; 2],
 }
 
 impl Kernels {
@@ -173,16 +177,23 @@ impl Kernels {
         Kernels {
             all_registers,
             variants: Default::default(),
+            patch_variants: Default::default(),
         }
     }
 
-    fn get(&self, prog: &Program, full_mask: bool) -> &Result<Kernel, Fallback> {
-        self.variants[usize::from(full_mask)].get_or_init(|| {
+    fn get(&self, prog: &Program, full_mask: bool, patch: bool) -> &Result<Kernel, Fallback> {
+        let cells = if patch {
+            &self.patch_variants
+        } else {
+            &self.variants
+        };
+        cells[usize::from(full_mask)].get_or_init(|| {
             compile(
                 prog,
                 Variant {
                     full_mask,
                     all_registers: self.all_registers,
+                    patch,
                 },
             )
         })
@@ -190,7 +201,7 @@ impl Kernels {
 
     /// Compile (if not done) and report whether the program runs natively.
     pub(crate) fn status(&self, prog: &Program) -> Result<(), Fallback> {
-        self.get(prog, true)
+        self.get(prog, true, false)
             .as_ref()
             .map(|_| ())
             .map_err(Clone::clone)
@@ -208,8 +219,38 @@ impl Kernels {
         params: &[[u32; 4]],
         env: &mut E,
     ) -> Option<Result<ExecStats, ExecError>> {
+        self.run_variant(false, prog, budget, state, active, params, env)
+    }
+
+    /// [`Kernels::run`] for the invocations of one tessellation control patch in the
+    /// lanes of `active` (at most one batch), publishing the per-patch results after
+    /// each result write as `Executor::run_patch` does. The program must read no
+    /// `vertex.out` / `primitive.out` input (the caller checks).
+    pub(crate) fn run_patch<E: RunEnv + ?Sized>(
+        &self,
+        prog: &Program,
+        budget: u64,
+        state: &mut LaneState,
+        active: u32,
+        params: &[[u32; 4]],
+        env: &mut E,
+    ) -> Option<Result<ExecStats, ExecError>> {
+        self.run_variant(true, prog, budget, state, active, params, env)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_variant<E: RunEnv + ?Sized>(
+        &self,
+        patch: bool,
+        prog: &Program,
+        budget: u64,
+        state: &mut LaneState,
+        active: u32,
+        params: &[[u32; 4]],
+        env: &mut E,
+    ) -> Option<Result<ExecStats, ExecError>> {
         let full = active == crate::exec::lanes_mask(crate::exec::MAX_LANES);
-        let kernel = self.get(prog, full).as_ref().ok()?;
+        let kernel = self.get(prog, full, patch).as_ref().ok()?;
         if active == 0 || !kernel.fits(state, params) {
             return None;
         }
@@ -257,7 +298,7 @@ impl Kernels {
                 if active == 0 {
                     continue;
                 }
-                let kernel = match self.get(prog, active == full_lanes) {
+                let kernel = match self.get(prog, active == full_lanes, false) {
                     Ok(k) if k.fits(r.state(), params) => k,
                     _ => return Each::Interpret { at: i, active },
                 };

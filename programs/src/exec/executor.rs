@@ -389,6 +389,26 @@ impl Executor {
         self.interpret(state, active, params, &mut env, &mut Lanes(traces))
     }
 
+    /// The invocations of one tessellation control patch (the lanes of `active`, one
+    /// batch) in native code, publishing per-patch results as the lock-step loop does;
+    /// None when the backend is the interpreter or the kernel cannot run them. The
+    /// caller has checked `state` and that the program reads no other invocation's
+    /// results (`exec::lockstep`).
+    pub(crate) fn run_patch_native<E: RunEnv + ?Sized>(
+        &self,
+        state: &mut LaneState,
+        active: LaneMask,
+        params: &[[u32; 4]],
+        env: &mut E,
+    ) -> Option<Result<ExecStats, ExecError>> {
+        // High words of LONG results are published too, and kernels do not keep them.
+        if self.program.outputs.iter().any(|o| o.info.long) {
+            return None;
+        }
+        let k = self.kernels.as_ref()?;
+        k.run_patch(&self.program, self.budget, state, active, params, env)
+    }
+
     /// The interpreter's loop; `hook` sees every instruction (compiled away for
     /// [`NoHook`]).
     fn interpret<E: RunEnv + ?Sized, H: Hook<E>>(

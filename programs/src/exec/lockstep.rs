@@ -245,6 +245,29 @@ impl Executor {
             }
             Ok(())
         })?;
+        // One batch whose invocations read no other invocation's results: lock-step
+        // order is the batch's own group order, so a kernel that publishes the
+        // per-patch results after each result write runs the patch.
+        let single = invocations > 0 && invocations <= MAX_LANES;
+        if !H::ON && single && links.vertex_out.is_empty() && links.patch_out.is_empty() {
+            if let Some((first, rest)) = states.split_first_mut() {
+                let active = super::lanes_mask(invocations);
+                if let Some(r) = self.run_patch_native(first, active, params, env) {
+                    let stats = r?;
+                    // The other batches hold no invocation; they receive the shared
+                    // values (every lane of the first holds them).
+                    for &k in &links.shared {
+                        let v = lane_value(&first.outputs, k, 0);
+                        for st in rest.iter_mut() {
+                            broadcast(&mut st.outputs, k, &v, 0xf);
+                        }
+                    }
+                    return Ok(stats);
+                }
+                // Interpreted steps of a kernel that handed the batch back wrote here.
+                first.reset_run();
+            }
+        }
         let mut shared = vec![Value::default(); links.shared.len()];
         publish(states, &links, invocations, &mut shared);
         loop {

@@ -191,6 +191,9 @@ impl<'a, 'f> Lower<'a, 'f> {
             } else {
                 self.step(pc, inst);
             }
+            if inst.dst.as_ref().is_some_and(|d| d.file == File::Output) {
+                self.publish_patch();
+            }
         }
     }
 
