@@ -676,6 +676,48 @@ proptest! {
     }
 }
 
+/// A random program's run both ways on inputs from `vals`: registers, errors and
+/// counters must agree.
+fn random_run(
+    p: &Arc<Program>,
+    vals: &[u32],
+    mask: u32,
+    prm: &[[u32; 4]],
+    budget: u64,
+    text: &str,
+) -> Result<(), TestCaseError> {
+    let mut st = LaneState::new(p, MAX_LANES);
+    for l in 0..MAX_LANES {
+        st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 0, i)));
+        st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 1, i)));
+    }
+    let run = |backend: Backend| {
+        let ex = Executor::new(p.clone())
+            .with_backend(backend)
+            .with_budget(budget);
+        let mut state = st.clone();
+        let mut e = env_of();
+        let stats = run_stage(&ex, &mut state, mask, prm, &mut e);
+        Ran {
+            state,
+            stats,
+            env: e,
+        }
+    };
+    let a = run(Backend::Interpreter);
+    let b = run(Backend::NativeAllRegisters);
+    assert_same(p, &a, &b, text);
+    if let (Ok(x), Ok(y)) = (&a.stats, &b.stats) {
+        prop_assert_eq!(
+            (x.instructions, x.lane_instructions),
+            (y.instructions, y.lane_instructions),
+            "{}",
+            text
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
 
@@ -704,29 +746,7 @@ proptest! {
             Some(Err(f)) if f.reason.contains("too deep to inline") => {}
             other => prop_assert!(false, "{:?}\n{}", other, text),
         }
-        let mut st = LaneState::new(&p, MAX_LANES);
-        for l in 0..MAX_LANES {
-            st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 0, i)));
-            st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 1, i)));
-        }
-        let prm = params(&p, &[]);
-        let run = |backend: Backend| {
-            let ex = Executor::new(p.clone()).with_backend(backend).with_budget(budget);
-            let mut state = st.clone();
-            let mut e = env_of();
-            let stats = run_stage(&ex, &mut state, mask, &prm, &mut e);
-            Ran { state, stats, env: e }
-        };
-        let a = run(Backend::Interpreter);
-        let b = run(Backend::NativeAllRegisters);
-        assert_same(&p, &a, &b, &text);
-        if let (Ok(x), Ok(y)) = (&a.stats, &b.stats) {
-            prop_assert_eq!(
-                (x.instructions, x.lane_instructions),
-                (y.instructions, y.lane_instructions),
-                "{}", text
-            );
-        }
+        random_run(&p, &vals, mask, &params(&p, &[]), budget, &text)?;
     }
 }
 
@@ -823,29 +843,7 @@ proptest! {
         };
         let ex = Executor::new(p.clone()).with_backend(Backend::Native);
         prop_assert_eq!(ex.native_status(), Some(Ok(())), "{}", text);
-        let mut st = LaneState::new(&p, MAX_LANES);
-        for l in 0..MAX_LANES {
-            st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 0, i)));
-            st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 1, i)));
-        }
-        let prm = params(&p, &[[0.0, 4.5, 0.0, 0.0]]);
-        let run = |backend: Backend| {
-            let ex = Executor::new(p.clone()).with_backend(backend).with_budget(budget);
-            let mut state = st.clone();
-            let mut e = env_of();
-            let stats = ex.run(&mut state, mask, &prm, &mut e);
-            Ran { state, stats, env: e }
-        };
-        let a = run(Backend::Interpreter);
-        let b = run(Backend::NativeAllRegisters);
-        assert_same(&p, &a, &b, &text);
-        if let (Ok(x), Ok(y)) = (&a.stats, &b.stats) {
-            prop_assert_eq!(
-                (x.instructions, x.lane_instructions),
-                (y.instructions, y.lane_instructions),
-                "{}", text
-            );
-        }
+        random_run(&p, &vals, mask, &params(&p, &[[0.0, 4.5, 0.0, 0.0]]), budget, &text)?;
     }
 }
 

@@ -222,24 +222,12 @@ impl Kernels {
         self.run_variant(false, prog, budget, state, active, params, env)
     }
 
-    /// [`Kernels::run`] for the invocations of one tessellation control patch in the
-    /// lanes of `active` (at most one batch), publishing the per-patch results after
-    /// each result write as `Executor::run_patch` does. The program must read no
-    /// `vertex.out` / `primitive.out` input (the caller checks).
-    pub(crate) fn run_patch<E: RunEnv + ?Sized>(
-        &self,
-        prog: &Program,
-        budget: u64,
-        state: &mut LaneState,
-        active: u32,
-        params: &[[u32; 4]],
-        env: &mut E,
-    ) -> Option<Result<ExecStats, ExecError>> {
-        self.run_variant(true, prog, budget, state, active, params, env)
-    }
-
+    /// [`Kernels::run`], or with `patch` for the invocations of one tessellation control
+    /// patch in the lanes of `active` (at most one batch), publishing the per-patch
+    /// results after each result write as `Executor::run_patch` does. A patch program
+    /// must read no `vertex.out` / `primitive.out` input (the caller checks).
     #[allow(clippy::too_many_arguments)]
-    fn run_variant<E: RunEnv + ?Sized>(
+    pub(crate) fn run_variant<E: RunEnv + ?Sized>(
         &self,
         patch: bool,
         prog: &Program,

@@ -406,7 +406,7 @@ impl Executor {
             return None;
         }
         let k = self.kernels.as_ref()?;
-        k.run_patch(&self.program, self.budget, state, active, params, env)
+        k.run_variant(true, &self.program, self.budget, state, active, params, env)
     }
 
     /// The interpreter's loop; `hook` sees every instruction (compiled away for
