@@ -4,19 +4,20 @@
 //! over every core of the pool the caller installs, such as the rasterizer's). Inside a
 //! group the executor runs the invocations batch after batch between barriers
 //! ([`Executor::run_group`](glemu_programs::exec::Executor::run_group)) with the group's
-//! shared memory in the environment ([`MemRegion::Shared`]), zero at the start of the
+//! shared memory in the environment (its `ComputeHooks`), zero at the start of the
 //! group (the spec leaves it undefined) and bounds-checked on every access. Buffers,
 //! images and counters are shared by all groups: atomics are exact, so a program whose
 //! groups do not race on memory leaves the same bytes at any thread count.
 
-use crate::env::{forward_env_resources_to_base, Resources, StageEnv};
+use crate::env::{forward_env_to_base, Resources, StageEnv};
 use crate::error::PipelineError;
 use crate::images::ImageUnit;
 use crate::memory::GpuMemory;
 use crate::state::{BufferRange, StageProgram, TextureUnit};
 use crate::vertex_stage::thread_value;
 use glemu_programs::exec::{
-    Env, EnvError, ExecStats, ImageCall, LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
+    Compute, ComputeHooks, Env, EnvError, ExecStats, ImageCall, LaneState, MemRegion, TexCall,
+    Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{InputBinding, Stage};
 use rayon::prelude::*;
@@ -249,7 +250,12 @@ impl GroupJob<'_> {
             shared: &mut scratch.shared,
         };
         sp.executor
-            .run_group(&mut scratch.states, self.invocations, &sp.params, &mut env)
+            .run_group(
+                &mut scratch.states,
+                self.invocations,
+                &sp.params,
+                &mut Compute(&mut env),
+            )
             .map_err(|source| PipelineError::Program {
                 stage: Stage::Compute,
                 work_group: Some(group),
@@ -273,17 +279,11 @@ impl GroupEnv<'_> {
 }
 
 impl Env for GroupEnv<'_> {
-    fn interrupted(&mut self) -> bool {
-        self.base.interrupted()
-    }
-    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
-        self.base.texture(call, out)
-    }
+    forward_env_to_base!();
+}
 
-    fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
-        if r != MemRegion::Shared {
-            return self.base.mem_read(r, a, out);
-        }
+impl ComputeHooks for GroupEnv<'_> {
+    fn shared_read(&mut self, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
         let Some(range) = self.range(a, out.len()) else {
             return Ok(false);
         };
@@ -291,10 +291,7 @@ impl Env for GroupEnv<'_> {
         Ok(true)
     }
 
-    fn mem_write(&mut self, r: MemRegion, a: u64, data: &[u8]) -> Result<bool, EnvError> {
-        if r != MemRegion::Shared {
-            return self.base.mem_write(r, a, data);
-        }
+    fn shared_write(&mut self, a: u64, data: &[u8]) -> Result<bool, EnvError> {
         let Some(range) = self.range(a, data.len()) else {
             return Ok(false);
         };
@@ -302,16 +299,12 @@ impl Env for GroupEnv<'_> {
         Ok(true)
     }
 
-    fn mem_atomic(
+    fn shared_atomic(
         &mut self,
-        r: MemRegion,
         a: u64,
         size: u8,
         update: &dyn Fn(u64) -> Option<u64>,
     ) -> Result<Option<u64>, EnvError> {
-        if r != MemRegion::Shared {
-            return self.base.mem_atomic(r, a, size, update);
-        }
         // One group runs on one thread: a read-modify-write is atomic for its invocations.
         let n = usize::from(size.min(8));
         let Some(range) = self.range(a, n) else {
@@ -326,8 +319,6 @@ impl Env for GroupEnv<'_> {
         }
         Ok(Some(old))
     }
-
-    forward_env_resources_to_base!();
 }
 
 #[cfg(test)]

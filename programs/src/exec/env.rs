@@ -14,7 +14,7 @@
 
 use super::state::LaneState;
 use super::{LaneMask, Vec4};
-use crate::ir::{DataType, MemType, OpClass, Opcode, Program, Stage, TexTarget};
+use crate::ir::{DataType, Extra, MemSpace, MemType, OpClass, Opcode, Program, Stage, TexTarget};
 use std::fmt;
 
 /// A failure reported by the environment; the executor wraps it in an
@@ -231,7 +231,8 @@ pub enum MemRegion {
         binding: u32,
     },
     /// The work group's shared memory (NV_compute_program5 LDS/STS/ATOMS): byte offset.
-    /// Only the invocations of one work group reach it, all on one thread.
+    /// Only the invocations of one work group reach it, all on one thread. It is reached
+    /// through [`ComputeHooks`]: `Env`'s memory calls never see this region.
     Shared,
 }
 
@@ -529,6 +530,28 @@ pub trait GeometryHooks: Env {
     fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError>;
 }
 
+/// The compute stage's hooks: the work group's shared memory (LDS/STS/ATOMS and the
+/// other accesses to `program.sharedmem`), at byte offsets. Run a compute program that
+/// uses it with [`Compute`]`(&mut env)`.
+pub trait ComputeHooks: Env {
+    /// As [`Env::mem_read`] on the work group's shared memory.
+    fn shared_read(&mut self, address: u64, out: &mut [u8]) -> Result<bool, EnvError>;
+
+    /// As [`Env::mem_write`] on the work group's shared memory.
+    fn shared_write(&mut self, address: u64, data: &[u8]) -> Result<bool, EnvError>;
+
+    /// As [`Env::mem_atomic`] on the work group's shared memory.
+    fn shared_atomic(
+        &mut self,
+        address: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError>;
+}
+
+/// A compute environment with its hooks (shared memory), for a run.
+pub struct Compute<'a, E: ?Sized>(pub &'a mut E);
+
 /// A fragment environment with its hooks, for a run.
 ///
 /// ```
@@ -590,6 +613,95 @@ pub trait RunEnv {
         let _ = lane;
         Err(EnvError::not_supported("ENDPRIM without geometry hooks"))
     }
+
+    /// A memory read of any region: shared memory through the compute hooks (only with
+    /// [`Compute`]), the others through [`Env::mem_read`].
+    fn region_read(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        out: &mut [u8],
+    ) -> Result<bool, EnvError> {
+        match region {
+            MemRegion::Shared => Err(no_shared_memory()),
+            _ => self.resources().mem_read(region, address, out),
+        }
+    }
+
+    /// A memory write of any region (see [`RunEnv::region_read`]).
+    fn region_write(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        data: &[u8],
+    ) -> Result<bool, EnvError> {
+        match region {
+            MemRegion::Shared => Err(no_shared_memory()),
+            _ => self.resources().mem_write(region, address, data),
+        }
+    }
+
+    /// An atomic of any region (see [`RunEnv::region_read`]).
+    fn region_atomic(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        match region {
+            MemRegion::Shared => Err(no_shared_memory()),
+            _ => self.resources().mem_atomic(region, address, size, update),
+        }
+    }
+}
+
+fn no_shared_memory() -> EnvError {
+    EnvError::not_supported("shared memory without compute hooks")
+}
+
+impl<E: ComputeHooks + ?Sized> RunEnv for Compute<'_, E> {
+    type Resources = E;
+    fn resources(&mut self) -> &mut E {
+        self.0
+    }
+    fn hooks(&self) -> Option<Stage> {
+        Some(Stage::Compute)
+    }
+    fn region_read(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        out: &mut [u8],
+    ) -> Result<bool, EnvError> {
+        match region {
+            MemRegion::Shared => self.0.shared_read(address, out),
+            _ => self.0.mem_read(region, address, out),
+        }
+    }
+    fn region_write(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        data: &[u8],
+    ) -> Result<bool, EnvError> {
+        match region {
+            MemRegion::Shared => self.0.shared_write(address, data),
+            _ => self.0.mem_write(region, address, data),
+        }
+    }
+    fn region_atomic(
+        &mut self,
+        region: MemRegion,
+        address: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        match region {
+            MemRegion::Shared => self.0.shared_atomic(address, size, update),
+            _ => self.0.mem_atomic(region, address, size, update),
+        }
+    }
 }
 
 impl<E: Env + ?Sized> RunEnv for E {
@@ -634,9 +746,12 @@ pub(crate) fn hooks_needed(prog: &Program) -> Option<(Stage, u32, Opcode)> {
     prog.instructions
         .iter()
         .enumerate()
-        .find_map(|(at, i)| match i.op.class() {
-            OpClass::Interpolate => Some((Stage::Fragment, at as u32, i.op)),
-            OpClass::GeometryOutput => Some((Stage::Geometry, at as u32, i.op)),
+        .find_map(|(at, i)| match (i.op.class(), &i.extra) {
+            (OpClass::Interpolate, _) => Some((Stage::Fragment, at as u32, i.op)),
+            (OpClass::GeometryOutput, _) => Some((Stage::Geometry, at as u32, i.op)),
+            (OpClass::Memory, Extra::Mem(m)) if matches!(m.space, MemSpace::Shared { .. }) => {
+                Some((Stage::Compute, at as u32, i.op))
+            }
             _ => None,
         })
 }

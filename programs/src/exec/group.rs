@@ -23,25 +23,28 @@ use smallvec::SmallVec;
 impl Executor {
     /// Runs the `invocations` invocations of one compute work group (see the module
     /// comment): `states[b]` holds invocations `16b..16b+15` and needs its inputs set by
-    /// the caller. Shared memory is the environment's ([`MemRegion::Shared`]).
-    ///
-    /// [`MemRegion::Shared`]: super::MemRegion::Shared
+    /// the caller. Shared memory is the environment's, through its
+    /// [`ComputeHooks`](super::ComputeHooks) ([`Compute`](super::Compute)`(&mut env)`).
     ///
     /// ```
     /// # use glemu_programs::{assemble, exec::*, ir::ParamSource};
     /// # use std::sync::Arc;
     /// // Each invocation stores its index; after BAR it reads its neighbour's.
     /// struct Shared(Vec<u8>);
-    /// impl Env for Shared {
-    ///     fn mem_read(&mut self, _: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+    /// impl Env for Shared {}
+    /// impl ComputeHooks for Shared {
+    ///     fn shared_read(&mut self, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
     ///         let a = a as usize;
     ///         out.copy_from_slice(&self.0[a..a + out.len()]);
     ///         Ok(true)
     ///     }
-    ///     fn mem_write(&mut self, _: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+    ///     fn shared_write(&mut self, a: u64, d: &[u8]) -> Result<bool, EnvError> {
     ///         let a = a as usize;
     ///         self.0[a..a + d.len()].copy_from_slice(d);
     ///         Ok(true)
+    ///     }
+    ///     fn shared_atomic(&mut self, _: u64, _: u8, _: &dyn Fn(u64) -> Option<u64>) -> Result<Option<u64>, EnvError> {
+    ///         Err(EnvError::not_supported("shared atomics"))
     ///     }
     /// }
     /// let t = "!!NVcp5.0\nGROUP_SIZE 20;\nSHARED_MEMORY 80;\nSHARED s[] = { program.sharedmem };\n\
@@ -55,7 +58,7 @@ impl Executor {
     /// for i in 0..20 {
     ///     states[i / MAX_LANES].set_input(0, i % MAX_LANES, [i as u32; 4]);
     /// }
-    /// ex.run_group(&mut states, 20, &params, &mut Shared(vec![0; 80])).unwrap();
+    /// ex.run_group(&mut states, 20, &params, &mut Compute(&mut Shared(vec![0; 80]))).unwrap();
     /// // Temp 2 (r) of invocation 19 holds what invocation 0 stored.
     /// assert_eq!(states[1].temp_lane(2, 3)[0], 0);
     /// assert_eq!(states[0].temp_lane(2, 5)[0], 6);
@@ -111,15 +114,16 @@ impl Executor {
 mod tests {
     use super::*;
     use crate::assemble;
-    use crate::exec::{Env, EnvError, MemRegion, MAX_LANES};
+    use crate::exec::{Compute, ComputeHooks, Env, EnvError, MAX_LANES};
     use std::sync::Arc;
 
     /// Shared memory as a byte vector; every access in range.
     struct Mem(Vec<u8>);
 
-    impl Env for Mem {
-        fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
-            assert_eq!(r, MemRegion::Shared);
+    impl Env for Mem {}
+
+    impl ComputeHooks for Mem {
+        fn shared_read(&mut self, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
             let a = a as usize;
             match self.0.get(a..a + out.len()) {
                 Some(s) => out.copy_from_slice(s),
@@ -127,7 +131,7 @@ mod tests {
             }
             Ok(true)
         }
-        fn mem_write(&mut self, _: MemRegion, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+        fn shared_write(&mut self, a: u64, d: &[u8]) -> Result<bool, EnvError> {
             let a = a as usize;
             match self.0.get_mut(a..a + d.len()) {
                 Some(s) => s.copy_from_slice(d),
@@ -135,9 +139,8 @@ mod tests {
             }
             Ok(true)
         }
-        fn mem_atomic(
+        fn shared_atomic(
             &mut self,
-            _: MemRegion,
             a: u64,
             size: u8,
             f: &dyn Fn(u64) -> Option<u64>,
@@ -182,7 +185,7 @@ mod tests {
             })
             .collect();
         let mut mem = Mem(vec![0; bytes]);
-        ex.run_group(&mut states, n, &params, &mut mem)
+        ex.run_group(&mut states, n, &params, &mut Compute(&mut mem))
             .unwrap_or_else(|e| panic!("{e}"));
         mem.0
     }

@@ -295,8 +295,7 @@ fn load_vec<E: RunEnv + ?Sized>(
         let mut bytes = [0u8; 32];
         let ok = run
             .env
-            .resources()
-            .mem_read(region, a, &mut bytes[..total])
+            .region_read(region, a, &mut bytes[..total])
             .map_err(env_err)?;
         if !ok {
             run.stats.oob_reads += 1;
@@ -406,8 +405,7 @@ fn store<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) -
         }
         let ok = run
             .env
-            .resources()
-            .mem_write(region, addr, &bytes[..size * count])
+            .region_write(region, addr, &bytes[..size * count])
             .map_err(env_err)?;
         if !ok {
             run.stats.oob_writes += 1;
@@ -540,8 +538,7 @@ fn atom_f16<E: RunEnv + ?Sized>(
             let update = move |old: u64| f16x2_update(op, old as u32, x).map(u64::from);
             match run
                 .env
-                .resources()
-                .mem_atomic(region, addr + 4 * w as u64, 4, &update)
+                .region_atomic(region, addr + 4 * w as u64, 4, &update)
                 .map_err(env_err)?
             {
                 Some(old) => {
@@ -599,8 +596,7 @@ fn atom<E: RunEnv + ?Sized>(run: &mut Run<'_, E>, g: &mut Group, inst: &Inst) ->
         let update = move |old: u64| atomic_update(op, scalar, old, x, y);
         match run
             .env
-            .resources()
-            .mem_atomic(region, addr, size as u8, &update)
+            .region_atomic(region, addr, size as u8, &update)
             .map_err(env_err)?
         {
             Some(old) => out[0][l] = decode(scalar, &old.to_le_bytes()[..size]),

@@ -56,8 +56,8 @@ mod trace;
 mod wide;
 
 pub use env::{
-    Env, EnvError, Fragment, FragmentHooks, Geometry, GeometryHooks, ImageCall, InterpCall,
-    InterpKind, MemRegion, NullEnv, RunEnv, TexCall, TexOffsets, TexOp,
+    Compute, ComputeHooks, Env, EnvError, Fragment, FragmentHooks, Geometry, GeometryHooks,
+    ImageCall, InterpCall, InterpKind, MemRegion, NullEnv, RunEnv, TexCall, TexOffsets, TexOp,
 };
 pub use error::{ExecError, ExecErrorKind, ExecStats};
 pub use executor::{Backend, Executor, INTERRUPT_STEPS};

@@ -317,6 +317,21 @@ impl<'a, E: RunEnv + ?Sized> RunEnv for TracingEnv<'a, E> {
     fn end_primitive(&mut self, lane: usize) -> Result<(), EnvError> {
         self.0.inner.end_primitive(lane)
     }
+    fn region_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+        self.0.inner.region_read(r, a, out)
+    }
+    fn region_write(&mut self, r: MemRegion, a: u64, data: &[u8]) -> Result<bool, EnvError> {
+        self.0.inner.region_write(r, a, data)
+    }
+    fn region_atomic(
+        &mut self,
+        r: MemRegion,
+        a: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        self.0.inner.region_atomic(r, a, size, update)
+    }
 }
 
 /// The shared resources of a traced run (see [`TracingEnv`]).

@@ -2,9 +2,9 @@
 #![allow(dead_code, clippy::needless_range_loop)]
 
 use glemu_programs::exec::{
-    Backend, Env, EnvError, ExecError, ExecStats, Executor, Fragment, FragmentHooks, Geometry,
-    GeometryHooks, ImageCall, InterpCall, LaneMask, LaneState, MemRegion, TexCall, TexOffsets,
-    TexOp, Vec4, MAX_LANES,
+    Backend, Compute, ComputeHooks, Env, EnvError, ExecError, ExecStats, Executor, Fragment,
+    FragmentHooks, Geometry, GeometryHooks, ImageCall, InterpCall, LaneMask, LaneState, MemRegion,
+    TexCall, TexOffsets, TexOp, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{ParamSource, Program, Stage};
 use std::path::{Path, PathBuf};
@@ -112,8 +112,26 @@ impl GeometryHooks for TestEnv {
     }
 }
 
-/// `ex.run` with the hooks of the program's stage (fragment and geometry programs get
-/// theirs through `Fragment` / `Geometry`).
+/// Shared memory is one more region of the flat memory.
+impl ComputeHooks for TestEnv {
+    fn shared_read(&mut self, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
+        self.mem_read(MemRegion::Shared, a, out)
+    }
+    fn shared_write(&mut self, a: u64, d: &[u8]) -> Result<bool, EnvError> {
+        self.mem_write(MemRegion::Shared, a, d)
+    }
+    fn shared_atomic(
+        &mut self,
+        a: u64,
+        size: u8,
+        update: &dyn Fn(u64) -> Option<u64>,
+    ) -> Result<Option<u64>, EnvError> {
+        self.mem_atomic(MemRegion::Shared, a, size, update)
+    }
+}
+
+/// `ex.run` with the hooks of the program's stage (fragment, geometry and compute
+/// programs get theirs through `Fragment` / `Geometry` / `Compute`).
 pub fn run_stage(
     ex: &Executor,
     st: &mut LaneState,
@@ -124,6 +142,7 @@ pub fn run_stage(
     match ex.program().stage {
         Stage::Fragment => ex.run(st, active, params, &mut Fragment(env)),
         Stage::Geometry => ex.run(st, active, params, &mut Geometry(env)),
+        Stage::Compute => ex.run(st, active, params, &mut Compute(env)),
         _ => ex.run(st, active, params, env),
     }
 }
