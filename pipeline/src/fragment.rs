@@ -479,6 +479,20 @@ impl FragmentHooks for FragEnv<'_, '_> {
 }
 
 impl ProgramShader<'_> {
+    /// The program's environment for a run on `batch`.
+    fn env<'e, 'b>(&'e self, batch: &'e FragmentBatch<'b>) -> FragEnv<'e, 'b> {
+        FragEnv {
+            base: StageEnv {
+                res: self.res,
+                stage: Stage::Fragment,
+                param_buffers: &self.fp.param_buffers,
+                subroutines: &self.fp.subroutines,
+            },
+            batch,
+            plan: self.plan,
+        }
+    }
+
     fn fill_inputs(
         &self,
         ls: &mut LaneState,
@@ -633,16 +647,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         };
         // The environment's batch serves only IPAC/IPAS/IPAO, which a program shading
         // strips does not have (`strips`).
-        let mut env = FragEnv {
-            base: StageEnv {
-                res: self.res,
-                stage: Stage::Fragment,
-                param_buffers: &self.fp.param_buffers,
-                subroutines: &self.fp.subroutines,
-            },
-            batch: &first.batch,
-            plan: self.plan,
-        };
+        let mut env = self.env(&first.batch);
         let active = glemu_programs::exec::lanes_mask(MAX_LANES);
         let Scratch {
             ls,
@@ -697,16 +702,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         let live = batch.live_mask();
         s.ls.set_helper_mask(active & !live);
         s.invocations += u64::from((active & live).count_ones());
-        let mut env = FragEnv {
-            base: StageEnv {
-                res: self.res,
-                stage: Stage::Fragment,
-                param_buffers: &self.fp.param_buffers,
-                subroutines: &self.fp.subroutines,
-            },
-            batch,
-            plan: self.plan,
-        };
+        let mut env = self.env(batch);
         // Tracing costs one check per batch when off.
         let traced = self.trace.and_then(|t| Some((t, t.lane_in(batch, lanes)?)));
         let fog_trace = traced;
