@@ -580,7 +580,7 @@ pub struct Fragment<'a, E: ?Sized>(pub &'a mut E);
 pub struct Geometry<'a, E: ?Sized>(pub &'a mut E);
 
 /// What a run calls: the shared [`Env`] of its stage plus the stage's hooks. Every `Env`
-/// is a `RunEnv` without hooks; [`Fragment`] and [`Geometry`] add theirs.
+/// is a `RunEnv` without hooks; [`Fragment`], [`Geometry`] and [`Compute`] add theirs.
 pub trait RunEnv {
     /// The shared resources.
     type Resources: Env + ?Sized;
@@ -588,7 +588,7 @@ pub trait RunEnv {
     /// The shared resources, for every call but the hooks.
     fn resources(&mut self) -> &mut Self::Resources;
 
-    /// Which hooks this run has ([`Stage::Fragment`] / [`Stage::Geometry`]; `None`
+    /// Which stage's hooks this run has (`Fragment`, `Geometry` or `Compute`; `None`
     /// for none).
     fn hooks(&self) -> Option<Stage> {
         None
