@@ -11,10 +11,9 @@ use crate::layer::{self, LayerShare, RenderTarget};
 use crate::state::{DrawState, DrawStats};
 use crate::trace::{FragmentTrace, InstanceRecord, StageRows};
 use crate::vertex_stage::programs_have_side_effects;
-use crate::vertices::Vertices;
+use crate::vertices::{clamp_colors, colour_slots, Vertices};
 use crate::xfb::XfbState;
 use crate::{geometry, tess, vertex_stage};
-use glemu_programs::ir::VaryingSlot;
 use glemu_raster::{DrawInput, PolygonMode, PrimitiveSource, RasterError, Rasterizer, CHUNK_PRIMS};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -509,46 +508,4 @@ impl PrimitiveSource for ClipSource<'_> {
             .add(self.class, self.prims, self.ids, lo..lo + CHUNK_PRIMS, out);
         Ok(())
     }
-}
-
-/// The colour slots of a vertex layout (what GL_CLAMP_VERTEX_COLOR clamps).
-pub(crate) fn colour_slots(slots: &[VaryingSlot]) -> Vec<usize> {
-    (slots.iter().enumerate())
-        .filter(|(_, s)| matches!(s, VaryingSlot::Color { .. }))
-        .map(|(i, _)| i)
-        .collect()
-}
-
-/// One colour component's bits clamped to [0, 1]. NaN becomes 0, as `f32::clamp` would
-/// keep it and a NaN colour must not reach blending unclamped.
-#[inline]
-pub(crate) fn clamp_colour(bits: u32) -> u32 {
-    let v = f32::from_bits(bits);
-    if v >= 1.0 {
-        1.0f32.to_bits()
-    } else if v > 0.0 {
-        bits
-    } else {
-        0.0f32.to_bits()
-    }
-}
-
-/// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR, see
-/// [`clamp_colour`]). Returns the vertex rows it looked at.
-fn clamp_colors(verts: &mut Vertices) -> u64 {
-    let colour_slots = colour_slots(&verts.slots);
-    if colour_slots.is_empty() || verts.slots.is_empty() {
-        return 0;
-    }
-    let stride = verts.slots.len();
-    for v in verts.data.chunks_mut(stride) {
-        for &k in &colour_slots {
-            if let Some(c) = v.get_mut(k) {
-                for b in c.iter_mut() {
-                    *b = clamp_colour(*b);
-                }
-            }
-        }
-    }
-    verts.len() as u64
 }

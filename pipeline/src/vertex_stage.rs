@@ -293,7 +293,7 @@ pub fn run(
     scratch::WORDS.give(table);
     out.vertices.data = scratch::VEC4S.filled(jobs.len() * row, [0; 4]);
     let clamped = match clamps_colours(state) {
-        true => crate::draw::colour_slots(&out.vertices.slots),
+        true => crate::vertices::colour_slots(&out.vertices.slots),
         false => Vec::new(),
     };
     let shade = |data: &mut [[u32; 4]], jobs: &[(u32, u32)]| {
@@ -440,7 +440,7 @@ fn shade_chunk(
             if clamped.contains(&k) {
                 for dst in rows.chunks_mut(row) {
                     if let Some(d) = dst.get_mut(k) {
-                        *d = d.map(crate::draw::clamp_colour);
+                        *d = d.map(crate::vertices::clamp_colour);
                     }
                 }
             }

@@ -90,6 +90,48 @@ impl Vertices {
     }
 }
 
+/// The colour slots of a vertex layout (what GL_CLAMP_VERTEX_COLOR clamps).
+pub(crate) fn colour_slots(slots: &[VaryingSlot]) -> Vec<usize> {
+    (slots.iter().enumerate())
+        .filter(|(_, s)| matches!(s, VaryingSlot::Color { .. }))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// One colour component's bits clamped to [0, 1]. NaN becomes 0, as `f32::clamp` would
+/// keep it and a NaN colour must not reach blending unclamped.
+#[inline]
+pub(crate) fn clamp_colour(bits: u32) -> u32 {
+    let v = f32::from_bits(bits);
+    if v >= 1.0 {
+        1.0f32.to_bits()
+    } else if v > 0.0 {
+        bits
+    } else {
+        0.0f32.to_bits()
+    }
+}
+
+/// Clamps every colour varying of `verts` to [0, 1] (GL_CLAMP_VERTEX_COLOR, see
+/// [`clamp_colour`]). Returns the vertex rows it looked at.
+pub(crate) fn clamp_colors(verts: &mut Vertices) -> u64 {
+    let colour_slots = colour_slots(&verts.slots);
+    if colour_slots.is_empty() || verts.slots.is_empty() {
+        return 0;
+    }
+    let stride = verts.slots.len();
+    for v in verts.data.chunks_mut(stride) {
+        for &k in &colour_slots {
+            if let Some(c) = v.get_mut(k) {
+                for b in c.iter_mut() {
+                    *b = clamp_colour(*b);
+                }
+            }
+        }
+    }
+    verts.len() as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
