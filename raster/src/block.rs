@@ -6,13 +6,12 @@
 //! the same order for every word it touches, so the bits agree (draw_tests compares whole
 //! draws both ways, [`crate::Rasterizer::set_block_path`] turns this path off).
 
-use crate::draw::DrawCtx;
+use crate::draw_ctx::DrawCtx;
 use crate::framebuffer::{encode_depth, TileMem, TILE};
-use crate::setup::PrimSetup;
+use crate::setup::{flat_depth, lane_w, sample_z, PrimSetup};
 use crate::shader::{LaneData, LANES};
 use crate::simd::multiversion;
 use crate::state::{BlendEquation, BlendFactor, BlendTarget, CompareFunc};
-use crate::tile::{flat_depth, lane_w, sample_z};
 
 /// Block edge in pixels.
 pub(crate) const BLOCK: i32 = 8;

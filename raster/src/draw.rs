@@ -5,6 +5,7 @@ use rayon::prelude::*;
 use crate::bin::Bins;
 use crate::color::ColorFormat;
 use crate::deadline::Deadline;
+use crate::draw_ctx::{resolve_targets, DrawCtx};
 use crate::error::RasterError;
 use crate::fragops;
 use crate::framebuffer::Framebuffer;
@@ -12,7 +13,7 @@ use crate::framebuffer::TileMem;
 use crate::input::DrawInput;
 use crate::samples;
 use crate::setup::{snap_shared, DrawSetup, SetupCtx, Target};
-use crate::shader::{FragmentShader, InterpLocation, ShaderInfo};
+use crate::shader::{FragmentShader, InterpLocation};
 use crate::state::FixedFunctionState;
 use crate::tile::{self, Worker};
 use std::sync::Mutex;
@@ -92,38 +93,6 @@ impl std::fmt::Debug for Rasterizer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Rasterizer({} threads)", self.pool.current_num_threads())
     }
-}
-
-/// Per-draw facts every tile needs.
-pub(crate) struct DrawCtx<'a, S> {
-    pub shader: &'a S,
-    pub info: &'a ShaderInfo,
-    pub state: &'a FixedFunctionState,
-    pub samples: u32,
-    /// Sample offsets in 1/256 pixel.
-    pub sample_fixed: Vec<(i64, i64)>,
-    pub sample_pos: Vec<[f32; 2]>,
-    pub fb_height: u32,
-    /// How each attachment is written.
-    pub targets: Vec<Option<tile::RtInfo>>,
-    pub depth_format: crate::framebuffer::DepthFormat,
-    /// Shade each covered sample separately.
-    pub per_sample: bool,
-    /// Depth/stencil before the shader.
-    pub early: bool,
-    /// Depth/stencil work exists.
-    pub tests: bool,
-    /// Coverage is evaluated per sample (multisampled and GL_MULTISAMPLE on).
-    pub msaa: bool,
-    pub full_mask: u32,
-    /// Coverage ANDed with the sample mask state.
-    pub coverage_mask: u32,
-    /// Fully covered blocks take the block path (crate::block).
-    pub blocks: bool,
-    /// The block path shades a block's strips in one [`FragmentShader::shade_strips`]
-    /// call and writes each strip's colours straight from the program's registers
-    /// (`tile::strips_allowed`).
-    pub strips: bool,
 }
 
 impl Rasterizer {
@@ -250,7 +219,7 @@ impl Rasterizer {
             sample_fixed,
             sample_pos,
             fb_height: fb.height(),
-            targets: tile::resolve_targets(state, &formats),
+            targets: resolve_targets(state, &formats),
             depth_format: fb.depth_format(),
             per_sample,
             early,

@@ -5,7 +5,7 @@ use crate::color::ColorFormat;
 use crate::error::ShaderError;
 use crate::framebuffer::DepthFormat;
 use crate::input::{Primitive, WindowVertex};
-use crate::shader::{FragmentBatch, FragmentOutputs, InterpMode, VaryingInterp, LANES};
+use crate::shader::{FragmentBatch, FragmentOutputs, InterpMode, ShaderInfo, VaryingInterp, LANES};
 use crate::state::*;
 
 /// Writes varyings 0..4 as the colour of output 0 (missing varyings: `fill`), optional

@@ -12,9 +12,9 @@
 //! each directed edge) those are the edges with dy < 0, or dy == 0 and dx > 0.
 
 use crate::error::RasterError;
-use crate::framebuffer::DepthFormat;
+use crate::framebuffer::{encode_depth, DepthFormat};
 use crate::input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
-use crate::shader::{InterpMode, ShaderInfo};
+use crate::shader_info::{InterpMode, ShaderInfo};
 use crate::state::{
     CullMode, FixedFunctionState, FrontFace, PointSpriteOrigin, PolygonMode, Rect, MAX_VIEWPORTS,
 };
@@ -980,6 +980,42 @@ fn major_quad(a: [f32; 2], b: [f32; 2], width: f32) -> Option<[(f32, f32); 4]> {
         (fx(x1), y1 + h),
         (fx(x0), y0 + h),
     ])
+}
+
+/// Window depth of pixel (x, y) at in-pixel position `p`: the one formula every depth
+/// test uses, so early, late and fast paths agree bit for bit.
+#[inline(always)]
+pub(crate) fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
+    prim.frag_z(
+        prim.z
+            .at(x as f32 - prim.ox + p[0], y as f32 - prim.oy + p[1]),
+    )
+}
+
+/// The encoded depth of every sample of a primitive whose z plane is flat: c + 0·x + 0·y
+/// is c for finite positions up to the sign of a zero, which encode_depth discards.
+#[inline]
+pub(crate) fn flat_depth(prim: &PrimSetup, fmt: DepthFormat) -> Option<u32> {
+    (prim.z.dx == 0.0 && prim.z.dy == 0.0)
+        .then(|| encode_depth(fmt, sample_z(prim, 0, 0, [0.5; 2])))
+}
+
+/// Perspective factor w = 1 / (interpolated 1/w) at (rx, ry); 0 where 1/w is 0.
+#[inline(always)]
+pub(crate) fn lane_w(iw: &Plane, rx: f32, ry: f32) -> f32 {
+    let v = iw.at(rx, ry);
+    if v != 0.0 {
+        1.0 / v
+    } else {
+        0.0
+    }
+}
+
+/// [`lane_w`] of every position when 1/w is constant over the primitive (every affine
+/// draw): one division for all lanes, the same bits (c + 0·x + 0·y is c, or a zero).
+#[inline]
+pub(crate) fn flat_w(iw: &Plane) -> Option<f32> {
+    (iw.dx == 0.0 && iw.dy == 0.0).then(|| if iw.c != 0.0 { 1.0 / iw.c } else { 0.0 })
 }
 
 #[cfg(test)]

@@ -3,11 +3,11 @@
 
 use crate::color::{self, ColorFormat};
 use crate::deadline::Deadline;
-use crate::draw::DrawCtx;
+use crate::draw_ctx::{DrawCtx, RtInfo, RtMode};
 use crate::error::RasterError;
 use crate::fragops;
-use crate::framebuffer::{channel_keep_masks, encode_depth, TileMem, TILE};
-use crate::setup::{DrawSetup, PrimSetup, SUBPIXEL};
+use crate::framebuffer::{encode_depth, TileMem, TILE};
+use crate::setup::{flat_depth, flat_w, lane_w, sample_z, DrawSetup, PrimSetup, SUBPIXEL};
 use crate::shader::{
     FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors, LANES,
 };
@@ -673,42 +673,6 @@ fn test_samples<S>(
     cov
 }
 
-/// Window depth of pixel (x, y) at in-pixel position `p`: the one formula every depth
-/// test uses, so early, late and fast paths agree bit for bit.
-#[inline(always)]
-pub(crate) fn sample_z(prim: &PrimSetup, x: i32, y: i32, p: [f32; 2]) -> f32 {
-    prim.frag_z(
-        prim.z
-            .at(x as f32 - prim.ox + p[0], y as f32 - prim.oy + p[1]),
-    )
-}
-
-/// The encoded depth of every sample of a primitive whose z plane is flat: c + 0·x + 0·y
-/// is c for finite positions up to the sign of a zero, which encode_depth discards.
-#[inline]
-pub(crate) fn flat_depth(prim: &PrimSetup, fmt: crate::framebuffer::DepthFormat) -> Option<u32> {
-    (prim.z.dx == 0.0 && prim.z.dy == 0.0)
-        .then(|| encode_depth(fmt, sample_z(prim, 0, 0, [0.5; 2])))
-}
-
-/// Perspective factor w = 1 / (interpolated 1/w) at (rx, ry); 0 where 1/w is 0.
-#[inline(always)]
-pub(crate) fn lane_w(iw: &crate::setup::Plane, rx: f32, ry: f32) -> f32 {
-    let v = iw.at(rx, ry);
-    if v != 0.0 {
-        1.0 / v
-    } else {
-        0.0
-    }
-}
-
-/// [`lane_w`] of every position when 1/w is constant over the primitive (every affine
-/// draw): one division for all lanes, the same bits (c + 0·x + 0·y is c, or a zero).
-#[inline]
-pub(crate) fn flat_w(iw: &crate::setup::Plane) -> Option<f32> {
-    (iw.dx == 0.0 && iw.dy == 0.0).then(|| if iw.c != 0.0 { 1.0 / iw.c } else { 0.0 })
-}
-
 /// Depth test without stencil for a whole batch (the common case), specialised on the
 /// comparison so the per-sample loop has no branches on state.
 fn depth_only_lanes<S>(
@@ -1060,68 +1024,6 @@ fn masked_write(dst: &mut [u32], words: &[u32; 4], keep: &[u32; 4]) {
     for ((d, &v), &k) in dst.iter_mut().zip(words).zip(keep) {
         *d = (*d & k) | (v & !k);
     }
-}
-
-/// How one attachment is written, resolved once per draw.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum RtMode {
-    /// Integer target: raw bits, optional logic op.
-    Integer,
-    /// Source replaces destination (no blending; UNORM without logic op, or float).
-    Replace,
-    /// UNORM target with a logic op.
-    Logic(crate::state::LogicOp),
-    /// Blending.
-    Blend,
-}
-
-/// Per-attachment write information, resolved once per draw.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct RtInfo {
-    pub output: usize,
-    pub format: ColorFormat,
-    pub keep: [u32; 4],
-    pub mode: RtMode,
-    pub srgb: bool,
-    pub dual_source: bool,
-    pub blend: crate::state::BlendTarget,
-}
-
-/// Resolves how each attachment is written; `None` = not written.
-pub(crate) fn resolve_targets(
-    state: &crate::state::FixedFunctionState,
-    formats: &[ColorFormat],
-) -> Vec<Option<RtInfo>> {
-    let bs = &state.blend;
-    formats
-        .iter()
-        .enumerate()
-        .map(|(rt, &format)| {
-            let output = (*bs.draw_buffers.get(rt)?)? as usize;
-            let bt = bs.targets.get(rt)?;
-            if bt.color_mask == [false; 4] || output >= crate::state::MAX_COLOR_TARGETS {
-                return None;
-            }
-            let mode = if format.is_integer() {
-                RtMode::Integer
-            } else if let (Some(op), true) = (bs.logic_op, format.is_unorm()) {
-                RtMode::Logic(op)
-            } else if bt.enabled {
-                RtMode::Blend
-            } else {
-                RtMode::Replace
-            };
-            Some(RtInfo {
-                output,
-                format,
-                keep: channel_keep_masks(format, bt.color_mask),
-                mode,
-                srgb: format == ColorFormat::Srgb8Alpha8 && bs.framebuffer_srgb,
-                dual_source: bt.uses_src1(),
-                blend: *bt,
-            })
-        })
-        .collect()
 }
 
 /// Output `o`'s colour of `lane` as raw words.
