@@ -107,6 +107,10 @@ pub const MAX_TRANSFORM_FEEDBACK_BUFFERS: u32 = 4;
 /// `MAX_TESS_GEN_LEVEL`.
 pub const MAX_TESS_GEN_LEVEL: u32 = 64;
 
+/// Program matrices (`state.matrix.program[n]`, `MATRIXn_ARB`): the size of the state's
+/// array and the bound of the matrix modes.
+pub const MAX_PROGRAM_MATRICES: usize = LIMITS.max_program_matrices as usize;
+
 /// `MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV`: `program.subroutine[n]` slots.
 pub const MAX_PROGRAM_SUBROUTINE_PARAMETERS: u32 = LIMITS.max_subroutine_uniform_locations;
 

@@ -5,7 +5,7 @@
 //! a GL value does not compile) and `from_gl` accepts exactly the table's values, so a
 //! value a setter accepts always has a variant, and the draw never guesses.
 
-use super::state::MAX_PROGRAM_MATRICES;
+use crate::caps::MAX_PROGRAM_MATRICES;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::PrimitiveMode;

@@ -6,7 +6,7 @@ use super::gl_enum::{
     ColorMaterialMode, Face, FogCoordSrc, FogMode, MatrixMode, ProvokingVertex, ShadeModel,
 };
 use super::stage_map::StageMap;
-use crate::caps::LIMITS;
+use crate::caps::{LIMITS, MAX_PROGRAM_MATRICES};
 use glam::DMat4;
 use glemu_raster::{
     BlendEquation, BlendFactor, CompareFunc, FrontFace, LogicOp, PolygonMode, StencilOp,
@@ -21,8 +21,6 @@ pub const MAX_TEXTURE_COORDS: usize = LIMITS.max_texture_coords as usize;
 pub const MAX_LIGHTS: usize = LIMITS.max_lights as usize;
 /// User clip planes / clip distances.
 pub const MAX_CLIP_PLANES: usize = LIMITS.max_clip_planes as usize;
-/// Program matrices (`state.matrix.program[n]`).
-pub const MAX_PROGRAM_MATRICES: usize = LIMITS.max_program_matrices as usize;
 /// Generic vertex attributes.
 pub const MAX_VERTEX_ATTRIBS: usize = LIMITS.max_vertex_attribs as usize;
 /// Viewports, scissor boxes and depth ranges (ARB_viewport_array's `MAX_VIEWPORTS`).

@@ -3,7 +3,8 @@
 use super::args::*;
 use super::probe::parse_probe;
 use super::{Command, MatrixTarget, TextureCmd};
-use crate::context::state::{MAX_PROGRAM_MATRICES, MAX_TEXTURE_COORDS};
+use crate::caps::MAX_PROGRAM_MATRICES;
+use crate::context::state::MAX_TEXTURE_COORDS;
 use crate::gl;
 
 /// Parses one `[test]` line (already trimmed, not a comment).
