@@ -1,5 +1,6 @@
 //! The error every Context call returns: the GL error it stands for, plus a message.
 
+use glemu_pipeline::{PipelineError, PipelineErrorKind};
 use std::fmt;
 
 /// The GL error code an [`Error`] stands for (what `glGetError` would return).
@@ -228,6 +229,22 @@ impl std::error::Error for Error {
             Cause::Pipeline(e) => Some(e),
         }
     }
+}
+
+/// Maps a pipeline error to the GL error it stands for.
+pub(crate) fn from_pipeline(e: PipelineError) -> Error {
+    let gl = match e.kind() {
+        PipelineErrorKind::InvalidValue => GlError::InvalidValue,
+        PipelineErrorKind::OutOfMemory => GlError::OutOfMemory,
+        _ => GlError::InvalidOperation,
+    };
+    Error::new(gl, e.to_string()).caused_by(Cause::Pipeline(e))
+}
+
+/// `size` zero bytes, or `OUT_OF_MEMORY` when they cannot be allocated.
+pub(crate) fn zeroed(size: u64) -> Result<Vec<u8>> {
+    glemu_pipeline::memory::try_zeroed_bytes(size)
+        .ok_or_else(|| Error::out_of_memory(format!("cannot allocate a buffer of {size} bytes")))
 }
 
 /// Result of every Context call.

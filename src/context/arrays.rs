@@ -181,7 +181,7 @@ pub(super) fn attrib_format(
         bgra,
         conversion,
     };
-    format.validate().map_err(super::buffers::from_pipeline)?;
+    format.validate().map_err(crate::error::from_pipeline)?;
     Ok(format)
 }
 

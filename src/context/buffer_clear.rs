@@ -121,7 +121,7 @@ impl Context {
         let fill: Vec<u8> = texel.iter().copied().cycle().take(size as usize).collect();
         o.data
             .write(offset, &fill)
-            .map_err(super::buffers::from_pipeline)
+            .map_err(crate::error::from_pipeline)
     }
 }
 

@@ -3,8 +3,8 @@
 //! flags decide which mappings are allowed; persistent mappings leave the buffer usable
 //! while mapped.
 
-use super::buffers::from_pipeline;
 use super::Context;
+use crate::error::from_pipeline;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;

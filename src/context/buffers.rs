@@ -3,30 +3,14 @@
 
 use super::mapping::{MapState, MUTABLE_STORAGE_FLAGS};
 use super::Context;
-use crate::error::{Cause, Error, GlError, Result};
+use crate::error::{from_pipeline, zeroed, Error, Result};
 use crate::gl;
 use glemu_pipeline::memory::MAX_BUFFER_SIZE;
-use glemu_pipeline::{Buffer, GpuMemory, PipelineError, PipelineErrorKind};
+use glemu_pipeline::{Buffer, GpuMemory};
 use glemu_programs::Stage;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-
-/// Maps a pipeline error to the GL error it stands for.
-pub(crate) fn from_pipeline(e: PipelineError) -> Error {
-    let gl = match e.kind() {
-        PipelineErrorKind::InvalidValue => GlError::InvalidValue,
-        PipelineErrorKind::OutOfMemory => GlError::OutOfMemory,
-        _ => GlError::InvalidOperation,
-    };
-    Error::new(gl, e.to_string()).caused_by(Cause::Pipeline(e))
-}
-
-/// `size` zero bytes, or `OUT_OF_MEMORY` when they cannot be allocated.
-pub(crate) fn zeroed(size: u64) -> Result<Vec<u8>> {
-    glemu_pipeline::memory::try_zeroed_bytes(size)
-        .ok_or_else(|| Error::out_of_memory(format!("cannot allocate a buffer of {size} bytes")))
-}
 
 /// One buffer object.
 #[derive(Debug)]

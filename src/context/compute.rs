@@ -6,9 +6,10 @@
 //! plus its own parameter buffers (`COMPUTE_PROGRAM_PARAMETER_BUFFER_NV`). Work groups run
 //! on the context's threads; image stores land in their textures when the dispatch ends.
 
-use super::buffers::{from_pipeline, param_buffer_target};
+use super::buffers::param_buffer_target;
 use super::Context;
 use crate::caps::LIMITS;
+use crate::error::from_pipeline;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::compute::{dispatch, ComputeState, ComputeStats};

@@ -2,12 +2,13 @@
 //! (programs with resolved parameters, arrays, buffers, raster state), submit, and feed
 //! the results to active queries.
 
-use super::buffers::{from_pipeline, param_buffer_target};
+use super::buffers::param_buffer_target;
 use super::gl_enum::{GlEnum, ProvokingVertex, ShadeModel};
 use super::programs::stage_target;
 use super::queries::QueryCounts;
 use super::state::MAX_CLIP_PLANES;
 use super::Context;
+use crate::error::from_pipeline;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_pipeline::fetch::{IndexBuffer, IndexType};

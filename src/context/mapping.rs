@@ -4,9 +4,8 @@
 //! store only through [`Context::flush_mapped_buffer_range`], so unflushed writes are
 //! dropped at unmap (GL leaves them undefined; dropping them is one allowed outcome).
 
-use super::buffers::{from_pipeline, zeroed};
 use super::Context;
-use crate::error::{Error, Result};
+use crate::error::{from_pipeline, zeroed, Error, Result};
 use crate::gl;
 use glemu_pipeline::memory::HeldBytes;
 use glemu_pipeline::Buffer;

@@ -1,8 +1,9 @@
 //! `glProgramBufferParameters*NV` (NV_parameter_buffer_object): writing words of the
 //! buffer bound to a program target's parameter-buffer binding point.
 
-use super::buffers::{from_pipeline, param_buffer_target};
+use super::buffers::param_buffer_target;
 use super::Context;
+use crate::error::from_pipeline;
 use crate::error::{Error, Result};
 
 use crate::caps::LIMITS;

@@ -35,7 +35,7 @@ impl Context {
         }
         let attribs = names
             .iter()
-            .map(|n| parse_attrib(n, stream).map_err(super::buffers::from_pipeline))
+            .map(|n| parse_attrib(n, stream).map_err(crate::error::from_pipeline))
             .collect::<Result<Vec<_>>>()?;
         if let Some(slot) = self.xfb.streams.get_mut(stream as usize) {
             *slot = attribs;
@@ -106,7 +106,7 @@ impl Context {
         };
         st.attribs = x.streams.iter().flatten().copied().collect();
         st.buffers = buffers;
-        st.begin(class).map_err(super::buffers::from_pipeline)?;
+        st.begin(class).map_err(crate::error::from_pipeline)?;
         x.cur.written = [0; 4];
         Ok(())
     }
@@ -124,7 +124,7 @@ impl Context {
         }
         let cur = &mut self.xfb.cur;
         let per = cur.state.primitive.map_or(0, |c| c.vertices() as u64);
-        cur.state.end().map_err(super::buffers::from_pipeline)?;
+        cur.state.end().map_err(crate::error::from_pipeline)?;
         cur.last_vertices = Some(cur.written.map(|p| p * per));
         Ok(())
     }
