@@ -12,6 +12,7 @@ use glemu_pipeline::PrimitiveMode;
 use glemu_raster::{
     BlendEquation, BlendFactor, CompareFunc, CullMode, FrontFace, LogicOp, PolygonMode, StencilOp,
 };
+use glemu_textures::upload::{PixelFormat, PixelType};
 use glemu_textures::{CompareFunc as TexCompareFunc, DepthMode, Filter, MinFilter, Swizzle, Wrap};
 
 /// A GL enum parameter with a Rust enum for its values.
@@ -404,6 +405,24 @@ impl TrackedMatrix {
                 .map_err(|_| Error::invalid_enum("TrackMatrixNV matrix", m)),
         }
     }
+}
+
+/// A GL pixel `format` enum as glemu-textures' layout, through its GL name.
+pub(crate) fn pixel_format(format: u32) -> Result<PixelFormat> {
+    gl::NAMES
+        .iter()
+        .filter(|(_, v)| *v == format)
+        .find_map(|(n, _)| PixelFormat::from_name(n))
+        .ok_or_else(|| Error::invalid_enum("pixel format", format))
+}
+
+/// A GL pixel `type` enum as glemu-textures' element type, through its GL name.
+pub(crate) fn pixel_type(ty: u32) -> Result<PixelType> {
+    gl::NAMES
+        .iter()
+        .filter(|(_, v)| *v == ty)
+        .find_map(|(n, _)| PixelType::from_name(n))
+        .ok_or_else(|| Error::invalid_enum("pixel type", ty))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 use super::fbo::Attachment;
 use super::framebuffer::from_raster;
+use super::gl_enum::{pixel_format, pixel_type};
 use super::Context;
 use crate::error::{Error, GlError, Result};
 use crate::gl;
@@ -33,24 +34,6 @@ pub enum SaveError {
         /// What went wrong.
         source: image::ImageError,
     },
-}
-
-/// A GL pixel `format` enum as glemu-textures' layout, through its GL name.
-pub(super) fn pixel_format(format: u32) -> Result<PixelFormat> {
-    gl::NAMES
-        .iter()
-        .filter(|(_, v)| *v == format)
-        .find_map(|(n, _)| PixelFormat::from_name(n))
-        .ok_or_else(|| Error::invalid_enum("pixel format", format))
-}
-
-/// A GL pixel `type` enum as glemu-textures' element type, through its GL name.
-pub(super) fn pixel_type(ty: u32) -> Result<PixelType> {
-    gl::NAMES
-        .iter()
-        .filter(|(_, v)| *v == ty)
-        .find_map(|(n, _)| PixelType::from_name(n))
-        .ok_or_else(|| Error::invalid_enum("pixel type", ty))
 }
 
 fn from_pack(e: PackError) -> Error {

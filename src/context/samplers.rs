@@ -7,25 +7,6 @@ use crate::error::{Error, Result};
 use crate::gl;
 use glemu_textures::SamplerState;
 
-/// The state a draw samples with when sampler object `object` is bound on the unit:
-/// the sampler's wrap, filter, LOD, anisotropy, comparison, border and sRGB-decode
-/// state; the texture keeps what GL leaves with the texture (base/max level, swizzle,
-/// depth mode). A deleted or unknown name falls back to the texture's own state.
-pub(crate) fn combined(texture: &SamplerState, object: Option<&SamplerState>) -> SamplerState {
-    let Some(o) = object else {
-        return texture.clone();
-    };
-    SamplerState {
-        base_level: texture.base_level,
-        max_level: texture.max_level,
-        swizzle: texture.swizzle,
-        depth_mode: texture.depth_mode,
-        seamless_cube: texture.seamless_cube,
-        legacy_mag_threshold: texture.legacy_mag_threshold,
-        ..o.clone()
-    }
-}
-
 /// Parameters that belong to the texture, not to sampler objects (GL 4.6 table 23.18
 /// vs 23.19): setting them on a sampler is `INVALID_ENUM`.
 fn texture_only(pname: u32) -> bool {

@@ -1,24 +1,13 @@
 //! Immutable texture storage (`glTexStorage1D/2D/3D` and the multisample forms) and
 //! buffer textures (`glTexBuffer`, `glTexBufferRange`).
 
-use super::textures::{from_tex, target_of, MAX_TEXTURE_SIZE};
+use super::textures::{from_tex, target_of, TexBuffer, MAX_TEXTURE_SIZE};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
 use glemu_textures::texture::full_chain_levels;
 use glemu_textures::{Format, Target, Texture};
 use std::sync::Arc;
-
-/// A buffer texture's view of a buffer object: the texels are that range of its data
-/// store, read when a draw samples them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TexBuffer {
-    pub buffer: u32,
-    pub format: Format,
-    pub offset: u64,
-    /// `None`: to the end of the buffer (`glTexBuffer`).
-    pub size: Option<u64>,
-}
 
 /// `TEXTURE_BUFFER_OFFSET_ALIGNMENT`.
 pub const TEXTURE_BUFFER_OFFSET_ALIGNMENT: u64 = 16;

@@ -1,7 +1,7 @@
 //! Updating texture images after definition: `glTexSubImage*`, compressed images
 //! (`glCompressedTexImage*`/`SubImage*`, S3TC/BC1-3) and the unpack pixel-store state.
 
-use super::readback::{pixel_format, pixel_type};
+use super::gl_enum::{pixel_format, pixel_type};
 use super::textures::{from_tex, from_unpack, storage_dims, target_of, MAX_TEXTURE_SIZE};
 use super::Context;
 use crate::error::{Error, Result};

@@ -1,9 +1,8 @@
 //! Texture objects and units: images (glemu-textures `Texture`s) with their sampler
 //! state, bound per unit and target.
 
-use super::gl_enum::GlEnum;
+use super::gl_enum::{pixel_format, pixel_type, GlEnum};
 use super::limits::charge;
-use super::readback::{pixel_format, pixel_type};
 use super::state::MAX_TEXTURE_UNITS;
 use super::Context;
 use crate::error::{Error, Result};
@@ -26,6 +25,17 @@ pub(crate) fn from_tex(e: TexError) -> Error {
     }
 }
 
+/// A buffer texture's view of a buffer object: the texels are that range of its data
+/// store, read when a draw samples them.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TexBuffer {
+    pub buffer: u32,
+    pub format: Format,
+    pub offset: u64,
+    /// `None`: to the end of the buffer (`glTexBuffer`).
+    pub size: Option<u64>,
+}
+
 /// One texture object.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TexObject {
@@ -39,7 +49,7 @@ pub(crate) struct TexObject {
     /// `TEXTURE_IMMUTABLE_LEVELS` once `glTexStorage*` gave it storage.
     pub immutable: Option<u32>,
     /// The buffer a `TEXTURE_BUFFER` texture views (`glTexBuffer`).
-    pub buffer: Option<super::tex_storage::TexBuffer>,
+    pub buffer: Option<TexBuffer>,
 }
 
 impl TexObject {
@@ -313,6 +323,25 @@ pub(super) fn unpack_client(
     };
     unpack(&px, size[0], size[1], size[2], target)
         .map_err(|e| Error::invalid_operation(e.to_string()))
+}
+
+/// The state a draw samples with when sampler object `object` is bound on the unit:
+/// the sampler's wrap, filter, LOD, anisotropy, comparison, border and sRGB-decode
+/// state; the texture keeps what GL leaves with the texture (base/max level, swizzle,
+/// depth mode). A deleted or unknown name falls back to the texture's own state.
+pub(crate) fn combined(texture: &SamplerState, object: Option<&SamplerState>) -> SamplerState {
+    let Some(o) = object else {
+        return texture.clone();
+    };
+    SamplerState {
+        base_level: texture.base_level,
+        max_level: texture.max_level,
+        swizzle: texture.swizzle,
+        depth_mode: texture.depth_mode,
+        seamless_cube: texture.seamless_cube,
+        legacy_mag_threshold: texture.legacy_mag_threshold,
+        ..o.clone()
+    }
 }
 
 /// Sets texture or sampler parameter `pname` of `s` from `values` (enum values arrive as
@@ -812,7 +841,7 @@ impl Context {
             return false;
         };
         match t.sampler_bound.get(&unit) {
-            Some(s) => o.is_complete(&super::samplers::combined(&o.sampler, t.samplers.get(s))),
+            Some(s) => o.is_complete(&combined(&o.sampler, t.samplers.get(s))),
             None => o.is_complete(&o.sampler),
         }
     }
@@ -824,7 +853,7 @@ impl Context {
         for (&(unit, _), id) in &self.textures.bound {
             let Some(img) = self.textures.objects.get(id).and_then(|o| {
                 let sampler = match self.textures.sampler_bound.get(&unit) {
-                    Some(s) => super::samplers::combined(&o.sampler, self.textures.samplers.get(s)),
+                    Some(s) => combined(&o.sampler, self.textures.samplers.get(s)),
                     None => o.sampler.clone(),
                 };
                 if let Some(tb) = &o.buffer {
