@@ -7,7 +7,6 @@
 //! Encoding takes the same representation, so `decode(encode(x)) == x` for every value a
 //! format can represent.
 
-use crate::bc;
 use crate::pack::*;
 
 /// Which components a format stores (its base internal format).
@@ -705,35 +704,6 @@ impl Format {
             Format::Srgb8Alpha8 => Some(Base::Rgba),
             _ => None,
         }
-    }
-
-    /// Decodes a whole image (`w × h × d` texels, rows tightly packed) to canonical texels.
-    ///
-    /// The decoded copy is 16 bytes a texel whatever the format, so its allocation is
-    /// fallible (`TooLarge`).
-    pub fn decode_image(
-        self,
-        bytes: &[u8],
-        w: u32,
-        h: u32,
-        d: u32,
-    ) -> Result<Vec<[u32; 4]>, crate::TexError> {
-        let count = w as usize * h as usize * d as usize;
-        let mut out = Vec::new();
-        out.try_reserve_exact(count).map_err(|_| {
-            crate::TexError::TooLarge(format!(
-                "{} bytes for the decoded texels of a {w}x{h}x{d} image",
-                count.saturating_mul(16)
-            ))
-        })?;
-        if self.is_compressed() {
-            bc::decode_image_into(self, bytes, w, h, d, &mut out);
-            return Ok(out);
-        }
-        let bpt = self.bytes_per_texel();
-        out.extend(bytes.chunks_exact(bpt).take(count).map(|t| self.decode(t)));
-        out.resize(count, [0; 4]);
-        Ok(out)
     }
 }
 

@@ -12,6 +12,7 @@
 //! depth dimension; a 1D array's layers are its depth (not its height). Multisample textures
 //! store `samples` consecutive texels per pixel.
 
+use crate::bc::decode_image_into;
 use crate::error::TexError;
 use crate::format::{Base, Format, UNORM8};
 use std::borrow::Cow;
@@ -177,6 +178,39 @@ impl Texels<'_> {
 }
 
 const ONE: u32 = 0x3f80_0000;
+
+// Beside the levels it fills, not in `format`: compressed formats decode through `bc`,
+// which builds on `format`.
+impl Format {
+    /// Decodes a whole image (`w × h × d` texels, rows tightly packed) to canonical texels.
+    ///
+    /// The decoded copy is 16 bytes a texel whatever the format, so its allocation is
+    /// fallible (`TooLarge`).
+    pub fn decode_image(
+        self,
+        bytes: &[u8],
+        w: u32,
+        h: u32,
+        d: u32,
+    ) -> Result<Vec<[u32; 4]>, TexError> {
+        let count = w as usize * h as usize * d as usize;
+        let mut out = Vec::new();
+        out.try_reserve_exact(count).map_err(|_| {
+            TexError::TooLarge(format!(
+                "{} bytes for the decoded texels of a {w}x{h}x{d} image",
+                count.saturating_mul(16)
+            ))
+        })?;
+        if self.is_compressed() {
+            decode_image_into(self, bytes, w, h, d, &mut out);
+            return Ok(out);
+        }
+        let bpt = self.bytes_per_texel();
+        out.extend(bytes.chunks_exact(bpt).take(count).map(|t| self.decode(t)));
+        out.resize(count, [0; 4]);
+        Ok(out)
+    }
+}
 
 impl Level {
     fn new(
