@@ -12,12 +12,13 @@
 // Lane loops index several per-lane arrays in step.
 #![allow(clippy::needless_range_loop)]
 
+use crate::call::{Ctx, MAX_LEVELS};
 use crate::error::TexError;
 use crate::format::Base;
 use crate::lod;
 use crate::nv::NvOpcode;
 use crate::request::{Lanes, LodMode, OpKind, TexOp};
-use crate::sample::{execute, Ctx, MAX_LEVELS};
+use crate::sample::execute;
 use crate::sampler::{Filter, SamplerState, Swizzle, Wrap};
 use crate::texture::{Target, Texels, Texture};
 use std::sync::Arc;

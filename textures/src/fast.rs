@@ -14,10 +14,11 @@
 // Lane loops index several per-lane arrays in step: the shape that vectorises.
 #![allow(clippy::needless_range_loop)]
 
+use crate::call::{Ctx, LaneLod, Lv, MAX_LEVELS};
+use crate::filter_math::{floor_i, lerp};
 use crate::format::Base;
 use crate::lod;
 use crate::request::{Lanes, LodMode, TexOp};
-use crate::sample::{floor_i, lerp, Ctx, LaneLod, Lv};
 use crate::sampler::{Filter, Swizzle, Wrap};
 use crate::texture::{Target, Texels};
 use crate::wrap::{preclamp, wrap};
@@ -523,7 +524,7 @@ crate::multiversion! {
     ) {
         let p = plan_lanes(ctx, mode, implicit, lanes, mask, out);
         // Lanes read levels base..=q only.
-        let mut levels = [Lv::default(); crate::sample::MAX_LEVELS];
+        let mut levels = [Lv::default(); MAX_LEVELS];
         let last = (ctx.q as usize).min(levels.len() - 1);
         for l in (ctx.base as usize).min(last)..=last {
             levels[l] = ctx.level(l as u32);
