@@ -4,57 +4,10 @@
 //! A framebuffer object's storage has one plane per attached colour image, in attachment
 //! order; the draw buffers become the rasterizer's map from plane to fragment output.
 
-use super::fbo::{Fbo, MAX_COLOR_ATTACHMENTS};
+use super::fbo_state::{Buffers, Fbo, MAX_COLOR_ATTACHMENTS};
 use super::Context;
 use crate::error::{Error, Result};
 use crate::gl;
-
-/// The draw and read buffer state of one framebuffer (GL 4.6 section 17.4.1): draw buffer
-/// `i` names the image output `i` writes (`NONE`, `COLOR_ATTACHMENTn`, or for the default
-/// framebuffer its one colour buffer).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Buffers {
-    pub draw: [u32; MAX_COLOR_ATTACHMENTS],
-    pub read: u32,
-}
-
-impl Buffers {
-    /// GL's initial state of a framebuffer object: output 0 to attachment 0.
-    pub(crate) fn object() -> Buffers {
-        let mut draw = [gl::NONE; MAX_COLOR_ATTACHMENTS];
-        draw[0] = gl::COLOR_ATTACHMENT0;
-        Buffers {
-            draw,
-            read: gl::COLOR_ATTACHMENT0,
-        }
-    }
-
-    /// GL's initial state of the (double-buffered) default framebuffer.
-    pub(crate) fn default_framebuffer() -> Buffers {
-        let mut draw = [gl::NONE; MAX_COLOR_ATTACHMENTS];
-        draw[0] = gl::BACK;
-        Buffers {
-            draw,
-            read: gl::BACK,
-        }
-    }
-}
-
-impl Default for Buffers {
-    fn default() -> Buffers {
-        Buffers::object()
-    }
-}
-
-/// The default framebuffer's buffers, starting as GL's (`BACK`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct DefaultBuffers(pub Buffers);
-
-impl Default for DefaultBuffers {
-    fn default() -> DefaultBuffers {
-        DefaultBuffers(Buffers::default_framebuffer())
-    }
-}
 
 /// `FRONT_LEFT`, `FRONT_RIGHT`, `BACK_LEFT`, `BACK_RIGHT`: the default framebuffer's
 /// buffers `glDrawBuffers` names one by one. glemu's default framebuffer has one colour

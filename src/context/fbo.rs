@@ -6,7 +6,9 @@
 //! loaded into it and stored back around each write (see `render_texture`), so images
 //! shared by several framebuffers keep one content.
 
-use super::draw_buffers::{Buffers, DefaultBuffers};
+use super::fbo_state::{
+    Attachment, DefaultBuffers, Fbo, Layout, Renderbuffer, Storage, MAX_COLOR_ATTACHMENTS,
+};
 use super::framebuffer::from_raster;
 use super::limits::{framebuffer_bytes, framebuffer_bytes_for};
 use super::render_texture;
@@ -18,7 +20,6 @@ use crate::gl;
 use glemu_raster::{ColorFormat, DepthFormat, Framebuffer};
 use glemu_textures::{Base, Channel, Format, Target, Texture};
 use std::collections::HashMap;
-use std::sync::Weak;
 
 /// `GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT`: an attached image is missing or of the wrong
 /// kind (here a depth image at a colour attachment point).
@@ -100,65 +101,6 @@ pub const FRAMEBUFFER_INCOMPLETE_MULTISAMPLE: u32 = gl::FRAMEBUFFER_INCOMPLETE_M
 /// ```
 pub const FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS: u32 = gl::FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS;
 
-/// Colour attachment points.
-pub(crate) const MAX_COLOR_ATTACHMENTS: usize = crate::caps::LIMITS.max_draw_buffers as usize;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Storage {
-    Color(ColorFormat),
-    Depth(DepthFormat),
-}
-
-/// A complete framebuffer's shape: what its raster storage is built for.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Layout {
-    pub(crate) width: u32,
-    pub(crate) height: u32,
-    /// Samples per pixel as the attachments give it (0 for single-sampled images).
-    pub(crate) samples: u32,
-    /// One plane per attached colour image, in attachment order.
-    pub(crate) colors: Vec<ColorFormat>,
-    pub(crate) depth: DepthFormat,
-    /// The attachments are layered (every one of them: completeness requires it).
-    pub(crate) layered: bool,
-}
-
-/// A renderbuffer: its storage description and contents (a texture image of its format,
-/// one level, `samples` per texel), which every framebuffer it is attached to loads and
-/// stores; `version` counts stores so a framebuffer reloads only what changed. Only
-/// framebuffers see renderbuffers, so their stores wait until another one needs them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Renderbuffer {
-    storage: Option<(Storage, u32, u32, u32)>,
-    pub(crate) image: Option<Texture>,
-    pub(crate) version: u64,
-    /// The framebuffer whose storage holds writes not yet stored into `image`: stores
-    /// are deferred until another framebuffer needs the contents or that storage goes.
-    pub(crate) dirty_in: Option<u32>,
-    /// The internal format the app asked for (`image` may hold a wider one).
-    pub(crate) requested: Option<Format>,
-}
-
-impl Renderbuffer {
-    /// The image `copy_image_sub_data` reads and writes: only one stored in the format
-    /// asked for, since a raw copy of a widened image (R8 kept as RGBA8 ...) would move
-    /// other bits than GL's.
-    pub(crate) fn raw_image(&self, name: u32) -> Result<&Texture> {
-        let img = self
-            .image
-            .as_ref()
-            .ok_or_else(|| Error::invalid_value(format!("renderbuffer {name} has no storage")))?;
-        match self.requested {
-            Some(f) if f == img.format() => Ok(img),
-            f => Err(Error::not_supported(format!(
-                "copy_image_sub_data of renderbuffer {name}: its {} is stored as {}",
-                f.map_or("format", |f| f.name()),
-                img.format().name()
-            ))),
-        }
-    }
-}
-
 /// The texture format holding a renderbuffer storage's values exactly (depth formats
 /// keep a stencil, as the rasterizer's depth buffers do).
 fn image_format(storage: Storage) -> Format {
@@ -197,66 +139,6 @@ fn new_image(storage: Storage, w: u32, h: u32, samples: u32) -> Result<Texture> 
             .map_err(from_tex)?;
     }
     Ok(img)
-}
-
-/// One image of a texture attached to a framebuffer: `layer` is the physical slice (array
-/// layer, 3D slice, cube face, cube-array layer-face); a layered attachment covers every
-/// slice of the level.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct TexImage {
-    pub id: u32,
-    pub level: u32,
-    pub layer: u32,
-    pub layered: bool,
-}
-
-/// What an attachment point holds.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Attachment {
-    Renderbuffer(u32),
-    Texture(TexImage),
-}
-
-/// A framebuffer object.
-#[derive(Debug, Default)]
-pub(crate) struct Fbo {
-    pub(crate) color: [Option<Attachment>; MAX_COLOR_ATTACHMENTS],
-    pub(crate) depth: Option<Attachment>,
-    pub(crate) stencil: Option<Attachment>,
-    /// The storage draws render into, and the layout it was built for.
-    pub(crate) fb: Option<Framebuffer>,
-    pub(crate) layout: Option<Layout>,
-    pub(crate) buffers: Buffers,
-    /// The layer of layered attachments a draw is rendering (drawn one at a time).
-    pub(crate) render_layer: u32,
-    /// Renderbuffer id → the version of its contents `fb` holds.
-    pub(crate) loaded: HashMap<u32, u64>,
-    /// (texture image, layer) → the texture `fb` holds that image of. A change to the
-    /// texture moves it out of this allocation (`Arc::make_mut` with only weak
-    /// references left moves the value instead of copying its texels; the weak
-    /// reference keeps the address from being reused), so an unchanged pointer means an
-    /// unchanged image and the load is skipped.
-    pub(crate) loaded_textures: HashMap<(TexImage, u32), Weak<Texture>>,
-    /// Why `fb` could not be built for a complete layout (past the memory budget, or
-    /// the allocation failed): draws, clears and reads report it.
-    pub(crate) storage_error: Option<String>,
-}
-
-impl Fbo {
-    fn holds(&self, a: Attachment) -> bool {
-        self.color.contains(&Some(a)) || self.depth == Some(a) || self.stencil == Some(a)
-    }
-
-    /// Texture images attached anywhere.
-    pub(crate) fn textures(&self) -> impl Iterator<Item = TexImage> + '_ {
-        self.color
-            .iter()
-            .chain([&self.depth, &self.stencil])
-            .filter_map(|a| match a {
-                Some(Attachment::Texture(t)) => Some(*t),
-                _ => None,
-            })
-    }
 }
 
 /// Framebuffer/renderbuffer objects and bindings.

@@ -56,6 +56,7 @@ pub mod images;
 
 // Chapter 9: framebuffer objects.
 pub mod fbo;
+mod fbo_state;
 
 mod render_texture;
 

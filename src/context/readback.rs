@@ -6,7 +6,7 @@
 //! R32UI one its integers; only fixed-point buffers hold values in [0, 1]. RGBA8 reads of
 //! RGBA8 buffers copy stored bytes (no float round trip) on the rasterizer's threads.
 
-use super::fbo::Attachment;
+use super::fbo_state::Attachment;
 use super::framebuffer::from_raster;
 use super::gl_enum::{pixel_format, pixel_type};
 use super::Context;

@@ -11,7 +11,7 @@
 //! loop, GL 4.6 section 9.3.1: undefined results, no error), a draw samples the texture as
 //! it was before the draw began.
 
-use super::fbo::{Attachment, Fbo, Renderbuffer, Storage, TexImage};
+use super::fbo_state::{Attachment, Fbo, Renderbuffer, Storage, TexImage, MAX_COLOR_ATTACHMENTS};
 use super::textures::{from_tex, Textures};
 use super::Context;
 use crate::error::{Error, Result};
@@ -602,7 +602,7 @@ impl Context {
             })?;
         let n = gl::COLOR_ATTACHMENT0;
         let a = match attachment {
-            a if (n..n + super::fbo::MAX_COLOR_ATTACHMENTS as u32).contains(&a) => {
+            a if (n..n + MAX_COLOR_ATTACHMENTS as u32).contains(&a) => {
                 fbo.color.get((a - n) as usize).copied().flatten()
             }
             gl::DEPTH_ATTACHMENT => fbo.depth,
