@@ -49,10 +49,35 @@ fn env() -> TestEnv {
     }
 }
 
-/// Run `p` both ways on the same inputs with lane mask `active`.
+/// Vertex copies of every input in [`both`]: the largest patch (32 control points), so
+/// adjacency primitives (6) and patches fit the kernels. With fewer copies than a
+/// program reads, its kernel does not fit and the run goes to the interpreter.
+const VERTICES: usize = 32;
+
+/// Run `p` both ways on the same inputs with lane mask `active`; the native run must
+/// have gone through machine code (else the test compared the interpreter with itself).
 fn both(p: &Arc<Program>, active: u32, params: &[[u32; 4]], budget: u64) -> (Ran, Ran) {
-    let mut st = LaneState::with_vertices(p, MAX_LANES, 3);
-    for v in 0..3 {
+    let (a, b, native) = both_counted(p, active, params, budget);
+    assert_eq!(native, 1, "the native run fell back to the interpreter");
+    (a, b)
+}
+
+/// The batches the calling thread ran as machine code during `f`.
+fn counting_native<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = glemu_programs::compile::native_batches();
+    let r = f();
+    (r, glemu_programs::compile::native_batches() - before)
+}
+
+/// [`both`], with how many batches the native run ran as machine code (0 or 1).
+fn both_counted(
+    p: &Arc<Program>,
+    active: u32,
+    params: &[[u32; 4]],
+    budget: u64,
+) -> (Ran, Ran, u64) {
+    let mut st = LaneState::with_vertices(p, MAX_LANES, VERTICES);
+    for v in 0..VERTICES {
         for s in 0..p.inputs.len() {
             if let Some(r) = st.input_vertex_mut(v, s) {
                 for (c, comp) in r.iter_mut().enumerate() {
@@ -77,7 +102,9 @@ fn both(p: &Arc<Program>, active: u32, params: &[[u32; 4]], budget: u64) -> (Ran
             env: e,
         }
     };
-    (run(Backend::Interpreter), run(Backend::NativeAllRegisters))
+    let a = run(Backend::Interpreter);
+    let (b, native) = counting_native(|| run(Backend::NativeAllRegisters));
+    (a, b, native)
 }
 
 /// Masks every program runs with: all lanes (the "full" kernel), whole quads, and
@@ -86,7 +113,16 @@ const MASKS: [u32; 3] = [0xffff, 0x0ff0, 0b1011_0110_0010_1101];
 
 #[test]
 fn reftest_programs_native_equals_interpreter() {
-    compare_all(reftest_paths(), 100);
+    // Per-lane loop counts (`REP a.x` on a varying register): the kernel stops with a
+    // rerun by the interpreter, on every mask (`compile/lower/flow.rs`).
+    compare_all(
+        reftest_paths(),
+        100,
+        &[
+            "flow_rep_brk.shader_test",
+            "flow_rep_cont_nested.shader_test",
+        ],
+    );
 }
 
 #[test]
@@ -94,15 +130,19 @@ fn corpus_native_equals_interpreter() {
     if let Some(paths) =
         corpus_paths("programs/tests/exec_native.rs corpus_native_equals_interpreter")
     {
-        compare_all(paths, 200);
+        compare_all(paths, 200, &[]);
     }
 }
 
 /// Every program that assembles in `paths` (at least `min` of them), both ways, with
-/// each of [`MASKS`]; prints how many compiled and why the others fall back.
-fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
+/// each of [`MASKS`]; prints how many compiled and why the others fall back. Every run
+/// of a program that compiles must run as machine code, except in the files named in
+/// `reruns` (each of which must have such a run).
+fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
     let (mut ran, mut native) = (0, 0);
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    // Runs of compiled programs that still went to the interpreter: none may.
+    let mut interpreted = Vec::new();
     for path in paths {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -117,6 +157,7 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
                 .with_backend(Backend::Native)
                 .native_status()
                 .expect("native backend");
+            let compiled = status.is_ok();
             let reads_patch = p.inputs.iter().any(|i| {
                 matches!(
                     i.binding,
@@ -142,15 +183,40 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize) {
             }
             let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
             for mask in MASKS {
-                let (a, b) = both(&p, mask, &prm, 100_000);
+                let (a, b, batches) = both_counted(&p, mask, &prm, 100_000);
                 let what = format!("({}, mask {mask:#06x})\n{prog}", path.display());
                 assert_same(&p, &a, &b, &what);
+                if compiled && batches == 0 {
+                    let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
+                    interpreted.push((file.unwrap_or_default(), what));
+                }
             }
         }
     }
     println!("{ran} programs, {native} compiled; fallbacks:");
     for (r, n) in &reasons {
         println!("  {n:5}  {r}");
+    }
+    println!(
+        "{} runs of compiled programs went to the interpreter (expected in {reruns:?})",
+        interpreted.len()
+    );
+    let unexpected: Vec<&str> = interpreted
+        .iter()
+        .filter(|(file, _)| !reruns.contains(&file.as_str()))
+        .map(|(_, what)| what.as_str())
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "{} runs of programs that compile went to the interpreter:\n{}",
+        unexpected.len(),
+        unexpected.join("\n---\n")
+    );
+    for file in reruns {
+        assert!(
+            interpreted.iter().any(|(f, _)| f == file),
+            "{file} no longer reruns in the interpreter: take it off the list"
+        );
     }
     assert!(ran >= min, "only {ran} programs found");
 }
@@ -165,6 +231,7 @@ fn patch_both(
 ) -> Vec<(
     Vec<LaneState>,
     Result<ExecStats, glemu_programs::exec::ExecError>,
+    u64,
 )> {
     let batches = invocations.div_ceil(MAX_LANES).max(1);
     let mut st = LaneState::with_vertices(p, MAX_LANES, invocations.max(3));
@@ -186,15 +253,18 @@ fn patch_both(
                 .with_budget(budget)
                 .with_backend(backend);
             let mut states = vec![st.clone(); batches];
-            let r = ex.run_patch(&mut states, invocations, params, &mut env());
-            (states, r)
+            let (r, native) =
+                counting_native(|| ex.run_patch(&mut states, invocations, params, &mut env()));
+            (states, r, native)
         })
         .collect()
 }
 
-/// `patch_both`, compared: errors, counters and every batch's registers.
-fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], what: &str) {
+/// `patch_both`, compared: errors, counters and every batch's registers. Gives how many
+/// batches the native run ran as machine code.
+fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], what: &str) -> u64 {
     let runs = patch_both(p, invocations, params, 100_000);
+    assert_eq!(runs[0].2, 0, "the interpreter ran machine code");
     let (a, b) = (&runs[0], &runs[1]);
     match (&a.1, &b.1) {
         (Ok(x), Ok(y)) => assert_eq!(
@@ -217,6 +287,26 @@ fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], 
         };
         assert_same(p, &ra, &rb, &format!("{invocations} invocations {what}"));
     }
+    b.2
+}
+
+/// Whether `run_patch` of `invocations` may run `p` as machine code: one batch whose
+/// invocations read no other invocation's results and no LONG results (see
+/// `Executor::run_patch`), of a program that compiles.
+fn patch_compiles(p: &Arc<Program>, invocations: usize) -> bool {
+    let reads_patch = p.inputs.iter().any(|i| {
+        matches!(
+            i.binding,
+            InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
+        )
+    });
+    let status = Executor::new(p.clone())
+        .with_backend(Backend::Native)
+        .native_status();
+    (1..=MAX_LANES).contains(&invocations)
+        && !reads_patch
+        && !p.outputs.iter().any(|o| o.info.long)
+        && status == Some(Ok(()))
 }
 
 /// Tessellation control programs of the reftests and the corpus through `run_patch`,
@@ -225,7 +315,7 @@ fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], 
 fn control_patches_native_equal_interpreter() {
     let mut paths = reftest_paths();
     paths.extend(corpus_paths("programs/tests/exec_native.rs control_patches").unwrap_or_default());
-    let mut n = 0;
+    let (mut n, mut compiled) = (0, 0);
     for path in paths {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -242,16 +332,19 @@ fn control_patches_native_equal_interpreter() {
             let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
             let out = p.decls.vertices_out.map_or(4, |v| v as usize);
             for invocations in [out, 1, 16, 20] {
-                assert_patch_same(
-                    &p,
-                    invocations,
-                    &prm,
-                    &format!("({})\n{prog}", path.display()),
-                );
+                let what = format!("({}, {invocations} invocations)\n{prog}", path.display());
+                let native = assert_patch_same(&p, invocations, &prm, &what);
+                let want = patch_compiles(&p, invocations);
+                assert_eq!(native, u64::from(want), "machine code ran? {what}");
+                compiled += native;
             }
         }
     }
-    println!("{n} tessellation control programs");
+    println!("{n} tessellation control programs, {compiled} patches run as machine code");
+    assert!(
+        compiled >= 10,
+        "only {compiled} patches ran as machine code"
+    );
     assert!(n >= 10, "only {n} tessellation control programs found");
 }
 
@@ -267,28 +360,39 @@ fn control_patch_results_published_as_interpreted() {
         "TEMP t;\nINT TEMP i;\nMOV t, 0;\nMOV.S i.x, primitive.invocation.x;\nREP.S i.x;\nADD t.y, t.y, 1;\nMOV result.patch.tessouter[1].y, t.y;\nENDREP;\nMOV result.attrib[1], t;",
         "TEMP t;\nMOV t, primitive.invocation;\nMOV result.patch.attrib[2].xz, t;\nSIN result.patch.attrib[2].y, t.x;",
     ];
-    for body in bodies {
+    for (n, body) in bodies.into_iter().enumerate() {
         let text = format!("!!NVtcp5.0\nVERTICES_OUT 4;\n{body}\nEND\n");
         let p = assemble(&text, Stage::TessControl);
         let prm = params(&p, &[]);
         for invocations in [1, 3, 4, 7, 16, 17, 32] {
-            assert_patch_same(&p, invocations, &prm, &text);
+            let native = assert_patch_same(&p, invocations, &prm, &text);
+            // Past one batch the invocations run in lock-step in the interpreter. The
+            // fourth body's loop count is the invocation number, so lanes entering it
+            // with different counts make the kernel hand the batch to the interpreter
+            // (it does at 16 invocations): that body is compared, its path not checked.
+            if n != 3 || invocations > MAX_LANES {
+                let want = invocations <= MAX_LANES;
+                assert_eq!(native, u64::from(want), "{invocations} invocations\n{text}");
+            }
         }
     }
 }
 
-/// Runs cut short by the parameter list or the budget go to the interpreter and report
-/// exactly what it reports.
+/// Runs with a short parameter list go to the interpreter, and runs cut short by the
+/// budget stop in the kernel; both report exactly what the interpreter reports.
 #[test]
 fn short_params_and_budget_fall_back() {
     let p = assemble(
         "!!ARBfp1.0\nPARAM k = program.env[3];\nTEMP t;\nMUL t, fragment.color, k;\nMUL result.color, t, k;\nEND",
         Stage::Fragment,
     );
-    let (a, b) = both(&p, 0xffff, &[], 100);
+    let (a, b, native) = both_counted(&p, 0xffff, &[], 100);
+    assert_eq!(native, 0, "short parameters run in the interpreter");
     assert_eq!(a.stats.as_ref().map(|s| s.oob_reads), Ok(32));
     assert_same(&p, &a, &b, "short params");
-    let (a, b) = both(&p, 0xffff, &params(&p, &[]), 0);
+    let (a, b, native) = both_counted(&p, 0xffff, &params(&p, &[]), 0);
+    // The budget stops the kernel itself, which reports the interpreter's error.
+    assert_eq!(native, 1, "the budget error comes from the kernel");
     assert!(a.stats.is_err());
     assert_same(&p, &a, &b, "budget");
 }
@@ -345,16 +449,26 @@ fn writes_after_blocks_that_keep_every_lane() {
         // A loop count from a parameter, nested IFs, an IF without ELSE, a loop that runs
         // no iteration.
         "!!NVfp5.0\nPARAM n = program.local[0];\nTEMP t, u;\nMOV t, fragment.color;\nREP n.x;\nSGT.CC u, t, 0.3;\nIF GT.x;\nIF GT.y;\nADD t.y, t.y, 0.125;\nENDIF;\nMUL t.x, t.x, 0.5;\nENDIF;\nADD t.z, t.z, t.x;\nENDREP;\nREP 0;\nMOV t, 7;\nENDREP;\nMOV result.color, t;\nEND",
-        // A count that differs per lane.
+        // A count that differs per lane: the kernel stops and the interpreter reruns the
+        // batch where the entering lanes' counts differ (the last text, see below).
         "!!NVfp5.0\nTEMP t, u;\nMOV t, fragment.color;\nFLR u.x, |t.x|;\nREP u.x;\nADD t.y, t.y, 1;\nENDREP;\nMOV result.color, t;\nEND",
     ];
-    for text in texts {
+    for (n, text) in texts.into_iter().enumerate() {
         let p = assemble(text, Stage::Fragment);
         let ex = Executor::new(p.clone()).with_backend(Backend::Native);
         assert_eq!(ex.native_status(), Some(Ok(())), "{text}");
         let prm = params(&p, &[[3.0, 1.0, 2.0, 0.25]; 4]);
         for mask in MASKS {
-            let (a, b) = both(&p, mask, &prm, 100_000);
+            let (a, b, native) = both_counted(&p, mask, &prm, 100_000);
+            let reruns = n == texts.len() - 1;
+            // The lanes of 0x0ff0 that enter the loop share one count (only lane 11's
+            // |t.x| floors above 0), so that run stays in the kernel.
+            let kernel = !reruns || mask == 0x0ff0;
+            assert_eq!(
+                native,
+                u64::from(kernel),
+                "mask {mask:#06x}, machine code? {text}"
+            );
             assert_same(&p, &a, &b, &format!("mask {mask:#06x}\n{text}"));
             let (s, i) = (
                 b.stats.expect("native run"),
@@ -671,13 +785,15 @@ proptest! {
             Ran { state, stats, env: e }
         };
         let a = run(Backend::Interpreter);
-        let b = run(Backend::NativeAllRegisters);
+        let (b, native) = counting_native(|| run(Backend::NativeAllRegisters));
         assert_same(&p, &a, &b, &text);
+        // No mask, no run: the kernel is not called.
+        prop_assert_eq!(native, u64::from(mask != 0), "fell back to the interpreter\n{}", text);
     }
 }
 
 /// A random program's run both ways on inputs from `vals`: registers, errors and
-/// counters must agree.
+/// counters must agree. Gives how many batches the native run ran as machine code.
 fn random_run(
     p: &Arc<Program>,
     vals: &[u32],
@@ -685,7 +801,7 @@ fn random_run(
     prm: &[[u32; 4]],
     budget: u64,
     text: &str,
-) -> Result<(), TestCaseError> {
+) -> Result<u64, TestCaseError> {
     let mut st = LaneState::new(p, MAX_LANES);
     for l in 0..MAX_LANES {
         st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 0, i)));
@@ -705,7 +821,7 @@ fn random_run(
         }
     };
     let a = run(Backend::Interpreter);
-    let b = run(Backend::NativeAllRegisters);
+    let (b, native) = counting_native(|| run(Backend::NativeAllRegisters));
     assert_same(p, &a, &b, text);
     if let (Ok(x), Ok(y)) = (&a.stats, &b.stats) {
         prop_assert_eq!(
@@ -715,7 +831,14 @@ fn random_run(
             text
         );
     }
-    Ok(())
+    Ok(native)
+}
+
+/// Whether a compiled random flow program may stop its kernel with a rerun by the
+/// interpreter: per-lane loop counts (REP on a register) and CONT split the lanes of an
+/// iteration (`compile/lower/flow.rs`). Every other batch must run as machine code.
+fn may_rerun(text: &str) -> bool {
+    text.contains("REP.S I") || text.contains("REP R") || text.contains("CONT")
 }
 
 proptest! {
@@ -739,14 +862,19 @@ proptest! {
             Err(e) => panic!("generator made an invalid program: {}\n{text}", e.render(&text)),
         };
         let ex = Executor::new(p.clone()).with_backend(Backend::Native);
-        match ex.native_status() {
-            Some(Ok(())) => {}
-            Some(Err(f)) if env && f.reason.contains("environment") => {}
+        let compiled = match ex.native_status() {
+            Some(Ok(())) => true,
+            Some(Err(f)) if env && f.reason.contains("environment") => false,
             // Subroutines calling each other from several sites: 2^32 copies inline.
-            Some(Err(f)) if f.reason.contains("too deep to inline") => {}
-            other => prop_assert!(false, "{:?}\n{}", other, text),
+            Some(Err(f)) if f.reason.contains("too deep to inline") => false,
+            other => { prop_assert!(false, "{:?}\n{}", other, text); false }
+        };
+        let native = random_run(&p, &vals, mask, &params(&p, &[]), budget, &text)?;
+        if !compiled || mask == 0 {
+            prop_assert_eq!(native, 0, "{}", text);
+        } else if !may_rerun(&text) {
+            prop_assert_eq!(native, 1, "fell back to the interpreter\n{}", text);
         }
-        random_run(&p, &vals, mask, &params(&p, &[]), budget, &text)?;
     }
 }
 
@@ -843,7 +971,9 @@ proptest! {
         };
         let ex = Executor::new(p.clone()).with_backend(Backend::Native);
         prop_assert_eq!(ex.native_status(), Some(Ok(())), "{}", text);
-        random_run(&p, &vals, mask, &params(&p, &[[0.0, 4.5, 0.0, 0.0]]), budget, &text)?;
+        let prm = params(&p, &[[0.0, 4.5, 0.0, 0.0]]);
+        let native = random_run(&p, &vals, mask, &prm, budget, &text)?;
+        prop_assert_eq!(native, u64::from(mask != 0), "fell back to the interpreter\n{}", text);
     }
 }
 
@@ -932,11 +1062,14 @@ proptest! {
         let mut e1 = env_of();
         let mut want = Vec::new();
         let mut want_err = None;
+        // Batches with lanes up to the first error: the kernels must run all of them.
+        let mut batches = 0;
         for i in 0..masks.len() {
             let m = fill(i, &mut st);
             if m == 0 {
                 continue;
             }
+            batches += 1;
             match ex.run(&mut st, m, &prm, &mut e1) {
                 Ok(_) => want.extend(outputs(&st)),
                 Err(e) => {
@@ -950,9 +1083,16 @@ proptest! {
             let mut st = LaneState::new(&p, MAX_LANES);
             let mut e2 = env_of();
             let mut got = Vec::new();
-            let r = ex.run_each(&mut st, &prm, &mut e2, masks.len(), fill, |_, st| {
-                got.extend(outputs(st))
+            let (r, native) = counting_native(|| {
+                ex.run_each(&mut st, &prm, &mut e2, masks.len(), fill, |_, st| {
+                    got.extend(outputs(st))
+                })
             });
+            if backend == Backend::Interpreter || ex.native_status() != Some(Ok(())) {
+                prop_assert_eq!(native, 0, "{:?} {}", backend, text);
+            } else if !may_rerun(&text) {
+                prop_assert_eq!(native, batches, "fell back to the interpreter\n{}", text);
+            }
             prop_assert_eq!(&got, &want, "{:?} {}", backend, text);
             prop_assert_eq!(r.err(), want_err.clone(), "{:?} {}", backend, text);
             prop_assert_eq!(&e2, &e1, "{:?} {}", backend, text);

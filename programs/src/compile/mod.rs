@@ -35,6 +35,24 @@ use cranelift_module::{default_libcall_names, Linkage, Module};
 use lower::{Needs, Variant};
 use std::sync::OnceLock;
 
+thread_local! {
+    /// Batches this thread ran as machine code: see [`native_batches`].
+    static NATIVE_BATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many batches the calling thread has run as machine code so far (kernel calls that
+/// ended in results or an error, not in a fall back to the interpreter). Differential tests
+/// read it before and after a native run, so a run that silently fell back to the
+/// interpreter (and so compared the interpreter with itself) fails them. Per thread, so
+/// the count costs one unshared increment per batch and parallel tests do not mix.
+pub fn native_batches() -> u64 {
+    NATIVE_BATCHES.with(|c| c.get())
+}
+
+fn count_native_batch() {
+    NATIVE_BATCHES.with(|c| c.set(c.get() + 1));
+}
+
 /// One compiled variant of a program.
 #[derive(Debug)]
 pub(crate) struct Kernel {
@@ -258,6 +276,9 @@ impl Kernels {
         if let Some(Ok(_)) = result {
             state.kill = kill;
         }
+        if result.is_some() {
+            count_native_batch();
+        }
         result
     }
 
@@ -296,6 +317,7 @@ impl Kernels {
                 let status = r.call(&kernel.code, active);
                 let frame = &mut *r.frame;
                 if status == frame::DONE {
+                    count_native_batch();
                     // The counters are not read: loading the two the kernel has just
                     // stored cost a store-forwarding stall per batch (a third of a
                     // one-instruction program's scene).
@@ -306,7 +328,10 @@ impl Kernels {
                     continue;
                 }
                 match outcome(prog, budget, status, frame) {
-                    (Some(Err(e)), _) => return Each::Failed(e),
+                    (Some(Err(e)), _) => {
+                        count_native_batch();
+                        return Each::Failed(e);
+                    }
                     // The interpreter runs the batch again: its counters are the rerun's.
                     _ => return Each::Interpret { at: i, active },
                 }
