@@ -5,6 +5,8 @@
 //! ([`window::run`]) and the headless renderer ([`headless::render`]) drive the same
 //! code, so the tests (which use the headless path) check what the window shows.
 
+#![warn(missing_docs)]
+
 pub mod args;
 pub mod demo;
 pub mod emulator;
