@@ -16,12 +16,34 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn tmp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("glemu-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
+/// A file in a directory of its own, removed when the test ends, passed or failed (a
+/// directory per process was left behind by every run).
+struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+fn tmp(name: &str, text: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix("glemu-cli-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    Scratch { _dir: dir, path }
 }
 
 #[test]
@@ -229,9 +251,12 @@ fn info_lists_dialects_extensions_and_samples() {
 
 #[test]
 fn no_arguments_renders_the_default_scene() {
-    let dir = std::env::temp_dir().join(format!("glemu-cli-default-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let o = glemu().current_dir(&dir).output().unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("glemu-cli-default-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
+    let o = glemu().current_dir(dir).output().unwrap();
     assert_eq!(
         o.status.code(),
         Some(0),

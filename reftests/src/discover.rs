@@ -140,11 +140,12 @@ pub fn all_scenes(roots: &Roots) -> io::Result<Vec<SceneEntry>> {
 mod tests {
     use super::*;
 
-    fn tmpdir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("glemu-reftests-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        fs::create_dir_all(&d).expect("temp dir");
-        d
+    /// An empty directory, removed when the test ends (passed or failed).
+    fn tmpdir(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("glemu-reftests-{name}-"))
+            .tempdir()
+            .expect("temp dir")
     }
 
     fn touch(p: &Path) {
@@ -154,12 +155,13 @@ mod tests {
 
     #[test]
     fn suite_skips_twins_and_groups_by_folder() {
-        let d = tmpdir("suite");
+        let t = tmpdir("suite");
+        let d = t.path();
         touch(&d.join("raster/a.shader_test"));
         touch(&d.join("raster/a.glsl.shader_test"));
         touch(&d.join("raster/a.png"));
         touch(&d.join("msaa/b.shader_test"));
-        let s = suite_scenes(&d).expect("walk");
+        let s = suite_scenes(d).expect("walk");
         let ids: Vec<_> = s
             .iter()
             .map(|e| (e.id.as_str(), e.group.as_str()))
@@ -169,24 +171,27 @@ mod tests {
 
     #[test]
     fn piglit_and_shared_names() {
-        let d = tmpdir("piglit");
+        let t = tmpdir("piglit");
+        let d = t.path();
         touch(&d.join("spec/arb_fp/sub/x.shader_test"));
         touch(&d.join("shaders/generic/nv-add.vpfp"));
-        let p = piglit_scenes(&d).expect("walk");
+        let p = piglit_scenes(d).expect("walk");
         assert_eq!(p[0].id, "piglit/arb_fp/sub/x");
         assert_eq!(p[0].group, "piglit/arb_fp");
         assert_eq!(p[1].id, "piglit/generic/nv-add.vpfp");
-        let s = tmpdir("shared");
+        let ts = tmpdir("shared");
+        let s = ts.path();
         touch(&s.join("ldc.nv.shader_test"));
         touch(&s.join("ldc.glsl.shader_test"));
-        let sh = shared_scenes(&s).expect("walk");
+        let sh = shared_scenes(s).expect("walk");
         assert_eq!(sh.len(), 1);
         assert_eq!(sh[0].id, "shared/ldc");
     }
 
     #[test]
     fn missing_directories_are_empty() {
-        let d = tmpdir("missing").join("nope");
+        let t = tmpdir("missing");
+        let d = t.path().join("nope");
         assert!(suite_scenes(&d).expect("walk").is_empty());
         assert!(piglit_scenes(&d).expect("walk").is_empty());
     }

@@ -131,7 +131,11 @@ mod tests {
     #[test]
     fn png_round_trip() {
         let a = img(&[[1, 2, 3, 4], [5, 6, 7, 8]], 1);
-        let p = std::env::temp_dir().join(format!("glemu-reftests-{}-rt.png", std::process::id()));
+        let dir = tempfile::Builder::new()
+            .prefix("glemu-reftests-")
+            .tempdir()
+            .expect("temp dir");
+        let p = dir.path().join("rt.png");
         a.save_png(&p).expect("save");
         assert_eq!(Rgba8::load_png(&p).expect("load"), a);
     }

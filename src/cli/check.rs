@@ -146,9 +146,11 @@ mod tests {
 
     #[test]
     fn scene_sections_are_checked_at_scene_lines() {
-        let dir = std::env::temp_dir().join(format!("glemu-check-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("two.shader_test");
+        let dir = tempfile::Builder::new()
+            .prefix("glemu-check-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("two.shader_test");
         // Line 6 has the bad operand of the second program; the first is fine.
         std::fs::write(
             &path,
