@@ -122,17 +122,9 @@ fn depth_rows<const W: usize>(
     stride: usize,
     pass: &mut [[u32; W]; 8],
 ) {
-    use CompareFunc as F;
-    match func {
-        F::Never => *pass = [[0; W]; 8],
-        F::Less => rows(z, live, d, stride, pass, write, |a, b| a < b),
-        F::Equal => rows(z, live, d, stride, pass, write, |a, b| a == b),
-        F::LessEqual => rows(z, live, d, stride, pass, write, |a, b| a <= b),
-        F::Greater => rows(z, live, d, stride, pass, write, |a, b| a > b),
-        F::NotEqual => rows(z, live, d, stride, pass, write, |a, b| a != b),
-        F::GreaterEqual => rows(z, live, d, stride, pass, write, |a, b| a >= b),
-        F::Always => rows(z, live, d, stride, pass, write, |_, _| true),
-    }
+    crate::state::per_compare!(func, never => *pass = [[0; W]; 8], |cmp| {
+        rows(z, live, d, stride, pass, write, cmp)
+    })
 }
 
 #[inline(always)]

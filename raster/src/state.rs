@@ -48,6 +48,47 @@ impl CompareFunc {
     }
 }
 
+/// `$call` with `$cmp` bound to [`CompareFunc::test`]'s comparison of `$func` on u32 words
+/// as a closure of its own per function (so each call site's per-sample loop is
+/// specialised, with no branch on the state); `$never` for GL_NEVER instead.
+macro_rules! per_compare {
+    ($func:expr, never => $never:expr, |$cmp:ident| $call:expr) => {{
+        use $crate::state::CompareFunc as F;
+        match $func {
+            F::Never => $never,
+            F::Less => {
+                let $cmp = |a: u32, b: u32| a < b;
+                $call
+            }
+            F::Equal => {
+                let $cmp = |a: u32, b: u32| a == b;
+                $call
+            }
+            F::LessEqual => {
+                let $cmp = |a: u32, b: u32| a <= b;
+                $call
+            }
+            F::Greater => {
+                let $cmp = |a: u32, b: u32| a > b;
+                $call
+            }
+            F::NotEqual => {
+                let $cmp = |a: u32, b: u32| a != b;
+                $call
+            }
+            F::GreaterEqual => {
+                let $cmp = |a: u32, b: u32| a >= b;
+                $call
+            }
+            F::Always => {
+                let $cmp = |_: u32, _: u32| true;
+                $call
+            }
+        }
+    }};
+}
+pub(crate) use per_compare;
+
 /// Stencil update operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StencilOp {

@@ -683,18 +683,10 @@ fn depth_only_lanes<S>(
     cov: &mut [u32; LANES],
     z_override: Option<&[f32; LANES]>,
 ) {
-    use crate::state::CompareFunc as F;
     let f = ctx.state.depth_stencil.depth_func;
-    match f {
-        F::Never => *cov = [0; LANES],
-        F::Less => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a < b),
-        F::Equal => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a == b),
-        F::LessEqual => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a <= b),
-        F::Greater => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a > b),
-        F::NotEqual => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a != b),
-        F::GreaterEqual => depth_loop(ctx, prims, mem, lanes, cov, z_override, |a, b| a >= b),
-        F::Always => depth_loop(ctx, prims, mem, lanes, cov, z_override, |_, _| true),
-    }
+    crate::state::per_compare!(f, never => *cov = [0; LANES], |cmp| {
+        depth_loop(ctx, prims, mem, lanes, cov, z_override, cmp)
+    })
 }
 
 #[inline(always)]
