@@ -17,7 +17,8 @@ use glemu_programs::exec::{
     MemRegion, TexCall, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{
-    FogMode, InputBinding, Opcode, OutputBinding, Stage, ThreadMaskKind, VarType, VaryingSlot,
+    FogMode, InputBinding, OpClass, Opcode, OutputBinding, Stage, ThreadMaskKind, VarType,
+    VaryingSlot,
 };
 use glemu_raster::{
     FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderError,
@@ -317,7 +318,7 @@ impl<'a> ProgramShader<'a> {
             .program
             .instructions
             .iter()
-            .any(|i| matches!(i.op, Opcode::Ipac | Opcode::Ipas | Opcode::Ipao));
+            .any(|i| i.op.class() == OpClass::Interpolate);
         ProgramShader {
             fp,
             plan,
