@@ -164,12 +164,23 @@ fn rows<const W: usize, C: Fn(u32, u32) -> bool>(
 multiversion! {
     /// Coverage after the shader: `cov` where the lane's bit in `kill` is clear.
     pub(crate) fn unkilled(cov: &[u32; LANES], kill: u32) -> [u32; LANES] {
-        let mut out = [0u32; LANES];
-        for lane in 0..LANES {
-            out[lane] = if (kill >> lane) & 1 != 0 { 0 } else { cov[lane] };
-        }
-        out
+        unkilled_lanes(cov, kill)
     }
+}
+
+/// [`unkilled`] inlined into the caller's own code (the strip sink, where a dispatched
+/// kernel's wide loads would wait on the baseline stores just before).
+#[inline(always)]
+pub(crate) fn unkilled_lanes(cov: &[u32; LANES], kill: u32) -> [u32; LANES] {
+    let mut out = [0u32; LANES];
+    for lane in 0..LANES {
+        out[lane] = if (kill >> lane) & 1 != 0 {
+            0
+        } else {
+            cov[lane]
+        };
+    }
+    out
 }
 
 multiversion! {

@@ -525,10 +525,7 @@ fn shade_strips<S: FragmentShader>(
     let mut passed = 0;
     let mut sink = |k: usize, kill: u32, colors: &StripColors<'_>| {
         let r = rows[k];
-        let mut final_cov = covs[r];
-        for (lane, c) in final_cov.iter_mut().enumerate() {
-            *c &= ((kill >> lane) & 1).wrapping_sub(1);
-        }
+        let final_cov = block::unkilled_lanes(&covs[r], kill);
         // One sample per pixel: a lane's coverage is 0 or 1.
         let p = match ns {
             1 => u64::from((lives[r] & !kill).count_ones()),
