@@ -116,7 +116,8 @@ pub(crate) fn clamp_colour(bits: u32) -> u32 {
 /// [`clamp_colour`]). Returns the vertex rows it looked at.
 pub(crate) fn clamp_colors(verts: &mut Vertices) -> u64 {
     let colour_slots = colour_slots(&verts.slots);
-    if colour_slots.is_empty() || verts.slots.is_empty() {
+    // Also covers a layout of no slots (a zero stride).
+    if colour_slots.is_empty() {
         return 0;
     }
     let stride = verts.slots.len();
