@@ -14,7 +14,7 @@ use crate::texture::{Level, Target, Texels, Texture};
 
 pub(crate) const MAX_LEVELS: usize = 17;
 
-pub(crate) const ONE: u32 = 0x3f80_0000;
+pub(crate) use crate::format::ONE_F as ONE;
 
 /// Level `l` in the form the filters use (sizes as int and float); a missing level reads
 /// as empty, so every texel of it is the border.

@@ -272,7 +272,8 @@ plain! {
     LUMINANCE32F = L F32; ALPHA32F = A F32; INTENSITY32F = I F32; LUMINANCE_ALPHA32F = La F32;
 }
 
-const ONE_F: u32 = 0x3f80_0000;
+/// 1.0f32's bits: the alpha (or 1) of texels that store none.
+pub(crate) const ONE_F: u32 = 0x3f80_0000;
 
 /// (name without `GL_`, GL enum, format). Unsized names map to their 8-bit format.
 const TABLE: &[(&str, u32, Format)] = &[

@@ -14,7 +14,7 @@
 
 use crate::bc::decode_image_into;
 use crate::error::TexError;
-use crate::format::{Base, Format, UNORM8};
+use crate::format::{Base, Format, ONE_F, UNORM8};
 use std::borrow::Cow;
 
 /// Texture targets (the SHADOW forms are a sampling mode, see [`crate::TexOp`]).
@@ -171,13 +171,11 @@ impl Texels<'_> {
                 for (c, &b) in c.iter_mut().zip(b) {
                     *c = UNORM8[b as usize];
                 }
-                Some(base.expand(c, ONE))
+                Some(base.expand(c, ONE_F))
             }
         }
     }
 }
-
-const ONE: u32 = 0x3f80_0000;
 
 // Beside the levels it fills, not in `format`: compressed formats decode through `bc`,
 // which builds on `format`.
