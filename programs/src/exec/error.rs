@@ -1,5 +1,6 @@
 //! Run-time errors and counters.
 
+use crate::ir::Program;
 use crate::span::Span;
 use std::fmt;
 
@@ -72,6 +73,17 @@ pub struct ExecError {
 impl ExecError {
     pub(crate) fn new(inst: u32, span: Span, kind: ExecErrorKind) -> ExecError {
         ExecError { inst, span, kind }
+    }
+
+    /// An error at instruction `inst` of `prog`, with that instruction's span (the
+    /// default span when `inst` is past the end).
+    pub(crate) fn at(prog: &Program, inst: u32, kind: ExecErrorKind) -> ExecError {
+        let span = prog
+            .instructions
+            .get(inst as usize)
+            .map(|i| i.span)
+            .unwrap_or_default();
+        ExecError::new(inst, span, kind)
     }
 }
 

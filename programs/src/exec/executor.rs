@@ -490,24 +490,12 @@ impl Executor {
             None
         };
         if let Some(kind) = stop {
-            let span = prog
-                .instructions
-                .get(g.pc as usize)
-                .map(|i| i.span)
-                .unwrap_or_default();
-            return Err(ExecError::new(g.pc, span, kind));
+            return Err(ExecError::at(prog, g.pc, kind));
         }
         run.stats.instructions += 1;
         run.stats.lane_instructions += u64::from(g.mask.count_ones());
         let pc = g.pc;
-        let next = step(run, g).map_err(|kind| {
-            let span = prog
-                .instructions
-                .get(pc as usize)
-                .map(|i| i.span)
-                .unwrap_or_default();
-            ExecError::new(pc, span, kind)
-        })?;
+        let next = step(run, g).map_err(|kind| ExecError::at(prog, pc, kind))?;
         if let Next::Seq = next {
             g.pc = pc.saturating_add(1);
             // Falling through to an instruction label inside a subroutine returns.
@@ -535,15 +523,9 @@ impl Executor {
                     Stage::Fragment => ("Fragment", "FragmentHooks"),
                     _ => ("Geometry", "GeometryHooks"),
                 };
-                let span = self
-                    .program
-                    .instructions
-                    .get(at as usize)
-                    .map(|i| i.span)
-                    .unwrap_or_default();
-                Err(ExecError::new(
+                Err(ExecError::at(
+                    &self.program,
                     at,
-                    span,
                     ExecErrorKind::BadState(format!(
                         "{op:?} needs the environment's {hooks}: run it with exec::{wrapper}(env)"
                     )),
@@ -556,15 +538,9 @@ impl Executor {
     pub(crate) fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
         let p = &*self.program;
         if let Err(e) = &self.valid {
-            let inst = e.inst.unwrap_or(0);
-            let span = p
-                .instructions
-                .get(inst as usize)
-                .map(|i| i.span)
-                .unwrap_or_default();
-            return Err(ExecError::new(
-                inst,
-                span,
+            return Err(ExecError::at(
+                p,
+                e.inst.unwrap_or(0),
                 ExecErrorKind::Malformed(e.message.clone()),
             ));
         }
