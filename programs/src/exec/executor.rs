@@ -513,14 +513,13 @@ impl Executor {
         Ok(())
     }
 
-    /// Refuses a program that does not validate (everything the executor assumes of its
-    /// program) and a lane state built for another program.
     /// Refuses a run whose environment lacks the stage hooks the program calls.
     pub(crate) fn check_hooks<E: RunEnv + ?Sized>(&self, env: &E) -> Result<(), ExecError> {
         match self.needs_hooks {
             Some((stage, at, op)) if env.hooks() != Some(stage) => {
                 let (wrapper, hooks) = match stage {
                     Stage::Fragment => ("Fragment", "FragmentHooks"),
+                    Stage::Compute => ("Compute", "ComputeHooks"),
                     _ => ("Geometry", "GeometryHooks"),
                 };
                 Err(ExecError::at(
@@ -535,6 +534,8 @@ impl Executor {
         }
     }
 
+    /// Refuses a program that does not validate (everything the executor assumes of its
+    /// program) and a lane state built for another program.
     pub(crate) fn check_state(&self, st: &LaneState) -> Result<(), ExecError> {
         let p = &*self.program;
         if let Err(e) = &self.valid {

@@ -190,6 +190,27 @@ mod tests {
         mem.0
     }
 
+    #[test]
+    fn shared_memory_without_compute_hooks_is_refused_naming_them() {
+        let text =
+            "!!NVcp5.0\nGROUP_SIZE 1;\nSHARED_MEMORY 4;\nSHARED s[] = { program.sharedmem };\n\
+                    UINT TEMP r;\nLDS.U32 r, s[0];\nEND";
+        let p = Arc::new(assemble(text, None).unwrap_or_else(|e| panic!("{e}")));
+        let ex = Executor::new(p);
+        let mut states = vec![ex.new_state(MAX_LANES)];
+        let e = ex
+            .run_group(&mut states, 1, &[], &mut crate::exec::NullEnv)
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some(
+                "instruction 0 (byte 90): bad lane state: Load needs the environment's \
+                 ComputeHooks: run it with exec::Compute(env)"
+            )
+        );
+    }
+
     fn words(b: &[u8]) -> Vec<u32> {
         b.chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
