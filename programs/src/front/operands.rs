@@ -523,6 +523,16 @@ impl Parser {
                             ),
                         ))
                     }
+                    // NV_compute_program5 2.X.3.6: "Shared memory variables may only be
+                    // used as operands in the ATOMS, LDS, and STS instructions".
+                    Some(BufferKind::Shared) => {
+                        return Err(semantic(
+                            span,
+                            format!(
+                                "'{name}' is a SHARED variable: only LDS, STS and ATOMS access it"
+                            ),
+                        ))
+                    }
                     _ => {}
                 }
                 let binding = self.buffer_binding_index(name, b, span)?;

@@ -426,3 +426,21 @@ fn attrib_and_result_components_count_only_what_instructions_use() {
     let e = assemble(&gp.replace("256", "257"), None).unwrap_err();
     assert!(e.to_string().contains("exceeds the limit of 1024"), "{e}");
 }
+
+#[test]
+fn shared_variables_are_not_values() {
+    let text = "!!NVcp5.0\nGROUP_SIZE 1;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\n\
+                UINT TEMP r;\nMOV.U r, s[0];\nEND";
+    let e = err(text);
+    assert_eq!(
+        (e.kind, e.message.as_str()),
+        (
+            ErrorKind::Semantic,
+            "'s' is a SHARED variable: only LDS, STS and ATOMS access it"
+        )
+    );
+    assert_eq!(
+        text.get(e.span.start as usize..e.span.end as usize),
+        Some("s")
+    );
+}
