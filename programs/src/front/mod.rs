@@ -328,8 +328,7 @@ impl Parser {
                 format!("label '{name}' needs NV_vertex_program2/NV_fragment_program2 options"),
             ));
         }
-        if let Some((_, _, bspan)) = self.blocks.last() {
-            let _ = bspan;
+        if !self.blocks.is_empty() {
             return Err(crate::parse::semantic(
                 span,
                 format!(
