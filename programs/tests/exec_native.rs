@@ -62,13 +62,6 @@ fn both(p: &Arc<Program>, active: u32, params: &[[u32; 4]], budget: u64) -> (Ran
     (a, b)
 }
 
-/// The batches the calling thread ran as machine code during `f`.
-fn counting_native<T>(f: impl FnOnce() -> T) -> (T, u64) {
-    let before = glemu_programs::compile::native_batches();
-    let r = f();
-    (r, glemu_programs::compile::native_batches() - before)
-}
-
 /// [`both`], with how many batches the native run ran as machine code (0 or 1).
 fn both_counted(
     p: &Arc<Program>,

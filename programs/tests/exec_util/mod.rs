@@ -283,6 +283,21 @@ pub struct Ran {
     pub env: TestEnv,
 }
 
+/// Why a program of these tests may not compile, so that [`run_with`] compares the
+/// interpreter with itself: flow the native backend leaves to the interpreter.
+const INTERPRETED: &[&str] = &["flow control: CALI", "flow control: PUSHA"];
+
+/// The batches the calling thread ran as machine code during `f`.
+pub fn counting_native<T>(f: impl FnOnce() -> T) -> (T, u64) {
+    let before = glemu_programs::compile::native_batches();
+    let r = f();
+    (r, glemu_programs::compile::native_batches() - before)
+}
+
+/// Runs `p` on one batch of `width` lanes set up by `set`, in the interpreter (whose
+/// run it returns) and as machine code, and asserts the two agree; the machine-code run
+/// must not fall back to the interpreter unless the program does not compile for a
+/// reason in [`INTERPRETED`].
 pub fn run_with(
     p: &Arc<Program>,
     width: usize,
@@ -295,7 +310,8 @@ pub fn run_with(
     set(&mut st);
     let prm = params(p, locals);
     let all = st.all_lanes();
-    let native = st.clone();
+    // Every executor test is also a differential test of the native backend.
+    let mut native_state = st.clone();
     let mut env_native = env.clone();
     let mut env = env;
     let stats = run_stage(&ex, &mut st, all, &prm, &mut env);
@@ -304,16 +320,25 @@ pub fn run_with(
         stats,
         env,
     };
-    // Every executor test is also a differential test of the native backend.
-    let mut native = Ran {
-        state: native,
-        stats: Ok(ExecStats::default()),
-        env: env_native.clone(),
-    };
     let nx = Executor::new(p.clone()).with_backend(Backend::NativeAllRegisters);
-    native.stats = run_stage(&nx, &mut native.state, all, &prm, &mut env_native);
-    native.env = env_native;
+    let (stats, batches) =
+        counting_native(|| run_stage(&nx, &mut native_state, all, &prm, &mut env_native));
+    let native = Ran {
+        state: native_state,
+        stats,
+        env: env_native,
+    };
     assert_same(p, &ran, &native, "");
+    // Else the test compared the interpreter with itself.
+    match nx.native_status() {
+        Some(Ok(())) => assert_eq!(batches, 1, "the native run fell back to the interpreter"),
+        Some(Err(f)) => assert!(
+            INTERPRETED.contains(&f.reason.as_str()),
+            "the program does not compile ({f:?}): name the reason in INTERPRETED \
+             if the native backend is not meant to run it"
+        ),
+        None => unreachable!("a native backend was asked for"),
+    }
     ran
 }
 
