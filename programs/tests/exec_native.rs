@@ -54,6 +54,24 @@ fn env() -> TestEnv {
 /// program reads, its kernel does not fit and the run goes to the interpreter.
 const VERTICES: usize = 32;
 
+/// A full batch's lane state for `p` with `vertices` copies of every input, each word
+/// `input_word` of its lane, component and copy.
+fn filled_state(p: &Arc<Program>, vertices: usize) -> LaneState {
+    let mut st = LaneState::with_vertices(p, MAX_LANES, vertices);
+    for v in 0..vertices {
+        for s in 0..p.inputs.len() {
+            if let Some(r) = st.input_vertex_mut(v, s) {
+                for (c, comp) in r.iter_mut().enumerate() {
+                    for (l, x) in comp.iter_mut().enumerate() {
+                        *x = input_word(l, c, v);
+                    }
+                }
+            }
+        }
+    }
+    st
+}
+
 /// Run `p` both ways on the same inputs with lane mask `active`; the native run must
 /// have gone through machine code (else the test compared the interpreter with itself).
 fn both(p: &Arc<Program>, active: u32, params: &[[u32; 4]], budget: u64) -> (Ran, Ran) {
@@ -69,18 +87,7 @@ fn both_counted(
     params: &[[u32; 4]],
     budget: u64,
 ) -> (Ran, Ran, u64) {
-    let mut st = LaneState::with_vertices(p, MAX_LANES, VERTICES);
-    for v in 0..VERTICES {
-        for s in 0..p.inputs.len() {
-            if let Some(r) = st.input_vertex_mut(v, s) {
-                for (c, comp) in r.iter_mut().enumerate() {
-                    for (l, x) in comp.iter_mut().enumerate() {
-                        *x = input_word(l, c, v);
-                    }
-                }
-            }
-        }
-    }
+    let mut st = filled_state(p, VERTICES);
     st.set_helper_mask(0x8000);
     let run = |backend: Backend| {
         let ex = Executor::new(p.clone())
@@ -151,12 +158,6 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
                 .native_status()
                 .expect("native backend");
             let compiled = status.is_ok();
-            let reads_patch = p.inputs.iter().any(|i| {
-                matches!(
-                    i.binding,
-                    InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
-                )
-            });
             match status {
                 // Compute work groups (run_group) always run in the interpreter, and so
                 // do tessellation control patches (run_patch) whose invocations read
@@ -166,7 +167,7 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
                         .entry("Compute stage (interpreted entry point)".into())
                         .or_default() += 1
                 }
-                Ok(()) if p.stage == Stage::TessControl && reads_patch => {
+                Ok(()) if p.stage == Stage::TessControl && reads_patch(&p) => {
                     *reasons
                         .entry("TessControl reading vertex.out / primitive.out".into())
                         .or_default() += 1
@@ -227,18 +228,7 @@ fn patch_both(
     u64,
 )> {
     let batches = invocations.div_ceil(MAX_LANES).max(1);
-    let mut st = LaneState::with_vertices(p, MAX_LANES, invocations.max(3));
-    for v in 0..invocations.max(3) {
-        for s in 0..p.inputs.len() {
-            if let Some(r) = st.input_vertex_mut(v, s) {
-                for (c, comp) in r.iter_mut().enumerate() {
-                    for (l, x) in comp.iter_mut().enumerate() {
-                        *x = input_word(l, c, v);
-                    }
-                }
-            }
-        }
-    }
+    let st = filled_state(p, invocations.max(3));
     [Backend::Interpreter, Backend::NativeAllRegisters]
         .into_iter()
         .map(|backend| {
@@ -283,21 +273,26 @@ fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], 
     b.2
 }
 
-/// Whether `run_patch` of `invocations` may run `p` as machine code: one batch whose
-/// invocations read no other invocation's results and no LONG results (see
-/// `Executor::run_patch`), of a program that compiles.
-fn patch_compiles(p: &Arc<Program>, invocations: usize) -> bool {
-    let reads_patch = p.inputs.iter().any(|i| {
+/// Whether `p` reads other invocations' results (`vertex.out` / `primitive.out`), which
+/// keeps its patches in the lock-step interpreter.
+fn reads_patch(p: &Program) -> bool {
+    p.inputs.iter().any(|i| {
         matches!(
             i.binding,
             InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
         )
-    });
+    })
+}
+
+/// Whether `run_patch` of `invocations` may run `p` as machine code: one batch whose
+/// invocations read no other invocation's results and no LONG results (see
+/// `Executor::run_patch`), of a program that compiles.
+fn patch_compiles(p: &Arc<Program>, invocations: usize) -> bool {
     let status = Executor::new(p.clone())
         .with_backend(Backend::Native)
         .native_status();
     (1..=MAX_LANES).contains(&invocations)
-        && !reads_patch
+        && !reads_patch(p)
         && !p.outputs.iter().any(|o| o.info.long)
         && status == Some(Ok(()))
 }
