@@ -35,6 +35,7 @@ fn input_word(l: usize, c: usize, v: usize) -> u32 {
     ((l as f32 - 7.0) * 0.25 + c as f32 + v as f32).to_bits()
 }
 
+/// [`env`], where a test's `env` parameter hides it.
 fn env_of() -> TestEnv {
     env()
 }
@@ -89,6 +90,18 @@ fn both_counted(
 ) -> (Ran, Ran, u64) {
     let mut st = filled_state(p, VERTICES);
     st.set_helper_mask(0x8000);
+    run_both(p, &st, active, params, budget)
+}
+
+/// `st` run with lanes `active` in the interpreter and as machine code (each from a copy
+/// of `st` and a fresh [`env`]), with how many batches the second ran as machine code.
+fn run_both(
+    p: &Arc<Program>,
+    st: &LaneState,
+    active: u32,
+    params: &[[u32; 4]],
+    budget: u64,
+) -> (Ran, Ran, u64) {
     let run = |backend: Backend| {
         let ex = Executor::new(p.clone())
             .with_budget(budget)
@@ -105,6 +118,16 @@ fn both_counted(
     let a = run(Backend::Interpreter);
     let (b, native) = counting_native(|| run(Backend::NativeAllRegisters));
     (a, b, native)
+}
+
+/// A full batch's lane state for `p` with inputs 0 and 1 of each lane from `vals`.
+fn random_lanes(p: &Arc<Program>, vals: &[u32]) -> LaneState {
+    let mut st = LaneState::new(p, MAX_LANES);
+    for l in 0..MAX_LANES {
+        st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 0, i)));
+        st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 1, i)));
+    }
+    st
 }
 
 /// Masks every program runs with: all lanes (the "full" kernel), whole quads, and
@@ -759,21 +782,10 @@ proptest! {
         };
         let ex = Executor::new(p.clone()).with_backend(Backend::Native);
         prop_assert_eq!(ex.native_status(), Some(Ok(())), "{}", text);
-        let mut st = LaneState::new(&p, MAX_LANES);
-        for l in 0..MAX_LANES {
-            st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 0, i)));
-            st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(&vals, l, 1, i)));
-        }
         let prm = params(&p, &[]);
-        let run = |backend: Backend| {
-            let ex = Executor::new(p.clone()).with_backend(backend);
-            let mut state = st.clone();
-            let mut e = env();
-            let stats = run_stage(&ex, &mut state, mask, &prm, &mut e);
-            Ran { state, stats, env: e }
-        };
-        let a = run(Backend::Interpreter);
-        let (b, native) = counting_native(|| run(Backend::NativeAllRegisters));
+        // Straight-line programs of at most 40 instructions: any budget past that is
+        // the default budget's run.
+        let (a, b, native) = run_both(&p, &random_lanes(&p, &vals), mask, &prm, 100_000);
         assert_same(&p, &a, &b, &text);
         // No mask, no run: the kernel is not called.
         prop_assert_eq!(native, u64::from(mask != 0), "fell back to the interpreter\n{}", text);
@@ -790,26 +802,7 @@ fn random_run(
     budget: u64,
     text: &str,
 ) -> Result<u64, TestCaseError> {
-    let mut st = LaneState::new(p, MAX_LANES);
-    for l in 0..MAX_LANES {
-        st.set_input(0, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 0, i)));
-        st.set_input(1, l, [0, 1, 2, 3].map(|i| lane_word(vals, l, 1, i)));
-    }
-    let run = |backend: Backend| {
-        let ex = Executor::new(p.clone())
-            .with_backend(backend)
-            .with_budget(budget);
-        let mut state = st.clone();
-        let mut e = env_of();
-        let stats = run_stage(&ex, &mut state, mask, prm, &mut e);
-        Ran {
-            state,
-            stats,
-            env: e,
-        }
-    };
-    let a = run(Backend::Interpreter);
-    let (b, native) = counting_native(|| run(Backend::NativeAllRegisters));
+    let (a, b, native) = run_both(p, &random_lanes(p, vals), mask, prm, budget);
     assert_same(p, &a, &b, text);
     if let (Ok(x), Ok(y)) = (&a.stats, &b.stats) {
         prop_assert_eq!(
