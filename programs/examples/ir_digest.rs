@@ -10,7 +10,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a developer tool: a bad path may stop it
 
 use glemu_programs::assemble;
-use glemu_test_support::mutate::{apply, Mutation};
+use glemu_test_support::mutate::{apply, mutation};
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -58,35 +60,6 @@ fn programs(text: &str) -> Vec<String> {
     out
 }
 
-/// splitmix64: a fixed stream of numbers from a seed, so every run mutates alike.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-fn mutation(s: &mut u64) -> Mutation {
-    let (a, b) = (next(s) as usize, next(s) as usize);
-    match next(s) % 5 {
-        0 => Mutation::Flip {
-            at: a,
-            byte: b as u8,
-        },
-        1 => Mutation::Truncate { at: a },
-        2 => Mutation::SwapTokens { a, b },
-        3 => Mutation::Duplicate {
-            at: a,
-            len: 1 + b % 39,
-        },
-        _ => Mutation::Delete {
-            at: a,
-            len: 1 + b % 19,
-        },
-    }
-}
-
 fn hash(text: &str) -> u64 {
     let mut h = DefaultHasher::new();
     text.hash(&mut h);
@@ -124,11 +97,14 @@ fn main() {
         for (i, prog) in programs(&text).iter().enumerate() {
             let name = format!("{rel}#{i}");
             println!("{name}\t{:016x}", digest(prog, &mut loaded));
-            let mut seed = hash(&name);
+            // The fuzz tests' mutations, from a generator seeded by the name, so every
+            // run mutates alike.
+            let seed = hash(&name).to_le_bytes();
+            let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 4].concat());
+            let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+            let mutations = proptest::collection::vec(mutation(), 1..=3);
             for m in 0..MUTANTS {
-                let muts: Vec<Mutation> = (0..1 + next(&mut seed) % 3)
-                    .map(|_| mutation(&mut seed))
-                    .collect();
+                let muts = mutations.new_tree(&mut runner).unwrap().current();
                 let mutant = apply(prog, &muts);
                 if mutant != *prog {
                     changed += 1;
