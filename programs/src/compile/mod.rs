@@ -225,8 +225,32 @@ impl Kernels {
             .map_err(Clone::clone)
     }
 
+    /// The kernel for a run of the lanes of `active` (not none) over `state`, with
+    /// `state` reset for it when the program has LONG registers; None when the run
+    /// belongs to the interpreter (the program does not compile, or the kernel does not
+    /// fit the state or parameters).
+    fn ready(
+        &self,
+        prog: &Program,
+        patch: bool,
+        state: &mut LaneState,
+        active: u32,
+        params: &[[u32; 4]],
+    ) -> Option<&Kernel> {
+        let full = active == crate::exec::lanes_mask(crate::exec::MAX_LANES);
+        let kernel = self.get(prog, full, patch).as_ref().ok()?;
+        if !kernel.fits(state, params) {
+            return None;
+        }
+        if kernel.long {
+            state.reset_run();
+        }
+        Some(kernel)
+    }
+
     /// Run natively, or return None when this run belongs to the interpreter (the program
-    /// does not compile, or the kernel does not fit the state, parameters or budget).
+    /// does not compile, the kernel does not fit the state or parameters, or it stops for
+    /// the interpreter to rerun the batch: per-lane loop counts).
     /// `state` is already checked against the program and `active` is within its width.
     pub(crate) fn run<E: RunEnv + ?Sized>(
         &self,
@@ -255,14 +279,10 @@ impl Kernels {
         params: &[[u32; 4]],
         env: &mut E,
     ) -> Option<Result<ExecStats, ExecError>> {
-        let full = active == crate::exec::lanes_mask(crate::exec::MAX_LANES);
-        let kernel = self.get(prog, full, patch).as_ref().ok()?;
-        if active == 0 || !kernel.fits(state, params) {
+        if active == 0 {
             return None;
         }
-        if kernel.long {
-            state.reset_run();
-        }
+        let kernel = self.ready(prog, patch, state, active, params)?;
         let (result, kill) = native::run(
             &kernel.code,
             prog,
@@ -300,20 +320,15 @@ impl Kernels {
         done: &mut impl FnMut(usize, &LaneState),
     ) -> Each {
         let all = state.all_lanes();
-        let full_lanes = crate::exec::lanes_mask(crate::exec::MAX_LANES);
         native::with_frame(prog, state, params, budget, env, |r| {
             for i in from..n {
                 let active = fill(i, r.state()) & all;
                 if active == 0 {
                     continue;
                 }
-                let kernel = match self.get(prog, active == full_lanes, false) {
-                    Ok(k) if k.fits(r.state(), params) => k,
-                    _ => return Each::Interpret { at: i, active },
+                let Some(kernel) = self.ready(prog, false, r.state(), active, params) else {
+                    return Each::Interpret { at: i, active };
                 };
-                if kernel.long {
-                    r.state().reset_run();
-                }
                 let status = r.call(&kernel.code, active);
                 let frame = &mut *r.frame;
                 if status == frame::DONE {
