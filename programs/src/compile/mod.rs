@@ -377,14 +377,6 @@ fn outcome(
     status: u32,
     frame: &mut frame::Frame,
 ) -> (Option<Result<ExecStats, ExecError>>, u32) {
-    let error_at = |pc: u32, kind| {
-        let span = prog
-            .instructions
-            .get(pc as usize)
-            .map(|i| i.span)
-            .unwrap_or_default();
-        ExecError::new(pc, span, kind)
-    };
     match status {
         frame::DONE => {
             let mut stats = frame.stats;
@@ -394,14 +386,16 @@ fn outcome(
         }
         frame::RERUN => (None, 0),
         frame::BUDGET => (
-            Some(Err(error_at(
+            Some(Err(ExecError::at(
+                prog,
                 frame.error_pc,
                 crate::exec::ExecErrorKind::BudgetExceeded(budget),
             ))),
             0,
         ),
         frame::CALL_DEPTH => (
-            Some(Err(error_at(
+            Some(Err(ExecError::at(
+                prog,
                 frame.error_pc,
                 crate::exec::ExecErrorKind::CallStackOverflow,
             ))),
@@ -412,7 +406,7 @@ fn outcome(
                 0,
                 crate::exec::ExecErrorKind::Malformed(format!("kernel status {status}")),
             ));
-            (Some(Err(error_at(pc, kind))), 0)
+            (Some(Err(ExecError::at(prog, pc, kind))), 0)
         }
     }
 }
