@@ -1801,7 +1801,12 @@ mod blocks {
         };
         let mut images = Vec::new();
         for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
-            force(isa);
+            // On a CPU without the wider set, force runs a narrower kernel under its name,
+            // and comparing that with itself would check nothing: only sets it has run.
+            if force(isa) != isa {
+                eprintln!("every_isa_gives_the_same_image: no {isa:?} on this CPU, skipped");
+                continue;
+            }
             for samples in [1, 4] {
                 images.push(
                     render(
