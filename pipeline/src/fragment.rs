@@ -12,6 +12,7 @@ use crate::env::{Resources, StageEnv};
 use crate::error::PipelineError;
 use crate::state::{FogParams, StageProgram};
 use crate::vertices::Vertices;
+use glemu_programs::compile::{BlockKernel, BlockSpec};
 use glemu_programs::exec::{
     Env, EnvError, Fragment, FragmentHooks, ImageCall, InterpCall, InterpKind, LaneState,
     MemRegion, TexCall, Vec4, MAX_LANES,
@@ -21,9 +22,11 @@ use glemu_programs::ir::{
     VaryingSlot,
 };
 use glemu_raster::{
-    FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderError,
-    ShaderInfo, Strip, StripColors, VaryingInterp, LANES, MAX_COLOR_TARGETS,
+    store_strip, BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation,
+    InterpMode, ShaderError, ShaderInfo, Strip, StripColors, VaryingInterp, LANES,
+    MAX_COLOR_TARGETS,
 };
+use std::sync::Arc;
 
 /// Where one fragment program input comes from.
 #[derive(Clone, Debug, PartialEq)]
@@ -289,6 +292,8 @@ pub struct ProgramShader<'a> {
     /// Strips of fully covered blocks may run through `shade_strips`: no fog to apply
     /// after the program and no IPAC/IPAS/IPAO (the environment holds one strip's batch).
     strips: bool,
+    /// The program fused with the draw's colour store (`shade_block`), made on first use.
+    block: std::sync::OnceLock<Option<(BlockSpec, Arc<BlockKernel>)>>,
 }
 
 impl<'a> ProgramShader<'a> {
@@ -327,6 +332,7 @@ impl<'a> ProgramShader<'a> {
             invocations,
             trace: None,
             strips: plan.fog.is_none() && !interpolates,
+            block: std::sync::OnceLock::new(),
         }
     }
 
@@ -685,6 +691,73 @@ impl<'a> FragmentShader for ProgramShader<'a> {
                 &self.fp.params,
                 &mut Fragment(&mut env),
                 strips.len(),
+                fill,
+                done,
+            )
+            .map_err(ShaderError::new)
+    }
+
+    fn shade_block(
+        &self,
+        s: &mut Scratch<'a>,
+        strips: &[Strip<'_>],
+        dst: BlockRows<'_, '_>,
+        sink: &mut dyn FnMut(usize, u32),
+    ) -> Result<(), ShaderError> {
+        let spec = self.outputs.iter().find_map(|&(slot, d)| {
+            (d == FragDst::Color(dst.output)).then_some(BlockSpec {
+                color: slot,
+                alpha_one: dst.alpha_one,
+            })
+        });
+        let kernel = spec.and_then(|spec| {
+            let k = self
+                .block
+                .get_or_init(|| Some((spec, self.fp.executor.block_kernel(&spec)?)));
+            k.as_ref().filter(|(s, _)| *s == spec)
+        });
+        let (Some((spec, kernel)), Some(first)) = (kernel, strips.first()) else {
+            return glemu_raster::shade_block_by_strips(self, s, strips, dst, sink);
+        };
+        let mut env = self.env(&first.batch);
+        let active = glemu_programs::exec::lanes_mask(MAX_LANES);
+        let Scratch {
+            ls,
+            tmp,
+            invocations,
+            ..
+        } = s;
+        let fill = |i: usize, ls: &mut LaneState| {
+            let Some(st) = strips.get(i) else {
+                return 0;
+            };
+            self.fill_inputs(ls, tmp, &st.batch);
+            ls.set_helper_mask(active & !st.live);
+            *invocations += u64::from((active & st.live).count_ones());
+            active
+        };
+        let BlockRows {
+            alpha_one,
+            rows,
+            covs,
+            ..
+        } = dst;
+        let done = |i: usize, ls: &LaneState, rows: Option<&mut [&mut [u32; 8]]>| {
+            // Rows come back when the strip ran in the interpreter: stored here.
+            if let (Some(rows), Some(cov)) = (rows, covs.get(i)) {
+                store_strip(rows, ls.output(spec.color), alpha_one, cov, ls.kill_mask());
+            }
+            sink(i, ls.kill_mask());
+        };
+        self.fp
+            .executor
+            .run_block(
+                kernel,
+                ls,
+                &self.fp.params,
+                &mut Fragment(&mut env),
+                rows,
+                covs,
                 fill,
                 done,
             )

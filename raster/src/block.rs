@@ -466,18 +466,9 @@ fn strip_store(
             continue;
         };
         if ns == 1 {
-            // The row as a whole (load, select through the lane permutation, store):
-            // vector operations, where a store per covered lane was a branch each.
-            let Ok(dst) = <&mut [u32; 8]>::try_from(dst) else {
-                continue;
-            };
-            let mut cur = *dst;
-            for col in 0..8 {
-                let l = LANE_AT[row][col];
-                let m = 0u32.wrapping_sub(u32::from(cov[l] != 0));
-                cur[col] = (packed[l] & m) | (cur[col] & !m);
+            if let Ok(dst) = <&mut [u32; 8]>::try_from(dst) {
+                store_row(dst, row, packed, cov);
             }
-            *dst = cur;
             continue;
         }
         for (col, px) in dst.chunks_exact_mut(ns).enumerate() {
@@ -494,6 +485,56 @@ fn strip_store(
             }
         }
     }
+}
+
+/// Row `row` (0 or 1) of a strip's one-sample pixels: each lane's word of `packed` where
+/// its coverage is not 0.
+#[inline(always)]
+fn store_row(dst: &mut [u32; 8], row: usize, packed: &[u32; LANES], cov: &[u32; LANES]) {
+    // The row as a whole (load, select through the lane permutation, store): vector
+    // operations, where a store per covered lane was a branch each.
+    let mut cur = *dst;
+    for col in 0..8 {
+        let l = LANE_AT[row][col];
+        let m = 0u32.wrapping_sub(u32::from(cov[l] != 0));
+        cur[col] = (packed[l] & m) | (cur[col] & !m);
+    }
+    *dst = cur;
+}
+
+/// [`store_rgba8`] into a strip's two rows given as such (`rows[0]` = lanes 0, 1 of each
+/// quad).
+pub(crate) fn store_rows(
+    rows: &mut [&mut [u32; 8]],
+    c: &[[u32; LANES]; 4],
+    alpha_one: bool,
+    cov: &[u32; LANES],
+) {
+    let packed = pack_lanes(c, alpha_one);
+    for (row, dst) in rows.iter_mut().enumerate().take(2) {
+        store_row(dst, row, &packed, cov);
+    }
+}
+
+/// The eight rows of the one-sample block at (bx, by) of a colour plane, as arrays.
+pub(crate) fn block_rows(plane: &mut [u32], bx: i32, by: i32) -> Option<[&mut [u32; 8]; 8]> {
+    let base = tile_index(bx, by, 1);
+    let block = plane.get_mut(base..base + 7 * TILE + 8)?;
+    let mut rows = block.chunks_mut(TILE);
+    let mut next = || {
+        rows.next()
+            .and_then(|r| <&mut [u32; 8]>::try_from(r.get_mut(..8)?).ok())
+    };
+    Some([
+        next()?,
+        next()?,
+        next()?,
+        next()?,
+        next()?,
+        next()?,
+        next()?,
+        next()?,
+    ])
 }
 
 #[cfg(test)]

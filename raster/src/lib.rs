@@ -58,7 +58,8 @@ pub use error::{RasterError, ShaderError};
 pub use framebuffer::{DepthFormat, Framebuffer, TILE};
 pub use input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
 pub use shader::{
-    FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, ShaderInfo, Strip,
-    StripColors, VaryingInterp, LANES, QUADS_PER_BATCH,
+    shade_block_by_strips, store_strip, BlockRows, FragmentBatch, FragmentOutputs, FragmentShader,
+    InterpLocation, InterpMode, ShaderInfo, Strip, StripColors, VaryingInterp, LANES,
+    QUADS_PER_BATCH,
 };
 pub use state::*;

@@ -120,6 +120,72 @@ pub trait FragmentShader: Sync {
         }
         Ok(())
     }
+    /// [`FragmentShader::shade_strips`] with the colours stored into `dst` ([`store_strip`]
+    /// of each strip, which a shader may do itself), then `sink(index, kill)`. Asked only
+    /// of a shader that [`FragmentShader::shades_strips`].
+    fn shade_block(
+        &self,
+        scratch: &mut Self::Scratch,
+        strips: &[Strip<'_>],
+        dst: BlockRows<'_, '_>,
+        sink: &mut dyn FnMut(usize, u32),
+    ) -> Result<(), ShaderError> {
+        shade_block_by_strips(self, scratch, strips, dst, sink)
+    }
+}
+
+/// [`FragmentShader::shade_block`]'s default: [`FragmentShader::shade_strips`], each
+/// strip's colours stored by [`store_strip`].
+pub fn shade_block_by_strips<S: FragmentShader + ?Sized>(
+    shader: &S,
+    scratch: &mut S::Scratch,
+    strips: &[Strip<'_>],
+    dst: BlockRows<'_, '_>,
+    sink: &mut dyn FnMut(usize, u32),
+) -> Result<(), ShaderError> {
+    let BlockRows {
+        output,
+        alpha_one,
+        rows,
+        covs,
+    } = dst;
+    shader.shade_strips(scratch, strips, &mut |k, kill, colors| {
+        if let (Some(r), Some(cov)) = (rows.get_mut(2 * k..2 * k + 2), covs.get(k)) {
+            let c = colors.color.get(output).copied().flatten();
+            store_strip(r, c, alpha_one, cov, kill);
+        }
+        sink(k, kill);
+    })
+}
+
+/// The RGBA8 destination of the strips of one fully covered block
+/// ([`FragmentShader::shade_block`]): one sample per pixel, one colour attachment,
+/// replaced whole.
+#[derive(Debug)]
+pub struct BlockRows<'r, 'a> {
+    /// The colour output stored (an index of [`FragmentOutputs::color`]).
+    pub output: usize,
+    /// Alpha is stored as 255 (alpha-to-one).
+    pub alpha_one: bool,
+    /// Strip `k`'s pixel rows: `rows[2k]` holds its lanes 0, 1 of each quad (left to
+    /// right), `rows[2k + 1]` its lanes 2, 3.
+    pub rows: &'r mut [&'a mut [u32; 8]],
+    /// Strip `k`'s coverage per lane after the early tests: 0 leaves the pixel alone.
+    pub covs: &'r [&'a [u32; LANES]],
+}
+
+/// The reference of a strip's store into [`BlockRows`]: colour `c` (f32 bits,
+/// channel-major; None reads as zeros) packed as RGBA8 UNORM into `rows` (two rows, as
+/// [`BlockRows::rows`]) at the lanes of `cov` the shader did not kill.
+pub fn store_strip(
+    rows: &mut [&mut [u32; 8]],
+    c: Option<&[[u32; LANES]; 4]>,
+    alpha_one: bool,
+    cov: &[u32; LANES],
+    kill: u32,
+) {
+    let cov = crate::block::unkilled_lanes(cov, kill);
+    crate::block::store_rows(rows, c.unwrap_or(&[[0; LANES]; 4]), alpha_one, &cov);
 }
 
 /// One strip of two pixel rows of a fully covered block of one primitive

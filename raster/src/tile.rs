@@ -9,7 +9,7 @@ use crate::fragops;
 use crate::framebuffer::{encode_depth, TileMem, TILE};
 use crate::setup::{flat_depth, flat_w, lane_w, sample_z, DrawSetup, PrimSetup, SUBPIXEL};
 use crate::shader::{
-    FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors, LANES,
+    BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors, LANES,
 };
 
 use crate::block::{self, BLOCK};
@@ -523,6 +523,21 @@ fn shade_strips<S: FragmentShader>(
     let ns = ctx.samples as usize;
     let alpha_to_one = ctx.state.multisample.alpha_to_one && ctx.msaa;
     let mut passed = 0;
+    if let Some(dst) = block_dst(ctx, mem, bx, by, &rows[..n], covs) {
+        let mut sink = |k: usize, kill: u32| {
+            passed += u64::from((lives[rows[k]] & !kill).count_ones());
+        };
+        let (mut rows8, output, cv) = dst;
+        let dst = BlockRows {
+            output,
+            alpha_one: alpha_to_one,
+            rows: &mut rows8[..2 * n],
+            covs: &cv[..n],
+        };
+        ctx.shader
+            .shade_block(scratch, &strips[..n], dst, &mut sink)?;
+        return Ok(passed);
+    }
     let mut sink = |k: usize, kill: u32, colors: &StripColors<'_>| {
         let r = rows[k];
         let final_cov = block::unkilled_lanes(&covs[r], kill);
@@ -557,6 +572,43 @@ fn shade_strips<S: FragmentShader>(
     };
     ctx.shader.shade_strips(scratch, &strips[..n], &mut sink)?;
     Ok(passed)
+}
+
+/// The rows of the strips `strips` (strip k = block rows 2·strips[k] and the one after)
+/// of the block at (bx, by) first, its colour output and the strips' coverage, when the
+/// draw writes one single-sample attachment replaced whole (the shader may then store
+/// the colours itself: [`FragmentShader::shade_block`]).
+#[allow(clippy::type_complexity)]
+fn block_dst<'m, 'c, S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    mem: &'m mut TileMem<'_>,
+    bx: i32,
+    by: i32,
+    strips: &[usize],
+    covs: &'c [[u32; LANES]; 4],
+) -> Option<([&'m mut [u32; 8]; 8], usize, [&'c [u32; LANES]; 4])> {
+    if ctx.samples != 1 || ctx.targets.iter().flatten().count() != 1 {
+        return None;
+    }
+    let (t, rt) = ctx
+        .targets
+        .iter()
+        .enumerate()
+        .find_map(|(t, rt)| Some((t, rt.as_ref()?)))?;
+    if !matches!(rt.mode, RtMode::Replace) {
+        return None;
+    }
+    let mut rows = block::block_rows(mem.colors.get_mut(t)?, bx, by)?;
+    let mut at: [usize; 8] = std::array::from_fn(|i| i);
+    for j in 0..2 * strips.len() {
+        let want = 2 * strips[j / 2] + j % 2;
+        if let Some(p) = at.iter().position(|&r| r == want) {
+            rows.swap(j, p);
+            at.swap(j, p);
+        }
+    }
+    let cv = std::array::from_fn(|k| &covs[strips.get(k).copied().unwrap_or(0)]);
+    Some((rows, rt.output, cv))
 }
 
 #[allow(clippy::too_many_arguments)]

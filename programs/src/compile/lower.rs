@@ -551,11 +551,21 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     /// The end of the program for every lane: write back and return.
-    pub(crate) fn finish(mut self) -> Needs {
+    pub(crate) fn finish(self) -> Needs {
+        self.finish_with(true, |_| {})
+    }
+
+    /// [`Lower::finish`], with `epilogue` emitted after the write-back of a run that
+    /// finished (`compile::block`'s colour store), and the outputs written back to the
+    /// lane state only when `outputs`.
+    pub(crate) fn finish_with(mut self, outputs: bool, epilogue: impl FnOnce(&mut Self)) -> Needs {
         self.flush();
         self.b.ins().jump(self.done, &[]);
         self.b.switch_to_block(self.done);
-        self.store_file(offset_of!(Frame, outputs), |s| &s.outputs);
+        if outputs {
+            self.store_file(offset_of!(Frame, outputs), |s| &s.outputs);
+        }
+        epilogue(&mut self);
         if self.variant.all_registers {
             self.store_file(offset_of!(Frame, temps), |s| &s.temps);
             self.store_file(offset_of!(Frame, address), |s| &s.address);
@@ -614,6 +624,24 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.seal_all_blocks();
         self.b.finalize(self.config);
         self.needs
+    }
+
+    // ---- what `compile::block`'s epilogue reads ----
+
+    /// The function builder, positioned where the epilogue goes.
+    pub(crate) fn builder(&mut self) -> &mut FunctionBuilder<'f> {
+        &mut self.b
+    }
+
+    /// Output `slot`'s value at the end of the program (zeros where never written).
+    pub(crate) fn output_value(&mut self, slot: usize) -> Option<Reg> {
+        let vars = *self.outputs.get(slot)?;
+        Some(vars.map(|c| c.map(|v| self.b.use_var(v))))
+    }
+
+    /// The killed lanes (i32 bits) at the end of the program.
+    pub(crate) fn kill_value(&mut self) -> Value {
+        self.b.use_var(self.kill)
     }
 
     // ---- masks ----

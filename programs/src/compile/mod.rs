@@ -12,6 +12,7 @@
 //! Kernels are compiled lazily, once per executor and variant (every lane active or
 //! not), and shared by every thread that runs the executor.
 
+mod block;
 mod frame;
 // The lowering translates only what `scan` admitted; its `expect`s name the scan rule
 // that guarantees each (operand count, opcode, loop context), so a failure is a bug in
@@ -22,6 +23,7 @@ mod math;
 mod native;
 mod scan;
 
+pub use block::{BlockKernel, BlockSpec};
 pub use scan::Fallback;
 
 use crate::exec::{ExecError, ExecStats, LaneState, RunEnv};
@@ -64,6 +66,18 @@ pub(crate) struct Kernel {
 }
 
 impl Kernel {
+    /// Whether this kernel may run `state` (see [`Kernel::fits`]), with `state` reset
+    /// for it when the program has LONG registers.
+    fn prepare(&self, state: &mut LaneState, params: &[[u32; 4]]) -> bool {
+        if !self.fits(state, params) {
+            return false;
+        }
+        if self.long {
+            state.reset_run();
+        }
+        true
+    }
+
     /// Whether this kernel may run `state` with `params`: else the run goes to the
     /// interpreter, which reports what the kernel could not (short parameter lists read
     /// as zero and counted, missing vertex copies).
@@ -107,7 +121,18 @@ fn codegen_error(e: impl std::fmt::Display) -> Fallback {
 
 /// Translate and compile one variant of `prog`.
 fn compile(prog: &Program, variant: Variant) -> Result<Kernel, Fallback> {
-    compile_with(prog, variant, None)
+    compile_with(prog, variant, None, None)
+}
+
+/// Compile `prog` fused with `spec`'s colour store (`block`): every lane active, the
+/// strip's pointers as a second argument.
+fn compile_block(prog: &Program, spec: &BlockSpec) -> Result<Kernel, Fallback> {
+    let variant = Variant {
+        full_mask: true,
+        all_registers: false,
+        patch: false,
+    };
+    compile_with(prog, variant, None, Some(spec))
 }
 
 /// The machine code of `prog`'s kernel (every lane active when `full_mask`, outputs
@@ -121,15 +146,17 @@ pub fn disassemble(prog: &Program, full_mask: bool) -> Result<String, Fallback> 
         all_registers: false,
         patch: false,
     };
-    compile_with(prog, variant, Some(&mut text))?;
+    compile_with(prog, variant, Some(&mut text), None)?;
     Ok(text)
 }
 
-/// [`compile`], keeping the disassembly in `disasm` when given.
+/// [`compile`], keeping the disassembly in `disasm` when given; with `block`, the fused
+/// block kernel of that spec.
 fn compile_with(
     prog: &Program,
     variant: Variant,
     disasm: Option<&mut String>,
+    block: Option<&BlockSpec>,
 ) -> Result<Kernel, Fallback> {
     // Kernels rely on SSE's NaN propagation (the first NaN operand wins), which the
     // interpreter spells out; other hosts would need explicit selects.
@@ -144,6 +171,10 @@ fn compile_with(
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     ctx.func.signature = lower::signature(module.make_signature());
+    if block.is_some() {
+        // The strip (`block::StripArgs`).
+        ctx.func.signature.params.push(AbiParam::new(types::I64));
+    }
     let mut step_sig = module.make_signature();
     step_sig.params.push(AbiParam::new(types::I64));
     step_sig.params.push(AbiParam::new(types::I32));
@@ -158,7 +189,11 @@ fn compile_with(
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let mut l = lower::Lower::new(prog, b, variant, step_sig, config);
         l.body();
-        l.finish()
+        match block {
+            None => l.finish(),
+            // The outputs are not written back: the caller reads only the kill mask.
+            Some(spec) => l.finish_with(false, |l| block::epilogue(l, spec)),
+        }
     };
     ctx.set_disasm(disasm.is_some());
     module
@@ -172,8 +207,12 @@ fn compile_with(
     module.clear_context(&mut ctx);
     module.finalize_definitions().map_err(codegen_error)?;
     let entry = module.get_finalized_function(id);
+    let code = match block {
+        None => native::Code::new(module, entry),
+        Some(_) => native::Code::new_block(module, entry),
+    };
     Ok(Kernel {
-        code: native::Code::new(module, entry),
+        code,
         needs,
         long: scan::has_long(prog),
     })
@@ -188,6 +227,8 @@ pub(crate) struct Kernels {
     /// The same for one tessellation control patch (`run_patch`): the output patch is
     /// published after each result write.
     patch_variants: [OnceLock<Result<Kernel, Fallback>>; 2],
+    /// Fused block kernels, by spec.
+    blocks: block::BlockKernels,
 }
 
 impl Kernels {
@@ -196,6 +237,7 @@ impl Kernels {
             all_registers,
             variants: Default::default(),
             patch_variants: Default::default(),
+            blocks: Default::default(),
         }
     }
 
@@ -239,13 +281,7 @@ impl Kernels {
     ) -> Option<&Kernel> {
         let full = active == crate::exec::lanes_mask(crate::exec::MAX_LANES);
         let kernel = self.get(prog, full, patch).as_ref().ok()?;
-        if !kernel.fits(state, params) {
-            return None;
-        }
-        if kernel.long {
-            state.reset_run();
-        }
-        Some(kernel)
+        kernel.prepare(state, params).then_some(kernel)
     }
 
     /// Run natively, or return None when this run belongs to the interpreter (the program
@@ -316,20 +352,41 @@ impl Kernels {
         env: &mut E,
         from: usize,
         n: usize,
+        mut block: Option<&mut BlockRun<'_, '_>>,
         fill: &mut impl FnMut(usize, &mut LaneState) -> u32,
         done: &mut impl FnMut(usize, &LaneState),
     ) -> Each {
         let all = state.all_lanes();
+        let full = crate::exec::lanes_mask(crate::exec::MAX_LANES);
         native::with_frame(prog, state, params, budget, env, |r| {
             for i in from..n {
                 let active = fill(i, r.state()) & all;
                 if active == 0 {
                     continue;
                 }
-                let Some(kernel) = self.ready(prog, false, r.state(), active, params) else {
-                    return Each::Interpret { at: i, active };
+                let status = match block.as_deref_mut() {
+                    None => {
+                        let Some(kernel) = self.ready(prog, false, r.state(), active, params)
+                        else {
+                            return Each::Interpret { at: i, active };
+                        };
+                        r.call(&kernel.code, active)
+                    }
+                    Some(b) => {
+                        let kernel = &b.kernel.kernel;
+                        let args = b
+                            .rows
+                            .get_mut(2 * i..2 * i + 2)
+                            .and_then(|rows| block::StripArgs::new(rows, b.covs.get(i)?));
+                        let Some(args) = args.filter(|_| active == full) else {
+                            return Each::Interpret { at: i, active };
+                        };
+                        if !kernel.prepare(r.state(), params) {
+                            return Each::Interpret { at: i, active };
+                        }
+                        r.call_block(&kernel.code, active, &args)
+                    }
                 };
-                let status = r.call(&kernel.code, active);
                 let frame = &mut *r.frame;
                 if status == frame::DONE {
                     count_native_batch();
@@ -354,6 +411,14 @@ impl Kernels {
             Each::Done
         })
     }
+}
+
+/// The strips of a [`Kernels::run_each`] with a fused block kernel: strip `i` stores
+/// into `rows[2i..2i + 2]` the lanes of `covs[i]`.
+pub(crate) struct BlockRun<'r, 'a> {
+    pub kernel: &'r BlockKernel,
+    pub rows: &'r mut [&'a mut [u32; 8]],
+    pub covs: &'r [&'a [u32; crate::exec::MAX_LANES]],
 }
 
 /// How [`Kernels::run_each`] ended.

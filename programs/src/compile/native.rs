@@ -10,6 +10,7 @@
 //! files before the kernel is called (see `Kernel::fits` in `compile/mod.rs`).
 #![allow(unsafe_code)]
 
+use super::block::StripArgs;
 use super::frame::{self, Frame};
 use super::math;
 use crate::exec::{ExecStats, LaneState, RunEnv, Vec4};
@@ -21,9 +22,19 @@ use std::sync::Mutex;
 /// Signature of every kernel: `fn(frame) -> status` (0 = finished, else see `Frame`).
 type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
 
+/// Signature of a fused block kernel (`compile::block`): `fn(frame, strip) -> status`.
+type BlockEntry = unsafe extern "C" fn(*mut Frame, *const StripArgs) -> u32;
+
+/// What a kernel was compiled as.
+#[derive(Clone, Copy)]
+enum Entries {
+    Batch(Entry),
+    Block(BlockEntry),
+}
+
 /// Machine code of one kernel and the JIT memory holding it.
 pub(crate) struct Code {
-    entry: Entry,
+    entry: Entries,
     /// Kept only to free the memory on drop (a `Mutex` because `JITModule` is `Send` but
     /// not `Sync`, while kernels are shared between the raster's worker threads).
     module: Mutex<Option<JITModule>>,
@@ -47,7 +58,20 @@ impl Code {
         // `Code`.
         let entry = unsafe { std::mem::transmute::<*const u8, Entry>(entry) };
         Code {
-            entry,
+            entry: Entries::Batch(entry),
+            module: Mutex::new(Some(module)),
+        }
+    }
+
+    /// [`Code::new`] for a fused block kernel, declared `fn(i64, i64) -> i32`
+    /// (`compile::block`).
+    pub(crate) fn new_block(module: JITModule, entry: *const u8) -> Code {
+        // SAFETY: as in `Code::new`, for a function declared `fn(i64, i64) -> i32` in the
+        // host calling convention: the ABI of
+        // `extern "C" fn(*mut Frame, *const StripArgs) -> u32`.
+        let entry = unsafe { std::mem::transmute::<*const u8, BlockEntry>(entry) };
+        Code {
+            entry: Entries::Block(entry),
             module: Mutex::new(Some(module)),
         }
     }
@@ -60,7 +84,23 @@ impl Code {
         // those checks guarantee, and calls only the entry points below, passing `frame`
         // back. `frame` is exclusively borrowed for the call, and the buffers its pointers
         // name are not reallocated while it runs (register files have a fixed size).
-        unsafe { (self.entry)(frame) }
+        match self.entry {
+            Entries::Batch(entry) => unsafe { entry(frame) },
+            // A block kernel is only ever called through `call_block`.
+            Entries::Block(_) => frame::FAILED,
+        }
+    }
+
+    /// Run a fused block kernel on `frame` and one strip.
+    fn call_block(&self, frame: &mut Frame, strip: &StripArgs) -> u32 {
+        match self.entry {
+            // SAFETY: as in `Code::call` for the frame. Besides it the kernel reads
+            // `strip`'s coverage (16 words) and reads and writes its two rows (8 words
+            // each), which `StripArgs::new` took from live references that the caller
+            // holds exclusively (rows) or shared (coverage) for the whole call.
+            Entries::Block(entry) => unsafe { entry(frame, strip) },
+            Entries::Batch(_) => frame::FAILED,
+        }
     }
 }
 
@@ -162,6 +202,15 @@ impl Runner<'_> {
     /// Run `code` (checked against the state, as `run`'s) on the lanes of `active`; the
     /// frame's outputs (kill, counters, error) are this call's.
     pub(crate) fn call(&mut self, code: &Code, active: u32) -> u32 {
+        self.call_with(code, active, None)
+    }
+
+    /// [`Runner::call`] of a fused block kernel on one strip.
+    pub(crate) fn call_block(&mut self, code: &Code, active: u32, strip: &StripArgs) -> u32 {
+        self.call_with(code, active, Some(strip))
+    }
+
+    fn call_with(&mut self, code: &Code, active: u32, strip: Option<&StripArgs>) -> u32 {
         // The register-file pointers are taken afresh from the state's own buffers (the
         // caller may have reborrowed the state since the last call).
         let st = self.state();
@@ -181,7 +230,10 @@ impl Runner<'_> {
         f.loop_counter = 0;
         f.kill = 0;
         f.error = None;
-        let status = code.call(f);
+        let status = match strip {
+            None => code.call(f),
+            Some(s) => code.call_block(f, s),
+        };
         if let Some(p) = f.panic.take() {
             std::panic::resume_unwind(p);
         }

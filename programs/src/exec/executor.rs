@@ -7,7 +7,7 @@ use super::state::LaneState;
 use super::run::{initial_groups, position, Groups};
 pub(crate) use super::run::{Frame, Group, Next, Run, MAX_CALL_DEPTH};
 use super::trace::{traced_lanes, Hook, LaneTrace, Lanes, NoHook, Recording, TracingEnv};
-use super::{alu, flow, memory, texture, LaneMask};
+use super::{alu, flow, memory, texture, LaneMask, MAX_LANES};
 use crate::ir::{File, OpClass, Opcode, Program, Stage};
 use std::sync::Arc;
 
@@ -280,8 +280,71 @@ impl Executor {
         params: &[[u32; 4]],
         env: &mut E,
         n: usize,
-        mut fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
+        fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
         mut done: impl FnMut(usize, &LaneState),
+    ) -> Result<(), ExecError> {
+        self.run_each_with(state, params, env, n, None, fill, |i, st, _| done(i, st))
+    }
+
+    /// The program compiled together with the RGBA8 store of `spec` (see
+    /// [`Executor::run_block`]), compiled on first use and kept; None with the interpreter
+    /// backend or when the program does not compile.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, compile::BlockSpec};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND", None).unwrap());
+    /// let spec = BlockSpec { color: 0, alpha_one: false };
+    /// assert!(Executor::new(p.clone()).with_backend(Backend::Native).block_kernel(&spec).is_some());
+    /// assert!(Executor::new(p).block_kernel(&spec).is_none());
+    /// ```
+    pub fn block_kernel(
+        &self,
+        spec: &crate::compile::BlockSpec,
+    ) -> Option<Arc<crate::compile::BlockKernel>> {
+        self.kernels.as_ref()?.block(&self.program, spec)
+    }
+
+    /// [`Executor::run_each`] of the `n` strips of a fully covered block (every lane
+    /// active), each strip's colour output packed and stored by the compiled program
+    /// itself: `kernel`'s spec names the output; strip `i` goes into `rows[2i]` (lanes 0,
+    /// 1 of each quad) and `rows[2i + 1]` (lanes 2, 3), where `covs[i]` is not 0 and the
+    /// program did not kill the lane. `done(i, state, rows)` gets the rows when the strip
+    /// ran in the interpreter instead: the caller stores its colours from `state` then.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_block<'a, E: RunEnv + ?Sized>(
+        &self,
+        kernel: &crate::compile::BlockKernel,
+        state: &mut LaneState,
+        params: &[[u32; 4]],
+        env: &mut E,
+        rows: &mut [&'a mut [u32; 8]],
+        covs: &[&'a [u32; MAX_LANES]],
+        fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
+        done: impl FnMut(usize, &LaneState, Option<&mut [&mut [u32; 8]]>),
+    ) -> Result<(), ExecError> {
+        let n = covs.len();
+        if rows.len() != 2 * n {
+            return Err(ExecError::at(
+                &self.program,
+                0,
+                ExecErrorKind::Malformed(format!("run_block: {} rows for {n} strips", rows.len())),
+            ));
+        }
+        let block = crate::compile::BlockRun { kernel, rows, covs };
+        self.run_each_with(state, params, env, n, Some(block), fill, done)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_each_with<E: RunEnv + ?Sized>(
+        &self,
+        state: &mut LaneState,
+        params: &[[u32; 4]],
+        env: &mut E,
+        n: usize,
+        mut block: Option<crate::compile::BlockRun<'_, '_>>,
+        mut fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
+        mut done: impl FnMut(usize, &LaneState, Option<&mut [&mut [u32; 8]]>),
     ) -> Result<(), ExecError> {
         let prog = &*self.program;
         self.check_state(state)?;
@@ -301,8 +364,9 @@ impl Executor {
                     env,
                     i,
                     n,
+                    block.as_mut(),
                     &mut fill,
-                    &mut done,
+                    &mut |i, st| done(i, st, None),
                 ) {
                     Each::Done => return Ok(()),
                     Each::Failed(e) => return Err(e),
@@ -318,7 +382,10 @@ impl Executor {
             };
             if active != 0 {
                 self.interpret(state, active, params, env, &mut NoHook)?;
-                done(i, state);
+                let rows = block
+                    .as_mut()
+                    .and_then(|b| b.rows.get_mut(2 * i..2 * i + 2));
+                done(i, state, rows);
             }
             i += 1;
         }

@@ -1,0 +1,201 @@
+//! Fused block kernels: one fragment program compiled together with the colour store of
+//! a strip of a fully covered 8×8 block (two pixel rows of eight, the sixteen lanes of a
+//! batch as four 2×2 quads left to right).
+//!
+//! After the program, the kernel packs one output as RGBA8 UNORM (the raster's `unorm8`:
+//! clamp to [0, 1], times 255, rounded by adding 2^23) and stores each row with a select
+//! by the lanes left alive (the caller's coverage words, minus the lanes the program
+//! killed). The program's outputs then never go through the lane state, and the raster's
+//! separate pack and row-store calls go. A strip the kernel cannot finish (the interpreter
+//! reruns it) is handed back with its rows for the caller to store.
+
+use super::lower::{Lower, Reg};
+use super::{Kernel, Kernels};
+use crate::exec::MAX_LANES;
+use crate::ir::Program;
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlagsData, Value};
+use std::sync::{Arc, Mutex};
+
+/// What a fused block kernel stores after the program (the state it is specialised on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockSpec {
+    /// The program output slot packed as RGBA8 and stored.
+    pub color: usize,
+    /// Store alpha as 255 whatever the program wrote (alpha-to-one).
+    pub alpha_one: bool,
+}
+
+/// A program compiled with a [`BlockSpec`]'s store: see
+/// [`Executor::block_kernel`](crate::exec::Executor::block_kernel).
+#[derive(Debug)]
+pub struct BlockKernel {
+    pub(crate) kernel: Kernel,
+}
+
+/// One strip as a fused kernel reads it: the destination rows and the coverage words.
+/// Built from references by [`StripArgs::new`], so the kernel's accesses stay within
+/// memory the caller holds for the call.
+#[repr(C)]
+pub(crate) struct StripArgs {
+    /// Row 0 (lanes 0, 1 of each quad) and row 1 (lanes 2, 3): eight words each.
+    rows: [*mut u32; 2],
+    /// Sixteen words, lane order: 0 = leave the pixel alone.
+    cov: *const u32,
+}
+
+impl StripArgs {
+    pub(crate) fn new(rows: &mut [&mut [u32; 8]], cov: &[u32; MAX_LANES]) -> Option<StripArgs> {
+        let [r0, r1] = rows else { return None };
+        Some(StripArgs {
+            rows: [r0.as_mut_ptr(), r1.as_mut_ptr()],
+            cov: cov.as_ptr(),
+        })
+    }
+}
+
+/// Memory a strip's rows and coverage live in: 4-byte aligned words only.
+fn unaligned() -> MemFlagsData {
+    MemFlagsData::new()
+        .with_notrap()
+        .with_endianness(Endianness::Little)
+}
+
+fn le() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+type Builder<'f> = cranelift_frontend::FunctionBuilder<'f>;
+
+/// A vector of the four words `w`.
+fn words(b: &mut Builder<'_>, ty: types::Type, w: [u32; 4]) -> Value {
+    let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let c = b.func.dfg.constants.insert(ConstantData::from(bytes));
+    b.ins().vconst(ty, c)
+}
+
+/// The store after the program: pack `spec.color`, select by coverage and kill, store.
+pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
+    let color: Option<Reg> = l.output_value(spec.color);
+    let kill = l.kill_value();
+    let b = l.builder();
+    let Some(entry) = b.func.layout.entry_block() else {
+        return;
+    };
+    let strip = b.func.dfg.block_params(entry)[1];
+    let (i4, f4) = (types::I32X4, types::F32X4);
+    let zero = words(b, i4, [0; 4]);
+    let one = words(b, i4, [1.0f32.to_bits(); 4]);
+    let scale = words(b, f4, [255.0f32.to_bits(); 4]);
+    let magic = words(b, f4, [8_388_608.0f32.to_bits(); 4]);
+    let byte = words(b, i4, [0xff; 4]);
+    let kills = b.ins().splat(i4, kill);
+    let cov_ptr = b.ins().load(types::I64, unaligned(), strip, 16);
+    let mut packed = [zero; 4];
+    let mut alive = [zero; 4];
+    for k in 0..4 {
+        let mut p = match spec.alpha_one {
+            true => words(b, i4, [0xff00_0000; 4]),
+            false => zero,
+        };
+        // A colour the program never writes reads as zeros: its bytes are unorm8(0) = 0.
+        if let Some(c) = &color {
+            for (ch, comp) in c.iter().enumerate() {
+                if spec.alpha_one && ch == 3 {
+                    continue;
+                }
+                // v.max(0.0).min(1.0) as Rust has it (NaN gives 0), in the integer
+                // domain: 0.0 and 1.0 as bits.
+                let bits = comp[k];
+                let v = b.ins().bitcast(f4, le(), bits);
+                let zf = b.ins().bitcast(f4, le(), zero);
+                let gt = b.ins().fcmp(FloatCC::GreaterThan, v, zf);
+                let bits = b.ins().bitselect(gt, bits, zero);
+                let v = b.ins().bitcast(f4, le(), bits);
+                let of = b.ins().bitcast(f4, le(), one);
+                let lt = b.ins().fcmp(FloatCC::LessThan, v, of);
+                let bits = b.ins().bitselect(lt, bits, one);
+                let v = b.ins().bitcast(f4, le(), bits);
+                let v = b.ins().fmul(v, scale);
+                let v = b.ins().fadd(v, magic);
+                let v = b.ins().bitcast(i4, le(), v);
+                let v = b.ins().band(v, byte);
+                let v = match ch {
+                    0 => v,
+                    _ => b.ins().ishl_imm_u(v, 8 * ch as i64),
+                };
+                p = b.ins().bor(p, v);
+            }
+        }
+        packed[k] = p;
+        let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
+        let covered = b.ins().icmp(IntCC::NotEqual, cov, zero);
+        let lane = words(b, i4, lane_bits(k));
+        let killed = b.ins().band(kills, lane);
+        let kept = b.ins().icmp(IntCC::Equal, killed, zero);
+        alive[k] = b.ins().band(covered, kept);
+    }
+    let prow = rows_of(b, packed);
+    let arow = rows_of(b, alive);
+    for row in 0..2 {
+        let ptr = b.ins().load(types::I64, unaligned(), strip, 8 * row as i32);
+        for half in 0..2 {
+            let off = 16 * half as i32;
+            let cur = b.ins().load(i4, unaligned(), ptr, off);
+            let new = b.ins().bitselect(arow[row][half], prow[row][half], cur);
+            b.ins().store(unaligned(), new, ptr, off);
+        }
+    }
+}
+
+/// Lane bits of chunk `k` (lanes 4k..4k+3).
+fn lane_bits(k: usize) -> [u32; 4] {
+    std::array::from_fn(|i| 1u32 << (4 * k + i))
+}
+
+/// The rows of a strip from its four chunks: row 0 is lanes 0, 1 of each chunk, row 1
+/// lanes 2, 3 (64-bit interleaves); each row as two vectors of four pixels.
+fn rows_of(b: &mut Builder<'_>, c: [Value; 4]) -> [[Value; 2]; 2] {
+    let lo: [u8; 16] = std::array::from_fn(|i| if i < 8 { i as u8 } else { 8 + i as u8 });
+    let hi: [u8; 16] = lo.map(|i| i + 8);
+    let mut out = [[c[0]; 2]; 2];
+    for half in 0..2 {
+        let x = b.ins().bitcast(types::I8X16, le(), c[2 * half]);
+        let y = b.ins().bitcast(types::I8X16, le(), c[2 * half + 1]);
+        for (row, mask) in [lo, hi].into_iter().enumerate() {
+            let m = b
+                .func
+                .dfg
+                .immediates
+                .push(ConstantData::from(mask.to_vec()));
+            let s = b.ins().shuffle(x, y, m);
+            out[row][half] = b.ins().bitcast(types::I32X4, le(), s);
+        }
+    }
+    out
+}
+
+/// Fused kernels of one executor, by spec: compiled on first use.
+#[derive(Debug, Default)]
+pub(crate) struct BlockKernels {
+    compiled: Mutex<Vec<(BlockSpec, Option<Arc<BlockKernel>>)>>,
+}
+
+impl Kernels {
+    /// The fused kernel of `prog` for `spec`, compiled on first use; None when the
+    /// program does not compile.
+    pub(crate) fn block(&self, prog: &Program, spec: &BlockSpec) -> Option<Arc<BlockKernel>> {
+        let mut list = match self.blocks.compiled.lock() {
+            Ok(l) => l,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if let Some((_, k)) = list.iter().find(|(s, _)| s == spec) {
+            return k.clone();
+        }
+        let k = super::compile_block(prog, spec)
+            .ok()
+            .map(|kernel| Arc::new(BlockKernel { kernel }));
+        list.push((*spec, k.clone()));
+        k
+    }
+}
