@@ -246,6 +246,7 @@ impl FragmentPlan {
             ]),
             per_sample,
             early_fragment_tests: prog.options.early_fragment_tests,
+            lanes_independent: lanes_independent(prog, &inputs),
         };
         Ok(FragmentPlan {
             raster,
@@ -257,6 +258,44 @@ impl FragmentPlan {
             fog,
         })
     }
+}
+
+/// Whether no lane of `prog` reads another lane or its place in a quad (and it has no
+/// side effects), so raster may pack single pixels of several primitives into a batch
+/// ([`ShaderInfo::lanes_independent`]). Texture lookups count as dependent (implicit
+/// LOD takes the quad's derivatives), and so do IPAC/IPAS/IPAO and memory other than LDC.
+fn lanes_independent(prog: &glemu_programs::ir::Program, inputs: &[FragSrc]) -> bool {
+    use Opcode::*;
+    let op_ok = |op: Opcode| match op.class() {
+        OpClass::Alu => !matches!(
+            op,
+            Ddx | Ddy
+                | DdxCoarse
+                | DdyCoarse
+                | Tgall
+                | Tgany
+                | Tgeq
+                | Tgballot
+                | Shfdown
+                | Shfidx
+                | Shfup
+                | Shfxor
+        ),
+        OpClass::Flow => true,
+        OpClass::Memory => op == Ldc,
+        _ => false,
+    };
+    let input_ok = |s: &FragSrc| {
+        !matches!(
+            s,
+            FragSrc::Helper
+                | FragSrc::Thread(_)
+                | FragSrc::SampleId
+                | FragSrc::SampleMask
+                | FragSrc::SamplePosition
+        )
+    };
+    prog.instructions.iter().all(|i| op_ok(i.op)) && inputs.iter().all(input_ok)
 }
 
 /// ARB_fragment_program's fog factor for fog coordinate `c`, clamped to [0, 1].

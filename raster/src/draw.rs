@@ -234,6 +234,7 @@ impl Rasterizer {
             // Per-sample shading pushes each sample as a fragment of its own.
             blocks: self.blocks && !per_sample,
             strips: false,
+            pack: info.lanes_independent && !info.side_effects && !per_sample,
         };
         let ctx = DrawCtx {
             strips: ctx.blocks && tile::strips_allowed(&ctx),

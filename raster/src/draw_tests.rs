@@ -18,6 +18,10 @@ struct VaryShader {
     kill_below: Option<f32>,
     /// Takes `shade_strips` (the trait's default, over `shade`).
     strips: bool,
+    /// Batches shaded, and those whose lanes are not whole quads of one primitive
+    /// (the lane-packed path: `ShaderInfo::lanes_independent`).
+    batches: std::sync::atomic::AtomicU64,
+    packed: std::sync::atomic::AtomicU64,
 }
 
 impl VaryShader {
@@ -29,6 +33,8 @@ impl VaryShader {
             centroid_out: false,
             kill_below: None,
             strips: false,
+            batches: 0.into(),
+            packed: 0.into(),
         }
     }
     fn with(info: ShaderInfo) -> Self {
@@ -39,6 +45,8 @@ impl VaryShader {
             centroid_out: false,
             kill_below: None,
             strips: false,
+            batches: 0.into(),
+            packed: 0.into(),
         }
     }
 }
@@ -61,6 +69,11 @@ impl FragmentShader for VaryShader {
         out: &mut FragmentOutputs,
     ) -> Result<(), ShaderError> {
         *calls += 1;
+        use std::sync::atomic::Ordering::Relaxed;
+        self.batches.fetch_add(1, Relaxed);
+        if !quad_shaped(b) {
+            self.packed.fetch_add(1, Relaxed);
+        }
         let mut v = [0u32; LANES];
         for ch in 0..4 {
             if self.use_varyings && ch < b.varyings() {
@@ -86,6 +99,45 @@ impl FragmentShader for VaryShader {
         }
         Ok(())
     }
+}
+
+/// Whether every quad of `b` in use is a 2×2 quad of one primitive.
+fn quad_shaped(b: &FragmentBatch<'_>) -> bool {
+    let (x, y, ids) = (b.pixel_x(), b.pixel_y(), b.primitive_ids());
+    (0..b.quads() * 4).all(|l| {
+        let q = l & !3;
+        x[l] == x[q] + (l & 1) as i32 && y[l] == y[q] + ((l >> 1) & 1) as i32 && ids[l] == ids[q]
+    })
+}
+
+/// Random triangles of about `size` pixels or less (many cover one pixel or none) over
+/// `w`×`h`, with random depth and 1/w planes and four colour varyings.
+fn small_triangles(w: f32, h: f32, n: usize, size: f32, seed: u64) -> DrawInput {
+    let mut rng = Lcg(seed);
+    let mut inp = DrawInput::new(4);
+    for i in 0..n {
+        let (cx, cy) = (rng.next() * w, rng.next() * h);
+        let flat_w = rng.next() < 0.5;
+        let iw = 0.5 + rng.next();
+        let mut v = [0u32; 3];
+        for k in &mut v {
+            let col = [rng.next() * 1.2 - 0.1, rng.next(), rng.next(), rng.next()];
+            *k = inp.push_vertex(
+                WindowVertex {
+                    pos: [
+                        cx + (rng.next() - 0.5) * size,
+                        cy + (rng.next() - 0.5) * size,
+                        rng.next() * 1.2 - 0.1,
+                        if flat_w { iw } else { 0.5 + rng.next() },
+                    ],
+                    point_size: -1.0,
+                },
+                &col.map(f32::to_bits),
+            );
+        }
+        inp.primitives.push(Primitive::triangle(v, 0, i as u32));
+    }
+    inp
 }
 
 /// A stateless shader made from a closure, for one-off test shaders.
@@ -1544,6 +1596,65 @@ fn small_triangles_share_fragment_batches() {
     assert!(images[0] == images[1], "batching changed the image");
 }
 
+#[test]
+fn small_triangles_pack_one_pixel_per_lane() {
+    // The grid of small_triangles_share_fragment_batches, blended over itself: a
+    // program whose lanes are independent gets one covered pixel per lane, and the
+    // image stays what whole quads give.
+    let mut st = FixedFunctionState::default();
+    st.blend.targets[0] = BlendTarget {
+        enabled: true,
+        src_rgb: BlendFactor::SrcAlpha,
+        dst_rgb: BlendFactor::OneMinusSrcAlpha,
+        ..Default::default()
+    };
+    let inp = tiny_grid(256.0, 177, true, false);
+    let mut images = Vec::new();
+    let mut occupancy = Vec::new();
+    for packed in [false, true] {
+        for threads in [1, 2] {
+            let r = Rasterizer::new(threads).unwrap_or_else(|e| panic!("{e}"));
+            let shader = CountingShader {
+                info: ShaderInfo {
+                    varyings: vec![
+                        VaryingInterp::default(),
+                        VaryingInterp {
+                            mode: InterpMode::NoPerspective,
+                            ..Default::default()
+                        },
+                        VaryingInterp {
+                            mode: InterpMode::Flat,
+                            ..Default::default()
+                        },
+                    ],
+                    lanes_independent: packed,
+                    ..Default::default()
+                },
+                calls: 0.into(),
+                live: 0.into(),
+            };
+            let mut f = fb(256, 256, 1, ColorFormat::Rgba32F);
+            r.draw(&mut f, &st, &inp, &shader)
+                .unwrap_or_else(|e| panic!("{e}"));
+            use std::sync::atomic::Ordering::Relaxed;
+            let (calls, live) = (shader.calls.load(Relaxed), shader.live.load(Relaxed));
+            let occ = live as f64 / (calls as f64 * LANES as f64);
+            eprintln!(
+                "lanes independent {packed}, {threads} threads: {calls} shader calls, \
+                 {live} live lanes, occupancy {:.1}%",
+                occ * 100.0
+            );
+            occupancy.push(occ);
+            images.push(f);
+        }
+    }
+    assert!(occupancy[0] < 0.4 && occupancy[1] < 0.4, "{occupancy:?}");
+    assert!(occupancy[2] > 0.8 && occupancy[3] > 0.8, "{occupancy:?}");
+    for (i, f) in images.iter().enumerate() {
+        assert!(*f == images[0], "image {i} differs");
+    }
+}
+
 /// Big random triangles (many fully covered blocks, partial ones at their edges) with
 /// random depth and 1/w planes and four colour varyings.
 fn big_triangles(w: f32, h: f32, n: usize, flat_z: bool, seed: u64) -> DrawInput {
@@ -1665,6 +1776,17 @@ mod blocks {
     }
 
     fn render(c: &Config, blocks: bool) -> (Framebuffer, Vec<DrawStats>) {
+        render_with(c, blocks, None).0
+    }
+
+    /// [`render`], with small triangles drawn after the big ones when `packed` is given,
+    /// the program's lanes then independent or not; also (batches shaded, lane-packed
+    /// ones) of the small triangles' draws.
+    fn render_with(
+        c: &Config,
+        blocks: bool,
+        packed: Option<bool>,
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64)) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -1749,6 +1871,7 @@ mod blocks {
         let info = ShaderInfo {
             may_kill: c.kill,
             writes_depth: c.late_z,
+            lanes_independent: packed == Some(true),
             ..Default::default()
         };
         let mut shader = VaryShader::with(info);
@@ -1759,7 +1882,17 @@ mod blocks {
             let inp = big_triangles(150.0, 100.0, 4, c.flat_z, c.seed.wrapping_add(k));
             stats.push(draw(&r, &mut f, &st, &inp, &shader));
         }
-        (f, stats)
+        use std::sync::atomic::Ordering::Relaxed;
+        shader.batches.store(0, Relaxed);
+        shader.packed.store(0, Relaxed);
+        if packed.is_some() {
+            for (k, size) in [(3, 1.5), (4, 4.0), (5, 9.0)] {
+                let inp = small_triangles(150.0, 100.0, 300, size, c.seed.wrapping_add(k));
+                stats.push(draw(&r, &mut f, &st, &inp, &shader));
+            }
+        }
+        let counts = (shader.batches.load(Relaxed), shader.packed.load(Relaxed));
+        ((f, stats), counts)
     }
 
     proptest! {
@@ -1773,6 +1906,19 @@ mod blocks {
             let (fb_, sb) = render(&c, false);
             prop_assert_eq!(sa, sb);
             prop_assert!(fa == fb_, "framebuffers differ");
+        }
+
+        /// Small triangles' pixels packed one per lane store exactly what whole quads
+        /// store; the packed path ran (its batches mix primitives inside a quad) and the
+        /// quad path never packs.
+        #[test]
+        fn packed_lanes_equal_quad_batches(c in config()) {
+            let ((fa, sa), (batches, packed)) = render_with(&c, true, Some(true));
+            let ((fq, sq), (_, packed_q)) = render_with(&c, true, Some(false));
+            prop_assert_eq!(sa, sq);
+            prop_assert!(fa == fq, "framebuffers differ");
+            prop_assert_eq!(packed_q, 0);
+            prop_assert!(batches < 20 || packed > 0, "{} batches, none packed", batches);
         }
     }
 

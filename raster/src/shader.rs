@@ -9,7 +9,9 @@
 //! The quads of a batch may come from different primitives of one draw (small triangles
 //! fill a batch together); each quad is wholly one primitive's, and all primitives of a
 //! batch face the same way. Two quads may cover the same pixel: the rasterizer applies
-//! tests and writes lane by lane in order, which is submission order.
+//! tests and writes lane by lane in order, which is submission order. When the program's
+//! lanes are independent ([`ShaderInfo::lanes_independent`]) a batch's lanes are single
+//! pixels of any primitives, at any positions (a "quad" is then just four lanes).
 
 use crate::error::ShaderError;
 use crate::setup::{AttrPlane, Plane, PrimSetup};
@@ -316,10 +318,11 @@ impl Default for LaneData {
 #[derive(Debug, Clone, Copy)]
 pub struct FragmentBatch<'a> {
     pub(crate) lanes: &'a LaneData,
-    /// The primitive of each quad (unused quads repeat quad 0's).
-    pub(crate) prims: [&'a PrimSetup; QUADS_PER_BATCH],
-    pub(crate) attrs: [&'a [AttrPlane]; QUADS_PER_BATCH],
-    /// Every quad is `prims[0]`'s: the plane of a varying is the same in every lane.
+    /// The primitive of each lane (unused lanes repeat lane 0's).
+    pub(crate) prims: &'a [&'a PrimSetup; LANES],
+    /// Each lane's primitive's attribute planes.
+    pub(crate) attrs: &'a [&'a [AttrPlane]; LANES],
+    /// Every lane is `prims[0]`'s: the plane of a varying is the same in every lane.
     pub(crate) uniform: bool,
     pub(crate) info: &'a ShaderInfo,
     /// Sample positions (fraction of a pixel) of the framebuffer's pattern.
@@ -371,7 +374,7 @@ impl<'a> FragmentBatch<'a> {
     /// The primitive of lane `i`.
     #[inline(always)]
     fn prim(&self, i: usize) -> &PrimSetup {
-        self.prims[(i / 4) % QUADS_PER_BATCH]
+        self.prims[i % LANES]
     }
     /// Framebuffer height (for upper-left origin fragment coordinates).
     pub fn framebuffer_height(&self) -> u32 {
@@ -469,23 +472,21 @@ impl<'a> FragmentBatch<'a> {
         w: Option<&[f32; LANES]>,
         out: &mut [u32; LANES],
     ) {
-        // Each lane's plane, gathered per quad, so the arithmetic below is one loop over
+        // Each lane's plane, gathered first, so the arithmetic below is one loop over
         // the lanes whatever the mix of primitives (and the same formula, bit for bit).
         let mut c = [0.0f32; LANES];
         let mut dx = [0.0f32; LANES];
         let mut dy = [0.0f32; LANES];
         let mut flat = [0u32; LANES];
-        for (q, attrs) in self.attrs.iter().enumerate() {
+        for (i, attrs) in self.attrs.iter().enumerate() {
             let Some(a) = attrs.get(k) else {
                 *out = [0; LANES];
                 return;
             };
-            for i in 4 * q..4 * q + 4 {
-                c[i] = a.plane.c;
-                dx[i] = a.plane.dx;
-                dy[i] = a.plane.dy;
-                flat[i] = a.flat;
-            }
+            c[i] = a.plane.c;
+            dx[i] = a.plane.dx;
+            dy[i] = a.plane.dy;
+            flat[i] = a.flat;
         }
         let at = |i: usize| c[i] + dx[i] * rx[i] + dy[i] * ry[i];
         match self.info.interp(k).mode {

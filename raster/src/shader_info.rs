@@ -54,6 +54,11 @@ pub struct ShaderInfo {
     pub per_sample: bool,
     /// Requests early depth/stencil tests (OPTION/qualifier early_fragment_tests).
     pub early_fragment_tests: bool,
+    /// No lane's results depend on another lane or on the lane's place in its quad: no
+    /// derivatives (DDX/DDY, implicit-LOD texture lookups), votes, shuffles, helper or
+    /// thread inputs, and no side effects. The rasterizer may then fill a batch's lanes
+    /// with single pixels of different primitives (small triangles), not whole quads.
+    pub lanes_independent: bool,
 }
 
 impl ShaderInfo {

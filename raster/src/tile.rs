@@ -7,7 +7,9 @@ use crate::draw_ctx::{DrawCtx, RtInfo, RtMode};
 use crate::error::RasterError;
 use crate::fragops;
 use crate::framebuffer::{encode_depth, TileMem, TILE};
-use crate::setup::{flat_depth, flat_w, lane_w, sample_z, DrawSetup, PrimSetup, SUBPIXEL};
+use crate::setup::{
+    flat_depth, flat_w, lane_w, sample_z, AttrPlane, DrawSetup, PrimSetup, SUBPIXEL,
+};
 use crate::shader::{
     BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors, LANES,
 };
@@ -21,20 +23,22 @@ const SMALL: i32 = 4;
 ///
 /// The pending batch collects quads across primitives of one chunk (small triangles
 /// have one or two quads each, which alone would leave most lanes of a shader call
-/// idle); it is shaded when full, when a primitive of the other facing comes, and at the
-/// end of the chunk's primitives in the tile.
+/// idle), or single covered pixels when the program's lanes are independent
+/// (`DrawCtx::pack`); it is shaded when full, when a primitive of the other facing
+/// comes, and at the end of the chunk's primitives in the tile.
 pub(crate) struct Worker<T> {
     scratch: T,
     lanes: LaneData,
     /// The lanes of a fully covered block's four strips (`DrawCtx::strips`).
     strip_lanes: [LaneData; 4],
     out: FragmentOutputs,
+    /// Lanes of the pending batch in use.
     n: usize,
-    qx: [i32; 4],
-    qy: [i32; 4],
-    sid: [u32; 4],
-    /// Index in the chunk's setup of each quad's primitive.
-    prim: [u32; 4],
+    x: [i32; LANES],
+    y: [i32; LANES],
+    sid: [u32; LANES],
+    /// Index in the chunk's setup of each lane's primitive.
+    prim: [u32; LANES],
     cov: [u32; LANES],
     /// Fragment batches shaded, for the watchdog's check every [`WATCHDOG_BATCHES`].
     batches: u32,
@@ -54,10 +58,10 @@ impl<T> Worker<T> {
             strip_lanes: Default::default(),
             out: FragmentOutputs::default(),
             n: 0,
-            qx: [0; 4],
-            qy: [0; 4],
-            sid: [0; 4],
-            prim: [0; 4],
+            x: [0; LANES],
+            y: [0; LANES],
+            sid: [0; LANES],
+            prim: [0; LANES],
             cov: [0; LANES],
             batches: 0,
         }
@@ -410,23 +414,23 @@ fn push_block<S: FragmentShader>(
         .get(prim.attr_start as usize..prim.attr_start as usize + setup.varyings)
         .unwrap_or(&[]);
     let prims = Quads {
-        p: [prim; 4],
+        p: [prim; LANES],
+        a: [attrs; LANES],
         uniform: true,
     };
-    let attrs = [attrs; 4];
     let tested = ctx.early && !ctx.state.depth_stencil.stencil_test;
     let covs = match tested {
         true => block::block_depth(ctx, prim, mem, bx, by, cov),
         false => [[cov; LANES]; 4],
     };
     if ctx.strips {
-        return Ok(passed + shade_strips(ctx, &prims, &attrs, mem, w, bx, by, cov, &covs)?);
+        return Ok(passed + shade_strips(ctx, &prims, mem, w, bx, by, cov, &covs)?);
     }
     for (r, c) in covs.iter().enumerate() {
         let qy = by + 2 * r as i32;
         if tested && ctx.shader.wants_early_rejects() && c.contains(&0) {
             block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
-            report_rejected(ctx, w, &prims, &attrs, &[cov; LANES], c);
+            report_rejected(ctx, w, &prims, &[cov; LANES], c);
         }
         if c.iter().all(|&m| m == 0) {
             continue;
@@ -434,7 +438,7 @@ fn push_block<S: FragmentShader>(
         count_batch(ctx, w)?;
         block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
         w.lanes.coverage = *c;
-        passed += finish_batch(ctx, mem, w, &prims, &attrs, Some((bx, qy)), tested)?;
+        passed += finish_batch(ctx, mem, w, &prims, Some((bx, qy)), tested)?;
     }
     Ok(passed)
 }
@@ -474,7 +478,6 @@ pub(crate) fn strips_allowed<S: FragmentShader>(ctx: &DrawCtx<'_, S>) -> bool {
 fn shade_strips<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     prims: &Quads<'_>,
-    attrs: &[&[crate::setup::AttrPlane]; 4],
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
     bx: i32,
@@ -515,7 +518,7 @@ fn shade_strips<S: FragmentShader>(
     let strip = |k: usize| {
         let r = rows[k];
         Strip {
-            batch: fragment_batch(ctx, &strip_lanes[r], prims, attrs),
+            batch: fragment_batch(ctx, &strip_lanes[r], prims),
             live: lives[r],
         }
     };
@@ -670,14 +673,36 @@ fn push_one<S: FragmentShader>(
     {
         passed += process_batch(ctx, setup, mem, w)?;
     }
-    let q = w.n;
-    w.qx[q] = qx;
-    w.qy[q] = qy;
-    w.sid[q] = sid;
-    w.prim[q] = pc.index;
-    w.cov[q * 4..q * 4 + 4].copy_from_slice(&c);
-    w.n += 1;
-    if w.n == 4 {
+    if ctx.pack {
+        // One lane per covered pixel, in the quad's lane order (submission order
+        // within a pixel is lane order, see finish_batch).
+        for (i, &m) in c.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let n = w.n;
+            w.x[n] = qx + (i & 1) as i32;
+            w.y[n] = qy + (i >> 1) as i32;
+            w.sid[n] = sid;
+            w.prim[n] = pc.index;
+            w.cov[n] = m;
+            w.n += 1;
+            if w.n == LANES {
+                passed += process_batch(ctx, setup, mem, w)?;
+            }
+        }
+        return Ok(passed);
+    }
+    let n = w.n;
+    for i in 0..4 {
+        w.x[n + i] = qx + (i & 1) as i32;
+        w.y[n + i] = qy + (i >> 1) as i32;
+        w.sid[n + i] = sid;
+        w.prim[n + i] = pc.index;
+    }
+    w.cov[n..n + 4].copy_from_slice(&c);
+    w.n += 4;
+    if w.n == LANES {
         passed += process_batch(ctx, setup, mem, w)?;
     }
     Ok(passed)
@@ -753,10 +778,16 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
     let fmt = ctx.depth_format;
     // z constant over a primitive: c + 0·x + 0·y is c up to the sign of a zero, which
     // encode_depth discards, so one encoded value serves every sample.
-    let flat_z = match prims.uniform {
-        true => [flat_depth(prims.p[0], fmt); 4],
-        false => prims.p.map(|p| flat_depth(p, fmt)),
-    };
+    let mut flat_z = [flat_depth(prims.p[0], fmt); LANES];
+    if !prims.uniform {
+        for lane in 1..LANES {
+            if !std::ptr::eq(prims.p[lane], prims.p[lane - 1]) {
+                flat_z[lane] = flat_depth(prims.p[lane], fmt);
+            } else {
+                flat_z[lane] = flat_z[lane - 1];
+            }
+        }
+    }
     // One z per lane (every sample of a pixel shares it) first, as one loop over the
     // lanes; then the tests against the tile's stored words.
     let mut zq = [0u32; LANES];
@@ -765,14 +796,14 @@ fn depth_loop<S, C: Fn(u32, u32) -> bool>(
             zq[lane] = encode_depth(fmt, prims.lane(lane).frag_z(z[lane]));
         }
         true
-    } else if let [Some(f), Some(g), Some(h), Some(k)] = flat_z {
-        for q in 0..4 {
-            zq[4 * q..4 * q + 4].fill([f, g, h, k][q]);
+    } else if flat_z.iter().all(Option::is_some) {
+        for lane in 0..LANES {
+            zq[lane] = flat_z[lane].unwrap_or(0);
         }
         true
     } else if !ctx.msaa {
         for lane in 0..LANES {
-            zq[lane] = match flat_z[lane / 4] {
+            zq[lane] = match flat_z[lane] {
                 Some(f) => f,
                 None => encode_depth(
                     fmt,
@@ -835,18 +866,18 @@ fn test_one<C: Fn(u32, u32) -> bool>(
     *out &= !(1 << s);
 }
 
-/// The primitive of each quad of a batch.
-#[derive(Clone, Copy)]
+/// The primitive of each lane of a batch and its attribute planes.
 struct Quads<'a> {
-    p: [&'a PrimSetup; 4],
-    /// Every quad's primitive is `p[0]`.
+    p: [&'a PrimSetup; LANES],
+    a: [&'a [AttrPlane]; LANES],
+    /// Every lane's primitive is `p[0]`.
     uniform: bool,
 }
 
 impl Quads<'_> {
     #[inline(always)]
     fn lane(&self, lane: usize) -> &PrimSetup {
-        self.p[(lane / 4) % 4]
+        self.p[lane % LANES]
     }
 }
 
@@ -865,7 +896,7 @@ fn count_batch<S: FragmentShader>(
     Ok(())
 }
 
-/// Shades the pending batch (`w.n` quads), tests and writes it; empties it.
+/// Shades the pending batch (`w.n` lanes), tests and writes it; empties it.
 fn process_batch<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     setup: &DrawSetup,
@@ -877,18 +908,6 @@ fn process_batch<S: FragmentShader>(
     let Some(first) = setup.prims.get(w.prim[0] as usize) else {
         return Ok(0);
     };
-    let mut prims = Quads {
-        p: [first; 4],
-        uniform: true,
-    };
-    for q in 1..n {
-        if w.prim[q] != w.prim[0] {
-            prims.uniform = false;
-            if let Some(p) = setup.prims.get(w.prim[q] as usize) {
-                prims.p[q] = p;
-            }
-        }
-    }
     let nv = setup.varyings;
     let attrs_of = |p: &PrimSetup| {
         setup
@@ -896,45 +915,60 @@ fn process_batch<S: FragmentShader>(
             .get(p.attr_start as usize..p.attr_start as usize + nv)
             .unwrap_or(&[])
     };
-    let attrs = match prims.uniform {
-        true => [attrs_of(first); 4],
-        false => prims.p.map(attrs_of),
+    let mut prims = Quads {
+        p: [first; LANES],
+        a: [attrs_of(first); LANES],
+        uniform: true,
     };
+    // Unused lanes repeat the first quad's (or lane 0's) primitive and position as
+    // helpers; lanes of one primitive in a row look it up once.
+    let src = |lane: usize| match (lane < n, (lane & 3) < n) {
+        (true, _) => lane,
+        (false, true) => lane & 3,
+        (false, false) => 0,
+    };
+    for lane in 1..n {
+        if w.prim[lane] == w.prim[lane - 1] {
+            prims.p[lane] = prims.p[lane - 1];
+            prims.a[lane] = prims.a[lane - 1];
+        } else if let Some(p) = setup.prims.get(w.prim[lane] as usize) {
+            prims.uniform = false;
+            prims.p[lane] = p;
+            prims.a[lane] = attrs_of(p);
+        }
+    }
+    for lane in n..LANES {
+        prims.p[lane] = prims.p[src(lane)];
+        prims.a[lane] = prims.a[src(lane)];
+    }
     let l = &mut w.lanes;
-    l.quads = n;
+    l.quads = n.div_ceil(4);
     l.per_sample = ctx.per_sample;
-    let mut spx = [0.5f32; 4];
-    let mut spy = [0.5f32; 4];
-    for q in 0..4 {
-        let used = q < n;
-        let (qx, qy, sid) = if used {
-            (w.qx[q], w.qy[q], w.sid[q])
-        } else {
-            (w.qx[0], w.qy[0], 0)
-        };
+    let mut spx = [0.5f32; LANES];
+    let mut spy = [0.5f32; LANES];
+    for lane in 0..LANES {
+        let k = src(lane);
+        let sid = if lane < n { w.sid[k] } else { 0 };
         if ctx.per_sample {
             let p = ctx
                 .sample_pos
                 .get(sid as usize)
                 .copied()
                 .unwrap_or([0.5; 2]);
-            spx[q] = p[0];
-            spy[q] = p[1];
+            spx[lane] = p[0];
+            spy[lane] = p[1];
         }
-        for i in 0..4 {
-            let lane = q * 4 + i;
-            l.x[lane] = qx + (i & 1) as i32;
-            l.y[lane] = qy + (i >> 1) as i32;
-            l.coverage[lane] = if used { w.cov[lane] } else { 0 };
-            l.sample_id[lane] = sid;
-        }
+        l.x[lane] = w.x[k];
+        l.y[lane] = w.y[k];
+        l.coverage[lane] = if lane < n { w.cov[lane] } else { 0 };
+        l.sample_id[lane] = sid;
     }
     // Flat loops over the 16 lanes so they vectorize.
-    let ox: [f32; 4] = prims.p.map(|p| p.ox);
-    let oy: [f32; 4] = prims.p.map(|p| p.oy);
+    let ox: [f32; LANES] = prims.p.map(|p| p.ox);
+    let oy: [f32; LANES] = prims.p.map(|p| p.oy);
     for lane in 0..LANES {
-        l.rx[lane] = l.x[lane] as f32 + spx[lane / 4] - ox[lane / 4];
-        l.ry[lane] = l.y[lane] as f32 + spy[lane / 4] - oy[lane / 4];
+        l.rx[lane] = l.x[lane] as f32 + spx[lane] - ox[lane];
+        l.ry[lane] = l.y[lane] as f32 + spy[lane] - oy[lane];
     }
     if prims.uniform {
         let iw = first.inv_w;
@@ -946,21 +980,14 @@ fn process_batch<S: FragmentShader>(
             }
         }
     } else {
-        // Quads of several primitives: each quad's flat 1/w takes one division (small
-        // triangles of an affine draw), others a division per lane.
-        for (q, p) in prims.p.iter().enumerate() {
-            let lanes = q * 4..q * 4 + 4;
-            match flat_w(&p.inv_w) {
-                Some(w) => l.w[lanes].fill(w),
-                None => {
-                    for lane in lanes {
-                        l.w[lane] = lane_w(&p.inv_w, l.rx[lane], l.ry[lane]);
-                    }
-                }
-            }
+        // Lanes of several primitives: lane_w of each lane's own 1/w plane, as one loop
+        // (a flat plane gives flat_w's bits: c + 0·x + 0·y is c, or a zero).
+        let iw: [crate::setup::Plane; LANES] = prims.p.map(|p| p.inv_w);
+        for lane in 0..LANES {
+            l.w[lane] = lane_w(&iw[lane], l.rx[lane], l.ry[lane]);
         }
     }
-    finish_batch(ctx, mem, w, &prims, &attrs, None, false)
+    finish_batch(ctx, mem, w, &prims, None, false)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -971,7 +998,6 @@ fn finish_batch<S: FragmentShader>(
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
     prims: &Quads<'_>,
-    attrs: &[&[crate::setup::AttrPlane]; 4],
     strip: Option<(i32, i32)>,
     tested: bool,
 ) -> Result<u64, RasterError> {
@@ -996,13 +1022,13 @@ fn finish_batch<S: FragmentShader>(
     }
     if let Some(before) = before {
         let after = w.lanes.coverage;
-        report_rejected(ctx, w, prims, attrs, &before, &after);
+        report_rejected(ctx, w, prims, &before, &after);
     }
     if strip.is_none() && w.lanes.coverage.iter().all(|&c| c == 0) {
         return Ok(0);
     }
     w.out.kill = 0;
-    let batch = fragment_batch(ctx, &w.lanes, prims, attrs);
+    let batch = fragment_batch(ctx, &w.lanes, prims);
     ctx.shader.shade(&mut w.scratch, &batch, &mut w.out)?;
 
     let ms = &ctx.state.multisample;
@@ -1295,7 +1321,6 @@ fn report_rejected<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     w: &Worker<S::Scratch>,
     prims: &Quads<'_>,
-    attrs: &[&[crate::setup::AttrPlane]; 4],
     before: &[u32; LANES],
     after: &[u32; LANES],
 ) {
@@ -1307,20 +1332,19 @@ fn report_rejected<S: FragmentShader>(
         return;
     }
     ctx.shader
-        .early_rejected(&fragment_batch(ctx, &lanes, prims, attrs));
+        .early_rejected(&fragment_batch(ctx, &lanes, prims));
 }
 
 /// The shader's view of lanes set up for quads of `prims`.
 fn fragment_batch<'a, S: FragmentShader>(
     ctx: &'a DrawCtx<'_, S>,
     lanes: &'a LaneData,
-    prims: &Quads<'a>,
-    attrs: &[&'a [crate::setup::AttrPlane]; 4],
+    prims: &'a Quads<'a>,
 ) -> FragmentBatch<'a> {
     FragmentBatch {
         lanes,
-        prims: prims.p,
-        attrs: *attrs,
+        prims: &prims.p,
+        attrs: &prims.a,
         uniform: prims.uniform,
         info: ctx.info,
         sample_pos: &ctx.sample_pos,
