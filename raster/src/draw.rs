@@ -234,7 +234,11 @@ impl Rasterizer {
             // Per-sample shading pushes each sample as a fragment of its own.
             blocks: self.blocks && !per_sample,
             strips: false,
-            pack: info.lanes_independent && !info.side_effects && !per_sample,
+            // A traced draw keeps whole quads: `glemu trace` follows one lane per batch.
+            pack: info.lanes_independent
+                && !info.side_effects
+                && !per_sample
+                && !shader.wants_early_rejects(),
         };
         let ctx = DrawCtx {
             strips: ctx.blocks && tile::strips_allowed(&ctx),
