@@ -132,22 +132,17 @@ impl Bound {
         };
         let implicit = matches!(mode, LodMode::Implicit | LodMode::Bias) && fragment;
         let txp = opcode == NvOpcode::Txp;
-        let call = Call {
-            k,
-            tex: &self.texture,
-            s: &self.sampler,
-            mode,
-            implicit,
-            offset,
-        };
         // False only if the kernels became unavailable since the check above (tests
         // force instruction sets concurrently): the caller then takes the general path,
         // which rewrites every lane of the mask.
-        sample_registers(&call, txp, coord, mask, out)
+        sample_registers(self, k, mode, implicit, offset, txp, coord, mask, out)
     }
 }
 
-/// One lookup's fixed inputs.
+/// One lookup's fixed inputs. Built by the callee from scalar arguments: built by the
+/// caller and passed by reference, its fields were stored one by one and loaded in wider
+/// pairs, and the loads stalled on store forwarding (perf: a third of the samples of
+/// `sample_registers` in fill_1080p).
 struct Call<'a> {
     k: &'a Rgba8Plan,
     tex: &'a Texture,
@@ -160,13 +155,26 @@ struct Call<'a> {
 crate::multiversion! {
     /// [`Rgba8Plan::sample`] from coordinate registers (TXP: divided by w), compiled
     /// per instruction set so its lane loops and copies are vectorised.
+    #[allow(clippy::too_many_arguments)]
     fn sample_registers<const N: usize>(
-        call: &Call<'_>,
+        bound: &Bound,
+        k: &Rgba8Plan,
+        mode: LodMode,
+        implicit: bool,
+        offset: [i32; 2],
         txp: bool,
         coord: &[[u32; N]; 4],
         mask: u64,
         out: &mut [[u32; N]; 4],
     ) -> bool {
+        let call = Call {
+            k,
+            tex: &bound.texture,
+            s: &bound.sampler,
+            mode,
+            implicit,
+            offset,
+        };
         let mut c = [[0.0f32; N]; 3];
         let mut w = [0.0f32; N];
         for i in 0..N {
@@ -182,7 +190,7 @@ crate::multiversion! {
                 }
             }
         }
-        call.k.sample(call, &c, &w, mask, out)
+        call.k.sample(&call, &c, &w, mask, out)
     }
 }
 
@@ -398,6 +406,7 @@ impl Rgba8Plan {
                 fw: [z.fw; W],
                 fh: [z.fh; W],
                 bytes: [bytes_of(tex, first); W],
+                one_level: true,
             };
         }
         let mut r = LaneSizes {
@@ -406,6 +415,7 @@ impl Rgba8Plan {
             fw: [0.0; W],
             fh: [0.0; W],
             bytes: [&[]; W],
+            one_level: false,
         };
         for l in 0..W {
             let z = self
@@ -435,6 +445,8 @@ struct LaneSizes<'t> {
     fw: [f32; crate::avx2::W],
     fh: [f32; crate::avx2::W],
     bytes: [&'t [u8]; crate::avx2::W],
+    /// Every lane reads the same level.
+    one_level: bool,
 }
 
 impl<'t> LaneSizes<'t> {
@@ -452,6 +464,7 @@ impl<'t> LaneSizes<'t> {
             fw: &self.fw,
             fh: &self.fh,
             bytes: &self.bytes,
+            one_level: self.one_level,
         }
     }
 }

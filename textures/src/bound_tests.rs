@@ -148,3 +148,60 @@ fn specialised_for_rgba8_2d_only() {
         assert_eq!(b.specialised(), want, "{:?}", b.sampler());
     }
 }
+
+/// Magnified lookups of one level (fill_1080p's shape: 0.53 texels a pixel, strips of
+/// 2x2 quads), every wrap mode, sizes power of two or not, some lanes at the seams and
+/// outside: the gathered footprints give the reference's bits, and they are gathered.
+#[test]
+fn gathered_footprints_equal_reference() {
+    use crate::sampler::Wrap;
+    let wraps = [
+        Wrap::Repeat,
+        Wrap::ClampToEdge,
+        Wrap::ClampToBorder,
+        Wrap::MirroredRepeat,
+        Wrap::Clamp,
+        Wrap::MirrorClamp,
+        Wrap::MirrorClampToEdge,
+        Wrap::MirrorClampToBorder,
+    ];
+    let before = crate::simd::GATHERS.with(|g| g.get());
+    for (k, &size) in [[256u32, 256], [64, 32], [37, 23]].iter().enumerate() {
+        let mut tex =
+            Texture::new(Target::T2D, Format::RGBA8, [size[0], size[1], 1], 1).expect("texture");
+        let bytes: Vec<u8> = (0..size[0] * size[1] * 4)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        tex.write_bytes(0, [0, 0, 0], [size[0], size[1], 1], &bytes)
+            .expect("upload");
+        for (n, &wrap) in wraps.iter().enumerate() {
+            let mut s = SamplerState::simple(Filter::Linear, wrap);
+            s.wrap[1] = wraps[(n + k + 1) % wraps.len()];
+            s.border = [0.25f32, 0.5, 0.75, 1.0].map(f32::to_bits);
+            for strip in 0..64 {
+                let mut reg = [[0u32; N]; 4];
+                for q in 0..4 {
+                    for l in 0..4 {
+                        let px = (strip * 8 + 2 * q + (l & 1)) as f32;
+                        let py = (strip * 2 + (l >> 1)) as f32;
+                        reg[0][4 * q + l] = ((px - 40.0) * 0.53 / size[0] as f32).to_bits();
+                        reg[1][4 * q + l] = ((py - 10.0) * 0.53 / size[1] as f32).to_bits();
+                    }
+                }
+                compare(
+                    tex.clone(),
+                    s.clone(),
+                    NvOpcode::Tex,
+                    &reg,
+                    [0, 0],
+                    true,
+                    0xffff,
+                    7,
+                );
+            }
+        }
+    }
+    if crate::simd::detected() >= Isa::Avx2 {
+        assert!(crate::simd::GATHERS.with(|g| g.get()) > before);
+    }
+}

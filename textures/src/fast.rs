@@ -395,6 +395,7 @@ fn bilinear_rgba8_avx2<const N: usize>(
             fw,
             fh,
             bytes,
+            one_level: bytes.iter().all(|b| std::ptr::eq(*b, bytes[0])),
         };
         let mut r = [[0.0f32; W]; 4];
         if !crate::simd::bilinear_rgba8(&p, &g, &mut r) {

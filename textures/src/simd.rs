@@ -168,6 +168,54 @@ pub(crate) fn lookup_rgba8(
 }
 
 #[cfg(test)]
+thread_local! {
+    /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
+    pub(crate) static GATHERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The texel pairs (texel `k`, texel `k + 1`) of RGBA8 `bytes` for the eight lanes of
+/// `k`, as two vectors of four (left, right) 64-bit pairs (lanes 0-3, then 4-7); `None`
+/// (nothing read) when a lane's pair does not lie inside `bytes`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn gather_pairs(
+    bytes: &[u8],
+    k: std::arch::x86_64::__m256i,
+) -> Option<(std::arch::x86_64::__m256, std::arch::x86_64::__m256)> {
+    use std::arch::x86_64::*;
+    let texels = bytes.len() / 4;
+    if !(2..=i32::MAX as usize).contains(&texels) {
+        return None;
+    }
+    let last = (texels - 2) as i32;
+    let outside = _mm256_or_si256(
+        _mm256_cmpgt_epi32(_mm256_setzero_si256(), k),
+        _mm256_cmpgt_epi32(k, _mm256_set1_epi32(last)),
+    );
+    if _mm256_testz_si256(outside, outside) == 0 {
+        return None;
+    }
+    #[cfg(test)]
+    GATHERS.with(|g| g.set(g.get() + 1));
+    // SAFETY: every lane of `k` lies in 0..=texels-2 (checked above), so the 8 bytes at
+    // byte offset 4k (the gathers scale the sign-extended i32 index by 4) end at
+    // 4k + 8 <= 4 * texels <= bytes.len(): both gathers read only inside `bytes`, which
+    // is borrowed for the call. Unaligned 8-byte elements are allowed by vpgatherdq.
+    // AVX2 is enabled on this function, and its callers are AVX2 functions entered only
+    // after isa() found AVX2 and FMA.
+    #[allow(unsafe_code)]
+    let (lo, hi) = unsafe {
+        let base = bytes.as_ptr().cast::<i64>();
+        (
+            _mm256_i32gather_epi64::<4>(base, _mm256_castsi256_si128(k)),
+            _mm256_i32gather_epi64::<4>(base, _mm256_extracti128_si256::<1>(k)),
+        )
+    };
+    Some((_mm256_castsi256_ps(lo), _mm256_castsi256_ps(hi)))
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
