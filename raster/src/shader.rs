@@ -457,9 +457,47 @@ impl<'a> FragmentBatch<'a> {
             planes_lanes(a, &l.rx, &l.ry, &l.w, out);
             return;
         }
+        if plain && n == 4 && self.mixed_planes_4(k, out) {
+            return;
+        }
         for (c, o) in out.iter_mut().enumerate().take(n) {
             self.interpolate(k + c, o);
         }
+    }
+
+    /// Perspective varyings `k..k + 4` of lanes of several primitives at the default
+    /// position: [`Self::eval_at`]'s formula, each lane's four planes gathered at once
+    /// (lanes of one primitive in a row read them once). False when a lane's primitive
+    /// lacks them (`out` untouched then).
+    fn mixed_planes_4(&self, k: usize, out: &mut [[u32; LANES]; 4]) -> bool {
+        let mut c = [[0.0f32; LANES]; 4];
+        let mut dx = [[0.0f32; LANES]; 4];
+        let mut dy = [[0.0f32; LANES]; 4];
+        let mut prev: &[AttrPlane] = &[];
+        let zero = [AttrPlane::default(); 4];
+        let mut planes = &zero;
+        for (i, attrs) in self.attrs.iter().enumerate() {
+            if i == 0 || !std::ptr::eq(*attrs, prev) {
+                let Some(a) = attrs.get(k..k + 4).and_then(|a| a.try_into().ok()) else {
+                    return false;
+                };
+                planes = a;
+                prev = attrs;
+            }
+            for (comp, a) in planes.iter().enumerate() {
+                c[comp][i] = a.plane.c;
+                dx[comp][i] = a.plane.dx;
+                dy[comp][i] = a.plane.dy;
+            }
+        }
+        let l = self.lanes;
+        for comp in 0..4 {
+            for i in 0..LANES {
+                let v = c[comp][i] + dx[comp][i] * l.rx[i] + dy[comp][i] * l.ry[i];
+                out[comp][i] = (v * l.w[i]).to_bits();
+            }
+        }
+        true
     }
 
     /// Evaluates varying `k` at the given positions relative to each lane's primitive

@@ -40,6 +40,8 @@ pub(crate) struct Worker<T> {
     /// Index in the chunk's setup of each lane's primitive.
     prim: [u32; LANES],
     cov: [u32; LANES],
+    /// The facing of the pending batch's primitives (when `n` > 0).
+    front: bool,
     /// Fragment batches shaded, for the watchdog's check every [`WATCHDOG_BATCHES`].
     batches: u32,
 }
@@ -63,6 +65,7 @@ impl<T> Worker<T> {
             sid: [0; LANES],
             prim: [0; LANES],
             cov: [0; LANES],
+            front: true,
             batches: 0,
         }
     }
@@ -274,6 +277,22 @@ fn raster_tiny<S: FragmentShader>(
         pc.prim.edges().iter().all(|e| e.at(cx, cy) >= 0)
     };
     let mut passed = 0;
+    if ctx.pack {
+        // Pixels one by one (a primitive's own pixels are distinct, so their order
+        // within it does not matter).
+        let m = ctx.full_mask & ctx.coverage_mask;
+        if m == 0 {
+            return Ok(0);
+        }
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if covered(x, y) {
+                    passed += push_pixel(ctx, setup, pc, mem, w, x, y, m)?;
+                }
+            }
+        }
+        return Ok(passed);
+    }
     let mut qy = y0 & !1;
     while qy < y1 {
         let mut qx = x0 & !1;
@@ -664,35 +683,20 @@ fn push_one<S: FragmentShader>(
     sid: u32,
 ) -> Result<u64, RasterError> {
     let mut passed = 0;
-    // A batch has one facing (two-sided colour and fragment.facing are per batch).
-    if w.n > 0
-        && setup
-            .prims
-            .get(w.prim[0] as usize)
-            .is_some_and(|p| p.front != pc.prim.front)
-    {
-        passed += process_batch(ctx, setup, mem, w)?;
-    }
     if ctx.pack {
-        // One lane per covered pixel, in the quad's lane order (submission order
-        // within a pixel is lane order, see finish_batch).
         for (i, &m) in c.iter().enumerate() {
-            if m == 0 {
-                continue;
-            }
-            let n = w.n;
-            w.x[n] = qx + (i & 1) as i32;
-            w.y[n] = qy + (i >> 1) as i32;
-            w.sid[n] = sid;
-            w.prim[n] = pc.index;
-            w.cov[n] = m;
-            w.n += 1;
-            if w.n == LANES {
-                passed += process_batch(ctx, setup, mem, w)?;
+            if m != 0 {
+                let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
+                passed += push_pixel(ctx, setup, pc, mem, w, x, y, m)?;
             }
         }
         return Ok(passed);
     }
+    // A batch has one facing (two-sided colour and fragment.facing are per batch).
+    if w.n > 0 && w.front != pc.prim.front {
+        passed += process_batch(ctx, setup, mem, w)?;
+    }
+    w.front = pc.prim.front;
     let n = w.n;
     for i in 0..4 {
         w.x[n + i] = qx + (i & 1) as i32;
@@ -702,6 +706,39 @@ fn push_one<S: FragmentShader>(
     }
     w.cov[n..n + 4].copy_from_slice(&c);
     w.n += 4;
+    if w.n == LANES {
+        passed += process_batch(ctx, setup, mem, w)?;
+    }
+    Ok(passed)
+}
+
+/// Pixel (x, y) of the primitive, with coverage `m`, as one lane of the pending batch
+/// (`DrawCtx::pack`). Per-pixel order holds: a later primitive's pixel is a later
+/// lane, and tests and writes go lane by lane (finish_batch).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn push_pixel<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    x: i32,
+    y: i32,
+    m: u32,
+) -> Result<u64, RasterError> {
+    let mut passed = 0;
+    if w.n > 0 && w.front != pc.prim.front {
+        passed += process_batch(ctx, setup, mem, w)?;
+    }
+    w.front = pc.prim.front;
+    let n = w.n;
+    w.x[n] = x;
+    w.y[n] = y;
+    w.sid[n] = 0;
+    w.prim[n] = pc.index;
+    w.cov[n] = m;
+    w.n += 1;
     if w.n == LANES {
         passed += process_batch(ctx, setup, mem, w)?;
     }
