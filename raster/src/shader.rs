@@ -470,31 +470,33 @@ impl<'a> FragmentBatch<'a> {
     /// (lanes of one primitive in a row read them once). False when a lane's primitive
     /// lacks them (`out` untouched then).
     fn mixed_planes_4(&self, k: usize, out: &mut [[u32; LANES]; 4]) -> bool {
-        let mut c = [[0.0f32; LANES]; 4];
-        let mut dx = [[0.0f32; LANES]; 4];
-        let mut dy = [[0.0f32; LANES]; 4];
+        // Per lane, its four components as one small vector (each lane's planes are
+        // contiguous), then one transpose into the registers: scattering the planes
+        // into per-component arrays first stalled on store forwarding.
+        let l = self.lanes;
+        let mut res = [[0u32; 4]; LANES];
         let mut prev: &[AttrPlane] = &[];
-        let zero = [AttrPlane::default(); 4];
-        let mut planes = &zero;
+        let (mut c, mut dx, mut dy) = ([0.0f32; 4], [0.0f32; 4], [0.0f32; 4]);
         for (i, attrs) in self.attrs.iter().enumerate() {
             if i == 0 || !std::ptr::eq(*attrs, prev) {
-                let Some(a) = attrs.get(k..k + 4).and_then(|a| a.try_into().ok()) else {
+                let Some(a) = attrs.get(k..k + 4) else {
                     return false;
                 };
-                planes = a;
+                for (comp, a) in a.iter().enumerate().take(4) {
+                    c[comp] = a.plane.c;
+                    dx[comp] = a.plane.dx;
+                    dy[comp] = a.plane.dy;
+                }
                 prev = attrs;
             }
-            for (comp, a) in planes.iter().enumerate() {
-                c[comp][i] = a.plane.c;
-                dx[comp][i] = a.plane.dx;
-                dy[comp][i] = a.plane.dy;
+            let (rx, ry, w) = (l.rx[i], l.ry[i], l.w[i]);
+            for comp in 0..4 {
+                res[i][comp] = ((c[comp] + dx[comp] * rx + dy[comp] * ry) * w).to_bits();
             }
         }
-        let l = self.lanes;
         for comp in 0..4 {
             for i in 0..LANES {
-                let v = c[comp][i] + dx[comp][i] * l.rx[i] + dy[comp][i] * l.ry[i];
-                out[comp][i] = (v * l.w[i]).to_bits();
+                out[comp][i] = res[i][comp];
             }
         }
         true
