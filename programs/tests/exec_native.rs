@@ -1080,3 +1080,177 @@ proptest! {
         }
     }
 }
+
+/// A random ARBvp1.0 program with NV_vertex_program3's flow: BRA to labels anywhere
+/// (backwards too, into and out of subroutines), conditional CAL (recursion included)
+/// and RET, PUSHA/POPA, ARL and arithmetic with condition codes. Without `bra` the
+/// labels end subroutines (the interpreter's rule where no BRA exists).
+fn vp3_program(tokens: &[[u8; 6]], bra: bool) -> String {
+    let mut text = String::from(
+        "!!ARBvp1.0\nOPTION NV_vertex_program3;\nADDRESS A0;\nPARAM k[] = { {1, 2, 3, 4}, {-5, 6, 0.5, 8}, {9, -1, 11, 0}, {13, 0.25, 15, -16} };\nTEMP R0, R1, R2, R3;\nMOV R0, vertex.color;\nMOV R1, vertex.texcoord[0];\nMOVC R2, -vertex.color.yzwx;\nMOV R3, vertex.texcoord[0].wxyz;\nARL A0, vertex.color;\n",
+    );
+    let third = tokens.len() / 3;
+    let r = |b: u8| format!("R{}", b % 4);
+    let c_opt = |x: u8, d: u8| {
+        if x & 1 == 0 {
+            let cc = ["EQ", "NE", "LT", "GE", "LE", "GT", "TR", "FL"];
+            format!(
+                " ({}{})",
+                pick(&cc, d),
+                pick(&[".x", ".y", ".z", ".w", ".xyzw", ".wzyx"], d / 13)
+            )
+        } else {
+            String::new()
+        }
+    };
+    let mut labels = 0;
+    for (n, t) in tokens.iter().enumerate() {
+        let [k, a, b, c, d, e] = *t;
+        if n == third.max(1) {
+            text.push_str("MOV result.position, R0;\nMOV result.color, R1;\nMOV result.texcoord[0], R2;\nMOV result.texcoord[1], R3;\nRET;\ns0:\n");
+        }
+        if n == (2 * third).max(2) {
+            text.push_str("RET;\ns1:\n");
+        }
+        if labels < 4 && e % 5 == 0 {
+            text.push_str(&format!("l{labels}:\n"));
+            labels += 1;
+        }
+        let wc = if e % 7 == 3 {
+            c_opt(0, d)
+        } else {
+            String::new()
+        };
+        let line = match k % 10 {
+            0 if bra => format!("BRA l{}{};", a % 4, c_opt(b, d)),
+            1 => format!("CAL s{}{};", a % 2, c_opt(b, d)),
+            2 => format!("RET{};", c_opt(b, d)),
+            // Mostly balanced (else the stack's depth differs between paths).
+            3 if a % 8 == 0 => "PUSHA A0;".into(),
+            3 => format!("PUSHA A0;\nARL A0, {}.wzyx;\nPOPA A0;", r(b)),
+            4 if a % 8 == 0 => "POPA A0;".into(),
+            4 => format!(
+                "PUSHA A0;\nADD {}, {}, k[A0.{}+1];\nPOPA A0;",
+                r(b),
+                r(c),
+                pick(&["x", "y", "z", "w"], d)
+            ),
+            5 => format!("ARL A0, {}{};", r(a), pick(SWZ, b)),
+            6 => format!(
+                "{}{} {}{}{wc}, {}, {}{};",
+                pick(
+                    &["ADD", "MUL", "MIN", "MAX", "SLT", "SGE", "SEQ", "SNE", "DP3"],
+                    a
+                ),
+                if c & 1 == 0 { "C" } else { "" },
+                r(b),
+                pick(MASK, c),
+                r(d),
+                r(e),
+                pick(SWZ, a / 9)
+            ),
+            7 => {
+                let op = pick(&["FLR", "FRC", "MOV", "ABS", "SSG", "RCP", "EX2"], a);
+                let swz = if matches!(op, "RCP" | "EX2") {
+                    ".y"
+                } else {
+                    pick(SWZ, a / 7)
+                };
+                format!(
+                    "{op}{} {}{}{wc}, {}{swz};",
+                    if c & 1 == 0 { "C" } else { "" },
+                    r(b),
+                    pick(MASK, c),
+                    r(d),
+                )
+            }
+            8 => format!("ADDC {}.x, {}.x, -1.0;", r(b), r(b)),
+            _ => format!("MAD {}, {}, {}, {};", r(b), r(c), r(d), r(a)),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    if tokens.len() < 2 {
+        text.push_str("MOV result.position, R0;\nRET;\ns0:\n");
+    }
+    if tokens.len() < 3 {
+        text.push_str("RET;\ns1:\n");
+    }
+    while labels < 4 {
+        text.push_str(&format!("l{labels}:\n"));
+        labels += 1;
+    }
+    text.push_str("MOV R0, R1;\nEND\n");
+    text
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, .. ProptestConfig::default() })]
+
+    /// BRA, CAL/RET and PUSHA/POPA programs (`compile::graph`): registers, errors
+    /// (budget, call depth, address stack) and counters as the interpreter's, and the
+    /// batch run as machine code whenever the program compiles.
+    #[test]
+    fn random_branch_programs(
+        tokens in proptest::collection::vec(any::<[u8; 6]>(), 1..50),
+        vals in proptest::collection::vec(word(), 8..64),
+        mask in prop_oneof![Just(0xffffu32), Just(0x0ff0), any::<u16>().prop_map(u32::from)],
+        bra in any::<bool>(),
+        budget in prop_oneof![Just(40u64), Just(300), Just(5000)],
+    ) {
+        let text = vp3_program(&tokens, bra);
+        let p = match glemu_programs::assemble(&text, Some(Stage::Vertex)) {
+            Ok(p) => Arc::new(p),
+            Err(e) => panic!("generator made an invalid program: {}\n{text}", e.render(&text)),
+        };
+        let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+        let compiled = match ex.native_status() {
+            Some(Ok(())) => true,
+            // The PUSHA stack's depth differs between the paths to an instruction, or
+            // subroutines call each other from too many sites to translate.
+            Some(Err(f)) if f.reason.contains("PUSHA stack depth")
+                || f.reason.contains("too deep to inline") => false,
+            other => { prop_assert!(false, "{:?}\n{}", other, text); false }
+        };
+        let native = random_run(&p, &vals, mask, &params(&p, &[]), budget, &text)?;
+        prop_assert_eq!(native, u64::from(compiled && mask != 0), "{}", text);
+    }
+}
+
+/// How often the random branch programs compile: most must, or the proptest above
+/// compares little machine code.
+#[test]
+fn random_branch_programs_mostly_compile() {
+    // xorshift64: a fixed sequence of token bytes.
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut n, mut compiled) = (0, 0);
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for i in 0..120 {
+        let len = 1 + (next() % 50) as usize;
+        let tokens: Vec<[u8; 6]> = (0..len)
+            .map(|_| {
+                let w = next().to_le_bytes();
+                [w[0], w[1], w[2], w[3], w[4], w[5]]
+            })
+            .collect();
+        let text = vp3_program(&tokens, i % 2 == 0);
+        let p = Arc::new(glemu_programs::assemble(&text, Some(Stage::Vertex)).unwrap());
+        n += 1;
+        match Executor::new(p)
+            .with_backend(Backend::Native)
+            .native_status()
+        {
+            Some(Ok(())) => compiled += 1,
+            Some(Err(f)) => *reasons.entry(f.reason).or_default() += 1,
+            None => {}
+        }
+    }
+    println!("{compiled} of {n} random branch programs compile; {reasons:?}");
+    assert!(compiled * 2 > n, "{compiled} of {n} compile: {reasons:?}");
+}

@@ -7,7 +7,7 @@ use crate::exec::texture;
 use crate::exec::{
     Env, ExecErrorKind, ExecStats, LaneState, RunEnv, TexCall, TexOffsets, Vec4, MAX_LANES,
 };
-use crate::ir::{Extra, Program, TexOffset, TexUnit};
+use crate::ir::{Extra, Opcode, Program, TexOffset, TexUnit};
 use smallvec::SmallVec;
 use std::any::Any;
 use std::ffi::c_void;
@@ -58,6 +58,9 @@ pub(crate) struct Frame {
     pub loop_counter: i32,
     /// Out: lanes killed.
     pub kill: u32,
+    /// The PUSHA stack's depth at the PUSHA or POPA the kernel steps next (it is the
+    /// same for every lane group there: `compile::graph`).
+    pub push_depth: u32,
     /// Out: instructions executed (once per instruction with at least one lane).
     pub instructions: u64,
     /// Out: instructions × lanes executing them.
@@ -74,6 +77,9 @@ pub(crate) struct Frame {
     pub error: Option<(u32, ExecErrorKind)>,
     /// A panic raised inside an interpreted step, resumed once the kernel returned.
     pub panic: Option<Box<dyn Any + Send>>,
+    /// The PUSHA stack: each slot holds, per lane, what that lane pushed last at that
+    /// depth (a group's own stack in the interpreter; a lane reads only its own values).
+    pub pushed: Vec<[[i32; MAX_LANES]; 4]>,
 }
 
 /// Run `f` for the instruction at `pc`, turning its error or panic into the kernel's
@@ -114,7 +120,14 @@ pub(crate) fn step<E: RunEnv + ?Sized>(
     mask: u32,
 ) -> u32 {
     let counter = frame.loop_counter;
-    guarded(frame, pc, |stats| {
+    let depth = frame.push_depth as usize;
+    let mut stack = std::mem::take(&mut frame.pushed);
+    let status = guarded(frame, pc, |stats| {
+        let op = prog.instructions.get(pc as usize).map(|i| i.op);
+        let stacked = matches!(op, Some(Opcode::Pusha | Opcode::Popa));
+        if stacked && stack.len() < depth {
+            stack.resize(depth, [[0; MAX_LANES]; 4]);
+        }
         let mut run = Run::new(prog, state, params, env);
         // Only the loop counter of the control stack matters to a non-flow instruction.
         let mut frames = SmallVec::<[CtlFrame; 8]>::new();
@@ -128,12 +141,28 @@ pub(crate) fn step<E: RunEnv + ?Sized>(
             pc,
             mask,
             frames,
-            pushed: Vec::new(),
+            pushed: if stacked {
+                stack[..depth].to_vec()
+            } else {
+                Vec::new()
+            },
             steps: 0,
         };
         let r = executor::step(&mut run, &mut g);
         run.st.operand_buf = run.srcs.take();
         *stats = run.stats;
+        if let (Some(Opcode::Pusha), Ok(_), Some(v)) = (op, &r, g.pushed.last()) {
+            if stack.len() <= depth {
+                stack.resize(depth + 1, [[0; MAX_LANES]; 4]);
+            }
+            for (slot, new) in stack[depth].iter_mut().zip(v) {
+                for (l, (x, y)) in slot.iter_mut().zip(new).enumerate() {
+                    if mask & (1 << l) != 0 {
+                        *x = *y;
+                    }
+                }
+            }
+        }
         match r {
             Ok(Next::Seq) if run.spawned.is_empty() && g.mask == mask => Ok(()),
             Ok(_) => Err(ExecErrorKind::Malformed(
@@ -141,7 +170,9 @@ pub(crate) fn step<E: RunEnv + ?Sized>(
             )),
             Err(e) => Err(e),
         }
-    })
+    });
+    frame.pushed = stack;
+    status
 }
 
 /// A texture instruction with a fixed unit (`lower::Lower::texture`): `io` holds the

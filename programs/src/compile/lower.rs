@@ -20,6 +20,7 @@
 // Registers are `[comp][chunk]` arrays indexed in step; iterator chains would hide it.
 #![allow(clippy::needless_range_loop)]
 
+mod branch;
 mod flow;
 
 use super::frame::{Frame, BUDGET, CALL_DEPTH, DONE, FAILED, RERUN};

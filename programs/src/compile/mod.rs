@@ -14,6 +14,7 @@
 
 mod block;
 mod frame;
+mod graph;
 // The lowering translates only what `scan` admitted; its `expect`s name the scan rule
 // that guarantees each (operand count, opcode, loop context), so a failure is a bug in
 // scan, not bad input.

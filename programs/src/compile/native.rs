@@ -173,6 +173,7 @@ pub(crate) fn with_frame<E: RunEnv + ?Sized, R>(
         budget,
         loop_counter: 0,
         kill: 0,
+        push_depth: 0,
         instructions: 0,
         lane_instructions: 0,
         env: std::ptr::null_mut(),
@@ -182,6 +183,7 @@ pub(crate) fn with_frame<E: RunEnv + ?Sized, R>(
         stats: ExecStats::default(),
         error: None,
         panic: None,
+        pushed: Vec::new(),
     };
     let mut env_ref: &mut E = env;
     frame.env = (&mut env_ref as *mut &mut E).cast::<c_void>();

@@ -11,12 +11,11 @@ use std::fmt;
 /// ```
 /// # use glemu_programs::{assemble, exec::*};
 /// # use std::sync::Arc;
-/// let p = assemble("!!NVvp4.0\nBRA end;\nend:\nMOV result.position, 0;\nEND", None);
-/// # let p = match p { Ok(p) => p, Err(_) => return };
+/// // A loop count that differs between lanes, around a texture lookup.
+/// let p = assemble("!!NVfp4.0\nTEMP t;\nINT TEMP i;\nFLR.S i, fragment.color;\nREP.S i.x;\nTEX t, fragment.texcoord[0], texture[0], 2D;\nENDREP;\nMOV result.color, t;\nEND", None).unwrap();
 /// let ex = Executor::new(Arc::new(p)).with_backend(Backend::Native);
-/// if let Some(Err(f)) = ex.native_status() {
-///     assert!(f.reason.contains("BRA"), "{f}");
-/// }
+/// let Some(Err(f)) = ex.native_status() else { panic!("it compiled") };
+/// assert!(f.reason.contains("environment calls"), "{f}");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fallback {
@@ -135,6 +134,14 @@ fn flow_target(inst: &Inst) -> Option<usize> {
 
 /// The whole-program check: anything the translator cannot express at all.
 pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
+    if super::graph::wanted(prog) {
+        for (i, inst) in prog.instructions.iter().enumerate() {
+            if inst.op == Opcode::Kil && inst.srcs.first().is_some_and(|s| !src_native(prog, s)) {
+                return Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"));
+            }
+        }
+        return super::graph::build(prog).map(|_| ());
+    }
     let n = prog.instructions.len();
     let unstructured = |i: usize| Fallback::at(i, "unstructured flow control");
     // Open blocks: (opcode, pc); IF blocks within the innermost loop make a CONT partial.
@@ -154,7 +161,7 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
         }
         let t = flow_target(inst);
         match inst.op {
-            Bra | Cali | Pusha | Popa => {
+            Cali => {
                 return Err(Fallback::at(
                     i,
                     format!("flow control: {}", format!("{:?}", inst.op).to_uppercase()),

@@ -58,6 +58,11 @@ fn target(inst: &Inst) -> usize {
 impl<'a, 'f> Lower<'a, 'f> {
     /// Translate the program from its entry to the end of its text.
     pub(crate) fn body(&mut self) {
+        if crate::compile::graph::wanted(self.prog) {
+            let g = crate::compile::graph::build(self.prog).expect("scan::check built the graph");
+            self.graph_body(&g);
+            return;
+        }
         let n = self.prog.instructions.len();
         self.region(self.prog.entry as usize, n);
     }
@@ -169,7 +174,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     /// Straight-line instructions `[from, to)`. The budget is charged per run that ends
     /// with an instruction that can fail (an interpreted step or a texture call), so an
     /// error of that instruction and an exceeded budget come in the interpreter's order.
-    fn stretch(&mut self, from: usize, to: usize) {
+    pub(super) fn stretch(&mut self, from: usize, to: usize) {
         let prog = self.prog;
         let mut charged = from;
         for pc in from..to {
@@ -223,7 +228,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     /// The running group executes the flow instruction at `pc`.
-    fn count_flow(&mut self, pc: usize) {
+    pub(super) fn count_flow(&mut self, pc: usize) {
         self.charge(pc, 1);
         self.pending += 1;
     }
@@ -256,7 +261,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     /// The running lanes become `bits`.
-    fn set_mask_bits(&mut self, bits: Value) {
+    pub(super) fn set_mask_bits(&mut self, bits: Value) {
         self.flush();
         let m = self.chunks_of_bits(bits);
         for k in 0..CHUNKS {
@@ -281,7 +286,7 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     /// `max(s, old)` if `bits` is non-zero (a group left with steps `s`), else `old`.
-    fn max_if(&mut self, bits: Value, s: Value, old: Value) -> Value {
+    pub(super) fn max_if(&mut self, bits: Value, s: Value, old: Value) -> Value {
         let gt = self.b.ins().icmp(IntCC::UnsignedGreaterThan, s, old);
         let max = self.b.ins().select(gt, s, old);
         self.b.ins().select(bits, max, old)

@@ -1,0 +1,309 @@
+//! Programs with BRA (jumps anywhere) or PUSHA/POPA, as a graph of places the
+//! interpreter's lane groups can wait at.
+//!
+//! A place is a call context (the CAL sites of the open calls, outermost first) and a
+//! pc: exactly the interpreter's lock-step `position` of a group there. Groups wait only
+//! at leaders (the entry, jump and call targets, the instruction after a branch, call,
+//! return or KIL, labels), and the group that runs is always the one at the lowest
+//! position, so a kernel that keeps one pending lane mask per place and always resumes
+//! the lowest non-empty one runs the groups in the interpreter's order, merging them
+//! where it does (`lower/branch.rs`). Each place's code runs from its leader to the next
+//! branch, call, return, KIL or leader.
+//!
+//! The PUSHA stack's depth must be the same at a place however lanes reach it (the
+//! interpreter keeps groups of different depths apart, an order a place cannot hold);
+//! else the program stays in the interpreter.
+
+use super::scan::Fallback;
+use crate::exec::executor::MAX_CALL_DEPTH;
+use crate::ir::{Extra, Opcode, Program};
+use std::collections::BTreeMap;
+
+/// Most instructions the places of one program may hold together (code is translated
+/// once per place).
+const MAX_PLACED: usize = 1_000;
+
+/// Where lanes go after a place's code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Exit {
+    /// The lanes go on to the next place (the code ended before a leader).
+    Next(Option<usize>),
+    /// BRA: the lanes that pass go to `taken`, the others to `next`.
+    Bra {
+        taken: Option<usize>,
+        next: Option<usize>,
+    },
+    /// CAL: the lanes that pass enter `callee` (None: the call depth is exceeded). When
+    /// none pass, the lanes go on as after any instruction (a label may end the
+    /// subroutine: `next`); when the group splits, the others wait at the next
+    /// instruction without that check (`partial`), as the interpreter's `flow::branch`.
+    Cal {
+        callee: Option<usize>,
+        next: Option<usize>,
+        partial: Option<usize>,
+    },
+    /// RET: the lanes that pass go to `back` (None: the program ends for them), the
+    /// others to `next` or `partial`, as for CAL.
+    Ret {
+        back: Option<usize>,
+        next: Option<usize>,
+        partial: Option<usize>,
+    },
+    /// KIL: the lanes left go to `next`.
+    Kil(Option<usize>),
+}
+
+/// One place (of a context that `Graph::places`' order reflects): its code `[pc, end]` (the last instruction may be a branch, call, return
+/// or KIL), the PUSHA depth on entry, and where the lanes go.
+#[derive(Clone, Debug)]
+pub(crate) struct Place {
+    pub pc: u32,
+    pub end: u32,
+    pub depth: u32,
+    pub exit: Exit,
+}
+
+/// Every place a run can reach, in the interpreter's scheduling order (lowest position
+/// first); `entry` is where the run starts (None: an empty program).
+#[derive(Debug)]
+pub(crate) struct Graph {
+    pub places: Vec<Place>,
+    pub entry: Option<usize>,
+}
+
+/// Whether `prog` is translated as a graph of places (it has BRA, PUSHA or POPA).
+pub(crate) fn wanted(prog: &Program) -> bool {
+    prog.instructions
+        .iter()
+        .any(|i| matches!(i.op, Opcode::Bra | Opcode::Pusha | Opcode::Popa))
+}
+
+fn target(prog: &Program, pc: usize) -> usize {
+    match &prog.instructions[pc].extra {
+        Extra::Flow { target, .. } => *target as usize,
+        _ => prog.instructions.len(),
+    }
+}
+
+/// Key of a place in scheduling order: its context, then its pc.
+type Key = Vec<u32>;
+
+fn key(ctx: &[u32], pc: usize) -> Key {
+    let mut k = ctx.to_vec();
+    k.push(pc as u32);
+    k
+}
+
+struct Builder {
+    n: usize,
+    has_bra: bool,
+    leader: Vec<bool>,
+    label: Vec<bool>,
+    /// Places found, by key: (PUSHA depth on entry, its place once explored).
+    found: BTreeMap<Key, u32>,
+    work: Vec<(Vec<u32>, usize, u32)>,
+    size: usize,
+}
+
+impl Builder {
+    /// The place lanes at `pc` in `ctx` wait at: at the end of the text a subroutine
+    /// returns (None: the program ends for them).
+    fn place(&self, mut ctx: Vec<u32>, mut pc: usize) -> Option<(Vec<u32>, usize)> {
+        while pc >= self.n {
+            pc = ctx.pop()? as usize + 1;
+        }
+        Some((ctx, pc))
+    }
+
+    /// Where lanes go after an instruction at `pc` that let them through (the
+    /// interpreter's `Next::Seq`): without BRA a label ends a subroutine.
+    fn seq(&self, ctx: &[u32], pc: usize) -> Option<(Vec<u32>, usize)> {
+        let next = pc + 1;
+        if !self.has_bra && self.label[next] && !ctx.is_empty() {
+            let mut c = ctx.to_vec();
+            let back = c.pop().map_or(next, |s| s as usize + 1);
+            return self.place(c, back);
+        }
+        self.place(ctx.to_vec(), next)
+    }
+
+    /// Note that lanes reach `to` with PUSHA depth `depth`.
+    fn reach(&mut self, to: Option<(Vec<u32>, usize)>, depth: u32) -> Result<(), Fallback> {
+        let Some((ctx, pc)) = to else {
+            return Ok(());
+        };
+        match self.found.get(&key(&ctx, pc)) {
+            Some(&d) if d == depth => Ok(()),
+            Some(_) => Err(Fallback::at(pc, "PUSHA stack depth differs between paths")),
+            None => {
+                self.found.insert(key(&ctx, pc), depth);
+                self.work.push((ctx, pc, depth));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The places of `prog` (see the module documentation), or why it cannot be translated.
+pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
+    use Opcode::*;
+    let n = prog.instructions.len();
+    let has_bra = prog.instructions.iter().any(|i| i.op == Bra);
+    let mut leader = vec![false; n + 1];
+    let mut label = vec![false; n + 1];
+    if let Some(l) = leader.get_mut(prog.entry as usize) {
+        *l = true;
+    }
+    for &l in &prog.labels {
+        if let Some(x) = label.get_mut(l as usize) {
+            *x = true;
+        }
+        if let Some(x) = leader.get_mut(l as usize) {
+            *x = true;
+        }
+    }
+    for (pc, inst) in prog.instructions.iter().enumerate() {
+        match inst.op {
+            Bra | Cal | Ret | Kil => {
+                leader[pc + 1] = true;
+                if matches!(inst.op, Bra | Cal) {
+                    let t = target(prog, pc);
+                    if t >= n {
+                        return Err(Fallback::at(pc, "unstructured flow control"));
+                    }
+                    leader[t] = true;
+                }
+            }
+            Pusha | Popa => {}
+            op if op.class() == crate::ir::OpClass::Flow => {
+                return Err(Fallback::at(
+                    pc,
+                    "BRA or PUSHA/POPA with structured flow control",
+                ))
+            }
+            _ => {}
+        }
+    }
+    let mut b = Builder {
+        n,
+        has_bra,
+        leader,
+        label,
+        found: BTreeMap::new(),
+        work: Vec::new(),
+        size: 0,
+    };
+    let start = b.place(Vec::new(), prog.entry as usize);
+    b.reach(start.clone(), 0)?;
+    let mut places: BTreeMap<Key, Place> = BTreeMap::new();
+    // Exits hold keys until every place is known, then indices.
+    let mut exits: BTreeMap<Key, [Option<Key>; 3]> = BTreeMap::new();
+    while let Some((ctx, pc, depth)) = b.work.pop() {
+        let mut end = pc;
+        let mut d = depth;
+        loop {
+            let op = prog.instructions[end].op;
+            match op {
+                Pusha => d += 1,
+                Popa => d = d.saturating_sub(1),
+                _ => {}
+            }
+            if matches!(op, Bra | Cal | Ret | Kil) || b.leader[end + 1] || end + 1 >= n {
+                break;
+            }
+            end += 1;
+        }
+        b.size += end + 1 - pc;
+        if b.size > MAX_PLACED {
+            return Err(Fallback::program("subroutine calls too deep to inline"));
+        }
+        let inst = &prog.instructions[end];
+        let next = b.seq(&ctx, end);
+        let partial = b.place(ctx.clone(), end + 1);
+        let (exit, other) = match inst.op {
+            Bra => (
+                Exit::Bra {
+                    taken: None,
+                    next: None,
+                },
+                b.place(ctx.clone(), target(prog, end)),
+            ),
+            Cal => {
+                let callee = (ctx.len() < MAX_CALL_DEPTH).then(|| {
+                    let mut c = ctx.clone();
+                    c.push(end as u32);
+                    (c, target(prog, end))
+                });
+                (
+                    Exit::Cal {
+                        callee: None,
+                        next: None,
+                        partial: None,
+                    },
+                    callee,
+                )
+            }
+            Ret => {
+                let back = if ctx.is_empty() {
+                    None
+                } else {
+                    let mut c = ctx.clone();
+                    let s = c.pop().map_or(n, |s| s as usize + 1);
+                    b.place(c, s)
+                };
+                (
+                    Exit::Ret {
+                        back: None,
+                        next: None,
+                        partial: None,
+                    },
+                    back,
+                )
+            }
+            Kil => (Exit::Kil(None), None),
+            _ => (Exit::Next(None), None),
+        };
+        b.reach(next.clone(), d)?;
+        b.reach(other.clone(), d)?;
+        if matches!(inst.op, Cal | Ret) {
+            b.reach(partial.clone(), d)?;
+        }
+        let k = key(&ctx, pc);
+        let keyed = |x: Option<(Vec<u32>, usize)>| x.map(|(c, p)| key(&c, p));
+        exits.insert(k.clone(), [keyed(next), keyed(other), keyed(partial)]);
+        places.insert(
+            k,
+            Place {
+                pc: pc as u32,
+                end: end as u32,
+                depth,
+                exit,
+            },
+        );
+    }
+    let order: BTreeMap<&Key, usize> = places.keys().enumerate().map(|(i, k)| (k, i)).collect();
+    let at = |k: &Option<Key>| k.as_ref().and_then(|k| order.get(k).copied());
+    let mut out = Vec::with_capacity(places.len());
+    for (k, mut p) in places.iter().map(|(k, p)| (k, p.clone())) {
+        let [next, other, partial] = &exits[k];
+        let (next, other, partial) = (at(next), at(other), at(partial));
+        p.exit = match p.exit {
+            Exit::Bra { .. } => Exit::Bra { taken: other, next },
+            Exit::Cal { .. } => Exit::Cal {
+                callee: other,
+                next,
+                partial,
+            },
+            Exit::Ret { .. } => Exit::Ret {
+                back: other,
+                next,
+                partial,
+            },
+            Exit::Kil(_) => Exit::Kil(next),
+            Exit::Next(_) => Exit::Next(next),
+        };
+        out.push(p);
+    }
+    let entry = start.and_then(|(c, p)| order.get(&key(&c, p)).copied());
+    Ok(Graph { places: out, entry })
+}
