@@ -15,6 +15,7 @@ use crate::shader::{
 };
 
 use crate::block::{self, BLOCK};
+use crate::pack;
 
 /// Largest region edge, in pixels, of a primitive whose quads are walked directly.
 const SMALL: i32 = 4;
@@ -314,6 +315,33 @@ fn raster_tiny<S: FragmentShader>(
     Ok(passed)
 }
 
+/// A primitive of at most 4×4 pixels, lanes packed (`DrawCtx::pack`), no multisampling:
+/// the covered pixel centres of the region in one test ([`pack::centres_4x4`]), each
+/// pushed as a lane. The region lies inside the clip rectangle (setup clips the bounds).
+#[inline(never)]
+fn raster_small_packed<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+) -> Result<u64, RasterError> {
+    let [x0, y0, x1, y1] = pc.region;
+    let m = ctx.full_mask & ctx.coverage_mask;
+    if m == 0 {
+        return Ok(0);
+    }
+    let bits = pack::centres_4x4(pc.prim.edges(), x0, y0) & pack::region_bits(x1 - x0, y1 - y0);
+    let mut passed = 0;
+    let mut b = bits;
+    while b != 0 {
+        let p = b.trailing_zeros() as i32;
+        b &= b - 1;
+        passed += push_pixel(ctx, setup, pc, mem, w, x0 + (p & 3), y0 + (p >> 2), m)?;
+    }
+    Ok(passed)
+}
+
 fn raster_prim<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     setup: &DrawSetup,
@@ -325,6 +353,9 @@ fn raster_prim<S: FragmentShader>(
     let mut passed = 0;
     // Small primitives (most of a dense mesh): the quads of the region directly, without
     // block classification.
+    if ctx.pack && !ctx.msaa && x1 - x0 <= 4 && y1 - y0 <= 4 {
+        return raster_small_packed(ctx, setup, pc, mem, w);
+    }
     if x1 - x0 <= SMALL && y1 - y0 <= SMALL {
         let c = &pc.clip;
         let mut qy = y0 & !1;
