@@ -8,6 +8,7 @@
 
 mod exec_util;
 use exec_util::*;
+use glemu_programs::compile::native_reruns;
 use glemu_programs::exec::{Backend, ExecStats, Executor, LaneState, MAX_LANES};
 use glemu_programs::ir::{InputBinding, Program, Stage};
 use proptest::prelude::*;
@@ -200,9 +201,17 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
             }
             let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
             for mask in MASKS {
+                let before = native_reruns();
                 let (a, b, batches) = both_counted(&p, mask, &prm, 100_000);
+                let reruns = native_reruns() - before;
                 let what = format!("({}, mask {mask:#06x})\n{prog}", path.display());
                 assert_same(&p, &a, &b, &what);
+                // A run that neither ran as machine code nor stopped for a rerun fell
+                // back silently, wherever it is.
+                assert!(
+                    !compiled || batches + reruns == 1,
+                    "{batches} batches ran as machine code, {reruns} reruns {what}"
+                );
                 if compiled && batches == 0 {
                     let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
                     interpreted.push((file.unwrap_or_default(), what));
@@ -817,7 +826,9 @@ fn random_run(
 
 /// Whether a compiled random flow program may stop its kernel with a rerun by the
 /// interpreter: per-lane loop counts (REP on a register) and CONT split the lanes of an
-/// iteration (`compile/lower/flow.rs`). Every other batch must run as machine code.
+/// iteration (`compile/lower/flow.rs`). Every batch of other programs must run as
+/// machine code; those of these programs must each run as machine code or stop for a
+/// rerun (counted by `compile::native_reruns`).
 fn may_rerun(text: &str) -> bool {
     text.contains("REP.S I") || text.contains("REP R") || text.contains("CONT")
 }
@@ -850,11 +861,14 @@ proptest! {
             Some(Err(f)) if f.reason.contains("too deep to inline") => false,
             other => { prop_assert!(false, "{:?}\n{}", other, text); false }
         };
+        let before = native_reruns();
         let native = random_run(&p, &vals, mask, &params(&p, &[]), budget, &text)?;
+        let reruns = native_reruns() - before;
         if !compiled || mask == 0 {
-            prop_assert_eq!(native, 0, "{}", text);
-        } else if !may_rerun(&text) {
-            prop_assert_eq!(native, 1, "fell back to the interpreter\n{}", text);
+            prop_assert_eq!((native, reruns), (0, 0), "{}", text);
+        } else {
+            prop_assert_eq!(native + reruns, 1, "fell back to the interpreter\n{}", text);
+            prop_assert!(reruns == 0 || may_rerun(&text), "an unexpected rerun\n{}", text);
         }
     }
 }
@@ -1064,15 +1078,18 @@ proptest! {
             let mut st = LaneState::new(&p, MAX_LANES);
             let mut e2 = env_of();
             let mut got = Vec::new();
+            let before = native_reruns();
             let (r, native) = counting_native(|| {
                 ex.run_each(&mut st, &prm, &mut e2, masks.len(), fill, |_, st| {
                     got.extend(outputs(st))
                 })
             });
+            let reruns = native_reruns() - before;
             if backend == Backend::Interpreter || ex.native_status() != Some(Ok(())) {
-                prop_assert_eq!(native, 0, "{:?} {}", backend, text);
-            } else if !may_rerun(&text) {
-                prop_assert_eq!(native, batches, "fell back to the interpreter\n{}", text);
+                prop_assert_eq!((native, reruns), (0, 0), "{:?} {}", backend, text);
+            } else {
+                prop_assert_eq!(native + reruns, batches, "fell back to the interpreter\n{}", text);
+                prop_assert!(reruns == 0 || may_rerun(&text), "an unexpected rerun\n{}", text);
             }
             prop_assert_eq!(&got, &want, "{:?} {}", backend, text);
             prop_assert_eq!(r.err(), want_err.clone(), "{:?} {}", backend, text);

@@ -41,6 +41,17 @@ use std::sync::OnceLock;
 thread_local! {
     /// Batches this thread ran as machine code: see [`native_batches`].
     static NATIVE_BATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Kernel calls this thread stopped for a rerun: see [`native_reruns`].
+    static NATIVE_RERUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many kernel calls of the calling thread have stopped so far to have the
+/// interpreter run their batch from the start (lanes that would run interleaved: per-lane
+/// loop counts, CONT taken by some lanes of an iteration). With [`native_batches`] a
+/// differential test knows exactly why a run of a compiled program did not end in
+/// machine code: every batch is one or the other, else it fell back silently.
+pub fn native_reruns() -> u64 {
+    NATIVE_RERUNS.with(|c| c.get())
 }
 
 /// How many batches the calling thread has run as machine code so far (kernel calls that
@@ -450,7 +461,10 @@ fn outcome(
             stats.lane_instructions = frame.lane_instructions;
             (Some(Ok(stats)), frame.kill)
         }
-        frame::RERUN => (None, 0),
+        frame::RERUN => {
+            NATIVE_RERUNS.with(|c| c.set(c.get() + 1));
+            (None, 0)
+        }
         frame::BUDGET => (
             Some(Err(ExecError::at(
                 prog,
