@@ -119,15 +119,40 @@ pub(crate) fn decode_image_into(
     d: u32,
     out: &mut Vec<[u32; 4]>,
 ) {
-    let (w, h, d) = (w as usize, h as usize, d as usize);
+    out.clear();
+    out.resize(w as usize * h as usize * d as usize, [0u32; 4]);
+    let all = Blocks {
+        x: 0..w.div_ceil(4) as usize,
+        y: 0..h.div_ceil(4) as usize,
+        z: 0..d as usize,
+    };
+    decode_blocks(format, bytes, [w, h, d], &all, out);
+}
+
+/// A box of 4×4 blocks: block columns `x`, block rows `y`, slices `z`.
+pub(crate) struct Blocks {
+    pub(crate) x: std::ops::Range<usize>,
+    pub(crate) y: std::ops::Range<usize>,
+    pub(crate) z: std::ops::Range<usize>,
+}
+
+/// Decodes the blocks of `blocks` of a `size` image (`bytes`: all its blocks) into their
+/// texels of `out` (the whole image's decoded texels); texels past the image's edge and
+/// missing blocks are skipped / read as empty, as [`decode_image`] does.
+pub(crate) fn decode_blocks(
+    format: Format,
+    bytes: &[u8],
+    size: [u32; 3],
+    blocks: &Blocks,
+    out: &mut [[u32; 4]],
+) {
+    let (w, h) = (size[0] as usize, size[1] as usize);
     let bw = w.div_ceil(4);
     let bh = h.div_ceil(4);
     let bsize = format.bytes_per_texel();
-    out.clear();
-    out.resize(w * h * d, [0u32; 4]);
-    for z in 0..d {
-        for by in 0..bh {
-            for bx in 0..bw {
+    for z in blocks.z.clone() {
+        for by in blocks.y.clone() {
+            for bx in blocks.x.clone() {
                 let off = ((z * bh + by) * bw + bx) * bsize;
                 let block = bytes.get(off..off + bsize).unwrap_or(&[]);
                 let texels = decode_block(format, block);
