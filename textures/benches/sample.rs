@@ -2,7 +2,8 @@
 //! RGBA8 256x256 mipmapped texture, 16 lanes (4 quads) per call, one core; each through
 //! the per-lane reference path and through `execute` with every instruction set the CPU
 //! has (`sample/bilinear/avx2`, ...), and through the per-draw `Bound` straight from
-//! coordinate registers (`sample/bilinear/bound`).
+//! coordinate registers (`sample/bilinear/bound`); `sample/magnified/bound` is
+//! fill_1080p's shape (one level magnified, strips of quads).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
@@ -130,6 +131,37 @@ fn bench(c: &mut Criterion) {
                 i = (i + 1) % regs.len();
                 let mask = u64::MAX >> (64 - N);
                 bound.sample_nv(NvOpcode::Tex, &regs[i], [0, 0], true, mask, &mut out);
+                black_box(&out);
+            })
+        });
+    }
+    // fill_1080p's lookups: a 256x256 RGBA8 texture (LINEAR, no mipmapping) magnified to 0.53 texels
+    // a pixel, 2x8-pixel strips of quads walking a frame row by row; every group of
+    // eight lanes reads one level with adjacent columns (the gathered footprints).
+    let bound = Bound::new(tex.clone(), bilinear.clone());
+    if bound.specialised() && detected() >= Isa::Avx2 {
+        let strips: Vec<[[u32; N]; 4]> = (0..4096u32)
+            .map(|k| {
+                let (x, y) = ((k % 240) * 8, (k / 240) * 2);
+                let mut r = [[0u32; N]; 4];
+                for q in 0..4 {
+                    for l in 0..4 {
+                        let px = (x + 2 * q + (l & 1)) as f32 + 0.5;
+                        let py = (y + (l >> 1)) as f32 + 0.5;
+                        let i = 4 * q as usize + l as usize;
+                        r[0][i] = (px * 4.0 / 1920.0).to_bits();
+                        r[1][i] = (py * 4.0 / 1080.0).to_bits();
+                    }
+                }
+                r
+            })
+            .collect();
+        let mut out = [[0u32; N]; 4];
+        let mut i = 0usize;
+        g.bench_function("magnified/bound", |b| {
+            b.iter(|| {
+                i = (i + 1) % strips.len();
+                bound.sample_nv(NvOpcode::Tex, &strips[i], [0, 0], true, 0xffff, &mut out);
                 black_box(&out);
             })
         });
