@@ -173,6 +173,18 @@ fn vtx(x: f32, y: f32) -> WindowVertex {
     }
 }
 
+/// SRC_ALPHA, ONE_MINUS_SRC_ALPHA blending on attachment 0.
+fn alpha_blended() -> FixedFunctionState {
+    let mut st = FixedFunctionState::default();
+    st.blend.targets[0] = BlendTarget {
+        enabled: true,
+        src_rgb: BlendFactor::SrcAlpha,
+        dst_rgb: BlendFactor::OneMinusSrcAlpha,
+        ..Default::default()
+    };
+    st
+}
+
 fn additive() -> FixedFunctionState {
     let mut st = FixedFunctionState::default();
     st.blend.targets[0] = BlendTarget {
@@ -423,13 +435,7 @@ fn tiny_triangles_cover_the_centres_their_edges_hold() {
 
 #[test]
 fn identical_bytes_at_one_two_and_eight_threads() {
-    let mut st = FixedFunctionState::default();
-    st.blend.targets[0] = BlendTarget {
-        enabled: true,
-        src_rgb: BlendFactor::SrcAlpha,
-        dst_rgb: BlendFactor::OneMinusSrcAlpha,
-        ..Default::default()
-    };
+    let mut st = alpha_blended();
     st.depth_stencil.depth_test = true;
     st.depth_stencil.depth_func = CompareFunc::LessEqual;
     let info = ShaderInfo::default();
@@ -1556,13 +1562,7 @@ fn small_triangles_share_fragment_batches() {
         ],
         ..Default::default()
     };
-    let mut st = FixedFunctionState::default();
-    st.blend.targets[0] = BlendTarget {
-        enabled: true,
-        src_rgb: BlendFactor::SrcAlpha,
-        dst_rgb: BlendFactor::OneMinusSrcAlpha,
-        ..Default::default()
-    };
+    let st = alpha_blended();
     let r = Rasterizer::new(2).unwrap_or_else(|e| panic!("{e}"));
     let mut images = Vec::new();
     for flip in [false, true] {
@@ -1601,13 +1601,7 @@ fn small_triangles_pack_one_pixel_per_lane() {
     // The grid of small_triangles_share_fragment_batches, blended over itself: a
     // program whose lanes are independent gets one covered pixel per lane, and the
     // image stays what whole quads give.
-    let mut st = FixedFunctionState::default();
-    st.blend.targets[0] = BlendTarget {
-        enabled: true,
-        src_rgb: BlendFactor::SrcAlpha,
-        dst_rgb: BlendFactor::OneMinusSrcAlpha,
-        ..Default::default()
-    };
+    let st = alpha_blended();
     let inp = tiny_grid(256.0, 177, true, false);
     let mut images = Vec::new();
     let mut occupancy = Vec::new();

@@ -713,8 +713,8 @@ fn push_one<S: FragmentShader>(
     c: [u32; 4],
     sid: u32,
 ) -> Result<u64, RasterError> {
-    let mut passed = 0;
     if ctx.pack {
+        let mut passed = 0;
         for (i, &m) in c.iter().enumerate() {
             if m != 0 {
                 let (x, y) = (qx + (i & 1) as i32, qy + (i >> 1) as i32);
@@ -723,24 +723,9 @@ fn push_one<S: FragmentShader>(
         }
         return Ok(passed);
     }
-    // A batch has one facing (two-sided colour and fragment.facing are per batch).
-    if w.n > 0 && w.front != pc.prim.front {
-        passed += process_batch(ctx, setup, mem, w)?;
-    }
-    w.front = pc.prim.front;
-    let n = w.n;
-    for i in 0..4 {
-        w.x[n + i] = qx + (i & 1) as i32;
-        w.y[n + i] = qy + (i >> 1) as i32;
-        w.sid[n + i] = sid;
-        w.prim[n + i] = pc.index;
-    }
-    w.cov[n..n + 4].copy_from_slice(&c);
-    w.n += 4;
-    if w.n == LANES {
-        passed += process_batch(ctx, setup, mem, w)?;
-    }
-    Ok(passed)
+    let x = [0, 1, 0, 1].map(|d| qx + d);
+    let y = [0, 0, 1, 1].map(|d| qy + d);
+    append(ctx, setup, pc, mem, w, x, y, c, sid)
 }
 
 /// Pixel (x, y) of the primitive, with coverage `m`, as one lane of the pending batch
@@ -758,18 +743,40 @@ fn push_pixel<S: FragmentShader>(
     y: i32,
     m: u32,
 ) -> Result<u64, RasterError> {
+    append(ctx, setup, pc, mem, w, [x], [y], [m], 0)
+}
+
+/// Appends `K` lanes (pixels `x`, `y` with coverage `cov`, shading sample `sid`) of the
+/// primitive to the pending batch; shades it when full. `K` divides [`LANES`] and the
+/// batch holds a multiple of it (a draw pushes quads or, packed, single pixels).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn append<S: FragmentShader, const K: usize>(
+    ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
+    pc: &PrimCtx<'_>,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    x: [i32; K],
+    y: [i32; K],
+    cov: [u32; K],
+    sid: u32,
+) -> Result<u64, RasterError> {
     let mut passed = 0;
+    // A batch has one facing (two-sided colour and fragment.facing are per batch).
     if w.n > 0 && w.front != pc.prim.front {
         passed += process_batch(ctx, setup, mem, w)?;
     }
     w.front = pc.prim.front;
     let n = w.n;
-    w.x[n] = x;
-    w.y[n] = y;
-    w.sid[n] = 0;
-    w.prim[n] = pc.index;
-    w.cov[n] = m;
-    w.n += 1;
+    for i in 0..K {
+        w.x[n + i] = x[i];
+        w.y[n + i] = y[i];
+        w.sid[n + i] = sid;
+        w.prim[n + i] = pc.index;
+        w.cov[n + i] = cov[i];
+    }
+    w.n += K;
     if w.n == LANES {
         passed += process_batch(ctx, setup, mem, w)?;
     }
