@@ -28,16 +28,60 @@ pub(crate) struct Group<'a> {
     /// Texel offsets along s and t.
     pub(crate) off_u: &'a [i32; W],
     pub(crate) off_v: &'a [i32; W],
-    /// Size of the level each lane reads, as integers and floats.
-    pub(crate) w: &'a [i32; W],
-    pub(crate) h: &'a [i32; W],
-    pub(crate) fw: &'a [f32; W],
-    pub(crate) fh: &'a [f32; W],
-    /// The bytes (RGBA8, 4 per texel) of the level each lane reads (by reference: a copy
-    /// of the eight slices stalled on store forwarding).
-    pub(crate) bytes: &'a [&'a [u8]; W],
-    /// Every lane reads the same level (`bytes[0]`): the 2×2 footprints can be gathered.
-    pub(crate) one_level: bool,
+    /// The level each lane reads (by reference: a copy of the eight slices stalled on
+    /// store forwarding).
+    pub(crate) levels: &'a Levels<'a>,
+}
+
+/// The level each lane of a group reads: its size as integers and floats, and its bytes
+/// (RGBA8, 4 per texel).
+// Built on the stack for one group and read by reference: boxing the large variant
+// would allocate in every lookup.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Levels<'a> {
+    /// Every lane reads this one (nothing per lane to build; the 2×2 footprints can be
+    /// gathered).
+    One {
+        w: i32,
+        h: i32,
+        fw: f32,
+        fh: f32,
+        bytes: &'a [u8],
+    },
+    /// Lane by lane.
+    PerLane {
+        w: [i32; W],
+        h: [i32; W],
+        fw: [f32; W],
+        fh: [f32; W],
+        bytes: [&'a [u8]; W],
+    },
+}
+
+impl<'a> Levels<'a> {
+    /// The bytes lane `l` reads.
+    #[inline(always)]
+    fn bytes(&self, l: usize) -> &'a [u8] {
+        match self {
+            Levels::One { bytes, .. } => bytes,
+            Levels::PerLane { bytes, .. } => bytes[l],
+        }
+    }
+}
+
+/// Every lane's level width and height, as integers and as floats.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn sizes(g: &Group<'_>) -> (__m256i, __m256i, __m256, __m256) {
+    match g.levels {
+        Levels::One { w, h, fw, fh, .. } => (
+            _mm256_set1_epi32(*w),
+            _mm256_set1_epi32(*h),
+            _mm256_set1_ps(*fw),
+            _mm256_set1_ps(*fh),
+        ),
+        Levels::PerLane { w, h, fw, fh, .. } => (i(w), i(h), f(fw), f(fh)),
+    }
 }
 
 /// What does not vary per lane.
@@ -150,7 +194,7 @@ fn lerp(p: __m256, q: __m256, t: __m256) -> __m256 {
 /// `k1[l]`, adjacent when bit `l` of `pair` is set.
 #[inline(always)]
 fn row(g: &Group<'_>, pair: u32, l: usize, k0: &[i32; W], k1: &[i32; W]) -> i64 {
-    let bytes = g.bytes[l];
+    let bytes = g.levels.bytes(l);
     let v = if pair & (1 << l) != 0 {
         load8(bytes, k0[l])
     } else {
@@ -301,10 +345,10 @@ fn filters(p: &Params, g: &Group<'_>, linear: u32, need: u32) -> [__m256; 4] {
 /// Unnormalised coordinates (u, v) of every lane of a group.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn coords(p: &Params, g: &Group<'_>) -> (__m256, __m256) {
+fn coords(p: &Params, g: &Group<'_>, fw: __m256, fh: __m256) -> (__m256, __m256) {
     (
-        texel_coord(p.wrap[0], f(g.s), f(g.fw), i(g.off_u)),
-        texel_coord(p.wrap[1], f(g.t), f(g.fh), i(g.off_v)),
+        texel_coord(p.wrap[0], f(g.s), fw, i(g.off_u)),
+        texel_coord(p.wrap[1], f(g.t), fh, i(g.off_v)),
     )
 }
 
@@ -322,8 +366,8 @@ fn channel(t: __m256i, c: usize) -> __m256 {
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn nearest(p: &Params, g: &Group<'_>) -> [__m256; 4] {
-    let (w, h) = (i(g.w), i(g.h));
-    let (u, v) = coords(p, g);
+    let (w, h, fw, fh) = sizes(g);
+    let (u, v) = coords(p, g, fw, fh);
     let (x, in_x) = wrap_v(p.wrap[0], p.pow2[0], false, floor_i(u), w);
     let (y, in_y) = wrap_v(p.wrap[1], p.pow2[1], false, floor_i(v), h);
     let inside = _mm256_and_si256(in_x, in_y);
@@ -333,14 +377,14 @@ fn nearest(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     );
     let k: [i32; W] = bytemuck::cast(k);
     let t = _mm256_setr_epi32(
-        load4(g.bytes[0], k[0]) as i32,
-        load4(g.bytes[1], k[1]) as i32,
-        load4(g.bytes[2], k[2]) as i32,
-        load4(g.bytes[3], k[3]) as i32,
-        load4(g.bytes[4], k[4]) as i32,
-        load4(g.bytes[5], k[5]) as i32,
-        load4(g.bytes[6], k[6]) as i32,
-        load4(g.bytes[7], k[7]) as i32,
+        load4(g.levels.bytes(0), k[0]) as i32,
+        load4(g.levels.bytes(1), k[1]) as i32,
+        load4(g.levels.bytes(2), k[2]) as i32,
+        load4(g.levels.bytes(3), k[3]) as i32,
+        load4(g.levels.bytes(4), k[4]) as i32,
+        load4(g.levels.bytes(5), k[5]) as i32,
+        load4(g.levels.bytes(6), k[6]) as i32,
+        load4(g.levels.bytes(7), k[7]) as i32,
     );
     let all_inside = _mm256_movemask_ps(_mm256_castsi256_ps(inside)) == 0xff;
     let inside = _mm256_castsi256_ps(inside);
@@ -378,8 +422,8 @@ fn canonical(r: __m256) -> __m256 {
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
-    let (w, h) = (i(g.w), i(g.h));
-    let (u, v) = coords(p, g);
+    let (w, h, fw, fh) = sizes(g);
+    let (u, v) = coords(p, g, fw, fh);
     let half = _mm256_set1_ps(0.5);
     let (x, y) = (_mm256_sub_ps(u, half), _mm256_sub_ps(v, half));
     let (i0, j0) = (floor_i(x), floor_i(y));
@@ -409,10 +453,11 @@ fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     // one gather of (left, right) pairs (fewer operations than the per-lane loads, and no
     // branches); the gather checks its indices against the level and declines if one
     // does not fit.
-    let gathered = if pair == 0xff && g.one_level {
-        crate::simd::gather_pairs(g.bytes[0], k00).zip(crate::simd::gather_pairs(g.bytes[0], k01))
-    } else {
-        None
+    let gathered = match g.levels {
+        Levels::One { bytes, .. } if pair == 0xff => {
+            crate::simd::gather_pairs(bytes, k00).zip(crate::simd::gather_pairs(bytes, k01))
+        }
+        _ => None,
     };
     let ((t00, t10), (t01, t11)) = match gathered {
         Some((a, b)) => (split(a), split(b)),

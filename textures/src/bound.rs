@@ -12,6 +12,7 @@
 // Lane loops index several per-lane arrays in step.
 #![allow(clippy::needless_range_loop)]
 
+use crate::avx2::Levels;
 use crate::call::{Ctx, MAX_LEVELS};
 use crate::error::TexError;
 use crate::format::Base;
@@ -371,10 +372,10 @@ impl Rgba8Plan {
                     &own
                 }
             };
-            let g0 = g0.group(&lanes);
+            let g0 = lanes.group(g0);
             let sec = ((second >> o) & 0xff) as u32;
             let g1 = (sec != 0).then(|| self.levels(tex, l1));
-            let g1 = g1.as_ref().map(|g| g.group(&lanes));
+            let g1 = g1.as_ref().map(|g| lanes.group(g));
             let part = out.each_mut().map(|o| &mut o[g]);
             let wt = weights.get(g).unwrap_or(&[0.0; W]);
             let done = crate::simd::lookup_rgba8(
@@ -395,38 +396,37 @@ impl Rgba8Plan {
 
     /// Sizes and bytes of the level each lane of a group reads.
     #[inline(always)]
-    fn levels<'t>(&self, tex: &'t Texture, level: &[u8; crate::avx2::W]) -> LaneSizes<'t> {
+    fn levels<'t>(&self, tex: &'t Texture, level: &[u8; crate::avx2::W]) -> Levels<'t> {
         use crate::avx2::W;
         let first = level[0];
         if level.iter().all(|&l| l == first) {
             let z = self.sizes.get(first as usize).copied().unwrap_or_default();
-            return LaneSizes {
-                w: [z.w; W],
-                h: [z.h; W],
-                fw: [z.fw; W],
-                fh: [z.fh; W],
-                bytes: [bytes_of(tex, first); W],
-                one_level: true,
+            return Levels::One {
+                w: z.w,
+                h: z.h,
+                fw: z.fw,
+                fh: z.fh,
+                bytes: bytes_of(tex, first),
             };
         }
-        let mut r = LaneSizes {
-            w: [0; W],
-            h: [0; W],
-            fw: [0.0; W],
-            fh: [0.0; W],
-            bytes: [&[]; W],
-            one_level: false,
-        };
+        let (mut w, mut h, mut fw, mut fh) = ([0; W], [0; W], [0.0; W], [0.0; W]);
+        let mut bytes: [&[u8]; W] = [&[]; W];
         for l in 0..W {
             let z = self
                 .sizes
                 .get(level[l] as usize)
                 .copied()
                 .unwrap_or_default();
-            (r.w[l], r.h[l], r.fw[l], r.fh[l]) = (z.w, z.h, z.fw, z.fh);
-            r.bytes[l] = bytes_of(tex, level[l]);
+            (w[l], h[l], fw[l], fh[l]) = (z.w, z.h, z.fw, z.fh);
+            bytes[l] = bytes_of(tex, level[l]);
         }
-        r
+        Levels::PerLane {
+            w,
+            h,
+            fw,
+            fh,
+            bytes,
+        }
     }
 }
 
@@ -438,33 +438,15 @@ struct Lanes2d<'a> {
     off_v: &'a [i32; crate::avx2::W],
 }
 
-/// The level each lane of a group reads: sizes and bytes.
-struct LaneSizes<'t> {
-    w: [i32; crate::avx2::W],
-    h: [i32; crate::avx2::W],
-    fw: [f32; crate::avx2::W],
-    fh: [f32; crate::avx2::W],
-    bytes: [&'t [u8]; crate::avx2::W],
-    /// Every lane reads the same level.
-    one_level: bool,
-}
-
-impl<'t> LaneSizes<'t> {
-    fn group<'a>(&'a self, l: &Lanes2d<'a>) -> crate::avx2::Group<'a>
-    where
-        't: 'a,
-    {
+impl<'a> Lanes2d<'a> {
+    /// The group of these lanes reading `levels`.
+    fn group(&self, levels: &'a Levels<'a>) -> crate::avx2::Group<'a> {
         crate::avx2::Group {
-            s: l.s,
-            t: l.t,
-            off_u: l.off_u,
-            off_v: l.off_v,
-            w: &self.w,
-            h: &self.h,
-            fw: &self.fw,
-            fh: &self.fh,
-            bytes: &self.bytes,
-            one_level: self.one_level,
+            s: self.s,
+            t: self.t,
+            off_u: self.off_u,
+            off_v: self.off_v,
+            levels,
         }
     }
 }

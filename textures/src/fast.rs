@@ -349,7 +349,7 @@ fn bilinear_rgba8_avx2<const N: usize>(
     lanes: &Lanes<N>,
     out: &mut [[f32; N]; 4],
 ) -> bool {
-    use crate::avx2::{Group, Params, W};
+    use crate::avx2::{Group, Levels, Params, W};
     if !N.is_multiple_of(W) || crate::simd::isa() < crate::simd::Isa::Avx2 {
         return false;
     }
@@ -385,17 +385,29 @@ fn bilinear_rgba8_avx2<const N: usize>(
         .zip(chunks(&lv.fw).iter().zip(chunks(&lv.fh)))
         .zip(chunks(&bytes));
     for (k, (((((s, t), (off_u, off_v)), (w, h)), (fw, fh)), bytes)) in groups.enumerate() {
+        let levels = if bytes.iter().all(|b| std::ptr::eq(*b, bytes[0])) {
+            Levels::One {
+                w: w[0],
+                h: h[0],
+                fw: fw[0],
+                fh: fh[0],
+                bytes: bytes[0],
+            }
+        } else {
+            Levels::PerLane {
+                w: *w,
+                h: *h,
+                fw: *fw,
+                fh: *fh,
+                bytes: *bytes,
+            }
+        };
         let g = Group {
             s,
             t,
             off_u,
             off_v,
-            w,
-            h,
-            fw,
-            fh,
-            bytes,
-            one_level: bytes.iter().all(|b| std::ptr::eq(*b, bytes[0])),
+            levels: &levels,
         };
         let mut r = [[0.0f32; W]; 4];
         if !crate::simd::bilinear_rgba8(&p, &g, &mut r) {
