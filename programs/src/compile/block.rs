@@ -45,6 +45,9 @@ pub(crate) struct StripArgs {
 }
 
 impl StripArgs {
+    /// Inlined: returned from a call, the record was copied with 16-byte loads of the
+    /// callee's 8-byte stores, which do not forward (a stall per strip).
+    #[inline(always)]
     pub(crate) fn new(rows: &mut [&mut [u32; 8]], cov: &[u32; MAX_LANES]) -> Option<StripArgs> {
         let [r0, r1] = rows else { return None };
         Some(StripArgs {
@@ -83,69 +86,76 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
         return;
     };
     let strip = b.func.dfg.block_params(entry)[1];
-    let (i4, f4) = (types::I32X4, types::F32X4);
+    let i4 = types::I32X4;
     let zero = words(b, i4, [0; 4]);
-    let one = words(b, i4, [1.0f32.to_bits(); 4]);
-    let scale = words(b, f4, [255.0f32.to_bits(); 4]);
-    let magic = words(b, f4, [8_388_608.0f32.to_bits(); 4]);
-    let byte = words(b, i4, [0xff; 4]);
     let kills = b.ins().splat(i4, kill);
     let cov_ptr = b.ins().load(types::I64, unaligned(), strip, 16);
-    let mut packed = [zero; 4];
-    let mut alive = [zero; 4];
-    for k in 0..4 {
-        let mut p = match spec.alpha_one {
-            true => words(b, i4, [0xff00_0000; 4]),
-            false => zero,
-        };
-        // A colour the program never writes reads as zeros: its bytes are unorm8(0) = 0.
-        if let Some(c) = &color {
-            for (ch, comp) in c.iter().enumerate() {
-                if spec.alpha_one && ch == 3 {
-                    continue;
-                }
-                // v.max(0.0).min(1.0) as Rust has it (NaN gives 0), in the integer
-                // domain: 0.0 and 1.0 as bits.
-                let bits = comp[k];
-                let v = b.ins().bitcast(f4, le(), bits);
-                let zf = b.ins().bitcast(f4, le(), zero);
-                let gt = b.ins().fcmp(FloatCC::GreaterThan, v, zf);
-                let bits = b.ins().bitselect(gt, bits, zero);
-                let v = b.ins().bitcast(f4, le(), bits);
-                let of = b.ins().bitcast(f4, le(), one);
-                let lt = b.ins().fcmp(FloatCC::LessThan, v, of);
-                let bits = b.ins().bitselect(lt, bits, one);
-                let v = b.ins().bitcast(f4, le(), bits);
-                let v = b.ins().fmul(v, scale);
-                let v = b.ins().fadd(v, magic);
-                let v = b.ins().bitcast(i4, le(), v);
-                let v = b.ins().band(v, byte);
-                let v = match ch {
-                    0 => v,
-                    _ => b.ins().ishl_imm_u(v, 8 * ch as i64),
-                };
-                p = b.ins().bor(p, v);
-            }
+    let rows = [0, 1].map(|row| b.ins().load(types::I64, unaligned(), strip, 8 * row));
+    // Half h of both rows is chunks 2h and 2h + 1: packed, selected and stored before
+    // the next pair starts, so few values stay live.
+    for half in 0..2 {
+        let mut packed = [zero; 2];
+        let mut alive = [zero; 2];
+        for (j, k) in [2 * half, 2 * half + 1].into_iter().enumerate() {
+            packed[j] = pack(b, spec, color.as_ref().map(|c| c.map(|comp| comp[k])));
+            let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
+            let covered = b.ins().icmp(IntCC::NotEqual, cov, zero);
+            let lane = words(b, i4, lane_bits(k));
+            let killed = b.ins().band(kills, lane);
+            let kept = b.ins().icmp(IntCC::Equal, killed, zero);
+            alive[j] = b.ins().band(covered, kept);
         }
-        packed[k] = p;
-        let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
-        let covered = b.ins().icmp(IntCC::NotEqual, cov, zero);
-        let lane = words(b, i4, lane_bits(k));
-        let killed = b.ins().band(kills, lane);
-        let kept = b.ins().icmp(IntCC::Equal, killed, zero);
-        alive[k] = b.ins().band(covered, kept);
-    }
-    let prow = rows_of(b, packed);
-    let arow = rows_of(b, alive);
-    for row in 0..2 {
-        let ptr = b.ins().load(types::I64, unaligned(), strip, 8 * row as i32);
-        for half in 0..2 {
+        let prow = rows_of(b, packed);
+        let arow = rows_of(b, alive);
+        for (row, &ptr) in rows.iter().enumerate() {
             let off = 16 * half as i32;
             let cur = b.ins().load(i4, unaligned(), ptr, off);
-            let new = b.ins().bitselect(arow[row][half], prow[row][half], cur);
+            let new = b.ins().bitselect(arow[row], prow[row], cur);
             b.ins().store(unaligned(), new, ptr, off);
         }
     }
+}
+
+/// One chunk's colour (f32 bits per channel; None reads as zeros) as RGBA8 UNORM words:
+/// the raster's `unorm8` of each channel, `v.max(0.0).min(1.0) * 255 + 2^23`, low byte.
+fn pack(b: &mut Builder<'_>, spec: &BlockSpec, c: Option<[Value; 4]>) -> Value {
+    let (i4, f4) = (types::I32X4, types::F32X4);
+    let mut p = match spec.alpha_one {
+        true => words(b, i4, [0xff00_0000; 4]),
+        false => words(b, i4, [0; 4]),
+    };
+    // A colour the program never writes reads as zeros: its bytes are unorm8(0) = 0.
+    let Some(c) = c else { return p };
+    let zero = words(b, f4, [0; 4]);
+    let one = words(b, f4, [1.0f32.to_bits(); 4]);
+    let scale = words(b, f4, [255.0f32.to_bits(); 4]);
+    let magic = words(b, f4, [8_388_608.0f32.to_bits(); 4]);
+    let byte = words(b, i4, [0xff; 4]);
+    for (ch, bits) in c.into_iter().enumerate() {
+        if spec.alpha_one && ch == 3 {
+            continue;
+        }
+        let v = b.ins().bitcast(f4, le(), bits);
+        // `0 < v ? v : 0` and `v < 1 ? v : 1`: the shapes the x64 back end emits as
+        // MAXPS / MINPS, whose choice of the second operand when one is NaN gives Rust's
+        // `max(0.0)` (NaN gives 0); after it `v` is never NaN.
+        let gt = b.ins().fcmp(FloatCC::LessThan, zero, v);
+        let gt = b.ins().bitcast(f4, le(), gt);
+        let v = b.ins().bitselect(gt, v, zero);
+        let lt = b.ins().fcmp(FloatCC::LessThan, v, one);
+        let lt = b.ins().bitcast(f4, le(), lt);
+        let v = b.ins().bitselect(lt, v, one);
+        let v = b.ins().fmul(v, scale);
+        let v = b.ins().fadd(v, magic);
+        let v = b.ins().bitcast(i4, le(), v);
+        let v = b.ins().band(v, byte);
+        let v = match ch {
+            0 => v,
+            _ => b.ins().ishl_imm_u(v, 8 * ch as i64),
+        };
+        p = b.ins().bor(p, v);
+    }
+    p
 }
 
 /// Lane bits of chunk `k` (lanes 4k..4k+3).
@@ -153,26 +163,22 @@ fn lane_bits(k: usize) -> [u32; 4] {
     std::array::from_fn(|i| 1u32 << (4 * k + i))
 }
 
-/// The rows of a strip from its four chunks: row 0 is lanes 0, 1 of each chunk, row 1
-/// lanes 2, 3 (64-bit interleaves); each row as two vectors of four pixels.
-fn rows_of(b: &mut Builder<'_>, c: [Value; 4]) -> [[Value; 2]; 2] {
+/// Half of each row of a strip from two adjacent chunks: row 0 is lanes 0, 1 of each
+/// chunk, row 1 lanes 2, 3 (64-bit interleaves).
+fn rows_of(b: &mut Builder<'_>, c: [Value; 2]) -> [Value; 2] {
     let lo: [u8; 16] = std::array::from_fn(|i| if i < 8 { i as u8 } else { 8 + i as u8 });
     let hi: [u8; 16] = lo.map(|i| i + 8);
-    let mut out = [[c[0]; 2]; 2];
-    for half in 0..2 {
-        let x = b.ins().bitcast(types::I8X16, le(), c[2 * half]);
-        let y = b.ins().bitcast(types::I8X16, le(), c[2 * half + 1]);
-        for (row, mask) in [lo, hi].into_iter().enumerate() {
-            let m = b
-                .func
-                .dfg
-                .immediates
-                .push(ConstantData::from(mask.to_vec()));
-            let s = b.ins().shuffle(x, y, m);
-            out[row][half] = b.ins().bitcast(types::I32X4, le(), s);
-        }
-    }
-    out
+    let x = b.ins().bitcast(types::I8X16, le(), c[0]);
+    let y = b.ins().bitcast(types::I8X16, le(), c[1]);
+    [lo, hi].map(|mask| {
+        let m = b
+            .func
+            .dfg
+            .immediates
+            .push(ConstantData::from(mask.to_vec()));
+        let s = b.ins().shuffle(x, y, m);
+        b.ins().bitcast(types::I32X4, le(), s)
+    })
 }
 
 /// Fused kernels of one executor, by spec: compiled on first use.
