@@ -883,3 +883,38 @@ fn instanced_draws_touch_each_vertex_a_fixed_number_of_times() {
         assert_eq!(c - b, 4 * (b - a), "geometry program: {geometry}");
     }
 }
+
+#[test]
+fn lanes_independent_only_without_cross_lane_reads() {
+    use crate::fragment::FragmentPlan;
+    use crate::vertices::Vertices;
+    let vs = stage(PASS_VP, Stage::Vertex, vec![]);
+    let verts = Vertices::new(
+        Vertices::layout_of(&vs.program)
+            .iter()
+            .map(|(_, s)| *s)
+            .collect(),
+    );
+    let independent = |body: &str| {
+        let text = format!("!!NVfp5.0\n{body}\nEND\n");
+        let fp = stage(&text, Stage::Fragment, vec![]);
+        let plan = FragmentPlan::new(&fp, &verts, false, false, FogParams::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        plan.info.lanes_independent
+    };
+    assert!(independent("MOV result.color, fragment.color;"));
+    assert!(independent(
+        "TEMP t;\nMUL t, fragment.color, fragment.position;\nKIL t.x;\nMOV result.color, t;"
+    ));
+    // Derivatives, implicit-LOD lookups, IPA, stores and helper/thread inputs read
+    // other lanes or must see every fragment: whole quads.
+    for dependent in [
+        "TEMP t;\nDDX t, fragment.color;\nMOV result.color, t;",
+        "TEMP t;\nTEX t, fragment.color, texture[0], 2D;\nMOV result.color, t;",
+        "TEMP t;\nIPAC t, fragment.color;\nMOV result.color, t;",
+        "OPTION NV_shader_thread_group;\nMOV.S result.color.x, fragment.helperthread;",
+        "OPTION NV_shader_thread_group;\nINT TEMP t;\nTGBALLOT t.x, {1}.x;\nI2F result.color, t;",
+    ] {
+        assert!(!independent(dependent), "{dependent}");
+    }
+}
