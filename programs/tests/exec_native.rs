@@ -1271,3 +1271,20 @@ fn random_branch_programs_mostly_compile() {
     println!("{compiled} of {n} random branch programs compile; {reasons:?}");
     assert!(compiled * 2 > n, "{compiled} of {n} compile: {reasons:?}");
 }
+
+/// Lanes that reach a BRA target later with fewer steps merge with the lanes waiting
+/// there under the larger count (the interpreter's `Group::absorb`): the budget then
+/// runs out in the loop after it at the interpreter's instruction.
+#[test]
+fn branch_merges_keep_the_larger_steps() {
+    let long = "ADD R1.y, R1.y, 1.0;\n".repeat(5);
+    let text = format!(
+        "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP R0, R1;\nMOV R0, vertex.color;\nSLTC R1.x, R0.x, 0.5;\nBRA far (NE.x);\n{long}BRA join;\nfar:\nADD R1.z, R1.z, 1.0;\njoin:\nADD R1.w, R1.w, 1.0;\nBRA join;\nMOV result.position, R1;\nEND\n"
+    );
+    let p = assemble(&text, Stage::Vertex);
+    for budget in [100, 101, 1000] {
+        let (a, b) = both(&p, 0xffff, &params(&p, &[]), budget);
+        assert!(a.stats.is_err(), "the loop never ends");
+        assert_same(&p, &a, &b, &text);
+    }
+}
