@@ -22,12 +22,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let z32 = self.b.ins().iconst(types::I32, 0);
         let z64 = self.b.ins().iconst(types::I64, 0);
         for i in 0..n {
-            self.b
-                .ins()
-                .stack_store(types::I64, z32, pend, (16 * i) as i32);
-            self.b
-                .ins()
-                .stack_store(types::I64, z64, pend, (16 * i + 8) as i32);
+            self.store_pending(pend, i, z32, z64);
         }
         if let Some(e) = g.entry {
             let all = self.mask_bits();
@@ -76,12 +71,7 @@ impl<'a, 'f> Lower<'a, 'f> {
                 .stack_load(types::I64, types::I64, pend, (16 * i + 8) as i32);
             let z32 = self.b.ins().iconst(types::I32, 0);
             let z64 = self.b.ins().iconst(types::I64, 0);
-            self.b
-                .ins()
-                .stack_store(types::I64, z32, pend, (16 * i) as i32);
-            self.b
-                .ins()
-                .stack_store(types::I64, z64, pend, (16 * i + 8) as i32);
+            self.store_pending(pend, i, z32, z64);
             self.set_mask_bits(bits);
             self.b.def_var(self.steps, s);
             self.place_code(p.pc as usize, p.end as usize, p.depth);
@@ -190,6 +180,13 @@ impl<'a, 'f> Lower<'a, 'f> {
         let all = self.mask_bits();
         let stay = self.b.ins().band_not(all, taken);
         (taken, stay)
+    }
+
+    /// Place `i`'s pending lanes (i32) and steps (i64) become `bits` and `steps`.
+    fn store_pending(&mut self, pend: ir::StackSlot, i: usize, bits: Value, steps: Value) {
+        let at = (16 * i) as i32;
+        self.b.ins().stack_store(types::I64, bits, pend, at);
+        self.b.ins().stack_store(types::I64, steps, pend, at + 8);
     }
 
     /// The lanes `stay` that did not take a CAL or RET (`taken`) go to `next`, or to
