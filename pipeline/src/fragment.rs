@@ -644,6 +644,26 @@ impl ProgramShader<'_> {
     }
 }
 
+/// Strip `i`'s inputs and helper lanes, its live lanes counted into `invocations`
+/// (`shade_strips`, `shade_block`): every lane runs; 0 past the last strip.
+fn fill_strip(
+    shader: &ProgramShader<'_>,
+    strips: &[Strip<'_>],
+    i: usize,
+    ls: &mut LaneState,
+    tmp: &mut [[u32; LANES]; 4],
+    invocations: &mut u64,
+) -> glemu_programs::exec::LaneMask {
+    let active = glemu_programs::exec::lanes_mask(MAX_LANES);
+    let Some(st) = strips.get(i) else {
+        return 0;
+    };
+    shader.fill_inputs(ls, tmp, &st.batch);
+    ls.set_helper_mask(active & !st.live);
+    *invocations += u64::from((active & st.live).count_ones());
+    active
+}
+
 impl<'a> FragmentShader for ProgramShader<'a> {
     type Scratch = Scratch<'a>;
 
@@ -694,22 +714,13 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         // The environment's batch serves only IPAC/IPAS/IPAO, which a program shading
         // strips does not have (`strips`).
         let mut env = self.env(&first.batch);
-        let active = glemu_programs::exec::lanes_mask(MAX_LANES);
         let Scratch {
             ls,
             tmp,
             invocations,
             ..
         } = s;
-        let fill = |i: usize, ls: &mut LaneState| {
-            let Some(st) = strips.get(i) else {
-                return 0;
-            };
-            self.fill_inputs(ls, tmp, &st.batch);
-            ls.set_helper_mask(active & !st.live);
-            *invocations += u64::from((active & st.live).count_ones());
-            active
-        };
+        let fill = |i: usize, ls: &mut LaneState| fill_strip(self, strips, i, ls, tmp, invocations);
         let done = |i: usize, ls: &LaneState| {
             let mut colors = StripColors {
                 color: [None; MAX_COLOR_TARGETS],
@@ -759,22 +770,13 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             return glemu_raster::shade_block_by_strips(self, s, strips, dst, sink);
         };
         let mut env = self.env(&first.batch);
-        let active = glemu_programs::exec::lanes_mask(MAX_LANES);
         let Scratch {
             ls,
             tmp,
             invocations,
             ..
         } = s;
-        let fill = |i: usize, ls: &mut LaneState| {
-            let Some(st) = strips.get(i) else {
-                return 0;
-            };
-            self.fill_inputs(ls, tmp, &st.batch);
-            ls.set_helper_mask(active & !st.live);
-            *invocations += u64::from((active & st.live).count_ones());
-            active
-        };
+        let fill = |i: usize, ls: &mut LaneState| fill_strip(self, strips, i, ls, tmp, invocations);
         let BlockRows {
             alpha_one,
             rows,
