@@ -301,7 +301,7 @@ pub(crate) fn lookup(
     let canon = lane_mask(lerped);
     let v = v.map(|v| _mm256_blendv_ps(v, canonical(v), canon));
     let r: [__m256i; 4] = if swizzle == [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A] {
-        [v[0], v[1], v[2], v[3]].map(|v| _mm256_castps_si256(v))
+        v.map(|v| _mm256_castps_si256(v))
     } else {
         swizzle.map(|sw| match sw {
             Swizzle::R => _mm256_castps_si256(v[0]),
