@@ -286,7 +286,6 @@ impl Rgba8Plan {
 
     /// Filters every lane (`c`: s, t, r; `lod`: the TXB bias / TXL level) and writes the
     /// lanes of `mask` to `out`; false if the AVX2 kernels are not available.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn sample<const N: usize>(
         &self,
