@@ -283,6 +283,7 @@ fn bilinear_and_trilinear_rgba8_equal_reference() {
         shadow: false,
         quad_derivatives: true,
     };
+    let before = crate::simd::BILINEAR_GROUPS.with(|n| n.get());
     for k in 0..500u32 {
         let mut l = Lanes::<N>::new();
         let step = 0.3 + (k % 17) as f32 * 0.4;
@@ -296,6 +297,12 @@ fn bilinear_and_trilinear_rgba8_equal_reference() {
         }
         compare(&t, &bilinear, &op, &l, 0xffff, 0);
         compare(&t, &trilinear, &op, &l, 0xffff, 0);
+    }
+    if crate::simd::detected() >= Isa::Avx2 {
+        // `execute` takes the multiversioned loops when the AVX2 kernel declines: the
+        // comparisons alone would pass without it.
+        let ran = crate::simd::BILINEAR_GROUPS.with(|n| n.get()) - before;
+        assert!(ran > 0, "the AVX2 bilinear kernel never ran");
     }
 }
 

@@ -139,6 +139,8 @@ pub(crate) fn bilinear_rgba8(
     if isa() < Isa::Avx2 {
         return false;
     }
+    #[cfg(test)]
+    BILINEAR_GROUPS.with(|n| n.set(n.get() + 1));
     // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
     // and fma, the features `bilinear` is compiled with.
     #[allow(unsafe_code)]
@@ -177,6 +179,8 @@ pub(crate) fn lookup_rgba8(
 thread_local! {
     /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
     pub(crate) static GATHERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Groups [`bilinear_rgba8`] ran through the AVX2 kernel, on this thread.
+    pub(crate) static BILINEAR_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// The texel pairs (texel `k`, texel `k + 1`) of RGBA8 `bytes` for the eight lanes of
