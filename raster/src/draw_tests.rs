@@ -1969,8 +1969,11 @@ mod blocks {
 
 #[test]
 fn interpolate_n_equals_interpolate_per_component() {
+    use std::sync::atomic::Ordering::Relaxed;
     let mismatch = std::sync::atomic::AtomicU64::new(0);
     let calls = std::sync::atomic::AtomicU64::new(0);
+    // Batches whose lanes are of several primitives (the per-lane gather of planes).
+    let mixed = std::sync::atomic::AtomicU64::new(0);
     for (samples, location) in [
         (1, InterpLocation::Center),
         (4, InterpLocation::Center),
@@ -1980,35 +1983,44 @@ fn interpolate_n_equals_interpolate_per_component() {
             mode: InterpMode::Perspective,
             location,
         };
-        let info = ShaderInfo {
-            varyings: vec![vi; 4],
-            ..Default::default()
-        };
-        let shader = FnShader(info, |b: &FragmentBatch<'_>, out: &mut FragmentOutputs| {
-            let mut all = [[0u32; LANES]; 4];
-            b.interpolate_n(0, 4, &mut all);
-            for (k, got) in all.iter().enumerate() {
-                let mut want = [0u32; LANES];
-                b.interpolate(k, &mut want);
-                if *got != want {
-                    mismatch.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        for packed in [false, true] {
+            let info = ShaderInfo {
+                varyings: vec![vi; 4],
+                lanes_independent: packed,
+                ..Default::default()
+            };
+            let shader = FnShader(info, |b: &FragmentBatch<'_>, out: &mut FragmentOutputs| {
+                let mut all = [[0u32; LANES]; 4];
+                b.interpolate_n(0, 4, &mut all);
+                for (k, got) in all.iter().enumerate() {
+                    let mut want = [0u32; LANES];
+                    b.interpolate(k, &mut want);
+                    if *got != want {
+                        mismatch.fetch_add(1, Relaxed);
+                    }
                 }
+                let ids = b.primitive_ids();
+                if ids.iter().any(|&id| id != ids[0]) {
+                    mixed.fetch_add(1, Relaxed);
+                }
+                calls.fetch_add(1, Relaxed);
+                out.color[0] = all;
+                Ok(())
+            });
+            let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+            let mut f = fb(150, 100, samples, ColorFormat::Rgba32F);
+            let mut inputs = vec![big_triangles(150.0, 100.0, 6, false, 3)];
+            if packed {
+                inputs.push(small_triangles(150.0, 100.0, 300, 3.0, 5));
             }
-            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            out.color[0] = all;
-            Ok(())
-        });
-        let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
-        let mut f = fb(150, 100, samples, ColorFormat::Rgba32F);
-        r.draw(
-            &mut f,
-            &FixedFunctionState::default(),
-            &big_triangles(150.0, 100.0, 6, false, 3),
-            &shader,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+            for inp in &inputs {
+                r.draw(&mut f, &FixedFunctionState::default(), inp, &shader)
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
     }
     assert!(calls.into_inner() > 100);
+    assert!(mixed.into_inner() > 0, "no batch mixed primitives");
     assert_eq!(mismatch.into_inner(), 0);
 }
 
