@@ -280,7 +280,8 @@ fn raster_tiny<S: FragmentShader>(
     let mut passed = 0;
     if ctx.pack {
         // Pixels one by one (a primitive's own pixels are distinct, so their order
-        // within it does not matter).
+        // within it does not matter). Not `raster_small_packed`: the same pixels in the
+        // same order, but its 4×4 test made geometry_1m_tris ~10 % slower at 1 thread.
         let m = ctx.full_mask & ctx.coverage_mask;
         if m == 0 {
             return Ok(0);
