@@ -318,7 +318,8 @@ impl Default for LaneData {
 #[derive(Debug, Clone, Copy)]
 pub struct FragmentBatch<'a> {
     pub(crate) lanes: &'a LaneData,
-    /// The primitive of each lane (unused lanes repeat lane 0's).
+    /// The primitive of each lane (an unused lane repeats the lane at its place in the
+    /// first quad when that one is used, else lane 0: `tile::process_batch`).
     pub(crate) prims: &'a [&'a PrimSetup; LANES],
     /// Each lane's primitive's attribute planes.
     pub(crate) attrs: &'a [&'a [AttrPlane]; LANES],
