@@ -604,13 +604,19 @@ fn build_with(tokens: &[[u8; 6]], flow: bool, env: bool) -> String {
     if !flow {
         return format!("{head}{}{tail}END\n", body_of(tokens, false, env));
     }
-    // Main, then two subroutines (CAL from anywhere, recursion included).
+    // Main, then two subroutines (CAL from anywhere, recursion included). Some programs
+    // have no RET before a label: main runs on into s0, s0 returns at s1 however its
+    // lanes get there (a skipped IF, a loop's exit, a return, a partial CAL or RET).
     let (main, subs) = tokens.split_at(tokens.len() / 2);
     let (s0, s1) = subs.split_at(subs.len() / 2);
+    let omit = tokens.first().map_or(0, |t| t[0] ^ t[5]);
+    let ret = |bit: u8| if omit & bit != 0 { "" } else { "RET;\n" };
     format!(
-        "{head}{}{tail}RET;\ns0:\n{}RET;\ns1:\n{}END\n",
+        "{head}{}{tail}{}s0:\n{}{}s1:\n{}END\n",
         body_of(main, true, env),
+        ret(0x10),
         body_of(s0, true, env),
+        ret(0x03),
         body_of(s1, true, env)
     )
 }
@@ -1127,7 +1133,8 @@ fn vp3_program(tokens: &[[u8; 6]], bra: bool) -> String {
             text.push_str("MOV result.position, R0;\nMOV result.color, R1;\nMOV result.texcoord[0], R2;\nMOV result.texcoord[1], R3;\nRET;\ns0:\n");
         }
         if n == (2 * third).max(2) {
-            text.push_str("RET;\ns1:\n");
+            // Sometimes s0 ends at the label alone.
+            text.push_str(if k % 3 == 0 { "s1:\n" } else { "RET;\ns1:\n" });
         }
         if labels < 4 && e % 5 == 0 {
             text.push_str(&format!("l{labels}:\n"));
@@ -1287,4 +1294,140 @@ fn branch_merges_keep_the_larger_steps() {
         assert!(a.stats.is_err(), "the loop never ends");
         assert_same(&p, &a, &b, &text);
     }
+}
+
+/// Lane `l` of a label test reads `l - 8` in the x of its only input.
+fn signed_lanes(p: &Arc<Program>) -> LaneState {
+    let mut st = LaneState::new(p, MAX_LANES);
+    for l in 0..MAX_LANES {
+        st.set_input_f32(0, l, [l as f32 - 8.0, 0.0, 0.0, 0.0]);
+    }
+    st
+}
+
+/// Runs `text` (its R0 copied to output 0, lane `l` with `x = l - 8` in R0.w) both ways
+/// and checks each lane's R0.xyz against `want(x)`: the interpreter against the spec,
+/// the machine code against the interpreter.
+fn assert_r0(text: &str, stage: Stage, want: impl Fn(f32) -> [f32; 3]) {
+    let p = assemble(text, stage);
+    let (a, b, native) = run_both(&p, &signed_lanes(&p), 0xffff, &params(&p, &[]), 10_000);
+    assert!(a.stats.is_ok(), "{:?}\n{text}", a.stats);
+    for l in 0..MAX_LANES {
+        let x = l as f32 - 8.0;
+        let w = want(x);
+        assert_eq!(
+            a.state.output_f32(0, l),
+            [w[0], w[1], w[2], x],
+            "interpreter, lane {l}\n{text}"
+        );
+    }
+    assert_same(&p, &a, &b, text);
+    assert_eq!(
+        native, 1,
+        "the native run fell back to the interpreter\n{text}"
+    );
+}
+
+/// NV_gpu_program4 section 2.X.8.Z (CAL): "If a CAL instruction is executed and
+/// subsequent program execution reaches an instruction label before a corresponding RET
+/// instruction is executed, the subroutine call returns immediately". It does however
+/// the lanes get there: stepping onto it, skipping a failed IF, leaving a loop,
+/// returning from a call, or left behind by a CAL or RET only some lanes took.
+#[test]
+fn labels_end_subroutines_however_lanes_arrive() {
+    let gt = |x: f32| if x > 0.0 { 1.0 } else { 0.0 };
+    let head = "!!NVfp4.0\nTEMP R0;\nMOV R0, 0;\nMOV.CC R0.w, fragment.color.x;\nCAL s0;\nMOV result.color, R0;\nRET;\ns0:\n";
+    let cases: [(&str, &dyn Fn(f32) -> [f32; 3]); 8] = [
+        // The lanes failing the IF skip to the label.
+        (
+            "IF GT.w;\nADD R0.x, R0.x, 1;\nENDIF;\ns1:\nADD R0.z, R0.z, 1;\nRET;\n",
+            &|x| [gt(x), 0.0, 0.0],
+        ),
+        // ELSE lanes step onto it; THEN lanes jump over the ELSE block to the ENDIF.
+        (
+            "IF GT.w;\nADD R0.x, R0.x, 1;\nELSE;\nADD R0.y, R0.y, 1;\nENDIF;\ns1:\nADD R0.z, R0.z, 1;\nRET;\n",
+            &|x| [gt(x), 1.0 - gt(x), 0.0],
+        ),
+        // Leaving a loop: by BRK and after the last iteration.
+        (
+            "REP {3}.x;\nADD R0.x, R0.x, 1;\nBRK (GT.w);\nENDREP;\ns1:\nADD R0.z, R0.z, 1;\nRET;\n",
+            &|x| [if x > 0.0 { 1.0 } else { 3.0 }, 0.0, 0.0],
+        ),
+        // Returning from a call (by RET) to the instruction after the CAL.
+        (
+            "ADD R0.x, R0.x, 1;\nCAL s2;\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\nRET;\n",
+            &|_| [1.0, 1.0, 0.0],
+        ),
+        // ... by the end of the text.
+        (
+            "ADD R0.x, R0.x, 1;\nCAL s2;\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\n",
+            &|_| [1.0, 1.0, 0.0],
+        ),
+        // ... by reaching the next label.
+        (
+            "ADD R0.x, R0.x, 1;\nCAL s2;\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\ns3:\nADD R0.y, R0.y, 10;\nRET;\n",
+            &|_| [1.0, 1.0, 0.0],
+        ),
+        // A CAL only some lanes take: the others wait at the label.
+        (
+            "ADD R0.x, R0.x, 1;\nCAL s2 (GT.w);\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\nRET;\n",
+            &|x| [1.0, gt(x), 0.0],
+        ),
+        // A RET only some lanes take.
+        (
+            "ADD R0.x, R0.x, 1;\nRET (GT.w);\ns1:\nADD R0.z, R0.z, 1;\nRET;\n",
+            &|_| [1.0, 0.0, 0.0],
+        ),
+    ];
+    for (body, want) in cases {
+        assert_r0(&format!("{head}{body}END\n"), Stage::Fragment, want);
+    }
+}
+
+/// The main subroutine has no call to return from: "Instructions are executed in
+/// sequence until either a RET instruction is issued in the main subroutine or the end of
+/// the program text is reached", through labels, however the lanes reach them.
+#[test]
+fn main_runs_on_through_labels() {
+    assert_r0(
+        "!!NVfp4.0\nTEMP R0;\nMOV R0, 0;\nMOV.CC R0.w, fragment.color.x;\nIF GT.w;\nADD R0.x, R0.x, 1;\nENDIF;\ns0:\nADD R0.z, R0.z, 1;\ns1:\nADD R0.y, R0.y, 1;\nMOV result.color, R0;\nEND\n",
+        Stage::Fragment,
+        |x| [if x > 0.0 { 1.0 } else { 0.0 }, 1.0, 1.0],
+    );
+}
+
+/// With PUSHA but no BRA (NV_vertex_program3, `compile::graph`), labels end subroutines
+/// as in NV_gpu_program4: lanes a partial CAL or RET leaves behind, and lanes returning
+/// to a label, return.
+#[test]
+fn labels_end_subroutines_in_pusha_programs() {
+    let head = "!!ARBvp1.0\nOPTION NV_vertex_program3;\nADDRESS A0;\nTEMP R0;\nMOV R0, 0;\nMOVC R0.w, vertex.color.x;\nARL A0.x, R0.w;\nPUSHA A0;\nCAL s0;\nPOPA A0;\nMOV result.position, R0;\nRET;\ns0:\nADD R0.x, R0.x, 1;\n";
+    let gt = |x: f32| if x > 0.0 { 1.0 } else { 0.0 };
+    let cases: [(&str, &dyn Fn(f32) -> [f32; 3]); 3] = [
+        (
+            "CAL s2 (GT.w);\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\nRET;\n",
+            &|x| [1.0, gt(x), 0.0],
+        ),
+        (
+            "CAL s2;\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\n",
+            &|_| [1.0, 1.0, 0.0],
+        ),
+        ("RET (GT.w);\ns1:\nADD R0.z, R0.z, 1;\nRET;\n", &|_| {
+            [1.0, 0.0, 0.0]
+        }),
+    ];
+    for (body, want) in cases {
+        assert_r0(&format!("{head}{body}END\n"), Stage::Vertex, want);
+    }
+}
+
+/// Where BRA exists (NV_vertex_program2/3) labels are branch targets and end nothing:
+/// the lanes that branch and those that fall through both run on past the label.
+#[test]
+fn labels_are_only_branch_targets_with_bra() {
+    assert_r0(
+        "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP R0;\nMOV R0, 0;\nMOVC R0.w, vertex.color.x;\nCAL s0;\nMOV result.position, R0;\nRET;\ns0:\nADD R0.x, R0.x, 1;\nBRA s1 (GT.w);\nADD R0.y, R0.y, 1;\ns1:\nADD R0.z, R0.z, 1;\nRET;\nEND\n",
+        Stage::Vertex,
+        |x| [1.0, if x > 0.0 { 0.0 } else { 1.0 }, 1.0],
+    );
 }

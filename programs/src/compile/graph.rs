@@ -33,21 +33,17 @@ pub(crate) enum Exit {
         taken: Option<usize>,
         next: Option<usize>,
     },
-    /// CAL: the lanes that pass enter `callee` (None: the call depth is exceeded). When
-    /// none pass, the lanes go on as after any instruction (a label may end the
-    /// subroutine: `next`); when the group splits, the others wait at the next
-    /// instruction without that check (`partial`), as the interpreter's `flow::branch`.
+    /// CAL: the lanes that pass enter `callee` (None: the call depth is exceeded), the
+    /// others go to `next`.
     Cal {
         callee: Option<usize>,
         next: Option<usize>,
-        partial: Option<usize>,
     },
     /// RET: the lanes that pass go to `back` (None: the program ends for them), the
-    /// others to `next` or `partial`, as for CAL.
+    /// others to `next`.
     Ret {
         back: Option<usize>,
         next: Option<usize>,
-        partial: Option<usize>,
     },
     /// KIL: the lanes left go to `next`.
     Kil(Option<usize>),
@@ -106,25 +102,14 @@ struct Builder {
 }
 
 impl Builder {
-    /// The place lanes at `pc` in `ctx` wait at: at the end of the text a subroutine
-    /// returns (None: the program ends for them).
+    /// The place lanes reaching `pc` in `ctx` other than by a call wait at (the
+    /// interpreter's `Executor::arrive`): at the end of the text, and without BRA at a
+    /// label, a subroutine returns (None: the program ends for them).
     fn place(&self, mut ctx: Vec<u32>, mut pc: usize) -> Option<(Vec<u32>, usize)> {
-        while pc >= self.n {
+        while pc >= self.n || (!self.has_bra && self.label[pc] && !ctx.is_empty()) {
             pc = ctx.pop()? as usize + 1;
         }
         Some((ctx, pc))
-    }
-
-    /// Where lanes go after an instruction at `pc` that let them through (the
-    /// interpreter's `Next::Seq`): without BRA a label ends a subroutine.
-    fn seq(&self, ctx: &[u32], pc: usize) -> Option<(Vec<u32>, usize)> {
-        let next = pc + 1;
-        if !self.has_bra && self.label[next] && !ctx.is_empty() {
-            let mut c = ctx.to_vec();
-            let back = c.pop().map_or(next, |s| s as usize + 1);
-            return self.place(c, back);
-        }
-        self.place(ctx.to_vec(), next)
     }
 
     /// Note that lanes reach `to` with PUSHA depth `depth`.
@@ -197,7 +182,7 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
     b.reach(start.clone(), 0)?;
     let mut places: BTreeMap<Key, Place> = BTreeMap::new();
     // Exits hold keys until every place is known, then indices.
-    let mut exits: BTreeMap<Key, [Option<Key>; 3]> = BTreeMap::new();
+    let mut exits: BTreeMap<Key, [Option<Key>; 2]> = BTreeMap::new();
     while let Some((ctx, pc, depth)) = b.work.pop() {
         let mut end = pc;
         let mut d = depth;
@@ -218,8 +203,7 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
             return Err(Fallback::program("subroutine calls too deep to inline"));
         }
         let inst = &prog.instructions[end];
-        let next = b.seq(&ctx, end);
-        let partial = b.place(ctx.clone(), end + 1);
+        let next = b.place(ctx.clone(), end + 1);
         let (exit, other) = match inst.op {
             Bra => (
                 Exit::Bra {
@@ -238,7 +222,6 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
                     Exit::Cal {
                         callee: None,
                         next: None,
-                        partial: None,
                     },
                     callee,
                 )
@@ -255,7 +238,6 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
                     Exit::Ret {
                         back: None,
                         next: None,
-                        partial: None,
                     },
                     back,
                 )
@@ -265,12 +247,9 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
         };
         b.reach(next.clone(), d)?;
         b.reach(other.clone(), d)?;
-        if matches!(inst.op, Cal | Ret) {
-            b.reach(partial.clone(), d)?;
-        }
         let k = key(&ctx, pc);
         let keyed = |x: Option<(Vec<u32>, usize)>| x.map(|(c, p)| key(&c, p));
-        exits.insert(k.clone(), [keyed(next), keyed(other), keyed(partial)]);
+        exits.insert(k.clone(), [keyed(next), keyed(other)]);
         places.insert(
             k,
             Place {
@@ -285,20 +264,15 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
     let at = |k: &Option<Key>| k.as_ref().and_then(|k| order.get(k).copied());
     let mut out = Vec::with_capacity(places.len());
     for (k, mut p) in places.iter().map(|(k, p)| (k, p.clone())) {
-        let [next, other, partial] = &exits[k];
-        let (next, other, partial) = (at(next), at(other), at(partial));
+        let [next, other] = &exits[k];
+        let (next, other) = (at(next), at(other));
         p.exit = match p.exit {
             Exit::Bra { .. } => Exit::Bra { taken: other, next },
             Exit::Cal { .. } => Exit::Cal {
                 callee: other,
                 next,
-                partial,
             },
-            Exit::Ret { .. } => Exit::Ret {
-                back: other,
-                next,
-                partial,
-            },
+            Exit::Ret { .. } => Exit::Ret { back: other, next },
             Exit::Kil(_) => Exit::Kil(next),
             Exit::Next(_) => Exit::Next(next),
         };

@@ -525,7 +525,9 @@ impl Executor {
                 return Some(gi);
             }
             // End of the program text: a subroutine returns, the main program ends.
-            if !flow::implicit_return(g) {
+            if flow::implicit_return(g) {
+                self.arrive(g);
+            } else {
                 // Dropped in place: swap_remove would move the ~250-byte group out first,
                 // a measurable cost when a batch runs only a few instructions.
                 if gi + 1 == groups.len() {
@@ -562,22 +564,46 @@ impl Executor {
         run.stats.instructions += 1;
         run.stats.lane_instructions += u64::from(g.mask.count_ones());
         let pc = g.pc;
+        let depth = g.frames.len();
         let next = step(run, g).map_err(|kind| ExecError::at(prog, pc, kind))?;
         if let Next::Seq = next {
             g.pc = pc.saturating_add(1);
-            // Falling through to an instruction label inside a subroutine returns.
-            if self.label_at.get(g.pc as usize).copied().unwrap_or(false) {
-                flow::implicit_return(g);
-            }
+        }
+        // Only a CAL/CALI enters a subroutine at its label, pushing a frame; lanes that
+        // reach a label any other way (next instruction, IF skip, loop exit, return,
+        // left behind by a partial CAL/RET) return there.
+        let call = prog
+            .instructions
+            .get(pc as usize)
+            .is_some_and(|i| matches!(i.op, Opcode::Cal | Opcode::Cali));
+        if !(call && g.frames.len() > depth) {
+            self.arrive(g);
         }
         if g.mask == 0 {
             groups.swap_remove(gi);
         }
         if !run.spawned.is_empty() {
             run.stats.splits += run.spawned.len() as u64;
+            for s in run.spawned.iter_mut() {
+                if !(call && s.frames.len() > depth) {
+                    self.arrive(s);
+                }
+            }
             groups.extend(run.spawned.drain(..).filter(|s| s.mask != 0));
         }
         Ok(())
+    }
+
+    /// NV_gpu_program4 2.X.8.Z (CAL): execution in a subroutine that reaches an
+    /// instruction label returns "as though an unconditional RET instruction were
+    /// inserted immediately before the instruction label", again if the caller resumes
+    /// at a label. The main subroutine has no call to return from and runs on.
+    fn arrive(&self, g: &mut Group) {
+        while self.label_at.get(g.pc as usize).copied().unwrap_or(false)
+            && g.frames.iter().any(|f| matches!(f, Frame::Call { .. }))
+        {
+            flow::implicit_return(g);
+        }
     }
 
     /// Refuses a run whose environment lacks the stage hooks the program calls.

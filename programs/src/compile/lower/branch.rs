@@ -96,20 +96,12 @@ impl<'a, 'f> Lower<'a, 'f> {
                     self.deposit(pend, taken, t);
                     self.deposit(pend, next, stay);
                 }
-                Exit::Ret {
-                    back,
-                    next,
-                    partial,
-                } => {
+                Exit::Ret { back, next } => {
                     let (t, stay) = self.split(end, inst);
                     self.deposit(pend, back, t);
-                    self.stay(pend, t, stay, next, partial);
+                    self.deposit(pend, next, stay);
                 }
-                Exit::Cal {
-                    callee,
-                    next,
-                    partial,
-                } => {
+                Exit::Cal { callee, next } => {
                     let (t, stay) = self.split(end, inst);
                     match callee {
                         Some(_) => self.deposit(pend, callee, t),
@@ -122,7 +114,7 @@ impl<'a, 'f> Lower<'a, 'f> {
                             self.b.switch_to_block(go);
                         }
                     }
-                    self.stay(pend, t, stay, next, partial);
+                    self.deposit(pend, next, stay);
                 }
             }
             self.b.ins().jump(dispatch, &[]);
@@ -187,27 +179,6 @@ impl<'a, 'f> Lower<'a, 'f> {
         let at = (16 * i) as i32;
         self.b.ins().stack_store(types::I64, bits, pend, at);
         self.b.ins().stack_store(types::I64, steps, pend, at + 8);
-    }
-
-    /// The lanes `stay` that did not take a CAL or RET (`taken`) go to `next`, or to
-    /// `partial` when some lanes took it (`graph::Exit::Cal`).
-    fn stay(
-        &mut self,
-        pend: ir::StackSlot,
-        taken: Value,
-        stay: Value,
-        next: Option<usize>,
-        partial: Option<usize>,
-    ) {
-        if next == partial {
-            self.deposit(pend, next, stay);
-            return;
-        }
-        let z = self.b.ins().iconst(types::I32, 0);
-        let split = self.b.ins().select(taken, stay, z);
-        let lone = self.b.ins().select(taken, z, stay);
-        self.deposit(pend, next, lone);
-        self.deposit(pend, partial, split);
     }
 
     /// The lanes of `bits` (maybe none) wait at place `to` with the running group's
