@@ -1296,6 +1296,18 @@ fn branch_merges_keep_the_larger_steps() {
     }
 }
 
+/// The R0.xyz a label test wants of a lane given its `x`.
+type Want = dyn Fn(f32) -> [f32; 3];
+
+/// 1 for the lanes that pass `GT.w` in a label test, else 0.
+fn gt(x: f32) -> f32 {
+    if x > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
+}
+
 /// Lane `l` of a label test reads `l - 8` in the x of its only input.
 fn signed_lanes(p: &Arc<Program>) -> LaneState {
     let mut st = LaneState::new(p, MAX_LANES);
@@ -1335,9 +1347,8 @@ fn assert_r0(text: &str, stage: Stage, want: impl Fn(f32) -> [f32; 3]) {
 /// returning from a call, or left behind by a CAL or RET only some lanes took.
 #[test]
 fn labels_end_subroutines_however_lanes_arrive() {
-    let gt = |x: f32| if x > 0.0 { 1.0 } else { 0.0 };
     let head = "!!NVfp4.0\nTEMP R0;\nMOV R0, 0;\nMOV.CC R0.w, fragment.color.x;\nCAL s0;\nMOV result.color, R0;\nRET;\ns0:\n";
-    let cases: [(&str, &dyn Fn(f32) -> [f32; 3]); 8] = [
+    let cases: [(&str, &Want); 8] = [
         // The lanes failing the IF skip to the label.
         (
             "IF GT.w;\nADD R0.x, R0.x, 1;\nENDIF;\ns1:\nADD R0.z, R0.z, 1;\nRET;\n",
@@ -1402,8 +1413,7 @@ fn main_runs_on_through_labels() {
 #[test]
 fn labels_end_subroutines_in_pusha_programs() {
     let head = "!!ARBvp1.0\nOPTION NV_vertex_program3;\nADDRESS A0;\nTEMP R0;\nMOV R0, 0;\nMOVC R0.w, vertex.color.x;\nARL A0.x, R0.w;\nPUSHA A0;\nCAL s0;\nPOPA A0;\nMOV result.position, R0;\nRET;\ns0:\nADD R0.x, R0.x, 1;\n";
-    let gt = |x: f32| if x > 0.0 { 1.0 } else { 0.0 };
-    let cases: [(&str, &dyn Fn(f32) -> [f32; 3]); 3] = [
+    let cases: [(&str, &Want); 3] = [
         (
             "CAL s2 (GT.w);\ns1:\nADD R0.z, R0.z, 1;\nRET;\ns2:\nADD R0.y, R0.y, 1;\nRET;\n",
             &|x| [1.0, gt(x), 0.0],
