@@ -1340,6 +1340,13 @@ fn assert_r0(text: &str, stage: Stage, want: impl Fn(f32) -> [f32; 3]) {
     );
 }
 
+/// [`assert_r0`] for each `(body, want)` of `cases`, the program `head`, body, END.
+fn assert_cases(head: &str, stage: Stage, cases: &[(&str, &Want)]) {
+    for (body, want) in cases {
+        assert_r0(&format!("{head}{body}END\n"), stage, want);
+    }
+}
+
 /// NV_gpu_program4 section 2.X.8.Z (CAL): "If a CAL instruction is executed and
 /// subsequent program execution reaches an instruction label before a corresponding RET
 /// instruction is executed, the subroutine call returns immediately". It does however
@@ -1390,9 +1397,7 @@ fn labels_end_subroutines_however_lanes_arrive() {
             &|_| [1.0, 0.0, 0.0],
         ),
     ];
-    for (body, want) in cases {
-        assert_r0(&format!("{head}{body}END\n"), Stage::Fragment, want);
-    }
+    assert_cases(head, Stage::Fragment, &cases);
 }
 
 /// The main subroutine has no call to return from: "Instructions are executed in
@@ -1403,7 +1408,7 @@ fn main_runs_on_through_labels() {
     assert_r0(
         "!!NVfp4.0\nTEMP R0;\nMOV R0, 0;\nMOV.CC R0.w, fragment.color.x;\nIF GT.w;\nADD R0.x, R0.x, 1;\nENDIF;\ns0:\nADD R0.z, R0.z, 1;\ns1:\nADD R0.y, R0.y, 1;\nMOV result.color, R0;\nEND\n",
         Stage::Fragment,
-        |x| [if x > 0.0 { 1.0 } else { 0.0 }, 1.0, 1.0],
+        |x| [gt(x), 1.0, 1.0],
     );
 }
 
@@ -1426,9 +1431,7 @@ fn labels_end_subroutines_in_pusha_programs() {
             [1.0, 0.0, 0.0]
         }),
     ];
-    for (body, want) in cases {
-        assert_r0(&format!("{head}{body}END\n"), Stage::Vertex, want);
-    }
+    assert_cases(head, Stage::Vertex, &cases);
 }
 
 /// Where BRA exists (NV_vertex_program2/3) labels are branch targets and end nothing:
@@ -1438,6 +1441,6 @@ fn labels_are_only_branch_targets_with_bra() {
     assert_r0(
         "!!ARBvp1.0\nOPTION NV_vertex_program2;\nTEMP R0;\nMOV R0, 0;\nMOVC R0.w, vertex.color.x;\nCAL s0;\nMOV result.position, R0;\nRET;\ns0:\nADD R0.x, R0.x, 1;\nBRA s1 (GT.w);\nADD R0.y, R0.y, 1;\ns1:\nADD R0.z, R0.z, 1;\nRET;\nEND\n",
         Stage::Vertex,
-        |x| [1.0, if x > 0.0 { 0.0 } else { 1.0 }, 1.0],
+        |x| [1.0, 1.0 - gt(x), 1.0],
     );
 }
