@@ -177,7 +177,7 @@ fn compile_with(
             "native code is generated on x86-64 hosts only",
         ));
     }
-    scan::check(prog)?;
+    let graph = scan::check(prog)?;
     let isa = isa().map_err(codegen_error)?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let mut ctx = module.make_context();
@@ -200,7 +200,7 @@ fn compile_with(
     let needs = {
         let b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
         let mut l = lower::Lower::new(prog, b, variant, step_sig, config);
-        l.body();
+        l.body(graph.as_ref());
         match block {
             None => l.finish(),
             // The outputs are not written back: the caller reads only the kill mask.

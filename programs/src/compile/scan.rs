@@ -2,6 +2,7 @@
 //! the per-instruction choice between native lowering and an interpreted step, and the
 //! registers an interpreted step touches.
 
+use super::graph::Graph;
 use crate::ir::{DataType, Extra, File, Index, IndexReg, Inst, Opcode, Program, Src, TexOffset};
 use crate::ir::{OpClass, Precision, TexUnit};
 use std::fmt;
@@ -132,15 +133,25 @@ fn flow_target(inst: &Inst) -> Option<usize> {
     }
 }
 
-/// The whole-program check: anything the translator cannot express at all.
-pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
+/// A KIL whose operand the kernel cannot read (both translations).
+fn check_kil(prog: &Program, i: usize, inst: &Inst) -> Result<(), Fallback> {
+    match inst.srcs.first() {
+        Some(s) if inst.op == Opcode::Kil && !src_native(prog, s) => {
+            Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The whole-program check: anything the translator cannot express at all. A program
+/// with BRA or PUSHA/POPA is translated as its graph of places, returned here so that
+/// the lowering does not build it again.
+pub(crate) fn check(prog: &Program) -> Result<Option<Graph>, Fallback> {
     if super::graph::wanted(prog) {
         for (i, inst) in prog.instructions.iter().enumerate() {
-            if inst.op == Opcode::Kil && inst.srcs.first().is_some_and(|s| !src_native(prog, s)) {
-                return Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"));
-            }
+            check_kil(prog, i, inst)?;
         }
-        return super::graph::build(prog).map(|_| ());
+        return super::graph::build(prog).map(Some);
     }
     let n = prog.instructions.len();
     let unstructured = |i: usize| Fallback::at(i, "unstructured flow control");
@@ -216,13 +227,7 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
                     rerun_at.get_or_insert(i);
                 }
             }
-            Kil => {
-                if let Some(s) = inst.srcs.first() {
-                    if !src_native(prog, s) {
-                        return Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"));
-                    }
-                }
-            }
+            Kil => check_kil(prog, i, inst)?,
             _ => {}
         }
     }
@@ -238,7 +243,7 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
             "per-lane loop count or partial CONT with environment calls",
         ));
     }
-    Ok(())
+    Ok(None)
 }
 
 /// Whether the program has 64-bit (LONG) registers, whose high words only interpreted

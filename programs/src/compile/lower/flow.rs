@@ -20,6 +20,7 @@
 //! environment call, so nothing has been observed before.
 
 use super::*;
+use crate::compile::graph::Graph;
 use crate::exec::executor::MAX_CALL_DEPTH;
 use cranelift_codegen::ir::BlockArg;
 
@@ -56,11 +57,11 @@ fn target(inst: &Inst) -> usize {
 }
 
 impl<'a, 'f> Lower<'a, 'f> {
-    /// Translate the program from its entry to the end of its text.
-    pub(crate) fn body(&mut self) {
-        if crate::compile::graph::wanted(self.prog) {
-            let g = crate::compile::graph::build(self.prog).expect("scan::check built the graph");
-            self.graph_body(&g);
+    /// Translate the program from its entry to the end of its text: as `graph` when
+    /// `scan::check` built one (BRA or PUSHA/POPA).
+    pub(crate) fn body(&mut self, graph: Option<&Graph>) {
+        if let Some(g) = graph {
+            self.graph_body(g);
             return;
         }
         let n = self.prog.instructions.len();
