@@ -15,7 +15,12 @@ use crate::exec::MAX_LANES;
 use crate::ir::Program;
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, ConstantData, Endianness, InstBuilder, MemFlagsData, Value};
+use std::mem::{offset_of, size_of};
 use std::sync::{Arc, Mutex};
+
+// The epilogue reads four chunks of four coverage words, and stores two 16-byte halves
+// of each row: a strip is sixteen lanes (`StripArgs::new`'s `[u32; MAX_LANES]`).
+const _: () = assert!(MAX_LANES == 16);
 
 /// What a fused block kernel stores after the program (the state it is specialised on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,8 +94,12 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
     let i4 = types::I32X4;
     let zero = words(b, i4, [0; 4]);
     let kills = b.ins().splat(i4, kill);
-    let cov_ptr = b.ins().load(types::I64, unaligned(), strip, 16);
-    let rows = [0, 1].map(|row| b.ins().load(types::I64, unaligned(), strip, 8 * row));
+    let (rows_at, cov_at) = (offset_of!(StripArgs, rows), offset_of!(StripArgs, cov));
+    let cov_ptr = b.ins().load(types::I64, unaligned(), strip, cov_at as i32);
+    let rows = [0, 1].map(|row| {
+        let at = rows_at + row * size_of::<*mut u32>();
+        b.ins().load(types::I64, unaligned(), strip, at as i32)
+    });
     // Half h of both rows is chunks 2h and 2h + 1: packed, selected and stored before
     // the next pair starts, so few values stay live.
     for half in 0..2 {

@@ -95,8 +95,9 @@ impl Code {
     fn call_block(&self, frame: &mut Frame, strip: &StripArgs) -> u32 {
         match self.entry {
             // SAFETY: as in `Code::call` for the frame. Besides it the kernel reads
-            // `strip`'s coverage (16 words) and reads and writes its two rows (8 words
-            // each), which `StripArgs::new` took from live references that the caller
+            // `strip`'s coverage (16 words: `block.rs` asserts MAX_LANES == 16) and reads
+            // and writes its two rows (8 words each), at the offsets of `StripArgs`'s
+            // fields, which `StripArgs::new` took from live references that the caller
             // holds exclusively (rows) or shared (coverage) for the whole call.
             Entries::Block(entry) => unsafe { entry(frame, strip) },
             Entries::Batch(_) => frame::FAILED,
