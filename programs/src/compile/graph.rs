@@ -49,8 +49,9 @@ pub(crate) enum Exit {
     Kil(Option<usize>),
 }
 
-/// One place (of a context that `Graph::places`' order reflects): its code `[pc, end]` (the last instruction may be a branch, call, return
-/// or KIL), the PUSHA depth on entry, and where the lanes go.
+/// One place (of a context that `Graph::places`' order reflects): its code `[pc, end]`
+/// (the last instruction may be a branch, call, return or KIL), the PUSHA depth on
+/// entry, and where the lanes go.
 #[derive(Clone, Debug)]
 pub(crate) struct Place {
     pub pc: u32,
@@ -180,9 +181,9 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
     };
     let start = b.place(Vec::new(), prog.entry as usize);
     b.reach(start.clone(), 0)?;
-    let mut places: BTreeMap<Key, Place> = BTreeMap::new();
-    // Exits hold keys until every place is known, then indices.
-    let mut exits: BTreeMap<Key, [Option<Key>; 2]> = BTreeMap::new();
+    // Each place with the keys of where its lanes go (next, other): indices once every
+    // place is known.
+    let mut places: BTreeMap<Key, (Place, [Option<Key>; 2])> = BTreeMap::new();
     while let Some((ctx, pc, depth)) = b.work.pop() {
         let mut end = pc;
         let mut d = depth;
@@ -249,24 +250,20 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
         b.reach(other.clone(), d)?;
         let k = key(&ctx, pc);
         let keyed = |x: Option<(Vec<u32>, usize)>| x.map(|(c, p)| key(&c, p));
-        exits.insert(k.clone(), [keyed(next), keyed(other)]);
-        places.insert(
-            k,
-            Place {
-                pc: pc as u32,
-                end: end as u32,
-                depth,
-                exit,
-            },
-        );
+        let place = Place {
+            pc: pc as u32,
+            end: end as u32,
+            depth,
+            exit,
+        };
+        places.insert(k, (place, [keyed(next), keyed(other)]));
     }
     let order: BTreeMap<&Key, usize> = places.keys().enumerate().map(|(i, k)| (k, i)).collect();
     let at = |k: &Option<Key>| k.as_ref().and_then(|k| order.get(k).copied());
     let mut out = Vec::with_capacity(places.len());
-    for (k, mut p) in places.iter().map(|(k, p)| (k, p.clone())) {
-        let [next, other] = &exits[k];
+    for (p, [next, other]) in places.values() {
         let (next, other) = (at(next), at(other));
-        p.exit = match p.exit {
+        let exit = match p.exit {
             Exit::Bra { .. } => Exit::Bra { taken: other, next },
             Exit::Cal { .. } => Exit::Cal {
                 callee: other,
@@ -276,7 +273,7 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
             Exit::Kil(_) => Exit::Kil(next),
             Exit::Next(_) => Exit::Next(next),
         };
-        out.push(p);
+        out.push(Place { exit, ..*p });
     }
     let entry = start.and_then(|(c, p)| order.get(&key(&c, p)).copied());
     Ok(Graph { places: out, entry })
