@@ -14,9 +14,9 @@
 //! interpreter keeps groups of different depths apart, an order a place cannot hold);
 //! else the program stays in the interpreter.
 
-use super::scan::Fallback;
+use super::scan::{flow_target, Fallback};
 use crate::exec::executor::MAX_CALL_DEPTH;
-use crate::ir::{Extra, Opcode, Program};
+use crate::ir::{Opcode, Program};
 use std::collections::BTreeMap;
 
 /// Most instructions the places of one program may hold together (code is translated
@@ -75,11 +75,9 @@ pub(crate) fn wanted(prog: &Program) -> bool {
         .any(|i| matches!(i.op, Opcode::Bra | Opcode::Pusha | Opcode::Popa))
 }
 
+/// The jump or call target of the instruction at `pc` (the end of the text if none).
 fn target(prog: &Program, pc: usize) -> usize {
-    match &prog.instructions[pc].extra {
-        Extra::Flow { target, .. } => *target as usize,
-        _ => prog.instructions.len(),
-    }
+    flow_target(&prog.instructions[pc]).unwrap_or(prog.instructions.len())
 }
 
 /// Key of a place in scheduling order: its context, then its pc.

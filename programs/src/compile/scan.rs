@@ -126,7 +126,8 @@ pub(crate) fn uniform(s: &Src) -> bool {
     matches!(s.index, Index::Direct(_)) && matches!(s.file, File::Param | File::Immediate)
 }
 
-fn flow_target(inst: &Inst) -> Option<usize> {
+/// The jump, call or block-matching target of a flow instruction.
+pub(crate) fn flow_target(inst: &Inst) -> Option<usize> {
     match &inst.extra {
         Extra::Flow { target, .. } => Some(*target as usize),
         _ => None,
