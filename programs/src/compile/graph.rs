@@ -3,16 +3,17 @@
 //!
 //! A place is a call context (the CAL sites of the open calls, outermost first) and a
 //! pc: exactly the interpreter's lock-step `position` of a group there. Groups wait only
-//! at leaders (the entry, jump and call targets, the instruction after a branch, call,
-//! return or KIL, labels), and the group that runs is always the one at the lowest
+//! at leaders (the entry, jump and call targets, the instruction after a branch, call
+//! or return, labels), and the group that runs is always the one at the lowest
 //! position, so a kernel that keeps one pending lane mask per place and always resumes
 //! the lowest non-empty one runs the groups in the interpreter's order, merging them
 //! where it does (`lower/branch.rs`). Each place's code runs from its leader to the next
-//! branch, call, return, KIL or leader.
+//! branch, call, return or leader.
 //!
 //! The PUSHA stack's depth must be the same at a place however lanes reach it (the
 //! interpreter keeps groups of different depths apart, an order a place cannot hold);
-//! else the program stays in the interpreter.
+//! else the program stays in the interpreter. So does a program with KIL, which no
+//! dialect has together with BRA or PUSHA/POPA.
 
 use super::scan::{flow_target, Fallback};
 use crate::exec::executor::MAX_CALL_DEPTH;
@@ -45,12 +46,10 @@ pub(crate) enum Exit {
         back: Option<usize>,
         next: Option<usize>,
     },
-    /// KIL: the lanes left go to `next`.
-    Kil(Option<usize>),
 }
 
 /// One place (of a context that `Graph::places`' order reflects): its code `[pc, end]`
-/// (the last instruction may be a branch, call, return or KIL), the PUSHA depth on
+/// (the last instruction may be a branch, call or return), the PUSHA depth on
 /// entry, and where the lanes go.
 #[derive(Clone, Debug)]
 pub(crate) struct Place {
@@ -148,7 +147,10 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
     }
     for (pc, inst) in prog.instructions.iter().enumerate() {
         match inst.op {
-            Bra | Cal | Ret | Kil => {
+            // BRA and PUSHA/POPA are vertex-program instructions and KIL a
+            // fragment-program one in every dialect the assembler reads.
+            Kil => return Err(Fallback::at(pc, "KIL with BRA or PUSHA/POPA")),
+            Bra | Cal | Ret => {
                 leader[pc + 1] = true;
                 if matches!(inst.op, Bra | Cal) {
                     let t = target(prog, pc);
@@ -192,7 +194,7 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
                 Popa => d = d.saturating_sub(1),
                 _ => {}
             }
-            if matches!(op, Bra | Cal | Ret | Kil) || b.leader[end + 1] || end + 1 >= n {
+            if matches!(op, Bra | Cal | Ret) || b.leader[end + 1] || end + 1 >= n {
                 break;
             }
             end += 1;
@@ -241,7 +243,6 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
                     back,
                 )
             }
-            Kil => (Exit::Kil(None), None),
             _ => (Exit::Next(None), None),
         };
         b.reach(next.clone(), d)?;
@@ -268,7 +269,6 @@ pub(crate) fn build(prog: &Program) -> Result<Graph, Fallback> {
                 next,
             },
             Exit::Ret { .. } => Exit::Ret { back: other, next },
-            Exit::Kil(_) => Exit::Kil(next),
             Exit::Next(_) => Exit::Next(next),
         };
         out.push(Place { exit, ..*p });

@@ -134,24 +134,11 @@ pub(crate) fn flow_target(inst: &Inst) -> Option<usize> {
     }
 }
 
-/// A KIL whose operand the kernel cannot read (both translations).
-fn check_kil(prog: &Program, i: usize, inst: &Inst) -> Result<(), Fallback> {
-    match inst.srcs.first() {
-        Some(s) if inst.op == Opcode::Kil && !src_native(prog, s) => {
-            Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"))
-        }
-        _ => Ok(()),
-    }
-}
-
 /// The whole-program check: anything the translator cannot express at all. A program
 /// with BRA or PUSHA/POPA is translated as its graph of places, returned here so that
 /// the lowering does not build it again.
 pub(crate) fn check(prog: &Program) -> Result<Option<Graph>, Fallback> {
     if super::graph::wanted(prog) {
-        for (i, inst) in prog.instructions.iter().enumerate() {
-            check_kil(prog, i, inst)?;
-        }
         return super::graph::build(prog).map(Some);
     }
     let n = prog.instructions.len();
@@ -228,7 +215,13 @@ pub(crate) fn check(prog: &Program) -> Result<Option<Graph>, Fallback> {
                     rerun_at.get_or_insert(i);
                 }
             }
-            Kil => check_kil(prog, i, inst)?,
+            Kil => {
+                if let Some(s) = inst.srcs.first() {
+                    if !src_native(prog, s) {
+                        return Err(Fallback::at(i, "KIL of an indexed or 64-bit operand"));
+                    }
+                }
+            }
             _ => {}
         }
     }

@@ -83,14 +83,6 @@ impl<'a, 'f> Lower<'a, 'f> {
                     let all = self.mask_bits();
                     self.deposit(pend, next, all);
                 }
-                Exit::Kil(next) => {
-                    self.count_flow(end);
-                    self.kil(inst);
-                    self.maybe_empty = false;
-                    self.flush();
-                    let all = self.mask_bits();
-                    self.deposit(pend, next, all);
-                }
                 Exit::Bra { taken, next } => {
                     let (t, stay) = self.split(end, inst);
                     self.deposit(pend, taken, t);
