@@ -52,23 +52,30 @@ fn encode(isa: Isa) -> u8 {
 
 /// The instruction set kernels run with: the detected one, lowered by the environment
 /// variable `GLEMU_SIMD` (`baseline`, `avx2`, `avx512`) or by [`force`].
-#[inline]
+#[inline(always)]
 pub fn isa() -> Isa {
     match CHOSEN.load(Ordering::Relaxed) {
         1 => Isa::Baseline,
         2 => Isa::Avx2,
         3 => Isa::Avx512,
-        _ => {
-            let want = match std::env::var("GLEMU_SIMD").as_deref() {
-                Ok("baseline") | Ok("sse2") => Isa::Baseline,
-                Ok("avx2") => Isa::Avx2,
-                _ => Isa::Avx512,
-            };
-            let isa = want.min(detected());
-            CHOSEN.store(encode(isa), Ordering::Relaxed);
-            isa
-        }
+        _ => choose(),
     }
+}
+
+/// The first call's choice, out of line: with the environment lookup inside it, `isa`
+/// was not inlined and every multiversioned kernel call paid a call to it (1.1 % of
+/// blend_depth_1080p's profile).
+#[cold]
+#[inline(never)]
+fn choose() -> Isa {
+    let want = match std::env::var("GLEMU_SIMD").as_deref() {
+        Ok("baseline") | Ok("sse2") => Isa::Baseline,
+        Ok("avx2") => Isa::Avx2,
+        _ => Isa::Avx512,
+    };
+    let isa = want.min(detected());
+    CHOSEN.store(encode(isa), Ordering::Relaxed);
+    isa
 }
 
 /// Runs kernels with `isa` or the widest supported set below it (tests use this to
