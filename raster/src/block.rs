@@ -8,8 +8,8 @@
 
 use crate::draw_ctx::DrawCtx;
 use crate::framebuffer::{encode_depth, TileMem, TILE};
+use crate::lanes::{LaneData, LANES};
 use crate::setup::{flat_depth, lane_w, sample_z, PrimSetup};
-use crate::shader::{LaneData, LANES};
 use crate::simd::multiversion;
 use crate::state::{BlendEquation, BlendFactor, BlendTarget, CompareFunc};
 

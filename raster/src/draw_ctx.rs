@@ -3,7 +3,7 @@
 
 use crate::color::ColorFormat;
 use crate::framebuffer::{channel_keep_masks, DepthFormat};
-use crate::shader::ShaderInfo;
+use crate::shader_info::ShaderInfo;
 use crate::state::{BlendTarget, FixedFunctionState, LogicOp, MAX_COLOR_TARGETS};
 
 /// Per-draw facts every tile needs.

@@ -42,6 +42,7 @@ pub mod error;
 pub mod fragops;
 pub mod framebuffer;
 pub mod input;
+mod lanes;
 mod pack;
 pub mod samples;
 pub mod setup;

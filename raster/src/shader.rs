@@ -18,10 +18,8 @@ use crate::setup::{AttrPlane, Plane, PrimSetup};
 pub use crate::shader_info::{InterpLocation, InterpMode, ShaderInfo, VaryingInterp};
 use crate::state::MAX_COLOR_TARGETS;
 
-/// Lanes per shader call.
-pub const LANES: usize = 16;
-/// 2×2 quads per shader call.
-pub const QUADS_PER_BATCH: usize = LANES / 4;
+pub(crate) use crate::lanes::LaneData;
+pub use crate::lanes::{LANES, QUADS_PER_BATCH};
 
 /// Per-lane outputs of one shader call. Values are raw 32-bit words: f32 bits for float,
 /// UNORM and sRGB targets, u32/i32 bits for integer targets. Each worker's outputs start
@@ -277,39 +275,6 @@ fn planes_lanes(
     }
     if let Some(a) = planes.get(3) {
         plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
-    }
-}
-
-/// Lane data the rasterizer fills for each batch (reused, never reallocated).
-#[derive(Debug, Clone)]
-pub(crate) struct LaneData {
-    pub quads: usize,
-    pub x: [i32; LANES],
-    pub y: [i32; LANES],
-    pub coverage: [u32; LANES],
-    /// Sample index being shaded per lane (per-sample shading only).
-    pub sample_id: [u32; LANES],
-    pub per_sample: bool,
-    /// Default evaluation position relative to the primitive's plane origin.
-    pub rx: [f32; LANES],
-    pub ry: [f32; LANES],
-    /// Perspective factor (w = 1 / interpolated 1/w) at the default position.
-    pub w: [f32; LANES],
-}
-
-impl Default for LaneData {
-    fn default() -> Self {
-        LaneData {
-            quads: 0,
-            x: [0; LANES],
-            y: [0; LANES],
-            coverage: [0; LANES],
-            sample_id: [0; LANES],
-            per_sample: false,
-            rx: [0.0; LANES],
-            ry: [0.0; LANES],
-            w: [1.0; LANES],
-        }
     }
 }
 
