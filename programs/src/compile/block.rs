@@ -10,6 +10,7 @@
 //! reruns it) is handed back with its rows for the caller to store.
 
 use super::lower::{Lower, Reg};
+use super::native::StripArgs;
 use super::{Kernel, Kernels};
 use crate::exec::MAX_LANES;
 use crate::ir::Program;
@@ -36,30 +37,6 @@ pub struct BlockSpec {
 #[derive(Debug)]
 pub struct BlockKernel {
     pub(crate) kernel: Kernel,
-}
-
-/// One strip as a fused kernel reads it: the destination rows and the coverage words.
-/// Built from references by [`StripArgs::new`], so the kernel's accesses stay within
-/// memory the caller holds for the call.
-#[repr(C)]
-pub(crate) struct StripArgs {
-    /// Row 0 (lanes 0, 1 of each quad) and row 1 (lanes 2, 3): eight words each.
-    rows: [*mut u32; 2],
-    /// Sixteen words, lane order: 0 = leave the pixel alone.
-    cov: *const u32,
-}
-
-impl StripArgs {
-    /// Inlined: returned from a call, the record was copied with 16-byte loads of the
-    /// callee's 8-byte stores, which do not forward (a stall per strip).
-    #[inline(always)]
-    pub(crate) fn new(rows: &mut [&mut [u32; 8]], cov: &[u32; MAX_LANES]) -> Option<StripArgs> {
-        let [r0, r1] = rows else { return None };
-        Some(StripArgs {
-            rows: [r0.as_mut_ptr(), r1.as_mut_ptr()],
-            cov: cov.as_ptr(),
-        })
-    }
 }
 
 /// Memory a strip's rows and coverage live in: 4-byte aligned words only.

@@ -177,14 +177,21 @@ fn compile_with(
             "native code is generated on x86-64 hosts only",
         ));
     }
-    let graph = scan::check(prog)?;
+    // A program with BRA or PUSHA/POPA is translated as its graph of places, built once
+    // here for the check and the lowering.
+    let graph = if graph::wanted(prog) {
+        Some(graph::build(prog)?)
+    } else {
+        scan::check(prog)?;
+        None
+    };
     let isa = isa().map_err(codegen_error)?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     ctx.func.signature = lower::signature(module.make_signature());
     if block.is_some() {
-        // The strip (`block::StripArgs`).
+        // The strip (`native::StripArgs`).
         ctx.func.signature.params.push(AbiParam::new(types::I64));
     }
     let mut step_sig = module.make_signature();
@@ -389,7 +396,7 @@ impl Kernels {
                         let args = b
                             .rows
                             .get_mut(2 * i..2 * i + 2)
-                            .and_then(|rows| block::StripArgs::new(rows, b.covs.get(i)?));
+                            .and_then(|rows| native::StripArgs::new(rows, b.covs.get(i)?));
                         let Some(args) = args.filter(|_| active == full) else {
                             return Each::Interpret { at: i, active };
                         };

@@ -10,10 +10,9 @@
 //! files before the kernel is called (see `Kernel::fits` in `compile/mod.rs`).
 #![allow(unsafe_code)]
 
-use super::block::StripArgs;
 use super::frame::{self, Frame};
 use super::math;
-use crate::exec::{ExecStats, LaneState, RunEnv, Vec4};
+use crate::exec::{ExecStats, LaneState, RunEnv, Vec4, MAX_LANES};
 use crate::ir::Program;
 use cranelift_jit::JITModule;
 use std::ffi::c_void;
@@ -301,6 +300,30 @@ pub(crate) extern "C" fn math_entry(io: *mut u32, op: u32) {
     // SAFETY: `io` is the kernel's 128-byte, 16-byte-aligned stack slot (`Lower::math`),
     // i.e. a `[[u32; 16]; 2]` that lives for the whole call and that nothing else accesses
     // while it runs.
-    let io = unsafe { &mut *io.cast::<[[u32; crate::exec::MAX_LANES]; 2]>() };
+    let io = unsafe { &mut *io.cast::<[[u32; MAX_LANES]; 2]>() };
     math::lanes(op, io);
+}
+
+/// One strip as a fused kernel reads it: the destination rows and the coverage words.
+/// Built from references by [`StripArgs::new`], so the kernel's accesses stay within
+/// memory the caller holds for the call.
+#[repr(C)]
+pub(crate) struct StripArgs {
+    /// Row 0 (lanes 0, 1 of each quad) and row 1 (lanes 2, 3): eight words each.
+    pub(super) rows: [*mut u32; 2],
+    /// Sixteen words, lane order: 0 = leave the pixel alone.
+    pub(super) cov: *const u32,
+}
+
+impl StripArgs {
+    /// Inlined: returned from a call, the record was copied with 16-byte loads of the
+    /// callee's 8-byte stores, which do not forward (a stall per strip).
+    #[inline(always)]
+    pub(crate) fn new(rows: &mut [&mut [u32; 8]], cov: &[u32; MAX_LANES]) -> Option<StripArgs> {
+        let [r0, r1] = rows else { return None };
+        Some(StripArgs {
+            rows: [r0.as_mut_ptr(), r1.as_mut_ptr()],
+            cov: cov.as_ptr(),
+        })
+    }
 }

@@ -2,7 +2,6 @@
 //! the per-instruction choice between native lowering and an interpreted step, and the
 //! registers an interpreted step touches.
 
-use super::graph::Graph;
 use crate::ir::{DataType, Extra, File, Index, IndexReg, Inst, Opcode, Program, Src, TexOffset};
 use crate::ir::{OpClass, Precision, TexUnit};
 use std::fmt;
@@ -134,13 +133,9 @@ pub(crate) fn flow_target(inst: &Inst) -> Option<usize> {
     }
 }
 
-/// The whole-program check: anything the translator cannot express at all. A program
-/// with BRA or PUSHA/POPA is translated as its graph of places, returned here so that
-/// the lowering does not build it again.
-pub(crate) fn check(prog: &Program) -> Result<Option<Graph>, Fallback> {
-    if super::graph::wanted(prog) {
-        return super::graph::build(prog).map(Some);
-    }
+/// The whole-program check of a structured program (one without BRA or PUSHA/POPA,
+/// which `graph::build` checks instead): anything the translator cannot express at all.
+pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
     let n = prog.instructions.len();
     let unstructured = |i: usize| Fallback::at(i, "unstructured flow control");
     // Open blocks: (opcode, pc); IF blocks within the innermost loop make a CONT partial.
@@ -237,7 +232,7 @@ pub(crate) fn check(prog: &Program) -> Result<Option<Graph>, Fallback> {
             "per-lane loop count or partial CONT with environment calls",
         ));
     }
-    Ok(None)
+    Ok(())
 }
 
 /// Whether the program has 64-bit (LONG) registers, whose high words only interpreted
