@@ -448,6 +448,24 @@ multiversion! {
     }
 }
 
+/// Asks for the block at (bx, by)'s depth rows (when the draw tests depth) and the rows
+/// of every written colour attachment to be brought into cache: called a block ahead,
+/// their loads no longer wait on memory (each draw streams the whole framebuffer, and
+/// a block's rows are a tile row apart, which the hardware prefetchers did not follow).
+pub(crate) fn prefetch_block<S>(ctx: &DrawCtx<'_, S>, mem: &TileMem<'_>, bx: i32, by: i32) {
+    let ns = ctx.samples as usize;
+    let at = tile_index(bx, by, ns);
+    if ctx.tests {
+        crate::simd::prefetch_rows(mem.depth, at, TILE * ns, 8, 8 * ns);
+    }
+    for (plane, rt) in mem.colors.iter().zip(&ctx.targets) {
+        if let Some(rt) = rt {
+            let nw = rt.format.words();
+            crate::simd::prefetch_rows(plane, at * nw, TILE * ns * nw, 8, 8 * ns * nw);
+        }
+    }
+}
+
 /// Stores each lane's RGBA8 word `packed` to the samples `cov` of its pixel in the strip at
 /// (bx, qy) of `plane` (`ns` samples per pixel, `full` = every sample).
 #[inline(always)]

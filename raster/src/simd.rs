@@ -128,6 +128,42 @@ macro_rules! multiversion {
 
 pub(crate) use multiversion;
 
+/// Asks the CPU to bring the cache lines of `rows` rows of `len` words of `plane` into
+/// L1 (row r = words `start + r * stride ..`, each clipped to `plane`), for data a
+/// caller will touch soon. Only a hint: it changes no value, so results stay the same.
+#[inline(always)]
+pub(crate) fn prefetch_rows(plane: &[u32], start: usize, stride: usize, rows: usize, len: usize) {
+    // Words per 64-byte cache line.
+    const LINE: usize = 16;
+    for r in 0..rows {
+        let lo = start + r * stride;
+        let hi = (lo + len).min(plane.len());
+        let mut i = lo;
+        while i < hi {
+            prefetch(&plane[i]);
+            i += LINE;
+        }
+        // The last word's line too: a row need not start on a line.
+        if hi > lo {
+            prefetch(&plane[hi - 1]);
+        }
+    }
+}
+
+#[inline(always)]
+fn prefetch(word: &u32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: PREFETCHT0 only hints the cache; it never faults and writes nothing, and
+    // the address is that of a live `&u32`.
+    #[allow(unsafe_code)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((word as *const u32).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

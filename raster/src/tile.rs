@@ -407,6 +407,14 @@ fn raster_prim<S: FragmentShader>(
                     && bx + BLOCK <= x1
                     && by + BLOCK <= y1
                 {
+                    // The block after this one, a block's work ahead.
+                    let (nx, ny) = match bx + BLOCK < x1 {
+                        true => (bx + BLOCK, by),
+                        false => (x0 & !(BLOCK - 1), by + BLOCK),
+                    };
+                    if ny < y1 {
+                        block::prefetch_block(ctx, mem, nx, ny);
+                    }
                     passed += push_block(ctx, setup, pc, mem, w, bx, by)?;
                     bx += BLOCK;
                     continue;
