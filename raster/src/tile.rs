@@ -549,6 +549,8 @@ fn shade_strips<S: FragmentShader>(
     // Strip r of the block is entry rows[k] of the call.
     let mut rows = [0usize; 4];
     let mut lives = [0u32; 4];
+    // Samples of each strip before the shader's kills.
+    let mut counts = [0u64; 4];
     let mut n = 0;
     for (r, c) in covs.iter().enumerate() {
         let mut live = 0u32;
@@ -556,6 +558,9 @@ fn shade_strips<S: FragmentShader>(
             live |= u32::from(m != 0) << lane;
         }
         lives[r] = live;
+        if ctx.samples > 1 {
+            counts[r] = c.iter().map(|m| u64::from(m.count_ones())).sum();
+        }
         if live == 0 {
             continue;
         }
@@ -604,9 +609,10 @@ fn shade_strips<S: FragmentShader>(
         let r = rows[k];
         let final_cov = block::unkilled_lanes(&covs[r], kill);
         // One sample per pixel: a lane's coverage is 0 or 1.
-        let p = match ns {
-            1 => u64::from((lives[r] & !kill).count_ones()),
-            _ => block::count_samples(&final_cov),
+        let p = match (ns, kill) {
+            (1, _) => u64::from((lives[r] & !kill).count_ones()),
+            (_, 0) => counts[r],
+            _ => final_cov.iter().map(|m| u64::from(m.count_ones())).sum(),
         };
         if p == 0 {
             return;
