@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
-use glemu_programs::compile::{native_batches, BlockSpec};
+use glemu_programs::compile::{native_batches, native_whole_strips, BlockSpec};
 use glemu_programs::exec::{Backend, Executor, LaneState, NullEnv, MAX_LANES};
 use glemu_programs::ir::ParamSource;
 use glemu_programs::{assemble, Program};
@@ -97,8 +97,9 @@ fn reference(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> [[u32; 8]; 8] {
     rows
 }
 
-/// The fused run; returns the rows and the batches that ran as machine code.
-fn fused(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> ([[u32; 8]; 8], u64) {
+/// The fused run; returns the rows, the batches that ran as machine code and the strips
+/// stored whole.
+fn fused(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> ([[u32; 8]; 8], u64, u64) {
     let ex = Executor::new(prog.clone()).with_backend(Backend::Native);
     let kernel = ex
         .block_kernel(spec)
@@ -106,7 +107,7 @@ fn fused(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> ([[u32; 8]; 8], u64
     let mut st = ex.new_state(MAX_LANES);
     let mut out = c.rows;
     let all = (1u32 << MAX_LANES) - 1;
-    let before = native_batches();
+    let (before, whole) = (native_batches(), native_whole_strips());
     {
         let mut rows: Vec<&mut [u32; 8]> = out.iter_mut().collect();
         let covs: Vec<&[u32; MAX_LANES]> = c.covs.iter().collect();
@@ -131,7 +132,11 @@ fn fused(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> ([[u32; 8]; 8], u64
         )
         .unwrap_or_else(|e| panic!("fused run: {e}"));
     }
-    (out, native_batches() - before)
+    (
+        out,
+        native_batches() - before,
+        native_whole_strips() - whole,
+    )
 }
 
 /// Words that probe the pack's edges: NaN, ±0, ±inf, the rounding midpoints, out of range.
@@ -164,10 +169,11 @@ fn case(inputs: usize) -> impl Strategy<Value = Case> {
             ),
             4,
         ),
-        prop::array::uniform4(prop::array::uniform16(prop_oneof![
-            3 => Just(1u32),
-            1 => Just(0u32)
-        ])),
+        // Half the strips fully covered: the kernel stores those without reading the rows.
+        prop::array::uniform4(prop_oneof![
+            1 => Just([1u32; MAX_LANES]),
+            1 => prop::array::uniform16(prop_oneof![3 => Just(1u32), 1 => Just(0u32)]),
+        ]),
         prop::array::uniform8(prop::array::uniform8(any::<u32>())),
         any::<bool>(),
     )
@@ -214,12 +220,33 @@ proptest! {
         let prog = Arc::new(assemble(text, None).unwrap_or_else(|e| panic!("{text}: {e}")));
         let spec = BlockSpec { color: 0, alpha_one: c.alpha_one };
         let want = reference(&prog, &spec, &c);
-        let (got, ran) = fused(&prog, &spec, &c);
+        let (got, ran, whole) = fused(&prog, &spec, &c);
         prop_assert_eq!(got, want);
         if native {
             // Every strip ran as the fused kernel.
             prop_assert_eq!(ran, 4);
         }
+        prop_assert!(whole <= ran);
+    }
+
+    /// Strips whose lanes are all covered and none killed are stored whole (no read of
+    /// the rows), with the same bytes; the counter shows that path ran.
+    #[test]
+    fn fully_covered_strips_are_stored_whole(c in case(2)) {
+        let (text, _) = PROGRAMS[1];
+        let prog = Arc::new(assemble(text, None).unwrap_or_else(|e| panic!("{text}: {e}")));
+        let spec = BlockSpec { color: 0, alpha_one: c.alpha_one };
+        let mut c = c;
+        c.covs[1] = [1; MAX_LANES];
+        c.covs[3] = [u32::MAX; MAX_LANES];
+        c.covs[2][5] = 0;
+        let want = reference(&prog, &spec, &c);
+        let (got, ran, whole) = fused(&prog, &spec, &c);
+        prop_assert_eq!(got, want);
+        prop_assert_eq!(ran, 4);
+        let full = c.covs.iter().filter(|cv| cv.iter().all(|&w| w != 0)).count() as u64;
+        prop_assert_eq!(whole, full);
+        prop_assert!(whole >= 2);
     }
 }
 
@@ -249,8 +276,9 @@ fn per_lane_loop_counts_fall_back_to_the_interpreter() {
         alpha_one: false,
     };
     let want = reference(&prog, &spec, &c);
-    let (got, ran) = fused(&prog, &spec, &c);
+    let (got, ran, whole) = fused(&prog, &spec, &c);
     assert_eq!(got, want);
+    assert_eq!(whole, 0);
     assert_eq!(
         ran, 0,
         "the kernel stops for the interpreter before finishing"

@@ -77,29 +77,58 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
         let at = rows_at + row * size_of::<*mut u32>();
         b.ins().load(types::I64, unaligned(), strip, at as i32)
     });
-    // Half h of both rows is chunks 2h and 2h + 1: packed, selected and stored before
-    // the next pair starts, so few values stay live.
-    for half in 0..2 {
-        let mut packed = [zero; 2];
-        let mut alive = [zero; 2];
-        for (j, k) in [2 * half, 2 * half + 1].into_iter().enumerate() {
-            packed[j] = pack(b, spec, color.as_ref().map(|c| c.map(|comp| comp[k])));
-            let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
-            let covered = b.ins().icmp(IntCC::NotEqual, cov, zero);
-            let lane = words(b, i4, lane_bits(k));
-            let killed = b.ins().band(kills, lane);
-            let kept = b.ins().icmp(IntCC::Equal, killed, zero);
-            alive[j] = b.ins().band(covered, kept);
+    // Which lanes the store writes: covered and not killed.
+    let alive: [Value; 4] = std::array::from_fn(|k| {
+        let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
+        let covered = b.ins().icmp(IntCC::NotEqual, cov, zero);
+        let lane = words(b, i4, lane_bits(k));
+        let killed = b.ins().band(kills, lane);
+        let kept = b.ins().icmp(IntCC::Equal, killed, zero);
+        b.ins().band(covered, kept)
+    });
+    // Every lane alive (the common case): the rows are stored without reading them
+    // first. The read was a cache miss on the framebuffer that the select waited for
+    // (two thirds of a one-instruction program's kernel samples sat on those loads).
+    let both = [
+        b.ins().band(alive[0], alive[1]),
+        b.ins().band(alive[2], alive[3]),
+    ];
+    let all = b.ins().band(both[0], both[1]);
+    let all = b.ins().vall_true(all);
+    let (whole, part, join) = (b.create_block(), b.create_block(), b.create_block());
+    b.ins().brif(all, whole, &[], part, &[]);
+    b.seal_block(whole);
+    b.seal_block(part);
+    for (blk, select) in [(whole, false), (part, true)] {
+        b.switch_to_block(blk);
+        if !select {
+            let one = b.ins().iconst(types::I32, 1);
+            let at = offset_of!(StripArgs, whole) as i32;
+            b.ins().store(unaligned(), one, strip, at);
         }
-        let prow = rows_of(b, packed);
-        let arow = rows_of(b, alive);
-        for (row, &ptr) in rows.iter().enumerate() {
-            let off = 16 * half as i32;
-            let cur = b.ins().load(i4, unaligned(), ptr, off);
-            let new = b.ins().bitselect(arow[row], prow[row], cur);
-            b.ins().store(unaligned(), new, ptr, off);
+        // Half h of both rows is chunks 2h and 2h + 1: packed, selected and stored
+        // before the next pair starts, so few values stay live.
+        for half in 0..2 {
+            let ks = [2 * half, 2 * half + 1];
+            let packed = ks.map(|k| pack(b, spec, color.as_ref().map(|c| c.map(|comp| comp[k]))));
+            let prow = rows_of(b, packed);
+            let arow = select.then(|| rows_of(b, ks.map(|k| alive[k])));
+            for (row, &ptr) in rows.iter().enumerate() {
+                let off = 16 * half as i32;
+                let new = match arow {
+                    Some(arow) => {
+                        let cur = b.ins().load(i4, unaligned(), ptr, off);
+                        b.ins().bitselect(arow[row], prow[row], cur)
+                    }
+                    None => prow[row],
+                };
+                b.ins().store(unaligned(), new, ptr, off);
+            }
         }
+        b.ins().jump(join, &[]);
     }
+    b.seal_block(join);
+    b.switch_to_block(join);
 }
 
 /// One chunk's colour (f32 bits per channel; None reads as zeros) as RGBA8 UNORM words:

@@ -43,6 +43,14 @@ thread_local! {
     static NATIVE_BATCHES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Kernel calls this thread stopped for a rerun: see [`native_reruns`].
     static NATIVE_RERUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Strips a fused kernel stored whole: see [`native_whole_strips`].
+    static NATIVE_WHOLE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many strips fused block kernels of the calling thread have stored without reading
+/// the rows first (every lane covered and alive), so a test can show that path ran.
+pub fn native_whole_strips() -> u64 {
+    NATIVE_WHOLE.with(|c| c.get())
 }
 
 /// How many kernel calls of the calling thread have stopped so far to have the
@@ -64,7 +72,11 @@ pub fn native_batches() -> u64 {
 }
 
 fn count_native_batch() {
-    NATIVE_BATCHES.with(|c| c.set(c.get() + 1));
+    count_native_batches(1);
+}
+
+fn count_native_batches(n: u64) {
+    NATIVE_BATCHES.with(|c| c.set(c.get() + n));
 }
 
 /// One compiled variant of a program.
@@ -377,7 +389,9 @@ impl Kernels {
     ) -> Each {
         let all = state.all_lanes();
         let full = crate::exec::lanes_mask(crate::exec::MAX_LANES);
-        native::with_frame(prog, state, params, budget, env, |r| {
+        // Counted here and added once: a thread-local update per strip showed in profiles.
+        let (mut ran, mut whole) = (0u64, 0u64);
+        let end = native::with_frame(prog, state, params, budget, env, |r| {
             for i in from..n {
                 let active = fill(i, r.state()) & all;
                 if active == 0 {
@@ -397,18 +411,20 @@ impl Kernels {
                             .rows
                             .get_mut(2 * i..2 * i + 2)
                             .and_then(|rows| native::StripArgs::new(rows, b.covs.get(i)?));
-                        let Some(args) = args.filter(|_| active == full) else {
+                        let Some(mut args) = args.filter(|_| active == full) else {
                             return Each::Interpret { at: i, active };
                         };
                         if !kernel.prepare(r.state(), params) {
                             return Each::Interpret { at: i, active };
                         }
-                        r.call_block(&kernel.code, active, &args)
+                        let status = r.call_block(&kernel.code, active, &mut args);
+                        whole += u64::from(args.whole);
+                        status
                     }
                 };
                 let frame = &mut *r.frame;
                 if status == frame::DONE {
-                    count_native_batch();
+                    ran += 1;
                     // The counters are not read: loading the two the kernel has just
                     // stored cost a store-forwarding stall per batch (a third of a
                     // one-instruction program's scene).
@@ -420,7 +436,7 @@ impl Kernels {
                 }
                 match outcome(prog, budget, status, frame) {
                     (Some(Err(e)), _) => {
-                        count_native_batch();
+                        ran += 1;
                         return Each::Failed(e);
                     }
                     // The interpreter runs the batch again: its counters are the rerun's.
@@ -428,7 +444,12 @@ impl Kernels {
                 }
             }
             Each::Done
-        })
+        });
+        count_native_batches(ran);
+        if whole != 0 {
+            NATIVE_WHOLE.with(|c| c.set(c.get() + whole));
+        }
+        end
     }
 }
 

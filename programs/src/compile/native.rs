@@ -22,7 +22,7 @@ use std::sync::Mutex;
 type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
 
 /// Signature of a fused block kernel (`compile::block`): `fn(frame, strip) -> status`.
-type BlockEntry = unsafe extern "C" fn(*mut Frame, *const StripArgs) -> u32;
+type BlockEntry = unsafe extern "C" fn(*mut Frame, *mut StripArgs) -> u32;
 
 /// What a kernel was compiled as.
 #[derive(Clone, Copy)]
@@ -67,7 +67,7 @@ impl Code {
     pub(crate) fn new_block(module: JITModule, entry: *const u8) -> Code {
         // SAFETY: as in `Code::new`, for a function declared `fn(i64, i64) -> i32` in the
         // host calling convention: the ABI of
-        // `extern "C" fn(*mut Frame, *const StripArgs) -> u32`.
+        // `extern "C" fn(*mut Frame, *mut StripArgs) -> u32`.
         let entry = unsafe { std::mem::transmute::<*const u8, BlockEntry>(entry) };
         Code {
             entry: Entries::Block(entry),
@@ -91,13 +91,14 @@ impl Code {
     }
 
     /// Run a fused block kernel on `frame` and one strip.
-    fn call_block(&self, frame: &mut Frame, strip: &StripArgs) -> u32 {
+    fn call_block(&self, frame: &mut Frame, strip: &mut StripArgs) -> u32 {
         match self.entry {
             // SAFETY: as in `Code::call` for the frame. Besides it the kernel reads
             // `strip`'s coverage (16 words: `block.rs` asserts MAX_LANES == 16) and reads
             // and writes its two rows (8 words each), at the offsets of `StripArgs`'s
             // fields, which `StripArgs::new` took from live references that the caller
-            // holds exclusively (rows) or shared (coverage) for the whole call.
+            // holds exclusively (rows) or shared (coverage) for the whole call; and it
+            // writes `strip.whole` (a `u32` inside the record, exclusively borrowed here).
             Entries::Block(entry) => unsafe { entry(frame, strip) },
             Entries::Batch(_) => frame::FAILED,
         }
@@ -208,11 +209,11 @@ impl Runner<'_> {
     }
 
     /// [`Runner::call`] of a fused block kernel on one strip.
-    pub(crate) fn call_block(&mut self, code: &Code, active: u32, strip: &StripArgs) -> u32 {
+    pub(crate) fn call_block(&mut self, code: &Code, active: u32, strip: &mut StripArgs) -> u32 {
         self.call_with(code, active, Some(strip))
     }
 
-    fn call_with(&mut self, code: &Code, active: u32, strip: Option<&StripArgs>) -> u32 {
+    fn call_with(&mut self, code: &Code, active: u32, strip: Option<&mut StripArgs>) -> u32 {
         // The register-file pointers are taken afresh from the state's own buffers (the
         // caller may have reborrowed the state since the last call).
         let st = self.state();
@@ -313,6 +314,9 @@ pub(crate) struct StripArgs {
     pub(super) rows: [*mut u32; 2],
     /// Sixteen words, lane order: 0 = leave the pixel alone.
     pub(super) cov: *const u32,
+    /// Set by the kernel: 1 when every lane was alive and the rows were stored without
+    /// being read, else 0 (counted for tests: [`super::native_whole_strips`]).
+    pub(super) whole: u32,
 }
 
 impl StripArgs {
@@ -324,6 +328,7 @@ impl StripArgs {
         Some(StripArgs {
             rows: [r0.as_mut_ptr(), r1.as_mut_ptr()],
             cov: cov.as_ptr(),
+            whole: 0,
         })
     }
 }
