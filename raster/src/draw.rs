@@ -234,14 +234,21 @@ impl Rasterizer {
             // Per-sample shading pushes each sample as a fragment of its own.
             blocks: self.blocks && !per_sample,
             strips: false,
+            block_target: None,
             // A traced draw keeps whole quads: `glemu trace` follows one lane per batch.
             pack: info.lanes_independent
                 && !info.side_effects
                 && !per_sample
                 && !shader.wants_early_rejects(),
         };
+        let strips = ctx.blocks && tile::strips_allowed(&ctx);
         let ctx = DrawCtx {
-            strips: ctx.blocks && tile::strips_allowed(&ctx),
+            strips,
+            block_target: if strips {
+                tile::block_target(&ctx)
+            } else {
+                None
+            },
             ..ctx
         };
         let grid = fb.tiles();

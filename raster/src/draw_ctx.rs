@@ -36,6 +36,9 @@ pub(crate) struct DrawCtx<'a, S> {
     /// call and writes each strip's colours straight from the program's registers
     /// (`tile::strips_allowed`).
     pub strips: bool,
+    /// With `strips`: the attachment (index) and output a block's strips may store
+    /// themselves ([`crate::FragmentShader::shade_block`], `tile::block_target`).
+    pub block_target: Option<(usize, usize)>,
     /// Small primitives' covered pixels are packed one per lane, not quad by quad
     /// ([`crate::ShaderInfo::lanes_independent`], not per-sample shading).
     pub pack: bool,
