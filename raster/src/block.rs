@@ -590,7 +590,7 @@ pub(crate) fn store_rows(
 pub(crate) fn block_rows(plane: &mut [u32], bx: i32, by: i32) -> Option<[&mut [u32; 8]; 8]> {
     // Whole tile rows from the block's first, then each row's eight words from its
     // column (at most TILE - 8): no failure left after the one bounds check.
-    let (y, x) = ((by as usize) % TILE, (bx as usize) % TILE & !7);
+    let (y, x) = ((by as usize) % TILE, ((bx as usize) % TILE) & !7);
     let (rows, _) = plane
         .get_mut(y * TILE..(y + 8) * TILE)?
         .as_chunks_mut::<TILE>();
