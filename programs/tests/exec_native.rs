@@ -183,14 +183,9 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
                 .expect("native backend");
             let compiled = status.is_ok();
             match status {
-                // Compute work groups (run_group) always run in the interpreter, and so
-                // do tessellation control patches (run_patch) whose invocations read
-                // each other's results or that span two batches.
-                Ok(()) if p.stage == Stage::Compute => {
-                    *reasons
-                        .entry("Compute stage (interpreted entry point)".into())
-                        .or_default() += 1
-                }
+                // Tessellation control patches (run_patch) whose invocations read each
+                // other's results or that span two batches run in the interpreter.
+                // (Compute work groups run as machine code: tests/exec_native_group.rs.)
                 Ok(()) if p.stage == Stage::TessControl && reads_patch(&p) => {
                     *reasons
                         .entry("TessControl reading vertex.out / primitive.out".into())

@@ -24,6 +24,15 @@ pub(crate) const RERUN: u32 = 2;
 pub(crate) const BUDGET: u32 = 3;
 /// Status: the CAL at `Frame::error_pc` exceeded the call depth.
 pub(crate) const CALL_DEPTH: u32 = 4;
+/// Status of a group kernel: its lanes wait at a BAR; the group record says which, and
+/// the next call goes on from there (`lower/group.rs`).
+pub(crate) const BARRIER: u32 = 5;
+/// Status of a group kernel: the environment said the run was interrupted when the
+/// group's steps reached a multiple of `INTERRUPT_STEPS` at `Frame::error_pc`.
+pub(crate) const INTERRUPTED: u32 = 6;
+/// The `pc` with which a kernel calls the step entry to ask whether the run was
+/// interrupted instead of running an instruction: it answers 1 if so, else 0.
+pub(crate) const ASK_INTERRUPT: u32 = u32::MAX;
 
 /// A kernel's view of one run. Generated code reads the fields before `env` at the
 /// offsets `offset_of!` gives (they are stable for one build of this crate); the rest is
@@ -119,6 +128,9 @@ pub(crate) fn step<E: RunEnv + ?Sized>(
     pc: u32,
     mask: u32,
 ) -> u32 {
+    if pc == ASK_INTERRUPT {
+        return u32::from(env.resources().interrupted());
+    }
     let counter = frame.loop_counter;
     let depth = frame.push_depth as usize;
     let mut stack = std::mem::take(&mut frame.pushed);

@@ -22,6 +22,7 @@
 
 mod branch;
 mod flow;
+pub(crate) mod group;
 
 use super::frame::{Frame, BUDGET, CALL_DEPTH, DONE, FAILED, RERUN};
 use super::math;
@@ -62,6 +63,10 @@ pub(crate) struct Variant {
     /// instruction that writes a result, the per-patch results are published
     /// (`publish_patch`, as `exec::lockstep`).
     pub patch: bool,
+    /// The lanes are one batch of a compute work group (`Executor::run_group`): at a BAR
+    /// the kernel suspends (status `BARRIER`, every variable saved in the group record
+    /// that is its second argument) and a later call resumes it there (`lower/group.rs`).
+    pub group: bool,
 }
 
 /// Facts about a translated kernel the caller checks before each run.
@@ -71,6 +76,9 @@ pub(crate) struct Needs {
     pub params: usize,
     /// Vertex copies of the inputs read directly.
     pub vertices: usize,
+    /// Group kernels: 16-byte slots of the group record a suspension saves (its header
+    /// and every variable).
+    pub saved: usize,
 }
 
 /// A condition-code component that holds `flags(value, dtype)` for every lane, written in
@@ -133,7 +141,7 @@ pub(crate) struct Lower<'a, 'f> {
     loop_counter: Variable,
     /// Lanes waiting inside the open IF blocks (ELSE lanes not yet run, THEN lanes
     /// waiting at ENDIF), innermost last.
-    waiting: Vec<Value>,
+    waiting: Vec<group::Held>,
     done: Block,
     failed: Block,
     /// Budget exceeded: parameters (first pc of the charged run, steps before it).
@@ -162,6 +170,8 @@ pub(crate) struct Lower<'a, 'f> {
     entry_mask: Option<Chunks>,
     /// Stack slot `publish_patch` reads one lane of a register through.
     lane_slot: Option<ir::StackSlot>,
+    /// Group kernels: the group record (the second argument) and where each BAR resumes.
+    group: Option<group::Resume>,
 }
 
 fn mem() -> MemFlagsData {
@@ -262,6 +272,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             shared: Vec::new(),
             entry_mask: None,
             lane_slot: None,
+            group: None,
         };
         l.prologue();
         l
@@ -622,6 +633,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             .store(mem(), pc, self.frame, offset_of!(Frame, error_pc) as i32);
         let st = self.b.ins().iconst(types::I32, CALL_DEPTH as i64);
         self.b.ins().return_(&[st]);
+        self.group_exits();
         self.b.seal_all_blocks();
         self.b.finalize(self.config);
         self.needs

@@ -23,6 +23,7 @@ mod lower;
 mod math;
 mod native;
 mod scan;
+mod work_group;
 
 pub use block::{BlockKernel, BlockSpec};
 pub use scan::Fallback;
@@ -155,6 +156,7 @@ fn compile_block(prog: &Program, spec: &BlockSpec) -> Result<Kernel, Fallback> {
         full_mask: true,
         all_registers: false,
         patch: false,
+        group: false,
     };
     compile_with(prog, variant, None, Some(spec))
 }
@@ -169,6 +171,7 @@ pub fn disassemble(prog: &Program, full_mask: bool) -> Result<String, Fallback> 
         full_mask,
         all_registers: false,
         patch: false,
+        group: false,
     };
     compile_with(prog, variant, Some(&mut text), None)?;
     Ok(text)
@@ -192,6 +195,10 @@ fn compile_with(
     // A program with BRA or PUSHA/POPA is translated as its graph of places, built once
     // here for the check and the lowering.
     let graph = if graph::wanted(prog) {
+        if variant.group {
+            // No dialect has BRA or PUSHA/POPA and compute programs.
+            return Err(Fallback::program("a work group with BRA or PUSHA/POPA"));
+        }
         Some(graph::build(prog)?)
     } else {
         scan::check(prog)?;
@@ -202,8 +209,8 @@ fn compile_with(
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     ctx.func.signature = lower::signature(module.make_signature());
-    if block.is_some() {
-        // The strip (`native::StripArgs`).
+    if block.is_some() || variant.group {
+        // The strip (`native::StripArgs`) or the group record (`native::GroupSlot`).
         ctx.func.signature.params.push(AbiParam::new(types::I64));
     }
     let mut step_sig = module.make_signature();
@@ -239,6 +246,7 @@ fn compile_with(
     module.finalize_definitions().map_err(codegen_error)?;
     let entry = module.get_finalized_function(id);
     let code = match block {
+        None if variant.group => native::Code::new_group(module, entry, needs.saved.max(1)),
         None => native::Code::new(module, entry),
         Some(_) => native::Code::new_block(module, entry),
     };
@@ -258,6 +266,9 @@ pub(crate) struct Kernels {
     /// The same for one tessellation control patch (`run_patch`): the output patch is
     /// published after each result write.
     patch_variants: [OnceLock<Result<Kernel, Fallback>>; 2],
+    /// The same for one batch of a compute work group (`run_group`): suspended at each
+    /// BAR.
+    group_variants: [OnceLock<Result<Kernel, Fallback>>; 2],
     /// Fused block kernels, by spec.
     blocks: block::BlockKernels,
 }
@@ -268,6 +279,7 @@ impl Kernels {
             all_registers,
             variants: Default::default(),
             patch_variants: Default::default(),
+            group_variants: Default::default(),
             blocks: Default::default(),
         }
     }
@@ -285,6 +297,22 @@ impl Kernels {
                     full_mask,
                     all_registers: self.all_registers,
                     patch,
+                    group: false,
+                },
+            )
+        })
+    }
+
+    /// The kernel for one batch of a compute work group.
+    fn get_group(&self, prog: &Program, full_mask: bool) -> &Result<Kernel, Fallback> {
+        self.group_variants[usize::from(full_mask)].get_or_init(|| {
+            compile(
+                prog,
+                Variant {
+                    full_mask,
+                    all_registers: self.all_registers,
+                    patch: false,
+                    group: true,
                 },
             )
         })

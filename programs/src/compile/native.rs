@@ -24,11 +24,17 @@ type Entry = unsafe extern "C" fn(*mut Frame) -> u32;
 /// Signature of a fused block kernel (`compile::block`): `fn(frame, strip) -> status`.
 type BlockEntry = unsafe extern "C" fn(*mut Frame, *mut StripArgs) -> u32;
 
+/// Signature of a compute work group's kernel (`lower/group.rs`): `fn(frame, record) ->
+/// status`.
+type GroupEntry = unsafe extern "C" fn(*mut Frame, *mut GroupSlot) -> u32;
+
 /// What a kernel was compiled as.
 #[derive(Clone, Copy)]
 enum Entries {
     Batch(Entry),
     Block(BlockEntry),
+    /// With the slots of the group record it reads and writes.
+    Group(GroupEntry, usize),
 }
 
 /// Machine code of one kernel and the JIT memory holding it.
@@ -75,6 +81,19 @@ impl Code {
         }
     }
 
+    /// [`Code::new`] for a compute work group's kernel, declared `fn(i64, i64) -> i32`,
+    /// which reads and writes the first `slots` slots of its group record.
+    pub(crate) fn new_group(module: JITModule, entry: *const u8, slots: usize) -> Code {
+        // SAFETY: as in `Code::new`, for a function declared `fn(i64, i64) -> i32` in the
+        // host calling convention: the ABI of
+        // `extern "C" fn(*mut Frame, *mut GroupSlot) -> u32`.
+        let entry = unsafe { std::mem::transmute::<*const u8, GroupEntry>(entry) };
+        Code {
+            entry: Entries::Group(entry, slots),
+            module: Mutex::new(Some(module)),
+        }
+    }
+
     /// Run the kernel on `frame`.
     pub(crate) fn call(&self, frame: &mut Frame) -> u32 {
         // SAFETY: the kernel reads and writes only through the pointers of `frame`
@@ -85,8 +104,24 @@ impl Code {
         // name are not reallocated while it runs (register files have a fixed size).
         match self.entry {
             Entries::Batch(entry) => unsafe { entry(frame) },
-            // A block kernel is only ever called through `call_block`.
-            Entries::Block(_) => frame::FAILED,
+            // Block and group kernels are only ever called through `call_block` and
+            // `call_group`.
+            Entries::Block(_) | Entries::Group(..) => frame::FAILED,
+        }
+    }
+
+    /// Run a work group's kernel on `frame` and one batch's group record.
+    fn call_group(&self, frame: &mut Frame, record: &mut [GroupSlot]) -> u32 {
+        match self.entry {
+            // SAFETY: as in `Code::call` for the frame. Besides it the kernel reads and
+            // writes the first `slots` 16-byte slots of `record` (`lower/group.rs`: the
+            // header and one slot per saved variable, each access within its slot),
+            // which the length check keeps inside the slice the caller holds exclusively
+            // for the whole call; the slots are 16-byte aligned for vector stores.
+            Entries::Group(entry, slots) if record.len() >= slots => unsafe {
+                entry(frame, record.as_mut_ptr())
+            },
+            _ => frame::FAILED,
         }
     }
 
@@ -100,7 +135,7 @@ impl Code {
             // holds exclusively (rows) or shared (coverage) for the whole call; and it
             // writes `strip.whole` (a `u32` inside the record, exclusively borrowed here).
             Entries::Block(entry) => unsafe { entry(frame, strip) },
-            Entries::Batch(_) => frame::FAILED,
+            Entries::Batch(_) | Entries::Group(..) => frame::FAILED,
         }
     }
 }
@@ -205,15 +240,20 @@ impl Runner<'_> {
     /// Run `code` (checked against the state, as `run`'s) on the lanes of `active`; the
     /// frame's outputs (kill, counters, error) are this call's.
     pub(crate) fn call(&mut self, code: &Code, active: u32) -> u32 {
-        self.call_with(code, active, None)
+        self.call_with(code, active, Arg::None)
     }
 
     /// [`Runner::call`] of a fused block kernel on one strip.
     pub(crate) fn call_block(&mut self, code: &Code, active: u32, strip: &mut StripArgs) -> u32 {
-        self.call_with(code, active, Some(strip))
+        self.call_with(code, active, Arg::Strip(strip))
     }
 
-    fn call_with(&mut self, code: &Code, active: u32, strip: Option<&mut StripArgs>) -> u32 {
+    /// [`Runner::call`] of a work group's kernel with one batch's group record.
+    pub(crate) fn call_group(&mut self, code: &Code, active: u32, record: &mut [GroupSlot]) -> u32 {
+        self.call_with(code, active, Arg::Group(record))
+    }
+
+    fn call_with(&mut self, code: &Code, active: u32, arg: Arg<'_>) -> u32 {
         // The register-file pointers are taken afresh from the state's own buffers (the
         // caller may have reborrowed the state since the last call).
         let st = self.state();
@@ -233,9 +273,10 @@ impl Runner<'_> {
         f.loop_counter = 0;
         f.kill = 0;
         f.error = None;
-        let status = match strip {
-            None => code.call(f),
-            Some(s) => code.call_block(f, s),
+        let status = match arg {
+            Arg::None => code.call(f),
+            Arg::Strip(s) => code.call_block(f, s),
+            Arg::Group(r) => code.call_group(f, r),
         };
         if let Some(p) = f.panic.take() {
             std::panic::resume_unwind(p);
@@ -304,6 +345,20 @@ pub(crate) extern "C" fn math_entry(io: *mut u32, op: u32) {
     let io = unsafe { &mut *io.cast::<[[u32; MAX_LANES]; 2]>() };
     math::lanes(op, io);
 }
+
+/// A kernel's second argument, by what it was compiled as.
+enum Arg<'a> {
+    None,
+    Strip(&'a mut StripArgs),
+    Group(&'a mut [GroupSlot]),
+}
+
+/// One 16-byte slot of a batch's group record (`lower/group.rs`): slot 0 is the header
+/// (the BAR the kernel waits at, its pc, the group's steps), the others hold the
+/// kernel's variables while it waits.
+#[repr(C, align(16))]
+#[derive(Clone, Copy, Default)]
+pub(crate) struct GroupSlot(pub(crate) [u8; 16]);
 
 /// One strip as a fused kernel reads it: the destination rows and the coverage words.
 /// Built from references by [`StripArgs::new`], so the kernel's accesses stay within

@@ -476,6 +476,29 @@ impl Executor {
         k.run_variant(true, &self.program, self.budget, state, active, params, env)
     }
 
+    /// The invocations of one compute work group in native code (see
+    /// `compile/work_group.rs`); None when the backend is the interpreter or the group
+    /// belongs to it, with `states` then as `start_batches` left them. The caller has
+    /// checked and reset the states.
+    pub(crate) fn run_group_native<E: RunEnv + ?Sized>(
+        &self,
+        states: &mut [LaneState],
+        invocations: usize,
+        params: &[[u32; 4]],
+        env: &mut E,
+    ) -> Option<Result<ExecStats, ExecError>> {
+        let k = self.kernels.as_ref()?;
+        let r = k.run_group(&self.program, self.budget, states, invocations, params, env);
+        if r.is_none() {
+            // Registers a kernel wrote before it handed the group back (it made no
+            // environment call: nothing else happened).
+            for st in states.iter_mut() {
+                st.reset_run();
+            }
+        }
+        r
+    }
+
     /// The interpreter's loop; `hook` sees every instruction (compiled away for
     /// [`NoHook`]).
     fn interpret<E: RunEnv + ?Sized, H: Hook<E>>(

@@ -73,6 +73,9 @@ impl Executor {
         let prog = &**self.program();
         self.check_hooks(env)?;
         let mut batches = self.start_batches(states, invocations, |_, _| Ok(()))?;
+        if let Some(r) = self.run_group_native(states, invocations, params, env) {
+            return r;
+        }
         let at_bar = |groups: &Groups, gi: usize| {
             groups
                 .get(gi)

@@ -66,6 +66,11 @@ pub struct TestEnv {
     pub bound: Vec<(MemRegion, Vec<u8>)>,
     /// Per image call: unit, target and the coordinates the environment received.
     pub image_calls: Vec<(u32, glemu_programs::ir::TexTarget, [i32; 4])>,
+    /// With `interrupt_from` set: times the executor asked whether the run was
+    /// interrupted, and from which of those times on the answer is yes. (Only group
+    /// kernels ask, as the interpreter does: other kernels are stopped by the budget.)
+    pub interrupt_asks: u32,
+    pub interrupt_from: Option<u32>,
 }
 
 impl TestEnv {
@@ -258,6 +263,13 @@ impl Env for TestEnv {
             }
             old
         }))
+    }
+    fn interrupted(&mut self) -> bool {
+        let Some(from) = self.interrupt_from else {
+            return false;
+        };
+        self.interrupt_asks += 1;
+        self.interrupt_asks >= from
     }
     fn subroutine(&mut self, slot: u32) -> Result<u32, EnvError> {
         self.subroutines

@@ -19,6 +19,7 @@
 //! from the start; `scan::check` admits such programs only when they make no
 //! environment call, so nothing has been observed before.
 
+use super::group::Held;
 use super::*;
 use crate::compile::graph::Graph;
 use crate::exec::executor::MAX_CALL_DEPTH;
@@ -63,6 +64,9 @@ impl<'a, 'f> Lower<'a, 'f> {
         if let Some(g) = graph {
             self.graph_body(g);
             return;
+        }
+        if self.variant.group {
+            self.group_entry();
         }
         let n = self.prog.instructions.len();
         self.region(self.prog.entry as usize, n);
@@ -113,9 +117,17 @@ impl<'a, 'f> Lower<'a, 'f> {
                     self.kil(inst);
                     pc + 1
                 }
+                Opcode::Bar if self.variant.group => {
+                    self.barrier(pc);
+                    pc + 1
+                }
                 op if plain(op) => {
                     let mut end = pc + 1;
-                    while end < to && plain(prog.instructions[end].op) {
+                    let group = self.variant.group;
+                    while end < to
+                        && plain(prog.instructions[end].op)
+                        && !(group && prog.instructions[end].op == Opcode::Bar)
+                    {
                         end += 1;
                     }
                     self.stretch(pc, end);
@@ -215,8 +227,13 @@ impl<'a, 'f> Lower<'a, 'f> {
             offset_of!(Frame, budget) as i32,
         );
         let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, ns, budget);
-        let first = self.b.ins().iconst(types::I32, first as i64);
         let next = self.b.create_block();
+        if self.variant.group {
+            self.charge_group(first, s, ns, over, next);
+            self.b.def_var(self.steps, ns);
+            return;
+        }
+        let first = self.b.ins().iconst(types::I32, first as i64);
         self.b.ins().brif(
             over,
             self.over,
@@ -310,6 +327,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let all = self.mask_bits();
         let fail = self.b.ins().band_not(all, pass);
         let s_if = self.b.use_var(self.steps);
+        let (fail_h, s_if_h) = (self.hold(fail), self.hold(s_if));
         let then_bits = self.b.declare_var(types::I32);
         let then_steps = self.b.declare_var(types::I64);
         let z32 = self.b.ins().iconst(types::I32, 0);
@@ -323,7 +341,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().brif(pass, then_blk, &[], after_then, &[]);
         self.b.switch_to_block(then_blk);
         self.set_mask_bits(pass);
-        self.waiting.push(fail);
+        self.waiting.push(fail_h);
         self.region(pc + 1, t);
         self.waiting.pop();
         self.maybe_empty = false;
@@ -338,6 +356,8 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.switch_to_block(after_then);
         let tb = self.b.use_var(then_bits);
         let ts = self.b.use_var(then_steps);
+        let fail = self.held(fail_h);
+        let s_if = self.held(s_if_h);
 
         if !has_else {
             let merged = self.b.ins().bor(tb, fail);
@@ -349,6 +369,9 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
 
         // ELSE lanes, while the THEN lanes wait at ENDIF.
+        let (tb_h, ts_h) = (self.hold(tb), self.hold(ts));
+        let z32 = self.b.ins().iconst(types::I32, 0);
+        let z64 = self.b.ins().iconst(types::I64, 0);
         let else_bits = self.b.declare_var(types::I32);
         let else_steps = self.b.declare_var(types::I64);
         self.b.def_var(else_bits, z32);
@@ -359,7 +382,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.switch_to_block(else_blk);
         self.set_mask_bits(fail);
         self.b.def_var(self.steps, s_if);
-        self.waiting.push(tb);
+        self.waiting.push(tb_h);
         self.region(t + 1, endif);
         self.waiting.pop();
         self.maybe_empty = false;
@@ -372,6 +395,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.switch_to_block(after_else);
         let eb = self.b.use_var(else_bits);
         let es = self.b.use_var(else_steps);
+        let (tb, ts) = (self.held(tb_h), self.held(ts_h));
         let merged = self.b.ins().bor(tb, eb);
         let s = self.merged_steps(&[(tb, ts), (eb, es)]);
         self.set_mask_bits(merged);
@@ -403,6 +427,9 @@ impl<'a, 'f> Lower<'a, 'f> {
             (all, None, None)
         };
         let skip = self.b.ins().band_not(all, enter);
+        let (skip_h, s_rep_h) = (self.hold(skip), self.hold(s_rep));
+        let saved_h = self.hold(saved_counter);
+        let step_h = step.map(|v| self.hold(v));
         let var = |l: &mut Self, ty: Type| {
             let v = l.b.declare_var(ty);
             let z = l.b.ins().iconst(ty, 0);
@@ -463,7 +490,8 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.set_mask_bits(next);
         self.b.def_var(self.steps, s);
         self.flush();
-        if let (true, Some(step)) = (is_loop, step) {
+        if let (true, Some(step)) = (is_loop, step_h) {
+            let step = self.held(step);
             let lc = self.b.use_var(self.loop_counter);
             let lc = self.b.ins().iadd(lc, step);
             self.b.def_var(self.loop_counter, lc);
@@ -484,6 +512,8 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().jump(exit, &[]);
 
         self.b.switch_to_block(exit);
+        let (skip, s_rep) = (self.held(skip_h), self.held(s_rep_h));
+        let saved_counter = self.held(saved_h);
         self.b.def_var(self.loop_counter, saved_counter);
         let (bb, bs) = (self.b.use_var(brk), self.b.use_var(brk_steps));
         let (eb, es) = (self.b.use_var(exit_bits), self.b.use_var(exit_steps));
@@ -650,8 +680,9 @@ impl<'a, 'f> Lower<'a, 'f> {
         let ctx = self.loops.last().expect("scan::check: CONT inside a loop");
         let (cont, cont_steps, first) = (ctx.cont, ctx.cont_steps, ctx.waiting);
         let mut whole = self.b.ins().icmp(IntCC::Equal, taken, before);
-        let waiting: Vec<Value> = self.waiting[first..].to_vec();
+        let waiting: Vec<Held> = self.waiting[first..].to_vec();
         for w in waiting {
+            let w = self.held(w);
             let none = self.b.ins().icmp_imm_s(IntCC::Equal, w, 0);
             whole = self.b.ins().band(whole, none);
         }
@@ -705,6 +736,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let all = self.mask_bits();
         let stay = self.b.ins().band_not(all, taken);
         let s_cal = self.b.use_var(self.steps);
+        let (stay_h, s_cal_h) = (self.hold(stay), self.hold(s_cal));
         let var = |l: &mut Self, ty: Type| {
             let v = l.b.declare_var(ty);
             let z = l.b.ins().iconst(ty, 0);
@@ -743,6 +775,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.b.ins().jump(after, &[]);
         self.b.switch_to_block(after);
         let (bb, bs) = (self.b.use_var(back_bits), self.b.use_var(back_steps));
+        let (stay, s_cal) = (self.held(stay_h), self.held(s_cal_h));
         let merged = self.b.ins().bor(stay, bb);
         let s = self.merged_steps(&[(stay, s_cal), (bb, bs)]);
         self.set_mask_bits(merged);
