@@ -333,6 +333,54 @@ pub struct ProgramShader<'a> {
     strips: bool,
     /// The program fused with the draw's colour store (`shade_block`), made on first use.
     block: std::sync::OnceLock<Option<(BlockSpec, Arc<BlockKernel>)>>,
+    /// How a strip fills the inputs when every one is simple (`strip_inputs`).
+    strip_inputs: Option<Vec<StripInput>>,
+}
+
+/// One input as a fully covered strip fills it: a whole perspective varying at the
+/// pixel centre (front and back base for two-sided colour), or a constant.
+#[derive(Clone, Copy, Debug)]
+enum StripInput {
+    Planes {
+        slot: usize,
+        base: usize,
+        back: Option<usize>,
+    },
+    Const {
+        slot: usize,
+        v: [u32; 4],
+    },
+}
+
+/// The inputs as a strip fills them when each is a constant or a four-component
+/// perspective varying at the pixel centre (None otherwise): decided once per draw, so a
+/// strip skips `fill_inputs`' per-input dispatch and `interpolate_n`'s per-component
+/// checks (together a fifth of a one-instruction program's scene).
+fn strip_inputs(plan: &FragmentPlan) -> Option<Vec<StripInput>> {
+    let plain = |base: usize| {
+        (base..base + 4).all(|k| {
+            plan.info.interp(k)
+                == VaryingInterp {
+                    mode: InterpMode::Perspective,
+                    location: InterpLocation::Center,
+                }
+        })
+    };
+    plan.inputs
+        .iter()
+        .enumerate()
+        .map(|(slot, src)| match *src {
+            FragSrc::Varying {
+                base,
+                back,
+                scalar: false,
+            } if plain(base) && back.is_none_or(plain) => {
+                Some(StripInput::Planes { slot, base, back })
+            }
+            FragSrc::Const(v) => Some(StripInput::Const { slot, v }),
+            _ => None,
+        })
+        .collect()
 }
 
 impl<'a> ProgramShader<'a> {
@@ -372,6 +420,7 @@ impl<'a> ProgramShader<'a> {
             trace: None,
             strips: plan.fog.is_none() && !interpolates,
             block: std::sync::OnceLock::new(),
+            strip_inputs: strip_inputs(plan),
         }
     }
 
@@ -441,12 +490,27 @@ pub struct Scratch<'a> {
     /// counter's cache line would bounce between the cores every batch).
     invocations: u64,
     total: &'a std::sync::atomic::AtomicU64,
+    /// Strips filled through `fill_simple`, added to [`SIMPLE_STRIPS`] as `invocations`.
+    simple: u64,
+}
+
+/// Strips whose inputs `fill_simple` filled, over the process (tests check that the path
+/// ran).
+static SIMPLE_STRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// [`SIMPLE_STRIPS`]: added once per worker and draw, when its scratch is dropped.
+#[cfg(test)]
+pub(crate) fn simple_strips() -> u64 {
+    SIMPLE_STRIPS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Drop for Scratch<'_> {
     fn drop(&mut self) {
         self.total
             .fetch_add(self.invocations, std::sync::atomic::Ordering::Relaxed);
+        if self.simple != 0 {
+            SIMPLE_STRIPS.fetch_add(self.simple, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 }
 
@@ -653,15 +717,48 @@ fn fill_strip(
     ls: &mut LaneState,
     tmp: &mut [[u32; LANES]; 4],
     invocations: &mut u64,
+    simple: &mut u64,
 ) -> glemu_programs::exec::LaneMask {
     let active = glemu_programs::exec::lanes_mask(MAX_LANES);
     let Some(st) = strips.get(i) else {
         return 0;
     };
-    shader.fill_inputs(ls, tmp, &st.batch);
+    match &shader.strip_inputs {
+        Some(list) => {
+            fill_simple(list, ls, &st.batch);
+            *simple += 1;
+        }
+        None => shader.fill_inputs(ls, tmp, &st.batch),
+    }
     ls.set_helper_mask(active & !st.live);
     *invocations += u64::from((active & st.live).count_ones());
     active
+}
+
+/// [`ProgramShader::fill_inputs`] of inputs that are all [`StripInput`]s.
+fn fill_simple(list: &[StripInput], ls: &mut LaneState, batch: &FragmentBatch<'_>) {
+    let front = batch.front_facing();
+    for input in list {
+        match *input {
+            StripInput::Planes { slot, base, back } => {
+                let Some(reg) = ls.input_mut(slot) else {
+                    continue;
+                };
+                let base = match back {
+                    Some(b) if !front => b,
+                    _ => base,
+                };
+                if !batch.perspective_n(base, 4, reg) {
+                    batch.interpolate_n(base, 4, reg);
+                }
+            }
+            StripInput::Const { slot, v } => {
+                if let Some(reg) = ls.input_mut(slot) {
+                    *reg = v.map(|c| [c; MAX_LANES]);
+                }
+            }
+        }
+    }
 }
 
 impl<'a> FragmentShader for ProgramShader<'a> {
@@ -677,6 +774,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             tmp: [[0; LANES]; 4],
             invocations: 0,
             total: self.invocations,
+            simple: 0,
         }
     }
 
@@ -718,9 +816,12 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             ls,
             tmp,
             invocations,
+            simple,
             ..
         } = s;
-        let fill = |i: usize, ls: &mut LaneState| fill_strip(self, strips, i, ls, tmp, invocations);
+        let fill = |i: usize, ls: &mut LaneState| {
+            fill_strip(self, strips, i, ls, tmp, invocations, simple)
+        };
         let done = |i: usize, ls: &LaneState| {
             let mut colors = StripColors {
                 color: [None; MAX_COLOR_TARGETS],
@@ -774,9 +875,12 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             ls,
             tmp,
             invocations,
+            simple,
             ..
         } = s;
-        let fill = |i: usize, ls: &mut LaneState| fill_strip(self, strips, i, ls, tmp, invocations);
+        let fill = |i: usize, ls: &mut LaneState| {
+            fill_strip(self, strips, i, ls, tmp, invocations, simple)
+        };
         let BlockRows {
             alpha_one,
             rows,

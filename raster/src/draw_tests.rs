@@ -1974,6 +1974,8 @@ fn interpolate_n_equals_interpolate_per_component() {
     let calls = std::sync::atomic::AtomicU64::new(0);
     // Batches whose lanes are of several primitives (the per-lane gather of planes).
     let mixed = std::sync::atomic::AtomicU64::new(0);
+    // Batches `perspective_n` evaluated (one primitive's lanes, at the centre).
+    let persp = std::sync::atomic::AtomicU64::new(0);
     for (samples, location) in [
         (1, InterpLocation::Center),
         (4, InterpLocation::Center),
@@ -1999,6 +2001,13 @@ fn interpolate_n_equals_interpolate_per_component() {
                         mismatch.fetch_add(1, Relaxed);
                     }
                 }
+                let mut p = [[0u32; LANES]; 4];
+                if location == InterpLocation::Center && b.perspective_n(0, 4, &mut p) {
+                    persp.fetch_add(1, Relaxed);
+                    if p != all {
+                        mismatch.fetch_add(1, Relaxed);
+                    }
+                }
                 let ids = b.primitive_ids();
                 if ids.iter().any(|&id| id != ids[0]) {
                     mixed.fetch_add(1, Relaxed);
@@ -2021,6 +2030,7 @@ fn interpolate_n_equals_interpolate_per_component() {
     }
     assert!(calls.into_inner() > 100);
     assert!(mixed.into_inner() > 0, "no batch mixed primitives");
+    assert!(persp.into_inner() > 100, "perspective_n ran");
     assert_eq!(mismatch.into_inner(), 0);
 }
 

@@ -431,6 +431,23 @@ impl<'a> FragmentBatch<'a> {
         }
     }
 
+    /// Varyings `k..k + n` (`n` ≤ 4) as perspective-correct at the lanes' positions,
+    /// into `out[..n]`, for a caller that knows they are declared so (at the pixel
+    /// centre): [`Self::interpolate_n`]'s formula without its per-call checks of each
+    /// component's interpolation. False (`out` untouched) when the lanes are not all one
+    /// primitive's or it lacks the varyings.
+    #[inline]
+    pub fn perspective_n(&self, k: usize, n: usize, out: &mut [[u32; LANES]; 4]) -> bool {
+        let l = self.lanes;
+        match self.attrs[0].get(k..k + n.min(4)) {
+            Some(a) if self.uniform => {
+                planes_lanes(a, &l.rx, &l.ry, &l.w, out);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Perspective varyings `k..k + 4` of lanes of several primitives at the default
     /// position: [`Self::eval_at`]'s formula, each lane's four planes gathered at once
     /// (lanes of one primitive in a row read them once). False when a lane's primitive
