@@ -2,8 +2,9 @@
 //! RGBA8 256x256 mipmapped texture, 16 lanes (4 quads) per call, one core; each through
 //! the per-lane reference path and through `execute` with every instruction set the CPU
 //! has (`sample/bilinear/avx2`, ...), and through the per-draw `Bound` straight from
-//! coordinate registers (`sample/bilinear/bound`); `sample/magnified/bound` is
-//! fill_1080p's shape (one level magnified, strips of quads).
+//! coordinate registers (`sample/bilinear/bound`; `trilinear_txb/bound` and
+//! `trilinear_txl/bound` the LOD operands); `sample/magnified/bound` is fill_1080p's shape
+//! (one level magnified, strips of quads).
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
@@ -134,6 +135,44 @@ fn bench(c: &mut Criterion) {
                 black_box(&out);
             })
         });
+    }
+    // The other inputs of the vector LOD: TXB (a per-lane bias on the quads' lambda) and
+    // TXL (a per-lane lambda), trilinear.
+    let bound = Bound::new(tex.clone(), trilinear.clone());
+    if bound.specialised() && detected() >= Isa::Avx2 {
+        for (name, opcode) in [
+            ("trilinear_txb", NvOpcode::Txb),
+            ("trilinear_txl", NvOpcode::Txl),
+        ] {
+            let regs: Vec<[[u32; N]; 4]> = (0..64)
+                .map(|f| {
+                    let l = lanes(2.7, 2.3, f);
+                    let mut r = [[0u32; N]; 4];
+                    r[0] = l.coord[0].map(f32::to_bits);
+                    r[1] = l.coord[1].map(f32::to_bits);
+                    r[3] = std::array::from_fn(|i| {
+                        (0.2 + 0.17 * i as f32 - 0.01 * f as f32).to_bits()
+                    });
+                    r
+                })
+                .collect();
+            let mut out = [[0u32; N]; 4];
+            let mut i = 0usize;
+            g.bench_function(format!("{name}/bound"), |b| {
+                b.iter(|| {
+                    i = (i + 1) % regs.len();
+                    bound.sample_nv(
+                        opcode,
+                        &regs[i],
+                        [0, 0],
+                        true,
+                        u64::MAX >> (64 - N),
+                        &mut out,
+                    );
+                    black_box(&out);
+                })
+            });
+        }
     }
     // fill_1080p's lookups: a 256x256 RGBA8 texture (LINEAR, no mipmapping) magnified to 0.53 texels
     // a pixel, 2x8-pixel strips of quads walking a frame row by row; every group of

@@ -214,3 +214,110 @@ fn gathered_footprints_equal_reference() {
         assert!(crate::simd::GATHERS.with(|g| g.get()) > before);
     }
 }
+
+/// A value of every magnitude: a random sign, exponent and mantissa, or a special one.
+fn any_size() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        6 => (any::<bool>(), -40i32..40, 1.0f32..2.0)
+            .prop_map(|(neg, e, m)| if neg { -m } else { m } * 2f32.powi(e)),
+        1 => prop::sample::select(vec![
+            0.0f32, -0.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, f32::MIN_POSITIVE,
+            1e-45, f32::MAX, 1.0, 0.5,
+        ]),
+        1 => any::<f32>(),
+    ]
+}
+
+/// Coordinate registers whose quads have derivatives of every size (LOD from far below
+/// the base level to far past the last, rho subnormal, infinite or NaN), z of every size
+/// too (its derivative is scaled by 0: an infinite one makes rho NaN), w (the TXB/TXL
+/// operand and TXP divisor) of every size.
+fn lod_registers() -> impl Strategy<Value = [[u32; N]; 4]> {
+    (
+        prop::collection::vec((coord(), coord(), any_size(), any_size()), 4),
+        prop::collection::vec(prop_oneof![3 => Just(0.25f32), 1 => any_size()], N),
+        prop::collection::vec(prop_oneof![3 => lod_value(), 1 => any_size()], N),
+        any::<bool>(),
+    )
+        .prop_map(|(quads, z, w, uniform_w)| {
+            let mut r = [[0u32; N]; 4];
+            for (q, (s, t, dx, dy)) in quads.into_iter().enumerate() {
+                for k in 0..4 {
+                    let i = q * 4 + k;
+                    r[0][i] = (s + if k & 1 != 0 { dx } else { 0.0 }).to_bits();
+                    r[1][i] = (t + if k & 2 != 0 { dy } else { 0.0 }).to_bits();
+                    r[2][i] = z[i].to_bits();
+                    r[3][i] = if uniform_w { w[0] } else { w[i] }.to_bits();
+                }
+            }
+            r
+        })
+}
+
+/// [`plain_sampler`] with MIN_LOD, MAX_LOD and LOD_BIAS of every size some of the time,
+/// and mostly mipmapped.
+fn lod_sampler() -> impl Strategy<Value = SamplerState> {
+    let lod = prop_oneof![3 => Just(None), 1 => any_size().prop_map(Some)];
+    (
+        plain_sampler(),
+        (lod.clone(), lod.clone(), lod),
+        prop::option::weighted(
+            0.8,
+            prop::sample::select(vec![Filter::Nearest, Filter::Linear]),
+        ),
+    )
+        .prop_map(|(mut s, (min, max, bias), mip)| {
+            s.min_lod = min.unwrap_or(s.min_lod);
+            s.max_lod = max.unwrap_or(s.max_lod);
+            s.lod_bias = bias.unwrap_or(s.lod_bias);
+            if mip.is_some() {
+                s.min_filter.mipmap = mip;
+            }
+            s
+        })
+}
+
+/// An RGBA8 texture of up to 64x64 with a full mip chain (or a few levels).
+fn mipmapped() -> impl Strategy<Value = Texture> {
+    (0u32..7, 0u32..7, any::<bool>(), any::<u64>()).prop_map(|(lw, lh, full, seed)| {
+        let (w, h) = (1u32 << lw, (1u32 << lh) + u32::from(lh == 3));
+        let levels = if full {
+            32 - w.max(h).leading_zeros()
+        } else {
+            2
+        };
+        let mut t = Texture::new(Target::T2D, Format::RGBA8, [w, h, 1], levels).expect("texture");
+        let bytes: Vec<u8> = (0..w * h * 4)
+            .map(|i| ((u64::from(i) ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as u8)
+            .collect();
+        t.write_bytes(0, [0, 0, 0], [w, h, 1], &bytes)
+            .expect("upload");
+        t.generate_mipmaps(0).expect("mipmaps");
+        t
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The vector LOD (rho, log2, bias, clamps, level choice) against the reference:
+    /// derivatives and LOD state of every size, every mipmap mode, TEX/TXP/TXB/TXL in
+    /// and outside fragment programs; the vector LOD ran.
+    #[test]
+    fn vector_lod_equals_reference(
+        tex in mipmapped(),
+        s in lod_sampler(),
+        opcode in opcode(),
+        reg in lod_registers(),
+        fragment in any::<bool>(),
+        mask in prop_oneof![3 => Just(0xffffu16), 1 => any::<u16>()],
+    ) {
+        let before = crate::simd::LOD_GROUPS.with(|n| n.get());
+        let specialised =
+            compare(tex, s.clone(), opcode, &reg, [0, 0], fragment, u64::from(mask), 0x7f80_0001);
+        let lod_matters = s.min_filter.mipmap.is_some() || s.min_filter.filter != s.mag_filter;
+        if specialised > 0 && lod_matters && mask != 0 && !s.srgb_decode {
+            prop_assert!(crate::simd::LOD_GROUPS.with(|n| n.get()) > before);
+        }
+    }
+}

@@ -34,6 +34,8 @@ pub mod format;
 pub mod image;
 pub mod load;
 pub mod lod;
+#[cfg(target_arch = "x86_64")]
+mod lod_avx2;
 pub mod nv;
 pub mod pack;
 pub mod patterns;

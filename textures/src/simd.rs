@@ -175,8 +175,51 @@ pub(crate) fn lookup_rgba8(
     true
 }
 
+/// The levels of two groups of eight lanes with the AVX2 kernel
+/// ([`crate::lod_avx2::lod_pair`]) into `out`; false (nothing written) when this CPU or
+/// [`force`] rules AVX2 out.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn lod_pair(
+    p: &crate::lod_avx2::LodParams,
+    from: crate::lod_avx2::LodFrom,
+    lane_bias: bool,
+    s: &[f32; 2 * crate::avx2::W],
+    t: &[f32; 2 * crate::avx2::W],
+    r: &[f32; 2 * crate::avx2::W],
+    lod: &[f32; 2 * crate::avx2::W],
+    mask: u32,
+    out: &mut [crate::lod_avx2::GroupLod; 2],
+) -> bool {
+    if isa() < Isa::Avx2 {
+        return false;
+    }
+    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
+    // and fma, the features `lod_pair` is compiled with.
+    #[allow(unsafe_code)]
+    unsafe {
+        crate::lod_avx2::lod_pair(p, from, lane_bias, s, t, r, lod, mask, out)
+    };
+    true
+}
+
+/// [`crate::lod_avx2::log2`] of four f32 bit patterns; `None` without AVX2 and FMA.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn log2_bits(x: [u32; 4]) -> Option<[u32; 4]> {
+    if detected() < Isa::Avx2 {
+        return None;
+    }
+    // SAFETY: avx2 and fma were detected, the features `log2` is compiled with.
+    #[allow(unsafe_code)]
+    let r = unsafe { crate::lod_avx2::log2(bytemuck::cast(x)) };
+    Some(bytemuck::cast(r))
+}
+
 #[cfg(test)]
 thread_local! {
+    /// Pairs of groups whose levels [`lod_pair`] chose, on this thread.
+    pub(crate) static LOD_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
     pub(crate) static GATHERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups [`bilinear_rgba8`] ran through the AVX2 kernel, on this thread.

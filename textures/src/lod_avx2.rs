@@ -1,0 +1,414 @@
+//! Level of detail of a group of eight lanes with explicit AVX2 vectors: the implicit
+//! derivatives of its two quads, rho, log2, bias and clamps, and the mipmap levels each
+//! lane reads, in the reference's IEEE operations and order
+//! ([`crate::call::Ctx::lane_lod`], [`crate::lod::select_levels`]), so the levels and
+//! weights are the reference's.
+//!
+//! log2 is the reference's `f32::log2`, i.e. the C library's `log2f`. glibc's (2.28 and
+//! later, from Arm's optimized-routines) is exact-exponent extraction, a 16-entry table
+//! and a degree-4 polynomial in double precision; on a CPU with FMA glibc runs the build
+//! of it where the compiler fused five multiply-adds. [`log2`] is that build's sequence of
+//! operations on four lanes, with its table and coefficients, and
+//! `log2_is_libm_on_every_input` compares it with `f32::log2` on every non-negative f32
+//! (the only inputs rho can be: a maximum of square roots, or NaN).
+//!
+//! Called only through [`crate::simd::lod_pair`], which checks the CPU.
+
+use crate::avx2::W;
+use std::arch::x86_64::*;
+
+/// glibc's `__log2f_data`: (1/c, log2(c)) for the 16 subintervals of [0x3f330000, 2·that).
+const TABLE: [(u64, u64); 16] = [
+    (0x3ff661ec79f8f3be, 0xbfdefec65b963019),
+    (0x3ff571ed4aaf883d, 0xbfdb0b6832d4fca4),
+    (0x3ff49539f0f010b0, 0xbfd7418b0a1fb77b),
+    (0x3ff3c995b0b80385, 0xbfd39de91a6dcf7b),
+    (0x3ff30d190c8864a5, 0xbfd01d9bf3f2b631),
+    (0x3ff25e227b0b8ea0, 0xbfc97c1d1b3b7af0),
+    (0x3ff1bb4a4a1a343f, 0xbfc2f9e393af3c9f),
+    (0x3ff12358f08ae5ba, 0xbfb960cbbf788d5c),
+    (0x3ff0953f419900a7, 0xbfaa6f9db6475fce),
+    (0x3ff0000000000000, 0x0000000000000000),
+    (0x3fee608cfd9a47ac, 0x3fb338ca9f24f53d),
+    (0x3feca4b31f026aa0, 0x3fc476a9543891ba),
+    (0x3feb2036576afce6, 0x3fce840b4ac4e4d2),
+    (0x3fe9c2d163a1aa2d, 0x3fd40645f0c6651c),
+    (0x3fe886e6037841ed, 0x3fd88e9c2c1b9ff8),
+    (0x3fe767dcf5534862, 0x3fdce0a44eb17bcc),
+];
+
+/// glibc's polynomial coefficients A[0..4] for log1p(r)/ln 2.
+const POLY: [u64; 4] = [
+    0xbfd712b6f70a7e4d,
+    0x3fdecabf496832e0,
+    0xbfe715479ffae3de,
+    0x3ff715475f35c8b8,
+];
+
+/// Where lambda_base comes from.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub(crate) enum LodFrom {
+    /// log2(rho) of each quad's implicit derivatives.
+    Derivatives,
+    /// The lane's LOD operand (TXL).
+    Lod,
+    /// No derivatives (outside a fragment program): rho is 0, lambda_base -inf.
+    Nothing,
+}
+
+/// What is fixed per draw: the sampler's LOD state and the levels of the texture.
+#[derive(Clone, Debug)]
+pub(crate) struct LodParams {
+    /// Base level width and height (texel-space derivatives).
+    pub(crate) fw: f32,
+    pub(crate) fh: f32,
+    /// The sampler's bias (added to a TXB operand before the clamp).
+    pub(crate) lod_bias: f32,
+    /// `(lod_bias + 0).clamp(±MAX_LOD_BIAS)`: the bias of lookups without an operand.
+    pub(crate) bias: f32,
+    /// MIN_LOD as `adjust_clamped` uses it (`min_lod.max(-inf)`: never NaN).
+    pub(crate) min_lod: f32,
+    /// MAX_LOD, +inf when NaN (`min` then keeps its other operand).
+    pub(crate) max_lod: f32,
+    /// Magnification when lambda <= this.
+    pub(crate) threshold: f32,
+    /// 0 no mipmaps, 1 NEAREST, 2 LINEAR between levels.
+    pub(crate) mipmap: u8,
+    pub(crate) base: i32,
+    pub(crate) q: i32,
+    /// `(q - base) as f32`.
+    pub(crate) span: f32,
+    pub(crate) mag_linear: bool,
+    pub(crate) min_linear: bool,
+}
+
+/// The levels of one group of lanes.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct GroupLod {
+    /// First and second level of each lane, and the second's weight.
+    pub(crate) l0: [i32; W],
+    pub(crate) l1: [i32; W],
+    pub(crate) weight: [f32; W],
+    /// The level every lane of the mask reads as its first (second), or -1.
+    pub(crate) one0: i32,
+    pub(crate) one1: i32,
+    /// Lanes filtered LINEAR (the others NEAREST).
+    pub(crate) linear: u32,
+    /// Lanes of the mask that blend in a second level.
+    pub(crate) second: u32,
+}
+
+#[inline(always)]
+fn f(a: &[f32; W]) -> __m256 {
+    bytemuck::cast(*a)
+}
+
+/// log2 of four lanes, bit for bit glibc's `log2f` (its FMA build).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn log2(x: __m128) -> __m128 {
+    let ix0 = _mm_castps_si128(x);
+    // Subnormals: scaled by 2^23 into normals, the exponent lowered by 23.
+    let sub = _mm_and_si128(
+        _mm_cmpgt_epi32(ix0, _mm_setzero_si128()),
+        _mm_cmplt_epi32(ix0, _mm_set1_epi32(0x0080_0000)),
+    );
+    let scaled = _mm_sub_epi32(
+        _mm_castps_si128(_mm_mul_ps(x, _mm_set1_ps(8_388_608.0))),
+        _mm_set1_epi32(23 << 23),
+    );
+    let ix = _mm_blendv_epi8(ix0, scaled, sub);
+    // x = 2^k z, z in [0x3f330000, 2·that) and exact; i picks the subinterval.
+    let tmp = _mm_sub_epi32(ix, _mm_set1_epi32(0x3f33_0000));
+    let i = _mm_and_si128(_mm_srli_epi32::<19>(tmp), _mm_set1_epi32(15));
+    let top = _mm_and_si128(tmp, _mm_set1_epi32(0xff80_0000u32 as i32));
+    let iz = _mm_sub_epi32(ix, top);
+    let k = _mm_srai_epi32::<23>(tmp);
+    let z = _mm256_cvtps_pd(_mm_castsi128_ps(iz));
+    let (invc, logc) = table(i);
+    let a = |n: usize| _mm256_set1_pd(f64::from_bits(POLY[n]));
+    // log2(x) = log1p(z/c - 1)/ln2 + log2(c) + k, glibc's five fused steps in its order.
+    let r = _mm256_fmadd_pd(z, invc, _mm256_set1_pd(-1.0));
+    let y0 = _mm256_add_pd(logc, _mm256_cvtepi32_pd(k));
+    let r2 = _mm256_mul_pd(r, r);
+    let y = _mm256_fmadd_pd(a(1), r, a(2));
+    let y = _mm256_fmadd_pd(a(0), r2, y);
+    let p = _mm256_fmadd_pd(a(3), r, y0);
+    let y = _mm256_fmadd_pd(y, r2, p);
+    let mut res = _mm256_cvtpd_ps(y);
+    // glibc's special cases: 1 is exactly 0, ±0 is -inf, +inf itself, negatives and NaN
+    // are NaN.
+    let is = |v: u32| _mm_castsi128_ps(_mm_cmpeq_epi32(ix0, _mm_set1_epi32(v as i32)));
+    res = _mm_blendv_ps(res, _mm_setzero_ps(), is(0x3f80_0000));
+    res = _mm_blendv_ps(res, _mm_set1_ps(f32::INFINITY), is(0x7f80_0000));
+    let nan = _mm_castsi128_ps(_mm_or_si128(
+        _mm_cmplt_epi32(ix0, _mm_setzero_si128()),
+        _mm_cmpgt_epi32(ix0, _mm_set1_epi32(0x7f80_0000)),
+    ));
+    res = _mm_blendv_ps(res, _mm_set1_ps(f32::NAN), nan);
+    let zero = _mm_cmp_ps::<_CMP_EQ_OQ>(x, _mm_setzero_ps());
+    _mm_blendv_ps(res, _mm_set1_ps(f32::NEG_INFINITY), zero)
+}
+
+/// (1/c, log2 c) of [`TABLE`] entries `i` (four lanes, 0..16) by permutes of the
+/// table held in registers (no stores and reloads).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn table(i: __m128i) -> (__m256d, __m256d) {
+    let e = _mm256_cvtepu32_epi64(i);
+    // Dwords 2j, 2j + 1 of a quarter of the table hold entry 4·quarter + j.
+    let dw = _mm256_slli_epi64::<1>(_mm256_and_si256(e, _mm256_set1_epi64x(3)));
+    let idx = _mm256_or_si256(
+        dw,
+        _mm256_slli_epi64::<32>(_mm256_add_epi64(dw, _mm256_set1_epi64x(1))),
+    );
+    // Bits 2 and 3 of the entry (the quarter) as the sign bits blendv reads.
+    let (b2, b3) = (
+        _mm256_castsi256_pd(_mm256_slli_epi64::<61>(e)),
+        _mm256_castsi256_pd(_mm256_slli_epi64::<60>(e)),
+    );
+    (pick(0, idx, b2, b3), pick(1, idx, b2, b3))
+}
+
+/// Column `col` of [`TABLE`] (0: 1/c, 1: log2 c) at the entries of [`table`]'s
+/// permutes `idx` and quarter bits `b2`, `b3`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn pick(col: usize, idx: __m256i, b2: __m256d, b3: __m256d) -> __m256d {
+    let quarter = |q: usize| {
+        let e = |j: usize| {
+            let (invc, logc) = TABLE[4 * q + j];
+            (if col == 0 { invc } else { logc }) as i64
+        };
+        _mm256_setr_epi64x(e(0), e(1), e(2), e(3))
+    };
+    let perm = |q: usize| _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(quarter(q), idx));
+    _mm256_blendv_pd(
+        _mm256_blendv_pd(perm(0), perm(1), b2),
+        _mm256_blendv_pd(perm(2), perm(3), b2),
+        b3,
+    )
+}
+
+/// `a.max(b)` (IEEE maxNum: a NaN operand gives the other) where a ±0 tie cannot occur.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn max_num(a: __m256, b: __m256) -> __m256 {
+    // MAXPS gives its second operand when either is NaN: right when `a` is, not `b`.
+    let m = _mm256_max_ps(a, b);
+    _mm256_blendv_ps(m, a, _mm256_cmp_ps::<_CMP_UNORD_Q>(b, b))
+}
+
+/// rho of each lane's quad (lanes 4q..4q+3 are a quad: one per 128-bit half) from
+/// coordinates `s`, `t`, `r`: Ctx::lane_lod's coarse derivatives scaled by the base
+/// level, then `lod::rho`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn rho(p: &LodParams, s: __m256, t: __m256, r: __m256) -> __m256 {
+    let d = |c: __m256| {
+        let c0 = _mm256_shuffle_ps::<0x00>(c, c);
+        (
+            _mm256_sub_ps(_mm256_shuffle_ps::<0x55>(c, c), c0),
+            _mm256_sub_ps(_mm256_shuffle_ps::<0xaa>(c, c), c0),
+        )
+    };
+    let ((sx, sy), (tx, ty), (rx, ry)) = (d(s), d(t), d(r));
+    let (fw, fh, zero) = (
+        _mm256_set1_ps(p.fw),
+        _mm256_set1_ps(p.fh),
+        _mm256_setzero_ps(),
+    );
+    // The third axis is scaled by 0 (a 2D target), which still turns inf and NaN into NaN.
+    let len = |a: __m256, b: __m256, c: __m256| {
+        let (a, b, c) = (
+            _mm256_mul_ps(a, fw),
+            _mm256_mul_ps(b, fh),
+            _mm256_mul_ps(c, zero),
+        );
+        _mm256_sqrt_ps(_mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)),
+            _mm256_mul_ps(c, c),
+        ))
+    };
+    max_num(len(sx, tx, rx), len(sy, ty, ry))
+}
+
+/// The levels, weights and filters of two groups of lanes (`s`, `t`, `r` their
+/// coordinates, `lod` their TXB/TXL operands, `mask` the lanes that count; their four
+/// quads' log2 in one go), written to `out` (returned, the pair was copied through
+/// unaligned wide moves that stalled on store forwarding).
+#[target_feature(enable = "avx2,fma")]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn lod_pair(
+    p: &LodParams,
+    from: LodFrom,
+    lane_bias: bool,
+    s: &[f32; 2 * W],
+    t: &[f32; 2 * W],
+    r: &[f32; 2 * W],
+    lod: &[f32; 2 * W],
+    mask: u32,
+    out: &mut [GroupLod; 2],
+) {
+    #[cfg(test)]
+    crate::simd::LOD_GROUPS.with(|n| n.set(n.get() + 1));
+    let half = |a: &[f32; 2 * W], g: usize| -> __m256 {
+        let h: &[f32; W] = a[g * W..g * W + W].try_into().unwrap_or(&[0.0; W]);
+        f(h)
+    };
+    let (lod0, lod1) = (half(lod, 0), half(lod, 1));
+    let (base0, base1) = match from {
+        LodFrom::Derivatives => {
+            // The four quads' rho (lanes 0 and 4 of each group) through one log2, then
+            // back to their lanes.
+            let first = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
+            let rho0 = _mm256_permutevar8x32_ps(rho(p, half(s, 0), half(t, 0), half(r, 0)), first);
+            let rho1 = _mm256_permutevar8x32_ps(rho(p, half(s, 1), half(t, 1), half(r, 1)), first);
+            let l = _mm256_castps128_ps256(log2(_mm_movelh_ps(
+                _mm256_castps256_ps128(rho0),
+                _mm256_castps256_ps128(rho1),
+            )));
+            (
+                _mm256_permutevar8x32_ps(l, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
+                _mm256_permutevar8x32_ps(l, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
+            )
+        }
+        LodFrom::Lod => (lod0, lod1),
+        LodFrom::Nothing => (
+            _mm256_set1_ps(f32::NEG_INFINITY),
+            _mm256_set1_ps(f32::NEG_INFINITY),
+        ),
+    };
+    out[0] = choose(p, base0, lod0, lane_bias, mask & 0xff);
+    out[1] = choose(p, base1, lod1, lane_bias, (mask >> W) & 0xff);
+}
+
+/// The levels, weights and filters of one group of lanes from lambda_base (bias from
+/// `lod` when `lane_bias`).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn choose(p: &LodParams, lambda_base: __m256, lod: __m256, lane_bias: bool, mask: u32) -> GroupLod {
+    // lod::adjust_clamped. f32::clamp lets NaN through: MAXPS/MINPS with the bound first
+    // return their second operand when either is NaN.
+    let bias = if lane_bias {
+        let b = _mm256_add_ps(_mm256_set1_ps(p.lod_bias), lod);
+        let m = crate::sampler::MAX_LOD_BIAS;
+        _mm256_min_ps(_mm256_set1_ps(m), _mm256_max_ps(_mm256_set1_ps(-m), b))
+    } else {
+        _mm256_set1_ps(p.bias)
+    };
+    let min = _mm256_set1_ps(p.min_lod);
+    let l = _mm256_add_ps(lambda_base, bias);
+    let l = _mm256_blendv_ps(l, min, _mm256_cmp_ps::<_CMP_UNORD_Q>(l, l));
+    // Neither operand is NaN now (min_lod never is, max_lod was made +inf); the sign of a
+    // zero lambda does not matter: every zero is magnification.
+    let lambda = _mm256_min_ps(_mm256_max_ps(l, min), _mm256_set1_ps(p.max_lod));
+    let minified = _mm256_cmp_ps::<_CMP_GT_OQ>(lambda, _mm256_set1_ps(p.threshold));
+    let mm = _mm256_movemask_ps(minified) as u32;
+    let linear = (if p.min_linear { mm } else { 0 }) | (if p.mag_linear { !mm & 0xff } else { 0 });
+    let base = _mm256_set1_epi32(p.base);
+    let q = _mm256_set1_epi32(p.q);
+    let span = _mm256_set1_ps(p.span);
+    let minified_i = _mm256_castps_si256(minified);
+    let (l0, l1, weight) = match p.mipmap {
+        // lod::select_levels, LINEAR: the two levels around lambda (q from span on).
+        2 => {
+            let top = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GE_OQ>(lambda, span));
+            // 0 < lambda < span <= 16 where it is used: truncation is floor.
+            let whole = _mm256_cvttps_epi32(lambda);
+            let d1 = _mm256_add_epi32(base, whole);
+            let d2 = _mm256_min_epi32(_mm256_add_epi32(d1, _mm256_set1_epi32(1)), q);
+            let t = _mm256_sub_ps(lambda, _mm256_cvtepi32_ps(whole));
+            let keep = _mm256_andnot_si256(top, minified_i);
+            let l0 = _mm256_blendv_epi8(base, _mm256_blendv_epi8(d1, q, top), minified_i);
+            let l1 = _mm256_blendv_epi8(base, _mm256_blendv_epi8(d2, q, top), minified_i);
+            (l0, l1, _mm256_and_ps(t, _mm256_castsi256_ps(keep)))
+        }
+        // NEAREST: base up to 0.5, then ceil(lambda + 0.5) - 1 levels above it, q past
+        // span + 0.5.
+        1 => {
+            let half = _mm256_set1_ps(0.5);
+            let low = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(lambda, half));
+            let mid = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(
+                lambda,
+                _mm256_set1_ps(p.span + 0.5),
+            ));
+            let up = _mm256_cvttps_epi32(_mm256_ceil_ps(_mm256_add_ps(lambda, half)));
+            let up = _mm256_max_epi32(
+                _mm256_sub_epi32(up, _mm256_set1_epi32(1)),
+                _mm256_setzero_si256(),
+            );
+            let d = _mm256_blendv_epi8(q, _mm256_add_epi32(base, up), mid);
+            let d = _mm256_min_epi32(_mm256_blendv_epi8(d, base, low), q);
+            let d = _mm256_blendv_epi8(base, d, minified_i);
+            (d, d, _mm256_setzero_ps())
+        }
+        _ => (base, base, _mm256_setzero_ps()),
+    };
+    let two = _mm256_andnot_si256(
+        _mm256_cmpeq_epi32(l0, l1),
+        _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(weight, _mm256_setzero_ps())),
+    );
+    let second = _mm256_movemask_ps(_mm256_castsi256_ps(two)) as u32 & mask;
+    GroupLod {
+        l0: bytemuck::cast(l0),
+        l1: bytemuck::cast(l1),
+        weight: bytemuck::cast(weight),
+        one0: one(l0, mask),
+        one1: one(l1, second),
+        linear,
+        second,
+    }
+}
+
+/// The level every lane of `mask` holds in `l`, or -1.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn one(l: __m256i, mask: u32) -> i32 {
+    let first = mask.trailing_zeros();
+    if first >= W as u32 {
+        return -1;
+    }
+    let v = _mm256_permutevar8x32_epi32(l, _mm256_set1_epi32(first as i32));
+    let same = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(l, v))) as u32;
+    if same & mask == mask {
+        _mm_cvtsi128_si32(_mm256_castsi256_si128(v))
+    } else {
+        -1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::simd::log2_bits;
+
+    fn same(got: u32, x: u32) -> bool {
+        let want = f32::from_bits(x).log2();
+        got == want.to_bits() || (want.is_nan() && f32::from_bits(got).is_nan())
+    }
+
+    /// Every non-negative f32 (what rho can be) and every 4099th negative one: the
+    /// vector log2 gives `f32::log2`'s bits (NaN: a NaN), on two threads.
+    #[test]
+    fn log2_is_libm_on_every_input() {
+        if log2_bits([0; 4]).is_none() {
+            return;
+        }
+        let check = |from: u64, to: u64, step: u64| {
+            let mut x = from;
+            while x < to {
+                let v = [0, 1, 2, 3].map(|k| (x + k * step).min(to - 1) as u32);
+                let got = log2_bits(v).unwrap_or_default();
+                for (g, x) in got.into_iter().zip(v) {
+                    assert!(same(g, x), "log2({x:#x}) = {g:#x}");
+                }
+                x += 4 * step;
+            }
+        };
+        std::thread::scope(|sc| {
+            sc.spawn(|| check(0, 0x4000_0000, 1));
+            check(0x4000_0000, 0x8000_0000, 1);
+        });
+        check(0x8000_0000, 0x1_0000_0000, 4099);
+    }
+}
