@@ -285,64 +285,162 @@ multiversion! {
     /// UNORM: the same operations in the same order per lane, the choices of factor and
     /// equation made once for all lanes.
     pub(crate) fn blend_rgba8(bt: &BlendTarget, x: &BlendInputs<'_>) -> [u32; LANES] {
-        let mut r = [[0.0f32; LANES]; 4];
-        for ch in 0..4 {
-            let (fs, fd, eq) = match ch {
-                3 => (bt.src_alpha, bt.dst_alpha, bt.eq_alpha),
-                _ => (bt.src_rgb, bt.dst_rgb, bt.eq_rgb),
-            };
-            let (s, d) = (&x.src[ch], &x.dst[ch]);
-            let sf = factor_lanes(fs, ch, x);
-            let df = factor_lanes(fd, ch, x);
-            let o = &mut r[ch];
-            match eq {
-                BlendEquation::Add => {
-                    for i in 0..LANES {
-                        o[i] = s[i] * sf[i] + d[i] * df[i];
-                    }
+        blend_lanes(bt, x)
+    }
+}
+
+/// [`blend_rgba8`] inlined into the caller's own code.
+#[inline(always)]
+fn blend_lanes(bt: &BlendTarget, x: &BlendInputs<'_>) -> [u32; LANES] {
+    let mut r = [[0.0f32; LANES]; 4];
+    for ch in 0..4 {
+        let (fs, fd, eq) = match ch {
+            3 => (bt.src_alpha, bt.dst_alpha, bt.eq_alpha),
+            _ => (bt.src_rgb, bt.dst_rgb, bt.eq_rgb),
+        };
+        let (s, d) = (&x.src[ch], &x.dst[ch]);
+        let sf = factor_lanes(fs, ch, x);
+        let df = factor_lanes(fd, ch, x);
+        let o = &mut r[ch];
+        match eq {
+            BlendEquation::Add => {
+                for i in 0..LANES {
+                    o[i] = s[i] * sf[i] + d[i] * df[i];
                 }
-                BlendEquation::Subtract => {
-                    for i in 0..LANES {
-                        o[i] = s[i] * sf[i] - d[i] * df[i];
-                    }
+            }
+            BlendEquation::Subtract => {
+                for i in 0..LANES {
+                    o[i] = s[i] * sf[i] - d[i] * df[i];
                 }
-                BlendEquation::ReverseSubtract => {
-                    for i in 0..LANES {
-                        o[i] = d[i] * df[i] - s[i] * sf[i];
-                    }
+            }
+            BlendEquation::ReverseSubtract => {
+                for i in 0..LANES {
+                    o[i] = d[i] * df[i] - s[i] * sf[i];
                 }
-                BlendEquation::Min => {
-                    for i in 0..LANES {
-                        o[i] = s[i].min(d[i]);
-                    }
+            }
+            BlendEquation::Min => {
+                for i in 0..LANES {
+                    o[i] = s[i].min(d[i]);
                 }
-                BlendEquation::Max => {
-                    for i in 0..LANES {
-                        o[i] = s[i].max(d[i]);
-                    }
+            }
+            BlendEquation::Max => {
+                for i in 0..LANES {
+                    o[i] = s[i].max(d[i]);
                 }
             }
         }
-        let u = |v: f32| crate::color::unorm8(v.clamp(0.0, 1.0));
-        let mut packed = [0u32; LANES];
-        for i in 0..LANES {
-            packed[i] = u(r[0][i]) | u(r[1][i]) << 8 | u(r[2][i]) << 16 | u(r[3][i]) << 24;
-        }
-        packed
     }
+    let u = |v: f32| crate::color::unorm8(v.clamp(0.0, 1.0));
+    let mut packed = [0u32; LANES];
+    for i in 0..LANES {
+        packed[i] = u(r[0][i]) | u(r[1][i]) << 8 | u(r[2][i]) << 16 | u(r[3][i]) << 24;
+    }
+    packed
 }
 
 multiversion! {
     /// RGBA8 UNORM words → float channels (v / 255), channel-major.
     pub(crate) fn unpack_rgba8(w: &[u32; LANES]) -> [[f32; LANES]; 4] {
-        let mut out = [[0.0f32; LANES]; 4];
-        for (ch, o) in out.iter_mut().enumerate() {
-            for i in 0..LANES {
-                o[i] = ((w[i] >> (8 * ch)) & 0xff) as f32 / 255.0;
+        unpack_lanes(w)
+    }
+}
+
+/// [`unpack_rgba8`] inlined into the caller's own code.
+#[inline(always)]
+fn unpack_lanes(w: &[u32; LANES]) -> [[f32; LANES]; 4] {
+    let mut out = [[0.0f32; LANES]; 4];
+    for (ch, o) in out.iter_mut().enumerate() {
+        for i in 0..LANES {
+            o[i] = ((w[i] >> (8 * ch)) & 0xff) as f32 / 255.0;
+        }
+    }
+    out
+}
+
+/// A blend's source colours: output `src` of the program (f32 bits, channel-major; None =
+/// not written, zeros) and, for dual-source blending, output 1 (`src1`).
+pub(crate) struct BlendSources<'a> {
+    pub src: Option<&'a [[u32; LANES]; 4]>,
+    pub src1: Option<&'a [[u32; LANES]; 4]>,
+    pub dual_source: bool,
+    pub alpha_to_one: bool,
+}
+
+/// A colour output's lanes as blend operands: clamped to [0, 1], alpha 1 with `alpha_one`.
+#[inline(always)]
+pub(crate) fn blend_channels(o: Option<&[[u32; LANES]; 4]>, alpha_one: bool) -> [[f32; LANES]; 4] {
+    let mut c = [[0.0f32; LANES]; 4];
+    if let Some(src) = o {
+        for ch in 0..4 {
+            for lane in 0..LANES {
+                let v = f32::from_bits(src[ch][lane]);
+                c[ch][lane] = (if ch == 3 && alpha_one { 1.0 } else { v }).clamp(0.0, 1.0);
             }
         }
-        out
     }
+    c
+}
+
+multiversion! {
+/// Blends a strip of one-sample pixels (the strip at (bx, qy) of `plane`, RGBA8 UNORM,
+/// not sRGB) with the lanes' colours where `cov` is not 0, keeping the bits `keep`: the
+/// words the per-lane blend (`tile::blend_rgba8`) writes, with the strip's two rows read
+/// and written whole, and the operands, blend and stores in one dispatched kernel (the
+/// dispatched unpack and blend kernels' wide loads waited on the glue's narrow stores
+/// between them).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn blend_strip(
+    plane: &mut [u32],
+    bx: i32,
+    qy: i32,
+    bt: &BlendTarget,
+    keep: u32,
+    k: [f32; 4],
+    x: &BlendSources<'_>,
+    cov: &[u32; LANES],
+) {
+    let src = blend_channels(x.src, x.alpha_to_one);
+    let src1 = match x.dual_source {
+        true => blend_channels(x.src1, false),
+        false => [[0.0; LANES]; 4],
+    };
+    let (b0, b1) = (tile_index(bx, qy, 1), tile_index(bx, qy + 1, 1));
+    let (Some(r0), Some(r1)) = (
+        plane.get(b0..b0 + 8).and_then(|r| <&[u32; 8]>::try_from(r).ok()),
+        plane.get(b1..b1 + 8).and_then(|r| <&[u32; 8]>::try_from(r).ok()),
+    ) else {
+        return;
+    };
+    let rows = [*r0, *r1];
+    let mut dw = [0u32; LANES];
+    for lane in 0..LANES {
+        dw[lane] = rows[LANE_ROW[lane] as usize][LANE_COL[lane] as usize];
+    }
+    let dst = unpack_lanes(&dw);
+    let res = blend_lanes(
+        bt,
+        &BlendInputs {
+            src: &src,
+            src1: &src1,
+            dst: &dst,
+            k,
+        },
+    );
+    for (row, b) in [b0, b1].into_iter().enumerate() {
+        if let Some(dst) = plane
+            .get_mut(b..b + 8)
+            .and_then(|r| <&mut [u32; 8]>::try_from(r).ok())
+        {
+            let mut cur = *dst;
+            for col in 0..8 {
+                let l = LANE_AT[row][col];
+                let m = 0u32.wrapping_sub(u32::from(cov[l] != 0)) & !keep;
+                cur[col] = (res[l] & m) | (cur[col] & !m);
+            }
+            *dst = cur;
+        }
+    }
+}
 }
 
 /// Early depth test (no stencil) of the fully covered block at (bx, by), every pixel
@@ -618,6 +716,90 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// The strip blend writes what the per-quad path's per-sample blend writes
+        /// (decode, `fragops::blend`, clamp, encode, colour mask) at covered lanes, and
+        /// leaves the others alone, with every instruction set.
+        #[test]
+        fn blend_strip_equals_per_sample_blend(
+            (bx, qy) in (0i32..8, 0i32..32),
+            src in any::<[[u32; LANES]; 4]>(),
+            src1 in any::<[[u32; LANES]; 4]>(),
+            cov in any::<[bool; LANES]>(),
+            keep in proptest::sample::select(vec![0u32, 0xff00_0000, 0x00ff_00ff]),
+            preset in 0usize..4,
+            (dual, alpha_one) in (any::<bool>(), any::<bool>()),
+            seed in any::<u32>(),
+        ) {
+            use crate::state::BlendFactor as F;
+            use BlendEquation as E;
+            let presets = [
+                (F::SrcAlpha, F::OneMinusSrcAlpha, E::Add),
+                (F::DstColor, F::Src1Color, E::Subtract),
+                (F::SrcAlphaSaturate, F::ConstantColor, E::ReverseSubtract),
+                (F::One, F::OneMinusSrc1Alpha, E::Max),
+            ];
+            let (sf, df, eq) = presets[preset];
+            let bt = BlendTarget {
+                enabled: true,
+                src_rgb: sf,
+                dst_rgb: df,
+                src_alpha: F::One,
+                dst_alpha: df,
+                eq_rgb: eq,
+                eq_alpha: E::Add,
+                ..Default::default()
+            };
+            let k = [0.3f32, 0.0, 1.0, 0.75];
+            // Colours in a useful range, with NaN and out-of-range values now and then.
+            let f = |c: [[u32; LANES]; 4]| {
+                c.map(|ch| ch.map(|b| match b % 8 {
+                    0 => b,
+                    1 => f32::NAN.to_bits(),
+                    _ => (((b >> 8) % 1200) as f32 / 1000.0 - 0.1).to_bits(),
+                }))
+            };
+            let (src, src1) = (f(src), f(src1));
+            let (bx, qy) = (bx * 8, qy * 2);
+            let cov = cov.map(u32::from);
+            let plane: Vec<u32> = (0..TILE * TILE)
+                .map(|i| (i as u32).wrapping_mul(2_654_435_761) ^ seed)
+                .collect();
+            let mut want = plane.clone();
+            for lane in 0..LANES {
+                if cov[lane] == 0 {
+                    continue;
+                }
+                let i = tile_index(bx + LANE_COL[lane], qy + LANE_ROW[lane], 1);
+                let fmt = crate::color::ColorFormat::Rgba8Unorm;
+                let c = |o: &[[u32; LANES]; 4]| std::array::from_fn(|ch| {
+                    f32::from_bits(o[ch][lane]).clamp(0.0, 1.0)
+                });
+                let mut s: [f32; 4] = c(&src);
+                if alpha_one {
+                    s[3] = 1.0;
+                }
+                let s1 = if dual { c(&src1) } else { [0.0; 4] };
+                let d = crate::color::decode(fmt, &want[i..i + 1], false);
+                let r = crate::fragops::blend(&bt, k, s, s1, d).map(|v| v.clamp(0.0, 1.0));
+                let mut w = [0u32; 4];
+                crate::color::encode(fmt, r, false, &mut w);
+                want[i] = (want[i] & keep) | (w[0] & !keep);
+            }
+            let x = BlendSources {
+                src: Some(&src),
+                src1: Some(&src1),
+                dual_source: dual,
+                alpha_to_one: alpha_one,
+            };
+            for isa in [crate::simd::Isa::Baseline, crate::simd::Isa::Avx2, crate::simd::Isa::Avx512] {
+                crate::simd::force(isa);
+                let mut got = plane.clone();
+                blend_strip(&mut got, bx, qy, &bt, keep, k, &x, &cov);
+                prop_assert!(got == want, "{:?}", isa);
+            }
+            crate::simd::force(crate::simd::Isa::Avx512);
+        }
+
         /// The strip store (row kernels for 1, 2 and 4 samples, the per-pixel loop for
         /// more) writes exactly each lane's word to its covered samples and nothing else.
         #[test]

@@ -660,6 +660,17 @@ fn shade_strips<S: FragmentShader>(
             let Some(rt) = rt else { continue };
             let src = colors.color.get(rt.output).copied().flatten();
             match rt.mode {
+                RtMode::Blend if ns == 1 => {
+                    let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
+                    let x = block::BlendSources {
+                        src,
+                        src1: colors.color.get(1).copied().flatten(),
+                        dual_source: rt.dual_source,
+                        alpha_to_one,
+                    };
+                    let (bt, keep) = (&rt.blend, rt.keep[0]);
+                    block::blend_strip(plane, bx, qy, bt, keep, k, &x, &final_cov);
+                }
                 RtMode::Blend => {
                     let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
                     let src1 = colors.color.get(1).copied().flatten();
@@ -1246,22 +1257,9 @@ fn blend_rgba8(
     cov: &[u32; LANES],
     x: BlendSrc<'_>,
 ) {
-    let clamp01 = |v: f32| v.clamp(0.0, 1.0);
-    let channels = |o: Option<&[[u32; LANES]; 4]>, a1: bool| -> [[f32; LANES]; 4] {
-        let mut c = [[0.0f32; LANES]; 4];
-        if let Some(src) = o {
-            for ch in 0..4 {
-                for lane in 0..LANES {
-                    let v = f32::from_bits(src[ch][lane]);
-                    c[ch][lane] = clamp01(if ch == 3 && a1 { 1.0 } else { v });
-                }
-            }
-        }
-        c
-    };
-    let src = channels(x.src, alpha_to_one);
+    let src = block::blend_channels(x.src, alpha_to_one);
     let src1 = match rt.dual_source {
-        true => channels(x.src1, false),
+        true => block::blend_channels(x.src1, false),
         false => [[0.0; LANES]; 4],
     };
     let mut idx = [0usize; LANES];
