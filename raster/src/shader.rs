@@ -248,33 +248,37 @@ crate::simd::multiversion! {
     }
 }
 
-/// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
-/// in order, in one call (a dispatch per plane cost more than the arithmetic).
-///
-/// Baseline (128-bit) code on purpose: the compiled program reads these registers
-/// 128 bits at a time right after, and a load from part of a wider store in flight
-/// does not forward (AVX-512 here made a one-instruction program's scene 60 % slower).
-fn planes_lanes(
-    planes: &[crate::setup::AttrPlane],
-    rx: &[f32; LANES],
-    ry: &[f32; LANES],
-    w: &[f32; LANES],
-    out: &mut [[u32; LANES]; 4],
-) {
-    // Written out, not a loop: LLVM vectorizes a loop over the planes across them
-    // (with gathers) instead of across the lanes.
-    let [o0, o1, o2, o3] = out;
-    if let Some(a) = planes.first() {
-        plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
-    }
-    if let Some(a) = planes.get(1) {
-        plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
-    }
-    if let Some(a) = planes.get(2) {
-        plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
-    }
-    if let Some(a) = planes.get(3) {
-        plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
+crate::simd::multiversion! {
+    /// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
+    /// in order, in one call (a dispatch per plane cost more than the arithmetic).
+    ///
+    /// Multiversioned: the compiled program reads these registers 128 bits at a time
+    /// right after, and the loads forward from the wider stores on this path (a strip's
+    /// fill, BENCHMARKS step 33: 6 % of a one-instruction program's scene less at one
+    /// thread than baseline code). Step 18 found the reverse direction, narrow stores read
+    /// wide, stalling.
+    fn planes_lanes(
+        planes: &[crate::setup::AttrPlane],
+        rx: &[f32; LANES],
+        ry: &[f32; LANES],
+        w: &[f32; LANES],
+        out: &mut [[u32; LANES]; 4],
+    ) {
+        // Written out, not a loop: LLVM vectorizes a loop over the planes across them
+        // (with gathers) instead of across the lanes.
+        let [o0, o1, o2, o3] = out;
+        if let Some(a) = planes.first() {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
+        }
+        if let Some(a) = planes.get(1) {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
+        }
+        if let Some(a) = planes.get(2) {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
+        }
+        if let Some(a) = planes.get(3) {
+            plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
+        }
     }
 }
 
