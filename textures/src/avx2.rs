@@ -1,8 +1,9 @@
 //! Bilinear lookups of RGBA8 2D levels with explicit AVX2 vectors, eight lanes per
 //! vector: coordinates, floor, wrap, weights, channel decode and the three lerps all run
-//! across the lanes; only the texel loads are per lane (two 8-byte loads fetch the 2×2
-//! footprint when its columns are adjacent, which is nearly always). On this Zen 4 the
-//! hardware gathers (`vpgatherdd`) cost more than these scalar loads.
+//! across the lanes. The texels: when the group reads one level and its footprints lie
+//! within eight columns and four rows (magnified, or minified up to ~2 texels a pixel),
+//! whole rows are loaded and each tap is a permute of them ([`window`]); else each row of
+//! the group is a gather of (left, right) pairs, or per-lane loads at seams and borders.
 //!
 //! Every step is the reference's IEEE operation in the reference's order (no fused
 //! multiply-add where it has none), so results are bit-identical to
@@ -418,6 +419,90 @@ fn canonical(r: __m256) -> __m256 {
     _mm256_blendv_ps(r, _mm256_set1_ps(f32::NAN), nan)
 }
 
+/// 32 bytes of `b` from texel `k` (eight RGBA8 texels), if `b` has them.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn row8(b: &[u8], k: usize) -> Option<__m256i> {
+    let r: &[u8; 32] = b.get(k * 4..k * 4 + 32)?.try_into().ok()?;
+    Some(bytemuck::cast(*r))
+}
+
+/// The four taps (rows `j0`, `j1` = `j0` + 1, columns `i0`, `i0` + 1, all inside the
+/// level of width `w` whose texels are `bytes`) of a group whose footprints lie within
+/// eight columns and four rows, from whole-row loads: each tap is a permute of a row,
+/// picked per lane by its row. `None` when the footprints do not fit (they are measured
+/// from lane 0's) or a row would read past `bytes`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn window(bytes: &[u8], w: i32, i0: __m256i, j0: __m256i, j1: __m256i) -> Option<[__m256i; 4]> {
+    let one = _mm256_set1_epi32(1);
+    let rows_adjacent = _mm256_cmpeq_epi32(j1, _mm256_add_epi32(j0, one));
+    if _mm256_movemask_ps(_mm256_castsi256_ps(rows_adjacent)) != 0xff {
+        return None;
+    }
+    // Lane 0's footprint, moved left so that the row loads stay inside the level's rows
+    // where they can.
+    let x0 = _mm256_cvtsi256_si32(i0);
+    let x0 = if w >= W as i32 {
+        x0.min(w - W as i32)
+    } else {
+        x0
+    };
+    let y0 = _mm256_cvtsi256_si32(j0);
+    let d = _mm256_sub_epi32(i0, _mm256_set1_epi32(x0));
+    let e = _mm256_sub_epi32(j0, _mm256_set1_epi32(y0));
+    // 0 <= d <= 6 (so d + 1 <= 7) and 0 <= e <= 2, as unsigned compares.
+    let fits = _mm256_and_si256(
+        _mm256_cmpeq_epi32(_mm256_min_epu32(d, _mm256_set1_epi32(6)), d),
+        _mm256_cmpeq_epi32(_mm256_min_epu32(e, _mm256_set1_epi32(2)), e),
+    );
+    if _mm256_movemask_ps(_mm256_castsi256_ps(fits)) != 0xff || x0 < 0 || y0 < 0 {
+        return None;
+    }
+    let e2 = _mm256_cmpeq_epi32(e, _mm256_set1_epi32(2));
+    let third = _mm256_movemask_ps(_mm256_castsi256_ps(e2)) != 0;
+    let (x0, y0, w) = (x0 as usize, y0 as usize, w as usize);
+    let r0 = row8(bytes, y0 * w + x0)?;
+    let r1 = row8(bytes, (y0 + 1) * w + x0)?;
+    let r2 = row8(bytes, (y0 + 2) * w + x0)?;
+    #[cfg(test)]
+    crate::simd::WINDOWS.with(|n| n.set(n.get() + 1));
+    let e1 = _mm256_cmpeq_epi32(e, one);
+    let dn = _mm256_add_epi32(d, one);
+    let (p0, p0n) = (
+        _mm256_permutevar8x32_epi32(r0, d),
+        _mm256_permutevar8x32_epi32(r0, dn),
+    );
+    let (p1, p1n) = (
+        _mm256_permutevar8x32_epi32(r1, d),
+        _mm256_permutevar8x32_epi32(r1, dn),
+    );
+    let (p2, p2n) = (
+        _mm256_permutevar8x32_epi32(r2, d),
+        _mm256_permutevar8x32_epi32(r2, dn),
+    );
+    let mut t = [
+        _mm256_blendv_epi8(p0, p1, e1),
+        _mm256_blendv_epi8(p0n, p1n, e1),
+        _mm256_blendv_epi8(p1, p2, e1),
+        _mm256_blendv_epi8(p1n, p2n, e1),
+    ];
+    if third {
+        let r3 = row8(bytes, (y0 + 3) * w + x0)?;
+        let (p3, p3n) = (
+            _mm256_permutevar8x32_epi32(r3, d),
+            _mm256_permutevar8x32_epi32(r3, dn),
+        );
+        t = [
+            _mm256_blendv_epi8(t[0], p2, e2),
+            _mm256_blendv_epi8(t[1], p2n, e2),
+            _mm256_blendv_epi8(t[2], p3, e2),
+            _mm256_blendv_epi8(t[3], p3n, e2),
+        ];
+    }
+    Some(t)
+}
+
 /// Bilinear filtering of one group, NaNs not yet canonical.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
@@ -442,33 +527,42 @@ fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
         _mm256_mullo_epi32(_mm256_and_si256(j0, in_j0), w),
         _mm256_mullo_epi32(_mm256_and_si256(j1, in_j1), w),
     );
-    let (k00, k01) = (_mm256_add_epi32(r0, i0s), _mm256_add_epi32(r1, i0s));
     // Columns i0, i0 + 1 of both rows, both inside: one 8-byte load per row.
     let pair = _mm256_and_si256(
         _mm256_and_si256(in_i0, in_i1),
         _mm256_cmpeq_epi32(i1, _mm256_add_epi32(i0, one)),
     );
     let pair = _mm256_movemask_ps(_mm256_castsi256_ps(pair)) as u32;
-    // Every footprint two adjacent columns of one level: each row of the eight lanes is
-    // one gather of (left, right) pairs (fewer operations than the per-lane loads, and no
-    // branches); the gather checks its indices against the level and declines if one
-    // does not fit.
-    let gathered = match g.levels {
-        Levels::One { bytes, .. } if pair == 0xff => {
-            crate::simd::gather_pairs(bytes, k00).zip(crate::simd::gather_pairs(bytes, k01))
+    let (j0s, j1s) = (_mm256_and_si256(j0, in_j0), _mm256_and_si256(j1, in_j1));
+    // Every footprint two adjacent columns of one level, and the group's footprints
+    // within eight columns and four rows: the rows loaded whole, the taps permuted out of
+    // them. Else, each row of the eight lanes is one gather of (left, right) pairs (fewer
+    // operations than the per-lane loads, and no branches); the gather checks its indices
+    // against the level and declines if one does not fit.
+    let taps = match g.levels {
+        Levels::One { bytes, w, .. } if pair == 0xff => {
+            window(bytes, *w, i0, j0s, j1s).or_else(|| {
+                let (k00, k01) = (_mm256_add_epi32(r0, i0s), _mm256_add_epi32(r1, i0s));
+                let a = crate::simd::gather_pairs(bytes, k00)?;
+                let b = crate::simd::gather_pairs(bytes, k01)?;
+                let ((t00, t10), (t01, t11)) = (split(a), split(b));
+                Some([t00, t10, t01, t11])
+            })
         }
         _ => None,
     };
-    let ((t00, t10), (t01, t11)) = match gathered {
-        Some((a, b)) => (split(a), split(b)),
+    let [t00, t10, t01, t11] = match taps {
+        Some(t) => t,
         None => {
+            let k00: [i32; W] = bytemuck::cast(_mm256_add_epi32(r0, i0s));
+            let k01: [i32; W] = bytemuck::cast(_mm256_add_epi32(r1, i0s));
             let k10: [i32; W] = bytemuck::cast(_mm256_add_epi32(r0, i1s));
             let k11: [i32; W] = bytemuck::cast(_mm256_add_epi32(r1, i1s));
-            let (k00, k01): ([i32; W], [i32; W]) = (bytemuck::cast(k00), bytemuck::cast(k01));
-            (
+            let ((t00, t10), (t01, t11)) = (
                 split(rows!(g, pair, &k00, &k10)),
                 split(rows!(g, pair, &k01, &k11)),
-            )
+            );
+            [t00, t10, t01, t11]
         }
     };
     let inside = [

@@ -154,9 +154,11 @@ fn specialised_for_rgba8_2d_only() {
     }
 }
 
-/// Magnified lookups of one level (fill_1080p's shape: 0.53 texels a pixel, strips of
-/// 2x2 quads), every wrap mode, sizes power of two or not, some lanes at the seams and
-/// outside: the gathered footprints give the reference's bits, and they are gathered.
+/// Lookups of one level in strips of quads (fill_1080p's shape at 0.53 texels a pixel,
+/// and minified at 1.7 and 3.1 texels a pixel, x and y scaled apart), every wrap mode,
+/// sizes power of two or not, some lanes at the seams and outside: the footprints permuted
+/// out of whole rows (`avx2::window`: up to eight columns and four rows) and the gathered
+/// ones (wider) give the reference's bits, and both paths ran.
 #[test]
 fn gathered_footprints_equal_reference() {
     use crate::sampler::Wrap;
@@ -171,8 +173,12 @@ fn gathered_footprints_equal_reference() {
         Wrap::MirrorClampToBorder,
     ];
     let before = crate::simd::GATHERS.with(|g| g.get());
+    let windows = crate::simd::WINDOWS.with(|g| g.get());
     let mut specialised = 0;
-    for (k, &size) in [[256u32, 256], [64, 32], [37, 23]].iter().enumerate() {
+    for (k, &size) in [[256u32, 256], [64, 32], [37, 23], [7, 5]]
+        .iter()
+        .enumerate()
+    {
         let mut tex =
             Texture::new(Target::T2D, Format::RGBA8, [size[0], size[1], 1], 1).expect("texture");
         let bytes: Vec<u8> = (0..size[0] * size[1] * 4)
@@ -184,26 +190,30 @@ fn gathered_footprints_equal_reference() {
             let mut s = SamplerState::simple(Filter::Linear, wrap);
             s.wrap[1] = wraps[(n + k + 1) % wraps.len()];
             s.border = [0.25f32, 0.5, 0.75, 1.0].map(f32::to_bits);
-            for strip in 0..64 {
-                let mut reg = [[0u32; N]; 4];
-                for q in 0..4 {
-                    for l in 0..4 {
-                        let px = (strip * 8 + 2 * q + (l & 1)) as f32;
-                        let py = (strip * 2 + (l >> 1)) as f32;
-                        reg[0][4 * q + l] = ((px - 40.0) * 0.53 / size[0] as f32).to_bits();
-                        reg[1][4 * q + l] = ((py - 10.0) * 0.53 / size[1] as f32).to_bits();
+            for (scale, strips) in [((0.53, 0.53), 64), ((1.7, 1.9), 24), ((3.1, 0.8), 16)] {
+                for strip in 0..strips {
+                    let mut reg = [[0u32; N]; 4];
+                    for q in 0..4 {
+                        for l in 0..4 {
+                            let px = (strip * 8 + 2 * q + (l & 1)) as f32;
+                            let py = (strip * 2 + (l >> 1)) as f32;
+                            let u = (px - 40.0) * scale.0 / size[0] as f32;
+                            let v = (py - 10.0) * scale.1 / size[1] as f32;
+                            reg[0][4 * q + l] = u.to_bits();
+                            reg[1][4 * q + l] = v.to_bits();
+                        }
                     }
+                    specialised += compare(
+                        tex.clone(),
+                        s.clone(),
+                        NvOpcode::Tex,
+                        &reg,
+                        [0, 0],
+                        true,
+                        0xffff,
+                        7,
+                    );
                 }
-                specialised += compare(
-                    tex.clone(),
-                    s.clone(),
-                    NvOpcode::Tex,
-                    &reg,
-                    [0, 0],
-                    true,
-                    0xffff,
-                    7,
-                );
             }
         }
     }
@@ -212,6 +222,7 @@ fn gathered_footprints_equal_reference() {
         // that `sample_nv` ran.
         assert!(specialised > 0, "sample_nv never took the specialised path");
         assert!(crate::simd::GATHERS.with(|g| g.get()) > before);
+        assert!(crate::simd::WINDOWS.with(|g| g.get()) > windows);
     }
 }
 
