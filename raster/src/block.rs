@@ -592,21 +592,11 @@ fn strip_store(
                 continue;
             }
             2 => {
-                if let Ok(dst) = <&mut [u32; 16]>::try_from(dst) {
-                    match row {
-                        0 => store_row_samples::<16, 0>(dst, packed, cov),
-                        _ => store_row_samples::<16, 1>(dst, packed, cov),
-                    }
-                }
+                store_row_words::<16>(dst, row, packed, cov);
                 continue;
             }
             4 => {
-                if let Ok(dst) = <&mut [u32; 32]>::try_from(dst) {
-                    match row {
-                        0 => store_row_samples::<32, 0>(dst, packed, cov),
-                        _ => store_row_samples::<32, 1>(dst, packed, cov),
-                    }
-                }
+                store_row_words::<32>(dst, row, packed, cov);
                 continue;
             }
             _ => {}
@@ -640,6 +630,22 @@ fn store_row(dst: &mut [u32; 8], row: usize, packed: &[u32; LANES], cov: &[u32; 
         cur[col] = (packed[l] & m) | (cur[col] & !m);
     }
     *dst = cur;
+}
+
+/// [`store_row_samples`] of row `row` (0 or 1), `dst` being its `W` words.
+#[inline(always)]
+fn store_row_words<const W: usize>(
+    dst: &mut [u32],
+    row: usize,
+    packed: &[u32; LANES],
+    cov: &[u32; LANES],
+) {
+    if let Ok(dst) = <&mut [u32; W]>::try_from(dst) {
+        match row {
+            0 => store_row_samples::<W, 0>(dst, packed, cov),
+            _ => store_row_samples::<W, 1>(dst, packed, cov),
+        }
+    }
 }
 
 /// [`store_row`] of row `ROW` for `W` / 8 samples per pixel: each lane's word where its
