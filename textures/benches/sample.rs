@@ -108,10 +108,20 @@ fn bench(c: &mut Criterion) {
             });
         }
     }
-    // The per-draw prepared binding, straight from coordinate registers (TEX).
+    // The per-draw prepared binding, straight from coordinate registers: TEX, and the
+    // other inputs of the vector LOD, TXB (a per-lane bias on the quads' lambda) and TXL
+    // (a per-lane lambda), trilinear.
     let tex = std::sync::Arc::new(tex);
     force(detected());
-    for (name, s, dx, dy) in cases {
+    let with_lod = [
+        ("trilinear_txb", &trilinear, 2.7f32, 2.3f32, NvOpcode::Txb),
+        ("trilinear_txl", &trilinear, 2.7, 2.3, NvOpcode::Txl),
+    ];
+    let bound_cases = cases
+        .iter()
+        .map(|&(name, s, dx, dy)| (name, s, dx, dy, NvOpcode::Tex))
+        .chain(with_lod);
+    for (name, s, dx, dy, opcode) in bound_cases {
         let bound = Bound::new(tex.clone(), s.clone());
         if !bound.specialised() || detected() < Isa::Avx2 {
             continue;
@@ -122,6 +132,7 @@ fn bench(c: &mut Criterion) {
                 let mut r = [[0u32; N]; 4];
                 r[0] = l.coord[0].map(f32::to_bits);
                 r[1] = l.coord[1].map(f32::to_bits);
+                r[3] = std::array::from_fn(|i| (0.2 + 0.17 * i as f32 - 0.01 * f as f32).to_bits());
                 r
             })
             .collect();
@@ -131,48 +142,10 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % regs.len();
                 let mask = u64::MAX >> (64 - N);
-                bound.sample_nv(NvOpcode::Tex, &regs[i], [0, 0], true, mask, &mut out);
+                bound.sample_nv(opcode, &regs[i], [0, 0], true, mask, &mut out);
                 black_box(&out);
             })
         });
-    }
-    // The other inputs of the vector LOD: TXB (a per-lane bias on the quads' lambda) and
-    // TXL (a per-lane lambda), trilinear.
-    let bound = Bound::new(tex.clone(), trilinear.clone());
-    if bound.specialised() && detected() >= Isa::Avx2 {
-        for (name, opcode) in [
-            ("trilinear_txb", NvOpcode::Txb),
-            ("trilinear_txl", NvOpcode::Txl),
-        ] {
-            let regs: Vec<[[u32; N]; 4]> = (0..64)
-                .map(|f| {
-                    let l = lanes(2.7, 2.3, f);
-                    let mut r = [[0u32; N]; 4];
-                    r[0] = l.coord[0].map(f32::to_bits);
-                    r[1] = l.coord[1].map(f32::to_bits);
-                    r[3] = std::array::from_fn(|i| {
-                        (0.2 + 0.17 * i as f32 - 0.01 * f as f32).to_bits()
-                    });
-                    r
-                })
-                .collect();
-            let mut out = [[0u32; N]; 4];
-            let mut i = 0usize;
-            g.bench_function(format!("{name}/bound"), |b| {
-                b.iter(|| {
-                    i = (i + 1) % regs.len();
-                    bound.sample_nv(
-                        opcode,
-                        &regs[i],
-                        [0, 0],
-                        true,
-                        u64::MAX >> (64 - N),
-                        &mut out,
-                    );
-                    black_box(&out);
-                })
-            });
-        }
     }
     // fill_1080p's lookups: a 256x256 RGBA8 texture (LINEAR, no mipmapping) magnified to 0.53 texels
     // a pixel, 2x8-pixel strips of quads walking a frame row by row; every group of

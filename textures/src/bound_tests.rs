@@ -23,19 +23,23 @@ fn registers() -> impl Strategy<Value = [[u32; N]; 4]> {
         prop::collection::vec(coord(), N),
         prop::collection::vec(prop_oneof![4 => lod_value(), 1 => coord()], N),
     )
-        .prop_map(|(quads, z, w)| {
-            let mut r = [[0u32; N]; 4];
-            for (q, (s, t, dx, dy)) in quads.into_iter().enumerate() {
-                for k in 0..4 {
-                    let i = q * 4 + k;
-                    r[0][i] = (s + if k & 1 != 0 { dx } else { 0.0 }).to_bits();
-                    r[1][i] = (t + if k & 2 != 0 { dy } else { 0.0 }).to_bits();
-                    r[2][i] = z[i].to_bits();
-                    r[3][i] = w[i].to_bits();
-                }
-            }
-            r
-        })
+        .prop_map(|(quads, z, w)| quad_registers(&quads, &z, &w))
+}
+
+/// Registers of four quads, each at (s, t) stepping (dx, dy) across it, with z and w per
+/// lane.
+fn quad_registers(quads: &[(f32, f32, f32, f32)], z: &[f32], w: &[f32]) -> [[u32; N]; 4] {
+    let mut r = [[0u32; N]; 4];
+    for (q, &(s, t, dx, dy)) in quads.iter().enumerate() {
+        for k in 0..4 {
+            let i = q * 4 + k;
+            r[0][i] = (s + if k & 1 != 0 { dx } else { 0.0 }).to_bits();
+            r[1][i] = (t + if k & 2 != 0 { dy } else { 0.0 }).to_bits();
+            r[2][i] = z[i].to_bits();
+            r[3][i] = w[i].to_bits();
+        }
+    }
+    r
 }
 
 /// [`sampler`], mostly without sRGB decode (which the specialised path does not take).
@@ -251,17 +255,8 @@ fn lod_registers() -> impl Strategy<Value = [[u32; N]; 4]> {
         any::<bool>(),
     )
         .prop_map(|(quads, z, w, uniform_w)| {
-            let mut r = [[0u32; N]; 4];
-            for (q, (s, t, dx, dy)) in quads.into_iter().enumerate() {
-                for k in 0..4 {
-                    let i = q * 4 + k;
-                    r[0][i] = (s + if k & 1 != 0 { dx } else { 0.0 }).to_bits();
-                    r[1][i] = (t + if k & 2 != 0 { dy } else { 0.0 }).to_bits();
-                    r[2][i] = z[i].to_bits();
-                    r[3][i] = if uniform_w { w[0] } else { w[i] }.to_bits();
-                }
-            }
-            r
+            let w = if uniform_w { vec![w[0]; N] } else { w };
+            quad_registers(&quads, &z, &w)
         })
 }
 
