@@ -1,23 +1,34 @@
 //! The hostile-input suite (issue 17): every scene of tests/hostile, plus inputs made at
-//! run time, through the CLI under a 4 GiB address-space limit and a 10 s timeout. Each
-//! must end with 0 (PASS), 1 (FAIL, with a message) or 77 (SKIP): never a signal, an
-//! abort or a hang. HARDENING.md lists the classes.
+//! run time, through the CLI under a 4 GiB address-space limit and a limit of 20 s of CPU
+//! time (10 s on each of two cores). Each must end with 0 (PASS), 1 (FAIL, with a message)
+//! or 77 (SKIP): never a signal, an abort or a hang. HARDENING.md lists the classes.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// The address-space limit, in KiB (`ulimit -v`).
 const ADDRESS_SPACE_KIB: u64 = 4 << 20;
-const TIMEOUT: Duration = Duration::from_secs(10);
+/// The CPU-time limit, in seconds (`ulimit -t`): the kernel ends the child with SIGXCPU
+/// past it. CPU time, not wall time, so that a loaded machine (CI runners, other builds)
+/// does not fail a case that ends in seconds on an idle one.
+const CPU_SECONDS: u32 = 20;
+/// The wall-clock guard for a child that waits without using CPU (a deadlock): generous,
+/// since a loaded machine stretches wall time and the CPU limit bounds the work.
+const HANG_GUARD: Duration = Duration::from_secs(120);
+/// SIGXCPU on Linux: the signal `ulimit -t` sends.
+const SIGXCPU: i32 = 24;
 
-/// Runs `program ARGS...` limited as above; returns (exit code, elapsed, output).
-fn run_program_limited(program: &Path, args: &[&Path]) -> (Option<i32>, Duration, String) {
+/// Runs `program ARGS...` limited as above; returns (exit status, elapsed, output).
+fn run_program_limited(program: &Path, args: &[&Path]) -> (ExitStatus, Duration, String) {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
-        .arg(format!("ulimit -v {ADDRESS_SPACE_KIB} && exec \"$@\""))
+        .arg(format!(
+            "ulimit -v {ADDRESS_SPACE_KIB} && ulimit -t {CPU_SECONDS} && exec \"$@\""
+        ))
         .arg("sh")
         .arg(program)
         .args(args)
@@ -30,7 +41,7 @@ fn run_program_limited(program: &Path, args: &[&Path]) -> (Option<i32>, Duration
     loop {
         match child.try_wait() {
             Ok(Some(_)) => break,
-            Ok(None) if t0.elapsed() > TIMEOUT => {
+            Ok(None) if t0.elapsed() > HANG_GUARD => {
                 let _ = child.kill();
                 break;
             }
@@ -45,7 +56,7 @@ fn run_program_limited(program: &Path, args: &[&Path]) -> (Option<i32>, Duration
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    (out.status.code(), elapsed, text)
+    (out.status, elapsed, text)
 }
 
 /// The exit a scene must end with when it says so in a `# expect exit: N` line (inputs
@@ -71,11 +82,16 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn check_program(name: &str, program: &Path, args: &[&Path]) -> (i32, String) {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let (code, elapsed, text) = run_program_limited(program, args);
+    let (status, elapsed, text) = run_program_limited(program, args);
     assert!(
-        elapsed <= TIMEOUT,
-        "{name}: still running after {TIMEOUT:?}: {text}"
+        elapsed <= HANG_GUARD,
+        "{name}: still running after {HANG_GUARD:?} (a hang): {text}"
     );
+    assert!(
+        status.signal() != Some(SIGXCPU),
+        "{name}: used more than {CPU_SECONDS} s of CPU: {text}"
+    );
+    let code = status.code();
     match code {
         Some(c @ (0 | 1 | 77)) => (c, text),
         _ => panic!("{name}: exit {code:?} (a signal or an abort) after {elapsed:?}: {text}"),
