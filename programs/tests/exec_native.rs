@@ -182,15 +182,9 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
                 .native_status()
                 .expect("native backend");
             let compiled = status.is_ok();
+            // (Compute work groups and control patches in lock-step also run as machine
+            // code: tests/exec_native_group.rs, `control_patches_native_equal_interpreter`.)
             match status {
-                // Tessellation control patches (run_patch) whose invocations read each
-                // other's results or that span two batches run in the interpreter.
-                // (Compute work groups run as machine code: tests/exec_native_group.rs.)
-                Ok(()) if p.stage == Stage::TessControl && reads_patch(&p) => {
-                    *reasons
-                        .entry("TessControl reading vertex.out / primitive.out".into())
-                        .or_default() += 1
-                }
                 Ok(()) => native += 1,
                 Err(f) => *reasons.entry(f.reason).or_default() += 1,
             }
@@ -242,6 +236,15 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
     assert!(ran >= min, "only {ran} programs found");
 }
 
+/// A patch's states, result, batches run as machine code and kernel calls that stopped
+/// for the interpreter.
+type PatchRun = (
+    Vec<LaneState>,
+    Result<ExecStats, glemu_programs::exec::ExecError>,
+    u64,
+    u64,
+);
+
 /// One tessellation control patch of `invocations` run both ways (`run_patch`), on the
 /// same inputs (every input, vertex copy and lane: `input_word`).
 fn patch_both(
@@ -249,11 +252,7 @@ fn patch_both(
     invocations: usize,
     params: &[[u32; 4]],
     budget: u64,
-) -> Vec<(
-    Vec<LaneState>,
-    Result<ExecStats, glemu_programs::exec::ExecError>,
-    u64,
-)> {
+) -> Vec<PatchRun> {
     let batches = invocations.div_ceil(MAX_LANES).max(1);
     let st = filled_state(p, invocations.max(3));
     [Backend::Interpreter, Backend::NativeAllRegisters]
@@ -263,16 +262,23 @@ fn patch_both(
                 .with_budget(budget)
                 .with_backend(backend);
             let mut states = vec![st.clone(); batches];
+            let before = native_reruns();
             let (r, native) =
                 counting_native(|| ex.run_patch(&mut states, invocations, params, &mut env()));
-            (states, r, native)
+            (states, r, native, native_reruns() - before)
         })
         .collect()
 }
 
 /// `patch_both`, compared: errors, counters and every batch's registers. Gives how many
-/// batches the native run ran as machine code.
-fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], what: &str) -> u64 {
+/// batches the native run ran as machine code, and how many kernel calls stopped for the
+/// interpreter to run the patch.
+fn assert_patch_same(
+    p: &Arc<Program>,
+    invocations: usize,
+    params: &[[u32; 4]],
+    what: &str,
+) -> (u64, u64) {
     let runs = patch_both(p, invocations, params, 100_000);
     assert_eq!(runs[0].2, 0, "the interpreter ran machine code");
     let (a, b) = (&runs[0], &runs[1]);
@@ -297,11 +303,11 @@ fn assert_patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], 
         };
         assert_same(p, &ra, &rb, &format!("{invocations} invocations {what}"));
     }
-    b.2
+    (b.2, b.3)
 }
 
 /// Whether `p` reads other invocations' results (`vertex.out` / `primitive.out`), which
-/// keeps its patches in the lock-step interpreter.
+/// takes its patches to the lock-step kernels.
 fn reads_patch(p: &Program) -> bool {
     p.inputs.iter().any(|i| {
         matches!(
@@ -311,17 +317,22 @@ fn reads_patch(p: &Program) -> bool {
     })
 }
 
-/// Whether `run_patch` of `invocations` may run `p` as machine code: one batch whose
-/// invocations read no other invocation's results and no LONG results (see
-/// `Executor::run_patch`), of a program that compiles.
-fn patch_compiles(p: &Arc<Program>, invocations: usize) -> bool {
-    let status = Executor::new(p.clone())
-        .with_backend(Backend::Native)
-        .native_status();
-    (1..=MAX_LANES).contains(&invocations)
-        && !reads_patch(p)
-        && !p.outputs.iter().any(|o| o.info.long)
-        && status == Some(Ok(()))
+/// How many batches `run_patch` of `invocations` runs as machine code (unless a kernel
+/// stops for the interpreter): one batch whose invocations read no other invocation's
+/// results runs as one kernel, any other patch as lock-step kernels (one per batch) when
+/// they compile; none with LONG results (see `Executor::run_patch`).
+fn patch_batches(p: &Arc<Program>, invocations: usize) -> u64 {
+    let ex = Executor::new(p.clone()).with_backend(Backend::Native);
+    if invocations == 0 || p.outputs.iter().any(|o| o.info.long) {
+        return 0;
+    }
+    if invocations <= MAX_LANES && !reads_patch(p) {
+        return u64::from(ex.native_status() == Some(Ok(())));
+    }
+    match ex.native_patch_status() {
+        Some(Ok(())) => invocations.div_ceil(MAX_LANES) as u64,
+        _ => 0,
+    }
 }
 
 /// Tessellation control programs of the reftests and the corpus through `run_patch`,
@@ -330,7 +341,7 @@ fn patch_compiles(p: &Arc<Program>, invocations: usize) -> bool {
 fn control_patches_native_equal_interpreter() {
     let mut paths = reftest_paths();
     paths.extend(corpus_paths("programs/tests/exec_native.rs control_patches").unwrap_or_default());
-    let (mut n, mut compiled) = (0, 0);
+    let (mut n, mut compiled, mut reran) = (0, 0, 0);
     for path in paths {
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -346,16 +357,26 @@ fn control_patches_native_equal_interpreter() {
             n += 1;
             let prm = params(&p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
             let out = p.decls.vertices_out.map_or(4, |v| v as usize);
-            for invocations in [out, 1, 16, 20] {
+            for invocations in [out, 1, 16, 20, 32] {
                 let what = format!("({}, {invocations} invocations)\n{prog}", path.display());
-                let native = assert_patch_same(&p, invocations, &prm, &what);
-                let want = patch_compiles(&p, invocations);
-                assert_eq!(native, u64::from(want), "machine code ran? {what}");
+                let (native, reruns) = assert_patch_same(&p, invocations, &prm, &what);
+                let want = patch_batches(&p, invocations);
+                // A kernel that stops for the interpreter (per-lane loop counts) hands it
+                // the whole patch.
+                if reruns == 0 || want == 0 {
+                    assert_eq!((native, reruns), (want, 0), "machine code ran? {what}");
+                } else {
+                    assert_eq!(native, 0, "{what}");
+                    reran += 1;
+                }
                 compiled += native;
             }
         }
     }
-    println!("{n} tessellation control programs, {compiled} patches run as machine code");
+    println!(
+        "{n} tessellation control programs, {compiled} batches run as machine code, \
+         {reran} patches handed to the interpreter"
+    );
     assert!(
         compiled >= 10,
         "only {compiled} patches ran as machine code"
@@ -380,14 +401,19 @@ fn control_patch_results_published_as_interpreted() {
         let p = assemble(&text, Stage::TessControl);
         let prm = params(&p, &[]);
         for invocations in [1, 3, 4, 7, 16, 17, 32] {
-            let native = assert_patch_same(&p, invocations, &prm, &text);
-            // Past one batch the invocations run in lock-step in the interpreter. The
-            // fourth body's loop count is the invocation number, so lanes entering it
-            // with different counts make the kernel hand the batch to the interpreter
-            // (it does at 16 invocations): that body is compared, its path not checked.
-            if n != 3 || invocations > MAX_LANES {
-                let want = invocations <= MAX_LANES;
-                assert_eq!(native, u64::from(want), "{invocations} invocations\n{text}");
+            let (native, reruns) = assert_patch_same(&p, invocations, &prm, &text);
+            // Past one batch the invocations run in lock-step kernels, one per batch. The
+            // fourth body's loop count comes from the invocation input, so lanes entering
+            // it with different counts make the kernel hand the patch to the interpreter
+            // (it does at 16 invocations and more).
+            let batches = invocations.div_ceil(MAX_LANES) as u64;
+            let want = if n == 3 && invocations >= MAX_LANES {
+                (0, 1)
+            } else {
+                (batches, 0)
+            };
+            if n != 3 || invocations >= MAX_LANES {
+                assert_eq!((native, reruns), want, "{invocations} invocations\n{text}");
             }
         }
     }

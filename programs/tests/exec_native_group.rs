@@ -439,3 +439,274 @@ proptest! {
         check(&p, n, budget, interpreted, &text);
     }
 }
+
+/// One tessellation control patch of `invocations` both ways (`run_patch`): the states
+/// (every input from its lane, copy and component) and parameters are the same; returns
+/// the interpreter's run, and how many batches the machine-code run ran as machine code
+/// and how many kernel calls stopped for the interpreter.
+fn patch_both(p: &Arc<Program>, invocations: usize, budget: u64, what: &str) -> (u64, u64) {
+    let prm = params(p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
+    let vertices = invocations.max(4);
+    let mut st = LaneState::with_vertices(p, MAX_LANES, vertices);
+    for v in 0..vertices {
+        for s in 0..p.inputs.len() {
+            if let Some(r) = st.input_vertex_mut(v, s) {
+                for (c, comp) in r.iter_mut().enumerate() {
+                    for (l, x) in comp.iter_mut().enumerate() {
+                        *x = ((l as f32 - 3.0) * 0.5 + c as f32 + v as f32 * 2.0).to_bits();
+                    }
+                }
+            }
+        }
+    }
+    let inv = p
+        .inputs
+        .iter()
+        .position(|i| i.binding == InputBinding::PrimitiveInvocation);
+    let batches = invocations.div_ceil(MAX_LANES).max(1);
+    let states: Vec<LaneState> = (0..batches)
+        .map(|b| {
+            let mut s = st.clone();
+            for l in 0..MAX_LANES {
+                if let Some(i) = inv {
+                    s.set_input(i, l, [(b * MAX_LANES + l) as u32; 4]);
+                }
+            }
+            s
+        })
+        .collect();
+    let run = |backend: Backend| {
+        let ex = Executor::new(p.clone())
+            .with_budget(budget)
+            .with_backend(backend);
+        let mut sts = states.clone();
+        let before = native_reruns();
+        let (r, native) = counting_native(|| ex.run_patch(&mut sts, invocations, &prm, &mut env()));
+        (sts, r, native, native_reruns() - before)
+    };
+    let a = run(Backend::Interpreter);
+    let b = run(Backend::NativeAllRegisters);
+    if let (Ok(x), Ok(y)) = (&a.1, &b.1) {
+        assert_eq!(
+            (x.instructions, x.lane_instructions),
+            (y.instructions, y.lane_instructions),
+            "counters, {invocations} invocations {what}"
+        );
+    }
+    for (sa, sb) in a.0.iter().zip(&b.0) {
+        let ran = |state: &LaneState, stats: &Result<ExecStats, ExecError>| Ran {
+            state: state.clone(),
+            stats: stats.clone(),
+            env: env(),
+        };
+        assert_same(
+            p,
+            &ran(sa, &a.1),
+            &ran(sb, &b.1),
+            &format!("{invocations} invocations {what}"),
+        );
+    }
+    (b.2, b.3)
+}
+
+/// `patch_both`, and every batch ran as machine code (or, with `rerun`, a kernel may
+/// have handed the patch to the interpreter).
+fn patch_check(p: &Arc<Program>, invocations: usize, budget: u64, rerun: bool, what: &str) {
+    let (native, reruns) = patch_both(p, invocations, budget, what);
+    let batches = invocations.div_ceil(MAX_LANES) as u64;
+    if rerun && reruns > 0 {
+        assert_eq!((native, reruns), (0, 1), "{invocations} invocations {what}");
+    } else {
+        assert_eq!(
+            (native, reruns),
+            (batches, 0),
+            "{invocations} invocations {what}"
+        );
+    }
+}
+
+const ID: &str = "INT TEMP id, n;\nTEMP t, u;\nMOV.S id, primitive.invocation.x;\nI2F t.x, id.x;\n";
+
+/// The lock-step cases of `exec/lockstep.rs` (neighbours' results, per-patch values read
+/// after other invocations wrote them, IF/ELSE order, calls, BAR, a value read before it
+/// is written), and loops whose iterations interleave between the batches, at one batch
+/// and two.
+#[test]
+fn control_patches_in_lock_step_run_as_machine_code() {
+    let bodies = [
+        "ATTRIB o[] = { vertex.out.attrib[0] };\nMUL result.attrib[0].x, t.x, 10;\n\
+         ADD.S n.x, id.x, 1;\nAND.S n.x, n.x, 3;\nADD result.attrib[0].y, o[n.x][0].x, 0;\n\
+         MOV result.attrib[0].x, o[n.x][0].y;",
+        "SEQ.S.CC id.y, id.x, 2;\nIF NE.y;\nMOV result.patch.tessouter[0].x, 7.5;\nENDIF;\n\
+         ADD result.attrib[0].x, primitive.out.tessouter[0].x, t.x;",
+        "SEQ.S.CC id.y, id.x, 19;\nIF NE.y;\nMOV result.patch.tessouter[0].x, 4;\nENDIF;\n\
+         BAR;\nADD result.attrib[0].x, primitive.out.tessouter[0].x, t.x;",
+        "MOV result.attrib[0].x, primitive.out.tessouter[0].x;\n\
+         SEQ.S.CC id.y, id.x, 1;\nIF NE.y;\nMOV result.patch.tessouter[0].x, 3;\nENDIF;",
+        "REP 3;\nSEQ.S.CC id.y, id.x, 0;\nIF NE.y;\n\
+         ADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1.0;\nENDIF;\n\
+         SUB.S id.x, id.x, 1;\nENDREP;",
+        "SLT.CC t.y, t.x, 2;\nIF NE.y;\nMOV result.patch.attrib[0].x, 5.0;\n\
+         ELSE;\nADD result.attrib[0].x, primitive.out.patch.attrib[0].x, t.x;\nENDIF;",
+        "SEQ.S.CC id.y, id.x, 0;\nCAL setlevel (NE.y);\n\
+         MOV result.attrib[0].x, primitive.out.tessouter[0].x;\nRET;\n\
+         setlevel:\nMOV result.patch.tessouter[0].x, 6.0;\nRET;",
+        "ATTRIB o[] = { vertex.out.attrib[0] };\nMOV result.attrib[0].y, t.x;\n\
+         SEQ.S.CC id.y, id.x, 31;\nIF NE.y;\nMOV result.patch.tessouter[0].x, 100;\nENDIF;\n\
+         SUB.S n.x, 31, id.x;\nMIN.S n.x, n.x, 3;\n\
+         ADD result.attrib[0].x, o[n.x][0].y, primitive.out.tessouter[0].x;",
+        // A loop whose iterations interleave: each invocation adds the level to its
+        // result, and the last one raises the level, every iteration.
+        "MOV u, 0;\nREP 4;\nADD u.x, u.x, primitive.out.tessouter[0].x;\nMOV result.attrib[0].x, u.x;\n\
+         SEQ.S.CC id.y, id.x, 19;\nIF NE.y;\nADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1;\nENDIF;\n\
+         MUL u.y, u.y, 2;\nENDREP;",
+        // The same with an early exit and a CONT of the whole group.
+        "MOV u, 0;\nREP 5;\nADD u.x, u.x, primitive.out.tessouter[0].x;\nMOV result.attrib[0].x, u.x;\n\
+         SGT.S.CC id.y, id.x, 8;\nIF NE.y;\nADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1;\nENDIF;\n\
+         SEQ.CC u.w, primitive.out.tessouter[0].x, 6;\nBRK (NE.w);\nCONT;\nENDREP;",
+    ];
+    for body in bodies {
+        let text = format!("!!NVtcp5.0\nVERTICES_OUT 4;\n{ID}{body}\nEND\n");
+        let p = assemble(&text, Stage::TessControl);
+        for invocations in [1, 3, 4, 16, 17, 20, 32] {
+            patch_check(&p, invocations, 100_000, false, &text);
+        }
+    }
+}
+
+/// Budgets that run out (the kernels hand the patch to the interpreter, whose error it
+/// is) and per-lane loop counts.
+#[test]
+fn control_patches_hand_errors_and_reruns_to_the_interpreter() {
+    let text = format!(
+        "!!NVtcp5.0\nVERTICES_OUT 4;\n{ID}REP 40;\nADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1;\nENDREP;\nEND\n"
+    );
+    let p = assemble(&text, Stage::TessControl);
+    // About 85 steps a group.
+    for budget in [3, 10, 50, 80] {
+        for invocations in [4, 20] {
+            let (native, reruns) = patch_both(&p, invocations, budget, &text);
+            assert_eq!((native, reruns), (0, 1), "budget {budget}");
+        }
+    }
+    let text = format!(
+        "!!NVtcp5.0\nVERTICES_OUT 4;\n{ID}REP.S id.x;\nADD result.patch.tessouter[0].x, primitive.out.tessouter[0].x, 1;\nENDREP;\nEND\n"
+    );
+    let p = assemble(&text, Stage::TessControl);
+    patch_check(&p, 20, 100_000, true, &text);
+}
+
+/// A random control program: per-vertex and per-patch results written in branches,
+/// loops and a subroutine, read back through `vertex.out` (fixed and per-lane indices)
+/// and `primitive.out`.
+fn random_control(tokens: &[[u8; 5]], vertices: usize) -> String {
+    let line = |t: &[u8; 5], open: &mut Vec<char>, sub: bool| -> String {
+        let [k, a, b, c, d] = *t;
+        let comp = |x: u8| ["x", "y", "z", "w"][x as usize % 4];
+        let in_loop = open.contains(&'R');
+        match k % 14 {
+            0 => format!(
+                "ADD result.attrib[{}].{}, t.{}, {};",
+                a % 2,
+                comp(b),
+                comp(c),
+                d % 5
+            ),
+            1 => format!(
+                "MOV result.patch.tessouter[{}].{}, t.{};",
+                a % 4,
+                comp(b),
+                comp(c)
+            ),
+            2 => "MAD result.patch.attrib[0], t, 0.5, u;".into(),
+            3 => format!(
+                "ADD t.{}, t.{}, vertex.out[{}].attrib[{}].{};",
+                comp(a),
+                comp(b),
+                c as usize % vertices,
+                d % 2,
+                comp(d / 2)
+            ),
+            4 => format!(
+                "ADD.S n.x, id.x, {};\nMOD.S n.x, n.x, {vertices};\nADD u, o[n.x][{}], t;",
+                a % 7,
+                b % 2
+            ),
+            5 => format!(
+                "ADD t.{}, t.{}, primitive.out.tessouter[{}].x;",
+                comp(a),
+                comp(b),
+                c % 4
+            ),
+            6 => {
+                open.push('I');
+                format!(
+                    "SLT.S.CC n.y, id.x, {};\nIF NE.y;",
+                    a as usize % (vertices + 2)
+                )
+            }
+            7 if open.last() == Some(&'I') => {
+                *open.last_mut().unwrap_or(&mut 'I') = 'E';
+                "ELSE;".into()
+            }
+            7 | 8 => match open.pop() {
+                Some('R') => "ENDREP;".into(),
+                Some(_) => "ENDIF;".into(),
+                None => "MOV u, t.yzwx;".into(),
+            },
+            9 => {
+                open.push('R');
+                format!("REP {};", 1 + a % 3)
+            }
+            10 if in_loop => format!("SGT.CC u.w, t.{}, {};\nBRK (NE.w);", comp(a), b % 9),
+            11 => format!(
+                "SIN u.{}, t.{};\nMUL t, t, {{0.75, -1.5, 2, 0.5}};",
+                comp(a),
+                comp(b)
+            ),
+            12 if !sub => "CAL s0;".into(),
+            13 => "BAR;".into(),
+            _ => format!("MOV t.{}, {};", comp(a), b % 11),
+        }
+    };
+    let (main, sub) = tokens.split_at(tokens.len() * 2 / 3);
+    let mut body = String::new();
+    for (part, is_sub) in [(main, false), (sub, true)] {
+        let mut open = Vec::new();
+        if is_sub {
+            body.push_str("RET;\ns0:\n");
+        }
+        for t in part {
+            body.push_str(&line(t, &mut open, is_sub));
+            body.push('\n');
+        }
+        while let Some(o) = open.pop() {
+            body.push_str(if o == 'R' { "ENDREP;\n" } else { "ENDIF;\n" });
+        }
+    }
+    format!(
+        "!!NVtcp5.0\nVERTICES_OUT {vertices};\nATTRIB o[] = {{ vertex.out.attrib[0..1] }};\n{ID}MOV u, 0;\n{body}END\n"
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_control_patches(
+        tokens in proptest::collection::vec(any::<[u8; 5]>(), 3..40),
+        vertices in 1usize..=32,
+        more in any::<bool>(),
+    ) {
+        let text = random_control(&tokens, vertices);
+        let p = match glemu_programs::assemble(&text, Some(Stage::TessControl)) {
+            Ok(p) => Arc::new(p),
+            Err(e) => panic!("generator made an invalid program: {}\n{text}", e.render(&text)),
+        };
+        let status = Executor::new(p.clone()).with_backend(Backend::Native).native_patch_status();
+        prop_assert_eq!(status, Some(Ok(())), "{}", text);
+        // The patch's own size, or more invocations (up to two batches).
+        let invocations = if more { (vertices + 7).min(32) } else { vertices };
+        patch_check(&p, invocations, 100_000, false, &text);
+    }
+}

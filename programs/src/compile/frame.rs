@@ -30,6 +30,9 @@ pub(crate) const BARRIER: u32 = 5;
 /// Status of a group kernel: the environment said the run was interrupted when the
 /// group's steps reached a multiple of `INTERRUPT_STEPS` at `Frame::error_pc`.
 pub(crate) const INTERRUPTED: u32 = 6;
+/// Status of a lock-step kernel: its lanes wait before a lock-step point; the group
+/// record says which (`lower/group.rs`).
+pub(crate) const YIELD: u32 = 7;
 /// The `pc` with which a kernel calls the step entry to ask whether the run was
 /// interrupted instead of running an instruction: it answers 1 if so, else 0.
 pub(crate) const ASK_INTERRUPT: u32 = u32::MAX;

@@ -67,6 +67,13 @@ pub(crate) struct Variant {
     /// the kernel suspends (status `BARRIER`, every variable saved in the group record
     /// that is its second argument) and a later call resumes it there (`lower/group.rs`).
     pub group: bool,
+    /// The lanes are one batch of a tessellation control patch whose invocations read
+    /// each other's results or span two batches (`Executor::run_patch`): the kernel
+    /// suspends (status `YIELD`) before each instruction that reads or writes a result
+    /// or the output patch and before each jump back to a loop's start, giving its
+    /// lock-step position, so the host runs the batches in lock-step order and publishes
+    /// the output patch between them (`lower/group.rs`).
+    pub lockstep: bool,
 }
 
 /// Facts about a translated kernel the caller checks before each run.
@@ -79,6 +86,9 @@ pub(crate) struct Needs {
     /// Group kernels: 16-byte slots of the group record a suspension saves (its header
     /// and every variable).
     pub saved: usize,
+    /// Per resumption point (the record's 1-based `RESUME_AT`), the lock-step position of
+    /// the lanes waiting there: their open calls' CAL sites, then the pc.
+    pub positions: Vec<smallvec::SmallVec<[u32; 4]>>,
 }
 
 /// A condition-code component that holds `flags(value, dtype)` for every lane, written in
@@ -723,11 +733,21 @@ impl<'a, 'f> Lower<'a, 'f> {
                 self.needs.vertices = self.needs.vertices.max(vertex + 1);
                 let slot = vertex * self.prog.inputs.len() + i;
                 let base = self.frame_ptr(offset_of!(Frame, inputs));
+                // The output patch changes between the calls of a lock-step kernel.
+                let published = self.variant.lockstep
+                    && self.prog.inputs.get(i).is_some_and(|inp| {
+                        matches!(
+                            inp.binding,
+                            crate::ir::InputBinding::VertexOut(_)
+                                | crate::ir::InputBinding::PatchOut(_)
+                        )
+                    });
+                let flags = if published { mem() } else { mem_ro() };
                 std::array::from_fn(|c| {
                     std::array::from_fn(|k| {
                         self.b
                             .ins()
-                            .load(V, mem_ro(), base, Self::reg_offset(slot, c, k))
+                            .load(V, flags, base, Self::reg_offset(slot, c, k))
                     })
                 })
             }

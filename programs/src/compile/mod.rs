@@ -157,6 +157,7 @@ fn compile_block(prog: &Program, spec: &BlockSpec) -> Result<Kernel, Fallback> {
         all_registers: false,
         patch: false,
         group: false,
+        lockstep: false,
     };
     compile_with(prog, variant, None, Some(spec))
 }
@@ -172,6 +173,7 @@ pub fn disassemble(prog: &Program, full_mask: bool) -> Result<String, Fallback> 
         all_registers: false,
         patch: false,
         group: false,
+        lockstep: false,
     };
     compile_with(prog, variant, Some(&mut text), None)?;
     Ok(text)
@@ -194,10 +196,15 @@ fn compile_with(
     }
     // A program with BRA or PUSHA/POPA is translated as its graph of places, built once
     // here for the check and the lowering.
+    if variant.lockstep {
+        scan::check_lockstep(prog)?;
+    }
     let graph = if graph::wanted(prog) {
-        if variant.group {
-            // No dialect has BRA or PUSHA/POPA and compute programs.
-            return Err(Fallback::program("a work group with BRA or PUSHA/POPA"));
+        if variant.group || variant.lockstep {
+            // No dialect has BRA or PUSHA/POPA and compute or control programs.
+            return Err(Fallback::program(
+                "a work group or control patch with BRA or PUSHA/POPA",
+            ));
         }
         Some(graph::build(prog)?)
     } else {
@@ -209,7 +216,7 @@ fn compile_with(
     let mut ctx = module.make_context();
     let mut fctx = FunctionBuilderContext::new();
     ctx.func.signature = lower::signature(module.make_signature());
-    if block.is_some() || variant.group {
+    if block.is_some() || variant.group || variant.lockstep {
         // The strip (`native::StripArgs`) or the group record (`native::GroupSlot`).
         ctx.func.signature.params.push(AbiParam::new(types::I64));
     }
@@ -246,7 +253,9 @@ fn compile_with(
     module.finalize_definitions().map_err(codegen_error)?;
     let entry = module.get_finalized_function(id);
     let code = match block {
-        None if variant.group => native::Code::new_group(module, entry, needs.saved.max(1)),
+        None if variant.group || variant.lockstep => {
+            native::Code::new_group(module, entry, needs.saved.max(1))
+        }
         None => native::Code::new(module, entry),
         Some(_) => native::Code::new_block(module, entry),
     };
@@ -269,6 +278,9 @@ pub(crate) struct Kernels {
     /// The same for one batch of a compute work group (`run_group`): suspended at each
     /// BAR.
     group_variants: [OnceLock<Result<Kernel, Fallback>>; 2],
+    /// The same for one batch of a control patch run in lock-step (`run_patch`):
+    /// suspended at each lock-step point.
+    lockstep_variants: [OnceLock<Result<Kernel, Fallback>>; 2],
     /// Fused block kernels, by spec.
     blocks: block::BlockKernels,
 }
@@ -280,6 +292,7 @@ impl Kernels {
             variants: Default::default(),
             patch_variants: Default::default(),
             group_variants: Default::default(),
+            lockstep_variants: Default::default(),
             blocks: Default::default(),
         }
     }
@@ -298,6 +311,7 @@ impl Kernels {
                     all_registers: self.all_registers,
                     patch,
                     group: false,
+                    lockstep: false,
                 },
             )
         })
@@ -313,9 +327,35 @@ impl Kernels {
                     all_registers: self.all_registers,
                     patch: false,
                     group: true,
+                    lockstep: false,
                 },
             )
         })
+    }
+
+    /// The lock-step kernel for one batch of a tessellation control patch.
+    fn get_lockstep(&self, prog: &Program, full_mask: bool) -> &Result<Kernel, Fallback> {
+        self.lockstep_variants[usize::from(full_mask)].get_or_init(|| {
+            compile(
+                prog,
+                Variant {
+                    full_mask,
+                    all_registers: self.all_registers,
+                    patch: false,
+                    group: false,
+                    lockstep: true,
+                },
+            )
+        })
+    }
+
+    /// Compile (if not done) and report whether a control patch that runs in lock-step
+    /// (see `work_group.rs`) runs natively.
+    pub(crate) fn lockstep_status(&self, prog: &Program) -> Result<(), Fallback> {
+        self.get_lockstep(prog, true)
+            .as_ref()
+            .map(|_| ())
+            .map_err(Clone::clone)
     }
 
     /// Compile (if not done) and report whether the program runs natively.

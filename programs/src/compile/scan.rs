@@ -235,6 +235,43 @@ pub(crate) fn check(prog: &Program) -> Result<(), Fallback> {
     Ok(())
 }
 
+/// What a control patch's lock-step kernel (`Variant::lockstep`) cannot run: the
+/// environment calls, whose order between the batches the kernel does not keep.
+pub(crate) fn check_lockstep(prog: &Program) -> Result<(), Fallback> {
+    match prog.instructions.iter().position(calls_env) {
+        Some(i) => Err(Fallback::at(
+            i,
+            "a control patch in lock-step with environment calls",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Whether `inst` reads or writes a result register, or reads the output patch
+/// (`vertex.out`, `primitive.out`): in a lock-step kernel, a point where the order between
+/// batches matters.
+pub(crate) fn reads_or_writes_patch(prog: &Program, inst: &Inst) -> bool {
+    use crate::ir::InputBinding;
+    let patch_input = |s: &Src| {
+        let (base, len) = range(&s.index);
+        prog.inputs
+            .iter()
+            .skip(base as usize)
+            .take(len as usize)
+            .any(|i| {
+                matches!(
+                    i.binding,
+                    InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
+                )
+            })
+    };
+    inst.dst.as_ref().is_some_and(|d| d.file == File::Output)
+        || inst
+            .srcs
+            .iter()
+            .any(|s| s.file == File::Output || (s.file == File::Input && patch_input(s)))
+}
+
 /// Whether the program has 64-bit (LONG) registers, whose high words only interpreted
 /// steps read and write (in the lane state).
 pub(crate) fn has_long(prog: &Program) -> bool {

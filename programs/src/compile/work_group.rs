@@ -1,10 +1,20 @@
-//! A compute work group's batches as machine code, phase after phase between barriers,
-//! in the interpreter's order (`exec/group.rs`): each batch's kernel runs until it
-//! finishes or suspends at a BAR (`lower/group.rs`), and when every batch has stopped,
-//! the waiting ones are stepped past their BAR one after another (the budget and
-//! interrupt checks the interpreter makes there) and resumed in the next phase.
+//! Runs over several batches whose kernels suspend and resume (`lower/group.rs`):
+//!
+//! - a compute work group, phase after phase between barriers, in the interpreter's
+//!   order (`exec/group.rs`): each batch's kernel runs until it finishes or suspends at a
+//!   BAR, and when every batch has stopped, the waiting ones are stepped past their BAR
+//!   one after another (the budget and interrupt checks the interpreter makes there) and
+//!   resumed in the next phase;
+//! - a tessellation control patch in lock-step (`exec/lockstep.rs`): each batch's kernel
+//!   suspends before every instruction that reads or writes a result or the output patch
+//!   and before every jump back to a loop's start, at its lock-step position; the batch
+//!   at the lowest position (the first batch on a tie) runs next, as the interpreter's
+//!   lowest group does, and the output patch is published after each run. Between two
+//!   such points a batch's position only grows and it touches nothing the other batch
+//!   sees, so the order of everything observable is the interpreter's.
 
-use super::frame::{BARRIER, DONE, INTERRUPTED, RERUN};
+use super::frame::{BARRIER, DONE, INTERRUPTED, RERUN, YIELD};
+use super::lower::group::RESUME_AT;
 use super::lower::group::{BAR_PC, BAR_STEPS};
 use super::native::{self, GroupSlot};
 use super::{count_native_batch, outcome, Kernels, NATIVE_RERUNS};
@@ -144,12 +154,115 @@ impl Kernels {
                 }
             }
         }
-        let mut total = ExecStats::default();
-        for b in &batches {
-            total += b.stats;
-        }
-        Some(Ok(total))
+        Some(Ok(total(&batches)))
     }
+
+    /// The invocations of one tessellation control patch (`states[b]` holds invocations
+    /// `16b..16b+15`, set up, checked and published by `Executor::run_patch`) in
+    /// lock-step as machine code, `publish` publishing the output patch after each run of
+    /// a batch; None when the patch belongs to the interpreter: a batch's kernel does not
+    /// compile or fit, or stopped for any reason but finishing (an error, a rerun). The
+    /// program makes no environment call (`scan::check_lockstep`), so nothing observable
+    /// has happened then, and the caller starts the patch over in the interpreter, which
+    /// gives the error in its own order.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_lockstep<E: RunEnv + ?Sized>(
+        &self,
+        prog: &Program,
+        budget: u64,
+        states: &mut [LaneState],
+        invocations: usize,
+        params: &[[u32; 4]],
+        env: &mut E,
+        publish: &mut dyn FnMut(&mut [LaneState]),
+    ) -> Option<Result<ExecStats, ExecError>> {
+        let mut batches = Vec::with_capacity(states.len());
+        for (b, st) in states.iter().enumerate() {
+            let lanes = invocations.saturating_sub(b * MAX_LANES).min(MAX_LANES);
+            let active = lanes_mask(lanes);
+            let mut record = Vec::new();
+            if active != 0 {
+                let kernel = self.get_lockstep(prog, lanes == MAX_LANES).as_ref().ok()?;
+                if !kernel.fits(st, params) {
+                    return None;
+                }
+                record = vec![GroupSlot::default(); kernel.needs.saved.max(1)];
+            }
+            batches.push(Batch {
+                active,
+                record,
+                stats: ExecStats::default(),
+                done: active == 0,
+            });
+        }
+        // Where each waiting batch stands (None: finished or empty).
+        let mut at: Vec<Option<&[u32]>> = vec![None; batches.len()];
+        // Every batch runs to its first lock-step point (nothing before it is seen by
+        // the other batch), then the lowest waiting one runs on, until none waits.
+        let mut order: Vec<usize> = (0..batches.len()).collect();
+        while !order.is_empty() {
+            for b in order.drain(..) {
+                let (Some(batch), Some(st)) = (batches.get_mut(b), states.get_mut(b)) else {
+                    continue;
+                };
+                if batch.done {
+                    continue;
+                }
+                let kernel = self
+                    .get_lockstep(prog, batch.active == lanes_mask(MAX_LANES))
+                    .as_ref()
+                    .ok()?;
+                let (record, stats) = (&mut batch.record, &mut batch.stats);
+                let status = native::with_frame(prog, st, params, budget, env, |r| {
+                    let status = r.call_group(&kernel.code, batch.active, record);
+                    let f = &mut *r.frame;
+                    *stats += std::mem::take(&mut f.stats);
+                    if status == DONE {
+                        stats.instructions = f.instructions;
+                        stats.lane_instructions = f.lane_instructions;
+                    }
+                    status
+                });
+                at[b] = match status {
+                    DONE => {
+                        batch.done = true;
+                        None
+                    }
+                    YIELD => {
+                        let k = word::<4>(record, RESUME_AT).map_or(0, u32::from_ne_bytes);
+                        let i = (k as usize).checked_sub(1)?;
+                        Some(kernel.needs.positions.get(i)?.as_slice())
+                    }
+                    _ => {
+                        NATIVE_RERUNS.with(|c| c.set(c.get() + 1));
+                        return None;
+                    }
+                };
+                publish(states);
+            }
+            // `min_by` keeps the first of equal positions: the lower batch.
+            let lowest = at
+                .iter()
+                .enumerate()
+                .filter_map(|(b, p)| p.map(|p| (b, p)))
+                .min_by(|x, y| x.1.cmp(y.1));
+            order.extend(lowest.map(|(b, _)| b));
+        }
+        // Counted once the patch is done: a rerun runs every batch again.
+        for _ in batches.iter().filter(|b| b.active != 0) {
+            count_native_batch();
+        }
+        Some(Ok(total(&batches)))
+    }
+}
+
+/// The counters of every batch together.
+fn total(batches: &[Batch]) -> ExecStats {
+    let mut total = ExecStats::default();
+    for b in batches {
+        total += b.stats;
+    }
+    total
 }
 
 #[cfg(test)]

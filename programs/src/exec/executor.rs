@@ -175,6 +175,23 @@ impl Executor {
         self.kernels.as_ref().map(|k| k.status(&self.program))
     }
 
+    /// [`Executor::native_status`] of the kernels that run a tessellation control patch
+    /// in lock-step ([`Executor::run_patch`] of two batches, or of invocations that read
+    /// each other's results): they make no environment call.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*, ir::Stage};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!NVtcp5.0\nVERTICES_OUT 3;\nMOV result.attrib[0], vertex.out[1].attrib[0];\nEND", Some(Stage::TessControl)).unwrap());
+    /// let ex = Executor::new(p).with_backend(Backend::Native);
+    /// assert_eq!(ex.native_patch_status(), Some(Ok(())));
+    /// ```
+    pub fn native_patch_status(&self) -> Option<Result<(), crate::compile::Fallback>> {
+        self.kernels
+            .as_ref()
+            .map(|k| k.lockstep_status(&self.program))
+    }
+
     /// Change the per-invocation instruction budget.
     ///
     /// ```
@@ -492,6 +509,34 @@ impl Executor {
         if r.is_none() {
             // Registers a kernel wrote before it handed the group back (it made no
             // environment call: nothing else happened).
+            for st in states.iter_mut() {
+                st.reset_run();
+            }
+        }
+        r
+    }
+
+    /// The invocations of one tessellation control patch in lock-step as machine code
+    /// (see `compile/work_group.rs`), `publish` publishing the output patch after each
+    /// run of a batch; None when the backend is the interpreter or the patch belongs to
+    /// it, with `states`' registers reset. The caller has checked and reset the states and
+    /// published the output patch once.
+    pub(crate) fn run_patch_lockstep_native<E: RunEnv + ?Sized>(
+        &self,
+        states: &mut [LaneState],
+        invocations: usize,
+        params: &[[u32; 4]],
+        env: &mut E,
+        publish: &mut dyn FnMut(&mut [LaneState]),
+    ) -> Option<Result<ExecStats, ExecError>> {
+        // High words of LONG results are published too, and kernels do not keep them.
+        if self.program.outputs.iter().any(|o| o.info.long) {
+            return None;
+        }
+        let k = self.kernels.as_ref()?;
+        let prog = &self.program;
+        let r = k.run_lockstep(prog, self.budget, states, invocations, params, env, publish);
+        if r.is_none() {
             for st in states.iter_mut() {
                 st.reset_run();
             }

@@ -267,6 +267,18 @@ impl Executor {
                 // Interpreted steps of a kernel that handed the batch back wrote here.
                 first.reset_run();
             }
+        } else if !H::ON && invocations > 0 {
+            // Lock-step between batches, or invocations reading each other's results:
+            // kernels that stop at each point where that order matters.
+            let mut shared = vec![Value::default(); links.shared.len()];
+            publish(states, &links, invocations, &mut shared);
+            let mut publish_all =
+                |sts: &mut [LaneState]| publish(sts, &links, invocations, &mut shared);
+            if let Some(r) =
+                self.run_patch_lockstep_native(states, invocations, params, env, &mut publish_all)
+            {
+                return r;
+            }
         }
         let mut shared = vec![Value::default(); links.shared.len()];
         publish(states, &links, invocations, &mut shared);

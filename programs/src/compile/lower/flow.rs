@@ -42,6 +42,8 @@ pub(crate) struct CallCtx {
     /// Lanes that returned by RET (i32 bits), and the largest steps among them.
     ret: Variable,
     ret_steps: Variable,
+    /// The CAL's pc (a lane's lock-step position starts with its open calls' sites).
+    pub(super) site: u32,
 }
 
 /// Instructions a stretch of straight-line code can hold.
@@ -65,7 +67,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             self.graph_body(g);
             return;
         }
-        if self.variant.group {
+        if self.variant.group || self.variant.lockstep {
             self.group_entry();
         }
         let n = self.prog.instructions.len();
@@ -105,6 +107,8 @@ impl<'a, 'f> Lower<'a, 'f> {
                     pc + 1
                 }
                 Opcode::Cont => {
+                    // Lanes that take it go back to the loop's start.
+                    self.yield_point(pc);
                     self.cont(pc, inst);
                     pc + 1
                 }
@@ -201,6 +205,9 @@ impl<'a, 'f> Lower<'a, 'f> {
                 charged = end;
             }
             let inst = &prog.instructions[pc];
+            if self.variant.lockstep && scan::reads_or_writes_patch(prog, inst) {
+                self.yield_point(pc);
+            }
             self.pending += 1;
             if scan::native(prog, inst) {
                 self.native(inst);
@@ -471,6 +478,8 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.region(pc + 1, end);
         self.loops.pop();
         self.maybe_empty = false;
+        // The lanes at ENDREP go back to the loop's start.
+        self.yield_point(end);
         self.flush();
         let arrived = self.mask_bits();
         self.count_flow_if_any(end, arrived);
@@ -746,6 +755,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let ctx = CallCtx {
             ret: var(self, types::I32),
             ret_steps: var(self, types::I64),
+            site: pc as u32,
         };
         let (ret, ret_steps) = (ctx.ret, ctx.ret_steps);
         let back_bits = var(self, types::I32);

@@ -13,7 +13,7 @@
 //! it steps a batch past a barrier (`exec/group.rs`).
 
 use super::*;
-use crate::compile::frame::{ASK_INTERRUPT, BARRIER, INTERRUPTED};
+use crate::compile::frame::{ASK_INTERRUPT, BARRIER, INTERRUPTED, YIELD};
 use crate::exec::INTERRUPT_STEPS;
 use cranelift_codegen::entity::EntityRef;
 use cranelift_codegen::ir::BlockArg;
@@ -40,10 +40,21 @@ pub(crate) struct Resume {
     interrupted: Block,
 }
 
+/// Why a kernel suspends.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Stop {
+    /// At a BAR of a work group: the call that resumes counts it.
+    Bar,
+    /// At a lock-step point of a control patch (`Variant::lockstep`): the results are
+    /// stored into the lane state for the host to publish, and reloaded on resumption
+    /// (publishing may have changed the per-patch ones).
+    Yield,
+}
+
 /// A value computed before a nested region and used after it (or inside it, after a BAR).
-/// In group kernels a region may suspend at a BAR and resume in a block that the value's
-/// definition does not dominate, so it is kept in a variable (which a suspension saves);
-/// elsewhere it stays a plain value, as before.
+/// In group and lock-step kernels a region may suspend and resume in a block that the
+/// value's definition does not dominate, so it is kept in a variable (which a suspension
+/// saves); elsewhere it stays a plain value, as before.
 #[derive(Copy, Clone)]
 pub(crate) enum Held {
     Value(Value),
@@ -53,7 +64,7 @@ pub(crate) enum Held {
 impl<'a, 'f> Lower<'a, 'f> {
     /// Keep `v` for use after a nested region.
     pub(super) fn hold(&mut self, v: Value) -> Held {
-        if !self.variant.group {
+        if !(self.variant.group || self.variant.lockstep) {
             return Held::Value(v);
         }
         let ty = self.b.func.dfg.value_type(v);
@@ -99,6 +110,18 @@ impl<'a, 'f> Lower<'a, 'f> {
     /// that resumes them counts the BAR (the host has checked its budget and interrupt,
     /// in the interpreter's order) and goes on.
     pub(super) fn barrier(&mut self, pc: usize) {
+        self.suspend(pc, Stop::Bar);
+    }
+
+    /// In a lock-step kernel, the running lanes (if any) suspend before the instruction
+    /// at `pc`; elsewhere nothing.
+    pub(super) fn yield_point(&mut self, pc: usize) {
+        if self.variant.lockstep {
+            self.suspend(pc, Stop::Yield);
+        }
+    }
+
+    fn suspend(&mut self, pc: usize, stop: Stop) {
         self.flush();
         let Some(record) = self.group.as_ref().map(|g| g.record) else {
             return;
@@ -121,14 +144,22 @@ impl<'a, 'f> Lower<'a, 'f> {
                 .store(mem(), v, record, (SLOT * (i + 1)) as i32);
         }
         self.needs.saved = self.needs.saved.max(count + 1);
-        let resume = self.group.as_ref().map_or(0, |g| g.bars.len()) + 1;
+        if stop == Stop::Yield {
+            self.store_file(offset_of!(Frame, outputs), |s| &s.outputs);
+        }
+        let mut position: smallvec::SmallVec<[u32; 4]> =
+            self.calls.iter().map(|c| c.site).collect();
+        position.push(pc as u32);
+        self.needs.positions.push(position);
+        let resume = self.needs.positions.len();
         let at = self.b.ins().iconst(types::I32, resume as i64);
         self.b.ins().store(mem(), at, record, RESUME_AT);
         let pc_v = self.b.ins().iconst(types::I32, pc as i64);
         self.b.ins().store(mem(), pc_v, record, BAR_PC);
         let s = self.b.use_var(self.steps);
         self.b.ins().store(mem(), s, record, BAR_STEPS);
-        let st = self.b.ins().iconst(types::I32, BARRIER as i64);
+        let status = if stop == Stop::Bar { BARRIER } else { YIELD };
+        let st = self.b.ins().iconst(types::I32, status as i64);
         self.b.ins().return_(&[st]);
 
         let back = self.b.create_block();
@@ -143,12 +174,19 @@ impl<'a, 'f> Lower<'a, 'f> {
                 .load(ty, mem(), record, (SLOT * (i + 1)) as i32);
             self.b.def_var(Variable::from_u32(i as u32), v);
         }
-        // The BAR itself, for the lanes that waited at it.
-        let s = self.b.use_var(self.steps);
-        let s = self.b.ins().iadd_imm_s(s, 1);
-        self.b.def_var(self.steps, s);
-        self.pending += 1;
-        self.flush();
+        if stop == Stop::Bar {
+            // The BAR itself, for the lanes that waited at it.
+            let s = self.b.use_var(self.steps);
+            let s = self.b.ins().iadd_imm_s(s, 1);
+            self.b.def_var(self.steps, s);
+            self.pending += 1;
+            self.flush();
+        } else {
+            let base = self.frame_ptr(offset_of!(Frame, outputs));
+            for r in 0..self.outputs.len() {
+                self.load_reg(base, |s| &s.outputs, r);
+            }
+        }
         self.b.ins().jump(go_on, &[]);
         self.b.switch_to_block(go_on);
     }
