@@ -973,3 +973,34 @@ fn simple_strip_inputs_equal_the_per_quad_fill() {
     // (other tests may add to the process-wide count, never take from it).
     assert!(strips >= 100, "{strips} strips filled simply");
 }
+
+/// The fused block store (`FragmentShader::shade_block`: a compiled fragment program
+/// that packs and stores its colour rows itself) runs in real draws, not only in the
+/// programs crate's direct `run_block` tests: a fully covered RGBA8 target replaced whole
+/// counts the strips the fused kernels stored, on the rasterizer's one worker thread, and
+/// the image is the interpreter's (whose draw takes the reference store).
+#[test]
+fn fused_block_store_runs_in_draws() {
+    use glemu_programs::exec::{Backend, Executor};
+    let draw = |backend: Backend| {
+        let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+        let fp = stage(COLOR_FP, Stage::Fragment, vec![]);
+        let ex = Executor::new(fp.program.clone()).with_backend(backend);
+        st.programs.fragment = Some(StageProgram::with_executor(Arc::new(ex), fp.params));
+        let mut f =
+            Framebuffer::new(W, W, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
+        let r = Rasterizer::new(1).unwrap();
+        let before = r.install(glemu_programs::compile::native_whole_strips);
+        crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+        let stored = r.install(glemu_programs::compile::native_whole_strips) - before;
+        let pixels: Vec<[f32; 4]> = (0..W * W).map(|i| px(&f, i % W, i / W)).collect();
+        (stored, pixels)
+    };
+    let (fused, native) = draw(Backend::Native);
+    let (none, interpreted) = draw(Backend::Interpreter);
+    // 16×16 pixels: four 8×8 blocks of four two-row strips each; the two blocks the
+    // quad's diagonal crosses are shaded per quad.
+    assert_eq!((fused, none), (8, 0));
+    assert_eq!(native, interpreted);
+    assert!(native.iter().all(|p| *p == native[0]));
+}
