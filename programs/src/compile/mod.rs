@@ -317,33 +317,28 @@ impl Kernels {
         })
     }
 
-    /// The kernel for one batch of a compute work group.
-    fn get_group(&self, prog: &Program, full_mask: bool) -> &Result<Kernel, Fallback> {
-        self.group_variants[usize::from(full_mask)].get_or_init(|| {
+    /// The kernel for one batch of a compute work group, or with `lockstep` of a control
+    /// patch run in lock-step: both suspend and resume (`lower/group.rs`).
+    fn get_suspending(
+        &self,
+        prog: &Program,
+        full_mask: bool,
+        lockstep: bool,
+    ) -> &Result<Kernel, Fallback> {
+        let cells = if lockstep {
+            &self.lockstep_variants
+        } else {
+            &self.group_variants
+        };
+        cells[usize::from(full_mask)].get_or_init(|| {
             compile(
                 prog,
                 Variant {
                     full_mask,
                     all_registers: self.all_registers,
                     patch: false,
-                    group: true,
-                    lockstep: false,
-                },
-            )
-        })
-    }
-
-    /// The lock-step kernel for one batch of a tessellation control patch.
-    fn get_lockstep(&self, prog: &Program, full_mask: bool) -> &Result<Kernel, Fallback> {
-        self.lockstep_variants[usize::from(full_mask)].get_or_init(|| {
-            compile(
-                prog,
-                Variant {
-                    full_mask,
-                    all_registers: self.all_registers,
-                    patch: false,
-                    group: false,
-                    lockstep: true,
+                    group: !lockstep,
+                    lockstep,
                 },
             )
         })
@@ -352,7 +347,7 @@ impl Kernels {
     /// Compile (if not done) and report whether a control patch that runs in lock-step
     /// (see `work_group.rs`) runs natively.
     pub(crate) fn lockstep_status(&self, prog: &Program) -> Result<(), Fallback> {
-        self.get_lockstep(prog, true)
+        self.get_suspending(prog, true, true)
             .as_ref()
             .map(|_| ())
             .map_err(Clone::clone)

@@ -17,7 +17,7 @@ use super::frame::{BARRIER, DONE, INTERRUPTED, RERUN, YIELD};
 use super::lower::group::RESUME_AT;
 use super::lower::group::{BAR_PC, BAR_STEPS};
 use super::native::{self, GroupSlot};
-use super::{count_native_batch, outcome, Kernels, NATIVE_RERUNS};
+use super::{count_native_batch, outcome, Kernel, Kernels, NATIVE_RERUNS};
 use crate::exec::{
     lanes_mask, Env, ExecError, ExecErrorKind, ExecStats, LaneState, RunEnv, INTERRUPT_STEPS,
     MAX_LANES,
@@ -41,6 +41,44 @@ fn word<const N: usize>(record: &[GroupSlot], at: i32) -> Option<[u8; N]> {
 }
 
 impl Kernels {
+    /// One batch per state, with its group record (`lockstep`: for lock-step kernels);
+    /// None when a batch's kernel does not compile or fit.
+    fn batches(
+        &self,
+        prog: &Program,
+        lockstep: bool,
+        states: &[LaneState],
+        invocations: usize,
+        params: &[[u32; 4]],
+    ) -> Option<Vec<Batch>> {
+        let mut batches = Vec::with_capacity(states.len());
+        for (b, st) in states.iter().enumerate() {
+            let lanes = invocations.saturating_sub(b * MAX_LANES).min(MAX_LANES);
+            let active = lanes_mask(lanes);
+            let mut record = Vec::new();
+            if active != 0 {
+                let kernel = self.kernel(prog, lockstep, active)?;
+                if !kernel.fits(st, params) {
+                    return None;
+                }
+                record = vec![GroupSlot::default(); kernel.needs.saved.max(1)];
+            }
+            batches.push(Batch {
+                active,
+                record,
+                stats: ExecStats::default(),
+                done: active == 0,
+            });
+        }
+        Some(batches)
+    }
+
+    /// The suspending kernel for a batch of lanes `active`.
+    fn kernel(&self, prog: &Program, lockstep: bool, active: u32) -> Option<&Kernel> {
+        let full = active == lanes_mask(MAX_LANES);
+        self.get_suspending(prog, full, lockstep).as_ref().ok()
+    }
+
     /// The invocations of one work group (`states[b]` holds invocations `16b..16b+15`, set
     /// up and checked by `Executor::run_group`) as machine code; None when the group
     /// belongs to the interpreter: a batch's kernel does not compile or fit, or a kernel
@@ -55,35 +93,14 @@ impl Kernels {
         params: &[[u32; 4]],
         env: &mut E,
     ) -> Option<Result<ExecStats, ExecError>> {
-        let mut batches = Vec::with_capacity(states.len());
-        for (b, st) in states.iter().enumerate() {
-            let lanes = invocations.saturating_sub(b * MAX_LANES).min(MAX_LANES);
-            let active = lanes_mask(lanes);
-            let mut record = Vec::new();
-            if active != 0 {
-                let kernel = self.get_group(prog, lanes == MAX_LANES).as_ref().ok()?;
-                if !kernel.fits(st, params) {
-                    return None;
-                }
-                record = vec![GroupSlot::default(); kernel.needs.saved.max(1)];
-            }
-            batches.push(Batch {
-                active,
-                record,
-                stats: ExecStats::default(),
-                done: active == 0,
-            });
-        }
+        let mut batches = self.batches(prog, false, states, invocations, params)?;
         loop {
             let mut waiting: SmallVec<[usize; 64]> = SmallVec::new();
             for (b, (batch, st)) in batches.iter_mut().zip(states.iter_mut()).enumerate() {
                 if batch.done {
                     continue;
                 }
-                let kernel = self
-                    .get_group(prog, batch.active == lanes_mask(MAX_LANES))
-                    .as_ref()
-                    .ok()?;
+                let kernel = self.kernel(prog, false, batch.active)?;
                 let record = &mut batch.record;
                 let stats = &mut batch.stats;
                 let r = native::with_frame(prog, st, params, budget, env, |r| {
@@ -176,25 +193,7 @@ impl Kernels {
         env: &mut E,
         publish: &mut dyn FnMut(&mut [LaneState]),
     ) -> Option<Result<ExecStats, ExecError>> {
-        let mut batches = Vec::with_capacity(states.len());
-        for (b, st) in states.iter().enumerate() {
-            let lanes = invocations.saturating_sub(b * MAX_LANES).min(MAX_LANES);
-            let active = lanes_mask(lanes);
-            let mut record = Vec::new();
-            if active != 0 {
-                let kernel = self.get_lockstep(prog, lanes == MAX_LANES).as_ref().ok()?;
-                if !kernel.fits(st, params) {
-                    return None;
-                }
-                record = vec![GroupSlot::default(); kernel.needs.saved.max(1)];
-            }
-            batches.push(Batch {
-                active,
-                record,
-                stats: ExecStats::default(),
-                done: active == 0,
-            });
-        }
+        let mut batches = self.batches(prog, true, states, invocations, params)?;
         // Where each waiting batch stands (None: finished or empty).
         let mut at: Vec<Option<&[u32]>> = vec![None; batches.len()];
         // Every batch runs to its first lock-step point (nothing before it is seen by
@@ -208,10 +207,7 @@ impl Kernels {
                 if batch.done {
                     continue;
                 }
-                let kernel = self
-                    .get_lockstep(prog, batch.active == lanes_mask(MAX_LANES))
-                    .as_ref()
-                    .ok()?;
+                let kernel = self.kernel(prog, true, batch.active)?;
                 let (record, stats) = (&mut batch.record, &mut batch.stats);
                 let status = native::with_frame(prog, st, params, budget, env, |r| {
                     let status = r.call_group(&kernel.code, batch.active, record);
