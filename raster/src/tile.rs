@@ -506,7 +506,7 @@ fn push_block<S: FragmentShader>(
         false => [[cov; LANES]; 4],
     };
     if ctx.strips {
-        return Ok(passed + shade_strips(ctx, prims, mem, w, bx, by, cov, &covs)?);
+        return Ok(passed + shade_strips(ctx, prims, fw, mem, w, bx, by, cov, &covs)?);
     }
     for (r, c) in covs.iter().enumerate() {
         let qy = by + 2 * r as i32;
@@ -555,11 +555,13 @@ pub(crate) fn strips_allowed<S: FragmentShader>(ctx: &DrawCtx<'_, S>) -> bool {
 /// The strips of the fully covered block at (bx, by) whose early tests left lanes
 /// `covs` (every pixel covered by `cov`): one [`FragmentShader::shade_strips`] call, each
 /// strip's colours packed (or blended) and stored from the program's registers as it
-/// comes back. The same words as [`finish_batch`] writes for each strip in turn.
+/// comes back. The same words as [`finish_batch`] writes for each strip in turn. `fw` is
+/// the primitive's [`flat_w`] ([`BlockPrim`]).
 #[allow(clippy::too_many_arguments)]
 fn shade_strips<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     prims: &Quads<'_>,
+    fw: Option<f32>,
     mem: &mut TileMem<'_>,
     w: &mut Worker<S::Scratch>,
     bx: i32,
@@ -568,7 +570,6 @@ fn shade_strips<S: FragmentShader>(
     covs: &[[u32; LANES]; 4],
 ) -> Result<u64, RasterError> {
     let prim = prims.p[0];
-    let fw = flat_w(&prim.inv_w);
     // Strip r of the block is entry rows[k] of the call.
     let mut rows = [0usize; 4];
     let mut lives = [0u32; 4];
