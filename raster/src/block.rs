@@ -431,13 +431,7 @@ pub(crate) fn blend_strip(
             .get_mut(b..b + 8)
             .and_then(|r| <&mut [u32; 8]>::try_from(r).ok())
         {
-            let mut cur = *dst;
-            for col in 0..8 {
-                let l = LANE_AT[row][col];
-                let m = 0u32.wrapping_sub(u32::from(cov[l] != 0)) & !keep;
-                cur[col] = (res[l] & m) | (cur[col] & !m);
-            }
-            *dst = cur;
+            store_row_keep(dst, row, &res, cov, keep);
         }
     }
 }
@@ -621,12 +615,24 @@ fn strip_store(
 /// its coverage is not 0.
 #[inline(always)]
 fn store_row(dst: &mut [u32; 8], row: usize, packed: &[u32; LANES], cov: &[u32; LANES]) {
+    store_row_keep(dst, row, packed, cov, 0);
+}
+
+/// [`store_row`] keeping the bits `keep` of every word (a colour mask).
+#[inline(always)]
+fn store_row_keep(
+    dst: &mut [u32; 8],
+    row: usize,
+    packed: &[u32; LANES],
+    cov: &[u32; LANES],
+    keep: u32,
+) {
     // The row as a whole (load, select through the lane permutation, store): vector
     // operations, where a store per covered lane was a branch each.
     let mut cur = *dst;
     for col in 0..8 {
         let l = LANE_AT[row][col];
-        let m = 0u32.wrapping_sub(u32::from(cov[l] != 0));
+        let m = 0u32.wrapping_sub(u32::from(cov[l] != 0)) & !keep;
         cur[col] = (packed[l] & m) | (cur[col] & !m);
     }
     *dst = cur;
