@@ -423,8 +423,7 @@ impl<'a> FragmentBatch<'a> {
         let plain = interp.mode == InterpMode::Perspective
             && (interp.location != InterpLocation::Centroid || l.per_sample)
             && (1..n).all(|c| self.info.interp(k + c) == interp);
-        if let (true, true, Some(a)) = (plain, self.uniform, self.attrs[0].get(k..k + n)) {
-            planes_lanes(a, &l.rx, &l.ry, &l.w, out);
+        if plain && self.perspective_n(k, n, out) {
             return;
         }
         if plain && n == 4 && self.mixed_planes_4(k, out) {
