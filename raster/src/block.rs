@@ -186,12 +186,19 @@ pub(crate) fn unkilled_lanes(cov: &[u32; LANES], kill: u32) -> [u32; LANES] {
 multiversion! {
     /// Samples in the coverage masks of all lanes.
     pub(crate) fn count_samples(cov: &[u32; LANES]) -> u64 {
-        let mut n = 0u32;
-        for c in cov {
-            n += c.count_ones();
-        }
-        u64::from(n)
+        samples_in(cov)
     }
+}
+
+/// [`count_samples`] inlined into the caller's own code (the strip path, as
+/// [`unkilled_lanes`]).
+#[inline(always)]
+pub(crate) fn samples_in(cov: &[u32; LANES]) -> u64 {
+    let mut n = 0u32;
+    for c in cov {
+        n += c.count_ones();
+    }
+    u64::from(n)
 }
 
 multiversion! {

@@ -583,7 +583,7 @@ fn shade_strips<S: FragmentShader>(
         }
         lives[r] = live;
         if ctx.samples > 1 {
-            counts[r] = c.iter().map(|m| u64::from(m.count_ones())).sum();
+            counts[r] = block::samples_in(c);
         }
         if live == 0 {
             continue;
@@ -650,7 +650,7 @@ fn shade_strips<S: FragmentShader>(
         let p = match (ns, kill) {
             (1, _) => u64::from((lives[r] & !kill).count_ones()),
             (_, 0) => counts[r],
-            _ => final_cov.iter().map(|m| u64::from(m.count_ones())).sum(),
+            _ => block::samples_in(&final_cov),
         };
         if p == 0 {
             return;
