@@ -643,8 +643,9 @@ fn shade_strips<S: FragmentShader>(
             .shade_block(scratch, &strips[..n], dst, &mut sink)?;
         return Ok(passed);
     }
-    let mut sink = |k: usize, kill: u32, colors: &StripColors<'_>| {
-        let r = rows[k];
+    let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
+    let mut sink = |strip: usize, kill: u32, colors: &StripColors<'_>| {
+        let r = rows[strip];
         let final_cov = block::unkilled_lanes(&covs[r], kill);
         // One sample per pixel: a lane's coverage is 0 or 1.
         let p = match (ns, kill) {
@@ -657,15 +658,16 @@ fn shade_strips<S: FragmentShader>(
         }
         passed += p;
         let qy = by + 2 * r as i32;
+        // Output 1: dual-source blending's second colour.
+        let src1 = colors.color.get(1).copied().flatten();
         for (plane, rt) in mem.colors.iter_mut().zip(&ctx.targets) {
             let Some(rt) = rt else { continue };
             let src = colors.color.get(rt.output).copied().flatten();
             match rt.mode {
                 RtMode::Blend if ns == 1 => {
-                    let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
                     let x = block::BlendSources {
                         src,
-                        src1: colors.color.get(1).copied().flatten(),
+                        src1,
                         dual_source: rt.dual_source,
                         alpha_to_one,
                     };
@@ -673,8 +675,6 @@ fn shade_strips<S: FragmentShader>(
                     block::blend_strip(plane, bx, qy, bt, keep, k, &x, &final_cov);
                 }
                 RtMode::Blend => {
-                    let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
-                    let src1 = colors.color.get(1).copied().flatten();
                     let lanes = &strip_lanes[r];
                     let x = BlendSrc { src, src1 };
                     blend_rgba8(plane, rt, k, alpha_to_one, ns, lanes, &final_cov, x);
