@@ -16,6 +16,28 @@ use crate::state::{BlendEquation, BlendFactor, BlendTarget, CompareFunc};
 /// Block edge in pixels.
 pub(crate) const BLOCK: i32 = 8;
 
+#[cfg(test)]
+thread_local! {
+    /// Strips this thread blended through [`blend_strip`] and rows it stored through the
+    /// 2- and 4-sample row stores ([`store_row_words`]): draw tests check those paths ran.
+    static STRIP_PATHS: std::cell::Cell<[u64; 2]> = const { std::cell::Cell::new([0; 2]) };
+}
+
+/// [`STRIP_PATHS`] of the calling thread.
+#[cfg(test)]
+pub(crate) fn strip_paths() -> [u64; 2] {
+    STRIP_PATHS.with(|c| c.get())
+}
+
+#[cfg(test)]
+fn count_strip_path(i: usize) {
+    STRIP_PATHS.with(|c| {
+        let mut v = c.get();
+        v[i] += 1;
+        c.set(v);
+    });
+}
+
 /// Column (0..8) within its strip of each lane: lane 4q + i is quad q's pixel
 /// (i & 1, i >> 1), quads left to right.
 const LANE_COL: [i32; LANES] = {
@@ -418,6 +440,8 @@ pub(crate) fn blend_strip(
     ) else {
         return;
     };
+    #[cfg(test)]
+    count_strip_path(0);
     let rows = [*r0, *r1];
     let mut dw = [0u32; LANES];
     for lane in 0..LANES {
@@ -654,6 +678,8 @@ fn store_row_words<const W: usize>(
     cov: &[u32; LANES],
 ) {
     if let Ok(dst) = <&mut [u32; W]>::try_from(dst) {
+        #[cfg(test)]
+        count_strip_path(1);
         match row {
             0 => store_row_samples::<W, 0>(dst, packed, cov),
             _ => store_row_samples::<W, 1>(dst, packed, cov),

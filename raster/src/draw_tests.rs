@@ -1775,12 +1775,14 @@ mod blocks {
 
     /// [`render`], with small triangles drawn after the big ones when `packed` is given,
     /// the program's lanes then independent or not; also (batches shaded, lane-packed
-    /// ones) of the small triangles' draws.
+    /// ones) of the small triangles' draws and the strip paths' counts
+    /// ([`crate::block::strip_paths`]) of all the draws.
+    #[allow(clippy::type_complexity)]
     fn render_with(
         c: &Config,
         blocks: bool,
         packed: Option<bool>,
-    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64)) {
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 2])) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -1885,7 +1887,13 @@ mod blocks {
                 stats.push(draw(&r, &mut f, &st, &inp, &shader));
             }
         }
-        let counts = (shader.batches.load(Relaxed), shader.packed.load(Relaxed));
+        // One worker: every tile ran on the thread whose counts these are.
+        let paths = r.install(crate::block::strip_paths);
+        let counts = (
+            shader.batches.load(Relaxed),
+            shader.packed.load(Relaxed),
+            paths,
+        );
         ((f, stats), counts)
     }
 
@@ -1907,8 +1915,8 @@ mod blocks {
         /// quad path never packs.
         #[test]
         fn packed_lanes_equal_quad_batches(c in config()) {
-            let ((fa, sa), (batches, packed)) = render_with(&c, true, Some(true));
-            let ((fq, sq), (_, packed_q)) = render_with(&c, true, Some(false));
+            let ((fa, sa), (batches, packed, _)) = render_with(&c, true, Some(true));
+            let ((fq, sq), (_, packed_q, _)) = render_with(&c, true, Some(false));
             prop_assert_eq!(sa, sq);
             prop_assert!(fa == fq, "framebuffers differ");
             prop_assert_eq!(packed_q, 0);
@@ -1963,6 +1971,45 @@ mod blocks {
         force(Isa::Avx512);
         for i in 2..images.len() {
             assert!(images[i] == images[i % 2], "image {i}");
+        }
+    }
+
+    /// Draws that allow them run the one-sample strip blend and the 2- and 4-sample row
+    /// stores (counted where they store), and store what the per-quad path stores.
+    #[test]
+    fn strip_blend_and_sample_row_stores_run_in_draws() {
+        let base = Config {
+            samples: 1,
+            msaa_on: false,
+            sample_mask: !0,
+            d32f: false,
+            func: CompareFunc::LessEqual,
+            depth_write: true,
+            stencil: false,
+            blend: true,
+            float_target: false,
+            alpha_to_one: false,
+            kill: false,
+            late_z: false,
+            scissor: false,
+            flat_z: false,
+            strips: true,
+            no_depth: false,
+            seed: 5,
+        };
+        // (samples, blend, which count: 0 = strip blend, 1 = row stores)
+        for (samples, blend, path) in [(1, true, 0), (2, false, 1), (4, false, 1)] {
+            let c = Config {
+                samples,
+                msaa_on: samples > 1,
+                blend,
+                ..base.clone()
+            };
+            let ((fa, sa), (_, _, paths)) = render_with(&c, true, None);
+            let ((fq, sq), _) = render_with(&c, false, None);
+            assert_eq!(sa, sq, "{samples} samples");
+            assert!(fa == fq, "{samples} samples: framebuffers differ");
+            assert!(paths[path] > 0, "{samples} samples: {paths:?}");
         }
     }
 }
