@@ -252,11 +252,11 @@ crate::simd::multiversion! {
     /// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
     /// in order, in one call (a dispatch per plane cost more than the arithmetic).
     ///
-    /// Multiversioned: the compiled program reads these registers 128 bits at a time
-    /// right after, and the loads forward from the wider stores on this path (a strip's
-    /// fill, BENCHMARKS step 33: 6 % of a one-instruction program's scene less at one
-    /// thread than baseline code). Step 18 found the reverse direction, narrow stores read
-    /// wide, stalling.
+    /// Multiversioned, though the compiled program reads these registers 128 bits at a
+    /// time right after: BENCHMARKS.md step 18 had found baseline code faster for that
+    /// (wide stores read narrow), and step 33, measured again after steps 26-30, found
+    /// the wide code 4 % faster (fill_1080p_mov at one thread, medians 138.6 -> 133.3
+    /// ms CPU a frame).
     fn planes_lanes(
         planes: &[crate::setup::AttrPlane],
         rx: &[f32; LANES],
