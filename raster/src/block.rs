@@ -837,7 +837,10 @@ mod tests {
                 alpha_to_one: alpha_one,
             };
             for isa in [crate::simd::Isa::Baseline, crate::simd::Isa::Avx2, crate::simd::Isa::Avx512] {
-                crate::simd::force(isa);
+                // A set the CPU lacks runs a narrower one under its name: only sets it has.
+                if crate::simd::force(isa) != isa {
+                    continue;
+                }
                 let mut got = plane.clone();
                 blend_strip(&mut got, bx, qy, &bt, keep, k, &x, &cov);
                 prop_assert!(got == want, "{:?}", isa);
