@@ -4,46 +4,17 @@
 //! ([`crate::call::Ctx::lane_lod`], [`crate::lod::select_levels`]), so the levels and
 //! weights are the reference's.
 //!
-//! log2 is the reference's `f32::log2`, i.e. the C library's `log2f`. glibc's (2.28 and
-//! later, from Arm's optimized-routines) is exact-exponent extraction, a 16-entry table
-//! and a degree-4 polynomial in double precision; on a CPU with FMA glibc runs the build
-//! of it where the compiler fused five multiply-adds. [`log2`] is that build's sequence of
-//! operations on four lanes, with its table and coefficients, and
-//! `log2_is_libm_on_every_input` compares it with `f32::log2` on every non-negative f32
-//! (the only inputs rho can be: a maximum of square roots, or NaN).
+//! log2 is the reference's [`crate::log2::log2`] (glibc's `log2f` as its FMA build runs:
+//! exact-exponent extraction, a 16-entry table, a degree-4 polynomial in double precision,
+//! five fused multiply-adds) on four lanes, and `log2_is_the_reference_on_every_input`
+//! compares the two on every non-negative f32 (the only inputs rho can be: a maximum of
+//! square roots, or NaN).
 //!
 //! Called only through [`crate::simd::lod_pair`], which checks the CPU.
 
 use crate::avx2::W;
+use crate::log2::{POLY, TABLE};
 use std::arch::x86_64::*;
-
-/// glibc's `__log2f_data`: (1/c, log2(c)) for the 16 subintervals of [0x3f330000, 2·that).
-const TABLE: [(u64, u64); 16] = [
-    (0x3ff661ec79f8f3be, 0xbfdefec65b963019),
-    (0x3ff571ed4aaf883d, 0xbfdb0b6832d4fca4),
-    (0x3ff49539f0f010b0, 0xbfd7418b0a1fb77b),
-    (0x3ff3c995b0b80385, 0xbfd39de91a6dcf7b),
-    (0x3ff30d190c8864a5, 0xbfd01d9bf3f2b631),
-    (0x3ff25e227b0b8ea0, 0xbfc97c1d1b3b7af0),
-    (0x3ff1bb4a4a1a343f, 0xbfc2f9e393af3c9f),
-    (0x3ff12358f08ae5ba, 0xbfb960cbbf788d5c),
-    (0x3ff0953f419900a7, 0xbfaa6f9db6475fce),
-    (0x3ff0000000000000, 0x0000000000000000),
-    (0x3fee608cfd9a47ac, 0x3fb338ca9f24f53d),
-    (0x3feca4b31f026aa0, 0x3fc476a9543891ba),
-    (0x3feb2036576afce6, 0x3fce840b4ac4e4d2),
-    (0x3fe9c2d163a1aa2d, 0x3fd40645f0c6651c),
-    (0x3fe886e6037841ed, 0x3fd88e9c2c1b9ff8),
-    (0x3fe767dcf5534862, 0x3fdce0a44eb17bcc),
-];
-
-/// glibc's polynomial coefficients A[0..4] for log1p(r)/ln 2.
-const POLY: [u64; 4] = [
-    0xbfd712b6f70a7e4d,
-    0x3fdecabf496832e0,
-    0xbfe715479ffae3de,
-    0x3ff715475f35c8b8,
-];
 
 /// Where lambda_base comes from.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -103,7 +74,7 @@ fn f(a: &[f32; W]) -> __m256 {
     bytemuck::cast(*a)
 }
 
-/// log2 of four lanes, bit for bit glibc's `log2f` (its FMA build).
+/// [`crate::log2::log2`] of four lanes, bit for bit (NaN: a NaN).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn log2(x: __m128) -> __m128 {
@@ -382,15 +353,10 @@ fn one(l: __m256i, mask: u32) -> i32 {
 mod tests {
     use crate::simd::log2_bits;
 
-    fn same(got: u32, x: u32) -> bool {
-        let want = f32::from_bits(x).log2();
-        got == want.to_bits() || (want.is_nan() && f32::from_bits(got).is_nan())
-    }
-
     /// Every non-negative f32 (what rho can be) and every 4099th negative one: the
-    /// vector log2 gives `f32::log2`'s bits (NaN: a NaN), on two threads.
+    /// vector log2 gives the reference's bits (NaN: a NaN), on two threads.
     #[test]
-    fn log2_is_libm_on_every_input() {
+    fn log2_is_the_reference_on_every_input() {
         if log2_bits([0; 4]).is_none() {
             return;
         }
@@ -400,7 +366,9 @@ mod tests {
                 let v = [0, 1, 2, 3].map(|k| (x + k * step).min(to - 1) as u32);
                 let got = log2_bits(v).unwrap_or_default();
                 for (g, x) in got.into_iter().zip(v) {
-                    assert!(same(g, x), "log2({x:#x}) = {g:#x}");
+                    let want = crate::log2::log2(f32::from_bits(x));
+                    let same = g == want.to_bits() || (want.is_nan() && f32::from_bits(g).is_nan());
+                    assert!(same, "log2({x:#x}) = {g:#x}, want {:#x}", want.to_bits());
                 }
                 x += 4 * step;
             }
