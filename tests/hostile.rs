@@ -12,14 +12,15 @@ use std::time::{Duration, Instant};
 
 /// The address-space limit, in KiB (`ulimit -v`).
 const ADDRESS_SPACE_KIB: u64 = 4 << 20;
-/// The CPU-time limit, in seconds (`ulimit -t`): the kernel ends the child with SIGXCPU
+/// The CPU-time limit, in seconds (`ulimit -S -t`): the kernel ends the child with SIGXCPU
 /// past it. CPU time, not wall time, so that a loaded machine (CI runners, other builds)
 /// does not fail a case that ends in seconds on an idle one.
 const CPU_SECONDS: u32 = 20;
 /// The wall-clock guard for a child that waits without using CPU (a deadlock): generous,
 /// since a loaded machine stretches wall time and the CPU limit bounds the work.
 const HANG_GUARD: Duration = Duration::from_secs(120);
-/// SIGXCPU on Linux: the signal `ulimit -t` sends.
+/// SIGXCPU on Linux: the signal the soft CPU limit (`ulimit -S -t`) sends. The soft limit
+/// only: `ulimit -t` sets the hard one too, and at the hard limit the kernel sends SIGKILL.
 const SIGXCPU: i32 = 24;
 
 /// Runs `program ARGS...` limited as above; returns (exit status, elapsed, output).
@@ -27,7 +28,7 @@ fn run_program_limited(program: &Path, args: &[&Path]) -> (ExitStatus, Duration,
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(format!(
-            "ulimit -v {ADDRESS_SPACE_KIB} && ulimit -t {CPU_SECONDS} && exec \"$@\""
+            "ulimit -v {ADDRESS_SPACE_KIB} && ulimit -S -t {CPU_SECONDS} && exec \"$@\""
         ))
         .arg("sh")
         .arg(program)
