@@ -13,11 +13,11 @@
 //!   such points a batch's position only grows and it touches nothing the other batch
 //!   sees, so the order of everything observable is the interpreter's.
 
-use super::frame::{BARRIER, DONE, INTERRUPTED, RERUN, YIELD};
+use super::frame::{Frame, BARRIER, DONE, INTERRUPTED, RERUN, YIELD};
 use super::lower::group::RESUME_AT;
 use super::lower::group::{BAR_PC, BAR_STEPS};
 use super::native::{self, GroupSlot};
-use super::{count_native_batch, outcome, Kernel, Kernels, NATIVE_RERUNS};
+use super::{count_native_batch, count_native_batches, outcome, Kernel, Kernels, NATIVE_RERUNS};
 use crate::exec::{
     lanes_mask, Env, ExecError, ExecErrorKind, ExecStats, LaneState, RunEnv, INTERRUPT_STEPS,
     MAX_LANES,
@@ -33,6 +33,34 @@ struct Batch {
     record: Vec<GroupSlot>,
     stats: ExecStats,
     done: bool,
+}
+
+impl Batch {
+    /// One call of the batch's kernel from where its record says it stopped: its
+    /// counters are added to the batch's (the totals taken when it is done), and `then`
+    /// reads the status with the frame.
+    #[allow(clippy::too_many_arguments)]
+    fn run<E: RunEnv + ?Sized, R>(
+        &mut self,
+        kernel: &Kernel,
+        prog: &Program,
+        st: &mut LaneState,
+        params: &[[u32; 4]],
+        budget: u64,
+        env: &mut E,
+        then: impl FnOnce(u32, &mut Frame) -> R,
+    ) -> R {
+        native::with_frame(prog, st, params, budget, env, |r| {
+            let status = r.call_group(&kernel.code, self.active, &mut self.record);
+            let f = &mut *r.frame;
+            self.stats += std::mem::take(&mut f.stats);
+            if status == DONE {
+                self.stats.instructions = f.instructions;
+                self.stats.lane_instructions = f.lane_instructions;
+            }
+            then(status, f)
+        })
+    }
 }
 
 fn word<const N: usize>(record: &[GroupSlot], at: i32) -> Option<[u8; N]> {
@@ -101,18 +129,15 @@ impl Kernels {
                     continue;
                 }
                 let kernel = self.kernel(prog, false, batch.active)?;
-                let record = &mut batch.record;
-                let stats = &mut batch.stats;
-                let r = native::with_frame(prog, st, params, budget, env, |r| {
-                    let status = r.call_group(&kernel.code, batch.active, record);
-                    let f = &mut *r.frame;
-                    *stats += std::mem::take(&mut f.stats);
-                    match status {
-                        DONE => {
-                            stats.instructions = f.instructions;
-                            stats.lane_instructions = f.lane_instructions;
-                            Ok(true)
-                        }
+                let r = batch.run(
+                    kernel,
+                    prog,
+                    st,
+                    params,
+                    budget,
+                    env,
+                    |status, f| match status {
+                        DONE => Ok(true),
                         BARRIER => Ok(false),
                         RERUN => Err(None),
                         INTERRUPTED => Err(Some(ExecError::at(
@@ -128,8 +153,8 @@ impl Kernels {
                                 ExecErrorKind::Malformed(format!("group kernel status {status}")),
                             ))),
                         },
-                    }
-                });
+                    },
+                );
                 match r {
                     Ok(true) => {
                         count_native_batch();
@@ -208,17 +233,8 @@ impl Kernels {
                     continue;
                 }
                 let kernel = self.kernel(prog, true, batch.active)?;
-                let (record, stats) = (&mut batch.record, &mut batch.stats);
-                let status = native::with_frame(prog, st, params, budget, env, |r| {
-                    let status = r.call_group(&kernel.code, batch.active, record);
-                    let f = &mut *r.frame;
-                    *stats += std::mem::take(&mut f.stats);
-                    if status == DONE {
-                        stats.instructions = f.instructions;
-                        stats.lane_instructions = f.lane_instructions;
-                    }
-                    status
-                });
+                let status = batch.run(kernel, prog, st, params, budget, env, |s, _| s);
+                let record = &batch.record;
                 at[b] = match status {
                     DONE => {
                         batch.done = true;
@@ -245,9 +261,7 @@ impl Kernels {
             order.extend(lowest.map(|(b, _)| b));
         }
         // Counted once the patch is done: a rerun runs every batch again.
-        for _ in batches.iter().filter(|b| b.active != 0) {
-            count_native_batch();
-        }
+        count_native_batches(batches.iter().filter(|b| b.active != 0).count() as u64);
         Some(Ok(total(&batches)))
     }
 }
