@@ -506,14 +506,7 @@ impl Executor {
     ) -> Option<Result<ExecStats, ExecError>> {
         let k = self.kernels.as_ref()?;
         let r = k.run_group(&self.program, self.budget, states, invocations, params, env);
-        if r.is_none() {
-            // Registers a kernel wrote before it handed the group back (it made no
-            // environment call: nothing else happened).
-            for st in states.iter_mut() {
-                st.reset_run();
-            }
-        }
-        r
+        reset_if_handed_back(r, states)
     }
 
     /// The invocations of one tessellation control patch in lock-step as machine code
@@ -536,12 +529,7 @@ impl Executor {
         let k = self.kernels.as_ref()?;
         let prog = &self.program;
         let r = k.run_lockstep(prog, self.budget, states, invocations, params, env, publish);
-        if r.is_none() {
-            for st in states.iter_mut() {
-                st.reset_run();
-            }
-        }
-        r
+        reset_if_handed_back(r, states)
     }
 
     /// The interpreter's loop; `hook` sees every instruction (compiled away for
@@ -787,4 +775,16 @@ pub(crate) fn step<E: RunEnv + ?Sized>(
         }
         OpClass::Alu => alu::exec(run, g, inst).map(|_| Next::Seq),
     }
+}
+
+/// A group or patch the kernels handed back (`None`) starts over in the interpreter:
+/// the registers they wrote are cleared (they made no environment call, so nothing else
+/// happened).
+fn reset_if_handed_back<T>(r: Option<T>, states: &mut [LaneState]) -> Option<T> {
+    if r.is_none() {
+        for st in states.iter_mut() {
+            st.reset_run();
+        }
+    }
+    r
 }
