@@ -735,13 +735,11 @@ impl<'a, 'f> Lower<'a, 'f> {
                 let base = self.frame_ptr(offset_of!(Frame, inputs));
                 // The output patch changes between the calls of a lock-step kernel.
                 let published = self.variant.lockstep
-                    && self.prog.inputs.get(i).is_some_and(|inp| {
-                        matches!(
-                            inp.binding,
-                            crate::ir::InputBinding::VertexOut(_)
-                                | crate::ir::InputBinding::PatchOut(_)
-                        )
-                    });
+                    && self
+                        .prog
+                        .inputs
+                        .get(i)
+                        .is_some_and(|inp| scan::is_output_patch(&inp.binding));
                 let flags = if published { mem() } else { mem_ro() };
                 std::array::from_fn(|c| {
                     std::array::from_fn(|k| {

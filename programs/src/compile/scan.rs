@@ -251,25 +251,29 @@ pub(crate) fn check_lockstep(prog: &Program) -> Result<(), Fallback> {
 /// (`vertex.out`, `primitive.out`): in a lock-step kernel, a point where the order between
 /// batches matters.
 pub(crate) fn reads_or_writes_patch(prog: &Program, inst: &Inst) -> bool {
-    use crate::ir::InputBinding;
     let patch_input = |s: &Src| {
         let (base, len) = range(&s.index);
         prog.inputs
             .iter()
             .skip(base as usize)
             .take(len as usize)
-            .any(|i| {
-                matches!(
-                    i.binding,
-                    InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
-                )
-            })
+            .any(|i| is_output_patch(&i.binding))
     };
     inst.dst.as_ref().is_some_and(|d| d.file == File::Output)
         || inst
             .srcs
             .iter()
             .any(|s| s.file == File::Output || (s.file == File::Input && patch_input(s)))
+}
+
+/// Whether an input is part of the output patch (`vertex.out`, `primitive.out`), which
+/// changes between the calls of a lock-step kernel.
+pub(crate) fn is_output_patch(binding: &crate::ir::InputBinding) -> bool {
+    use crate::ir::InputBinding;
+    matches!(
+        binding,
+        InputBinding::VertexOut(_) | InputBinding::PatchOut(_)
+    )
 }
 
 /// Whether the program has 64-bit (LONG) registers, whose high words only interpreted
