@@ -236,74 +236,12 @@ fn compare_all(paths: Vec<std::path::PathBuf>, min: usize, reruns: &[&str]) {
     assert!(ran >= min, "only {ran} programs found");
 }
 
-/// A patch's states, result, batches run as machine code and kernel calls that stopped
-/// for the interpreter.
-type PatchRun = (
-    Vec<LaneState>,
-    Result<ExecStats, glemu_programs::exec::ExecError>,
-    u64,
-    u64,
-);
-
-/// One tessellation control patch of `invocations` run both ways (`run_patch`), on the
-/// same inputs (every input, vertex copy and lane: `input_word`).
-fn patch_both(
-    p: &Arc<Program>,
-    invocations: usize,
-    params: &[[u32; 4]],
-    budget: u64,
-) -> Vec<PatchRun> {
+/// [`assert_patch_same`] at the default budget, on the same inputs in every batch (every
+/// input, vertex copy and lane: `input_word`).
+fn patch_same(p: &Arc<Program>, invocations: usize, params: &[[u32; 4]], what: &str) -> (u64, u64) {
     let batches = invocations.div_ceil(MAX_LANES).max(1);
-    let st = filled_state(p, invocations.max(3));
-    [Backend::Interpreter, Backend::NativeAllRegisters]
-        .into_iter()
-        .map(|backend| {
-            let ex = Executor::new(p.clone())
-                .with_budget(budget)
-                .with_backend(backend);
-            let mut states = vec![st.clone(); batches];
-            let before = native_reruns();
-            let (r, native) =
-                counting_native(|| ex.run_patch(&mut states, invocations, params, &mut env()));
-            (states, r, native, native_reruns() - before)
-        })
-        .collect()
-}
-
-/// `patch_both`, compared: errors, counters and every batch's registers. Gives how many
-/// batches the native run ran as machine code, and how many kernel calls stopped for the
-/// interpreter to run the patch.
-fn assert_patch_same(
-    p: &Arc<Program>,
-    invocations: usize,
-    params: &[[u32; 4]],
-    what: &str,
-) -> (u64, u64) {
-    let runs = patch_both(p, invocations, params, 100_000);
-    assert_eq!(runs[0].2, 0, "the interpreter ran machine code");
-    let (a, b) = (&runs[0], &runs[1]);
-    match (&a.1, &b.1) {
-        (Ok(x), Ok(y)) => assert_eq!(
-            (x.instructions, x.lane_instructions, x.oob_reads),
-            (y.instructions, y.lane_instructions, y.oob_reads),
-            "counters, {invocations} invocations {what}"
-        ),
-        (x, y) => assert_eq!(x, y, "{invocations} invocations {what}"),
-    }
-    for (sa, sb) in a.0.iter().zip(&b.0) {
-        let ra = Ran {
-            state: sa.clone(),
-            stats: a.1.clone(),
-            env: env(),
-        };
-        let rb = Ran {
-            state: sb.clone(),
-            stats: b.1.clone(),
-            env: env(),
-        };
-        assert_same(p, &ra, &rb, &format!("{invocations} invocations {what}"));
-    }
-    (b.2, b.3)
+    let states = vec![filled_state(p, invocations.max(3)); batches];
+    assert_patch_same(p, &states, invocations, params, 100_000, env, what)
 }
 
 /// Whether `p` reads other invocations' results (`vertex.out` / `primitive.out`), which
@@ -359,7 +297,7 @@ fn control_patches_native_equal_interpreter() {
             let out = p.decls.vertices_out.map_or(4, |v| v as usize);
             for invocations in [out, 1, 16, 20, 32] {
                 let what = format!("({}, {invocations} invocations)\n{prog}", path.display());
-                let (native, reruns) = assert_patch_same(&p, invocations, &prm, &what);
+                let (native, reruns) = patch_same(&p, invocations, &prm, &what);
                 let want = patch_batches(&p, invocations);
                 // A kernel that stops for the interpreter (per-lane loop counts) hands it
                 // the whole patch.
@@ -401,7 +339,7 @@ fn control_patch_results_published_as_interpreted() {
         let p = assemble(&text, Stage::TessControl);
         let prm = params(&p, &[]);
         for invocations in [1, 3, 4, 7, 16, 17, 32] {
-            let (native, reruns) = assert_patch_same(&p, invocations, &prm, &text);
+            let (native, reruns) = patch_same(&p, invocations, &prm, &text);
             // Past one batch the invocations run in lock-step kernels, one per batch. The
             // fourth body's loop count comes from the invocation input, so lanes entering
             // it with different counts make the kernel hand the patch to the interpreter

@@ -440,10 +440,8 @@ proptest! {
     }
 }
 
-/// One tessellation control patch of `invocations` both ways (`run_patch`): the states
-/// (every input from its lane, copy and component) and parameters are the same; returns
-/// the interpreter's run, and how many batches the machine-code run ran as machine code
-/// and how many kernel calls stopped for the interpreter.
+/// [`assert_patch_same`] of one tessellation control patch of `invocations`: every input
+/// from its lane, copy and component, and each invocation's number.
 fn patch_both(p: &Arc<Program>, invocations: usize, budget: u64, what: &str) -> (u64, u64) {
     let prm = params(p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
     let vertices = invocations.max(4);
@@ -475,38 +473,7 @@ fn patch_both(p: &Arc<Program>, invocations: usize, budget: u64, what: &str) -> 
             s
         })
         .collect();
-    let run = |backend: Backend| {
-        let ex = Executor::new(p.clone())
-            .with_budget(budget)
-            .with_backend(backend);
-        let mut sts = states.clone();
-        let before = native_reruns();
-        let (r, native) = counting_native(|| ex.run_patch(&mut sts, invocations, &prm, &mut env()));
-        (sts, r, native, native_reruns() - before)
-    };
-    let a = run(Backend::Interpreter);
-    let b = run(Backend::NativeAllRegisters);
-    if let (Ok(x), Ok(y)) = (&a.1, &b.1) {
-        assert_eq!(
-            (x.instructions, x.lane_instructions),
-            (y.instructions, y.lane_instructions),
-            "counters, {invocations} invocations {what}"
-        );
-    }
-    for (sa, sb) in a.0.iter().zip(&b.0) {
-        let ran = |state: &LaneState, stats: &Result<ExecStats, ExecError>| Ran {
-            state: state.clone(),
-            stats: stats.clone(),
-            env: env(),
-        };
-        assert_same(
-            p,
-            &ran(sa, &a.1),
-            &ran(sb, &b.1),
-            &format!("{invocations} invocations {what}"),
-        );
-    }
-    (b.2, b.3)
+    assert_patch_same(p, &states, invocations, &prm, budget, env, what)
 }
 
 /// `patch_both`, and every batch ran as machine code (or, with `rerun`, a kernel may

@@ -559,3 +559,59 @@ pub fn reftest_paths() -> Vec<PathBuf> {
     paths.sort();
     paths
 }
+
+/// One tessellation control patch of `invocations` run both ways (`run_patch`) from
+/// `states` (one per batch), each run with a fresh `env()`, and compared: errors,
+/// counters and every batch's registers. Gives how many batches the machine-code run ran
+/// as machine code, and how many of its kernel calls stopped for the interpreter to run
+/// the patch.
+pub fn assert_patch_same(
+    p: &Arc<Program>,
+    states: &[LaneState],
+    invocations: usize,
+    params: &[[u32; 4]],
+    budget: u64,
+    env: fn() -> TestEnv,
+    what: &str,
+) -> (u64, u64) {
+    let run = |backend: Backend| {
+        let ex = Executor::new(p.clone())
+            .with_budget(budget)
+            .with_backend(backend);
+        let mut sts = states.to_vec();
+        let before = glemu_programs::compile::native_reruns();
+        let (r, native) =
+            counting_native(|| ex.run_patch(&mut sts, invocations, params, &mut env()));
+        (
+            sts,
+            r,
+            native,
+            glemu_programs::compile::native_reruns() - before,
+        )
+    };
+    let a = run(Backend::Interpreter);
+    let b = run(Backend::NativeAllRegisters);
+    assert_eq!(a.2, 0, "the interpreter ran machine code");
+    match (&a.1, &b.1) {
+        (Ok(x), Ok(y)) => assert_eq!(
+            (x.instructions, x.lane_instructions, x.oob_reads),
+            (y.instructions, y.lane_instructions, y.oob_reads),
+            "counters, {invocations} invocations {what}"
+        ),
+        (x, y) => assert_eq!(x, y, "{invocations} invocations {what}"),
+    }
+    for (sa, sb) in a.0.iter().zip(&b.0) {
+        let ran = |state: &LaneState, stats: &Result<ExecStats, ExecError>| Ran {
+            state: state.clone(),
+            stats: stats.clone(),
+            env: env(),
+        };
+        assert_same(
+            p,
+            &ran(sa, &a.1),
+            &ran(sb, &b.1),
+            &format!("{invocations} invocations {what}"),
+        );
+    }
+    (b.2, b.3)
+}
