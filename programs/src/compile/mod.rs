@@ -303,17 +303,30 @@ impl Kernels {
         } else {
             &self.variants
         };
+        self.cached(cells, prog, full_mask, patch, false, false)
+    }
+
+    /// The kernel of one variant, compiled on first use into its cell of `cells` (a pair
+    /// by `full_mask`).
+    fn cached<'a>(
+        &self,
+        cells: &'a [OnceLock<Result<Kernel, Fallback>>; 2],
+        prog: &Program,
+        full_mask: bool,
+        patch: bool,
+        group: bool,
+        lockstep: bool,
+    ) -> &'a Result<Kernel, Fallback> {
         cells[usize::from(full_mask)].get_or_init(|| {
-            compile(
-                prog,
-                Variant {
-                    full_mask,
-                    all_registers: self.all_registers,
-                    patch,
-                    group: false,
-                    lockstep: false,
-                },
-            )
+            let all_registers = self.all_registers;
+            let variant = Variant {
+                full_mask,
+                all_registers,
+                patch,
+                group,
+                lockstep,
+            };
+            compile(prog, variant)
         })
     }
 
@@ -330,18 +343,7 @@ impl Kernels {
         } else {
             &self.group_variants
         };
-        cells[usize::from(full_mask)].get_or_init(|| {
-            compile(
-                prog,
-                Variant {
-                    full_mask,
-                    all_registers: self.all_registers,
-                    patch: false,
-                    group: !lockstep,
-                    lockstep,
-                },
-            )
-        })
+        self.cached(cells, prog, full_mask, false, !lockstep, lockstep)
     }
 
     /// Compile (if not done) and report whether a control patch that runs in lock-step
