@@ -1924,13 +1924,12 @@ mod blocks {
         }
     }
 
-    /// The kernels give the same bits with every instruction set.
-    #[test]
-    fn every_isa_gives_the_same_image() {
-        use crate::simd::{force, Isa};
-        let c = Config {
-            samples: 4,
-            msaa_on: true,
+    /// A blended, depth-tested draw with the strip path on, at `samples` (multisampling
+    /// on when above 1): the base of the kernel tests below.
+    fn blended_strips(samples: u32, seed: u64) -> Config {
+        Config {
+            samples,
+            msaa_on: samples > 1,
             sample_mask: !0,
             d32f: false,
             func: CompareFunc::LessEqual,
@@ -1945,8 +1944,15 @@ mod blocks {
             flat_z: false,
             strips: true,
             no_depth: false,
-            seed: 11,
-        };
+            seed,
+        }
+    }
+
+    /// The kernels give the same bits with every instruction set.
+    #[test]
+    fn every_isa_gives_the_same_image() {
+        use crate::simd::{force, Isa};
+        let c = blended_strips(4, 11);
         let mut images = Vec::new();
         for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
             // On a CPU without the wider set, force runs a narrower kernel under its name,
@@ -1978,25 +1984,7 @@ mod blocks {
     /// stores (counted where they store), and store what the per-quad path stores.
     #[test]
     fn strip_blend_and_sample_row_stores_run_in_draws() {
-        let base = Config {
-            samples: 1,
-            msaa_on: false,
-            sample_mask: !0,
-            d32f: false,
-            func: CompareFunc::LessEqual,
-            depth_write: true,
-            stencil: false,
-            blend: true,
-            float_target: false,
-            alpha_to_one: false,
-            kill: false,
-            late_z: false,
-            scissor: false,
-            flat_z: false,
-            strips: true,
-            no_depth: false,
-            seed: 5,
-        };
+        let base = blended_strips(1, 5);
         // (samples, blend, which count: 0 = strip blend, 1 = row stores)
         for (samples, blend, path) in [(1, true, 0), (2, false, 1), (4, false, 1)] {
             let c = Config {
