@@ -18,14 +18,15 @@ pub(crate) const BLOCK: i32 = 8;
 
 #[cfg(test)]
 thread_local! {
-    /// Strips this thread blended through [`blend_strip`] and rows it stored through the
-    /// 2- and 4-sample row stores ([`store_row_words`]): draw tests check those paths ran.
-    static STRIP_PATHS: std::cell::Cell<[u64; 2]> = const { std::cell::Cell::new([0; 2]) };
+    /// Strips this thread blended through [`blend_strip`], rows it stored through the
+    /// 2- and 4-sample row stores ([`store_row_words`]) and multisampled strips it filled
+    /// whole ([`strip_fill`]): draw tests check those paths ran.
+    static STRIP_PATHS: std::cell::Cell<[u64; 3]> = const { std::cell::Cell::new([0; 3]) };
 }
 
 /// [`STRIP_PATHS`] of the calling thread.
 #[cfg(test)]
-pub(crate) fn strip_paths() -> [u64; 2] {
+pub(crate) fn strip_paths() -> [u64; 3] {
     STRIP_PATHS.with(|c| c.get())
 }
 
@@ -265,7 +266,42 @@ pub(crate) fn store_rgba8(
     cov: &[u32; LANES],
 ) {
     let packed = pack_lanes(c, alpha_one);
+    // Every sample of every pixel (a multisampled strip that passed whole): each row is
+    // the lanes' words repeated, stored without reading it (the per-sample select loaded
+    // every row and held most of store_rgba8's time at 4x MSAA).
+    if ns > 1 && cov.iter().fold(true, |a, &m| a & (m == full)) {
+        match ns {
+            2 => return strip_fill::<16>(plane, bx, qy, &packed),
+            4 => return strip_fill::<32>(plane, bx, qy, &packed),
+            8 => return strip_fill::<64>(plane, bx, qy, &packed),
+            16 => return strip_fill::<128>(plane, bx, qy, &packed),
+            _ => {}
+        }
+    }
     strip_store(plane, bx, qy, ns, full, &packed, cov)
+}
+
+/// Each lane's word to every sample of its pixel in the strip at (bx, qy) of `plane`,
+/// `W` / 8 samples per pixel: both rows built as lane permutations and stored whole.
+#[inline(always)]
+fn strip_fill<const W: usize>(plane: &mut [u32], bx: i32, qy: i32, packed: &[u32; LANES]) {
+    let ns = W / 8;
+    #[cfg(test)]
+    count_strip_path(2);
+    for row in 0..2 {
+        let base = tile_index(bx, qy + row as i32, ns);
+        let Some(dst) = plane
+            .get_mut(base..base + W)
+            .and_then(|r| <&mut [u32; W]>::try_from(r).ok())
+        else {
+            continue;
+        };
+        let mut words = [0u32; W];
+        for (i, v) in words.iter_mut().enumerate() {
+            *v = packed[LANE_AT[row][i / ns]];
+        }
+        *dst = words;
+    }
 }
 
 /// One channel's blend factor for every lane: [`crate::fragops::blend`]'s `factor`
@@ -875,6 +911,54 @@ mod tests {
             }
             strip_store(&mut plane, bx, qy, ns, full, &packed, &cov);
             prop_assert!(plane == want);
+        }
+    }
+
+    proptest! {
+        /// The strip's RGBA8 store (the whole fill when every sample is covered, the
+        /// row selects otherwise) writes each lane's `unorm8` colour to its covered
+        /// samples and nothing else.
+        #[test]
+        fn store_rgba8_equals_per_sample_store(
+            ns in proptest::sample::select(vec![1usize, 2, 4, 8, 16]),
+            (bx, qy) in (0i32..8, 0i32..32),
+            c in any::<[[u32; LANES]; 4]>(),
+            cov in any::<[u32; LANES]>(),
+            (whole, alpha_one) in (any::<bool>(), any::<bool>()),
+            seed in any::<u32>(),
+        ) {
+            let (bx, qy) = (bx * 8, qy * 2);
+            let full = ((1u64 << ns) - 1) as u32;
+            let cov = cov.map(|m| if whole { full } else { m & full });
+            // Colours in and around [0, 1], with NaN, infinities and raw bits now and then.
+            let c = c.map(|ch| ch.map(|b| match b % 8 {
+                0 => b,
+                1 => [f32::NAN, f32::INFINITY, -0.0, 0.5][(b >> 3) as usize % 4].to_bits(),
+                _ => (((b >> 8) % 1200) as f32 / 1000.0 - 0.1).to_bits(),
+            }));
+            let mut plane: Vec<u32> = (0..TILE * TILE * ns)
+                .map(|i| (i as u32).wrapping_mul(2_654_435_761) ^ seed)
+                .collect();
+            let mut want = plane.clone();
+            for lane in 0..LANES {
+                let mut v: [f32; 4] = std::array::from_fn(|ch| f32::from_bits(c[ch][lane]));
+                if alpha_one {
+                    v[3] = 1.0;
+                }
+                let word = crate::color::pack_unorm8(v);
+                let (x, y) = (bx + LANE_COL[lane], qy + LANE_ROW[lane]);
+                for s in 0..ns {
+                    if cov[lane] & (1 << s) != 0 {
+                        want[tile_index(x, y, ns) + s] = word;
+                    }
+                }
+            }
+            let before = strip_paths()[2];
+            store_rgba8(&mut plane, bx, qy, ns, full, &c, alpha_one, &cov);
+            prop_assert!(plane == want);
+            // The whole fill ran exactly when every sample of a multisampled strip is covered.
+            let filled = strip_paths()[2] > before;
+            prop_assert_eq!(filled, ns > 1 && cov.iter().all(|&m| m == full));
         }
     }
 

@@ -1782,7 +1782,7 @@ mod blocks {
         c: &Config,
         blocks: bool,
         packed: Option<bool>,
-    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 2])) {
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 3])) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -1980,13 +1980,20 @@ mod blocks {
         }
     }
 
-    /// Draws that allow them run the one-sample strip blend and the 2- and 4-sample row
-    /// stores (counted where they store), and store what the per-quad path stores.
+    /// Draws that allow them run the one-sample strip blend, the 2- and 4-sample row
+    /// stores and the whole multisampled strip fill (counted where they store), and
+    /// store what the per-quad path stores.
     #[test]
     fn strip_blend_and_sample_row_stores_run_in_draws() {
         let base = blended_strips(1, 5);
-        // (samples, blend, which count: 0 = strip blend, 1 = row stores)
-        for (samples, blend, path) in [(1, true, 0), (2, false, 1), (4, false, 1)] {
+        // (samples, blend, which counts: 0 = strip blend, 1 = row stores, 2 = whole fill)
+        let cases: [(u32, bool, &[usize]); 4] = [
+            (1, true, &[0]),
+            (2, false, &[1, 2]),
+            (4, false, &[1, 2]),
+            (8, false, &[2]),
+        ];
+        for (samples, blend, want) in cases {
             let c = Config {
                 samples,
                 msaa_on: samples > 1,
@@ -1997,7 +2004,9 @@ mod blocks {
             let ((fq, sq), _) = render_with(&c, false, None);
             assert_eq!(sa, sq, "{samples} samples");
             assert!(fa == fq, "{samples} samples: framebuffers differ");
-            assert!(paths[path] > 0, "{samples} samples: {paths:?}");
+            for &path in want {
+                assert!(paths[path] > 0, "{samples} samples: {paths:?}");
+            }
         }
     }
 }
