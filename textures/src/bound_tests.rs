@@ -319,11 +319,16 @@ proptest! {
         mask in prop_oneof![3 => Just(0xffffu16), 1 => any::<u16>()],
     ) {
         let before = crate::simd::LOD_GROUPS.with(|n| n.get());
+        let quads_before = crate::simd::LOD_QUADS.with(|n| n.get());
         let specialised =
             compare(tex, s.clone(), opcode, &reg, [0, 0], fragment, u64::from(mask), 0x7f80_0001);
         let lod_matters = s.min_filter.mipmap.is_some() || s.min_filter.filter != s.mag_filter;
         if specialised > 0 && lod_matters && mask != 0 && !s.srgb_decode {
             prop_assert!(crate::simd::LOD_GROUPS.with(|n| n.get()) > before);
+            // Without a per-lane operand, levels are chosen once per quad.
+            if matches!(opcode, NvOpcode::Tex | NvOpcode::Txp) {
+                prop_assert!(crate::simd::LOD_QUADS.with(|n| n.get()) > quads_before);
+            }
         }
     }
 }

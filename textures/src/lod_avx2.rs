@@ -170,44 +170,47 @@ fn max_num(a: __m256, b: __m256) -> __m256 {
     _mm256_blendv_ps(m, a, _mm256_cmp_ps::<_CMP_UNORD_Q>(b, b))
 }
 
-/// rho of each lane's quad (lanes 4q..4q+3 are a quad: one per 128-bit half) from
-/// coordinates `s`, `t`, `r`: Ctx::lane_lod's coarse derivatives scaled by the base
-/// level, then `lod::rho`.
+/// rho of the four quads of two groups (`s0`, `s1` the groups' s; quad q is lanes
+/// 4q..4q+3 of the sixteen), in quad order: Ctx::lane_lod's coarse derivatives scaled by
+/// the base level, then `lod::rho`. The quads' x and y derivatives share one vector, so
+/// the four quads take one square root.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn rho(p: &LodParams, s: __m256, t: __m256, r: __m256) -> __m256 {
-    let d = |c: __m256| {
-        let c0 = _mm256_shuffle_ps::<0x00>(c, c);
-        (
-            _mm256_sub_ps(_mm256_shuffle_ps::<0x55>(c, c), c0),
-            _mm256_sub_ps(_mm256_shuffle_ps::<0xaa>(c, c), c0),
+fn rho_quads(p: &LodParams, s: [__m256; 2], t: [__m256; 2], r: [__m256; 2]) -> __m128 {
+    // Per 128-bit half (a quad of each group): [dx, dy] of group 0's quad, then group 1's.
+    let d = |[a, b]: [__m256; 2]| {
+        _mm256_sub_ps(
+            _mm256_shuffle_ps::<0b10_01_10_01>(a, b),
+            _mm256_shuffle_ps::<0>(a, b),
         )
     };
-    let ((sx, sy), (tx, ty), (rx, ry)) = (d(s), d(t), d(r));
-    let (fw, fh, zero) = (
-        _mm256_set1_ps(p.fw),
-        _mm256_set1_ps(p.fh),
-        _mm256_setzero_ps(),
-    );
+    let (ds, dt, dr) = (d(s), d(t), d(r));
     // The third axis is scaled by 0 (a 2D target), which still turns inf and NaN into NaN.
-    let len = |a: __m256, b: __m256, c: __m256| {
-        let (a, b, c) = (
-            _mm256_mul_ps(a, fw),
-            _mm256_mul_ps(b, fh),
-            _mm256_mul_ps(c, zero),
-        );
-        _mm256_sqrt_ps(_mm256_add_ps(
-            _mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)),
-            _mm256_mul_ps(c, c),
-        ))
-    };
-    max_num(len(sx, tx, rx), len(sy, ty, ry))
+    let (a, b, c) = (
+        _mm256_mul_ps(ds, _mm256_set1_ps(p.fw)),
+        _mm256_mul_ps(dt, _mm256_set1_ps(p.fh)),
+        _mm256_mul_ps(dr, _mm256_setzero_ps()),
+    );
+    let len = _mm256_sqrt_ps(_mm256_add_ps(
+        _mm256_add_ps(_mm256_mul_ps(a, a), _mm256_mul_ps(b, b)),
+        _mm256_mul_ps(c, c),
+    ));
+    let rho = max_num(
+        _mm256_permute_ps::<0b10_10_00_00>(len),
+        _mm256_permute_ps::<0b11_11_01_01>(len),
+    );
+    // Lanes 0, 4, 2, 6 hold quads 0, 1, 2, 3.
+    let order = _mm256_setr_epi32(0, 4, 2, 6, 0, 4, 2, 6);
+    _mm256_castps256_ps128(_mm256_permutevar8x32_ps(rho, order))
 }
 
 /// The levels, weights and filters of two groups of lanes (`s`, `t`, `r` their
-/// coordinates, `lod` their TXB/TXL operands, `mask` the lanes that count; their four
-/// quads' log2 in one go), written to `out` (returned, the pair was copied through
-/// unaligned wide moves that stalled on store forwarding).
+/// coordinates, `lod` their TXB/TXL operands, `mask` the lanes that count), written to
+/// `out` (returned, the pair was copied through unaligned wide moves that stalled on
+/// store forwarding). Where lambda is one per quad (implicit derivatives or none, no
+/// per-lane bias) the four quads' levels are chosen in one vector and then spread to
+/// their lanes; the choice is a function of lambda alone, so the bits are those of
+/// choosing per lane.
 #[target_feature(enable = "avx2,fma")]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn lod_pair(
@@ -227,38 +230,87 @@ pub(crate) fn lod_pair(
         let h: &[f32; W] = a[g * W..g * W + W].try_into().unwrap_or(&[0.0; W]);
         f(h)
     };
-    let (lod0, lod1) = (half(lod, 0), half(lod, 1));
-    let (base0, base1) = match from {
-        LodFrom::Derivatives => {
-            // The four quads' rho (lanes 0 and 4 of each group) through one log2, then
-            // back to their lanes.
-            let first = _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4);
-            let rho0 = _mm256_permutevar8x32_ps(rho(p, half(s, 0), half(t, 0), half(r, 0)), first);
-            let rho1 = _mm256_permutevar8x32_ps(rho(p, half(s, 1), half(t, 1), half(r, 1)), first);
-            let l = _mm256_castps128_ps256(log2(_mm_movelh_ps(
-                _mm256_castps256_ps128(rho0),
-                _mm256_castps256_ps128(rho1),
-            )));
-            (
-                _mm256_permutevar8x32_ps(l, _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1)),
-                _mm256_permutevar8x32_ps(l, _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3)),
-            )
-        }
-        LodFrom::Lod => (lod0, lod1),
-        LodFrom::Nothing => (
-            _mm256_set1_ps(f32::NEG_INFINITY),
-            _mm256_set1_ps(f32::NEG_INFINITY),
-        ),
+    let both = |a: &[f32; 2 * W]| [half(a, 0), half(a, 1)];
+    // Quads 0, 1 are group 0's, 2, 3 group 1's.
+    let spread = [
+        _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1),
+        _mm256_setr_epi32(2, 2, 2, 2, 3, 3, 3, 3),
+    ];
+    let quads = match from {
+        LodFrom::Derivatives => log2(rho_quads(p, both(s), both(t), both(r))),
+        LodFrom::Nothing => _mm_set1_ps(f32::NEG_INFINITY),
+        LodFrom::Lod => _mm_setzero_ps(),
     };
-    out[0] = choose(p, base0, lod0, lane_bias, mask & 0xff);
-    out[1] = choose(p, base1, lod1, lane_bias, (mask >> W) & 0xff);
+    let masks = [mask & 0xff, (mask >> W) & 0xff];
+    if from != LodFrom::Lod && !lane_bias {
+        #[cfg(test)]
+        crate::simd::LOD_QUADS.with(|n| n.set(n.get() + 1));
+        let q = _mm256_set_m128(quads, quads);
+        let c = choose(p, q, _mm256_setzero_ps(), false);
+        for g in 0..2 {
+            let e = |v: __m256i| _mm256_permutevar8x32_epi32(v, spread[g]);
+            let lanes = Chosen {
+                l0: e(c.l0),
+                l1: e(c.l1),
+                weight: _mm256_castsi256_ps(e(_mm256_castps_si256(c.weight))),
+                minified: _mm256_castsi256_ps(e(_mm256_castps_si256(c.minified))),
+            };
+            out[g] = lanes.group(p, masks[g]);
+        }
+        return;
+    }
+    let lod = both(lod);
+    for g in 0..2 {
+        let base = match from {
+            LodFrom::Lod => lod[g],
+            _ => _mm256_permutevar8x32_ps(_mm256_castps128_ps256(quads), spread[g]),
+        };
+        out[g] = choose(p, base, lod[g], lane_bias).group(p, masks[g]);
+    }
 }
 
-/// The levels, weights and filters of one group of lanes from lambda_base (bias from
-/// `lod` when `lane_bias`).
+/// What [`choose`] decides for each lane.
+struct Chosen {
+    l0: __m256i,
+    l1: __m256i,
+    weight: __m256,
+    /// All ones where lambda is past the magnification threshold.
+    minified: __m256,
+}
+
+impl Chosen {
+    /// The group's levels of the lanes of `mask`.
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn group(&self, p: &LodParams, mask: u32) -> GroupLod {
+        let mm = _mm256_movemask_ps(self.minified) as u32;
+        let linear =
+            (if p.min_linear { mm } else { 0 }) | (if p.mag_linear { !mm & 0xff } else { 0 });
+        let two = _mm256_andnot_si256(
+            _mm256_cmpeq_epi32(self.l0, self.l1),
+            _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(
+                self.weight,
+                _mm256_setzero_ps(),
+            )),
+        );
+        let second = _mm256_movemask_ps(_mm256_castsi256_ps(two)) as u32 & mask;
+        GroupLod {
+            l0: bytemuck::cast(self.l0),
+            l1: bytemuck::cast(self.l1),
+            weight: bytemuck::cast(self.weight),
+            one0: one(self.l0, mask),
+            one1: one(self.l1, second),
+            linear,
+            second,
+        }
+    }
+}
+
+/// The levels, weights and filters of eight lanes from lambda_base (bias from `lod`
+/// when `lane_bias`), each lane a function of its own operands only.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn choose(p: &LodParams, lambda_base: __m256, lod: __m256, lane_bias: bool, mask: u32) -> GroupLod {
+fn choose(p: &LodParams, lambda_base: __m256, lod: __m256, lane_bias: bool) -> Chosen {
     // lod::adjust_clamped. f32::clamp lets NaN through: MAXPS/MINPS with the bound first
     // return their second operand when either is NaN.
     let bias = if lane_bias {
@@ -275,8 +327,6 @@ fn choose(p: &LodParams, lambda_base: __m256, lod: __m256, lane_bias: bool, mask
     // zero lambda does not matter: every zero is magnification.
     let lambda = _mm256_min_ps(_mm256_max_ps(l, min), _mm256_set1_ps(p.max_lod));
     let minified = _mm256_cmp_ps::<_CMP_GT_OQ>(lambda, _mm256_set1_ps(p.threshold));
-    let mm = _mm256_movemask_ps(minified) as u32;
-    let linear = (if p.min_linear { mm } else { 0 }) | (if p.mag_linear { !mm & 0xff } else { 0 });
     let base = _mm256_set1_epi32(p.base);
     let q = _mm256_set1_epi32(p.q);
     let span = _mm256_set1_ps(p.span);
@@ -316,19 +366,11 @@ fn choose(p: &LodParams, lambda_base: __m256, lod: __m256, lane_bias: bool, mask
         }
         _ => (base, base, _mm256_setzero_ps()),
     };
-    let two = _mm256_andnot_si256(
-        _mm256_cmpeq_epi32(l0, l1),
-        _mm256_castps_si256(_mm256_cmp_ps::<_CMP_GT_OQ>(weight, _mm256_setzero_ps())),
-    );
-    let second = _mm256_movemask_ps(_mm256_castsi256_ps(two)) as u32 & mask;
-    GroupLod {
-        l0: bytemuck::cast(l0),
-        l1: bytemuck::cast(l1),
-        weight: bytemuck::cast(weight),
-        one0: one(l0, mask),
-        one1: one(l1, second),
-        linear,
-        second,
+    Chosen {
+        l0,
+        l1,
+        weight,
+        minified,
     }
 }
 
