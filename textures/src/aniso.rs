@@ -154,7 +154,7 @@ pub fn lambdas(dx: [f32; 3], dy: [f32; 3], max_aniso: f32) -> (f32, f32) {
     let (pmax2, pmin2) = if px >= py { (px, py) } else { (py, px) };
     let n = max_aniso.max(1.0);
     let minor2 = pmin2.max(pmax2 / (n * n));
-    let log2 = crate::log2::log2;
+    let log2 = glemu_math::log2;
     (0.5 * log2(minor2), 0.5 * log2(pmax2))
 }
 

@@ -304,7 +304,7 @@ impl<'a> Ctx<'a> {
             LodMode::Explicit => (lanes.lod[i], lanes.lod[i]),
             _ if ewa => aniso::lambdas(tdx, tdy, self.s.max_anisotropy),
             _ => {
-                let l = crate::log2::log2(lod::rho(tdx, tdy));
+                let l = glemu_math::log2(lod::rho(tdx, tdy));
                 (l, l)
             }
         };

@@ -36,7 +36,6 @@ pub mod load;
 pub mod lod;
 #[cfg(target_arch = "x86_64")]
 mod lod_avx2;
-mod log2;
 pub mod nv;
 pub mod pack;
 pub mod patterns;

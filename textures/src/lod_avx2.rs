@@ -4,7 +4,7 @@
 //! ([`crate::call::Ctx::lane_lod`], [`crate::lod::select_levels`]), so the levels and
 //! weights are the reference's.
 //!
-//! log2 is the reference's [`crate::log2::log2`] (glibc's `log2f` as its FMA build runs:
+//! log2 is the reference's [`glemu_math::log2`] (glibc's `log2f` as its FMA build runs:
 //! exact-exponent extraction, a 16-entry table, a degree-4 polynomial in double precision,
 //! five fused multiply-adds) on four lanes, and `log2_is_the_reference_on_every_input`
 //! compares the two on every non-negative f32 (the only inputs rho can be: a maximum of
@@ -13,7 +13,7 @@
 //! Called only through [`crate::simd::lod_pair`], which checks the CPU.
 
 use crate::avx2::W;
-use crate::log2::{POLY, TABLE};
+use glemu_math::log2::{POLY, TABLE};
 use std::arch::x86_64::*;
 
 /// Where lambda_base comes from.
@@ -74,7 +74,7 @@ fn f(a: &[f32; W]) -> __m256 {
     bytemuck::cast(*a)
 }
 
-/// [`crate::log2::log2`] of four lanes, bit for bit (NaN: a NaN).
+/// [`glemu_math::log2`] of four lanes, bit for bit (NaN: a NaN).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn log2(x: __m128) -> __m128 {
@@ -408,7 +408,7 @@ mod tests {
                 let v = [0, 1, 2, 3].map(|k| (x + k * step).min(to - 1) as u32);
                 let got = log2_bits(v).unwrap_or_default();
                 for (g, x) in got.into_iter().zip(v) {
-                    let want = crate::log2::log2(f32::from_bits(x));
+                    let want = glemu_math::log2(f32::from_bits(x));
                     let same = g == want.to_bits() || (want.is_nan() && f32::from_bits(g).is_nan());
                     assert!(same, "log2({x:#x}) = {g:#x}, want {:#x}", want.to_bits());
                 }

@@ -1350,8 +1350,8 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.write(inst, texture::result_type(op, inst.dtype), out);
     }
 
-    /// One component of every lane through `math::lanes` (the interpreter's libm calls,
-    /// so the bits are its own): `x` and, for POW, `y` go through a stack slot; the
+    /// One component of every lane through `math::lanes` (glemu-math's 16-lane forms of
+    /// the ports the interpreter calls, so the bits are its own): `x` and, for POW, `y` go through a stack slot; the
     /// result comes back in `x`'s place.
     fn math(&mut self, op: math::Op, x: &Chunks, y: Option<&Chunks>) -> Chunks {
         const LANES: u32 = (MAX_LANES * 4) as u32;

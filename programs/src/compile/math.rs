@@ -1,8 +1,11 @@
-//! The transcendental instructions kernels call out for: the interpreter's own libm
-//! functions over the sixteen lanes of one component, so compiled and interpreted runs
-//! give the same bits (a vector approximation would not).
+//! The transcendental instructions kernels call out for: glemu-math's functions over the
+//! sixteen lanes of one component in one call (AVX2 vectors where the CPU has them), which
+//! give the bits of the scalar ports the interpreter calls, lane for lane.
 
 use crate::exec::MAX_LANES;
+use glemu_math::Func;
+
+const _: () = assert!(MAX_LANES == glemu_math::LANES);
 
 /// Which function (`Lower::math` passes it as an `i32`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -19,24 +22,16 @@ pub(crate) enum Op {
 /// (the legacy absolute value is applied by the kernel before) and POW.
 pub(crate) fn lanes(op: u32, io: &mut [[u32; MAX_LANES]; 2]) {
     let [x, y] = io;
-    let f = |x: &mut [u32; MAX_LANES], g: fn(f32) -> f32| {
-        for v in x.iter_mut() {
-            *v = g(f32::from_bits(*v)).to_bits();
-        }
-    };
-    match op {
-        o if o == Op::Sin as u32 => f(x, f32::sin),
-        o if o == Op::Cos as u32 => f(x, f32::cos),
-        o if o == Op::Ex2 as u32 => f(x, f32::exp2),
-        o if o == Op::Lg2 as u32 => f(x, f32::log2),
-        o if o == Op::Pow as u32 => {
-            for (a, b) in x.iter_mut().zip(y.iter()) {
-                *a = f32::from_bits(*a).powf(f32::from_bits(*b)).to_bits();
-            }
-        }
+    let f = match op {
+        o if o == Op::Sin as u32 => Func::Sin,
+        o if o == Op::Cos as u32 => Func::Cos,
+        o if o == Op::Ex2 as u32 => Func::Exp2,
+        o if o == Op::Lg2 as u32 => Func::Log2,
+        o if o == Op::Pow as u32 => return glemu_math::pow_lanes(x, y),
         // `Lower::math` passes only the values above.
-        _ => {}
-    }
+        _ => return,
+    };
+    glemu_math::lanes(f, x);
 }
 
 #[cfg(test)]

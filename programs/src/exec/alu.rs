@@ -435,28 +435,26 @@ fn arith32_on<E: RunEnv + ?Sized>(
         }
         Ex2 => {
             need(1)?;
-            fscalar(a, f32::exp2)
+            fscalar(a, glemu_math::exp2)
         }
         Lg2 => {
             need(1)?;
             let abs = legacy_abs(run.prog.dialect);
-            fscalar(a, |x| (if abs { x.abs() } else { x }).log2())
+            fscalar(a, |x| glemu_math::log2(if abs { x.abs() } else { x }))
         }
         Sin => {
             need(1)?;
-            fscalar(a, f32::sin)
+            fscalar(a, glemu_math::sin)
         }
         Cos => {
             need(1)?;
-            fscalar(a, f32::cos)
+            fscalar(a, glemu_math::cos)
         }
         Pow => {
             need(2)?;
             let mut x = [0u32; MAX_LANES];
             for l in 0..MAX_LANES {
-                x[l] = f32::from_bits(a[0][l])
-                    .powf(f32::from_bits(b[0][l]))
-                    .to_bits();
+                x[l] = glemu_math::pow(f32::from_bits(a[0][l]), f32::from_bits(b[0][l])).to_bits();
             }
             [x, x, x, x]
         }
@@ -465,8 +463,8 @@ fn arith32_on<E: RunEnv + ?Sized>(
             let mut r = [[0u32; MAX_LANES]; 4];
             for l in 0..MAX_LANES {
                 let x = f32::from_bits(a[0][l]);
-                r[0][l] = x.cos().to_bits();
-                r[1][l] = x.sin().to_bits();
+                r[0][l] = glemu_math::cos(x).to_bits();
+                r[1][l] = glemu_math::sin(x).to_bits();
             }
             r
         }

@@ -1,8 +1,9 @@
 //! f32 arithmetic with the specs' rules for specials.
 //!
 //! Precision: the specs only bound the error of the "approximate" instructions (RCP,
-//! RSQ, EX2, LG2, SIN, COS, POW); glemu computes them correctly rounded or with the host
-//! libm (well inside the bounds), so results are reproducible across batch widths.
+//! RSQ, EX2, LG2, SIN, COS, POW); glemu computes RCP and RSQ correctly rounded and the
+//! others with glemu-math's ports of glibc's functions (well inside the bounds), so results
+//! are the same on every machine and C library.
 
 /// `r` (the result of a binary operation on `x` and `y`) with the NaN rule of SSE/AVX,
 /// spelled out: when an operand is NaN the result is the first NaN operand, quieted.
@@ -108,14 +109,14 @@ pub(crate) fn lit(x: f32, y: f32, w: f32) -> [f32; 4] {
     let x = if x < 0.0 { 0.0 } else { x };
     let y = if y < 0.0 { 0.0 } else { y };
     let w = w.clamp(-eps, eps);
-    let z = if x > 0.0 { y.powf(w) } else { 0.0 };
+    let z = if x > 0.0 { glemu_math::pow(y, w) } else { 0.0 };
     [1.0, x, z, 1.0]
 }
 
 /// ARB/VP1 EXP: (2^floor(x), x - floor(x), 2^x, 1).
 pub(crate) fn exp_partial(x: f32) -> [f32; 4] {
     let fl = x.floor();
-    [fl.exp2(), x - fl, x.exp2(), 1.0]
+    [glemu_math::exp2(fl), x - fl, glemu_math::exp2(x), 1.0]
 }
 
 /// ARB/VP1 LOG of |x|: (floor(log2), mantissa in [1,2), log2, 1).
@@ -130,19 +131,19 @@ pub(crate) fn log_partial(x: f32) -> [f32; 4] {
     if a.is_nan() {
         return [a, a, a, 1.0];
     }
-    let e = a.log2().floor();
+    let e = glemu_math::log2(a).floor();
     // Exact mantissa from the bits (denormals go through the float path).
     let m = if a.is_normal() {
         f32::from_bits((a.to_bits() & 0x007f_ffff) | 0x3f80_0000)
     } else {
-        a / e.exp2()
+        a / glemu_math::exp2(e)
     };
     let e = if a.is_normal() {
         ((a.to_bits() >> 23) as i32 - 127) as f32
     } else {
         e
     };
-    [e, m, a.log2(), 1.0]
+    [e, m, glemu_math::log2(a), 1.0]
 }
 
 /// Convert a float to a signed integer, saturating (NaN → 0): the defined choice for
@@ -195,7 +196,7 @@ mod tests {
     fn log_exp_partials() {
         assert_eq!(log_partial(8.0), [3.0, 1.0, 3.0, 1.0]);
         assert_eq!(log_partial(-12.0)[0..2], [3.0, 1.5]);
-        assert_eq!(exp_partial(2.5), [4.0, 0.5, 2.5f32.exp2(), 1.0]);
+        assert_eq!(exp_partial(2.5), [4.0, 0.5, glemu_math::exp2(2.5), 1.0]);
         assert_eq!(log_partial(0.0)[0], f32::NEG_INFINITY);
     }
 
