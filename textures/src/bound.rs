@@ -174,22 +174,21 @@ crate::multiversion! {
             implicit,
             offset,
         };
-        let mut c = [[0.0f32; N]; 3];
-        let mut w = [0.0f32; N];
-        for i in 0..N {
-            w[i] = f32::from_bits(coord[3][i]);
-            for a in 0..3 {
-                c[a][i] = f32::from_bits(coord[a][i]);
-            }
-        }
+        // The registers are read in place as floats (a copy of them cost stores and
+        // loads in every call), except TXP's, divided by w.
+        let f: &[f32] = bytemuck::cast_slice(coord.as_flattened());
+        let row = |a: usize| -> &[f32; N] {
+            f.get(a * N..a * N + N)
+                .and_then(|r| r.try_into().ok())
+                .unwrap_or(&[0.0; N])
+        };
+        let (mut c, w) = ([row(0), row(1), row(2)], row(3));
+        let divided: [[f32; N]; 3];
         if txp {
-            for a in &mut c {
-                for i in 0..N {
-                    a[i] /= w[i];
-                }
-            }
+            divided = std::array::from_fn(|a| std::array::from_fn(|i| c[a][i] / w[i]));
+            c = [&divided[0], &divided[1], &divided[2]];
         }
-        call.k.sample(&call, &c, &w, mask, out)
+        call.k.sample(&call, c, w, mask, out)
     }
 }
 
@@ -276,7 +275,7 @@ impl Rgba8Plan {
     fn sample<const N: usize>(
         &self,
         call: &Call<'_>,
-        c: &[[f32; N]; 3],
+        c: [&[f32; N]; 3],
         lod: &[f32; N],
         mask: u64,
         out: &mut [[u32; N]; 4],
@@ -310,8 +309,8 @@ impl Rgba8Plan {
                     continue;
                 }
                 let lanes = Lanes2d {
-                    s: group_of(&c[0], o),
-                    t: group_of(&c[1], o),
+                    s: group_of(c[0], o),
+                    t: group_of(c[1], o),
                     off_u: &off_u,
                     off_v: &off_v,
                 };
@@ -333,9 +332,9 @@ impl Rgba8Plan {
             }
             let k = &self.lod;
             let done = match (
-                sixteen(&c[0], o),
-                sixteen(&c[1], o),
-                sixteen(&c[2], o),
+                sixteen(c[0], o),
+                sixteen(c[1], o),
+                sixteen(c[2], o),
                 sixteen(lod, o),
             ) {
                 (Some(s), Some(t), Some(r), Some(l)) => {
@@ -354,8 +353,8 @@ impl Rgba8Plan {
                 }
                 let o = g * W;
                 let lanes = Lanes2d {
-                    s: group_of(&c[0], o),
-                    t: group_of(&c[1], o),
+                    s: group_of(c[0], o),
+                    t: group_of(c[1], o),
                     off_u: &off_u,
                     off_v: &off_v,
                 };
@@ -432,7 +431,7 @@ fn lod_pair_padded<const N: usize>(
     k: &LodParams,
     from: crate::lod_avx2::LodFrom,
     lane_bias: bool,
-    c: &[[f32; N]; 3],
+    c: [&[f32; N]; 3],
     lod: &[f32; N],
     o: usize,
     mask: u32,
@@ -445,7 +444,7 @@ fn lod_pair_padded<const N: usize>(
         }
         r
     };
-    let (s, t, r, l) = (pad(&c[0]), pad(&c[1]), pad(&c[2]), pad(lod));
+    let (s, t, r, l) = (pad(c[0]), pad(c[1]), pad(c[2]), pad(lod));
     crate::simd::lod_pair(k, from, lane_bias, &s, &t, &r, &l, mask, out)
 }
 
