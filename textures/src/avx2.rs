@@ -35,10 +35,9 @@ pub(crate) struct Group<'a> {
 }
 
 /// The level each lane of a group reads: its size as integers and floats, and its bytes
-/// (RGBA8, 4 per texel).
-// Built on the stack for one group and read by reference: boxing the large variant
-// would allocate in every lookup.
-#[allow(clippy::large_enum_variant)]
+/// (RGBA8, 4 per texel). Small (the per-lane tables are borrowed): built on the stack for
+/// each group, a by-value enum sized for the tables was copied field by field in every
+/// lookup.
 pub(crate) enum Levels<'a> {
     /// Every lane reads this one (nothing per lane to build; the 2×2 footprints can be
     /// gathered).
@@ -51,11 +50,11 @@ pub(crate) enum Levels<'a> {
     },
     /// Lane by lane.
     PerLane {
-        w: [i32; W],
-        h: [i32; W],
-        fw: [f32; W],
-        fh: [f32; W],
-        bytes: [&'a [u8]; W],
+        w: &'a [i32; W],
+        h: &'a [i32; W],
+        fw: &'a [f32; W],
+        fh: &'a [f32; W],
+        bytes: &'a [&'a [u8]; W],
     },
 }
 

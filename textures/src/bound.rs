@@ -300,7 +300,7 @@ impl Rgba8Plan {
         if !self.lod_matters {
             // Every lane reads the base level, with the magnification filter: the level's
             // sizes once per call.
-            let levels = self.levels(tex, self.base as i32, &[0; W]);
+            let levels = self.one_level(tex, self.base as i32);
             let linear = if self.mag_linear { 0xff } else { 0 };
             for g in 0..N / W {
                 let o = g * W;
@@ -359,8 +359,21 @@ impl Rgba8Plan {
                     off_v: &off_v,
                 };
                 let l = &lods[half];
-                let first = self.levels(tex, l.one0, &l.l0);
-                let second = (l.second != 0).then(|| self.levels(tex, l.one1, &l.l1));
+                let (t0, t1);
+                let first = if l.one0 >= 0 {
+                    self.one_level(tex, l.one0)
+                } else {
+                    t0 = self.lane_levels(tex, &l.l0);
+                    t0.levels()
+                };
+                let second = match l.second {
+                    0 => None,
+                    _ if l.one1 >= 0 => Some(self.one_level(tex, l.one1)),
+                    _ => {
+                        t1 = self.lane_levels(tex, &l.l1);
+                        Some(t1.levels())
+                    }
+                };
                 let g0 = lanes.group(&first);
                 let g1 = second.as_ref().map(|g| lanes.group(g));
                 let part = out.each_mut().map(|o| &mut o[g]);
@@ -381,38 +394,55 @@ impl Rgba8Plan {
         true
     }
 
-    /// Sizes and bytes of the level each lane of a group reads: `one` when every lane
-    /// that counts reads it, else `level`.
+    /// Sizes and bytes of level `l`, which every lane of a group reads.
     #[inline(always)]
-    fn levels<'t>(&self, tex: &'t Texture, one: i32, level: &[i32; crate::avx2::W]) -> Levels<'t> {
-        use crate::avx2::W;
-        if one >= 0 {
-            let z = self.sizes.get(one as usize).copied().unwrap_or_default();
-            return Levels::One {
-                w: z.w,
-                h: z.h,
-                fw: z.fw,
-                fh: z.fh,
-                bytes: bytes_of(tex, one),
-            };
+    fn one_level<'t>(&self, tex: &'t Texture, l: i32) -> Levels<'t> {
+        let z = self.sizes.get(l as usize).copied().unwrap_or_default();
+        Levels::One {
+            w: z.w,
+            h: z.h,
+            fw: z.fw,
+            fh: z.fh,
+            bytes: bytes_of(tex, l),
         }
-        let (mut w, mut h, mut fw, mut fh) = ([0; W], [0; W], [0.0; W], [0.0; W]);
-        let mut bytes: [&[u8]; W] = [&[]; W];
-        for l in 0..W {
+    }
+
+    /// Sizes and bytes of the level each lane of a group reads (`level`), for a group
+    /// whose lanes read several.
+    #[cold]
+    fn lane_levels<'t>(&self, tex: &'t Texture, level: &[i32; crate::avx2::W]) -> LaneLevels<'t> {
+        let mut t = LaneLevels::default();
+        for l in 0..crate::avx2::W {
             let z = self
                 .sizes
                 .get(level[l] as usize)
                 .copied()
                 .unwrap_or_default();
-            (w[l], h[l], fw[l], fh[l]) = (z.w, z.h, z.fw, z.fh);
-            bytes[l] = bytes_of(tex, level[l]);
+            (t.w[l], t.h[l], t.fw[l], t.fh[l]) = (z.w, z.h, z.fw, z.fh);
+            t.bytes[l] = bytes_of(tex, level[l]);
         }
+        t
+    }
+}
+
+/// The per-lane tables [`Levels::PerLane`] borrows.
+#[derive(Default)]
+struct LaneLevels<'t> {
+    w: [i32; crate::avx2::W],
+    h: [i32; crate::avx2::W],
+    fw: [f32; crate::avx2::W],
+    fh: [f32; crate::avx2::W],
+    bytes: [&'t [u8]; crate::avx2::W],
+}
+
+impl<'t> LaneLevels<'t> {
+    fn levels(&self) -> Levels<'_> {
         Levels::PerLane {
-            w,
-            h,
-            fw,
-            fh,
-            bytes,
+            w: &self.w,
+            h: &self.h,
+            fw: &self.fw,
+            fh: &self.fh,
+            bytes: &self.bytes,
         }
     }
 }

@@ -395,11 +395,11 @@ fn bilinear_rgba8_avx2<const N: usize>(
             }
         } else {
             Levels::PerLane {
-                w: *w,
-                h: *h,
-                fw: *fw,
-                fh: *fh,
-                bytes: *bytes,
+                w,
+                h,
+                fw,
+                fh,
+                bytes,
             }
         };
         let g = Group {
