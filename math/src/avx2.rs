@@ -6,7 +6,6 @@
 //!
 //! Called only through [`crate::simd`], which checks the CPU.
 
-use crate::simd::gather;
 use crate::{exp2, log2, pow, sincos::k, Func, LANES};
 use std::arch::x86_64::*;
 
@@ -16,16 +15,23 @@ type Four = (__m128i, i32);
 /// `f` of every lane of `x` into `out`: the mask of lanes left to the scalar port.
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn unary(f: Func, x: &[u32; LANES], out: &mut [u32; LANES]) -> u32 {
+    match f {
+        Func::Sin => each(x, out, |v| sin_cos(v, 0)),
+        Func::Cos => each(x, out, |v| sin_cos(v, 1)),
+        Func::Exp2 => each(x, out, |v| exp2x4(v)),
+        Func::Log2 => each(x, out, |v| log2x4(v)),
+    }
+}
+
+/// `f` of each four lanes (one function per loop, so its iterations can overlap).
+#[inline(always)]
+fn each(x: &[u32; LANES], out: &mut [u32; LANES], f: impl Fn(__m128i) -> Four) -> u32 {
     let mut slow = 0;
     for q in 0..LANES / 4 {
-        let v = load(x, q);
-        let (r, s) = match f {
-            Func::Sin => sin_cos(v, 0),
-            Func::Cos => sin_cos(v, 1),
-            Func::Exp2 => exp2x4(v),
-            Func::Log2 => log2x4(v),
-        };
-        store(out, q, r);
+        let v: [u32; 4] = [x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3]];
+        let (r, s) = f(bytemuck::cast(v));
+        let r: [u32; 4] = bytemuck::cast(r);
+        out[4 * q..4 * q + 4].copy_from_slice(&r);
         slow |= (s as u32) << (4 * q);
     }
     slow
@@ -37,7 +43,8 @@ pub(crate) fn pow16(x: &[u32; LANES], y: &[u32; LANES], out: &mut [u32; LANES]) 
     let mut slow = 0;
     for q in 0..LANES / 4 {
         let (r, s) = pow4(load(x, q), load(y, q));
-        store(out, q, r);
+        let r: [u32; 4] = bytemuck::cast(r);
+        out[4 * q..4 * q + 4].copy_from_slice(&r);
         slow |= (s as u32) << (4 * q);
     }
     slow
@@ -47,13 +54,6 @@ pub(crate) fn pow16(x: &[u32; LANES], y: &[u32; LANES], out: &mut [u32; LANES]) 
 #[target_feature(enable = "avx2,fma")]
 fn load(x: &[u32; LANES], q: usize) -> __m128i {
     bytemuck::cast([x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3]])
-}
-
-#[inline]
-#[target_feature(enable = "avx2,fma")]
-fn store(out: &mut [u32; LANES], q: usize, r: __m128i) {
-    let r: [u32; 4] = bytemuck::cast(r);
-    out[4 * q..4 * q + 4].copy_from_slice(&r);
 }
 
 #[inline]
@@ -129,7 +129,7 @@ fn scaled(xd: __m256d) -> __m128 {
     let r = _mm256_sub_pd(xd, _mm256_sub_pd(kd, shift));
     // ki's low words (its low five bits pick the entry) as four 32-bit indices.
     let lo = _mm256_permutevar8x32_epi32(ki, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6));
-    let t = gather(&exp2::TABLE, _mm256_castsi256_si128(lo));
+    let t = _mm256_castpd_si256(lookup(&exp2::TABLE, _mm256_castsi256_si128(lo)));
     let s = _mm256_castsi256_pd(_mm256_add_epi64(t, _mm256_slli_epi64::<47>(ki)));
     let c = |j: usize| splat(exp2::POLY[j]);
     let z = _mm256_fmadd_pd(c(0), r, c(1));
@@ -139,7 +139,7 @@ fn scaled(xd: __m256d) -> __m128 {
     _mm256_cvtpd_ps(_mm256_mul_pd(y, s))
 }
 
-/// `log2::TABLE`'s columns, for the gather.
+/// `log2::TABLE`'s columns, for [`lookup`].
 const INVC: [u64; 16] = column(0);
 const LOGC: [u64; 16] = column(1);
 
@@ -163,8 +163,8 @@ fn split(ix: __m128i) -> (__m256d, __m256d, __m256d) {
     let top = _mm_and_si128(tmp, i(0xff80_0000u32 as i32));
     let z = _mm256_cvtps_pd(_mm_castsi128_ps(_mm_sub_epi32(ix, top)));
     let k = _mm256_cvtepi32_pd(_mm_srai_epi32::<23>(tmp));
-    let invc = _mm256_castsi256_pd(gather(&INVC, j));
-    let logc = _mm256_castsi256_pd(gather(&LOGC, j));
+    let invc = lookup(&INVC, j);
+    let logc = lookup(&LOGC, j);
     (z, invc, _mm256_add_pd(logc, k))
 }
 
@@ -227,4 +227,47 @@ fn pow4(ix: __m128i, iy: __m128i) -> Four {
         _mm_castps_si128(v),
         _mm_movemask_ps(_mm_castsi128_ps(slow)) | _mm256_movemask_pd(big),
     )
+}
+
+/// `table[idx % N]` of four 32-bit indices (N = 16 or 32), by permutes of the table held
+/// in registers: four entries a register, picked by the index's low two bits, then a tree
+/// of blends on its higher bits.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn lookup<const N: usize>(table: &[u64; N], idx: __m128i) -> __m256d {
+    const { assert!(N == 16 || N == 32) };
+    let e = _mm256_cvtepu32_epi64(idx);
+    // Dwords 2j and 2j + 1 of a register hold its entry j.
+    let dw = _mm256_slli_epi64::<1>(_mm256_and_si256(e, _mm256_set1_epi64x(3)));
+    let perm = _mm256_or_si256(
+        dw,
+        _mm256_slli_epi64::<32>(_mm256_add_epi64(dw, _mm256_set1_epi64x(1))),
+    );
+    let mut level: [__m256d; 8] = [_mm256_setzero_pd(); 8];
+    for (g, l) in level.iter_mut().enumerate().take(N / 4) {
+        let r: __m256i = bytemuck::cast([
+            table[4 * g],
+            table[4 * g + 1],
+            table[4 * g + 2],
+            table[4 * g + 3],
+        ]);
+        *l = _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(r, perm));
+    }
+    // Bit 2 + b of the index as the sign bit blendv reads.
+    let bit = |b: i32| match b {
+        0 => _mm256_castsi256_pd(_mm256_slli_epi64::<61>(e)),
+        1 => _mm256_castsi256_pd(_mm256_slli_epi64::<60>(e)),
+        _ => _mm256_castsi256_pd(_mm256_slli_epi64::<59>(e)),
+    };
+    let mut n = N / 4;
+    let mut b = 0;
+    while n > 1 {
+        let m = bit(b);
+        for k in 0..n / 2 {
+            level[k] = _mm256_blendv_pd(level[2 * k], level[2 * k + 1], m);
+        }
+        n /= 2;
+        b += 1;
+    }
+    level[0]
 }

@@ -1,11 +1,9 @@
-//! Whether the vector forms run, chosen at run time (never by a build flag), and the table
-//! gather they share. This is the crate's one module with `unsafe`.
+//! Whether the vector forms run, chosen at run time (never by a build flag). This is the
+//! crate's one module with `unsafe`.
 
 #![allow(unsafe_code)]
 
 use crate::{Func, LANES};
-#[cfg(target_arch = "x86_64")]
-use std::arch::x86_64::*;
 
 /// AVX2 and FMA, the features [`crate::avx2`] is compiled with (std caches the answer).
 #[cfg(target_arch = "x86_64")]
@@ -38,16 +36,4 @@ pub(crate) fn pow(x: &[u32; LANES], y: &[u32; LANES], out: &mut [u32; LANES]) ->
     }
     let _ = (x, y, out);
     None
-}
-
-/// `table[idx & (N - 1)]` of four 32-bit indices, as 64-bit lanes.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) fn gather<const N: usize>(table: &[u64; N], idx: __m128i) -> __m256i {
-    const { assert!(N.is_power_of_two() && N <= 1 << 16) };
-    let idx = _mm_and_si128(idx, _mm_set1_epi32(N as i32 - 1));
-    // SAFETY: after the mask every index is below N, so each of the four 8-byte reads lies
-    // inside `table`, which the borrow keeps alive and unchanged for the call.
-    unsafe { _mm256_i32gather_epi64::<8>(table.as_ptr().cast::<i64>(), idx) }
 }
