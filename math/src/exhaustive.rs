@@ -230,6 +230,29 @@ fn the_vector_forms_run_where_the_cpu_has_them() {
     }
 }
 
+/// The ports as baseline x86-64 compiles them (`mul_add` a call of libm's `fma`) give the
+/// bits of the FMA-compiled ones the public functions run here.
+#[test]
+fn baseline_build_equals_fma_build() {
+    let mut next = stream(0x2545_f491_4f6c_dd1d);
+    for _ in 0..1 << 20 {
+        let (a, b) = (next() as u32, next() as u32);
+        let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+        for f in [Func::Sin, Func::Cos, Func::Exp2, Func::Log2] {
+            assert_eq!(
+                crate::simd::port(f, x).to_bits(),
+                f.scalar()(x).to_bits(),
+                "{f:?}({a:#x})"
+            );
+        }
+        assert_eq!(
+            crate::pow::pow(x, y).to_bits(),
+            pow(x, y).to_bits(),
+            "pow({a:#x}, {b:#x})"
+        );
+    }
+}
+
 #[test]
 fn special_values() {
     use crate::{cos, exp2, log2, sin};

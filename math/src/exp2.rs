@@ -46,7 +46,8 @@ pub(crate) const POLY: [u64; 3] = [0x3fac6af84b912394, 0x3fcebfce50fac4f3, 0x3fe
 pub(crate) const SHIFT: f64 = 6755399441055744.0 / 32.0;
 
 /// 2^x, bit for bit glibc's `exp2f` (its FMA build).
-pub fn exp2(x: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn exp2(x: f32) -> f32 {
     let abstop = (x.to_bits() >> 20) & 0x7ff;
     if abstop >= 0x430 {
         // |x| >= 128 or NaN.
@@ -69,7 +70,7 @@ pub fn exp2(x: f32) -> f32 {
 
 /// 2^xd for |xd| < 150, negated when `sign` (glibc's `exp2_inline`; [`exp2`] and `powf`
 /// share it).
-#[inline]
+#[inline(always)]
 pub(crate) fn scaled(xd: f64, sign: u64) -> f32 {
     let c = POLY.map(f64::from_bits);
     // x = k/32 + r, r in [-1/64, 1/64].

@@ -26,10 +26,30 @@ mod pow;
 mod simd;
 mod sincos;
 
-pub use exp2::exp2;
-pub use log2::log2;
-pub use pow::pow;
-pub use sincos::{cos, sin};
+/// sin(x), bit for bit glibc's `sinf` (its x86-64 FMA build), on every machine.
+pub fn sin(x: f32) -> f32 {
+    simd::scalar(Func::Sin, x)
+}
+
+/// cos(x), bit for bit glibc's `cosf` (its x86-64 FMA build), on every machine.
+pub fn cos(x: f32) -> f32 {
+    simd::scalar(Func::Cos, x)
+}
+
+/// 2^x, bit for bit glibc's `exp2f` (its x86-64 FMA build), on every machine.
+pub fn exp2(x: f32) -> f32 {
+    simd::scalar(Func::Exp2, x)
+}
+
+/// log2(x), bit for bit glibc's `log2f` (its x86-64 FMA build), on every machine.
+pub fn log2(x: f32) -> f32 {
+    simd::scalar(Func::Log2, x)
+}
+
+/// x^y, bit for bit glibc's `powf` (its x86-64 FMA build), on every machine.
+pub fn pow(x: f32, y: f32) -> f32 {
+    simd::scalar_pow(x, y)
+}
 
 /// Lanes of one register component: what [`lanes`] and [`pow_lanes`] compute at once.
 pub const LANES: usize = 16;
@@ -62,25 +82,29 @@ impl Func {
 /// `x[l] = f(x[l])` on f32 bit patterns, the bits of the scalar port on every lane.
 pub fn lanes(f: Func, x: &mut [u32; LANES]) {
     let input = *x;
-    let Some(slow) = simd::unary(f, &input, x) else {
-        return scalar_lanes(f.scalar(), &input, x, u32::MAX);
-    };
+    let slow = simd::unary(f, &input, x).unwrap_or(u32::MAX);
     scalar_lanes(f.scalar(), &input, x, slow);
 }
 
 /// `x[l] = pow(x[l], y[l])` on f32 bit patterns, the bits of [`pow`] on every lane.
 pub fn pow_lanes(x: &mut [u32; LANES], y: &[u32; LANES]) {
     let input = *x;
-    let slow = simd::pow(&input, y, x).unwrap_or(u32::MAX);
-    for l in (0..LANES).filter(|&l| slow >> l & 1 != 0) {
+    let mut rest = simd::pow(&input, y, x).unwrap_or(u32::MAX) & 0xffff;
+    while rest != 0 {
+        let l = rest.trailing_zeros() as usize;
         x[l] = pow(f32::from_bits(input[l]), f32::from_bits(y[l])).to_bits();
+        rest &= rest - 1;
     }
 }
 
 /// The lanes of `slow` from `input` through the scalar `f`.
+#[inline]
 fn scalar_lanes(f: fn(f32) -> f32, input: &[u32; LANES], out: &mut [u32; LANES], slow: u32) {
-    for l in (0..LANES).filter(|&l| slow >> l & 1 != 0) {
+    let mut rest = slow & 0xffff;
+    while rest != 0 {
+        let l = rest.trailing_zeros() as usize;
         out[l] = f(f32::from_bits(input[l])).to_bits();
+        rest &= rest - 1;
     }
 }
 

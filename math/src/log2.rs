@@ -34,7 +34,8 @@ pub const POLY: [u64; 4] = [
 ];
 
 /// log2 of `x`, bit for bit glibc's `log2f` (its FMA build), NaN payloads included.
-pub fn log2(x: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn log2(x: f32) -> f32 {
     let mut ix = x.to_bits();
     if ix == 0x3f80_0000 {
         return 0.0;

@@ -43,7 +43,8 @@ fn signaling(x: f32) -> bool {
 }
 
 /// x^y, bit for bit glibc's `powf` (its FMA build).
-pub fn pow(x: f32, y: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn pow(x: f32, y: f32) -> f32 {
     let mut sign = 0;
     let (mut ix, iy) = (x.to_bits(), y.to_bits());
     if ix.wrapping_sub(0x0080_0000) >= 0x7f80_0000 - 0x0080_0000 || zeroinfnan(iy) {
@@ -122,7 +123,7 @@ pub fn pow(x: f32, y: f32) -> f32 {
 }
 
 /// log2 of the positive normal (or normalised) float of bits `ix`, in double precision.
-#[inline]
+#[inline(always)]
 pub(crate) fn log2_inline(ix: u32) -> f64 {
     let tmp = ix.wrapping_sub(0x3f33_0000);
     let i = ((tmp >> 19) % 16) as usize;

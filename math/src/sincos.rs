@@ -40,17 +40,19 @@ fn abstop12(x: f32) -> u32 {
 }
 
 /// sin(x), bit for bit glibc's `sinf` (its FMA build).
-pub fn sin(x: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn sin(x: f32) -> f32 {
     sin_cos(x, 0)
 }
 
 /// cos(x), bit for bit glibc's `cosf` (its FMA build).
-pub fn cos(x: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn cos(x: f32) -> f32 {
     sin_cos(x, 1)
 }
 
 /// sin(x + shift·π/2): glibc's `sinf` (`shift` 0) or `cosf` (1).
-#[inline]
+#[inline(always)]
 fn sin_cos(y: f32, shift: i32) -> f32 {
     let top = abstop12(y);
     let x = f64::from(y);
@@ -74,7 +76,7 @@ fn sin_cos(y: f32, shift: i32) -> f32 {
 }
 
 /// `reduce_fast` without `TOINT_INTRINSICS`: (x modulo π/2 in [-π/4, π/4], the quadrant).
-#[inline]
+#[inline(always)]
 pub(crate) fn reduce_fast(x: f64) -> (f64, i32) {
     let r = x * k::HPI_INV;
     // `(int32_t) r` truncates; |r| < 2^31 below 120.
@@ -104,7 +106,7 @@ fn reduce_large(xi: u32) -> (f64, i32) {
 /// n)`, the sine polynomial for even `n`, the cosine's for odd; the quadrant's sign `q` as
 /// a negation of the result (both polynomials are odd or even in the exact operations
 /// glibc does, so the negation is exact).
-#[inline]
+#[inline(always)]
 fn poly(x: f64, q: i32, n: i32) -> f32 {
     let x2 = x * x;
     let (v, negate) = if n & 1 == 0 {
