@@ -54,21 +54,26 @@ pub(crate) fn log2(x: f32) -> f32 {
         // Subnormal: scaled into the normals, the exponent lowered by 23.
         ix = (x * 8_388_608.0).to_bits().wrapping_sub(23 << 23);
     }
-    // x = 2^k z, z in [0x3f330000, 2·that) and exact; i picks the subinterval.
-    let tmp = ix.wrapping_sub(0x3f33_0000);
-    let i = ((tmp >> 19) % 16) as usize;
-    let top = tmp & 0xff80_0000;
-    let iz = ix.wrapping_sub(top);
-    let k = (tmp as i32) >> 23;
-    let (invc, logc) = (f64::from_bits(TABLE[i].0), f64::from_bits(TABLE[i].1));
+    let (z, invc, y0) = split(ix);
     let a = POLY.map(f64::from_bits);
-    let z = f64::from(f32::from_bits(iz));
     // log2(x) = log1p(z/c - 1)/ln2 + log2(c) + k, glibc's five fused steps in its order.
     let r = z.mul_add(invc, -1.0);
-    let y0 = logc + f64::from(k);
     let r2 = r * r;
     let y = a[1].mul_add(r, a[2]);
     let y = a[0].mul_add(r2, y);
     let p = a[3].mul_add(r, y0);
     y.mul_add(r2, p) as f32
+}
+
+/// x = 2^k z with z in [0x3f330000, 2·that) and exact, for `ix` the bits of a positive
+/// normal float: (z, 1/c, log2(c) + k) of the subinterval z is in (`log2f` and `powf`
+/// split alike).
+#[inline(always)]
+pub(crate) fn split(ix: u32) -> (f64, f64, f64) {
+    let tmp = ix.wrapping_sub(0x3f33_0000);
+    let i = ((tmp >> 19) % 16) as usize;
+    let z = f64::from(f32::from_bits(ix.wrapping_sub(tmp & 0xff80_0000)));
+    let k = (tmp as i32) >> 23;
+    let (invc, logc) = TABLE[i];
+    (z, f64::from_bits(invc), f64::from_bits(logc) + f64::from(k))
 }

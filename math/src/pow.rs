@@ -125,18 +125,10 @@ pub(crate) fn pow(x: f32, y: f32) -> f32 {
 /// log2 of the positive normal (or normalised) float of bits `ix`, in double precision.
 #[inline(always)]
 pub(crate) fn log2_inline(ix: u32) -> f64 {
-    let tmp = ix.wrapping_sub(0x3f33_0000);
-    let i = ((tmp >> 19) % 16) as usize;
-    let top = tmp & 0xff80_0000;
-    let iz = ix.wrapping_sub(top);
-    let k = (top as i32) >> 23;
-    let (invc, logc) = crate::log2::TABLE[i];
-    let (invc, logc) = (f64::from_bits(invc), f64::from_bits(logc));
+    let (z, invc, y0) = crate::log2::split(ix);
     let a = POLY.map(f64::from_bits);
-    let z = f64::from(f32::from_bits(iz));
     // log2(x) = log1p(z/c - 1)/ln 2 + log2(c) + k, glibc's six fused steps in its order.
     let r = z.mul_add(invc, -1.0);
-    let y0 = logc + f64::from(k);
     let r2 = r * r;
     let y = a[0].mul_add(r, a[1]);
     let p = a[2].mul_add(r, a[3]);
