@@ -4,7 +4,8 @@
 //! has (`sample/bilinear/avx2`, ...), and through the per-draw `Bound` straight from
 //! coordinate registers (`sample/bilinear/bound`; `trilinear_txb/bound` and
 //! `trilinear_txl/bound` the LOD operands); `sample/magnified/bound` is fill_1080p's shape
-//! (one level magnified, strips of quads).
+//! (one level magnified, strips of quads, REPEAT), `sample/magnified_edge/bound` the same
+//! with CLAMP_TO_EDGE.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
@@ -147,11 +148,21 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
-    // fill_1080p's lookups: a 256x256 RGBA8 texture (LINEAR, no mipmapping) magnified to 0.53 texels
-    // a pixel, 2x8-pixel strips of quads walking a frame row by row; every group of
-    // eight lanes reads one level with adjacent columns (the gathered footprints).
-    let bound = Bound::new(tex.clone(), bilinear.clone());
-    if bound.specialised() && detected() >= Isa::Avx2 {
+    // fill_1080p's lookups: a 256x256 RGBA8 texture (LINEAR, no mipmapping) magnified to
+    // 0.53 texels a pixel, 2x8-pixel strips of quads walking a frame row by row; every
+    // group of eight lanes reads one level with adjacent columns (the footprints permuted
+    // out of whole rows). `magnified` wraps with REPEAT (fill_1080p's), `magnified_edge`
+    // clamps to the edge (the frame maps to the texture once).
+    let mut edge = bilinear.clone();
+    edge.wrap = [Wrap::ClampToEdge; 3];
+    for (name, s, scale) in [
+        ("magnified", &bilinear, 4.0f32),
+        ("magnified_edge", &edge, 1.0),
+    ] {
+        let bound = Bound::new(tex.clone(), s.clone());
+        if !bound.specialised() || detected() < Isa::Avx2 {
+            continue;
+        }
         let strips: Vec<[[u32; N]; 4]> = (0..4096u32)
             .map(|k| {
                 let (x, y) = ((k % 240) * 8, (k / 240) * 2);
@@ -161,8 +172,8 @@ fn bench(c: &mut Criterion) {
                         let px = (x + 2 * q + (l & 1)) as f32 + 0.5;
                         let py = (y + (l >> 1)) as f32 + 0.5;
                         let i = 4 * q as usize + l as usize;
-                        r[0][i] = (px * 4.0 / 1920.0).to_bits();
-                        r[1][i] = (py * 4.0 / 1080.0).to_bits();
+                        r[0][i] = (px * scale / 1920.0).to_bits();
+                        r[1][i] = (py * scale / 1080.0).to_bits();
                     }
                 }
                 r
@@ -170,7 +181,7 @@ fn bench(c: &mut Criterion) {
             .collect();
         let mut out = [[0u32; N]; 4];
         let mut i = 0usize;
-        g.bench_function("magnified/bound", |b| {
+        g.bench_function(format!("{name}/bound"), |b| {
             b.iter(|| {
                 i = (i + 1) % strips.len();
                 bound.sample_nv(NvOpcode::Tex, &strips[i], [0, 0], true, 0xffff, &mut out);

@@ -506,39 +506,54 @@ fn window(bytes: &[u8], w: i32, i0: __m256i, j0: __m256i, j1: __m256i) -> Option
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
-    if p.wrap == [Wrap::Repeat; 2] && p.pow2 == [true; 2] {
-        #[cfg(test)]
-        crate::simd::REPEAT_FILTERS.with(|n| n.set(n.get() + 1));
-        filter_as::<true>(p, g)
-    } else {
-        filter_as::<false>(p, g)
+    match (p.wrap, p.pow2) {
+        ([Wrap::Repeat, Wrap::Repeat], [true, true]) => {
+            #[cfg(test)]
+            crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 1));
+            filter_as::<REPEAT_POW2>(p, g)
+        }
+        ([Wrap::ClampToEdge, Wrap::ClampToEdge], _) => {
+            #[cfg(test)]
+            crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 1));
+            filter_as::<CLAMP_TO_EDGE>(p, g)
+        }
+        _ => filter_as::<ANY_WRAP>(p, g),
     }
 }
 
-/// [`wrap_v`] of a LINEAR tap; `REPEAT`: both axes are REPEAT on power-of-two levels,
-/// fixed when compiled, so that every tap is known to be inside and the masks, border
-/// blends and checks that follow fold away.
+/// The wrap of both axes as [`filter_as`] is compiled for: read from [`Params`] at run
+/// time, or fixed (REPEAT on power-of-two levels, CLAMP_TO_EDGE), where every tap is
+/// inside, so that the inside masks, index masks, border blends and checks fold away.
+const ANY_WRAP: u8 = 0;
+const REPEAT_POW2: u8 = 1;
+const CLAMP_TO_EDGE: u8 = 2;
+
+/// [`wrap_v`] of a LINEAR tap, with the wrap `MODE` [`filter_as`] is compiled for.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn wrap_tap<const REPEAT: bool>(
+fn wrap_tap<const MODE: u8>(
     mode: Wrap,
     pow2: bool,
     x: __m256i,
     size: __m256i,
 ) -> (__m256i, __m256i) {
-    if REPEAT {
-        let max = _mm256_sub_epi32(size, _mm256_set1_epi32(1));
-        (_mm256_and_si256(x, max), _mm256_set1_epi32(-1))
-    } else {
-        wrap_v(mode, pow2, true, x, size)
+    let max = _mm256_sub_epi32(size, _mm256_set1_epi32(1));
+    let all = _mm256_set1_epi32(-1);
+    match MODE {
+        REPEAT_POW2 => (_mm256_and_si256(x, max), all),
+        CLAMP_TO_EDGE => (
+            _mm256_min_epi32(_mm256_max_epi32(x, _mm256_setzero_si256()), max),
+            all,
+        ),
+        _ => wrap_v(mode, pow2, true, x, size),
     }
 }
 
-/// [`filter`] with the wrap modes fixed when compiled (`REPEAT`, see [`wrap_tap`]) or
-/// read from `p`.
+/// [`filter`] with the wrap modes fixed when compiled (`MODE`, see [`ANY_WRAP`]) or read
+/// from `p`.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn filter_as<const REPEAT: bool>(p: &Params, g: &Group<'_>) -> [__m256; 4] {
+fn filter_as<const MODE: u8>(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let (w, h, fw, fh) = sizes(g);
     let (u, v) = coords(p, g, fw, fh);
     let half = _mm256_set1_ps(0.5);
@@ -548,10 +563,10 @@ fn filter_as<const REPEAT: bool>(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let b = _mm256_sub_ps(y, _mm256_cvtepi32_ps(j0));
     let one = _mm256_set1_epi32(1);
     let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
-    let (i0, in_i0) = wrap_tap::<REPEAT>(p.wrap[0], p.pow2[0], i0, w);
-    let (i1, in_i1) = wrap_tap::<REPEAT>(p.wrap[0], p.pow2[0], i1, w);
-    let (j0, in_j0) = wrap_tap::<REPEAT>(p.wrap[1], p.pow2[1], j0, h);
-    let (j1, in_j1) = wrap_tap::<REPEAT>(p.wrap[1], p.pow2[1], j1, h);
+    let (i0, in_i0) = wrap_tap::<MODE>(p.wrap[0], p.pow2[0], i0, w);
+    let (i1, in_i1) = wrap_tap::<MODE>(p.wrap[0], p.pow2[0], i1, w);
+    let (j0, in_j0) = wrap_tap::<MODE>(p.wrap[1], p.pow2[1], j0, h);
+    let (j1, in_j1) = wrap_tap::<MODE>(p.wrap[1], p.pow2[1], j1, h);
     // Indices of taps outside the level are replaced by 0 (any index that loads); their
     // values are replaced by the border after the decode.
     let (i0s, i1s) = (_mm256_and_si256(i0, in_i0), _mm256_and_si256(i1, in_i1));

@@ -336,14 +336,16 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
-    /// REPEAT on both axes with LINEAR filters: on power-of-two levels the filter runs
-    /// with the wrap fixed when compiled (`avx2::filter_as::<true>`), elsewhere with the
-    /// wrap read at run time; both give the reference's bits for coordinates and
-    /// derivatives of every size, offsets, TXB/TXL operands and partial masks.
+    /// REPEAT or CLAMP_TO_EDGE on both axes with LINEAR filters: CLAMP_TO_EDGE, and
+    /// REPEAT on power-of-two levels, run with the wrap fixed when compiled
+    /// (`avx2::filter_as`), other levels with the wrap read at run time; all give the
+    /// reference's bits for coordinates and derivatives of every size, offsets, TXB/TXL
+    /// operands and partial masks.
     #[test]
-    fn repeat_filter_equals_reference(
+    fn fixed_wrap_filter_equals_reference(
         tex in prop_oneof![mipmapped(), texture_of(vec![Format::RGBA8])],
         s in lod_sampler(),
+        edge in any::<bool>(),
         opcode in opcode(),
         reg in prop_oneof![registers(), lod_registers()],
         offset in (-8i32..8, -8i32..8),
@@ -351,20 +353,20 @@ proptest! {
         mask in prop_oneof![3 => Just(0xffffu16), 1 => any::<u16>()],
     ) {
         let mut s = s;
-        s.wrap = [crate::Wrap::Repeat; 3];
+        s.wrap = [if edge { crate::Wrap::ClampToEdge } else { crate::Wrap::Repeat }; 3];
         s.mag_filter = Filter::Linear;
         s.min_filter.filter = Filter::Linear;
         s.srgb_decode = false;
-        let pow2 = Bound::new(Arc::new(tex.clone()), s.clone())
+        let fixed = Bound::new(Arc::new(tex.clone()), s.clone())
             .rgba8
             .as_ref()
-            .map(|k| k.pow2 == [true; 2]);
-        let before = crate::simd::REPEAT_FILTERS.with(|n| n.get());
+            .map(|k| edge || k.pow2 == [true; 2]);
+        let before = crate::simd::FIXED_WRAP_FILTERS.with(|n| n.get());
         let specialised =
             compare(tex, s, opcode, &reg, [offset.0, offset.1], fragment, u64::from(mask), 3);
-        let ran = crate::simd::REPEAT_FILTERS.with(|n| n.get()) > before;
+        let ran = crate::simd::FIXED_WRAP_FILTERS.with(|n| n.get()) > before;
         if specialised > 0 && mask != 0 {
-            prop_assert_eq!(ran, pow2 == Some(true));
+            prop_assert_eq!(ran, fixed == Some(true));
         }
     }
 }

@@ -222,8 +222,9 @@ thread_local! {
     pub(crate) static LOD_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Pairs of groups whose levels [`lod_pair`] chose once per quad, on this thread.
     pub(crate) static LOD_QUADS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-    /// Groups filtered with REPEAT fixed when compiled (`avx2::filter_as`), on this thread.
-    pub(crate) static REPEAT_FILTERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Groups filtered with the wrap fixed when compiled (`avx2::filter_as`), on this
+    /// thread.
+    pub(crate) static FIXED_WRAP_FILTERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups whose taps `avx2::window` permuted out of whole rows, on this thread.
     pub(crate) static WINDOWS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
