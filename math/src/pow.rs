@@ -34,7 +34,7 @@ fn checkint(iy: u32) -> u32 {
 
 /// Zero, infinity or NaN.
 fn zeroinfnan(i: u32) -> bool {
-    (2 * i).wrapping_sub(1) >= 2 * 0x7f80_0000 - 1
+    (i << 1).wrapping_sub(1) >= 2 * 0x7f80_0000 - 1
 }
 
 /// A signalling NaN.
@@ -50,7 +50,7 @@ pub(crate) fn pow(x: f32, y: f32) -> f32 {
     if ix.wrapping_sub(0x0080_0000) >= 0x7f80_0000 - 0x0080_0000 || zeroinfnan(iy) {
         // x below the smallest normal, inf or NaN, or y zero, inf or NaN.
         if zeroinfnan(iy) {
-            if 2 * iy == 0 {
+            if (iy << 1) == 0 {
                 return if signaling(x) {
                     crate::nan_first(x, y, 0.0)
                 } else {
@@ -64,13 +64,13 @@ pub(crate) fn pow(x: f32, y: f32) -> f32 {
                     1.0
                 };
             }
-            if 2 * ix > 2 * 0x7f80_0000 || 2 * iy > 2 * 0x7f80_0000 {
+            if (ix << 1) > 2 * 0x7f80_0000 || (iy << 1) > 2 * 0x7f80_0000 {
                 return crate::nan_first(x, y, 0.0);
             }
-            if 2 * ix == 2 * 0x3f80_0000 {
+            if (ix << 1) == 2 * 0x3f80_0000 {
                 return 1.0;
             }
-            if (2 * ix < 2 * 0x3f80_0000) == (iy & 0x8000_0000 == 0) {
+            if ((ix << 1) < 2 * 0x3f80_0000) == (iy & 0x8000_0000 == 0) {
                 // |x| < 1 and y = inf, or |x| > 1 and y = -inf.
                 return 0.0;
             }
@@ -102,7 +102,8 @@ pub(crate) fn pow(x: f32, y: f32) -> f32 {
         }
         if ix < 0x0080_0000 {
             // Subnormal x: scaled into the normals, the exponent lowered by 23.
-            ix = ((f32::from_bits(ix) * 8_388_608.0).to_bits() & 0x7fff_ffff) - (23 << 23);
+            ix =
+                ((f32::from_bits(ix) * 8_388_608.0).to_bits() & 0x7fff_ffff).wrapping_sub(23 << 23);
         }
     }
     let ylogx = f64::from(y) * log2_inline(ix);
