@@ -800,6 +800,11 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         self.strips && self.trace.is_none()
     }
 
+    fn strips_read_planes_only(&self) -> bool {
+        // `fill_simple`: constants and centre perspective varyings only.
+        self.strip_inputs.is_some()
+    }
+
     fn shade_strips(
         &self,
         s: &mut Scratch<'a>,

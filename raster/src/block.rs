@@ -86,8 +86,11 @@ fn tile_index(x: i32, y: i32, ns: usize) -> usize {
 multiversion! {
     /// Lanes of the strip of two rows at (bx, qy) of `prim`, every lane covered by `cov`:
     /// positions, centre offsets from the plane origin and the perspective factor
-    /// (`flat_w` when 1/w is constant), as the per-quad path computes them.
-    pub(crate) fn strip_lanes(
+    /// (`flat_w` when 1/w is constant), as the per-quad path computes them. Without
+    /// `POS` only the offsets and the factor are written (the positions, coverage and
+    /// sample ids keep what they held), for a shader that reads nothing else
+    /// ([`crate::FragmentShader::strips_read_planes_only`]).
+    pub(crate) fn strip_lanes<const POS: bool>(
         l: &mut LaneData,
         bx: i32,
         qy: i32,
@@ -113,12 +116,14 @@ multiversion! {
             rx[i] = x[i] as f32 + 0.5 - oxs[i];
             ry[i] = y[i] as f32 + 0.5 - oys[i];
         }
-        l.x = x;
-        l.y = y;
+        if POS {
+            l.x = x;
+            l.y = y;
+            l.coverage = [cov; LANES];
+            l.sample_id = [0; LANES];
+        }
         l.rx = rx;
         l.ry = ry;
-        l.coverage = [cov; LANES];
-        l.sample_id = [0; LANES];
         l.w = match flat_w {
             Some(w) => [w; LANES],
             None => {

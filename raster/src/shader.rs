@@ -99,6 +99,15 @@ pub trait FragmentShader: Sync {
     fn shades_strips(&self) -> bool {
         false
     }
+    /// Whether [`FragmentShader::shade_strips`] and [`FragmentShader::shade_block`] read
+    /// a strip's batch only through varyings declared perspective at the pixel centre
+    /// ([`FragmentBatch::perspective_n`], [`FragmentBatch::interpolate_n`]) and its
+    /// primitive's facing (asked once per block; false, the default, gives them every
+    /// lane fact): the rasterizer then leaves the lanes' positions, coverage and sample
+    /// ids unset (stale) in strips' batches.
+    fn strips_read_planes_only(&self) -> bool {
+        false
+    }
     /// Shades `strips` in order, as [`FragmentShader::shade`] would one after another,
     /// and hands each one's kill mask and colours to `sink(index, kill, colours)` before
     /// the next starts. The default runs [`FragmentShader::shade`] on each.

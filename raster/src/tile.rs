@@ -511,14 +511,14 @@ fn push_block<S: FragmentShader>(
     for (r, c) in covs.iter().enumerate() {
         let qy = by + 2 * r as i32;
         if tested && ctx.shader.wants_early_rejects() && c.contains(&0) {
-            block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
+            block::strip_lanes::<true>(&mut w.lanes, bx, qy, cov, prim, fw);
             report_rejected(ctx, w, prims, &[cov; LANES], c);
         }
         if c.iter().all(|&m| m == 0) {
             continue;
         }
         count_batch(ctx, w)?;
-        block::strip_lanes(&mut w.lanes, bx, qy, cov, prim, fw);
+        block::strip_lanes::<true>(&mut w.lanes, bx, qy, cov, prim, fw);
         w.lanes.coverage = *c;
         passed += finish_batch(ctx, mem, w, prims, Some((bx, qy)), tested)?;
     }
@@ -570,6 +570,8 @@ fn shade_strips<S: FragmentShader>(
     covs: &[[u32; LANES]; 4],
 ) -> Result<u64, RasterError> {
     let prim = prims.p[0];
+    // Multisampled blending reads the lanes' positions below.
+    let planes_only = ctx.samples == 1 && ctx.shader.strips_read_planes_only();
     // Strip r of the block is entry rows[k] of the call.
     let mut rows = [0usize; 4];
     let mut lives = [0u32; 4];
@@ -590,8 +592,16 @@ fn shade_strips<S: FragmentShader>(
         }
         count_batch(ctx, w)?;
         let l = &mut w.strip_lanes[r];
-        block::strip_lanes(l, bx, by + 2 * r as i32, cov, prim, fw);
-        l.coverage = *c;
+        let qy = by + 2 * r as i32;
+        // A shader that reads only the planes at the centre skips the positions,
+        // coverage and sample ids (a quarter of the lanes' stores).
+        match planes_only {
+            true => block::strip_lanes::<false>(l, bx, qy, cov, prim, fw),
+            false => {
+                block::strip_lanes::<true>(l, bx, qy, cov, prim, fw);
+                l.coverage = *c;
+            }
+        }
         rows[n] = r;
         n += 1;
     }
