@@ -178,10 +178,28 @@ fn not_normal(ix: __m128i) -> __m128i {
     )
 }
 
-/// `log2::log2` of positive normal floats.
+/// `log2::log2` of positive normal floats (the other lanes left to the scalar port).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn log2x4(ix: __m128i) -> Four {
+    (
+        _mm_castps_si128(log2_normal(ix)),
+        _mm_movemask_ps(_mm_castsi128_ps(not_normal(ix))),
+    )
+}
+
+/// `log2::log2` of four lanes' bits `ix`, bit for bit where they are positive normal
+/// floats (other lanes: unspecified; the caller handles them): glibc's common path, its
+/// table read by permutes and its five fused steps in its order. Public for the sampler's
+/// level of detail, which handles zeros, subnormals, infinities and NaN around it.
+///
+/// # Safety
+///
+/// The CPU must have AVX2 and FMA: call it from code compiled with them, which is then
+/// safe.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub fn log2_normal(ix: __m128i) -> __m128 {
     let (z, invc, y0) = split(ix);
     let a = |j: usize| splat(log2::POLY[j]);
     let r = _mm256_fmadd_pd(z, invc, _mm256_set1_pd(-1.0));
@@ -189,11 +207,7 @@ fn log2x4(ix: __m128i) -> Four {
     let y = _mm256_fmadd_pd(a(1), r, a(2));
     let y = _mm256_fmadd_pd(a(0), r2, y);
     let p = _mm256_fmadd_pd(a(3), r, y0);
-    let v = _mm256_cvtpd_ps(_mm256_fmadd_pd(y, r2, p));
-    (
-        _mm_castps_si128(v),
-        _mm_movemask_ps(_mm_castsi128_ps(not_normal(ix))),
-    )
+    _mm256_cvtpd_ps(_mm256_fmadd_pd(y, r2, p))
 }
 
 /// `pow::pow` of positive normal x and finite non-zero y with |y log2 x| < 126.

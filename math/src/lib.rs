@@ -18,6 +18,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub use avx2::log2_normal;
 #[cfg(test)]
 mod exhaustive;
 mod exp2;

@@ -6,14 +6,15 @@
 //!
 //! log2 is the reference's [`glemu_math::log2`] (glibc's `log2f` as its FMA build runs:
 //! exact-exponent extraction, a 16-entry table, a degree-4 polynomial in double precision,
-//! five fused multiply-adds) on four lanes, and `log2_is_the_reference_on_every_input`
+//! five fused multiply-adds) on four lanes: glemu-math's vector common path
+//! ([`glemu_math::log2_normal`]) with subnormals scaled first and glibc's special cases
+//! blended after, and `log2_is_the_reference_on_every_input`
 //! compares the two on every non-negative f32 (the only inputs rho can be: a maximum of
 //! square roots, or NaN).
 //!
 //! Called only through [`crate::simd::lod_pair`], which checks the CPU.
 
 use crate::avx2::W;
-use glemu_math::log2::{POLY, TABLE};
 use std::arch::x86_64::*;
 
 /// Where lambda_base comes from.
@@ -89,24 +90,7 @@ pub(crate) fn log2(x: __m128) -> __m128 {
         _mm_set1_epi32(23 << 23),
     );
     let ix = _mm_blendv_epi8(ix0, scaled, sub);
-    // x = 2^k z, z in [0x3f330000, 2·that) and exact; i picks the subinterval.
-    let tmp = _mm_sub_epi32(ix, _mm_set1_epi32(0x3f33_0000));
-    let i = _mm_and_si128(_mm_srli_epi32::<19>(tmp), _mm_set1_epi32(15));
-    let top = _mm_and_si128(tmp, _mm_set1_epi32(0xff80_0000u32 as i32));
-    let iz = _mm_sub_epi32(ix, top);
-    let k = _mm_srai_epi32::<23>(tmp);
-    let z = _mm256_cvtps_pd(_mm_castsi128_ps(iz));
-    let (invc, logc) = table(i);
-    let a = |n: usize| _mm256_set1_pd(f64::from_bits(POLY[n]));
-    // log2(x) = log1p(z/c - 1)/ln2 + log2(c) + k, glibc's five fused steps in its order.
-    let r = _mm256_fmadd_pd(z, invc, _mm256_set1_pd(-1.0));
-    let y0 = _mm256_add_pd(logc, _mm256_cvtepi32_pd(k));
-    let r2 = _mm256_mul_pd(r, r);
-    let y = _mm256_fmadd_pd(a(1), r, a(2));
-    let y = _mm256_fmadd_pd(a(0), r2, y);
-    let p = _mm256_fmadd_pd(a(3), r, y0);
-    let y = _mm256_fmadd_pd(y, r2, p);
-    let mut res = _mm256_cvtpd_ps(y);
+    let mut res = glemu_math::log2_normal(ix);
     // glibc's special cases: 1 is exactly 0, ±0 is -inf, +inf itself, negatives and NaN
     // are NaN.
     let is = |v: u32| _mm_castsi128_ps(_mm_cmpeq_epi32(ix0, _mm_set1_epi32(v as i32)));
@@ -119,46 +103,6 @@ pub(crate) fn log2(x: __m128) -> __m128 {
     res = _mm_blendv_ps(res, _mm_set1_ps(f32::NAN), nan);
     let zero = _mm_cmp_ps::<_CMP_EQ_OQ>(x, _mm_setzero_ps());
     _mm_blendv_ps(res, _mm_set1_ps(f32::NEG_INFINITY), zero)
-}
-
-/// (1/c, log2 c) of [`TABLE`] entries `i` (four lanes, 0..16) by permutes of the
-/// table held in registers (no stores and reloads).
-#[inline]
-#[target_feature(enable = "avx2,fma")]
-fn table(i: __m128i) -> (__m256d, __m256d) {
-    let e = _mm256_cvtepu32_epi64(i);
-    // Dwords 2j, 2j + 1 of a quarter of the table hold entry 4·quarter + j.
-    let dw = _mm256_slli_epi64::<1>(_mm256_and_si256(e, _mm256_set1_epi64x(3)));
-    let idx = _mm256_or_si256(
-        dw,
-        _mm256_slli_epi64::<32>(_mm256_add_epi64(dw, _mm256_set1_epi64x(1))),
-    );
-    // Bits 2 and 3 of the entry (the quarter) as the sign bits blendv reads.
-    let (b2, b3) = (
-        _mm256_castsi256_pd(_mm256_slli_epi64::<61>(e)),
-        _mm256_castsi256_pd(_mm256_slli_epi64::<60>(e)),
-    );
-    (pick(0, idx, b2, b3), pick(1, idx, b2, b3))
-}
-
-/// Column `col` of [`TABLE`] (0: 1/c, 1: log2 c) at the entries of [`table`]'s
-/// permutes `idx` and quarter bits `b2`, `b3`.
-#[inline]
-#[target_feature(enable = "avx2,fma")]
-fn pick(col: usize, idx: __m256i, b2: __m256d, b3: __m256d) -> __m256d {
-    let quarter = |q: usize| {
-        let e = |j: usize| {
-            let (invc, logc) = TABLE[4 * q + j];
-            (if col == 0 { invc } else { logc }) as i64
-        };
-        _mm256_setr_epi64x(e(0), e(1), e(2), e(3))
-    };
-    let perm = |q: usize| _mm256_castsi256_pd(_mm256_permutevar8x32_epi32(quarter(q), idx));
-    _mm256_blendv_pd(
-        _mm256_blendv_pd(perm(0), perm(1), b2),
-        _mm256_blendv_pd(perm(2), perm(3), b2),
-        b3,
-    )
 }
 
 /// `a.max(b)` (IEEE maxNum: a NaN operand gives the other) where a ±0 tie cannot occur.
