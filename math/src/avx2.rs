@@ -16,33 +16,25 @@ type Four = (__m128i, i32);
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn unary(f: Func, x: &[u32; LANES], out: &mut [u32; LANES]) -> u32 {
     match f {
-        Func::Sin => each(x, out, |v| sin_cos(v, 0)),
-        Func::Cos => each(x, out, |v| sin_cos(v, 1)),
-        Func::Exp2 => each(x, out, |v| exp2x4(v)),
-        Func::Log2 => each(x, out, |v| log2x4(v)),
+        Func::Sin => each(out, |q| sin_cos(load(x, q), 0)),
+        Func::Cos => each(out, |q| sin_cos(load(x, q), 1)),
+        Func::Exp2 => each(out, |q| exp2x4(load(x, q))),
+        Func::Log2 => each(out, |q| log2x4(load(x, q))),
     }
-}
-
-/// `f` of each four lanes (one function per loop, so its iterations can overlap).
-#[inline(always)]
-fn each(x: &[u32; LANES], out: &mut [u32; LANES], f: impl Fn(__m128i) -> Four) -> u32 {
-    let mut slow = 0;
-    for q in 0..LANES / 4 {
-        let v: [u32; 4] = [x[4 * q], x[4 * q + 1], x[4 * q + 2], x[4 * q + 3]];
-        let (r, s) = f(bytemuck::cast(v));
-        let r: [u32; 4] = bytemuck::cast(r);
-        out[4 * q..4 * q + 4].copy_from_slice(&r);
-        slow |= (s as u32) << (4 * q);
-    }
-    slow
 }
 
 /// `pow(x, y)` of every lane into `out`: the mask of lanes left to the scalar port.
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn pow16(x: &[u32; LANES], y: &[u32; LANES], out: &mut [u32; LANES]) -> u32 {
+    each(out, |q| pow4(load(x, q), load(y, q)))
+}
+
+/// `f` of each four lanes `q` (one function per loop, so its iterations can overlap).
+#[inline(always)]
+fn each(out: &mut [u32; LANES], f: impl Fn(usize) -> Four) -> u32 {
     let mut slow = 0;
     for q in 0..LANES / 4 {
-        let (r, s) = pow4(load(x, q), load(y, q));
+        let (r, s) = f(q);
         let r: [u32; 4] = bytemuck::cast(r);
         out[4 * q..4 * q + 4].copy_from_slice(&r);
         slow |= (s as u32) << (4 * q);

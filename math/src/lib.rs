@@ -85,27 +85,26 @@ impl Func {
 pub fn lanes(f: Func, x: &mut [u32; LANES]) {
     let input = *x;
     let slow = simd::unary(f, &input, x).unwrap_or(u32::MAX);
-    scalar_lanes(f.scalar(), &input, x, slow);
+    let f = f.scalar();
+    scalar_lanes(x, slow, |l| f(f32::from_bits(input[l])));
 }
 
 /// `x[l] = pow(x[l], y[l])` on f32 bit patterns, the bits of [`pow`] on every lane.
 pub fn pow_lanes(x: &mut [u32; LANES], y: &[u32; LANES]) {
     let input = *x;
-    let mut rest = simd::pow(&input, y, x).unwrap_or(u32::MAX) & 0xffff;
-    while rest != 0 {
-        let l = rest.trailing_zeros() as usize;
-        x[l] = pow(f32::from_bits(input[l]), f32::from_bits(y[l])).to_bits();
-        rest &= rest - 1;
-    }
+    let slow = simd::pow(&input, y, x).unwrap_or(u32::MAX);
+    scalar_lanes(x, slow, |l| {
+        pow(f32::from_bits(input[l]), f32::from_bits(y[l]))
+    });
 }
 
-/// The lanes of `slow` from `input` through the scalar `f`.
+/// `out[l] = port(l)` for the lanes `l` of the mask `slow`.
 #[inline]
-fn scalar_lanes(f: fn(f32) -> f32, input: &[u32; LANES], out: &mut [u32; LANES], slow: u32) {
+fn scalar_lanes(out: &mut [u32; LANES], slow: u32, port: impl Fn(usize) -> f32) {
     let mut rest = slow & 0xffff;
     while rest != 0 {
         let l = rest.trailing_zeros() as usize;
-        out[l] = f(f32::from_bits(input[l])).to_bits();
+        out[l] = port(l).to_bits();
         rest &= rest - 1;
     }
 }
