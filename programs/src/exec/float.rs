@@ -131,19 +131,18 @@ pub(crate) fn log_partial(x: f32) -> [f32; 4] {
     if a.is_nan() {
         return [a, a, a, 1.0];
     }
-    let e = glemu_math::log2(a).floor();
-    // Exact mantissa from the bits (denormals go through the float path).
-    let m = if a.is_normal() {
-        f32::from_bits((a.to_bits() & 0x007f_ffff) | 0x3f80_0000)
+    let l = glemu_math::log2(a);
+    // Exact exponent and mantissa from the bits (denormals go through the float path).
+    let (e, m) = if a.is_normal() {
+        (
+            ((a.to_bits() >> 23) as i32 - 127) as f32,
+            f32::from_bits((a.to_bits() & 0x007f_ffff) | 0x3f80_0000),
+        )
     } else {
-        a / glemu_math::exp2(e)
+        let e = l.floor();
+        (e, a / glemu_math::exp2(e))
     };
-    let e = if a.is_normal() {
-        ((a.to_bits() >> 23) as i32 - 127) as f32
-    } else {
-        e
-    };
-    [e, m, glemu_math::log2(a), 1.0]
+    [e, m, l, 1.0]
 }
 
 /// Convert a float to a signed integer, saturating (NaN → 0): the defined choice for
