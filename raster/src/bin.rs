@@ -113,25 +113,10 @@ fn tile_touches(p: &PrimSetup, tx: usize, ty: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::setup::{Edge, Plane};
+    use crate::setup::Plane;
 
     fn prim(bbox: [i32; 4]) -> PrimSetup {
-        // Edges that accept everything: the bounding box decides.
-        PrimSetup {
-            edges: [Edge { a: 0, b: 0, c: 0 }; 4],
-            bbox,
-            ox: 0.0,
-            oy: 0.0,
-            z: Plane::default(),
-            inv_w: Plane::default(),
-            z_clamp: [0.0, 1.0],
-            id: 0,
-            attr_start: 0,
-            point_scale: [0.0; 2],
-            n_edges: 3,
-            front: true,
-            clip: 0,
-        }
+        PrimSetup::for_tests(bbox, [0.0; 2], Plane::default())
     }
 
     #[test]

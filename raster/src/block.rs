@@ -1108,21 +1108,7 @@ mod tests {
                 true => Plane { c, dx: 0.0, dy: 0.0 },
                 false => Plane { c, dx, dy },
             };
-            let prim = PrimSetup {
-                edges: Default::default(),
-                bbox: [0; 4],
-                ox: 3.25,
-                oy: -1.5,
-                z,
-                inv_w: z,
-                z_clamp: [0.0, 1.0],
-                id: 0,
-                attr_start: 0,
-                point_scale: [0.0; 2],
-                n_edges: 3,
-                front: true,
-                clip: 0,
-            };
+            let prim = PrimSetup::for_tests([0; 4], [3.25, -1.5], z);
             let fmt = if d32 { DepthFormat::D32FS8 } else { DepthFormat::D24S8 };
             let pos: Vec<[f32; 2]> = (0..ns)
                 .map(|s| [(s as f32 + 0.5) / ns as f32, 1.0 - (s as f32 + 0.25) / ns as f32])

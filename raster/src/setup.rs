@@ -144,6 +144,28 @@ impl PrimSetup {
             },
         ])
     }
+
+    /// A triangle for unit tests: edges that accept everything (the bounding box
+    /// decides), the given origin and plane as both depth and 1/w, depth clamped to
+    /// [0, 1]; tests change the rest with struct update syntax.
+    #[cfg(test)]
+    pub(crate) fn for_tests(bbox: [i32; 4], [ox, oy]: [f32; 2], z: Plane) -> Self {
+        Self {
+            edges: Default::default(),
+            bbox,
+            ox,
+            oy,
+            z,
+            inv_w: z,
+            z_clamp: [0.0, 1.0],
+            id: 0,
+            attr_start: 0,
+            point_scale: [0.0; 2],
+            n_edges: 3,
+            front: true,
+            clip: 0,
+        }
+    }
 }
 
 /// All primitives of a draw after setup, in submission order.

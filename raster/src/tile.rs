@@ -1516,19 +1516,8 @@ mod tests {
             let zero = |neg: bool| if neg { -0.0 } else { 0.0 };
             let plane = Plane { c, dx: zero(zero_signs.0), dy: zero(zero_signs.1) };
             let prim = PrimSetup {
-                edges: Default::default(),
-                bbox: [0; 4],
-                ox,
-                oy,
-                z: plane,
-                inv_w: plane,
                 z_clamp: [clamp.0.min(clamp.1), clamp.0.max(clamp.1)],
-                id: 0,
-                attr_start: 0,
-                point_scale: [0.0; 2],
-                n_edges: 3,
-                front: true,
-                clip: 0,
+                ..PrimSetup::for_tests([0; 4], [ox, oy], plane)
             };
             for fmt in [DepthFormat::D24S8, DepthFormat::D32FS8] {
                 let want = encode_depth(fmt, sample_z(&prim, x, y, [p.0, p.1]));
