@@ -907,6 +907,26 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The reference store: lane `l`'s word to each sample of its pixel in the strip at
+    /// (bx, qy) whose bit is set in `cov[l]`, one sample at a time.
+    fn store_per_sample(
+        plane: &mut [u32],
+        bx: i32,
+        qy: i32,
+        ns: usize,
+        words: &[u32; LANES],
+        cov: &[u32; LANES],
+    ) {
+        for lane in 0..LANES {
+            let (x, y) = (bx + LANE_COL[lane], qy + LANE_ROW[lane]);
+            for s in 0..ns {
+                if cov[lane] & (1 << s) != 0 {
+                    plane[tile_index(x, y, ns) + s] = words[lane];
+                }
+            }
+        }
+    }
+
     proptest! {
         /// The strip blend writes what the per-quad path's per-sample blend writes
         /// (decode, `fragops::blend`, clamp, encode, colour mask) at covered lanes, and
@@ -1012,14 +1032,7 @@ mod tests {
                 .map(|i| (i as u32).wrapping_mul(2_654_435_761) ^ seed)
                 .collect();
             let mut want = plane.clone();
-            for lane in 0..LANES {
-                let (x, y) = (bx + LANE_COL[lane], qy + LANE_ROW[lane]);
-                for s in 0..ns {
-                    if cov[lane] & (1 << s) != 0 {
-                        want[tile_index(x, y, ns) + s] = packed[lane];
-                    }
-                }
-            }
+            store_per_sample(&mut want, bx, qy, ns, &packed, &cov);
             strip_store(&mut plane, bx, qy, ns, full, &packed, &cov);
             prop_assert!(plane == want);
         }
@@ -1050,20 +1063,15 @@ mod tests {
             let mut plane: Vec<u32> = (0..TILE * TILE * ns)
                 .map(|i| (i as u32).wrapping_mul(2_654_435_761) ^ seed)
                 .collect();
-            let mut want = plane.clone();
-            for lane in 0..LANES {
+            let words: [u32; LANES] = std::array::from_fn(|lane| {
                 let mut v: [f32; 4] = std::array::from_fn(|ch| f32::from_bits(c[ch][lane]));
                 if alpha_one {
                     v[3] = 1.0;
                 }
-                let word = crate::color::pack_unorm8(v);
-                let (x, y) = (bx + LANE_COL[lane], qy + LANE_ROW[lane]);
-                for s in 0..ns {
-                    if cov[lane] & (1 << s) != 0 {
-                        want[tile_index(x, y, ns) + s] = word;
-                    }
-                }
-            }
+                crate::color::pack_unorm8(v)
+            });
+            let mut want = plane.clone();
+            store_per_sample(&mut want, bx, qy, ns, &words, &cov);
             let before = strip_paths()[2];
             store_rgba8(&mut plane, bx, qy, ns, full, &c, alpha_one, &cov);
             prop_assert!(plane == want);
