@@ -184,7 +184,8 @@ mod tests {
 
     #[test]
     fn prefetch_rows_takes_any_range() {
-        // A hint only: rows past the plane, empty rows and no rows do nothing, never panic.
+        // Rows past the plane, empty rows and no rows must not panic (the plane is
+        // borrowed shared, so there are no values to check).
         let plane = vec![7u32; 100];
         for (start, stride, rows, len) in [
             (0, 10, 8, 8),
@@ -199,7 +200,6 @@ mod tests {
         ] {
             prefetch_rows(&plane, start, stride, rows, len);
         }
-        assert!(plane.iter().all(|&w| w == 7));
     }
 
     #[test]
