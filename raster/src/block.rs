@@ -19,14 +19,15 @@ pub(crate) const BLOCK: i32 = 8;
 #[cfg(test)]
 thread_local! {
     /// Strips this thread blended through [`blend_strip`], rows it stored through the
-    /// 2- and 4-sample row stores ([`store_row_words`]) and multisampled strips it filled
-    /// whole ([`strip_fill`]): draw tests check those paths ran.
-    static STRIP_PATHS: std::cell::Cell<[u64; 3]> = const { std::cell::Cell::new([0; 3]) };
+    /// 2- and 4-sample row stores ([`store_row_words`]), multisampled strips it filled
+    /// whole ([`strip_fill`]) and blocks it depth-tested through [`depth_block`]: draw
+    /// tests check those paths ran.
+    static STRIP_PATHS: std::cell::Cell<[u64; 4]> = const { std::cell::Cell::new([0; 4]) };
 }
 
 /// [`STRIP_PATHS`] of the calling thread.
 #[cfg(test)]
-pub(crate) fn strip_paths() -> [u64; 3] {
+pub(crate) fn strip_paths() -> [u64; 4] {
     STRIP_PATHS.with(|c| c.get())
 }
 
@@ -557,6 +558,8 @@ fn block_depth_n<S, const W: usize>(
     };
     let base = tile_index(bx, by, ns);
     let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
+    #[cfg(test)]
+    count_strip_path(3);
     depth_block::<W>(&b, d)
 }
 

@@ -1782,7 +1782,7 @@ mod blocks {
         c: &Config,
         blocks: bool,
         packed: Option<bool>,
-    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 3])) {
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 4])) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -1981,17 +1981,18 @@ mod blocks {
     }
 
     /// Draws that allow them run the one-sample strip blend, the 2- and 4-sample row
-    /// stores and the whole multisampled strip fill (counted where they store), and
-    /// store what the per-quad path stores.
+    /// stores, the whole multisampled strip fill (counted where they store) and the
+    /// block depth kernel, and store what the per-quad path stores.
     #[test]
     fn strip_blend_and_sample_row_stores_run_in_draws() {
         let base = blended_strips(1, 5);
-        // (samples, blend, which counts: 0 = strip blend, 1 = row stores, 2 = whole fill)
+        // (samples, blend, which counts: 0 = strip blend, 1 = row stores, 2 = whole fill,
+        // 3 = block depth test)
         let cases: [(u32, bool, &[usize]); 4] = [
-            (1, true, &[0]),
-            (2, false, &[1, 2]),
-            (4, false, &[1, 2]),
-            (8, false, &[2]),
+            (1, true, &[0, 3]),
+            (2, false, &[1, 2, 3]),
+            (4, false, &[1, 2, 3]),
+            (8, false, &[2, 3]),
         ];
         for (samples, blend, want) in cases {
             let c = Config {
