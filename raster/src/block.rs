@@ -675,19 +675,14 @@ fn depth_row<const W: usize, C: Fn(u32, u32) -> bool>(
     else {
         return [0; 8];
     };
-    // A loop, not `array::from_fn`: at two of the sample counts that was an out-of-line
-    // call per row, compiled without the kernel's instruction set.
-    let mut z = [0u32; W];
-    match b.flat {
-        Some(f) => z = [f; W],
-        None => {
-            for (i, v) in z.iter_mut().enumerate() {
-                let p = b.sample_pos.get(i % ns).copied().unwrap_or([0.5; 2]);
-                let (x, y) = (b.bx + (i / ns) as i32, b.by + r as i32);
-                *v = encode_depth(b.fmt, sample_z(b.prim, x, y, p));
-            }
-        }
-    }
+    let z: [u32; W] = match b.flat {
+        Some(f) => [f; W],
+        None => std::array::from_fn(|i| {
+            let p = b.sample_pos.get(i % ns).copied().unwrap_or([0.5; 2]);
+            let (x, y) = (b.bx + (i / ns) as i32, b.by + r as i32);
+            encode_depth(b.fmt, sample_z(b.prim, x, y, p))
+        }),
+    };
     // Whole rows as lane arrays (load, compare, select, store): vector operations. Each
     // word's pass bit goes straight to its sample's place in the pixel's mask.
     let st = *row;
