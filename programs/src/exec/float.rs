@@ -132,17 +132,18 @@ pub(crate) fn log_partial(x: f32) -> [f32; 4] {
         return [a, a, a, 1.0];
     }
     let l = glemu_math::log2(a);
-    // Exact exponent and mantissa from the bits (denormals go through the float path).
+    // The spec's "floor of the exact logarithm" and the mantissa, both from the bits: the
+    // floor of the rounded log2 is one too high just below a power of two among the
+    // denormals (bits 0x7ffff: log2 rounds to -130, the exponent is -131).
+    let bits = a.to_bits();
     let (e, m) = if a.is_normal() {
-        (
-            ((a.to_bits() >> 23) as i32 - 127) as f32,
-            f32::from_bits((a.to_bits() & 0x007f_ffff) | 0x3f80_0000),
-        )
+        ((bits >> 23) as i32 - 127, bits & 0x007f_ffff)
     } else {
-        let e = l.floor();
-        (e, a / glemu_math::exp2(e))
+        // A denormal: its highest set bit is the leading 1 of the normalised mantissa.
+        let top = 31 - bits.leading_zeros();
+        (top as i32 - 149, (bits << (23 - top)) & 0x007f_ffff)
     };
-    [e, m, l, 1.0]
+    [e as f32, f32::from_bits(m | 0x3f80_0000), l, 1.0]
 }
 
 /// Convert a float to a signed integer, saturating (NaN → 0): the defined choice for
@@ -197,6 +198,31 @@ mod tests {
         assert_eq!(log_partial(-12.0)[0..2], [3.0, 1.5]);
         assert_eq!(exp_partial(2.5), [4.0, 0.5, glemu_math::exp2(2.5), 1.0]);
         assert_eq!(log_partial(0.0)[0], f32::NEG_INFINITY);
+    }
+
+    /// Every denormal: x is the exact exponent and y in [1, 2) with x and y giving back the
+    /// input exactly (y · 2^x), the spec's pseudo-code with the exact logarithm.
+    #[test]
+    fn log_partial_of_denormals_is_exact() {
+        // Just below 2^-130, where the rounded log2 is -130.0 but the exponent is -131.
+        let [x, y, _, w] = log_partial(f32::from_bits(0x0007_ffff));
+        assert_eq!((x, w), (-131.0, 1.0));
+        assert_eq!(y, f32::from_bits(0x3fff_ffe0));
+        for bits in 1..0x0080_0000u32 {
+            let a = f32::from_bits(bits);
+            let [x, y, ..] = log_partial(-a);
+            assert!((1.0..2.0).contains(&y), "{bits:#x}: y = {y}");
+            let top = 31 - bits.leading_zeros();
+            assert_eq!(x, (top as i32 - 149) as f32, "{bits:#x}");
+            // y · 2^x rebuilt in f64, where every denormal is exact.
+            assert_eq!(
+                f64::from(y) * 2f64.powi(x as i32),
+                f64::from(a),
+                "{bits:#x}"
+            );
+        }
+        // The smallest normal continues the sequence.
+        assert_eq!(log_partial(f32::MIN_POSITIVE)[0..2], [-126.0, 1.0]);
     }
 
     #[test]
