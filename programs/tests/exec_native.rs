@@ -59,19 +59,7 @@ const VERTICES: usize = 32;
 /// A full batch's lane state for `p` with `vertices` copies of every input, each word
 /// `input_word` of its lane, component and copy.
 fn filled_state(p: &Arc<Program>, vertices: usize) -> LaneState {
-    let mut st = LaneState::with_vertices(p, MAX_LANES, vertices);
-    for v in 0..vertices {
-        for s in 0..p.inputs.len() {
-            if let Some(r) = st.input_vertex_mut(v, s) {
-                for (c, comp) in r.iter_mut().enumerate() {
-                    for (l, x) in comp.iter_mut().enumerate() {
-                        *x = input_word(l, c, v);
-                    }
-                }
-            }
-        }
-    }
-    st
+    state_with_inputs(p, vertices, input_word)
 }
 
 /// Run `p` both ways on the same inputs with lane mask `active`; the native run must

@@ -445,18 +445,9 @@ proptest! {
 fn patch_both(p: &Arc<Program>, invocations: usize, budget: u64, what: &str) -> (u64, u64) {
     let prm = params(p, &[[0.5, 1.0, 2.0, 0.25]; 16]);
     let vertices = invocations.max(4);
-    let mut st = LaneState::with_vertices(p, MAX_LANES, vertices);
-    for v in 0..vertices {
-        for s in 0..p.inputs.len() {
-            if let Some(r) = st.input_vertex_mut(v, s) {
-                for (c, comp) in r.iter_mut().enumerate() {
-                    for (l, x) in comp.iter_mut().enumerate() {
-                        *x = ((l as f32 - 3.0) * 0.5 + c as f32 + v as f32 * 2.0).to_bits();
-                    }
-                }
-            }
-        }
-    }
+    let st = state_with_inputs(p, vertices, |l, c, v| {
+        ((l as f32 - 3.0) * 0.5 + c as f32 + v as f32 * 2.0).to_bits()
+    });
     let inv = p
         .inputs
         .iter()

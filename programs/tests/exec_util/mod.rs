@@ -17,6 +17,28 @@ pub fn assemble(text: &str, stage: Stage) -> Arc<Program> {
     }
 }
 
+/// A full batch's lane state for `p` with `vertices` copies of every input, each word
+/// `word(lane, component, copy)`.
+pub fn state_with_inputs(
+    p: &Arc<Program>,
+    vertices: usize,
+    word: impl Fn(usize, usize, usize) -> u32,
+) -> LaneState {
+    let mut st = LaneState::with_vertices(p, MAX_LANES, vertices);
+    for v in 0..vertices {
+        for s in 0..p.inputs.len() {
+            if let Some(r) = st.input_vertex_mut(v, s) {
+                for (c, comp) in r.iter_mut().enumerate() {
+                    for (l, x) in comp.iter_mut().enumerate() {
+                        *x = word(l, c, v);
+                    }
+                }
+            }
+        }
+    }
+    st
+}
+
 /// Param values: constants from the program, `program.local[n]` / env from `locals`.
 pub fn params(p: &Program, locals: &[[f32; 4]]) -> Vec<[u32; 4]> {
     p.params
