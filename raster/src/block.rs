@@ -599,17 +599,7 @@ multiversion! {
                 *mr = depth_row::<W, _>(b, &live, r, d, &cmp);
             }
         });
-        // Strip k's lane 4q + j is row 2k + (j >> 1), column 2q + (j & 1): pairs of
-        // words, moved whole.
-        let mut out = [[0u32; LANES]; 4];
-        for (k, o) in out.iter_mut().enumerate() {
-            for q in 0..4 {
-                for j in 0..4 {
-                    o[4 * q + j] = m[2 * k + (j >> 1)][2 * q + (j & 1)];
-                }
-            }
-        }
-        out
+        strip_order(&m)
     }
 }
 
@@ -640,14 +630,29 @@ fn depth_block_one<const W: usize>(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; 
     }
     let mut pass = [[0u32; W]; 8];
     depth_rows(b.func, b.write, &z, &live, d, TILE * ns, &mut pass);
-    let mut out = [[0u32; LANES]; 4];
-    for (row, p) in pass.iter().enumerate() {
-        for col in 0..8 {
-            let mut m = 0;
+    let mut m = [[0u32; 8]; 8];
+    for (mr, p) in m.iter_mut().zip(&pass) {
+        for (col, mc) in mr.iter_mut().enumerate() {
             for s in 0..ns {
-                m |= p[col * ns + s] << s;
+                *mc |= p[col * ns + s] << s;
             }
-            out[row / 2][LANE_AT[row % 2][col]] = m;
+        }
+    }
+    strip_order(&m)
+}
+
+/// A block's per-pixel masks `m` (row, column) as its four strips' lanes: strip k's lane
+/// 4q + j is row 2k + (j >> 1), column 2q + (j & 1). Pairs of words moved whole, so the
+/// lanes leave as vector stores; one word at a time, the strip loop's 16-byte loads of
+/// them waited for the 4-byte stores.
+#[inline(always)]
+fn strip_order(m: &[[u32; 8]; 8]) -> [[u32; LANES]; 4] {
+    let mut out = [[0u32; LANES]; 4];
+    for (k, o) in out.iter_mut().enumerate() {
+        for q in 0..4 {
+            for j in 0..4 {
+                o[4 * q + j] = m[2 * k + (j >> 1)][2 * q + (j & 1)];
+            }
         }
     }
     out

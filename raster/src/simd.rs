@@ -164,6 +164,35 @@ pub(crate) fn prefetch_rows(plane: &[u32], start: usize, stride: usize, rows: us
     }
 }
 
+/// Bit `lane` set where `words[lane]` is not zero: the live lanes of a strip's coverage.
+/// Four compares and one movemask (SSE2, part of every x86-64); the loop over lanes it
+/// replaces stayed scalar, 11 % of the block loop's samples at 2 threads.
+#[inline(always)]
+pub(crate) fn nonzero_lanes(words: &[u32; 16]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of the x86-64 baseline. The four unaligned 16-byte loads read
+    // words 0-3, 4-7, 8-11 and 12-15 of `words`, all inside the borrowed array.
+    #[allow(unsafe_code)]
+    unsafe {
+        use std::arch::x86_64::*;
+        let p = words.as_ptr().cast::<__m128i>();
+        let zero = _mm_setzero_si128();
+        let q = |i: usize| _mm_cmpeq_epi32(_mm_loadu_si128(p.add(i)), zero);
+        // Each word's "is zero" as a saturated 16- then 8-bit lane, in lane order.
+        let lo = _mm_packs_epi32(q(0), q(1));
+        let hi = _mm_packs_epi32(q(2), q(3));
+        !(_mm_movemask_epi8(_mm_packs_epi16(lo, hi)) as u32) & 0xffff
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let mut live = 0u32;
+        for (lane, &m) in words.iter().enumerate() {
+            live |= u32::from(m != 0) << lane;
+        }
+        live
+    }
+}
+
 #[inline(always)]
 fn prefetch(word: &u32) {
     #[cfg(target_arch = "x86_64")]
@@ -199,6 +228,22 @@ mod tests {
             (usize::MAX, usize::MAX, 8, usize::MAX),
         ] {
             prefetch_rows(&plane, start, stride, rows, len);
+        }
+    }
+
+    #[test]
+    fn nonzero_lanes_sets_the_bits_of_nonzero_words() {
+        let mut w = [0u32; 16];
+        assert_eq!(nonzero_lanes(&w), 0);
+        for lane in 0..16 {
+            for v in [1, 0x8000_0000, u32::MAX, 0x0001_0000] {
+                w = [0; 16];
+                w[lane] = v;
+                assert_eq!(nonzero_lanes(&w), 1 << lane, "lane {lane} value {v:#x}");
+                let mut all = [v; 16];
+                all[lane] = 0;
+                assert_eq!(nonzero_lanes(&all), 0xffff & !(1 << lane));
+            }
         }
     }
 
