@@ -1667,27 +1667,37 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     /// MIN/MAX with the interpreter's rules: a NaN operand yields the other operand, and
-    /// -0 < +0.
+    /// -0 < +0. Built on SSE's MINPS/MAXPS (`x < y ? x : y`, `x > y ? x : y`), which
+    /// give the second operand for a NaN or a tie: `t` = op(x, y) is right when x is a
+    /// NaN, `u` = op(y, x) when y is one and for every other pair but ±0 ties, where the
+    /// bits ORed (MIN: -0 if either is) or ANDed (MAX: +0 if either is) decide; equal
+    /// non-zero values have equal bits. Seven operations instead of thirteen.
     fn min_max(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let t = self.sse_min_max(x, y, max);
+        let u = self.sse_min_max(y, x, max);
         let x_nan = self.fcmp(FloatCC::Unordered, x, x);
-        let y_nan = self.fcmp(FloatCC::Unordered, y, y);
-        let order = self.fcmp(
-            if max {
-                FloatCC::GreaterThan
-            } else {
-                FloatCC::LessThan
-            },
-            x,
-            y,
-        );
         let eq = self.fcmp(FloatCC::Equal, x, y);
-        // On a tie, MIN keeps x when x is -0; MAX keeps x when y is -0.
-        let sign = self.icmp0(IntCC::SignedLessThan, if max { y } else { x });
-        let tie = self.b.ins().band(eq, sign);
-        let pick = self.b.ins().bor(y_nan, order);
-        let pick = self.b.ins().bor(pick, tie);
-        let pick = self.b.ins().band_not(pick, x_nan);
-        self.select(pick, x, y)
+        let tie = if max {
+            self.b.ins().band(x, y)
+        } else {
+            self.b.ins().bor(x, y)
+        };
+        let r = self.select(eq, tie, u);
+        self.select(x_nan, t, r)
+    }
+
+    /// `x < y ? x : y` (MIN) or `y < x ? x : y` (MAX) on f32 lanes, as bits: the shape
+    /// Cranelift's x64 back end emits as one MINPS / MAXPS.
+    fn sse_min_max(&mut self, x: Value, y: Value, max: bool) -> Value {
+        let (fx, fy) = (self.as_f32x4(x), self.as_f32x4(y));
+        let m = if max {
+            self.b.ins().fcmp(FloatCC::LessThan, fy, fx)
+        } else {
+            self.b.ins().fcmp(FloatCC::LessThan, fx, fy)
+        };
+        let m = self.b.ins().bitcast(F, le(), m);
+        let r = self.b.ins().bitselect(m, fx, fy);
+        self.as_bits(r)
     }
 
     /// `0 + a0*b0 + a1*b1 ...` in this order (the sum starts at +0, so -0 products give
