@@ -331,8 +331,9 @@ pub struct ProgramShader<'a> {
     /// Strips of fully covered blocks may run through `shade_strips`: no fog to apply
     /// after the program and no IPAC/IPAS/IPAO (the environment holds one strip's batch).
     strips: bool,
-    /// The program fused with the draw's colour store (`shade_block`), made on first use.
-    block: std::sync::OnceLock<Option<(BlockSpec, Arc<BlockKernel>)>>,
+    /// The program fused with the draw's colour store (`shade_block`), made on first use,
+    /// with the output it stores.
+    block: std::sync::OnceLock<Option<(usize, BlockSpec, Arc<BlockKernel>)>>,
     /// How a strip fills the inputs when every one is simple (`strip_inputs`).
     strip_inputs: Option<Vec<StripInput>>,
 }
@@ -709,7 +710,9 @@ impl ProgramShader<'_> {
 }
 
 /// Strip `i`'s inputs and helper lanes, its live lanes counted into `invocations`
-/// (`shade_strips`, `shade_block`): every lane runs; 0 past the last strip.
+/// (`shade_strips`, `shade_block`): every lane runs; 0 past the last strip. Inlined into
+/// the executor's strip loop: called, it cost more than a short program.
+#[inline(always)]
 fn fill_strip(
     shader: &ProgramShader<'_>,
     strips: &[Strip<'_>],
@@ -725,7 +728,7 @@ fn fill_strip(
     };
     match &shader.strip_inputs {
         Some(list) => {
-            fill_simple(list, ls, &st.batch);
+            fill_simple(list, ls, st);
             *simple += 1;
         }
         None => shader.fill_inputs(ls, tmp, &st.batch),
@@ -735,8 +738,11 @@ fn fill_strip(
     active
 }
 
-/// [`ProgramShader::fill_inputs`] of inputs that are all [`StripInput`]s.
-fn fill_simple(list: &[StripInput], ls: &mut LaneState, batch: &FragmentBatch<'_>) {
+/// [`ProgramShader::fill_inputs`] of inputs that are all [`StripInput`]s, for a strip
+/// (whose lane arrays may be unset: `strips_read_planes_only`).
+#[inline(always)]
+fn fill_simple(list: &[StripInput], ls: &mut LaneState, strip: &Strip<'_>) {
+    let batch = &strip.batch;
     let front = batch.front_facing();
     for input in list {
         match *input {
@@ -748,7 +754,7 @@ fn fill_simple(list: &[StripInput], ls: &mut LaneState, batch: &FragmentBatch<'_
                     Some(b) if !front => b,
                     _ => base,
                 };
-                if !batch.perspective_n(base, 4, reg) {
+                if !strip.perspective_n(base, 4, reg) {
                     batch.interpolate_n(base, 4, reg);
                 }
             }
@@ -857,23 +863,26 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         &self,
         s: &mut Scratch<'a>,
         strips: &[Strip<'_>],
-        dst: BlockRows<'_, '_>,
-        sink: &mut dyn FnMut(usize, u32),
+        dst: &mut BlockRows<'_, '_>,
+        kills: &mut [u32; 4],
     ) -> Result<(), ShaderError> {
-        let spec = self.outputs.iter().find_map(|&(slot, d)| {
-            (d == FragDst::Color(dst.output)).then_some(BlockSpec {
-                color: slot,
-                alpha_one: dst.alpha_one,
-            })
+        let (output, alpha_one) = (dst.output, dst.alpha_one);
+        // The spec depends only on the draw: decided at the first block, then only
+        // checked.
+        let kernel = self.block.get_or_init(|| {
+            let spec = self.outputs.iter().find_map(|&(slot, d)| {
+                (d == FragDst::Color(output)).then_some(BlockSpec {
+                    color: slot,
+                    alpha_one,
+                })
+            })?;
+            Some((output, spec, self.fp.executor.block_kernel(&spec)?))
         });
-        let kernel = spec.and_then(|spec| {
-            let k = self
-                .block
-                .get_or_init(|| Some((spec, self.fp.executor.block_kernel(&spec)?)));
-            k.as_ref().filter(|(s, _)| *s == spec)
-        });
-        let (Some((spec, kernel)), Some(first)) = (kernel, strips.first()) else {
-            return glemu_raster::shade_block_by_strips(self, s, strips, dst, sink);
+        let kernel = kernel
+            .as_ref()
+            .filter(|(o, spec, _)| *o == output && spec.alpha_one == alpha_one);
+        let (Some((_, spec, kernel)), Some(first)) = (kernel, strips.first()) else {
+            return glemu_raster::shade_block_by_strips(self, s, strips, dst, kills);
         };
         let mut env = self.env(&first.batch);
         let Scratch {
@@ -886,18 +895,16 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         let fill = |i: usize, ls: &mut LaneState| {
             fill_strip(self, strips, i, ls, tmp, invocations, simple)
         };
-        let BlockRows {
-            alpha_one,
-            rows,
-            covs,
-            ..
-        } = dst;
+        let n = strips.len().min(dst.covs.len());
+        let covs = &dst.covs[..n];
         let done = |i: usize, ls: &LaneState, rows: Option<&mut [&mut [u32; 8]]>| {
             // Rows come back when the strip ran in the interpreter: stored here.
             if let (Some(rows), Some(cov)) = (rows, covs.get(i)) {
                 store_strip(rows, ls.output(spec.color), alpha_one, cov, ls.kill_mask());
             }
-            sink(i, ls.kill_mask());
+            if let Some(k) = kills.get_mut(i) {
+                *k = ls.kill_mask();
+            }
         };
         self.fp
             .executor
@@ -906,7 +913,7 @@ impl<'a> FragmentShader for ProgramShader<'a> {
                 ls,
                 &self.fp.params,
                 &mut Fragment(&mut env),
-                rows,
+                &mut dst.rows[..2 * n],
                 covs,
                 fill,
                 done,

@@ -84,6 +84,35 @@ fn tile_index(x: i32, y: i32, ns: usize) -> usize {
     (((y as usize) % TILE) * TILE + (x as usize) % TILE) * ns
 }
 
+/// The pixel positions of the strip of two rows at (bx, qy) and their centres' offsets
+/// from a plane origin (ox, oy), as the per-quad path computes them: `([x, y], [rx,
+/// ry])`. Inlined into vector code (whole lane arrays built first: each line is a vector
+/// operation).
+#[inline(always)]
+#[allow(clippy::type_complexity)]
+pub(crate) fn strip_offsets(
+    bx: i32,
+    qy: i32,
+    ox: f32,
+    oy: f32,
+) -> ([[i32; LANES]; 2], [[f32; LANES]; 2]) {
+    let (bxs, qys) = ([bx; LANES], [qy; LANES]);
+    let (oxs, oys) = ([ox; LANES], [oy; LANES]);
+    let mut x = [0i32; LANES];
+    let mut y = [0i32; LANES];
+    let mut rx = [0.0f32; LANES];
+    let mut ry = [0.0f32; LANES];
+    for i in 0..LANES {
+        x[i] = bxs[i] + LANE_COL[i];
+        y[i] = qys[i] + LANE_ROW[i];
+    }
+    for i in 0..LANES {
+        rx[i] = x[i] as f32 + 0.5 - oxs[i];
+        ry[i] = y[i] as f32 + 0.5 - oys[i];
+    }
+    ([x, y], [rx, ry])
+}
+
 multiversion! {
     /// Lanes of the strip of two rows at (bx, qy) of `prim`, every lane covered by `cov`:
     /// positions, centre offsets from the plane origin and the perspective factor
@@ -99,24 +128,10 @@ multiversion! {
         prim: &PrimSetup,
         flat_w: Option<f32>,
     ) {
-        let (ox, oy, iw) = (prim.ox, prim.oy, &prim.inv_w);
+        let iw = &prim.inv_w;
         l.quads = LANES / 4;
         l.per_sample = false;
-        // Whole lane arrays built first, then stored: each line is a vector operation.
-        let (bxs, qys) = ([bx; LANES], [qy; LANES]);
-        let (oxs, oys) = ([ox; LANES], [oy; LANES]);
-        let mut x = [0i32; LANES];
-        let mut y = [0i32; LANES];
-        let mut rx = [0.0f32; LANES];
-        let mut ry = [0.0f32; LANES];
-        for i in 0..LANES {
-            x[i] = bxs[i] + LANE_COL[i];
-            y[i] = qys[i] + LANE_ROW[i];
-        }
-        for i in 0..LANES {
-            rx[i] = x[i] as f32 + 0.5 - oxs[i];
-            ry[i] = y[i] as f32 + 0.5 - oys[i];
-        }
+        let ([x, y], [rx, ry]) = strip_offsets(bx, qy, prim.ox, prim.oy);
         if POS {
             l.x = x;
             l.y = y;

@@ -2096,3 +2096,105 @@ fn a_passed_deadline_ends_the_draw_with_timed_out() {
     st.deadline = crate::Deadline::after(std::time::Duration::from_secs(3600));
     assert!(r.draw(&mut f, &st, &inp, &shader).is_ok());
 }
+
+/// A shader that reads its strips only through `Strip::perspective_n` (four perspective
+/// varyings at the centre as the colour), as the pipeline's simple fill does.
+struct PlanesShader {
+    info: ShaderInfo,
+    /// Strips whose planes came from their position (`Strip::origin`), and from the
+    /// lane arrays.
+    origin: std::sync::atomic::AtomicU64,
+    lanes: std::sync::atomic::AtomicU64,
+}
+
+impl FragmentShader for PlanesShader {
+    type Scratch = ();
+    fn info(&self) -> &ShaderInfo {
+        &self.info
+    }
+    fn new_scratch(&self) {}
+    fn shades_strips(&self) -> bool {
+        true
+    }
+    fn strips_read_planes_only(&self) -> bool {
+        true
+    }
+    fn shade(
+        &self,
+        _: &mut (),
+        b: &FragmentBatch<'_>,
+        out: &mut FragmentOutputs,
+    ) -> Result<(), ShaderError> {
+        b.interpolate_n(0, 4, &mut out.color[0]);
+        Ok(())
+    }
+    fn shade_strips(
+        &self,
+        _: &mut (),
+        strips: &[crate::shader::Strip<'_>],
+        sink: &mut dyn FnMut(usize, u32, &crate::shader::StripColors<'_>),
+    ) -> Result<(), ShaderError> {
+        use std::sync::atomic::Ordering::Relaxed;
+        for (i, s) in strips.iter().enumerate() {
+            match s.origin {
+                Some(_) => self.origin.fetch_add(1, Relaxed),
+                None => self.lanes.fetch_add(1, Relaxed),
+            };
+            let mut c = [[0u32; LANES]; 4];
+            assert!(s.perspective_n(0, 4, &mut c));
+            let mut colors = crate::shader::StripColors::default();
+            colors.color[0] = Some(&c);
+            sink(i, 0, &colors);
+        }
+        Ok(())
+    }
+}
+
+/// Strips of a shader that reads only centre planes: with constant 1/w their planes are
+/// evaluated from the strip's position, the lane arrays left unset (stale from other
+/// strips), and the image is the per-quad path's, replaced or blended.
+#[test]
+fn strips_from_their_origin_equal_the_per_quad_path() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let info = ShaderInfo {
+        varyings: vec![
+            VaryingInterp {
+                mode: InterpMode::Perspective,
+                location: InterpLocation::Center,
+            };
+            4
+        ],
+        ..Default::default()
+    };
+    let shader = PlanesShader {
+        info,
+        origin: 0.into(),
+        lanes: 0.into(),
+    };
+    // big_triangles: half of them with constant 1/w.
+    let inp = big_triangles(150.0, 100.0, 8, false, 11);
+    for st in [FixedFunctionState::default(), alpha_blended()] {
+        let render = |blocks: bool| {
+            let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+            r.set_block_path(blocks);
+            let mut f = fb(150, 100, 1, ColorFormat::Rgba8Unorm);
+            r.draw(&mut f, &st, &inp, &shader)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut px = vec![[0u32; 4]; 150];
+            let mut all = Vec::new();
+            for y in 0..100 {
+                f.read_row_raw(0, 0, y, &mut px);
+                all.extend_from_slice(&px);
+            }
+            all
+        };
+        let before = shader.origin.load(Relaxed);
+        let blocks = render(true);
+        assert!(
+            shader.origin.load(Relaxed) - before > 50,
+            "strips from their origin"
+        );
+        assert!(blocks == render(false), "framebuffers differ");
+    }
+    assert!(shader.lanes.into_inner() > 50, "strips from lane arrays");
+}

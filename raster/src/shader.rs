@@ -100,11 +100,11 @@ pub trait FragmentShader: Sync {
         false
     }
     /// Whether [`FragmentShader::shade_strips`] and [`FragmentShader::shade_block`] read
-    /// a strip's batch only through varyings declared perspective at the pixel centre
-    /// ([`FragmentBatch::perspective_n`], [`FragmentBatch::interpolate_n`]) and its
-    /// primitive's facing (asked once per block; false, the default, gives them every
-    /// lane fact): the rasterizer then leaves the lanes' positions, coverage and sample
-    /// ids unset (stale) in strips' batches.
+    /// a strip only through varyings declared perspective at the pixel centre
+    /// ([`Strip::perspective_n`]) and its primitive's facing (asked once per block;
+    /// false, the default, gives them every lane fact): the rasterizer then leaves the
+    /// lanes' positions, coverage and sample ids unset (stale) in strips' batches, and
+    /// for a primitive with constant 1/w their offsets and perspective factor too.
     fn strips_read_planes_only(&self) -> bool {
         false
     }
@@ -130,16 +130,20 @@ pub trait FragmentShader: Sync {
         Ok(())
     }
     /// [`FragmentShader::shade_strips`] with the colours stored into `dst` ([`store_strip`]
-    /// of each strip, which a shader may do itself), then `sink(index, kill)`. Asked only
-    /// of a shader that [`FragmentShader::shades_strips`].
+    /// of each strip, which a shader may do itself); strip k's kill mask goes into
+    /// `kills[k]`. Asked only of a shader that [`FragmentShader::shades_strips`].
+    ///
+    /// `dst` by reference and the kills as an array, not a sink: a `BlockRows` moved in
+    /// by value was copied with 16-byte loads of the caller's 8-byte stores (a store
+    /// forwarding stall per block), and a sink was a dynamic call per strip.
     fn shade_block(
         &self,
         scratch: &mut Self::Scratch,
         strips: &[Strip<'_>],
-        dst: BlockRows<'_, '_>,
-        sink: &mut dyn FnMut(usize, u32),
+        dst: &mut BlockRows<'_, '_>,
+        kills: &mut [u32; 4],
     ) -> Result<(), ShaderError> {
-        shade_block_by_strips(self, scratch, strips, dst, sink)
+        shade_block_by_strips(self, scratch, strips, dst, kills)
     }
 }
 
@@ -149,21 +153,19 @@ pub fn shade_block_by_strips<S: FragmentShader + ?Sized>(
     shader: &S,
     scratch: &mut S::Scratch,
     strips: &[Strip<'_>],
-    dst: BlockRows<'_, '_>,
-    sink: &mut dyn FnMut(usize, u32),
+    dst: &mut BlockRows<'_, '_>,
+    kills: &mut [u32; 4],
 ) -> Result<(), ShaderError> {
-    let BlockRows {
-        output,
-        alpha_one,
-        rows,
-        covs,
-    } = dst;
+    let (output, alpha_one) = (dst.output, dst.alpha_one);
+    let (rows, covs) = (&mut *dst.rows, dst.covs);
     shader.shade_strips(scratch, strips, &mut |k, kill, colors| {
         if let (Some(r), Some(cov)) = (rows.get_mut(2 * k..2 * k + 2), covs.get(k)) {
             let c = colors.color.get(output).copied().flatten();
             store_strip(r, c, alpha_one, cov, kill);
         }
-        sink(k, kill);
+        if let Some(x) = kills.get_mut(k) {
+            *x = kill;
+        }
     })
 }
 
@@ -177,10 +179,12 @@ pub struct BlockRows<'r, 'a> {
     /// Alpha is stored as 255 (alpha-to-one).
     pub alpha_one: bool,
     /// Strip `k`'s pixel rows: `rows[2k]` holds its lanes 0, 1 of each quad (left to
-    /// right), `rows[2k + 1]` its lanes 2, 3.
-    pub rows: &'r mut [&'a mut [u32; 8]],
+    /// right), `rows[2k + 1]` its lanes 2, 3. Only the first two per strip shaded are
+    /// read. Arrays, not slices: a slice's pointer and length, stored 8 bytes at a time
+    /// by the rasterizer, were read back 16 bytes at a time (a store forwarding stall).
+    pub rows: &'r mut [&'a mut [u32; 8]; 8],
     /// Strip `k`'s coverage per lane after the early tests: 0 leaves the pixel alone.
-    pub covs: &'r [&'a [u32; LANES]],
+    pub covs: &'r [&'a [u32; LANES]; 4],
 }
 
 /// The reference of a strip's store into [`BlockRows`]: colour `c` (f32 bits,
@@ -206,6 +210,42 @@ pub struct Strip<'a> {
     /// Bit per lane: lanes that are real fragments, i.e. the batch's lanes whose
     /// coverage is not 0 (the others are helpers), computed once by the rasterizer.
     pub live: u32,
+    /// Set when the batch's lane arrays were not written (a shader that
+    /// [`FragmentShader::strips_read_planes_only`], a primitive with constant 1/w):
+    /// [`Strip::perspective_n`] evaluates the planes from it.
+    pub(crate) origin: Option<StripOrigin>,
+}
+
+/// Where a [`Strip`] lies, for its planes evaluated without lane arrays.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StripOrigin {
+    /// The strip's lower left pixel.
+    pub bx: i32,
+    pub qy: i32,
+    /// The primitive's constant perspective factor (`setup::flat_w`).
+    pub w: f32,
+}
+
+impl Strip<'_> {
+    /// [`FragmentBatch::perspective_n`] of the strip's batch, which a shader that
+    /// [`FragmentShader::strips_read_planes_only`] must call instead: the strip's lane
+    /// arrays may be unset, and the planes are then evaluated from its position (writing
+    /// the offsets and factor into lane arrays only to read them right back cost more
+    /// than the arithmetic).
+    #[inline]
+    pub fn perspective_n(&self, k: usize, n: usize, out: &mut [[u32; LANES]; 4]) -> bool {
+        let Some(at) = &self.origin else {
+            return self.batch.perspective_n(k, n, out);
+        };
+        let prim = self.batch.prims[0];
+        match self.batch.attrs[0].get(k..k + n.min(4)) {
+            Some(a) if self.batch.uniform => {
+                planes_origin(a, at, prim.ox, prim.oy, out);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// A strip's colour outputs as the program left them: `color[o]` is output `o`'s
@@ -257,9 +297,35 @@ crate::simd::multiversion! {
     }
 }
 
+/// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out` in
+/// order.
+#[inline(always)]
+fn planes_at(
+    planes: &[crate::setup::AttrPlane],
+    rx: &[f32; LANES],
+    ry: &[f32; LANES],
+    w: &[f32; LANES],
+    out: &mut [[u32; LANES]; 4],
+) {
+    // Written out, not a loop: LLVM vectorizes a loop over the planes across them
+    // (with gathers) instead of across the lanes.
+    let [o0, o1, o2, o3] = out;
+    if let Some(a) = planes.first() {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
+    }
+    if let Some(a) = planes.get(1) {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
+    }
+    if let Some(a) = planes.get(2) {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
+    }
+    if let Some(a) = planes.get(3) {
+        plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
+    }
+}
+
 crate::simd::multiversion! {
-    /// [`plane_at_lanes`] with perspective of each of `planes` (at most four) into `out`
-    /// in order, in one call (a dispatch per plane cost more than the arithmetic).
+    /// [`planes_at`] in one call (a dispatch per plane cost more than the arithmetic).
     ///
     /// Multiversioned, though the compiled program reads these registers 128 bits at a
     /// time right after: BENCHMARKS.md step 18 had found baseline code faster for that
@@ -273,21 +339,23 @@ crate::simd::multiversion! {
         w: &[f32; LANES],
         out: &mut [[u32; LANES]; 4],
     ) {
-        // Written out, not a loop: LLVM vectorizes a loop over the planes across them
-        // (with gathers) instead of across the lanes.
-        let [o0, o1, o2, o3] = out;
-        if let Some(a) = planes.first() {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o0);
-        }
-        if let Some(a) = planes.get(1) {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o1);
-        }
-        if let Some(a) = planes.get(2) {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o2);
-        }
-        if let Some(a) = planes.get(3) {
-            plane_at_lanes(&a.plane, rx, ry, Some(w), o3);
-        }
+        planes_at(planes, rx, ry, w, out)
+    }
+}
+
+crate::simd::multiversion! {
+    /// [`planes_at`] at the centres of the strip at (bx, qy) (offsets from the plane
+    /// origin (ox, oy), `block::strip_offsets`) with the constant perspective factor
+    /// `w`: the strip's offsets made in registers, not read back from lane arrays.
+    fn planes_origin(
+        planes: &[crate::setup::AttrPlane],
+        at: &StripOrigin,
+        ox: f32,
+        oy: f32,
+        out: &mut [[u32; LANES]; 4],
+    ) {
+        let (_, [rx, ry]) = crate::block::strip_offsets(at.bx, at.qy, ox, oy);
+        planes_at(planes, &rx, &ry, &[at.w; LANES], out)
     }
 }
 

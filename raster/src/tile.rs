@@ -11,7 +11,8 @@ use crate::setup::{
     flat_depth, flat_w, lane_w, sample_z, AttrPlane, DrawSetup, PrimSetup, SUBPIXEL,
 };
 use crate::shader::{
-    BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors, LANES,
+    BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors,
+    StripOrigin, LANES,
 };
 
 use crate::block::{self, BLOCK};
@@ -591,10 +592,15 @@ fn shade_strips<S: FragmentShader>(
         let l = &mut w.strip_lanes[r];
         let qy = by + 2 * r as i32;
         // A shader that reads only the planes at the centre skips the positions,
-        // coverage and sample ids (a quarter of the lanes' stores).
-        match planes_only {
-            true => block::strip_lanes::<false>(l, bx, qy, cov, prim, fw),
-            false => {
+        // coverage and sample ids (a quarter of the lanes' stores), and with constant
+        // 1/w the offsets and factor too (`Strip::perspective_n` makes them).
+        match (planes_only, fw) {
+            (true, Some(_)) => {
+                l.quads = LANES / 4;
+                l.per_sample = false;
+            }
+            (true, None) => block::strip_lanes::<false>(l, bx, qy, cov, prim, fw),
+            (false, _) => {
                 block::strip_lanes::<true>(l, bx, qy, cov, prim, fw);
                 l.coverage = *c;
             }
@@ -610,11 +616,17 @@ fn shade_strips<S: FragmentShader>(
         strip_lanes,
         ..
     } = w;
+    let origin = fw.filter(|_| planes_only);
     let strip = |k: usize| {
         let r = rows[k];
         Strip {
             batch: fragment_batch(ctx, &strip_lanes[r], prims),
             live: lives[r],
+            origin: origin.map(|w| StripOrigin {
+                bx,
+                qy: by + 2 * r as i32,
+                w,
+            }),
         }
     };
     let strips = [strip(0), strip(1 % n), strip(2 % n), strip(3 % n)];
@@ -637,17 +649,18 @@ fn shade_strips<S: FragmentShader>(
             &covs[rows[2]],
             &covs[rows[3]],
         ];
-        let mut sink = |k: usize, kill: u32| {
-            passed += u64::from((lives[rows[k]] & !kill).count_ones());
-        };
-        let dst = BlockRows {
+        let mut dst = BlockRows {
             output,
             alpha_one: alpha_to_one,
-            rows: &mut rows8[..2 * n],
-            covs: &cv[..n],
+            rows: &mut rows8,
+            covs: &cv,
         };
+        let mut kills = [0u32; 4];
         ctx.shader
-            .shade_block(scratch, &strips[..n], dst, &mut sink)?;
+            .shade_block(scratch, &strips[..n], &mut dst, &mut kills)?;
+        for (k, kill) in kills.iter().enumerate().take(n) {
+            passed += u64::from((lives[rows[k]] & !kill).count_ones());
+        }
         return Ok(passed);
     }
     let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));

@@ -437,7 +437,8 @@ impl Kernels {
     /// [`Kernels::run`] of batches `from..n` in turn, with one frame for all of them (see
     /// [`Executor::run_each`](crate::exec::Executor::run_each)): `fill` sets up each
     /// batch and gives its lanes, `done` reads its results. Stops at the first batch the
-    /// interpreter must run ([`Each::Interpret`]) or the first error.
+    /// interpreter must run ([`Each::Interpret`]) or the first error. With `block`, each
+    /// batch is a strip its fused kernel stores ([`Kernels::run_strips`]).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run_each<E: RunEnv + ?Sized>(
         &self,
@@ -448,12 +449,58 @@ impl Kernels {
         env: &mut E,
         from: usize,
         n: usize,
-        mut block: Option<&mut BlockRun<'_, '_>>,
+        block: Option<&mut BlockRun<'_, '_>>,
         fill: &mut impl FnMut(usize, &mut LaneState) -> u32,
         done: &mut impl FnMut(usize, &LaneState),
     ) -> Each {
+        if let Some(b) = block {
+            return self.run_strips(prog, budget, state, params, env, from, n, b, fill, done);
+        }
         let all = state.all_lanes();
+        let mut ran = 0u64;
+        let end = native::with_frame(prog, state, params, budget, env, |r| {
+            for i in from..n {
+                let active = fill(i, r.state()) & all;
+                if active == 0 {
+                    continue;
+                }
+                let Some(kernel) = self.ready(prog, false, r.state(), active, params) else {
+                    return Each::Interpret { at: i, active };
+                };
+                let status = r.call(&kernel.code, active);
+                if let Some(end) = after_call(prog, budget, status, r, i, active, &mut ran, done) {
+                    return end;
+                }
+            }
+            Each::Done
+        });
+        count_native_batches(ran);
+        end
+    }
+
+    /// [`Kernels::run_each`] of the strips of a fully covered block with their fused
+    /// kernel. What does not change between strips is decided once: the kernel, whether
+    /// it fits the state and parameters.
+    #[allow(clippy::too_many_arguments)]
+    fn run_strips<E: RunEnv + ?Sized>(
+        &self,
+        prog: &Program,
+        budget: u64,
+        state: &mut LaneState,
+        params: &[[u32; 4]],
+        env: &mut E,
+        from: usize,
+        n: usize,
+        b: &mut BlockRun<'_, '_>,
+        fill: &mut impl FnMut(usize, &mut LaneState) -> u32,
+        done: &mut impl FnMut(usize, &LaneState),
+    ) -> Each {
         let full = crate::exec::lanes_mask(crate::exec::MAX_LANES);
+        let all = state.all_lanes();
+        let kernel = &b.kernel.kernel;
+        // A kernel that does not fit, or strips past the rows or coverage given, go to the
+        // interpreter (which reports what the kernel could not).
+        let fits = kernel.fits(state, params) && all == full;
         // Counted here and added once: a thread-local update per strip showed in profiles.
         let (mut ran, mut whole) = (0u64, 0u64);
         let end = native::with_frame(prog, state, params, budget, env, |r| {
@@ -462,50 +509,21 @@ impl Kernels {
                 if active == 0 {
                     continue;
                 }
-                let status = match block.as_deref_mut() {
-                    None => {
-                        let Some(kernel) = self.ready(prog, false, r.state(), active, params)
-                        else {
-                            return Each::Interpret { at: i, active };
-                        };
-                        r.call(&kernel.code, active)
-                    }
-                    Some(b) => {
-                        let kernel = &b.kernel.kernel;
-                        let args = b
-                            .rows
-                            .get_mut(2 * i..2 * i + 2)
-                            .and_then(|rows| native::StripArgs::new(rows, b.covs.get(i)?));
-                        let Some(mut args) = args.filter(|_| active == full) else {
-                            return Each::Interpret { at: i, active };
-                        };
-                        if !kernel.prepare(r.state(), params) {
-                            return Each::Interpret { at: i, active };
-                        }
-                        let status = r.call_block(&kernel.code, active, &mut args);
-                        whole += u64::from(args.whole);
-                        status
-                    }
-                };
-                let frame = &mut *r.frame;
-                if status == frame::DONE {
-                    ran += 1;
-                    // The counters are not read: loading the two the kernel has just
-                    // stored cost a store-forwarding stall per batch (a third of a
-                    // one-instruction program's scene).
-                    let kill = frame.kill;
-                    let st = r.state();
-                    st.kill = kill;
-                    done(i, st);
-                    continue;
+                if !fits || active != full {
+                    return Each::Interpret { at: i, active };
                 }
-                match outcome(prog, budget, status, frame) {
-                    (Some(Err(e)), _) => {
-                        ran += 1;
-                        return Each::Failed(e);
-                    }
-                    // The interpreter runs the batch again: its counters are the rerun's.
-                    _ => return Each::Interpret { at: i, active },
+                let (Some(cov), Some([r0, r1])) = (b.covs.get(i), b.rows.get_mut(2 * i..2 * i + 2))
+                else {
+                    return Each::Interpret { at: i, active };
+                };
+                let mut args = native::StripArgs::new(r0, r1, cov);
+                if kernel.long {
+                    r.state().reset_run();
+                }
+                let status = r.call_block(&kernel.code, active, &mut args);
+                whole += u64::from(args.whole);
+                if let Some(end) = after_call(prog, budget, status, r, i, active, &mut ran, done) {
+                    return end;
                 }
             }
             Each::Done
@@ -516,6 +534,42 @@ impl Kernels {
         }
         end
     }
+}
+
+/// After a kernel call of [`Kernels::run_each`]'s batch `i`: its results handed to `done`
+/// (None: go on), or how the run ends.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn after_call(
+    prog: &Program,
+    budget: u64,
+    status: u32,
+    r: &mut native::Runner<'_>,
+    i: usize,
+    active: u32,
+    ran: &mut u64,
+    done: &mut impl FnMut(usize, &LaneState),
+) -> Option<Each> {
+    let frame = &mut *r.frame;
+    if status == frame::DONE {
+        *ran += 1;
+        // The counters are not read: loading the two the kernel has just stored cost a
+        // store-forwarding stall per batch (a third of a one-instruction program's
+        // scene).
+        let kill = frame.kill;
+        let st = r.state();
+        st.kill = kill;
+        done(i, st);
+        return None;
+    }
+    Some(match outcome(prog, budget, status, frame) {
+        (Some(Err(e)), _) => {
+            *ran += 1;
+            Each::Failed(e)
+        }
+        // The interpreter runs the batch again: its counters are the rerun's.
+        _ => Each::Interpret { at: i, active },
+    })
 }
 
 /// The strips of a [`Kernels::run_each`] with a fused block kernel: strip `i` stores

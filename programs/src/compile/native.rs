@@ -253,6 +253,7 @@ impl Runner<'_> {
         self.call_with(code, active, Arg::Group(record))
     }
 
+    #[inline]
     fn call_with(&mut self, code: &Code, active: u32, arg: Arg<'_>) -> u32 {
         // The register-file pointers are taken afresh from the state's own buffers (the
         // caller may have reborrowed the state since the last call).
@@ -378,12 +379,11 @@ impl StripArgs {
     /// Inlined: returned from a call, the record was copied with 16-byte loads of the
     /// callee's 8-byte stores, which do not forward (a stall per strip).
     #[inline(always)]
-    pub(crate) fn new(rows: &mut [&mut [u32; 8]], cov: &[u32; MAX_LANES]) -> Option<StripArgs> {
-        let [r0, r1] = rows else { return None };
-        Some(StripArgs {
+    pub(crate) fn new(r0: &mut [u32; 8], r1: &mut [u32; 8], cov: &[u32; MAX_LANES]) -> StripArgs {
+        StripArgs {
             rows: [r0.as_mut_ptr(), r1.as_mut_ptr()],
             cov: cov.as_ptr(),
             whole: 0,
-        })
+        }
     }
 }
