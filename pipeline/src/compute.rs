@@ -139,6 +139,7 @@ pub fn dispatch(state: &ComputeState, groups: [u32; 3]) -> Result<ComputeStats, 
     let res = Resources {
         stage_trace: None,
         textures: Resources::bind_textures(&state.textures),
+        texture_sites: Vec::new(),
         counter_buffers: state.counter_buffers.clone(),
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),

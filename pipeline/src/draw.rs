@@ -84,8 +84,17 @@ fn draw_with(
             "GL_PATCHES needs a tessellation evaluation program or a geometry program taking patches",
         ));
     }
+    let textures = Resources::bind_textures(&state.textures);
+    let stage_programs = [
+        &progs.vertex,
+        &progs.tess_control,
+        &progs.tess_eval,
+        &progs.geometry,
+        &progs.fragment,
+    ];
     let res = Resources {
-        textures: Resources::bind_textures(&state.textures),
+        texture_sites: Resources::texture_sites(&textures, stage_programs.into_iter().flatten()),
+        textures,
         counter_buffers: state.counter_buffers.clone(),
         storage_buffers: state.storage_buffers.clone(),
         memory: Some(state.memory.clone()),

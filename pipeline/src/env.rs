@@ -8,9 +8,10 @@
 use crate::error::PipelineError;
 use crate::images::{self, ImageUnit};
 use crate::memory::{atomic_on, Buffer, GpuMemory};
-use crate::state::{BufferRange, TextureUnit};
+use crate::state::{BufferRange, StageProgram, TextureUnit};
 use glemu_programs::exec::{
-    Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, Vec4, MAX_LANES,
+    Env, EnvError, ImageCall, MemRegion, TexCall, TexOffsets, TexOp as ExecTexOp, TexSite,
+    TexSites, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{Stage, TexTarget};
 use glemu_raster::Deadline;
@@ -36,6 +37,9 @@ pub struct Resources {
     pub deadline: Option<Deadline>,
     /// `glemu trace --stage`: the earlier stages whose invocations run traced.
     pub stage_trace: Option<Arc<crate::trace::StageTrace>>,
+    /// Each stage's texture instructions resolved to their samplers, by `Stage as usize`
+    /// ([`Resources::texture_sites`]); a stage without them takes [`Env::texture`].
+    pub texture_sites: Vec<Option<TexSites>>,
 }
 
 impl Resources {
@@ -59,6 +63,62 @@ impl Resources {
                     .collect()
             })
             .collect()
+    }
+}
+
+/// The binding of `target` on `unit` among a draw's `textures`, if complete.
+fn binding(textures: &[Vec<Bound>], unit: u32, target: Target) -> Option<&Bound> {
+    textures
+        .get(unit as usize)?
+        .iter()
+        .find(|b| b.texture().target() == target)
+}
+
+impl Resources {
+    /// The texture sites of `programs`' stages for a draw with `textures` bound: each
+    /// texture instruction that [`StageEnv::texture`] would send to a binding's
+    /// specialised path gets that path resolved once ([`Bound::site`]).
+    pub fn texture_sites<'p>(
+        textures: &[Vec<Bound>],
+        programs: impl IntoIterator<Item = &'p StageProgram>,
+    ) -> Vec<Option<TexSites>> {
+        let mut sites = Vec::new();
+        for p in programs {
+            let stage = p.program.stage as usize;
+            if sites.len() <= stage {
+                sites.resize(stage + 1, None);
+            }
+            let found = TexSites::new(&p.program, |call| site(textures, call));
+            sites[stage] = (found.count() > 0).then_some(found);
+        }
+        sites
+    }
+}
+
+/// The site of `call` (as [`TexSites::new`] describes it), when [`StageEnv::texture`]
+/// would take the binding's specialised path for it.
+fn site(textures: &[Vec<Bound>], call: &TexCall<'_>) -> Option<Arc<dyn TexSite>> {
+    let (target, shadow) = split_target(call.target)?;
+    let offset = match call.offsets {
+        TexOffsets::None => [0, 0],
+        TexOffsets::Const(o) => [o[0], o[1]],
+        TexOffsets::PerLane(_) => return None,
+    };
+    if target != Target::T2D || shadow || call.lod_clamp {
+        return None;
+    }
+    let fragment = call.stage == Stage::Fragment;
+    let site = binding(textures, call.unit, target)?.site(nv_opcode(call.op), offset, fragment)?;
+    Some(Arc::new(Site2d(site)))
+}
+
+/// A [`glemu_textures::bound::Site`] as the executor's [`TexSite`].
+struct Site2d(glemu_textures::bound::Site);
+
+impl TexSite for Site2d {
+    #[inline]
+    fn sample(&self, coord: &Vec4, mask: u32, out: &mut Vec4) -> bool {
+        self.0.sample(coord, u64::from(mask), out)
     }
 }
 
@@ -155,14 +215,15 @@ impl Env for StageEnv<'_> {
         self.res.deadline.is_some_and(|d| d.passed())
     }
 
+    #[inline]
+    fn texture_sites(&self) -> Option<&TexSites> {
+        self.res.texture_sites.get(self.stage as usize)?.as_ref()
+    }
+
     fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
         let (target, shadow) = split_target(call.target)
             .ok_or_else(|| EnvError::not_supported("RENDERBUFFER texture target"))?;
-        let binding = self
-            .res
-            .textures
-            .get(call.unit as usize)
-            .and_then(|u| u.iter().find(|b| b.texture().target() == target));
+        let binding = binding(&self.res.textures, call.unit, target);
         let Some(binding) = binding else {
             // No complete texture of this target on the unit: GL returns (0, 0, 0, 1).
             for i in 0..MAX_LANES {
@@ -368,6 +429,10 @@ macro_rules! forward_env_to_base {
         fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
             self.base.texture(call, out)
         }
+        #[inline]
+        fn texture_sites(&self) -> Option<&glemu_programs::exec::TexSites> {
+            self.base.texture_sites()
+        }
         fn mem_read(&mut self, r: MemRegion, a: u64, out: &mut [u8]) -> Result<bool, EnvError> {
             self.base.mem_read(r, a, out)
         }
@@ -433,3 +498,68 @@ macro_rules! forward_env_resources_to_base {
     };
 }
 pub(crate) use forward_env_resources_to_base;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw_tests::stage;
+    use crate::state::TextureBinding;
+    use glemu_textures::{Base, Channel, Filter, Format, SamplerState, Texture, Wrap};
+
+    fn unit(format: Format, target: Target) -> TextureUnit {
+        let size = if target == Target::T3D {
+            [4, 4, 4]
+        } else {
+            [4, 4, 1]
+        };
+        let tex = Texture::new(target, format, size, 1).expect("texture");
+        TextureUnit {
+            bindings: vec![TextureBinding {
+                texture: Arc::new(tex),
+                sampler: SamplerState::simple(Filter::Linear, Wrap::Repeat),
+            }],
+        }
+    }
+
+    /// Sites are resolved exactly for the instructions `StageEnv::texture` sends to a
+    /// specialised path: 2D RGBA8 bindings, TEX/TXP/TXB/TXL with constant offsets, no
+    /// shadow or LOD clamp, in every stage.
+    #[test]
+    fn sites_where_the_specialised_path_is() {
+        if glemu_textures::simd::isa() < glemu_textures::simd::Isa::Avx2 {
+            return;
+        }
+        let rgba8 = unit(Format::RGBA8, Target::T2D);
+        let rgba32f = unit(Format::Plain(Base::Rgba, Channel::F32), Target::T2D);
+        let fp = |body: &str| {
+            stage(
+                &format!("!!NVfp5.0\nTEMP t;\n{body}\nMOV result.color, t;\nEND\n"),
+                Stage::Fragment,
+                vec![],
+            )
+        };
+        for (body, units, want) in [
+            ("TEX t, fragment.texcoord[0], texture[0], 2D;", vec![rgba8.clone()], 1),
+            (
+                "TEX t, fragment.texcoord[0], texture[0], 2D;\nTXP t, t, texture[0], 2D;\nTXB t, t, texture[0], 2D;\nTXL t, t, texture[0], 2D;",
+                vec![rgba8.clone()],
+                4,
+            ),
+            ("TEX t, fragment.texcoord[0], texture[0], 2D, (1, -2);", vec![rgba8.clone()], 1),
+            ("TEX t, fragment.texcoord[0], texture[0], 2D;", vec![rgba32f], 0),
+            ("TEX t, fragment.texcoord[0], texture[1], 2D;", vec![rgba8.clone()], 0),
+            ("TEX t, fragment.texcoord[0], texture[0], SHADOW2D;", vec![rgba8.clone()], 0),
+            ("TXF t, fragment.texcoord[0], texture[0], 2D;", vec![rgba8.clone()], 0),
+            ("TEX.LODCLAMP t, fragment.texcoord[0], fragment.texcoord[1].x, texture[0], 2D;", vec![rgba8], 0),
+        ] {
+            let p = fp(body);
+            let textures = Resources::bind_textures(&units);
+            let sites = Resources::texture_sites(&textures, [&p]);
+            let n = sites
+                .get(Stage::Fragment as usize)
+                .and_then(|s| s.as_ref())
+                .map_or(0, TexSites::count);
+            assert_eq!(n, want, "{body}");
+        }
+    }
+}

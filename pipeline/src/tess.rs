@@ -537,6 +537,7 @@ mod tests {
             memory: None,
             images: Vec::new(),
             deadline: None,
+            texture_sites: Vec::new(),
         }
     }
 

@@ -140,6 +140,126 @@ impl Bound {
     }
 }
 
+/// One texture instruction (TEX/TXP/TXB/TXL of a non-shadow 2D lookup with a constant
+/// offset) of a binding with a specialised path, resolved once per draw
+/// ([`Bound::site`]): [`Site::sample`] goes straight to the kernel picked for the
+/// instruction's operation and the binding's filter and wrap, with no per-call choice
+/// among them.
+#[derive(Clone, Debug)]
+pub struct Site {
+    bound: Bound,
+    offset: [i32; 2],
+    /// Which kernel, chosen by [`Bound::site`].
+    run: SiteFn,
+}
+
+type SiteFn = fn(&Site, &[[u32; SITE_LANES]; 4], u64, &mut [[u32; SITE_LANES]; 4]) -> bool;
+
+/// Lanes of a [`Site`]'s calls.
+pub const SITE_LANES: usize = 16;
+
+impl Bound {
+    /// The [`Site`] of instruction `opcode` with texel offset `offset` (`fragment`:
+    /// implicit derivatives exist, as for [`Bound::sample_nv`]), if this binding has a
+    /// specialised path for it on this CPU.
+    pub fn site(&self, opcode: NvOpcode, offset: [i32; 2], fragment: bool) -> Option<Site> {
+        let k = self.rgba8.as_ref()?;
+        if crate::simd::isa() < crate::simd::Isa::Avx2 {
+            return None;
+        }
+        let run: SiteFn = match opcode {
+            // Every lane reads the base level with the magnification filter.
+            NvOpcode::Tex | NvOpcode::Txb | NvOpcode::Txl if !k.lod_matters => run_level,
+            NvOpcode::Tex if fragment => run_plan::<IMPLICIT, true, false>,
+            NvOpcode::Tex => run_plan::<IMPLICIT, false, false>,
+            NvOpcode::Txp if fragment => run_plan::<IMPLICIT, true, true>,
+            NvOpcode::Txp => run_plan::<IMPLICIT, false, true>,
+            NvOpcode::Txb if fragment => run_plan::<BIAS, true, false>,
+            NvOpcode::Txb => run_plan::<BIAS, false, false>,
+            NvOpcode::Txl => run_plan::<EXPLICIT, false, false>,
+            _ => return None,
+        };
+        Some(Site {
+            bound: self.clone(),
+            offset,
+            run,
+        })
+    }
+}
+
+impl Site {
+    /// The lanes of `mask` (f32 bits in `coord[component][lane]`), as
+    /// [`Bound::sample_nv`] writes them; false (the caller takes the general path) when
+    /// the kernels are not available.
+    #[inline]
+    pub fn sample(
+        &self,
+        coord: &[[u32; SITE_LANES]; 4],
+        mask: u64,
+        out: &mut [[u32; SITE_LANES]; 4],
+    ) -> bool {
+        #[cfg(test)]
+        SITE_CALLS.with(|n| n.set(n.get() + 1));
+        (self.run)(self, coord, mask & 0xffff, out)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Calls of [`Site::sample`] on this thread (tests prove the path ran).
+    pub(crate) static SITE_CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// [`LodMode`] as a constant of the [`Site`] kernels.
+const IMPLICIT: u8 = 0;
+const BIAS: u8 = 1;
+const EXPLICIT: u8 = 2;
+
+/// A [`Site`]'s lookup through [`sample_registers`] (the level of detail, then each
+/// group's levels), with the operation fixed when compiled.
+fn run_plan<const MODE: u8, const FRAGMENT: bool, const TXP: bool>(
+    site: &Site,
+    coord: &[[u32; SITE_LANES]; 4],
+    mask: u64,
+    out: &mut [[u32; SITE_LANES]; 4],
+) -> bool {
+    let Some(k) = &site.bound.rgba8 else {
+        return false;
+    };
+    let mode = match MODE {
+        IMPLICIT => LodMode::Implicit,
+        BIAS => LodMode::Bias,
+        _ => LodMode::Explicit,
+    };
+    let implicit = MODE != EXPLICIT && FRAGMENT;
+    sample_registers(
+        &site.bound,
+        k,
+        mode,
+        implicit,
+        site.offset,
+        TXP,
+        coord,
+        mask,
+        out,
+    )
+}
+
+/// A [`Site`]'s lookup of a binding whose lanes all read the base level with the
+/// magnification filter.
+fn run_level(
+    site: &Site,
+    coord: &[[u32; SITE_LANES]; 4],
+    mask: u64,
+    out: &mut [[u32; SITE_LANES]; 4],
+) -> bool {
+    let Some(k) = &site.bound.rgba8 else {
+        return false;
+    };
+    let f: &[[f32; SITE_LANES]; 4] = bytemuck::cast_ref(coord);
+    k.sample_level(&site.bound.texture, [&f[0], &f[1]], site.offset, mask, out)
+}
+
 /// One lookup's fixed inputs. Built by the callee from scalar arguments: built by the
 /// caller and passed by reference, its fields were stored one by one and loaded in wider
 /// pairs, and the loads stalled on store forwarding (perf: a third of the samples of
@@ -294,34 +414,12 @@ impl Rgba8Plan {
             border: self.border,
             pow2: self.pow2,
         };
+        if !self.lod_matters {
+            return self.sample_level(tex, [c[0], c[1]], offset, mask, out);
+        }
         let off_u = [offset[0]; W];
         let off_v = [offset[1]; W];
         let mut out = out.each_mut().map(|o| o.as_chunks_mut::<W>().0);
-        if !self.lod_matters {
-            // Every lane reads the base level, with the magnification filter: the level's
-            // sizes once per call.
-            let levels = self.one_level(tex, self.base as i32);
-            let linear = if self.mag_linear { 0xff } else { 0 };
-            for g in 0..N / W {
-                let o = g * W;
-                let m = ((mask >> o) & 0xff) as u32;
-                if m == 0 {
-                    continue;
-                }
-                let lanes = Lanes2d {
-                    s: group_of(c[0], o),
-                    t: group_of(c[1], o),
-                    off_u: &off_u,
-                    off_v: &off_v,
-                };
-                let part = out.each_mut().map(|o| &mut o[g]);
-                let g0 = lanes.group(&levels);
-                if !crate::simd::lookup_rgba8(&p, &g0, None, linear, self.swizzle, m, part) {
-                    return false;
-                }
-            }
-            return true;
-        }
         let mut lods = [crate::lod_avx2::GroupLod::default(); 2];
         // Pairs of groups: their four quads share one log2.
         for pair in 0..N.div_ceil(2 * W) {
@@ -389,6 +487,49 @@ impl Rgba8Plan {
                 if !done {
                     return false;
                 }
+            }
+        }
+        true
+    }
+
+    /// [`Rgba8Plan::sample`] of a binding whose lanes all read the base level with the
+    /// magnification filter (`!lod_matters`): the level's sizes once per call.
+    #[inline(always)]
+    fn sample_level<const N: usize>(
+        &self,
+        tex: &Texture,
+        c: [&[f32; N]; 2],
+        offset: [i32; 2],
+        mask: u64,
+        out: &mut [[u32; N]; 4],
+    ) -> bool {
+        use crate::avx2::{Params, W};
+        let p = Params {
+            wrap: self.wrap,
+            border: self.border,
+            pow2: self.pow2,
+        };
+        let off_u = [offset[0]; W];
+        let off_v = [offset[1]; W];
+        let mut out = out.each_mut().map(|o| o.as_chunks_mut::<W>().0);
+        let levels = self.one_level(tex, self.base as i32);
+        let linear = if self.mag_linear { 0xff } else { 0 };
+        for g in 0..N / W {
+            let o = g * W;
+            let m = ((mask >> o) & 0xff) as u32;
+            if m == 0 {
+                continue;
+            }
+            let lanes = Lanes2d {
+                s: group_of(c[0], o),
+                t: group_of(c[1], o),
+                off_u: &off_u,
+                off_v: &off_v,
+            };
+            let part = out.each_mut().map(|o| &mut o[g]);
+            let g0 = lanes.group(&levels);
+            if !crate::simd::lookup_rgba8(&p, &g0, None, linear, self.swizzle, m, part) {
+                return false;
             }
         }
         true

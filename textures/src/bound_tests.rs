@@ -93,10 +93,19 @@ fn compare(
     for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
         let used = force(isa);
         let mut got = [[fill; N]; 4];
+        let site = b.site(opcode, offset, fragment);
         if b.sample_nv(opcode, reg, offset, fragment, mask, &mut got) {
             specialised += 1;
             assert_eq!(got, want, "{used:?} {opcode:?} {:?}", b.sampler());
+            // The per-draw site of the instruction gives the same bits, and ran.
+            let site = site.expect("a site where sample_nv specialises");
+            let mut got = [[fill; N]; 4];
+            let before = super::SITE_CALLS.with(|n| n.get());
+            assert!(mask == 0 || site.sample(reg, mask, &mut got), "{used:?}");
+            assert!(mask == 0 || super::SITE_CALLS.with(|n| n.get()) > before);
+            assert_eq!(got, want, "site, {used:?} {opcode:?} {:?}", b.sampler());
         } else {
+            assert!(site.is_none(), "{used:?} {opcode:?} {:?}", b.sampler());
             let mut got = [[fill; N]; 4];
             b.execute(&op, &lanes, mask, &mut got).expect("execute");
             assert_eq!(got, want, "{used:?} {opcode:?} {:?}", b.sampler());

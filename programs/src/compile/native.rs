@@ -334,6 +334,27 @@ pub(crate) extern "C" fn texture_entry<E: RunEnv + ?Sized>(
             &mut *io.cast::<[Vec4; 4]>(),
         )
     };
+    // The draw's sampler for this instruction, resolved once (`TexSites`), straight from
+    // the coordinate register; lanes outside the mask read zero, as in `frame::texture`.
+    let sites = crate::exec::Env::texture_sites(env.resources());
+    if let Some(site) = sites.and_then(|s| s.get(prog, pc)) {
+        let [coord, _, _, out] = io;
+        if mask != crate::exec::lanes_mask(MAX_LANES) {
+            *out = [[0; MAX_LANES]; 4];
+        }
+        // A panic may not unwind into the kernel: kept for `Runner::call_with` to resume.
+        let sampled = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            mask == 0 || site.sample(coord, mask, out)
+        }));
+        match sampled {
+            Ok(true) => return frame::DONE,
+            Ok(false) => {}
+            Err(panic) => {
+                frame.panic = Some(panic);
+                return frame::FAILED;
+            }
+        }
+    }
     frame::texture(frame, prog, env, pc, mask, io)
 }
 

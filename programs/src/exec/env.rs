@@ -372,6 +372,13 @@ pub trait Env {
         Err(EnvError::not_supported("texture access in this stage"))
     }
 
+    /// Samplers resolved once per draw for the texture instructions of the program this
+    /// environment runs (compiled kernels call them instead of [`Env::texture`]); `None`:
+    /// every call goes through [`Env::texture`].
+    fn texture_sites(&self) -> Option<&super::TexSites> {
+        None
+    }
+
     /// Read `out.len()` bytes at `address` of `region` (little-endian memory). Return
     /// `Ok(false)` when any byte is out of range: the executor then reads zeros and
     /// counts the access in [`ExecStats`](super::ExecStats).

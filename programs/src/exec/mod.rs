@@ -51,6 +51,7 @@ mod memory;
 mod operand;
 mod run;
 mod state;
+mod tex_sites;
 pub(crate) mod texture;
 mod trace;
 mod wide;
@@ -62,6 +63,7 @@ pub use env::{
 pub use error::{ExecError, ExecErrorKind, ExecStats};
 pub use executor::{Backend, Executor, INTERRUPT_STEPS};
 pub use state::LaneState;
+pub use tex_sites::{TexSite, TexSites};
 pub use trace::{LaneTrace, TexSample, TraceOperand, TraceStep};
 
 /// Lanes per batch. 16 covers a 4×4 block of fragments (four 2×2 quads, the unit the

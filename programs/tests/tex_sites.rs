@@ -1,0 +1,155 @@
+//! Texture sites (`exec::TexSites`): a compiled kernel's texture call goes to the site of
+//! its instruction when the environment has one, to `Env::texture` when it has none or
+//! the site declines, and the registers are the interpreter's bit for bit either way
+//! (lanes outside the mask read zero).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
+
+use glemu_programs::assemble;
+use glemu_programs::compile::native_batches;
+use glemu_programs::exec::{
+    Backend, Env, EnvError, Executor, TexCall, TexOp, TexSite, TexSites, Vec4, MAX_LANES,
+};
+use glemu_programs::ir::Program;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// What every path returns for lane `l` of a lookup on `unit` with operation `op`: a mix
+/// of the coordinate's words, so a wrong lane, unit, operation or operand shows.
+fn texel(unit: u32, op: TexOp, coord: &Vec4, l: usize) -> [u32; 4] {
+    let op = op as u32;
+    [
+        coord[0][l] ^ unit.wrapping_mul(0x9e37_79b9),
+        coord[1][l].rotate_left(7) ^ op,
+        coord[2][l].wrapping_add(coord[0][l]),
+        coord[3][l] ^ (l as u32) << 20,
+    ]
+}
+
+/// [`texel`] into the lanes of `mask` of `out`.
+fn lookup(unit: u32, op: TexOp, coord: &Vec4, mask: u32, out: &mut Vec4) {
+    for l in (0..MAX_LANES).filter(|l| mask & (1 << l) != 0) {
+        let t = texel(unit, op, coord, l);
+        for (o, t) in out.iter_mut().zip(t) {
+            o[l] = t;
+        }
+    }
+}
+
+struct Site {
+    unit: u32,
+    op: TexOp,
+    /// Declines every call (the kernel must then ask `Env::texture`).
+    decline: bool,
+    hits: Arc<AtomicU64>,
+}
+
+impl TexSite for Site {
+    fn sample(&self, coord: &Vec4, mask: u32, out: &mut Vec4) -> bool {
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        if self.decline {
+            return false;
+        }
+        lookup(self.unit, self.op, coord, mask, out);
+        true
+    }
+}
+
+#[derive(Default)]
+struct Sampling {
+    sites: Option<TexSites>,
+    /// `Env::texture` calls.
+    calls: u64,
+}
+
+impl Env for Sampling {
+    fn texture(&mut self, call: &TexCall<'_>, out: &mut Vec4) -> Result<(), EnvError> {
+        self.calls += 1;
+        lookup(call.unit, call.op, call.coord, call.lanes, out);
+        Ok(())
+    }
+
+    fn texture_sites(&self) -> Option<&TexSites> {
+        self.sites.as_ref()
+    }
+}
+
+const TEXT: &str = "!!ARBfp1.0
+TEMP a, b;
+TEX a, fragment.texcoord[0], texture[0], 2D;
+ADD b, a, fragment.texcoord[1];
+TXP b, b, texture[1], 2D;
+ADD b, b, a;
+MOV result.color, b;
+END";
+
+/// Every output word of every lane after running `ex` on the lanes of `mask`.
+fn run(ex: &Executor, mask: u32, env: &mut Sampling) -> Vec<[u32; 4]> {
+    let mut st = ex.new_state(MAX_LANES);
+    for slot in 0..2 {
+        let reg = st.input_mut(slot).expect("input");
+        for (c, comp) in reg.iter_mut().enumerate() {
+            for (l, w) in comp.iter_mut().enumerate() {
+                *w = ((l as f32 - 5.5) * 0.37 + c as f32 + slot as f32 * 0.5).to_bits();
+            }
+        }
+    }
+    ex.run(&mut st, mask, &[], env).expect("run");
+    (0..MAX_LANES).map(|l| st.output_lane(0, l)).collect()
+}
+
+/// Sites for `prog`: unit 1's site declines when `decline_txp`.
+fn sites(prog: &Arc<Program>, decline_txp: bool, hits: &Arc<AtomicU64>) -> TexSites {
+    TexSites::new(prog, |call| {
+        Some(Arc::new(Site {
+            unit: call.unit,
+            op: call.op,
+            decline: decline_txp && call.unit == 1,
+            hits: hits.clone(),
+        }) as Arc<dyn TexSite>)
+    })
+}
+
+#[test]
+fn kernels_call_sites_with_the_interpreters_bits() {
+    let prog = Arc::new(assemble(TEXT, None).expect("assemble"));
+    let reference = Executor::new(prog.clone());
+    let native = Executor::new(prog.clone()).with_backend(Backend::Native);
+    for mask in [0xffff, 0x0f0f, 0x8001, 0x0010] {
+        let want = run(&reference, mask, &mut Sampling::default());
+        for decline in [false, true] {
+            let hits = Arc::new(AtomicU64::new(0));
+            let mut env = Sampling {
+                sites: Some(sites(&prog, decline, &hits)),
+                calls: 0,
+            };
+            assert_eq!(env.sites.as_ref().map(TexSites::count), Some(2));
+            let before = native_batches();
+            let got = run(&native, mask, &mut env);
+            assert!(native_batches() > before, "the kernel ran");
+            assert_eq!(got, want, "mask {mask:#x}, declining {decline}");
+            // Both instructions reach their sites; only declined calls reach the
+            // environment.
+            assert_eq!(hits.load(Ordering::Relaxed), 2, "mask {mask:#x}");
+            assert_eq!(env.calls, u64::from(decline), "mask {mask:#x}");
+        }
+    }
+}
+
+/// Sites resolved for another program (here: the same text assembled again) are never
+/// used.
+#[test]
+fn sites_of_another_program_are_not_used() {
+    let prog = Arc::new(assemble(TEXT, None).expect("assemble"));
+    let other = Arc::new(assemble(TEXT, None).expect("assemble"));
+    let native = Executor::new(prog.clone()).with_backend(Backend::Native);
+    let want = run(&Executor::new(prog), 0xffff, &mut Sampling::default());
+    let hits = Arc::new(AtomicU64::new(0));
+    let mut env = Sampling {
+        sites: Some(sites(&other, false, &hits)),
+        calls: 0,
+    };
+    assert_eq!(run(&native, 0xffff, &mut env), want);
+    assert_eq!(hits.load(Ordering::Relaxed), 0);
+    assert_eq!(env.calls, 2);
+}
