@@ -5,7 +5,8 @@
 //! coordinate registers (`sample/bilinear/bound`; `trilinear_txb/bound` and
 //! `trilinear_txl/bound` the LOD operands); `sample/magnified/bound` is fill_1080p's shape
 //! (one level magnified, strips of quads, REPEAT), `sample/magnified_edge/bound` the same
-//! with CLAMP_TO_EDGE.
+//! with CLAMP_TO_EDGE. Each `bound` case has a `site` twin: the same lookups through the
+//! instruction's per-draw `bound::Site`, the path compiled kernels take.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
@@ -147,6 +148,14 @@ fn bench(c: &mut Criterion) {
                 black_box(&out);
             })
         });
+        let site = bound.site(opcode, [0, 0], true).expect("a site");
+        g.bench_function(format!("{name}/site"), |b| {
+            b.iter(|| {
+                i = (i + 1) % regs.len();
+                site.sample(&regs[i], 0xffff, &mut out);
+                black_box(&out);
+            })
+        });
     }
     // fill_1080p's lookups: a 256x256 RGBA8 texture (LINEAR, no mipmapping) magnified to
     // 0.53 texels a pixel, 2x8-pixel strips of quads walking a frame row by row; every
@@ -185,6 +194,14 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i = (i + 1) % strips.len();
                 bound.sample_nv(NvOpcode::Tex, &strips[i], [0, 0], true, 0xffff, &mut out);
+                black_box(&out);
+            })
+        });
+        let site = bound.site(NvOpcode::Tex, [0, 0], true).expect("a site");
+        g.bench_function(format!("{name}/site"), |b| {
+            b.iter(|| {
+                i = (i + 1) % strips.len();
+                site.sample(&strips[i], 0xffff, &mut out);
                 black_box(&out);
             })
         });

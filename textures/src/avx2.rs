@@ -295,6 +295,37 @@ pub(crate) fn lookup(
         }
         lerped |= second;
     }
+    finish(v, lerped, swizzle, mask, out);
+}
+
+/// [`lookup`] of one group whose lanes all read one level with one filter (`LINEAR`)
+/// and no second level, without its choices: the wrap fixed when compiled as `MODE`
+/// (the caller picks it as [`filter`] would), and the filter inlined.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
+    p: &Params,
+    g: &Group<'_>,
+    swizzle: [Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; W]; 4],
+) {
+    let v = if LINEAR {
+        #[cfg(test)]
+        if MODE != ANY_WRAP {
+            crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 1));
+        }
+        filter_as::<MODE, 1>(p, g)
+    } else {
+        nearest(p, g)
+    };
+    finish(v, if LINEAR { 0xff } else { 0 }, swizzle, mask, out);
+}
+
+/// A group's filtered channels `v`, canonical in the lanes of `lerped`, swizzled and
+/// written to the lanes of `mask` of `out`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn finish(v: [__m256; 4], lerped: u32, swizzle: [Swizzle; 4], mask: u32, out: [&mut [u32; W]; 4]) {
     // Unconditional and in registers: as a branch over an array, the compiler kept `v`
     // on the stack, wrote it with masked stores and read it back (a masked store does
     // not forward: the reloads stalled, ~30 % of `lookup`'s samples).
@@ -510,23 +541,23 @@ fn filter(p: &Params, g: &Group<'_>) -> [__m256; 4] {
         ([Wrap::Repeat, Wrap::Repeat], [true, true]) => {
             #[cfg(test)]
             crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 1));
-            filter_as::<REPEAT_POW2>(p, g)
+            filter_as::<REPEAT_POW2, 0>(p, g)
         }
         ([Wrap::ClampToEdge, Wrap::ClampToEdge], _) => {
             #[cfg(test)]
             crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 1));
-            filter_as::<CLAMP_TO_EDGE>(p, g)
+            filter_as::<CLAMP_TO_EDGE, 0>(p, g)
         }
-        _ => filter_as::<ANY_WRAP>(p, g),
+        _ => filter_as::<ANY_WRAP, 0>(p, g),
     }
 }
 
 /// The wrap of both axes as [`filter_as`] is compiled for: read from [`Params`] at run
 /// time, or fixed (REPEAT on power-of-two levels, CLAMP_TO_EDGE), where every tap is
 /// inside, so that the inside masks, index masks, border blends and checks fold away.
-const ANY_WRAP: u8 = 0;
-const REPEAT_POW2: u8 = 1;
-const CLAMP_TO_EDGE: u8 = 2;
+pub(crate) const ANY_WRAP: u8 = 0;
+pub(crate) const REPEAT_POW2: u8 = 1;
+pub(crate) const CLAMP_TO_EDGE: u8 = 2;
 
 /// [`wrap_v`] of a LINEAR tap, with the wrap `MODE` [`filter_as`] is compiled for.
 #[inline]
@@ -550,10 +581,12 @@ fn wrap_tap<const MODE: u8>(
 }
 
 /// [`filter`] with the wrap modes fixed when compiled (`MODE`, see [`ANY_WRAP`]) or read
-/// from `p`.
+/// from `p`. `COPY` only tells copies apart: each caller has its own, so that each copy
+/// has one call site and inlines there (called, the four channels came back through
+/// memory).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn filter_as<const MODE: u8>(p: &Params, g: &Group<'_>) -> [__m256; 4] {
+fn filter_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> [__m256; 4] {
     let (w, h, fw, fh) = sizes(g);
     let (u, v) = coords(p, g, fw, fh);
     let half = _mm256_set1_ps(0.5);

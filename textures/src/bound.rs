@@ -151,6 +151,8 @@ pub struct Site {
     offset: [i32; 2],
     /// Which kernel, chosen by [`Bound::site`].
     run: SiteFn,
+    /// The kernel of a binding whose lanes all read the base level ([`run_level`]).
+    level: LevelFn<SITE_LANES>,
 }
 
 type SiteFn = fn(&Site, &[[u32; SITE_LANES]; 4], u64, &mut [[u32; SITE_LANES]; 4]) -> bool;
@@ -183,6 +185,7 @@ impl Bound {
             bound: self.clone(),
             offset,
             run,
+            level: level_kernel(k),
         })
     }
 }
@@ -257,7 +260,14 @@ fn run_level(
         return false;
     };
     let f: &[[f32; SITE_LANES]; 4] = bytemuck::cast_ref(coord);
-    k.sample_level(&site.bound.texture, [&f[0], &f[1]], site.offset, mask, out)
+    (site.level)(
+        k,
+        &site.bound.texture,
+        [&f[0], &f[1]],
+        site.offset,
+        mask,
+        out,
+    )
 }
 
 /// One lookup's fixed inputs. Built by the callee from scalar arguments: built by the
@@ -415,7 +425,7 @@ impl Rgba8Plan {
             pow2: self.pow2,
         };
         if !self.lod_matters {
-            return self.sample_level(tex, [c[0], c[1]], offset, mask, out);
+            return level_kernel(self)(self, tex, [c[0], c[1]], offset, mask, out);
         }
         let off_u = [offset[0]; W];
         let off_v = [offset[1]; W];
@@ -492,49 +502,6 @@ impl Rgba8Plan {
         true
     }
 
-    /// [`Rgba8Plan::sample`] of a binding whose lanes all read the base level with the
-    /// magnification filter (`!lod_matters`): the level's sizes once per call.
-    #[inline(always)]
-    fn sample_level<const N: usize>(
-        &self,
-        tex: &Texture,
-        c: [&[f32; N]; 2],
-        offset: [i32; 2],
-        mask: u64,
-        out: &mut [[u32; N]; 4],
-    ) -> bool {
-        use crate::avx2::{Params, W};
-        let p = Params {
-            wrap: self.wrap,
-            border: self.border,
-            pow2: self.pow2,
-        };
-        let off_u = [offset[0]; W];
-        let off_v = [offset[1]; W];
-        let mut out = out.each_mut().map(|o| o.as_chunks_mut::<W>().0);
-        let levels = self.one_level(tex, self.base as i32);
-        let linear = if self.mag_linear { 0xff } else { 0 };
-        for g in 0..N / W {
-            let o = g * W;
-            let m = ((mask >> o) & 0xff) as u32;
-            if m == 0 {
-                continue;
-            }
-            let lanes = Lanes2d {
-                s: group_of(c[0], o),
-                t: group_of(c[1], o),
-                off_u: &off_u,
-                off_v: &off_v,
-            };
-            let part = out.each_mut().map(|o| &mut o[g]);
-            let g0 = lanes.group(&levels);
-            if !crate::simd::lookup_rgba8(&p, &g0, None, linear, self.swizzle, m, part) {
-                return false;
-            }
-        }
-        true
-    }
-
     /// Sizes and bytes of level `l`, which every lane of a group reads.
     #[inline(always)]
     fn one_level<'t>(&self, tex: &'t Texture, l: i32) -> Levels<'t> {
@@ -564,6 +531,63 @@ impl Rgba8Plan {
         }
         t
     }
+}
+
+/// [`Rgba8Plan::sample`] of a binding whose lanes all read the base level with the
+/// magnification filter: [`level_groups`] compiled for its filter and wrap.
+type LevelFn<const N: usize> =
+    fn(&Rgba8Plan, &Texture, [&[f32; N]; 2], [i32; 2], u64, &mut [[u32; N]; 4]) -> bool;
+
+/// The [`LevelFn`] of `k`: the wrap fixed as `avx2::filter` fixes it.
+fn level_kernel<const N: usize>(k: &Rgba8Plan) -> LevelFn<N> {
+    use crate::avx2::{ANY_WRAP, CLAMP_TO_EDGE, REPEAT_POW2};
+    match (k.wrap, k.pow2, k.mag_linear) {
+        ([Wrap::Repeat, Wrap::Repeat], [true, true], true) => level_groups::<N, REPEAT_POW2, true>,
+        ([Wrap::ClampToEdge, Wrap::ClampToEdge], _, true) => level_groups::<N, CLAMP_TO_EDGE, true>,
+        (_, _, true) => level_groups::<N, ANY_WRAP, true>,
+        (_, _, false) => level_groups::<N, ANY_WRAP, false>,
+    }
+}
+
+/// Each group of `c` (s, t) with lanes in `mask` through `avx2::lookup_level`: the base
+/// level's sizes once per call.
+fn level_groups<const N: usize, const MODE: u8, const LINEAR: bool>(
+    k: &Rgba8Plan,
+    tex: &Texture,
+    c: [&[f32; N]; 2],
+    offset: [i32; 2],
+    mask: u64,
+    out: &mut [[u32; N]; 4],
+) -> bool {
+    use crate::avx2::{Params, W};
+    let p = Params {
+        wrap: k.wrap,
+        border: k.border,
+        pow2: k.pow2,
+    };
+    let off_u = [offset[0]; W];
+    let off_v = [offset[1]; W];
+    let mut out = out.each_mut().map(|o| o.as_chunks_mut::<W>().0);
+    let levels = k.one_level(tex, k.base as i32);
+    for g in 0..N / W {
+        let o = g * W;
+        let m = ((mask >> o) & 0xff) as u32;
+        if m == 0 {
+            continue;
+        }
+        let lanes = Lanes2d {
+            s: group_of(c[0], o),
+            t: group_of(c[1], o),
+            off_u: &off_u,
+            off_v: &off_v,
+        };
+        let part = out.each_mut().map(|o| &mut o[g]);
+        let g0 = lanes.group(&levels);
+        if !crate::simd::lookup_level::<MODE, LINEAR>(&p, &g0, k.swizzle, m, part) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The per-lane tables [`Levels::PerLane`] borrows.

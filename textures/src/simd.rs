@@ -190,6 +190,30 @@ pub(crate) fn lookup_rgba8(
     true
 }
 
+/// One group reading one level with one filter, with the AVX2 kernel
+/// ([`crate::avx2::lookup_level`]); false (nothing written) when this CPU or [`force`]
+/// rules AVX2 out.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
+    p: &crate::avx2::Params,
+    g: &crate::avx2::Group<'_>,
+    swizzle: [crate::sampler::Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; crate::avx2::W]; 4],
+) -> bool {
+    if isa() < Isa::Avx2 {
+        return false;
+    }
+    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
+    // and fma, the features `lookup_level` is compiled with.
+    #[allow(unsafe_code)]
+    unsafe {
+        crate::avx2::lookup_level::<MODE, LINEAR>(p, g, swizzle, mask, out)
+    };
+    true
+}
+
 /// The levels of two groups of eight lanes with the AVX2 kernel
 /// ([`crate::lod_avx2::lod_pair`]) into `out`; false (nothing written) when this CPU or
 /// [`force`] rules AVX2 out.
