@@ -321,6 +321,35 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
     finish(v, if LINEAR { 0xff } else { 0 }, swizzle, mask, out);
 }
 
+/// [`lookup`] of a group whose lanes read a second level (`g1`'s, blended with `weight`
+/// in the lanes of `second`), every lane of `mask` and `second` with the bilinear filter:
+/// the wrap fixed when compiled as `MODE` (the caller picks it as [`filter`] would), and
+/// each level's filter its own inlined copy, so that the two levels' loads and
+/// arithmetic interleave.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn lookup_two<const MODE: u8>(
+    p: &Params,
+    g0: &Group<'_>,
+    g1: &Group<'_>,
+    weight: &[f32; W],
+    second: u32,
+    swizzle: [Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; W]; 4],
+) {
+    #[cfg(test)]
+    if MODE != ANY_WRAP {
+        crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 2));
+    }
+    let v0 = filter_as::<MODE, 2>(p, g0);
+    let v1 = filter_as::<MODE, 3>(p, g1);
+    let t = f(weight);
+    let m = lane_mask(second);
+    let v = std::array::from_fn(|c| _mm256_blendv_ps(v0[c], lerp(v0[c], v1[c], t), m));
+    finish(v, 0xff, swizzle, mask, out);
+}
+
 /// A group's filtered channels `v`, canonical in the lanes of `lerped`, swizzled and
 /// written to the lanes of `mask` of `out`.
 #[inline]

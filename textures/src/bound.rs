@@ -12,7 +12,7 @@
 // Lane loops index several per-lane arrays in step.
 #![allow(clippy::needless_range_loop)]
 
-use crate::avx2::Levels;
+use crate::avx2::{Levels, ANY_WRAP, CLAMP_TO_EDGE, REPEAT_POW2};
 use crate::call::{Ctx, MAX_LEVELS};
 use crate::error::TexError;
 use crate::format::Base;
@@ -485,15 +485,26 @@ impl Rgba8Plan {
                 let g0 = lanes.group(&first);
                 let g1 = second.as_ref().map(|g| lanes.group(g));
                 let part = out.each_mut().map(|o| &mut o[g]);
-                let done = crate::simd::lookup_rgba8(
-                    &p,
-                    &g0,
-                    g1.as_ref().map(|g| (g, &l.weight, l.second)),
-                    l.linear,
-                    self.swizzle,
-                    m,
-                    part,
-                );
+                let done = match &g1 {
+                    // Both levels bilinear in every lane that reads them.
+                    Some(g1) if !l.linear & (m | l.second) & 0xff == 0 => {
+                        let two = match fixed_wrap(self) {
+                            REPEAT_POW2 => crate::simd::lookup_two::<REPEAT_POW2>,
+                            CLAMP_TO_EDGE => crate::simd::lookup_two::<CLAMP_TO_EDGE>,
+                            _ => crate::simd::lookup_two::<ANY_WRAP>,
+                        };
+                        two(&p, &g0, g1, &l.weight, l.second, self.swizzle, m, part)
+                    }
+                    _ => crate::simd::lookup_rgba8(
+                        &p,
+                        &g0,
+                        g1.as_ref().map(|g| (g, &l.weight, l.second)),
+                        l.linear,
+                        self.swizzle,
+                        m,
+                        part,
+                    ),
+                };
                 if !done {
                     return false;
                 }
@@ -538,14 +549,22 @@ impl Rgba8Plan {
 type LevelFn<const N: usize> =
     fn(&Rgba8Plan, &Texture, [&[f32; N]; 2], [i32; 2], u64, &mut [[u32; N]; 4]) -> bool;
 
-/// The [`LevelFn`] of `k`: the wrap fixed as `avx2::filter` fixes it.
+/// The wrap a bilinear kernel of `k` is compiled with, as `avx2::filter` fixes it.
+fn fixed_wrap(k: &Rgba8Plan) -> u8 {
+    match (k.wrap, k.pow2) {
+        ([Wrap::Repeat, Wrap::Repeat], [true, true]) => REPEAT_POW2,
+        ([Wrap::ClampToEdge, Wrap::ClampToEdge], _) => CLAMP_TO_EDGE,
+        _ => ANY_WRAP,
+    }
+}
+
+/// The [`LevelFn`] of `k`.
 fn level_kernel<const N: usize>(k: &Rgba8Plan) -> LevelFn<N> {
-    use crate::avx2::{ANY_WRAP, CLAMP_TO_EDGE, REPEAT_POW2};
-    match (k.wrap, k.pow2, k.mag_linear) {
-        ([Wrap::Repeat, Wrap::Repeat], [true, true], true) => level_groups::<N, REPEAT_POW2, true>,
-        ([Wrap::ClampToEdge, Wrap::ClampToEdge], _, true) => level_groups::<N, CLAMP_TO_EDGE, true>,
-        (_, _, true) => level_groups::<N, ANY_WRAP, true>,
-        (_, _, false) => level_groups::<N, ANY_WRAP, false>,
+    match (fixed_wrap(k), k.mag_linear) {
+        (REPEAT_POW2, true) => level_groups::<N, REPEAT_POW2, true>,
+        (CLAMP_TO_EDGE, true) => level_groups::<N, CLAMP_TO_EDGE, true>,
+        (_, true) => level_groups::<N, ANY_WRAP, true>,
+        (_, false) => level_groups::<N, ANY_WRAP, false>,
     }
 }
 

@@ -381,3 +381,29 @@ proptest! {
         }
     }
 }
+
+/// Trilinear lookups whose lanes read two levels, bilinear in both, run through
+/// `avx2::lookup_two` (both filters in one kernel) with the reference's bits.
+#[test]
+fn two_levels_in_one_kernel() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut s = SamplerState::simple(Filter::Linear, crate::Wrap::Repeat);
+    s.min_filter.mipmap = Some(Filter::Linear);
+    let before = crate::simd::TWO_LEVELS.with(|n| n.get());
+    for k in 0..64 {
+        let tex = mipmapped()
+            .new_tree(&mut runner)
+            .expect("texture")
+            .current();
+        // Steps of ~2.8 texels of a 64-texel level: lambda ~1.5 there, less on smaller
+        // textures.
+        let d = 0.044 * (1.0 + (k % 4) as f32 * 0.3);
+        let quads: Vec<_> = (0..4)
+            .map(|q| (0.1 + 0.2 * q as f32, 0.7 - 0.1 * q as f32, d, d * 0.8))
+            .collect();
+        let reg = quad_registers(&quads, &[0.0; N], &[0.0; N]);
+        compare(tex, s.clone(), NvOpcode::Tex, &reg, [0, 0], true, 0xffff, 0);
+    }
+    assert!(crate::simd::TWO_LEVELS.with(|n| n.get()) > before);
+}

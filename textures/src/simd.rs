@@ -214,6 +214,36 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
     true
 }
 
+/// One group reading two levels, bilinear in every lane, with the AVX2 kernel
+/// ([`crate::avx2::lookup_two`]); false (nothing written) when this CPU or [`force`]
+/// rules AVX2 out.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn lookup_two<const MODE: u8>(
+    p: &crate::avx2::Params,
+    g0: &crate::avx2::Group<'_>,
+    g1: &crate::avx2::Group<'_>,
+    weight: &[f32; crate::avx2::W],
+    second: u32,
+    swizzle: [crate::sampler::Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; crate::avx2::W]; 4],
+) -> bool {
+    if isa() < Isa::Avx2 {
+        return false;
+    }
+    #[cfg(test)]
+    TWO_LEVELS.with(|n| n.set(n.get() + 1));
+    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
+    // and fma, the features `lookup_two` is compiled with.
+    #[allow(unsafe_code)]
+    unsafe {
+        crate::avx2::lookup_two::<MODE>(p, g0, g1, weight, second, swizzle, mask, out)
+    };
+    true
+}
+
 /// The levels of two groups of eight lanes with the AVX2 kernel
 /// ([`crate::lod_avx2::lod_pair`]) into `out`; false (nothing written) when this CPU or
 /// [`force`] rules AVX2 out.
@@ -264,6 +294,8 @@ thread_local! {
     /// Groups filtered with the wrap fixed when compiled (`avx2::filter_as`), on this
     /// thread.
     pub(crate) static FIXED_WRAP_FILTERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Groups [`lookup_two`] filtered at two levels, on this thread.
+    pub(crate) static TWO_LEVELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups whose taps `avx2::window` permuted out of whole rows, on this thread.
     pub(crate) static WINDOWS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
