@@ -136,7 +136,17 @@ impl Bound {
         // False only if the kernels became unavailable since the check above (tests
         // force instruction sets concurrently): the caller then takes the general path,
         // which rewrites every lane of the mask.
-        sample_registers(self, k, mode, implicit, offset, txp, coord, mask, out)
+        sample_registers(
+            &self.texture,
+            k,
+            mode,
+            implicit,
+            offset,
+            txp,
+            coord,
+            mask,
+            out,
+        )
     }
 }
 
@@ -147,7 +157,8 @@ impl Bound {
 /// among them.
 #[derive(Clone, Debug)]
 pub struct Site {
-    bound: Bound,
+    texture: Arc<Texture>,
+    plan: Rgba8Plan,
     offset: [i32; 2],
     /// Which kernel, chosen by [`Bound::site`].
     run: SiteFn,
@@ -182,7 +193,8 @@ impl Bound {
             _ => return None,
         };
         Some(Site {
-            bound: self.clone(),
+            texture: Arc::clone(&self.texture),
+            plan: k.clone(),
             offset,
             run,
             level: level_kernel(k),
@@ -226,9 +238,6 @@ fn run_plan<const MODE: u8, const FRAGMENT: bool, const TXP: bool>(
     mask: u64,
     out: &mut [[u32; SITE_LANES]; 4],
 ) -> bool {
-    let Some(k) = &site.bound.rgba8 else {
-        return false;
-    };
     let mode = match MODE {
         IMPLICIT => LodMode::Implicit,
         BIAS => LodMode::Bias,
@@ -236,8 +245,8 @@ fn run_plan<const MODE: u8, const FRAGMENT: bool, const TXP: bool>(
     };
     let implicit = MODE != EXPLICIT && FRAGMENT;
     sample_registers(
-        &site.bound,
-        k,
+        &site.texture,
+        &site.plan,
         mode,
         implicit,
         site.offset,
@@ -256,13 +265,10 @@ fn run_level(
     mask: u64,
     out: &mut [[u32; SITE_LANES]; 4],
 ) -> bool {
-    let Some(k) = &site.bound.rgba8 else {
-        return false;
-    };
     let f: &[[f32; SITE_LANES]; 4] = bytemuck::cast_ref(coord);
     (site.level)(
-        k,
-        &site.bound.texture,
+        &site.plan,
+        &site.texture,
         [&f[0], &f[1]],
         site.offset,
         mask,
@@ -287,7 +293,7 @@ crate::multiversion! {
     /// per instruction set so its lane loops and copies are vectorised.
     #[allow(clippy::too_many_arguments)]
     fn sample_registers<const N: usize>(
-        bound: &Bound,
+        tex: &Texture,
         k: &Rgba8Plan,
         mode: LodMode,
         implicit: bool,
@@ -299,7 +305,7 @@ crate::multiversion! {
     ) -> bool {
         let call = Call {
             k,
-            tex: &bound.texture,
+            tex,
             mode,
             implicit,
             offset,
