@@ -527,6 +527,7 @@ mod tests {
     #[test]
     fn sites_where_the_specialised_path_is() {
         if glemu_textures::simd::isa() < glemu_textures::simd::Isa::Avx2 {
+            eprintln!("skipped: no AVX2 on this CPU, so no binding has a specialised path");
             return;
         }
         let rgba8 = unit(Format::RGBA8, Target::T2D);
