@@ -99,17 +99,24 @@ impl Resources {
 /// would take the binding's specialised path for it.
 fn site(textures: &[Vec<Bound>], call: &TexCall<'_>) -> Option<Arc<dyn TexSite>> {
     let (target, shadow) = split_target(call.target)?;
-    let offset = match call.offsets {
-        TexOffsets::None => [0, 0],
-        TexOffsets::Const(o) => [o[0], o[1]],
-        TexOffsets::PerLane(_) => return None,
-    };
-    if target != Target::T2D || shadow || call.lod_clamp {
-        return None;
-    }
+    let offset = plain_2d_offset(call, target, shadow)?;
     let fragment = call.stage == Stage::Fragment;
     let site = binding(textures, call.unit, target)?.site(nv_opcode(call.op), offset, fragment)?;
     Some(Arc::new(Site2d(site)))
+}
+
+/// The texel offset of `call` on `target` when a binding's specialised path may take it
+/// (a 2D lookup without shadow, LOD clamp or register offsets): one test for
+/// [`StageEnv::texture`] and [`site`], so that sites exist exactly where that path is.
+fn plain_2d_offset(call: &TexCall<'_>, target: Target, shadow: bool) -> Option<[i32; 2]> {
+    if target != Target::T2D || shadow || call.lod_clamp {
+        return None;
+    }
+    match call.offsets {
+        TexOffsets::None => Some([0, 0]),
+        TexOffsets::Const(o) => Some([o[0], o[1]]),
+        TexOffsets::PerLane(_) => None,
+    }
 }
 
 /// A [`glemu_textures::bound::Site`] as the executor's [`TexSite`].
@@ -242,19 +249,12 @@ impl Env for StageEnv<'_> {
         };
         // Plain 2D lookups go straight from the coordinate register to the specialised
         // sampler when the binding has one.
-        if target == Target::T2D && !shadow && !call.lod_clamp {
-            let offset = match call.offsets {
-                TexOffsets::None => Some([0, 0]),
-                TexOffsets::Const(o) => Some([o[0], o[1]]),
-                TexOffsets::PerLane(_) => None,
-            };
-            if let Some(offset) = offset {
-                let fragment = self.stage == Stage::Fragment;
-                let mask = u64::from(call.lanes);
-                let op = nv_opcode(call.op);
-                if binding.sample_nv(op, call.coord, offset, fragment, mask, out) {
-                    return Ok(());
-                }
+        if let Some(offset) = plain_2d_offset(call, target, shadow) {
+            let fragment = self.stage == Stage::Fragment;
+            let mask = u64::from(call.lanes);
+            let op = nv_opcode(call.op);
+            if binding.sample_nv(op, call.coord, offset, fragment, mask, out) {
+                return Ok(());
             }
         }
         // Operand layout per target (where the layer, reference, bias/LOD live) is
