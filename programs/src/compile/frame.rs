@@ -4,10 +4,8 @@
 
 use crate::exec::executor::{self, Frame as CtlFrame, Group, Next, Run};
 use crate::exec::texture;
-use crate::exec::{
-    Env, ExecErrorKind, ExecStats, LaneState, RunEnv, TexCall, TexOffsets, Vec4, MAX_LANES,
-};
-use crate::ir::{Extra, Opcode, Program, TexOffset, TexUnit};
+use crate::exec::{Env, ExecErrorKind, ExecStats, LaneState, RunEnv, TexCall, Vec4, MAX_LANES};
+use crate::ir::{Extra, Opcode, Program, TexUnit};
 use smallvec::SmallVec;
 use std::any::Any;
 use std::ffi::c_void;
@@ -212,10 +210,10 @@ pub(crate) fn texture<E: RunEnv + ?Sized>(
         let TexUnit::Fixed(unit) = info.unit else {
             return Err(malformed("texture unit is not fixed"));
         };
-        let offsets = match &info.offset {
-            Some(TexOffset::Const(o)) => TexOffsets::Const(o.map(i32::from)),
-            _ => TexOffsets::None,
-        };
+        // A register offset read as none would be a wrong image: kernels never call here
+        // for one (`scan::native_texture`), and if one did, it is an error.
+        let offsets = texture::fixed_offsets(&info.offset)
+            .ok_or_else(|| malformed("register texel offsets in a compiled texture call"))?;
         let [coord, op2, op3, out] = io;
         let n = inst.srcs.len();
         // `texture::sample` for one fixed unit, without its copies: one environment call

@@ -4,10 +4,10 @@
 //! a compiled kernel's call reaches it without building a [`TexCall`] and without the
 //! environment finding the binding again in every 16-lane call.
 
-use super::env::{TexCall, TexOffsets};
-use super::texture::tex_op;
+use super::env::TexCall;
+use super::texture::{fixed_offsets, tex_op};
 use super::{LaneMask, Vec4};
-use crate::ir::{Extra, Program, TexOffset, TexUnit};
+use crate::ir::{Extra, Program, TexUnit};
 use std::sync::Arc;
 
 /// One texture instruction's sampler, resolved for a draw.
@@ -53,12 +53,7 @@ impl TexSites {
                 let TexUnit::Fixed(unit) = info.unit else {
                     return None;
                 };
-                // As `compile::frame::texture` describes the call.
-                let offsets = match &info.offset {
-                    Some(TexOffset::Const(o)) => TexOffsets::Const(o.map(i32::from)),
-                    None => TexOffsets::None,
-                    Some(TexOffset::Register(_)) => return None,
-                };
+                let offsets = fixed_offsets(&info.offset)?;
                 let n = inst.srcs.len();
                 resolve(&TexCall {
                     op,

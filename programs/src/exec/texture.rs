@@ -34,6 +34,17 @@ pub(crate) fn tex_op(op: Opcode) -> Option<TexOp> {
     })
 }
 
+/// A texture instruction's offsets as a compiled kernel's call carries them (`TexSites`,
+/// `compile::frame::texture`): constant or none; `None` for register offsets, which
+/// `compile::scan::native_texture` leaves to the interpreter.
+pub(crate) fn fixed_offsets(offset: &Option<TexOffset>) -> Option<TexOffsets<'static>> {
+    match offset {
+        Some(TexOffset::Const(o)) => Some(TexOffsets::Const(o.map(i32::from))),
+        None => Some(TexOffsets::None),
+        Some(TexOffset::Register(_)) => None,
+    }
+}
+
 /// Data types of a texture operation's coordinate and of its extra operands.
 pub(crate) fn operand_types(op: TexOp) -> (DataType, DataType) {
     let coord = if matches!(op, TexOp::Fetch | TexOp::FetchMs | TexOp::Query) {
