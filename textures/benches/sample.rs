@@ -139,16 +139,22 @@ fn bench(c: &mut Criterion) {
             })
             .collect();
         let mut out = [[0u32; N]; 4];
+        let mask = u64::MAX >> (64 - N);
+        // Both paths declined would time an early return.
+        assert!(bound.sample_nv(opcode, &regs[0], [0, 0], true, mask, &mut out));
+        let site = bound.site(opcode, [0, 0], true).expect("a site");
+        assert!(
+            site.sample(&regs[0], 0xffff, &mut out),
+            "{name}: the site ran"
+        );
         let mut i = 0usize;
         g.bench_function(format!("{name}/bound"), |b| {
             b.iter(|| {
                 i = (i + 1) % regs.len();
-                let mask = u64::MAX >> (64 - N);
                 bound.sample_nv(opcode, &regs[i], [0, 0], true, mask, &mut out);
                 black_box(&out);
             })
         });
-        let site = bound.site(opcode, [0, 0], true).expect("a site");
         g.bench_function(format!("{name}/site"), |b| {
             b.iter(|| {
                 i = (i + 1) % regs.len();
@@ -189,6 +195,12 @@ fn bench(c: &mut Criterion) {
             })
             .collect();
         let mut out = [[0u32; N]; 4];
+        assert!(bound.sample_nv(NvOpcode::Tex, &strips[0], [0, 0], true, 0xffff, &mut out));
+        let site = bound.site(NvOpcode::Tex, [0, 0], true).expect("a site");
+        assert!(
+            site.sample(&strips[0], 0xffff, &mut out),
+            "{name}: the site ran"
+        );
         let mut i = 0usize;
         g.bench_function(format!("{name}/bound"), |b| {
             b.iter(|| {
@@ -197,7 +209,6 @@ fn bench(c: &mut Criterion) {
                 black_box(&out);
             })
         });
-        let site = bound.site(NvOpcode::Tex, [0, 0], true).expect("a site");
         g.bench_function(format!("{name}/site"), |b| {
             b.iter(|| {
                 i = (i + 1) % strips.len();
