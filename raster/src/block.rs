@@ -16,26 +16,37 @@ use crate::state::{BlendEquation, BlendFactor, BlendTarget, CompareFunc};
 /// Block edge in pixels.
 pub(crate) const BLOCK: i32 = 8;
 
+/// A block-path kernel whose runs the tests count (per thread, see [`strip_paths`]).
+#[cfg(test)]
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum StripPath {
+    /// One-sample strips blended through [`blend_strip`].
+    Blend,
+    /// Rows stored through the 2- and 4-sample row stores ([`store_row_words`]).
+    RowStore,
+    /// Multisampled strips filled whole ([`strip_fill`]).
+    Fill,
+    /// Blocks depth-tested through [`depth_block`].
+    DepthBlock,
+}
+
 #[cfg(test)]
 thread_local! {
-    /// Strips this thread blended through [`blend_strip`], rows it stored through the
-    /// 2- and 4-sample row stores ([`store_row_words`]), multisampled strips it filled
-    /// whole ([`strip_fill`]) and blocks it depth-tested through [`depth_block`]: draw
-    /// tests check those paths ran.
+    /// Runs of each [`StripPath`] on this thread: draw tests check those paths ran.
     static STRIP_PATHS: std::cell::Cell<[u64; 4]> = const { std::cell::Cell::new([0; 4]) };
 }
 
-/// [`STRIP_PATHS`] of the calling thread.
+/// [`STRIP_PATHS`] of the calling thread, indexed by `StripPath as usize`.
 #[cfg(test)]
 pub(crate) fn strip_paths() -> [u64; 4] {
     STRIP_PATHS.with(|c| c.get())
 }
 
 #[cfg(test)]
-fn count_strip_path(i: usize) {
+fn count_strip_path(path: StripPath) {
     STRIP_PATHS.with(|c| {
         let mut v = c.get();
-        v[i] += 1;
+        v[path as usize] += 1;
         c.set(v);
     });
 }
@@ -308,7 +319,7 @@ pub(crate) fn store_rgba8(
 fn strip_fill<const W: usize>(plane: &mut [u32], bx: i32, qy: i32, packed: &[u32; LANES]) {
     let ns = W / 8;
     #[cfg(test)]
-    count_strip_path(2);
+    count_strip_path(StripPath::Fill);
     for row in 0..2 {
         let base = tile_index(bx, qy + row as i32, ns);
         let Some(dst) = plane
@@ -498,7 +509,7 @@ pub(crate) fn blend_strip(
         return;
     };
     #[cfg(test)]
-    count_strip_path(0);
+    count_strip_path(StripPath::Blend);
     let rows = [*r0, *r1];
     let mut dw = [0u32; LANES];
     for lane in 0..LANES {
@@ -574,7 +585,7 @@ fn block_depth_n<S, const W: usize>(
     let base = tile_index(bx, by, ns);
     let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
     #[cfg(test)]
-    count_strip_path(3);
+    count_strip_path(StripPath::DepthBlock);
     depth_block::<W>(&b, d)
 }
 
@@ -844,7 +855,7 @@ fn store_row_words<const W: usize>(
 ) {
     if let Ok(dst) = <&mut [u32; W]>::try_from(dst) {
         #[cfg(test)]
-        count_strip_path(1);
+        count_strip_path(StripPath::RowStore);
         match row {
             0 => store_row_samples::<W, 0>(dst, packed, cov),
             _ => store_row_samples::<W, 1>(dst, packed, cov),
@@ -1090,11 +1101,11 @@ mod tests {
             });
             let mut want = plane.clone();
             store_per_sample(&mut want, bx, qy, ns, &words, &cov);
-            let before = strip_paths()[2];
+            let before = strip_paths()[StripPath::Fill as usize];
             store_rgba8(&mut plane, bx, qy, ns, full, &c, alpha_one, &cov);
             prop_assert!(plane == want);
             // The whole fill ran exactly when every sample of a multisampled strip is covered.
-            let filled = strip_paths()[2] > before;
+            let filled = strip_paths()[StripPath::Fill as usize] > before;
             prop_assert_eq!(filled, ns > 1 && cov.iter().all(|&m| m == full));
         }
     }

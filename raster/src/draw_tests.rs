@@ -1986,13 +1986,13 @@ mod blocks {
     #[test]
     fn strip_blend_and_sample_row_stores_run_in_draws() {
         let base = blended_strips(1, 5);
-        // (samples, blend, which counts: 0 = strip blend, 1 = row stores, 2 = whole fill,
-        // 3 = block depth test)
-        let cases: [(u32, bool, &[usize]); 4] = [
-            (1, true, &[0, 3]),
-            (2, false, &[1, 2, 3]),
-            (4, false, &[1, 2, 3]),
-            (8, false, &[2, 3]),
+        use crate::block::StripPath::{Blend, DepthBlock, Fill, RowStore};
+        // (samples, blend, the paths that must run)
+        let cases: [(u32, bool, &[crate::block::StripPath]); 4] = [
+            (1, true, &[Blend, DepthBlock]),
+            (2, false, &[RowStore, Fill, DepthBlock]),
+            (4, false, &[RowStore, Fill, DepthBlock]),
+            (8, false, &[Fill, DepthBlock]),
         ];
         for (samples, blend, want) in cases {
             let c = Config {
@@ -2006,7 +2006,10 @@ mod blocks {
             assert_eq!(sa, sq, "{samples} samples");
             assert!(fa == fq, "{samples} samples: framebuffers differ");
             for &path in want {
-                assert!(paths[path] > 0, "{samples} samples: {paths:?}");
+                assert!(
+                    paths[path as usize] > 0,
+                    "{samples} samples, {path:?}: {paths:?}"
+                );
             }
         }
     }
