@@ -105,8 +105,14 @@ impl std::fmt::Debug for Rasterizer {
 impl Rasterizer {
     /// A rasterizer with `threads` workers (0 = one per CPU).
     pub fn new(threads: usize) -> Result<Self, RasterError> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
+        let builder = rayon::ThreadPoolBuilder::new().num_threads(threads);
+        // Unit tests force an instruction set per thread: the pool runs with its creator's.
+        #[cfg(test)]
+        let builder = {
+            let isa = crate::simd::forced();
+            builder.start_handler(move |_| crate::simd::set_forced(isa))
+        };
+        let pool = builder
             .build()
             .map_err(|e| RasterError::ThreadPool(e.to_string()))?;
         Ok(Rasterizer {

@@ -1961,6 +1961,9 @@ mod blocks {
                 eprintln!("every_isa_gives_the_same_image: no {isa:?} on this CPU, skipped");
                 continue;
             }
+            // The draws run on a rasterizer's pool, which must run with this thread's set.
+            let r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(r.install(crate::simd::isa), isa);
             for samples in [1, 4] {
                 images.push(
                     render(

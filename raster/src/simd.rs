@@ -54,6 +54,10 @@ fn encode(isa: Isa) -> u8 {
 /// variable `GLEMU_SIMD` (`baseline`, `avx2`, `avx512`) or by [`force`].
 #[inline(always)]
 pub fn isa() -> Isa {
+    #[cfg(test)]
+    if let Some(isa) = forced() {
+        return isa;
+    }
     match CHOSEN.load(Ordering::Relaxed) {
         1 => Isa::Baseline,
         2 => Isa::Avx2,
@@ -79,11 +83,36 @@ fn choose() -> Isa {
 }
 
 /// Runs kernels with `isa` or the widest supported set below it (tests use this to
-/// compare every version); returns the set now in use.
+/// compare every version); returns the set now in use. In this crate's unit tests the
+/// choice is the calling thread's (and the pools of rasterizers it then creates), so
+/// that tests running in parallel do not change each other's paths halfway through a
+/// comparison.
 pub fn force(isa: Isa) -> Isa {
     let isa = isa.min(detected());
+    #[cfg(test)]
+    set_forced(Some(isa));
+    #[cfg(not(test))]
     CHOSEN.store(encode(isa), Ordering::Relaxed);
     isa
+}
+
+#[cfg(test)]
+thread_local! {
+    /// [`force`]'s choice on this thread (unit tests only).
+    static FORCED: std::cell::Cell<Option<Isa>> = const { std::cell::Cell::new(None) };
+}
+
+/// [`force`]'s choice on this thread, if any (unit tests only).
+#[cfg(test)]
+pub(crate) fn forced() -> Option<Isa> {
+    FORCED.with(|f| f.get())
+}
+
+/// Sets this thread's forced instruction set (unit tests only; a rasterizer's pool
+/// threads take their creator's).
+#[cfg(test)]
+pub(crate) fn set_forced(isa: Option<Isa>) {
+    FORCED.with(|f| f.set(isa));
 }
 
 /// Defines `fn NAME(args) -> R { body }` compiled for each [`Isa`] and dispatching on
@@ -249,8 +278,9 @@ mod tests {
 
     #[test]
     fn forcing_never_exceeds_the_cpu() {
-        // Other tests may force concurrently: only the returned sets are checked.
         assert_eq!(force(Isa::Baseline), Isa::Baseline);
+        assert_eq!(isa(), Isa::Baseline);
         assert_eq!(force(Isa::Avx512), detected());
+        assert_eq!(isa(), detected());
     }
 }
