@@ -28,22 +28,25 @@ pub(crate) enum StripPath {
     Fill,
     /// Blocks depth-tested through [`depth_block`].
     DepthBlock,
+    /// Blocks stored whole by the shader with some strips not shaded, their rows put
+    /// first (`tile::order_rows`).
+    Reorder,
 }
 
 #[cfg(test)]
 thread_local! {
     /// Runs of each [`StripPath`] on this thread: draw tests check those paths ran.
-    static STRIP_PATHS: std::cell::Cell<[u64; 4]> = const { std::cell::Cell::new([0; 4]) };
+    static STRIP_PATHS: std::cell::Cell<[u64; 5]> = const { std::cell::Cell::new([0; 5]) };
 }
 
 /// [`STRIP_PATHS`] of the calling thread, indexed by `StripPath as usize`.
 #[cfg(test)]
-pub(crate) fn strip_paths() -> [u64; 4] {
+pub(crate) fn strip_paths() -> [u64; 5] {
     STRIP_PATHS.with(|c| c.get())
 }
 
 #[cfg(test)]
-fn count_strip_path(path: StripPath) {
+pub(crate) fn count_strip_path(path: StripPath) {
     STRIP_PATHS.with(|c| {
         let mut v = c.get();
         v[path as usize] += 1;

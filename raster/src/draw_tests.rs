@@ -1782,7 +1782,7 @@ mod blocks {
         c: &Config,
         blocks: bool,
         packed: Option<bool>,
-    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 4])) {
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 5])) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -2015,6 +2015,26 @@ mod blocks {
                 );
             }
         }
+    }
+
+    /// Replaced one-sample blocks the shader stores whole, some of whose strips failed
+    /// the depth test: the shaded strips' rows are handed over first, and the image is
+    /// the per-quad path's.
+    #[test]
+    fn blocks_with_unshaded_strips_store_the_right_rows() {
+        let mut reordered = 0;
+        for seed in 0..4 {
+            let c = Config {
+                blend: false,
+                ..blended_strips(1, seed)
+            };
+            let ((fa, sa), (_, _, paths)) = render_with(&c, true, None);
+            let ((fq, sq), _) = render_with(&c, false, None);
+            assert_eq!(sa, sq, "seed {seed}");
+            assert!(fa == fq, "seed {seed}: framebuffers differ");
+            reordered += paths[crate::block::StripPath::Reorder as usize];
+        }
+        assert!(reordered > 0, "no block had unshaded strips");
     }
 }
 

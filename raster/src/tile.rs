@@ -738,6 +738,8 @@ fn order_rows(rows: &mut [&mut [u32; 8]; 8], strips: &[usize]) {
     if strips.len() == 4 {
         return;
     }
+    #[cfg(test)]
+    block::count_strip_path(block::StripPath::Reorder);
     let mut at: [usize; 8] = std::array::from_fn(|i| i);
     for j in 0..2 * strips.len() {
         let want = 2 * strips[j / 2] + j % 2;
