@@ -167,49 +167,47 @@ multiversion! {
     }
 }
 
-/// Depth test of the eight rows of a block: row r's `W` words `z[r]` against the
-/// stored words `d[r * stride..][..W]`, word by word where `live` is 1. `pass[r]` gets
+/// Depth test of the eight rows of a one-sample block: row r's words `z[r]` against the
+/// stored words `d[r * TILE..][..8]`, word by word where `live` is 1. `pass[r]` gets
 /// 1 where the test passes (0 elsewhere); passing words are written when `write`.
 #[inline(always)]
-fn depth_rows<const W: usize>(
+fn depth_rows(
     func: CompareFunc,
     write: bool,
-    z: &[[u32; W]; 8],
-    live: &[u32; W],
+    z: &[[u32; 8]; 8],
+    live: &[u32; 8],
     d: &mut [u32],
-    stride: usize,
-    pass: &mut [[u32; W]; 8],
+    pass: &mut [[u32; 8]; 8],
 ) {
-    crate::state::per_compare!(func, never => *pass = [[0; W]; 8], |cmp| {
-        rows(z, live, d, stride, pass, write, cmp)
+    crate::state::per_compare!(func, never => *pass = [[0; 8]; 8], |cmp| {
+        rows(z, live, d, pass, write, cmp)
     })
 }
 
 #[inline(always)]
-fn rows<const W: usize, C: Fn(u32, u32) -> bool>(
-    z: &[[u32; W]; 8],
-    live: &[u32; W],
+fn rows<C: Fn(u32, u32) -> bool>(
+    z: &[[u32; 8]; 8],
+    live: &[u32; 8],
     d: &mut [u32],
-    stride: usize,
-    pass: &mut [[u32; W]; 8],
+    pass: &mut [[u32; 8]; 8],
     write: bool,
     cmp: C,
 ) {
     for r in 0..8 {
-        let Some(row) = d.get_mut(r * stride..r * stride + W) else {
-            pass[r] = [0; W];
+        let Some(row) = d.get_mut(r * TILE..r * TILE + 8) else {
+            pass[r] = [0; 8];
             continue;
         };
         // Whole rows as lane arrays (load, compare, select, store): vector operations.
-        let mut st = [0u32; W];
+        let mut st = [0u32; 8];
         st.copy_from_slice(row);
         let z = &z[r];
-        let mut ok = [0u32; W];
-        for i in 0..W {
+        let mut ok = [0u32; 8];
+        for i in 0..8 {
             ok[i] = u32::from(cmp(z[i], st[i])) & live[i];
         }
         if write {
-            for i in 0..W {
+            for i in 0..8 {
                 let m = 0u32.wrapping_sub(ok[i]);
                 st[i] = (z[i] & m) | (st[i] & !m);
             }
@@ -655,7 +653,7 @@ fn depth_block_one(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; LANES]; 4] {
         }
     }
     let mut pass = [[0u32; 8]; 8];
-    depth_rows(b.func, b.write, &z, &live, d, TILE, &mut pass);
+    depth_rows(b.func, b.write, &z, &live, d, &mut pass);
     strip_order(&pass)
 }
 
