@@ -402,10 +402,7 @@ fn min_max_every_special_pair() {
         0x807f_ffff,
         0x4020_0000,
     ];
-    let p = assemble(
-        "!!ARBfp1.0\nTEMP a, b;\nMIN a, fragment.texcoord[0], fragment.texcoord[1];\nMAX b, fragment.texcoord[0], fragment.texcoord[1];\nADD result.color, a, b;\nEND",
-        Stage::Fragment,
-    );
+    let p = assemble(MIN_MAX, Stage::Fragment);
     // Lane l, component c of batch j pairs value (4l + c) % 12 with value j.
     for (j, &y) in VALS.iter().enumerate() {
         let mut st = LaneState::new(&p, MAX_LANES);
@@ -416,6 +413,49 @@ fn min_max_every_special_pair() {
         let (a, b, native) = run_both(&p, &st, 0xffff, &[], 100);
         assert_eq!(native, 1, "the native run fell back to the interpreter");
         assert_same(&p, &a, &b, &format!("second operand {y:#010x} (value {j})"));
+    }
+}
+
+/// MIN and MAX of the first two texture coordinates into temps `a` and `b`, which
+/// [`assert_same`] compares lane by lane.
+const MIN_MAX: &str = "!!ARBfp1.0\nTEMP a, b;\nMIN a, fragment.texcoord[0], fragment.texcoord[1];\nMAX b, fragment.texcoord[0], fragment.texcoord[1];\nADD result.color, a, b;\nEND";
+
+/// f32 bits weighted towards MIN/MAX's fix-ups: NaNs of any payload, sign and kind
+/// (quiet or signalling), signed zeros and denormals, infinities, any bits.
+fn min_max_word() -> impl Strategy<Value = u32> {
+    let sign = |s: bool| u32::from(s) << 31;
+    prop_oneof![
+        any::<u32>(),
+        (1u32..0x0080_0000, any::<bool>()).prop_map(move |(m, s)| 0x7f80_0000 | m | sign(s)),
+        (0u32..0x0080_0000, any::<bool>()).prop_map(move |(m, s)| m | sign(s)),
+        any::<bool>().prop_map(sign),
+        Just(0x7f80_0000),
+        Just(0xff80_0000),
+    ]
+}
+
+proptest! {
+    /// [`min_max_every_special_pair`] on random bit patterns: NaN payloads beyond its
+    /// twelve values, both operands NaN, equal operands and ±0 ties (a quarter of the
+    /// pairs each have y = x and y = x with the sign flipped).
+    #[test]
+    fn min_max_random_bits(
+        pairs in proptest::collection::vec((min_max_word(), min_max_word(), 0u8..4), 4 * MAX_LANES),
+    ) {
+        let p = assemble(MIN_MAX, Stage::Fragment);
+        let y_of = |(x, y, k): (u32, u32, u8)| match k {
+            0 => x,
+            1 => x ^ 0x8000_0000,
+            _ => y,
+        };
+        let mut st = LaneState::new(&p, MAX_LANES);
+        for (l, lane) in pairs.chunks_exact(4).enumerate() {
+            st.set_input(0, l, [0, 1, 2, 3].map(|c| lane[c].0));
+            st.set_input(1, l, [0, 1, 2, 3].map(|c| y_of(lane[c])));
+        }
+        let (a, b, native) = run_both(&p, &st, 0xffff, &[], 100);
+        prop_assert_eq!(native, 1, "the native run fell back to the interpreter");
+        assert_same(&p, &a, &b, &format!("{pairs:x?}"));
     }
 }
 
