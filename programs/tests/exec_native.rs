@@ -1005,8 +1005,9 @@ proptest! {
 /// keeps its register pressure: vector moves between registers and the stack frame
 /// (spills, reloads and the transcendentals' argument slots) in Cranelift's allocation.
 /// 143 stores and 271 loads when this was written (147 and 277 while its IF still tested
-/// computed flags, 142 and 258 since MIN/MAX are MINPS/MAXPS with fix-ups); a lowering
-/// change that spills much more fails here.
+/// computed flags, 142 and 258 since MIN/MAX are MINPS/MAXPS with fix-ups, 139 and 252
+/// since they take y itself for a NaN x); a lowering change that spills much more fails
+/// here.
 #[test]
 fn alu_benchmark_kernel_stack_traffic() {
     let scene = std::fs::read_to_string(concat!(

@@ -1668,12 +1668,11 @@ impl<'a, 'f> Lower<'a, 'f> {
 
     /// MIN/MAX with the interpreter's rules: a NaN operand yields the other operand, and
     /// -0 < +0. Built on SSE's MINPS/MAXPS (`x < y ? x : y`, `x > y ? x : y`), which
-    /// give the second operand for a NaN or a tie: `t` = op(x, y) is right when x is a
-    /// NaN, `u` = op(y, x) when y is one and for every other pair but ±0 ties, where the
-    /// bits ORed (MIN: -0 if either is) or ANDed (MAX: +0 if either is) decide; equal
-    /// non-zero values have equal bits. Seven operations instead of thirteen.
+    /// give the second operand for a NaN or a tie: `u` = op(y, x) is right when y is a
+    /// NaN and for every other pair but ±0 ties, where the bits ORed (MIN: -0 if either
+    /// is) or ANDed (MAX: +0 if either is) decide (equal non-zero values have equal
+    /// bits), and y itself when x is a NaN. Six operations instead of thirteen.
     fn min_max(&mut self, x: Value, y: Value, max: bool) -> Value {
-        let t = self.sse_min_max(x, y, max);
         let u = self.sse_min_max(y, x, max);
         let x_nan = self.fcmp(FloatCC::Unordered, x, x);
         let eq = self.fcmp(FloatCC::Equal, x, y);
@@ -1683,7 +1682,7 @@ impl<'a, 'f> Lower<'a, 'f> {
             self.b.ins().bor(x, y)
         };
         let r = self.select(eq, tie, u);
-        self.select(x_nan, t, r)
+        self.select(x_nan, y, r)
     }
 
     /// `x < y ? x : y` (MIN) or `y < x ? x : y` (MAX) on f32 lanes, as bits: the shape
