@@ -237,14 +237,12 @@ impl Strip<'_> {
         let Some(at) = &self.origin else {
             return self.batch.perspective_n(k, n, out);
         };
+        let Some(a) = self.batch.uniform_planes(k, n) else {
+            return false;
+        };
         let prim = self.batch.prims[0];
-        match self.batch.attrs[0].get(k..k + n.min(4)) {
-            Some(a) if self.batch.uniform => {
-                planes_origin(a, at, prim.ox, prim.oy, out);
-                true
-            }
-            _ => false,
-        }
+        planes_origin(a, at, prim.ox, prim.oy, out);
+        true
     }
 }
 
@@ -518,14 +516,21 @@ impl<'a> FragmentBatch<'a> {
     /// primitive's or it lacks the varyings.
     #[inline]
     pub fn perspective_n(&self, k: usize, n: usize, out: &mut [[u32; LANES]; 4]) -> bool {
+        let Some(a) = self.uniform_planes(k, n) else {
+            return false;
+        };
         let l = self.lanes;
-        match self.attrs[0].get(k..k + n.min(4)) {
-            Some(a) if self.uniform => {
-                planes_lanes(a, &l.rx, &l.ry, &l.w, out);
-                true
-            }
-            _ => false,
-        }
+        planes_lanes(a, &l.rx, &l.ry, &l.w, out);
+        true
+    }
+
+    /// The planes of varyings `k..k + n` (`n` ≤ 4) that every lane shares: None when the
+    /// lanes are not all one primitive's or it lacks the varyings ([`Self::perspective_n`],
+    /// [`Strip::perspective_n`]).
+    #[inline(always)]
+    fn uniform_planes(&self, k: usize, n: usize) -> Option<&'a [AttrPlane]> {
+        let a = self.attrs[0].get(k..k + n.min(4))?;
+        self.uniform.then_some(a)
     }
 
     /// Perspective varyings `k..k + 4` of lanes of several primitives at the default
