@@ -925,9 +925,14 @@ fn lanes_independent_only_without_cross_lane_reads() {
 #[test]
 fn simple_strip_inputs_equal_the_per_quad_fill() {
     const N: u32 = 64;
-    // Perspective (w from 1 to 3) and colours that vary over the quad.
-    let pos = floats(&[
+    // Perspective (w from 1 to 3), then w = 1 at every corner: constant 1/w, whose
+    // strips' planes are made from their position (`Strip::perspective_n`), not read
+    // from lane arrays. Colours vary over the quad.
+    let bent = floats(&[
         -1.0, -1.0, 0.0, 1.0, 2.0, -2.0, 0.0, 2.0, -1.5, 1.5, 0.0, 1.5, 3.0, 3.0, 0.0, 3.0,
+    ]);
+    let flat = floats(&[
+        -1.0, -1.0, 0.0, 1.0, 1.0, -1.0, 0.0, 1.0, -1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 1.0,
     ]);
     let col = floats(&[
         0.1, 0.9, 0.3, 1.0, 0.8, 0.2, 0.6, 0.5, 0.4, 0.4, 0.95, 0.0, 0.7, 0.05, 0.2, 0.75,
@@ -937,41 +942,43 @@ fn simple_strip_inputs_equal_the_per_quad_fill() {
     // texcoord[3] is not written by the vertex program: a constant input.
     let fp = "!!ARBfp1.0\nTEMP t;\nMUL t, fragment.color, fragment.texcoord[0];\n\
         ADD result.color, t, fragment.texcoord[3];\nEND\n";
-    let mut st = base_state(
-        PrimitiveMode::TriangleStrip,
-        4,
-        vec![
-            attrib(
-                AttribSlot::Position,
-                Some(array(&pos, 4, 0, 0)),
-                [0.0, 0.0, 0.0, 1.0],
-            ),
-            attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]),
-        ],
-    );
-    st.vertex = VertexProcessing::new(N, N);
-    st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
-    st.programs.fragment = Some(stage(fp, Stage::Fragment, vec![]));
-    let render = |blocks: bool| {
-        let mut r = Rasterizer::new(1).unwrap();
-        r.set_block_path(blocks);
-        let mut f =
-            Framebuffer::new(N, N, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
-        let before = crate::fragment::simple_strips();
-        crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
-        let strips = crate::fragment::simple_strips() - before;
-        let px: Vec<[u32; 4]> = (0..N * N)
-            .map(|i| px(&f, i % N, i / N).map(f32::to_bits))
-            .collect();
-        (px, strips)
-    };
-    let (per_quad, _) = render(false);
-    let (blocks, strips) = render(true);
-    assert!(per_quad.iter().any(|p| p != &per_quad[0]), "a flat image");
-    assert_eq!(blocks, per_quad);
-    // Most of the 64x64 quad is fully covered 8x8 blocks of one triangle or the other
-    // (other tests may add to the process-wide count, never take from it).
-    assert!(strips >= 100, "{strips} strips filled simply");
+    for pos in [bent, flat] {
+        let mut st = base_state(
+            PrimitiveMode::TriangleStrip,
+            4,
+            vec![
+                attrib(
+                    AttribSlot::Position,
+                    Some(array(&pos, 4, 0, 0)),
+                    [0.0, 0.0, 0.0, 1.0],
+                ),
+                attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]),
+            ],
+        );
+        st.vertex = VertexProcessing::new(N, N);
+        st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+        st.programs.fragment = Some(stage(fp, Stage::Fragment, vec![]));
+        let render = |blocks: bool| {
+            let mut r = Rasterizer::new(1).unwrap();
+            r.set_block_path(blocks);
+            let mut f =
+                Framebuffer::new(N, N, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
+            let before = crate::fragment::simple_strips();
+            crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+            let strips = crate::fragment::simple_strips() - before;
+            let px: Vec<[u32; 4]> = (0..N * N)
+                .map(|i| px(&f, i % N, i / N).map(f32::to_bits))
+                .collect();
+            (px, strips)
+        };
+        let (per_quad, _) = render(false);
+        let (blocks, strips) = render(true);
+        assert!(per_quad.iter().any(|p| p != &per_quad[0]), "a flat image");
+        assert_eq!(blocks, per_quad);
+        // Most of the 64x64 quad is fully covered 8x8 blocks of one triangle or the other
+        // (other tests may add to the process-wide count, never take from it).
+        assert!(strips >= 100, "{strips} strips filled simply");
+    }
 }
 
 /// The fused block store (`FragmentShader::shade_block`: a compiled fragment program
