@@ -141,6 +141,24 @@ macro_rules! multiversion {
     };
 }
 
+/// Runs `$call`, a call of a function compiled with `#[target_feature(enable =
+/// "avx2,fma")]` (every caller below names one), when [`isa`] allows AVX2: true when it
+/// ran, false (nothing run) when this CPU or [`force`] rules AVX2 out.
+#[cfg(target_arch = "x86_64")]
+macro_rules! avx2_call {
+    ($call:expr) => {
+        isa() >= Isa::Avx2 && {
+            // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected!
+            // found avx2 and fma, the features the called function is compiled with.
+            #[allow(unsafe_code)]
+            unsafe {
+                $call
+            };
+            true
+        }
+    };
+}
+
 /// Bilinear RGBA8 lookups of eight lanes with the explicit AVX2 kernel
 /// ([`crate::avx2::bilinear`]); false (nothing written) when this CPU or [`force`] rules
 /// AVX2 out.
@@ -151,18 +169,12 @@ pub(crate) fn bilinear_rgba8(
     g: &crate::avx2::Group<'_>,
     out: &mut [[f32; crate::avx2::W]; 4],
 ) -> bool {
-    if isa() < Isa::Avx2 {
-        return false;
-    }
+    let ran = avx2_call!(crate::avx2::bilinear(p, g, out));
     #[cfg(test)]
-    BILINEAR_GROUPS.with(|n| n.set(n.get() + 1));
-    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
-    // and fma, the features `bilinear` is compiled with.
-    #[allow(unsafe_code)]
-    unsafe {
-        crate::avx2::bilinear(p, g, out)
-    };
-    true
+    if ran {
+        BILINEAR_GROUPS.with(|n| n.set(n.get() + 1));
+    }
+    ran
 }
 
 /// One group of a 2D RGBA8 lookup with the AVX2 kernel ([`crate::avx2::lookup`]);
@@ -178,16 +190,7 @@ pub(crate) fn lookup_rgba8(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    if isa() < Isa::Avx2 {
-        return false;
-    }
-    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
-    // and fma, the features `lookup` is compiled with.
-    #[allow(unsafe_code)]
-    unsafe {
-        crate::avx2::lookup(p, g0, g1, linear, swizzle, mask, out)
-    };
-    true
+    avx2_call!(crate::avx2::lookup(p, g0, g1, linear, swizzle, mask, out))
 }
 
 /// One group reading one level with one filter, with the AVX2 kernel
@@ -202,16 +205,9 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    if isa() < Isa::Avx2 {
-        return false;
-    }
-    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
-    // and fma, the features `lookup_level` is compiled with.
-    #[allow(unsafe_code)]
-    unsafe {
-        crate::avx2::lookup_level::<MODE, LINEAR>(p, g, swizzle, mask, out)
-    };
-    true
+    avx2_call!(crate::avx2::lookup_level::<MODE, LINEAR>(
+        p, g, swizzle, mask, out
+    ))
 }
 
 /// One group reading two levels, bilinear in every lane, with the AVX2 kernel
@@ -230,18 +226,14 @@ pub(crate) fn lookup_two<const MODE: u8>(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    if isa() < Isa::Avx2 {
-        return false;
-    }
+    let ran = avx2_call!(crate::avx2::lookup_two::<MODE>(
+        p, g0, g1, weight, second, swizzle, mask, out
+    ));
     #[cfg(test)]
-    TWO_LEVELS.with(|n| n.set(n.get() + 1));
-    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
-    // and fma, the features `lookup_two` is compiled with.
-    #[allow(unsafe_code)]
-    unsafe {
-        crate::avx2::lookup_two::<MODE>(p, g0, g1, weight, second, swizzle, mask, out)
-    };
-    true
+    if ran {
+        TWO_LEVELS.with(|n| n.set(n.get() + 1));
+    }
+    ran
 }
 
 /// The levels of two groups of eight lanes with the AVX2 kernel
@@ -261,16 +253,9 @@ pub(crate) fn lod_pair(
     mask: u32,
     out: &mut [crate::lod_avx2::GroupLod; 2],
 ) -> bool {
-    if isa() < Isa::Avx2 {
-        return false;
-    }
-    // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected! found avx2
-    // and fma, the features `lod_pair` is compiled with.
-    #[allow(unsafe_code)]
-    unsafe {
-        crate::lod_avx2::lod_pair(p, from, lane_bias, s, t, r, lod, mask, out)
-    };
-    true
+    avx2_call!(crate::lod_avx2::lod_pair(
+        p, from, lane_bias, s, t, r, lod, mask, out
+    ))
 }
 
 /// [`crate::lod_avx2::log2`] of four f32 bit patterns; `None` without AVX2 and FMA.
