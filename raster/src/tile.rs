@@ -573,6 +573,8 @@ fn shade_strips<S: FragmentShader>(
     let prim = prims.p[0];
     // Multisampled blending reads the lanes' positions below.
     let planes_only = ctx.samples == 1 && ctx.shader.strips_read_planes_only();
+    // Such a shader's strips with constant 1/w carry their position instead of lanes.
+    let origin = fw.filter(|_| planes_only);
     // Strip r of the block is entry rows[k] of the call.
     let mut rows = [0usize; 4];
     let mut lives = [0u32; 4];
@@ -594,7 +596,7 @@ fn shade_strips<S: FragmentShader>(
         // A shader that reads only the planes at the centre skips the positions,
         // coverage and sample ids (a quarter of the lanes' stores), and with constant
         // 1/w the offsets and factor too (`Strip::perspective_n` makes them).
-        match (planes_only, fw) {
+        match (planes_only, origin) {
             (true, Some(_)) => {
                 l.quads = LANES / 4;
                 l.per_sample = false;
@@ -616,7 +618,6 @@ fn shade_strips<S: FragmentShader>(
         strip_lanes,
         ..
     } = w;
-    let origin = fw.filter(|_| planes_only);
     let strip = |k: usize| {
         let r = rows[k];
         Strip {
