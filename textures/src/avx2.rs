@@ -4,12 +4,16 @@
 //! within eight columns and four rows (magnified, or minified up to ~2 texels a pixel),
 //! whole rows are loaded and each tap is a permute of them ([`window`]); else each row of
 //! the group is a gather of (left, right) pairs, or per-lane loads at seams and borders.
+//! A base-level lookup takes two groups at once where the CPU has AVX-512: their taps
+//! found as above, their channels decoded and blended in 512-bit vectors
+//! ([`lookup_level_pair`]).
 //!
 //! Every step is the reference's IEEE operation in the reference's order (no fused
 //! multiply-add where it has none), so results are bit-identical to
 //! [`crate::sample::execute_reference`]; NaN results are the canonical quiet NaN, as the
-//! reference's `lerp` makes them. The functions need AVX2 and FMA: they are called only
-//! through [`crate::simd::bilinear_rgba8`], which checks the CPU.
+//! reference's `lerp` makes them. The functions need AVX2 and FMA (the pair AVX-512 F,
+//! BW, DQ and VL too): they are called only through [`crate::simd`], which checks the
+//! CPU.
 //!
 //! Vectors move in and out of arrays with `bytemuck` casts, so this module has no
 //! `unsafe` of its own.
@@ -164,24 +168,12 @@ fn wrap_lanes(mode: Wrap, linear: bool, x: __m256i, size: __m256i) -> (__m256i, 
     (r, inside)
 }
 
-/// `1/255` split in two: the f32 nearest to it, and the f32 nearest to the rest.
+/// `1/255` split in two: the f32 nearest to it, and the f32 nearest to the rest. A byte
+/// `v` decodes to `v / 255` correctly rounded as `v·r_hi + v·r_lo` with one rounding of
+/// the exact `v·r_hi` (a fused multiply-add): the division's bits for every byte, one
+/// operation fewer than correcting `v·r` by its residual ([`channel`]).
 const R_HI: f32 = 1.0 / 255.0;
 const R_LO: f32 = (1.0f64 / 255.0 - R_HI as f64) as f32;
-
-/// `v / 255` for bytes `v` held in i32 lanes, correctly rounded: `v·r_hi + v·r_lo` with
-/// one rounding of the exact `v·r_hi` (a fused multiply-add), which gives the division's
-/// bits for every byte (`unorm8_is_the_division` checks all 256); one operation fewer
-/// than correcting `v·r` by its residual.
-#[inline]
-#[target_feature(enable = "avx2,fma")]
-fn unorm8(v: __m256i) -> __m256 {
-    let x = _mm256_cvtepi32_ps(v);
-    _mm256_fmadd_ps(
-        x,
-        _mm256_set1_ps(R_HI),
-        _mm256_mul_ps(x, _mm256_set1_ps(R_LO)),
-    )
-}
 
 /// `p + (q - p) * t` without the NaN canonicalisation (done once at the end).
 #[inline]
@@ -321,6 +313,156 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
     finish(v, if LINEAR { 0xff } else { 0 }, swizzle, mask, out);
 }
 
+/// Lanes of a call that [`lookup_level_pair`] takes at once: two groups.
+pub(crate) const PAIR: usize = 2 * W;
+
+/// [`lookup_level`] of two groups of lanes (`g0` = lanes 0-7 of `mask` and `out`, `g1`
+/// = lanes 8-15), bilinear: each group's taps found as [`filter_as`] finds them, then
+/// the channel decodes, the lerps and the result of both in 512-bit vectors (half the
+/// operations of two groups; the 256-bit decode and lerps are most of the filter's).
+/// Taps outside the level (a wrap not fixed when compiled) are weighed per group, with
+/// the border, as [`filter_as`] does.
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+pub(crate) fn lookup_level_pair<const MODE: u8>(
+    p: &Params,
+    g0: &Group<'_>,
+    g1: &Group<'_>,
+    swizzle: [Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; PAIR]; 4],
+) {
+    #[cfg(test)]
+    if MODE != ANY_WRAP {
+        crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 2));
+    }
+    let x0 = taps_as::<MODE, 4>(p, g0);
+    let x1 = taps_as::<MODE, 5>(p, g1);
+    let v: [__m512; 4] = if x0.all_inside && x1.all_inside {
+        let t = [
+            join_i(x0.t[0], x1.t[0]),
+            join_i(x0.t[1], x1.t[1]),
+            join_i(x0.t[2], x1.t[2]),
+            join_i(x0.t[3], x1.t[3]),
+        ];
+        let (a, b) = (join(x0.a, x1.a), join(x0.b, x1.b));
+        // Written out per channel, not as a closure over a channel index: the closure
+        // stayed a call, with a branch on the channel in each decode.
+        [
+            weigh16::<0>(&t, a, b),
+            weigh16::<1>(&t, a, b),
+            weigh16::<2>(&t, a, b),
+            weigh16::<3>(&t, a, b),
+        ]
+    } else {
+        let (v0, v1) = (weigh(p, &x0), weigh(p, &x1));
+        [
+            join(v0[0], v1[0]),
+            join(v0[1], v1[1]),
+            join(v0[2], v1[2]),
+            join(v0[3], v1[3]),
+        ]
+    };
+    // Every lane lerped: NaNs canonical in all of them.
+    let v = [
+        canonical16(v[0]),
+        canonical16(v[1]),
+        canonical16(v[2]),
+        canonical16(v[3]),
+    ];
+    let r: [__m512i; 4] = swizzle.map(|sw| match sw {
+        Swizzle::R => v[0],
+        Swizzle::G => v[1],
+        Swizzle::B => v[2],
+        Swizzle::A => v[3],
+        Swizzle::Zero => _mm512_setzero_si512(),
+        Swizzle::One => _mm512_set1_epi32(0x3f80_0000),
+    });
+    let all = mask & 0xffff == 0xffff;
+    for (o, r) in out.into_iter().zip(r) {
+        // As in `finish`: the old words are read only for a partial mask.
+        let r = if all {
+            r
+        } else {
+            let (lo, hi): (&[u32; W], &[u32; W]) = (group_of(o, 0), group_of(o, W));
+            _mm512_mask_blend_epi32(mask as u16, join_i(i(&cast_i(lo)), i(&cast_i(hi))), r)
+        };
+        let halves = [_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r)];
+        *o = bytemuck::cast(halves);
+    }
+}
+
+/// Lanes `o..o + W` of `a`.
+#[inline(always)]
+fn group_of(a: &[u32; PAIR], o: usize) -> &[u32; W] {
+    a[o..o + W].try_into().unwrap_or(&[0; W])
+}
+
+#[inline(always)]
+fn cast_i(a: &[u32; W]) -> [i32; W] {
+    bytemuck::cast(*a)
+}
+
+/// `lo` in lanes 0-7, `hi` in lanes 8-15.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn join(lo: __m256, hi: __m256) -> __m512 {
+    _mm512_insertf32x8::<1>(_mm512_castps256_ps512(lo), hi)
+}
+
+/// [`join`] of integer lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn join_i(lo: __m256i, hi: __m256i) -> __m512i {
+    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi)
+}
+
+/// Channel `C` of sixteen lanes' taps `t` (as [`Taps::t`]), lerped along u by `a` and
+/// along v by `b`, as [`weigh`] does for eight.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn weigh16<const C: usize>(t: &[__m512i; 4], a: __m512, b: __m512) -> __m512 {
+    let tap = [
+        channel16::<C>(t[0]),
+        channel16::<C>(t[1]),
+        channel16::<C>(t[2]),
+        channel16::<C>(t[3]),
+    ];
+    lerp16(lerp16(tap[0], tap[1], a), lerp16(tap[2], tap[3], a), b)
+}
+
+/// [`channel`] `C` of sixteen lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn channel16<const C: usize>(t: __m512i) -> __m512 {
+    let x = match C {
+        0 => _mm512_and_si512(t, _mm512_set1_epi32(0xff)),
+        1 => _mm512_and_si512(t, _mm512_set1_epi32(0xff00)),
+        2 => _mm512_and_si512(t, _mm512_set1_epi32(0xff_0000)),
+        _ => _mm512_srli_epi32::<24>(t),
+    };
+    let x = _mm512_cvtepi32_ps(x);
+    _mm512_fmadd_ps(
+        x,
+        _mm512_set1_ps(R_HI * SCALE[C & 3]),
+        _mm512_mul_ps(x, _mm512_set1_ps(R_LO * SCALE[C & 3])),
+    )
+}
+
+/// [`canonical`] of sixteen lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn canonical16(v: __m512) -> __m512i {
+    let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+    _mm512_castps_si512(_mm512_mask_blend_ps(nan, v, _mm512_set1_ps(f32::NAN)))
+}
+
+/// [`lerp`] of sixteen lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn lerp16(p: __m512, q: __m512, t: __m512) -> __m512 {
+    _mm512_add_ps(p, _mm512_mul_ps(_mm512_sub_ps(q, p), t))
+}
+
 /// [`lookup`] of a group whose lanes read a second level (`g1`'s, blended with `weight`
 /// in the lanes of `second`), every lane of `mask` and `second` with the bilinear filter:
 /// the wrap fixed when compiled as `MODE` (the caller picks it as [`filter`] would), and
@@ -412,15 +554,33 @@ fn coords(p: &Params, g: &Group<'_>, fw: __m256, fh: __m256) -> (__m256, __m256)
     )
 }
 
-/// Channel `c` of RGBA8 texels (one per 32-bit lane) as floats: byte c of every lane
-/// moved to its low byte, zeros above, then decoded.
+/// Channel `c` of RGBA8 texels (one per 32-bit lane) as floats, `v / 255` of its byte
+/// ([`R_HI`]). No shuffle (whose port the window's permutes load): the byte is masked in
+/// place (channels 0-2, `v · 256^c`, exact in f32) or shifted down (channel 3, which
+/// masked in place would read as a negative i32), and the constants are scaled by
+/// `256^-c` ([`SCALE`]: powers of two, far from the subnormals), so the exact product and
+/// the rounded one are those of the byte itself (`channel_scaling_is_exact` checks all
+/// 256 bytes of each channel).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn channel(t: __m256i, c: usize) -> __m256 {
-    let m = [0, 1, 2, 3].map(|d: i32| (0x8080_8000u32 as i32) | (4 * d + c as i32));
-    let pick = _mm256_setr_epi32(m[0], m[1], m[2], m[3], m[0], m[1], m[2], m[3]);
-    unorm8(_mm256_shuffle_epi8(t, pick))
+    let x = match c {
+        0 => _mm256_and_si256(t, _mm256_set1_epi32(0xff)),
+        1 => _mm256_and_si256(t, _mm256_set1_epi32(0xff00)),
+        2 => _mm256_and_si256(t, _mm256_set1_epi32(0xff_0000)),
+        _ => _mm256_srli_epi32::<24>(t),
+    };
+    let x = _mm256_cvtepi32_ps(x);
+    _mm256_fmadd_ps(
+        x,
+        _mm256_set1_ps(R_HI * SCALE[c & 3]),
+        _mm256_mul_ps(x, _mm256_set1_ps(R_LO * SCALE[c & 3])),
+    )
 }
+
+/// What channel `c`'s byte is multiplied by where [`channel`] leaves it: `256^-c`
+/// (channel 3 is shifted down to its byte).
+const SCALE: [f32; 4] = [1.0, 1.0 / 256.0, 1.0 / 65536.0, 1.0];
 
 /// Nearest filtering of one group: the texel under each lane's coordinate.
 #[inline]
@@ -616,6 +776,26 @@ fn wrap_tap<const MODE: u8>(
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn filter_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> [__m256; 4] {
+    let taps = taps_as::<MODE, COPY>(p, g);
+    weigh(p, &taps)
+}
+
+/// A group's bilinear footprints before their channels are decoded: the texels of its
+/// four taps (`t[0]` = (i0, j0), `t[1]` = (i1, j0), `t[2]` = (i0, j1), `t[3]` = (i1,
+/// j1)), the weights along u (`a`) and v (`b`), and which taps lie inside the level.
+struct Taps {
+    t: [__m256i; 4],
+    a: __m256,
+    b: __m256,
+    inside: [__m256; 4],
+    /// Every tap of every lane inside (always, when the wrap is fixed).
+    all_inside: bool,
+}
+
+/// The [`Taps`] of [`filter_as`] (`MODE` and `COPY` as there).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn taps_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> Taps {
     let (w, h, fw, fh) = sizes(g);
     let (u, v) = coords(p, g, fw, fh);
     let half = _mm256_set1_ps(0.5);
@@ -660,7 +840,7 @@ fn filter_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> [__m2
         }
         _ => None,
     };
-    let [t00, t10, t01, t11] = match taps {
+    let t = match taps {
         Some(t) => t,
         None => {
             let k00: [i32; W] = bytemuck::cast(_mm256_add_epi32(r0, i0s));
@@ -684,6 +864,22 @@ fn filter_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> [__m2
         _mm256_and_ps(inside[0], inside[1]),
         _mm256_and_ps(inside[2], inside[3]),
     )) == 0xff;
+    Taps {
+        t,
+        a,
+        b,
+        inside,
+        all_inside,
+    }
+}
+
+/// The bilinear blend of a group's [`Taps`]: each channel decoded (outside taps read the
+/// border) and lerped along u, then v. NaNs not yet canonical.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn weigh(p: &Params, taps: &Taps) -> [__m256; 4] {
+    let [t00, t10, t01, t11] = taps.t;
+    let (a, b) = (taps.a, taps.b);
     let mut r = [_mm256_setzero_ps(); 4];
     for (c, r) in r.iter_mut().enumerate() {
         let mut tap = [
@@ -692,9 +888,9 @@ fn filter_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> [__m2
             channel(t01, c),
             channel(t11, c),
         ];
-        if !all_inside {
+        if !taps.all_inside {
             let border = _mm256_set1_ps(p.border[c]);
-            for (t, m) in tap.iter_mut().zip(&inside) {
+            for (t, m) in tap.iter_mut().zip(&taps.inside) {
                 *t = _mm256_blendv_ps(border, *t, *m);
             }
         }
@@ -705,16 +901,19 @@ fn filter_as<const MODE: u8, const COPY: u8>(p: &Params, g: &Group<'_>) -> [__m2
 
 #[cfg(test)]
 mod tests {
-    use super::{R_HI, R_LO};
+    use super::{R_HI, R_LO, SCALE};
 
-    /// `unorm8`'s steps in scalar form (the same IEEE operations: an exact conversion, a
-    /// product, a fused multiply-add) give `v / 255`'s bits for every byte.
+    /// `channel`'s steps in scalar form for each channel (the byte where the mask or
+    /// shift leaves it, the scaled constants) give `v / 255`'s bits for every byte.
     #[test]
-    fn unorm8_is_the_division() {
-        for v in 0..=255u8 {
-            let x = f32::from(v);
-            let got = x.mul_add(R_HI, x * R_LO);
-            assert_eq!(got.to_bits(), (x / 255.0).to_bits(), "{v}");
+    fn channel_scaling_is_exact() {
+        for c in 0..4 {
+            for v in 0..=255u32 {
+                let x = if c == 3 { v } else { v << (8 * c) } as f32;
+                let s = SCALE[c];
+                let got = x.mul_add(R_HI * s, x * (R_LO * s));
+                assert_eq!(got.to_bits(), (v as f32 / 255.0).to_bits(), "{c} {v}");
+            }
         }
     }
 }

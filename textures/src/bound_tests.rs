@@ -413,3 +413,38 @@ fn two_levels_in_one_kernel() {
     }
     assert!(crate::simd::TWO_LEVELS.with(|n| n.get()) > before);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// Lookups of the base level with the bilinear filter take two groups at once
+    /// (`avx2::lookup_level_pair`: decode and lerps in 512-bit vectors) where the CPU has
+    /// AVX-512, with the reference's bits: every wrap (REPEAT and CLAMP_TO_EDGE fixed when
+    /// compiled; the others read at run time, border taps included), coordinates of every
+    /// size, offsets, partial masks.
+    #[test]
+    fn level_pairs_equal_reference(
+        tex in prop_oneof![mipmapped(), texture_of(vec![Format::RGBA8])],
+        wrap in prop::sample::select(vec![
+            crate::Wrap::Repeat,
+            crate::Wrap::ClampToEdge,
+            crate::Wrap::ClampToBorder,
+            crate::Wrap::MirroredRepeat,
+            crate::Wrap::Clamp,
+        ]),
+        border in prop::array::uniform4(prop_oneof![Just(0.25f32), Just(f32::NAN), -2.0f32..2.0]),
+        opcode in opcode(),
+        reg in registers(),
+        offset in (-8i32..8, -8i32..8),
+        mask in prop_oneof![3 => Just(0xffffu16), 1 => any::<u16>()],
+    ) {
+        let mut s = SamplerState::simple(Filter::Linear, wrap);
+        s.border = border.map(f32::to_bits);
+        let before = crate::simd::LEVEL_PAIRS.with(|n| n.get());
+        let specialised =
+            compare(tex, s, opcode, &reg, [offset.0, offset.1], true, u64::from(mask), 5);
+        if specialised > 0 && mask != 0 && crate::simd::detected() >= Isa::Avx512 {
+            prop_assert!(crate::simd::LEVEL_PAIRS.with(|n| n.get()) > before);
+        }
+    }
+}

@@ -210,6 +210,36 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
     ))
 }
 
+/// Two groups reading one level with the bilinear filter, their channels decoded and
+/// blended in 512-bit vectors ([`crate::avx2::lookup_level_pair`]); false (nothing
+/// written) when this CPU or [`force`] rules AVX-512 out.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn lookup_level_pair<const MODE: u8>(
+    p: &crate::avx2::Params,
+    g0: &crate::avx2::Group<'_>,
+    g1: &crate::avx2::Group<'_>,
+    swizzle: [crate::sampler::Swizzle; 4],
+    mask: u32,
+    out: [&mut [u32; crate::avx2::PAIR]; 4],
+) -> bool {
+    let ran = isa() >= Isa::Avx512 && {
+        // SAFETY: isa() returns Avx512 only when is_x86_feature_detected! found avx512f,
+        // avx512bw, avx512dq, avx512vl, avx2 and fma: every feature the kernel is
+        // compiled with exists on this CPU.
+        #[allow(unsafe_code)]
+        unsafe {
+            crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, swizzle, mask, out)
+        };
+        true
+    };
+    #[cfg(test)]
+    if ran {
+        LEVEL_PAIRS.with(|n| n.set(n.get() + 1));
+    }
+    ran
+}
+
 /// One group reading two levels, bilinear in every lane, with the AVX2 kernel
 /// ([`crate::avx2::lookup_two`]); false (nothing written) when this CPU or [`force`]
 /// rules AVX2 out.
@@ -279,6 +309,8 @@ thread_local! {
     /// Groups filtered with the wrap fixed when compiled (`avx2::filter_as`), on this
     /// thread.
     pub(crate) static FIXED_WRAP_FILTERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Pairs of groups [`lookup_level_pair`] filtered, on this thread.
+    pub(crate) static LEVEL_PAIRS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups [`lookup_two`] filtered at two levels, on this thread.
     pub(crate) static TWO_LEVELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups whose taps `avx2::window` permuted out of whole rows, on this thread.
