@@ -907,10 +907,9 @@ mod tests {
     /// shift leaves it, the scaled constants) give `v / 255`'s bits for every byte.
     #[test]
     fn channel_scaling_is_exact() {
-        for c in 0..4 {
+        for (c, &s) in SCALE.iter().enumerate() {
             for v in 0..=255u32 {
                 let x = if c == 3 { v } else { v << (8 * c) } as f32;
-                let s = SCALE[c];
                 let got = x.mul_add(R_HI * s, x * (R_LO * s));
                 assert_eq!(got.to_bits(), (v as f32 / 255.0).to_bits(), "{c} {v}");
             }
