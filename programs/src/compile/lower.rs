@@ -669,7 +669,15 @@ impl<'a, 'f> Lower<'a, 'f> {
 
     // ---- masks ----
 
+    /// The mask's chunks. While the mask is known to hold every lane they are constants,
+    /// not the variables: in a loop, reading the variables would carry the mask around
+    /// the loop in four vector registers, and the latch would rebuild it from bits in
+    /// every iteration, although it is all lanes each time.
     fn mask_vals(&mut self) -> Chunks {
+        if self.mask_all {
+            let ones = self.splat(u32::MAX);
+            return [ones; CHUNKS];
+        }
         std::array::from_fn(|k| self.b.use_var(self.mask[k]))
     }
 
@@ -1056,11 +1064,16 @@ impl<'a, 'f> Lower<'a, 'f> {
             return m;
         };
         let r = self.cond_test(t);
+        let all = self.mask_all;
         std::array::from_fn(|k| {
             let a = self.b.ins().bor(r[0][k], r[1][k]);
             let b2 = self.b.ins().bor(r[2][k], r[3][k]);
             let any = self.b.ins().bor(a, b2);
-            self.b.ins().band(any, m[k])
+            if all {
+                any
+            } else {
+                self.b.ins().band(any, m[k])
+            }
         })
     }
 

@@ -166,6 +166,16 @@ impl<'a, 'f> Lower<'a, 'f> {
         })
     }
 
+    /// Whether the mask set before `[from, to)` is still the mask after it: straight-line
+    /// instructions only, in a kernel that never suspends (a resumption defines the mask
+    /// again). The lanes that arrive at its end are then the bits the mask was made from,
+    /// without taking them back out of the mask's vectors (four MOVMSKPS, shifts and ORs).
+    fn keeps_mask(&self, from: usize, to: usize) -> bool {
+        !self.variant.group
+            && !self.variant.lockstep
+            && self.prog.instructions[from..to].iter().all(|i| plain(i.op))
+    }
+
     /// After the block `[pc, next)`: when every lane ran into it and it keeps lanes, every
     /// lane runs after it, so writes need no mask again (the merged mask is all lanes at
     /// run time; this makes it known at compile time).
@@ -281,7 +291,8 @@ impl<'a, 'f> Lower<'a, 'f> {
                 .collect();
             let sel = self.lanes_const(sel);
             let m = self.b.ins().band(v, sel);
-            self.icmp0(IntCC::NotEqual, m)
+            // `m == sel` is one PCMPEQD; `m != 0` would be PCMPEQD, all ones and PXOR.
+            self.b.ins().icmp(IntCC::Equal, m, sel)
         })
     }
 
@@ -353,7 +364,11 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.waiting.pop();
         self.maybe_empty = false;
         self.flush();
-        let arrived = self.mask_bits();
+        let arrived = if self.keeps_mask(pc + 1, t) {
+            pass
+        } else {
+            self.mask_bits()
+        };
         // ELSE (jumping to ENDIF) or ENDIF, for the THEN lanes still running.
         self.count_flow_if_any(t, arrived);
         let s = self.b.use_var(self.steps);
@@ -394,7 +409,11 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.waiting.pop();
         self.maybe_empty = false;
         self.flush();
-        let arrived = self.mask_bits();
+        let arrived = if self.keeps_mask(t + 1, endif) {
+            fail
+        } else {
+            self.mask_bits()
+        };
         let s = self.b.use_var(self.steps);
         self.b.def_var(else_bits, arrived);
         self.b.def_var(else_steps, s);
