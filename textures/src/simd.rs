@@ -141,15 +141,17 @@ macro_rules! multiversion {
     };
 }
 
-/// Runs `$call`, a call of a function compiled with `#[target_feature(enable =
-/// "avx2,fma")]` (every caller below names one), when [`isa`] allows AVX2: true when it
-/// ran, false (nothing run) when this CPU or [`force`] rules AVX2 out.
+/// Runs `$call`, a call of a function compiled with the target features of `Isa::$isa`
+/// (`Avx2`: `avx2,fma`; `Avx512`: `avx512f,avx512bw,avx512dq,avx512vl,avx2,fma`; every
+/// caller below names one), when [`isa`] allows that set: true when it ran, false (nothing
+/// run) when this CPU or [`force`] rules it out.
 #[cfg(target_arch = "x86_64")]
-macro_rules! avx2_call {
-    ($call:expr) => {
-        isa() >= Isa::Avx2 && {
-            // SAFETY: isa() returns Avx2 or Avx512 only when is_x86_feature_detected!
-            // found avx2 and fma, the features the called function is compiled with.
+macro_rules! isa_call {
+    ($isa:ident, $call:expr) => {
+        isa() >= Isa::$isa && {
+            // SAFETY: isa() returns a set at or above `Isa::$isa` only when [`detected`]'s
+            // is_x86_feature_detected! found every feature of that set (listed above),
+            // the features the called function is compiled with.
             #[allow(unsafe_code)]
             unsafe {
                 $call
@@ -169,7 +171,7 @@ pub(crate) fn bilinear_rgba8(
     g: &crate::avx2::Group<'_>,
     out: &mut [[f32; crate::avx2::W]; 4],
 ) -> bool {
-    let ran = avx2_call!(crate::avx2::bilinear(p, g, out));
+    let ran = isa_call!(Avx2, crate::avx2::bilinear(p, g, out));
     #[cfg(test)]
     if ran {
         BILINEAR_GROUPS.with(|n| n.set(n.get() + 1));
@@ -190,7 +192,10 @@ pub(crate) fn lookup_rgba8(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    avx2_call!(crate::avx2::lookup(p, g0, g1, linear, swizzle, mask, out))
+    isa_call!(
+        Avx2,
+        crate::avx2::lookup(p, g0, g1, linear, swizzle, mask, out)
+    )
 }
 
 /// One group reading one level with one filter, with the AVX2 kernel
@@ -205,9 +210,10 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    avx2_call!(crate::avx2::lookup_level::<MODE, LINEAR>(
-        p, g, swizzle, mask, out
-    ))
+    isa_call!(
+        Avx2,
+        crate::avx2::lookup_level::<MODE, LINEAR>(p, g, swizzle, mask, out)
+    )
 }
 
 /// Two groups reading one level with the bilinear filter, their channels decoded and
@@ -223,16 +229,10 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
     mask: u32,
     out: [&mut [u32; crate::avx2::PAIR]; 4],
 ) -> bool {
-    let ran = isa() >= Isa::Avx512 && {
-        // SAFETY: isa() returns Avx512 only when is_x86_feature_detected! found avx512f,
-        // avx512bw, avx512dq, avx512vl, avx2 and fma: every feature the kernel is
-        // compiled with exists on this CPU.
-        #[allow(unsafe_code)]
-        unsafe {
-            crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, swizzle, mask, out)
-        };
-        true
-    };
+    let ran = isa_call!(
+        Avx512,
+        crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, swizzle, mask, out)
+    );
     #[cfg(test)]
     if ran {
         LEVEL_PAIRS.with(|n| n.set(n.get() + 1));
@@ -256,9 +256,10 @@ pub(crate) fn lookup_two<const MODE: u8>(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    let ran = avx2_call!(crate::avx2::lookup_two::<MODE>(
-        p, g0, g1, weight, second, swizzle, mask, out
-    ));
+    let ran = isa_call!(
+        Avx2,
+        crate::avx2::lookup_two::<MODE>(p, g0, g1, weight, second, swizzle, mask, out)
+    );
     #[cfg(test)]
     if ran {
         TWO_LEVELS.with(|n| n.set(n.get() + 1));
@@ -283,9 +284,10 @@ pub(crate) fn lod_pair(
     mask: u32,
     out: &mut [crate::lod_avx2::GroupLod; 2],
 ) -> bool {
-    avx2_call!(crate::lod_avx2::lod_pair(
-        p, from, lane_bias, s, t, r, lod, mask, out
-    ))
+    isa_call!(
+        Avx2,
+        crate::lod_avx2::lod_pair(p, from, lane_bias, s, t, r, lod, mask, out)
+    )
 }
 
 /// [`crate::lod_avx2::log2`] of four f32 bit patterns; `None` without AVX2 and FMA.
