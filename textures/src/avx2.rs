@@ -383,23 +383,12 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
         let r = if all {
             r
         } else {
-            let (lo, hi): (&[u32; W], &[u32; W]) = (group_of(o, 0), group_of(o, W));
-            _mm512_mask_blend_epi32(mask as u16, join_i(i(&cast_i(lo)), i(&cast_i(hi))), r)
+            let [lo, hi]: [__m256i; 2] = bytemuck::cast(*o);
+            _mm512_mask_blend_epi32(mask as u16, join_i(lo, hi), r)
         };
         let halves = [_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r)];
         *o = bytemuck::cast(halves);
     }
-}
-
-/// Lanes `o..o + W` of `a`.
-#[inline(always)]
-fn group_of(a: &[u32; PAIR], o: usize) -> &[u32; W] {
-    a[o..o + W].try_into().unwrap_or(&[0; W])
-}
-
-#[inline(always)]
-fn cast_i(a: &[u32; W]) -> [i32; W] {
-    bytemuck::cast(*a)
 }
 
 /// `lo` in lanes 0-7, `hi` in lanes 8-15.
