@@ -574,7 +574,8 @@ fn level_kernel<const N: usize>(k: &Rgba8Plan) -> LevelFn<N> {
     }
 }
 
-/// Each group of `c` (s, t) with lanes in `mask` through `avx2::lookup_level`: the base
+/// Each group of `c` (s, t) with lanes in `mask` through `avx2::lookup_level`, or two
+/// groups at a time through `avx2::lookup_level_pair` (bilinear, AVX-512): the base
 /// level's sizes once per call.
 fn level_groups<const N: usize, const MODE: u8, const LINEAR: bool>(
     k: &Rgba8Plan,
