@@ -369,9 +369,9 @@ proptest! {
         let b = Bound::new(Arc::new(tex.clone()), s.clone());
         let fixed = b.rgba8.as_ref().map(|k| edge || k.pow2 == [true; 2]);
         compare(tex, s, opcode, &reg, [offset.0, offset.1], fragment, u64::from(mask), 3);
-        // Which path ran is counted around one `sample_nv` call of its own: `compare`
-        // falls back to `execute` (whose fast path fixes the wrap by the levels it reads)
-        // whenever a test on another thread has forced a narrower instruction set.
+        // Which path ran is counted around one `sample_nv` call of its own, at the set
+        // `compare` left forced on this thread (the widest this CPU has): `compare` also
+        // ran the baseline set, which has no fixed-wrap filter to count.
         let before = crate::simd::FIXED_WRAP_FILTERS.with(|n| n.get());
         let mut out = [[3; N]; 4];
         let took = b.sample_nv(opcode, &reg, [offset.0, offset.1], fragment, u64::from(mask), &mut out);
