@@ -167,9 +167,11 @@ impl<'a, 'f> Lower<'a, 'f> {
     }
 
     /// Whether the mask set before `[from, to)` is still the mask after it: straight-line
-    /// instructions only, in a kernel that never suspends (a resumption defines the mask
-    /// again). The lanes that arrive at its end are then the bits the mask was made from,
-    /// without taking them back out of the mask's vectors (four MOVMSKPS, shifts and ORs).
+    /// instructions only, in a kernel that never suspends. The lanes that arrive at its
+    /// end are then the bits the mask was made from, without taking them back out of the
+    /// mask's vectors (four MOVMSKPS, shifts and ORs). A group or lock-step kernel may
+    /// suspend inside (a BAR, a patch read) and resume in a block that those bits' value
+    /// does not dominate: Cranelift fails to compile it (checked).
     fn keeps_mask(&self, from: usize, to: usize) -> bool {
         !self.variant.group
             && !self.variant.lockstep
