@@ -530,7 +530,8 @@ fn writes_after_blocks_that_keep_every_lane() {
 /// IF tests its condition without the mask (`Lower::mask_vals`), and a THEN or ELSE of
 /// straight-line code hands its entering lanes on to ENDIF without reading them back
 /// out of the mask (`keeps_mask`). Blocks that change the mask inside (KIL, a nested IF,
-/// BRK) and entry masks of some lanes must take the lanes that really arrive: the
+/// BRK, a nested loop with a count per lane, a subroutine's RET) and entry masks of some
+/// lanes must take the lanes that really arrive: the
 /// registers, kill masks and instruction counters equal the interpreter's.
 #[test]
 fn if_blocks_in_uniform_loops_pass_on_their_lanes() {
@@ -542,6 +543,12 @@ fn if_blocks_in_uniform_loops_pass_on_their_lanes() {
         "!!NVfp5.0\nTEMP t, u;\nMOV t, fragment.color;\nREP 3;\nSGT.CC u.x, t.x, 0.2;\nIF GT.x;\nSGT.CC u.y, t.y, 0.4;\nIF GT.y;\nMUL t.y, t.y, 0.5;\nENDIF;\nADD t.x, t.x, -0.25;\nELSE;\nSLT.CC u.z, t.z, 0.3;\nKIL LT.z;\nADD t.x, t.x, 0.5;\nENDIF;\nENDREP;\nMOV result.color, t;\nEND",
         // BRK in the THEN: the loop keeps fewer lanes.
         "!!NVfp5.0\nTEMP t, u;\nMOV t, fragment.color;\nREP 5;\nADD t.x, t.x, 0.3;\nSGT.CC u.x, t.x, fragment.texcoord[0].y;\nIF GT.x;\nBRK;\nELSE;\nMUL t.z, t.z, 1.5;\nENDIF;\nENDREP;\nMOV result.color, t;\nEND",
+        // A loop with a count per lane (0 or 2) inside one that keeps every lane: the
+        // lanes with 0 skip the inner loop and its IF, and every lane meets again after it.
+        "!!NVfp5.0\nTEMP t, u, n;\nMOV t, fragment.color;\nSGT n.x, t.w, 0.5;\nMUL n.x, n.x, 2;\nREP 3;\nREP n.x;\nSGT.CC u.x, t.x, 0.3;\nIF GT.x;\nMUL t.x, t.x, 0.5;\nELSE;\nADD t.y, t.y, 0.25;\nENDIF;\nENDREP;\nADD t.z, t.z, t.x;\nSLT.CC u.y, t.z, 1;\nIF GT.y;\nADD t.w, t.w, 0.5;\nENDIF;\nENDREP;\nMOV result.color, t;\nEND",
+        // Straight-line IF branches in a subroutine that some lanes call from a loop, and
+        // a RET that some of them take after it.
+        "!!NVfp5.0\nTEMP t, u;\nMOV t, fragment.color;\nREP 2;\nSGT.CC u.x, t.x, 0.4;\nCAL sub (GT.x);\nADD t.z, t.z, 0.125;\nENDREP;\nMOV result.color, t;\nRET;\nsub:\nSLT.CC u.y, t.y, 0.6;\nIF GT.y;\nMUL t.y, t.y, 1.5;\nELSE;\nADD t.w, t.w, -0.25;\nENDIF;\nRET (GT.y);\nADD t.x, t.x, 0.25;\nRET;\nEND",
     ];
     for text in texts {
         let p = assemble(text, Stage::Fragment);
