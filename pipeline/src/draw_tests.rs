@@ -1011,3 +1011,60 @@ fn fused_block_store_runs_in_draws() {
     assert_eq!(native, interpreted);
     assert!(native.iter().all(|p| *p == native[0]));
 }
+
+/// The fused multisampled store (`FragmentShader::shade_block_samples`: the compiled
+/// program packs its colour once and stores it into every covered sample) in real draws:
+/// at 2, 4 and 8 samples, a quad covering every sample (strips stored whole, counted)
+/// and then one through a sample mask (only some samples of each pixel: the per-sample
+/// select), with alpha-to-one on and off; every sample equals the interpreter's draw,
+/// which takes the reference store.
+#[test]
+fn fused_sample_store_runs_in_draws() {
+    use glemu_programs::exec::{Backend, Executor};
+    let col = floats(&[
+        0.1, 0.9, 0.3, 0.2, 0.8, 0.2, 0.6, 0.5, 0.4, 0.4, 0.95, 0.0, 0.7, 0.05, 0.2, 0.75,
+    ]);
+    let fp = "!!ARBfp1.0\nTEMP t;\nMUL t, fragment.color, 1.5;\nMOV result.color, t;\nEND\n";
+    for ns in [2u32, 4, 8] {
+        let draw = |backend: Backend| {
+            let mut attribs = quad_attribs();
+            attribs[1] = attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]);
+            let mut st = base_state(PrimitiveMode::TriangleStrip, 4, attribs);
+            let fp = stage(fp, Stage::Fragment, vec![]);
+            let ex = Executor::new(fp.program.clone()).with_backend(backend);
+            st.programs.fragment = Some(StageProgram::with_executor(Arc::new(ex), fp.params));
+            let mut f =
+                Framebuffer::new(W, W, ns, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
+            let r = Rasterizer::new(1).unwrap();
+            use glemu_programs::compile::{native_selected_strips, native_whole_strips};
+            let counts = || r.install(|| [native_whole_strips(), native_selected_strips()]);
+            let mut stored = [[0; 2]; 2];
+            for (k, (mask, one)) in [(!0u32, false), (0b0101, true)].into_iter().enumerate() {
+                st.raster.multisample.sample_mask = mask;
+                st.raster.multisample.alpha_to_one = one;
+                let before = counts();
+                crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+                let after = counts();
+                stored[k] = [after[0] - before[0], after[1] - before[1]];
+            }
+            let samples: Vec<[u32; 4]> = (0..W * W * ns)
+                .map(|i| {
+                    f.read_sample_raw(0, i / ns % W, i / ns / W, i % ns)
+                        .unwrap()
+                })
+                .collect();
+            (stored, samples)
+        };
+        let (fused, native) = draw(Backend::Native);
+        let (none, interpreted) = draw(Backend::Interpreter);
+        // As `fused_block_store_runs_in_draws`: eight strips of two fully covered blocks,
+        // [whole, selected]; through the sample mask none is whole.
+        assert_eq!(
+            (fused, none),
+            ([[8, 0], [0, 8]], [[0; 2]; 2]),
+            "{ns} samples"
+        );
+        assert_eq!(native, interpreted, "{ns} samples");
+        assert!(native.iter().any(|p| p != &native[0]));
+    }
+}

@@ -22,9 +22,9 @@ use glemu_programs::ir::{
     VaryingSlot,
 };
 use glemu_raster::{
-    store_strip, BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation,
-    InterpMode, ShaderError, ShaderInfo, Strip, StripColors, VaryingInterp, LANES,
-    MAX_COLOR_TARGETS,
+    store_strip, store_strip_samples, BlockRows, FragmentBatch, FragmentOutputs, FragmentShader,
+    InterpLocation, InterpMode, SampleRows, ShaderError, ShaderInfo, Strip, StripColors,
+    VaryingInterp, LANES, MAX_COLOR_TARGETS,
 };
 use std::sync::Arc;
 
@@ -767,6 +767,87 @@ fn fill_simple(list: &[StripInput], ls: &mut LaneState, strip: &Strip<'_>) {
     }
 }
 
+impl ProgramShader<'_> {
+    /// The draw's fused kernel storing `output` into rows of `samples` samples a pixel;
+    /// None when the program does not compile. The spec depends only on the draw: decided
+    /// at the first block, then only checked.
+    fn block_kernel(
+        &self,
+        output: usize,
+        alpha_one: bool,
+        samples: usize,
+    ) -> Option<(&BlockSpec, &BlockKernel)> {
+        let kernel = self.block.get_or_init(|| {
+            let spec = self.outputs.iter().find_map(|&(slot, d)| {
+                (d == FragDst::Color(output)).then_some(BlockSpec {
+                    color: slot,
+                    alpha_one,
+                    samples: samples as u32,
+                })
+            })?;
+            Some((output, spec, self.fp.executor.block_kernel(&spec)?))
+        });
+        kernel
+            .as_ref()
+            .filter(|(o, spec, _)| {
+                *o == output && spec.alpha_one == alpha_one && spec.samples() == samples
+            })
+            .map(|(_, spec, k)| (spec, &**k))
+    }
+
+    /// The strips of one block through the fused `kernel`; a strip that ran in the
+    /// interpreter is stored by `store(rows, colour, coverage, kill)`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn run_block<'s, R: AsMut<[u32]>>(
+        &self,
+        s: &mut Scratch<'s>,
+        (spec, kernel): (&BlockSpec, &BlockKernel),
+        strips: &[Strip<'_>],
+        rows: &mut [R],
+        covs: &[&[u32; LANES]],
+        kills: &mut [u32; 4],
+        store: impl Fn(&mut [R], Option<&[[u32; LANES]; 4]>, &[u32; LANES], u32),
+    ) -> Result<(), ShaderError> {
+        let Some(first) = strips.first() else {
+            return Ok(());
+        };
+        let mut env = self.env(&first.batch);
+        let Scratch {
+            ls,
+            tmp,
+            invocations,
+            simple,
+            ..
+        } = s;
+        let fill = |i: usize, ls: &mut LaneState| {
+            fill_strip(self, strips, i, ls, tmp, invocations, simple)
+        };
+        let done = |i: usize, ls: &LaneState, rows: Option<&mut [R]>| {
+            // Rows come back when the strip ran in the interpreter: stored here.
+            if let (Some(rows), Some(cov)) = (rows, covs.get(i)) {
+                store(rows, ls.output(spec.color), cov, ls.kill_mask());
+            }
+            if let Some(k) = kills.get_mut(i) {
+                *k = ls.kill_mask();
+            }
+        };
+        self.fp
+            .executor
+            .run_block(
+                kernel,
+                ls,
+                &self.fp.params,
+                &mut Fragment(&mut env),
+                rows,
+                covs,
+                fill,
+                done,
+            )
+            .map_err(ShaderError::new)
+    }
+}
+
 impl<'a> FragmentShader for ProgramShader<'a> {
     type Scratch = Scratch<'a>;
 
@@ -867,58 +948,52 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         kills: &mut [u32; 4],
     ) -> Result<(), ShaderError> {
         let (output, alpha_one) = (dst.output, dst.alpha_one);
-        // The spec depends only on the draw: decided at the first block, then only
-        // checked.
-        let kernel = self.block.get_or_init(|| {
-            let spec = self.outputs.iter().find_map(|&(slot, d)| {
-                (d == FragDst::Color(output)).then_some(BlockSpec {
-                    color: slot,
-                    alpha_one,
-                })
-            })?;
-            Some((output, spec, self.fp.executor.block_kernel(&spec)?))
-        });
-        let kernel = kernel
-            .as_ref()
-            .filter(|(o, spec, _)| *o == output && spec.alpha_one == alpha_one);
-        let (Some((_, spec, kernel)), Some(first)) = (kernel, strips.first()) else {
+        let Some(kernel) = self.block_kernel(output, alpha_one, 1) else {
             return glemu_raster::shade_block_by_strips(self, s, strips, dst, kills);
-        };
-        let mut env = self.env(&first.batch);
-        let Scratch {
-            ls,
-            tmp,
-            invocations,
-            simple,
-            ..
-        } = s;
-        let fill = |i: usize, ls: &mut LaneState| {
-            fill_strip(self, strips, i, ls, tmp, invocations, simple)
         };
         let n = strips.len().min(dst.covs.len());
         let covs = &dst.covs[..n];
-        let done = |i: usize, ls: &LaneState, rows: Option<&mut [&mut [u32; 8]]>| {
-            // Rows come back when the strip ran in the interpreter: stored here.
-            if let (Some(rows), Some(cov)) = (rows, covs.get(i)) {
-                store_strip(rows, ls.output(spec.color), alpha_one, cov, ls.kill_mask());
-            }
-            if let Some(k) = kills.get_mut(i) {
-                *k = ls.kill_mask();
-            }
+        let store = |rows: &mut [&mut [u32; 8]],
+                     c: Option<&[[u32; LANES]; 4]>,
+                     cov: &[u32; LANES],
+                     kill| { store_strip(rows, c, alpha_one, cov, kill) };
+        self.run_block(
+            s,
+            kernel,
+            strips,
+            &mut dst.rows[..2 * n],
+            covs,
+            kills,
+            store,
+        )
+    }
+
+    fn shade_block_samples(
+        &self,
+        s: &mut Scratch<'a>,
+        strips: &[Strip<'_>],
+        dst: &mut SampleRows<'_, '_>,
+        kills: &mut [u32; 4],
+    ) -> Result<(), ShaderError> {
+        let (output, alpha_one, ns) = (dst.output, dst.alpha_one, dst.samples);
+        let Some(kernel) = self.block_kernel(output, alpha_one, ns) else {
+            return glemu_raster::shade_samples_by_strips(self, s, strips, dst, kills);
         };
-        self.fp
-            .executor
-            .run_block(
-                kernel,
-                ls,
-                &self.fp.params,
-                &mut Fragment(&mut env),
-                &mut dst.rows[..2 * n],
-                covs,
-                fill,
-                done,
-            )
-            .map_err(ShaderError::new)
+        let n = strips.len().min(dst.covs.len());
+        let covs = &dst.covs[..n];
+        let store =
+            |rows: &mut [&mut [u32]], c: Option<&[[u32; LANES]; 4]>, cov: &[u32; LANES], kill| {
+                store_strip_samples(rows, c, alpha_one, ns, cov, kill)
+            };
+        self.run_block(
+            s,
+            kernel,
+            strips,
+            &mut dst.rows[..2 * n],
+            covs,
+            kills,
+            store,
+        )
     }
 
     fn shade(

@@ -1,6 +1,7 @@
 //! Fused block kernels (`Executor::run_block`) against the reference: the same program
 //! run strip by strip (`Executor::run_each` in the interpreter), its colour output packed
-//! as RGBA8 UNORM and stored where the coverage is not 0 and the lane was not killed.
+//! as RGBA8 UNORM and stored where the coverage is not 0 and the lane was not killed (at
+//! several samples a pixel: to each sample whose coverage bit is set, one at a time).
 //! Each case also checks that the fused kernel ran (`compile::native_batches`), or, for
 //! the programs that must fall back, that the interpreter stored the strip instead.
 
@@ -20,9 +21,16 @@ fn unorm8(v: f32) -> u32 {
 }
 
 /// The reference store of one strip: output `slot` of `st` packed into `rows` (its two
-/// rows) where `cov` is not 0 and the lane was not killed.
-fn store(rows: &mut [&mut [u32; 8]], st: &LaneState, spec: &BlockSpec, cov: &[u32; MAX_LANES]) {
+/// rows) where `cov` is not 0 and the lane was not killed; multisampled, into each
+/// sample of the pixel whose bit `cov` has.
+fn store<R: AsMut<[u32]>>(
+    rows: &mut [R],
+    st: &LaneState,
+    spec: &BlockSpec,
+    cov: &[u32; MAX_LANES],
+) {
     let kill = st.kill_mask();
+    let ns = spec.samples();
     let out = st.output(spec.color).copied().unwrap_or_default();
     for (lane, &c) in cov.iter().enumerate() {
         if c == 0 || kill & (1 << lane) != 0 {
@@ -34,7 +42,15 @@ fn store(rows: &mut [&mut [u32; 8]], st: &LaneState, spec: &BlockSpec, cov: &[u3
             w |= 0xff << 24;
         }
         let (r, col) = lane_pos(lane);
-        rows[r][col] = w;
+        if ns == 1 {
+            rows[r].as_mut()[col] = w;
+            continue;
+        }
+        for s in 0..ns {
+            if c & (1 << s) != 0 {
+                rows[r].as_mut()[col * ns + s] = w;
+            }
+        }
     }
 }
 
@@ -48,7 +64,8 @@ struct Case {
     /// Four strips of inputs: `[strip][slot][comp][lane]` words.
     inputs: Vec<Vec<[[u32; MAX_LANES]; 4]>>,
     covs: [[u32; MAX_LANES]; 4],
-    rows: [[u32; 8]; 8],
+    /// Eight rows of 8 · samples words.
+    rows: Vec<Vec<u32>>,
     alpha_one: bool,
 }
 
@@ -72,10 +89,10 @@ fn fill(st: &mut LaneState, inputs: &[[[u32; MAX_LANES]; 4]]) {
 }
 
 /// The reference: `run_each` in the interpreter, then the store.
-fn reference(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> [[u32; 8]; 8] {
+fn reference(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> Vec<Vec<u32>> {
     let ex = Executor::new(prog.clone());
     let mut st = ex.new_state(MAX_LANES);
-    let mut rows = c.rows;
+    let mut rows = c.rows.clone();
     let all = (1u32 << MAX_LANES) - 1;
     ex.run_each(
         &mut st,
@@ -99,17 +116,44 @@ fn reference(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> [[u32; 8]; 8] {
 
 /// The fused run; returns the rows, the batches that ran as machine code and the strips
 /// stored whole.
-fn fused(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> ([[u32; 8]; 8], u64, u64) {
+fn fused(prog: &Arc<Program>, spec: &BlockSpec, c: &Case) -> (Vec<Vec<u32>>, u64, u64) {
     let ex = Executor::new(prog.clone()).with_backend(Backend::Native);
     let kernel = ex
         .block_kernel(spec)
         .unwrap_or_else(|| panic!("no fused kernel"));
     let mut st = ex.new_state(MAX_LANES);
-    let mut out = c.rows;
+    let mut out = c.rows.clone();
     let all = (1u32 << MAX_LANES) - 1;
     let (before, whole) = (native_batches(), native_whole_strips());
-    {
-        let mut rows: Vec<&mut [u32; 8]> = out.iter_mut().collect();
+    if spec.samples() == 1 {
+        // One sample: rows as arrays, as the raster hands them.
+        let mut arrays: Vec<[u32; 8]> = out
+            .iter()
+            .map(|r| r.as_slice().try_into().unwrap())
+            .collect();
+        let mut rows: Vec<&mut [u32; 8]> = arrays.iter_mut().collect();
+        let covs: Vec<&[u32; MAX_LANES]> = c.covs.iter().collect();
+        ex.run_block(
+            &kernel,
+            &mut st,
+            &params(prog),
+            &mut NullEnv,
+            &mut rows,
+            &covs,
+            |i, st| {
+                fill(st, &c.inputs[i]);
+                all
+            },
+            |i, st, rows| {
+                if let Some(rows) = rows {
+                    store(rows, st, spec, &c.covs[i]);
+                }
+            },
+        )
+        .unwrap_or_else(|e| panic!("fused run: {e}"));
+        out = arrays.iter().map(|r| r.to_vec()).collect();
+    } else {
+        let mut rows: Vec<&mut [u32]> = out.iter_mut().map(|r| r.as_mut_slice()).collect();
         let covs: Vec<&[u32; MAX_LANES]> = c.covs.iter().collect();
         ex.run_block(
             &kernel,
@@ -160,7 +204,9 @@ fn special() -> impl Strategy<Value = u32> {
     ]
 }
 
-fn case(inputs: usize) -> impl Strategy<Value = Case> {
+/// Strips of `inputs` inputs into rows of `ns` samples a pixel.
+fn case(inputs: usize, ns: usize) -> impl Strategy<Value = Case> {
+    let full = (1u32 << ns) - 1;
     (
         prop::collection::vec(
             prop::collection::vec(
@@ -171,10 +217,10 @@ fn case(inputs: usize) -> impl Strategy<Value = Case> {
         ),
         // Half the strips fully covered: the kernel stores those without reading the rows.
         prop::array::uniform4(prop_oneof![
-            1 => Just([1u32; MAX_LANES]),
-            1 => prop::array::uniform16(prop_oneof![3 => Just(1u32), 1 => Just(0u32)]),
+            1 => Just([full; MAX_LANES]),
+            1 => prop::array::uniform16(prop_oneof![3 => Just(full), 1 => Just(0u32), 2 => 0..=full]),
         ]),
-        prop::array::uniform8(prop::array::uniform8(any::<u32>())),
+        prop::collection::vec(prop::collection::vec(any::<u32>(), 8 * ns), 8),
         any::<bool>(),
     )
         .prop_map(|(inputs, covs, rows, alpha_one)| Case {
@@ -214,11 +260,11 @@ proptest! {
     #[test]
     fn fused_block_store_equals_run_each_and_store(
         which in 0..PROGRAMS.len(),
-        c in case(2),
+        c in case(2, 1),
     ) {
         let (text, native) = PROGRAMS[which];
         let prog = Arc::new(assemble(text, None).unwrap_or_else(|e| panic!("{text}: {e}")));
-        let spec = BlockSpec { color: 0, alpha_one: c.alpha_one };
+        let spec = BlockSpec { color: 0, alpha_one: c.alpha_one, samples: 1 };
         let want = reference(&prog, &spec, &c);
         let (got, ran, whole) = fused(&prog, &spec, &c);
         prop_assert_eq!(got, want);
@@ -232,10 +278,10 @@ proptest! {
     /// Strips whose lanes are all covered and none killed are stored whole (no read of
     /// the rows), with the same bytes; the counter shows that path ran.
     #[test]
-    fn fully_covered_strips_are_stored_whole(c in case(2)) {
+    fn fully_covered_strips_are_stored_whole(c in case(2, 1)) {
         let (text, _) = PROGRAMS[1];
         let prog = Arc::new(assemble(text, None).unwrap_or_else(|e| panic!("{text}: {e}")));
-        let spec = BlockSpec { color: 0, alpha_one: c.alpha_one };
+        let spec = BlockSpec { color: 0, alpha_one: c.alpha_one, samples: 1 };
         let mut c = c;
         c.covs[1] = [1; MAX_LANES];
         c.covs[3] = [u32::MAX; MAX_LANES];
@@ -250,6 +296,41 @@ proptest! {
     }
 }
 
+/// Samples per pixel of the multisampled cases, and a case of that many.
+fn sampled_case() -> impl Strategy<Value = (usize, Case)> {
+    prop::sample::select(vec![2usize, 4, 8, 16]).prop_flat_map(|ns| (Just(ns), case(2, ns)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The multisampled store: each lane's word to the samples its coverage word has,
+    /// none where it was killed; strips with every sample of every lane are stored whole
+    /// (the counter), the others through the per-sample select.
+    #[test]
+    fn fused_sample_store_equals_run_each_and_store(
+        which in 0..PROGRAMS.len(),
+        (ns, c) in sampled_case(),
+    ) {
+        let (text, native) = PROGRAMS[which];
+        let prog = Arc::new(assemble(text, None).unwrap_or_else(|e| panic!("{text}: {e}")));
+        let spec = BlockSpec { color: 0, alpha_one: c.alpha_one, samples: ns as u32 };
+        let want = reference(&prog, &spec, &c);
+        let (got, ran, whole) = fused(&prog, &spec, &c);
+        prop_assert_eq!(got, want);
+        if native {
+            prop_assert_eq!(ran, 4);
+            // Only a program that kills nothing stores its fully covered strips whole.
+            if which != 2 {
+                let full = (1u32 << ns) - 1;
+                let n = c.covs.iter().filter(|cv| cv.iter().all(|&w| w == full)).count();
+                prop_assert_eq!(whole, n as u64);
+            }
+        }
+        prop_assert!(whole <= ran);
+    }
+}
+
 /// A program whose loop counts differ between lanes runs each strip in the interpreter:
 /// the fused path must then hand the rows back (checked above by equality); here, that
 /// the fallback really happened for the case the table marks so.
@@ -261,7 +342,7 @@ fn per_lane_loop_counts_fall_back_to_the_interpreter() {
     let mut c = Case {
         inputs: vec![vec![[[0; MAX_LANES]; 4]; 2]; 4],
         covs: [[1; MAX_LANES]; 4],
-        rows: [[7; 8]; 8],
+        rows: vec![vec![7; 8]; 8],
         alpha_one: false,
     };
     for strip in &mut c.inputs {
@@ -274,6 +355,7 @@ fn per_lane_loop_counts_fall_back_to_the_interpreter() {
     let spec = BlockSpec {
         color: 0,
         alpha_one: false,
+        samples: 1,
     };
     let want = reference(&prog, &spec, &c);
     let (got, ran, whole) = fused(&prog, &spec, &c);

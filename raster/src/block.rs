@@ -921,6 +921,56 @@ pub(crate) fn block_rows(plane: &mut [u32], bx: i32, by: i32) -> Option<[&mut [u
     ])
 }
 
+/// The eight rows of the multisampled block at (bx, by) of a colour plane, `ns` samples
+/// a pixel (8·ns words a row): [`block_rows`] for [`crate::FragmentShader::shade_block_samples`].
+#[inline(always)]
+pub(crate) fn sample_block_rows(
+    plane: &mut [u32],
+    bx: i32,
+    by: i32,
+    ns: usize,
+) -> Option<[&mut [u32]; 8]> {
+    let (y, x) = ((by as usize) % TILE, ((bx as usize) % TILE) & !7);
+    let stride = TILE * ns;
+    let mut rows = plane
+        .get_mut(y * stride..(y + 8) * stride)?
+        .chunks_exact_mut(stride)
+        .map(|r| r.get_mut(x * ns..(x + 8) * ns));
+    let mut row = || rows.next().flatten();
+    Some([
+        row()?,
+        row()?,
+        row()?,
+        row()?,
+        row()?,
+        row()?,
+        row()?,
+        row()?,
+    ])
+}
+
+/// [`store_rows`] into multisampled rows (`ns` words a pixel): each lane's packed colour
+/// to the samples whose bits `cov` has, one at a time.
+pub(crate) fn store_sample_rows(
+    rows: &mut [&mut [u32]],
+    c: &[[u32; LANES]; 4],
+    alpha_one: bool,
+    ns: usize,
+    cov: &[u32; LANES],
+) {
+    let packed = pack_lanes(c, alpha_one);
+    for (row, dst) in rows.iter_mut().enumerate().take(2) {
+        for (col, px) in dst.chunks_exact_mut(ns).enumerate().take(8) {
+            let l = LANE_AT[row][col];
+            for (s, v) in px.iter_mut().enumerate() {
+                if cov[l] & (1 << s) != 0 {
+                    *v = packed[l];
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

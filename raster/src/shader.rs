@@ -145,6 +145,41 @@ pub trait FragmentShader: Sync {
     ) -> Result<(), ShaderError> {
         shade_block_by_strips(self, scratch, strips, dst, kills)
     }
+    /// [`FragmentShader::shade_block`] into a multisampled attachment: strip k's colour
+    /// goes to each sample of its pixels whose bit its coverage word has
+    /// ([`store_strip_samples`], which a shader may do itself). Asked only of a shader
+    /// that [`FragmentShader::shades_strips`].
+    fn shade_block_samples(
+        &self,
+        scratch: &mut Self::Scratch,
+        strips: &[Strip<'_>],
+        dst: &mut SampleRows<'_, '_>,
+        kills: &mut [u32; 4],
+    ) -> Result<(), ShaderError> {
+        shade_samples_by_strips(self, scratch, strips, dst, kills)
+    }
+}
+
+/// [`FragmentShader::shade_block_samples`]' default: [`FragmentShader::shade_strips`],
+/// each strip's colours stored by [`store_strip_samples`].
+pub fn shade_samples_by_strips<S: FragmentShader + ?Sized>(
+    shader: &S,
+    scratch: &mut S::Scratch,
+    strips: &[Strip<'_>],
+    dst: &mut SampleRows<'_, '_>,
+    kills: &mut [u32; 4],
+) -> Result<(), ShaderError> {
+    let (output, alpha_one, ns) = (dst.output, dst.alpha_one, dst.samples);
+    let (rows, covs) = (&mut *dst.rows, dst.covs);
+    shader.shade_strips(scratch, strips, &mut |k, kill, colors| {
+        if let (Some(r), Some(cov)) = (rows.get_mut(2 * k..2 * k + 2), covs.get(k)) {
+            let c = colors.color.get(output).copied().flatten();
+            store_strip_samples(r, c, alpha_one, ns, cov, kill);
+        }
+        if let Some(x) = kills.get_mut(k) {
+            *x = kill;
+        }
+    })
 }
 
 /// [`FragmentShader::shade_block`]'s default: [`FragmentShader::shade_strips`], each
@@ -185,6 +220,38 @@ pub struct BlockRows<'r, 'a> {
     pub rows: &'r mut [&'a mut [u32; 8]; 8],
     /// Strip `k`'s coverage per lane after the early tests: 0 leaves the pixel alone.
     pub covs: &'r [&'a [u32; LANES]; 4],
+}
+
+/// [`BlockRows`] of a multisampled attachment ([`FragmentShader::shade_block_samples`]):
+/// rows of eight pixels of `samples` words each.
+#[derive(Debug)]
+pub struct SampleRows<'r, 'a> {
+    /// The colour output stored (an index of [`FragmentOutputs::color`]).
+    pub output: usize,
+    /// Alpha is stored as 255 (alpha-to-one).
+    pub alpha_one: bool,
+    /// Samples per pixel (2 to 16): a row is `8 * samples` words, a pixel's adjacent.
+    pub samples: usize,
+    /// Strip `k`'s pixel rows, as [`BlockRows::rows`].
+    pub rows: &'r mut [&'a mut [u32]; 8],
+    /// Strip `k`'s coverage per lane after the early tests: the samples each lane writes.
+    pub covs: &'r [&'a [u32; LANES]; 4],
+}
+
+/// The reference of a strip's store into [`SampleRows`]: colour `c` (f32 bits,
+/// channel-major; None reads as zeros) packed as RGBA8 UNORM into the samples of `cov`
+/// of `rows` (two rows of `ns` words a pixel) at the lanes the shader did not kill.
+pub fn store_strip_samples(
+    rows: &mut [&mut [u32]],
+    c: Option<&[[u32; LANES]; 4]>,
+    alpha_one: bool,
+    ns: usize,
+    cov: &[u32; LANES],
+    kill: u32,
+) {
+    let cov = crate::block::unkilled_lanes(cov, kill);
+    let c = c.unwrap_or(&[[0; LANES]; 4]);
+    crate::block::store_sample_rows(rows, c, alpha_one, ns, &cov);
 }
 
 /// The reference of a strip's store into [`BlockRows`]: colour `c` (f32 bits,

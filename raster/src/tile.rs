@@ -11,8 +11,8 @@ use crate::setup::{
     flat_depth, flat_w, lane_w, sample_z, AttrPlane, DrawSetup, PrimSetup, SUBPIXEL,
 };
 use crate::shader::{
-    BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, LaneData, Strip, StripColors,
-    StripOrigin, LANES,
+    BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, LaneData, SampleRows, Strip,
+    StripColors, StripOrigin, LANES,
 };
 
 use crate::block::{self, BLOCK};
@@ -571,8 +571,10 @@ fn shade_strips<S: FragmentShader>(
     covs: &[[u32; LANES]; 4],
 ) -> Result<u64, RasterError> {
     let prim = prims.p[0];
-    // Multisampled blending reads the lanes' positions below.
-    let planes_only = ctx.samples == 1 && ctx.shader.strips_read_planes_only();
+    // Multisampled blending reads the lanes' positions below; a multisampled target
+    // replaced whole (`block_target`) does not.
+    let planes_only =
+        (ctx.samples == 1 || ctx.block_target.is_some()) && ctx.shader.strips_read_planes_only();
     // Such a shader's strips with constant 1/w carry their position instead of lanes.
     let origin = fw.filter(|_| planes_only);
     // Strip r of the block is entry rows[k] of the call.
@@ -637,7 +639,39 @@ fn shade_strips<S: FragmentShader>(
     // Not through Option combinators: each move of the eight row references was a copy
     // whose 16-byte loads waited on 8-byte stores (8 % of fill_1080p_mov at one thread).
     let (t, output) = ctx.block_target.unwrap_or((usize::MAX, 0));
-    if let Some(mut rows8) = mem
+    if ns > 1 {
+        if let Some(mut rows8) = mem
+            .colors
+            .get_mut(t)
+            .and_then(|p| block::sample_block_rows(p, bx, by, ns))
+        {
+            order_rows(&mut rows8, &rows[..n]);
+            let cv = [
+                &covs[rows[0]],
+                &covs[rows[1]],
+                &covs[rows[2]],
+                &covs[rows[3]],
+            ];
+            let mut dst = SampleRows {
+                output,
+                alpha_one: alpha_to_one,
+                samples: ns,
+                rows: &mut rows8,
+                covs: &cv,
+            };
+            let mut kills = [0u32; 4];
+            ctx.shader
+                .shade_block_samples(scratch, &strips[..n], &mut dst, &mut kills)?;
+            for (k, &kill) in kills.iter().enumerate().take(n) {
+                let r = rows[k];
+                passed += match kill {
+                    0 => counts[r],
+                    _ => block::samples_in(&block::unkilled_lanes(&covs[r], kill)),
+                };
+            }
+            return Ok(passed);
+        }
+    } else if let Some(mut rows8) = mem
         .colors
         .get_mut(t)
         .and_then(|p| block::block_rows(p, bx, by))
@@ -713,10 +747,11 @@ fn shade_strips<S: FragmentShader>(
 }
 
 /// The colour attachment (its index) and output whose rows a fully covered block's
-/// strips may store themselves ([`FragmentShader::shade_block`]), when the draw writes
-/// one single-sample attachment replaced whole; once per draw (`DrawCtx::block_target`).
+/// strips may store themselves ([`FragmentShader::shade_block`], multisampled:
+/// [`FragmentShader::shade_block_samples`]), when the draw writes one attachment
+/// replaced whole; once per draw (`DrawCtx::block_target`).
 pub(crate) fn block_target<S>(ctx: &DrawCtx<'_, S>) -> Option<(usize, usize)> {
-    if ctx.samples != 1 || ctx.targets.iter().flatten().count() != 1 {
+    if !matches!(ctx.samples, 1 | 2 | 4 | 8 | 16) || ctx.targets.iter().flatten().count() != 1 {
         return None;
     }
     let (t, rt) = ctx
@@ -731,7 +766,7 @@ pub(crate) fn block_target<S>(ctx: &DrawCtx<'_, S>) -> Option<(usize, usize)> {
 /// after; ascending, as `shade_strips` lists them) of a block's eight `rows` first, in
 /// that order.
 #[inline(always)]
-fn order_rows(rows: &mut [&mut [u32; 8]; 8], strips: &[usize]) {
+fn order_rows<R>(rows: &mut [R; 8], strips: &[usize]) {
     // Every strip live (the usual case): ascending, they are 0..4 and the rows are in
     // order already. The count, not the list: comparing the list loaded it in one
     // 16-byte read right after its four 8-byte stores, which waited for them (18 % of

@@ -30,6 +30,17 @@ pub struct BlockSpec {
     pub color: usize,
     /// Store alpha as 255 whatever the program wrote (alpha-to-one).
     pub alpha_one: bool,
+    /// Samples per pixel of the rows (0 and 1: one; else 2, 4, 8 or 16): a row is
+    /// eight pixels of that many words, and a lane's packed colour goes to each sample
+    /// whose bit its coverage word has.
+    pub samples: u32,
+}
+
+impl BlockSpec {
+    /// Words per pixel of the rows the kernel stores.
+    pub fn samples(&self) -> usize {
+        self.samples.max(1) as usize
+    }
 }
 
 /// A program compiled with a [`BlockSpec`]'s store: see
@@ -37,6 +48,7 @@ pub struct BlockSpec {
 #[derive(Debug)]
 pub struct BlockKernel {
     pub(crate) kernel: Kernel,
+    pub(crate) spec: BlockSpec,
 }
 
 /// Memory a strip's rows and coverage live in: 4-byte aligned words only.
@@ -61,6 +73,9 @@ fn words(b: &mut Builder<'_>, ty: types::Type, w: [u32; 4]) -> Value {
 
 /// The store after the program: pack `spec.color`, select by coverage and kill, store.
 pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
+    if spec.samples() > 1 {
+        return epilogue_samples(l, spec);
+    }
     let color: Option<Reg> = l.output_value(spec.color);
     let kill = l.kill_value();
     let b = l.builder();
@@ -129,6 +144,104 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
     }
     b.seal_block(join);
     b.switch_to_block(join);
+}
+
+/// [`epilogue`] into multisampled rows (`spec.samples()` = ns words a pixel): each
+/// lane's colour packed once and stored to every sample whose bit its coverage word has,
+/// unless the program killed the lane. A row of the strip is 2·ns vectors of four words,
+/// each within one quad's chunk, so each is that chunk's packed words (and coverage)
+/// permuted.
+fn epilogue_samples(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
+    let ns = spec.samples();
+    let color: Option<Reg> = l.output_value(spec.color);
+    let kill = l.kill_value();
+    let b = l.builder();
+    let Some(entry) = b.func.layout.entry_block() else {
+        return;
+    };
+    let strip = b.func.dfg.block_params(entry)[1];
+    let i4 = types::I32X4;
+    let zero = words(b, i4, [0; 4]);
+    let kills = b.ins().splat(i4, kill);
+    let (rows_at, cov_at) = (offset_of!(StripArgs, rows), offset_of!(StripArgs, cov));
+    let cov_ptr = b.ins().load(types::I64, unaligned(), strip, cov_at as i32);
+    let rows = [0, 1].map(|row| {
+        let at = rows_at + row * size_of::<*mut u32>();
+        b.ins().load(types::I64, unaligned(), strip, at as i32)
+    });
+    // Each lane's samples to store: its coverage, none where the program killed it.
+    let live: [Value; 4] = std::array::from_fn(|k| {
+        let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
+        let lane = words(b, i4, lane_bits(k));
+        let killed = b.ins().band(kills, lane);
+        let killed = b.ins().icmp(IntCC::NotEqual, killed, zero);
+        b.ins().band_not(cov, killed)
+    });
+    // Every sample of every lane (a strip that passed its depth test whole, the common
+    // case): the rows are stored without reading them.
+    let full = words(b, i4, [(1u32 << ns) - 1; 4]);
+    let fulls = live.map(|v| b.ins().icmp(IntCC::Equal, v, full));
+    let both = [
+        b.ins().band(fulls[0], fulls[1]),
+        b.ins().band(fulls[2], fulls[3]),
+    ];
+    let all = b.ins().band(both[0], both[1]);
+    let all = b.ins().vall_true(all);
+    let (whole, part, join) = (b.create_block(), b.create_block(), b.create_block());
+    b.ins().brif(all, whole, &[], part, &[]);
+    b.seal_block(whole);
+    b.seal_block(part);
+    for (blk, select) in [(whole, false), (part, true)] {
+        b.switch_to_block(blk);
+        if !select {
+            let one = b.ins().iconst(types::I32, 1);
+            let at = offset_of!(StripArgs, whole) as i32;
+            b.ins().store(unaligned(), one, strip, at);
+        }
+        // Quad q's words (chunk q) are columns 2q and 2q + 1 of both rows: packed, then
+        // stored before the next quad's, so few values stay live.
+        for q in 0..4 {
+            let packed = pack(b, spec, color.as_ref().map(|c| c.map(|comp| comp[q])));
+            for (row, &ptr) in rows.iter().enumerate() {
+                // The row's words of columns 2q, 2q + 1: 2·ns words from word 2q·ns.
+                for v in 0..ns / 2 {
+                    let word = |t: usize| 2 * q * ns + 4 * v + t;
+                    // Lane of chunk q each word belongs to, and its sample.
+                    let lane = |t: usize| 2 * row + (word(t) / ns) % 2;
+                    let sample = |t: usize| word(t) % ns;
+                    let val = permute(b, packed, std::array::from_fn(lane));
+                    let off = 4 * word(0) as i32;
+                    let new = match select {
+                        true => {
+                            let m = permute(b, live[q], std::array::from_fn(lane));
+                            let bits = words(b, i4, std::array::from_fn(|t| 1 << sample(t)));
+                            let m = b.ins().band(m, bits);
+                            let m = b.ins().icmp(IntCC::NotEqual, m, zero);
+                            let cur = b.ins().load(i4, unaligned(), ptr, off);
+                            b.ins().bitselect(m, val, cur)
+                        }
+                        false => val,
+                    };
+                    b.ins().store(unaligned(), new, ptr, off);
+                }
+            }
+        }
+        b.ins().jump(join, &[]);
+    }
+    b.seal_block(join);
+    b.switch_to_block(join);
+}
+
+/// The words of `x` (four) in the order `lanes`: word t of the result is word lanes[t].
+fn permute(b: &mut Builder<'_>, x: Value, lanes: [usize; 4]) -> Value {
+    let mask: Vec<u8> = lanes
+        .iter()
+        .flat_map(|&l| (0..4).map(move |i| (4 * l + i) as u8))
+        .collect();
+    let m = b.func.dfg.immediates.push(ConstantData::from(mask));
+    let x = b.ins().bitcast(types::I8X16, le(), x);
+    let s = b.ins().shuffle(x, x, m);
+    b.ins().bitcast(types::I32X4, le(), s)
 }
 
 /// One chunk's colour (f32 bits per channel; None reads as zeros) as RGBA8 UNORM words:
@@ -213,9 +326,12 @@ impl Kernels {
         if let Some((_, k)) = list.iter().find(|(s, _)| s == spec) {
             return k.clone();
         }
-        let k = super::compile_block(prog, spec)
-            .ok()
-            .map(|kernel| Arc::new(BlockKernel { kernel }));
+        let k = super::compile_block(prog, spec).ok().map(|kernel| {
+            Arc::new(BlockKernel {
+                kernel,
+                spec: *spec,
+            })
+        });
         list.push((*spec, k.clone()));
         k
     }

@@ -46,6 +46,15 @@ thread_local! {
     static NATIVE_RERUNS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Strips a fused kernel stored whole: see [`native_whole_strips`].
     static NATIVE_WHOLE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Strips a fused kernel stored through its select: see [`native_selected_strips`].
+    static NATIVE_SELECTED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many strips fused block kernels of the calling thread have stored lane by lane
+/// (sample by sample when multisampled), reading the rows first: the strips they
+/// finished that were not stored whole ([`native_whole_strips`]).
+pub fn native_selected_strips() -> u64 {
+    NATIVE_SELECTED.with(|c| c.get())
 }
 
 /// How many strips fused block kernels of the calling thread have stored without reading
@@ -152,6 +161,12 @@ fn compile(prog: &Program, variant: Variant) -> Result<Kernel, Fallback> {
 /// Compile `prog` fused with `spec`'s colour store (`block`): every lane active, the
 /// strip's pointers as a second argument.
 fn compile_block(prog: &Program, spec: &BlockSpec) -> Result<Kernel, Fallback> {
+    if !matches!(spec.samples(), 1 | 2 | 4 | 8 | 16) {
+        return Err(Fallback::program(format!(
+            "a block store of {} samples",
+            spec.samples
+        )));
+    }
     let variant = Variant {
         full_mask: true,
         all_registers: false,
@@ -257,7 +272,7 @@ fn compile_with(
             native::Code::new_group(module, entry, needs.saved.max(1))
         }
         None => native::Code::new(module, entry),
-        Some(_) => native::Code::new_block(module, entry),
+        Some(spec) => native::Code::new_block(module, entry, 8 * spec.samples()),
     };
     Ok(Kernel {
         code,
@@ -440,7 +455,7 @@ impl Kernels {
     /// interpreter must run ([`Each::Interpret`]) or the first error. With `block`, each
     /// batch is a strip its fused kernel stores ([`Kernels::run_strips`]).
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn run_each<E: RunEnv + ?Sized>(
+    pub(crate) fn run_each<E: RunEnv + ?Sized, R: AsMut<[u32]>>(
         &self,
         prog: &Program,
         budget: u64,
@@ -449,7 +464,7 @@ impl Kernels {
         env: &mut E,
         from: usize,
         n: usize,
-        block: Option<&mut BlockRun<'_, '_>>,
+        block: Option<&mut BlockRun<'_, '_, R>>,
         fill: &mut impl FnMut(usize, &mut LaneState) -> u32,
         done: &mut impl FnMut(usize, &LaneState),
     ) -> Each {
@@ -482,7 +497,7 @@ impl Kernels {
     /// kernel. What does not change between strips is decided once: the kernel, whether
     /// it fits the state and parameters.
     #[allow(clippy::too_many_arguments)]
-    fn run_strips<E: RunEnv + ?Sized>(
+    fn run_strips<E: RunEnv + ?Sized, R: AsMut<[u32]>>(
         &self,
         prog: &Program,
         budget: u64,
@@ -491,7 +506,7 @@ impl Kernels {
         env: &mut E,
         from: usize,
         n: usize,
-        b: &mut BlockRun<'_, '_>,
+        b: &mut BlockRun<'_, '_, R>,
         fill: &mut impl FnMut(usize, &mut LaneState) -> u32,
         done: &mut impl FnMut(usize, &LaneState),
     ) -> Each {
@@ -516,7 +531,7 @@ impl Kernels {
                 else {
                     return Each::Interpret { at: i, active };
                 };
-                let mut args = native::StripArgs::new(r0, r1, cov);
+                let mut args = native::StripArgs::new(r0.as_mut(), r1.as_mut(), cov);
                 if kernel.long {
                     r.state().reset_run();
                 }
@@ -531,6 +546,10 @@ impl Kernels {
         count_native_batches(ran);
         if whole != 0 {
             NATIVE_WHOLE.with(|c| c.set(c.get() + whole));
+        }
+        // Added only when there are some: every strip whole is the common case.
+        if ran > whole {
+            NATIVE_SELECTED.with(|c| c.set(c.get() + ran - whole));
         }
         end
     }
@@ -573,10 +592,10 @@ fn after_call(
 }
 
 /// The strips of a [`Kernels::run_each`] with a fused block kernel: strip `i` stores
-/// into `rows[2i..2i + 2]` the lanes of `covs[i]`.
-pub(crate) struct BlockRun<'r, 'a> {
+/// into `rows[2i..2i + 2]` (8 words a sample each) the lanes of `covs[i]`.
+pub(crate) struct BlockRun<'r, 'a, R> {
     pub kernel: &'r BlockKernel,
-    pub rows: &'r mut [&'a mut [u32; 8]],
+    pub rows: &'r mut [R],
     pub covs: &'r [&'a [u32; crate::exec::MAX_LANES]],
 }
 

@@ -32,7 +32,8 @@ type GroupEntry = unsafe extern "C" fn(*mut Frame, *mut GroupSlot) -> u32;
 #[derive(Clone, Copy)]
 enum Entries {
     Batch(Entry),
-    Block(BlockEntry),
+    /// With the words of each row it stores (8 per sample of a pixel).
+    Block(BlockEntry, usize),
     /// With the slots of the group record it reads and writes.
     Group(GroupEntry, usize),
 }
@@ -69,14 +70,14 @@ impl Code {
     }
 
     /// [`Code::new`] for a fused block kernel, declared `fn(i64, i64) -> i32`
-    /// (`compile::block`).
-    pub(crate) fn new_block(module: JITModule, entry: *const u8) -> Code {
+    /// (`compile::block`), which stores `words` words into each of a strip's two rows.
+    pub(crate) fn new_block(module: JITModule, entry: *const u8, words: usize) -> Code {
         // SAFETY: as in `Code::new`, for a function declared `fn(i64, i64) -> i32` in the
         // host calling convention: the ABI of
         // `extern "C" fn(*mut Frame, *mut StripArgs) -> u32`.
         let entry = unsafe { std::mem::transmute::<*const u8, BlockEntry>(entry) };
         Code {
-            entry: Entries::Block(entry),
+            entry: Entries::Block(entry, words),
             module: Mutex::new(Some(module)),
         }
     }
@@ -106,7 +107,7 @@ impl Code {
             Entries::Batch(entry) => unsafe { entry(frame) },
             // Block and group kernels are only ever called through `call_block` and
             // `call_group`.
-            Entries::Block(_) | Entries::Group(..) => frame::FAILED,
+            Entries::Block(..) | Entries::Group(..) => frame::FAILED,
         }
     }
 
@@ -130,11 +131,14 @@ impl Code {
         match self.entry {
             // SAFETY: as in `Code::call` for the frame. Besides it the kernel reads
             // `strip`'s coverage (16 words: `block.rs` asserts MAX_LANES == 16) and reads
-            // and writes its two rows (8 words each), at the offsets of `StripArgs`'s
-            // fields, which `StripArgs::new` took from live references that the caller
-            // holds exclusively (rows) or shared (coverage) for the whole call; and it
-            // writes `strip.whole` (a `u32` inside the record, exclusively borrowed here).
-            Entries::Block(entry) => unsafe { entry(frame, strip) },
+            // and writes its two rows (`words` words each, at most `strip.words`: the
+            // guard), at the offsets of `StripArgs`'s fields, which `StripArgs::new`
+            // took from live references (rows of `strip.words` words at least) that the
+            // caller holds exclusively (rows) or shared (coverage) for the whole call;
+            // and it writes `strip.whole` (a `u32` inside the record, exclusively
+            // borrowed here).
+            Entries::Block(entry, words) if words <= strip.words => unsafe { entry(frame, strip) },
+            Entries::Block(..) => frame::FAILED,
             Entries::Batch(_) | Entries::Group(..) => frame::FAILED,
         }
     }
@@ -387,24 +391,29 @@ pub(crate) struct GroupSlot(pub(crate) [u8; 16]);
 /// memory the caller holds for the call.
 #[repr(C)]
 pub(crate) struct StripArgs {
-    /// Row 0 (lanes 0, 1 of each quad) and row 1 (lanes 2, 3): eight words each.
+    /// Row 0 (lanes 0, 1 of each quad) and row 1 (lanes 2, 3): eight pixels each, a
+    /// pixel's samples adjacent.
     pub(super) rows: [*mut u32; 2],
     /// Sixteen words, lane order: 0 = leave the pixel alone.
     pub(super) cov: *const u32,
     /// Set by the kernel: 1 when every lane was alive and the rows were stored without
     /// being read, else 0 (counted for tests: [`super::native_whole_strips`]).
     pub(super) whole: u32,
+    /// Words each row holds (not read by the kernel: `Code::call_block` checks it
+    /// against the words the kernel stores).
+    words: usize,
 }
 
 impl StripArgs {
     /// Inlined: returned from a call, the record was copied with 16-byte loads of the
     /// callee's 8-byte stores, which do not forward (a stall per strip).
     #[inline(always)]
-    pub(crate) fn new(r0: &mut [u32; 8], r1: &mut [u32; 8], cov: &[u32; MAX_LANES]) -> StripArgs {
+    pub(crate) fn new(r0: &mut [u32], r1: &mut [u32], cov: &[u32; MAX_LANES]) -> StripArgs {
         StripArgs {
             rows: [r0.as_mut_ptr(), r1.as_mut_ptr()],
             cov: cov.as_ptr(),
             whole: 0,
+            words: r0.len().min(r1.len()),
         }
     }
 }

@@ -300,7 +300,8 @@ impl Executor {
         fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
         mut done: impl FnMut(usize, &LaneState),
     ) -> Result<(), ExecError> {
-        self.run_each_with(state, params, env, n, None, fill, |i, st, _| done(i, st))
+        let none: Option<crate::compile::BlockRun<'_, '_, &mut [u32]>> = None;
+        self.run_each_with(state, params, env, n, none, fill, |i, st, _| done(i, st))
     }
 
     /// The program compiled together with the RGBA8 store of `spec` (see
@@ -311,7 +312,7 @@ impl Executor {
     /// # use glemu_programs::{assemble, exec::*, compile::BlockSpec};
     /// # use std::sync::Arc;
     /// let p = Arc::new(assemble("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND", None).unwrap());
-    /// let spec = BlockSpec { color: 0, alpha_one: false };
+    /// let spec = BlockSpec { color: 0, alpha_one: false, samples: 1 };
     /// assert!(Executor::new(p.clone()).with_backend(Backend::Native).block_kernel(&spec).is_some());
     /// assert!(Executor::new(p).block_kernel(&spec).is_none());
     /// ```
@@ -326,26 +327,35 @@ impl Executor {
     /// active), each strip's colour output packed and stored by the compiled program
     /// itself: `kernel`'s spec names the output; strip `i` goes into `rows[2i]` (lanes 0,
     /// 1 of each quad) and `rows[2i + 1]` (lanes 2, 3), where `covs[i]` is not 0 and the
-    /// program did not kill the lane. `done(i, state, rows)` gets the rows when the strip
-    /// ran in the interpreter instead: the caller stores its colours from `state` then.
+    /// program did not kill the lane. With `samples` (the spec's, [`BlockSpec::samples`])
+    /// above one a row is eight pixels of that many words, and a lane's word goes to the
+    /// samples whose bits its coverage word has. `done(i, state, rows)` gets the rows
+    /// when the strip ran in the interpreter instead: the caller stores its colours from
+    /// `state` then.
+    ///
+    /// [`BlockSpec::samples`]: crate::compile::BlockSpec::samples
     #[allow(clippy::too_many_arguments)]
-    pub fn run_block<'a, E: RunEnv + ?Sized>(
+    pub fn run_block<'a, E: RunEnv + ?Sized, R: AsMut<[u32]>>(
         &self,
         kernel: &crate::compile::BlockKernel,
         state: &mut LaneState,
         params: &[[u32; 4]],
         env: &mut E,
-        rows: &mut [&'a mut [u32; 8]],
+        rows: &mut [R],
         covs: &[&'a [u32; MAX_LANES]],
         fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
-        done: impl FnMut(usize, &LaneState, Option<&mut [&mut [u32; 8]]>),
+        done: impl FnMut(usize, &LaneState, Option<&mut [R]>),
     ) -> Result<(), ExecError> {
         let n = covs.len();
-        if rows.len() != 2 * n {
+        let words = 8 * kernel.spec.samples();
+        if rows.len() != 2 * n || rows.iter_mut().any(|r| r.as_mut().len() != words) {
             return Err(ExecError::at(
                 &self.program,
                 0,
-                ExecErrorKind::Malformed(format!("run_block: {} rows for {n} strips", rows.len())),
+                ExecErrorKind::Malformed(format!(
+                    "run_block: {} rows for {n} strips of {words} words",
+                    rows.len()
+                )),
             ));
         }
         let block = crate::compile::BlockRun { kernel, rows, covs };
@@ -353,15 +363,15 @@ impl Executor {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn run_each_with<E: RunEnv + ?Sized>(
+    fn run_each_with<E: RunEnv + ?Sized, R: AsMut<[u32]>>(
         &self,
         state: &mut LaneState,
         params: &[[u32; 4]],
         env: &mut E,
         n: usize,
-        mut block: Option<crate::compile::BlockRun<'_, '_>>,
+        mut block: Option<crate::compile::BlockRun<'_, '_, R>>,
         mut fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
-        mut done: impl FnMut(usize, &LaneState, Option<&mut [&mut [u32; 8]]>),
+        mut done: impl FnMut(usize, &LaneState, Option<&mut [R]>),
     ) -> Result<(), ExecError> {
         let prog = &*self.program;
         self.check_state(state)?;
