@@ -31,17 +31,20 @@ pub(crate) enum StripPath {
     /// Blocks stored whole by the shader with some strips not shaded, their rows put
     /// first (`tile::order_rows`).
     Reorder,
+    /// Multisampled blocks handed to the shader to store
+    /// ([`crate::FragmentShader::shade_block_samples`]).
+    SampleBlock,
 }
 
 #[cfg(test)]
 thread_local! {
     /// Runs of each [`StripPath`] on this thread: draw tests check those paths ran.
-    static STRIP_PATHS: std::cell::Cell<[u64; 5]> = const { std::cell::Cell::new([0; 5]) };
+    static STRIP_PATHS: std::cell::Cell<[u64; 6]> = const { std::cell::Cell::new([0; 6]) };
 }
 
 /// [`STRIP_PATHS`] of the calling thread, indexed by `StripPath as usize`.
 #[cfg(test)]
-pub(crate) fn strip_paths() -> [u64; 5] {
+pub(crate) fn strip_paths() -> [u64; 6] {
     STRIP_PATHS.with(|c| c.get())
 }
 

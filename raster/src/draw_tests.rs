@@ -1782,7 +1782,7 @@ mod blocks {
         c: &Config,
         blocks: bool,
         packed: Option<bool>,
-    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 5])) {
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 6])) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -2221,6 +2221,43 @@ fn strips_from_their_origin_equal_the_per_quad_path() {
             "strips from their origin"
         );
         assert!(blocks == render(false), "framebuffers differ");
+    }
+    // Multisampled, one target replaced whole: its blocks are handed to the shader to
+    // store (`shade_block_samples`) and read only their planes too; every sample is the
+    // per-quad path's.
+    let st = FixedFunctionState::default();
+    for ns in [2u32, 4, 8] {
+        let render = |blocks: bool| {
+            let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
+            r.set_block_path(blocks);
+            let mut f = fb(150, 100, ns, ColorFormat::Rgba8Unorm);
+            let before =
+                r.install(crate::block::strip_paths)[crate::block::StripPath::SampleBlock as usize];
+            r.draw(&mut f, &st, &inp, &shader)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let handed =
+                r.install(crate::block::strip_paths)[crate::block::StripPath::SampleBlock as usize];
+            let all: Vec<[u32; 4]> = (0..150 * 100 * ns)
+                .map(|i| {
+                    f.read_sample_raw(0, i / ns % 150, i / ns / 150, i % ns)
+                        .unwrap_or_default()
+                })
+                .collect();
+            (all, handed - before)
+        };
+        let before = shader.origin.load(Relaxed);
+        let (blocks, handed) = render(true);
+        assert!(
+            shader.origin.load(Relaxed) - before > 50,
+            "{ns} samples: strips from their origin"
+        );
+        assert!(
+            handed > 20,
+            "{ns} samples: {handed} blocks handed to the shader"
+        );
+        let (per_quad, none) = render(false);
+        assert_eq!(none, 0);
+        assert!(blocks == per_quad, "{ns} samples: framebuffers differ");
     }
     assert!(shader.lanes.into_inner() > 50, "strips from lane arrays");
 }

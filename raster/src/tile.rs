@@ -645,6 +645,8 @@ fn shade_strips<S: FragmentShader>(
             .get_mut(t)
             .and_then(|p| block::sample_block_rows(p, bx, by, ns))
         {
+            #[cfg(test)]
+            block::count_strip_path(block::StripPath::SampleBlock);
             order_rows(&mut rows8, &rows[..n]);
             let cv = [
                 &covs[rows[0]],
