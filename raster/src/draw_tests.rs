@@ -1989,13 +1989,16 @@ mod blocks {
     #[test]
     fn strip_blend_and_sample_row_stores_run_in_draws() {
         let base = blended_strips(1, 5);
-        use crate::block::StripPath::{Blend, DepthBlock, Fill, RowStore};
-        // (samples, blend, the paths that must run)
+        use crate::block::StripPath::{Blend, DepthBlock, SampleBlock};
+        // (samples, blend, the paths that must run). A multisampled target replaced whole
+        // has its blocks stored by the shader (`shade_block_samples`); the raster's row
+        // stores (`store_rgba8`) serve the draws writing several targets, and
+        // `store_rgba8_equals_per_sample_store` checks them.
         let cases: [(u32, bool, &[crate::block::StripPath]); 4] = [
             (1, true, &[Blend, DepthBlock]),
-            (2, false, &[RowStore, Fill, DepthBlock]),
-            (4, false, &[RowStore, Fill, DepthBlock]),
-            (8, false, &[Fill, DepthBlock]),
+            (2, false, &[SampleBlock, DepthBlock]),
+            (4, false, &[SampleBlock, DepthBlock]),
+            (8, false, &[SampleBlock, DepthBlock]),
         ];
         for (samples, blend, want) in cases {
             let c = Config {
