@@ -335,14 +335,14 @@ impl Executor {
     ///
     /// [`BlockSpec::samples`]: crate::compile::BlockSpec::samples
     #[allow(clippy::too_many_arguments)]
-    pub fn run_block<'a, E: RunEnv + ?Sized, R: AsMut<[u32]>>(
+    pub fn run_block<E: RunEnv + ?Sized, R: AsMut<[u32]>>(
         &self,
         kernel: &crate::compile::BlockKernel,
         state: &mut LaneState,
         params: &[[u32; 4]],
         env: &mut E,
         rows: &mut [R],
-        covs: &[&'a [u32; MAX_LANES]],
+        covs: &[&[u32; MAX_LANES]],
         fill: impl FnMut(usize, &mut LaneState) -> LaneMask,
         done: impl FnMut(usize, &LaneState, Option<&mut [R]>),
     ) -> Result<(), ExecError> {
