@@ -202,6 +202,32 @@ fn compile_with(
     disasm: Option<&mut String>,
     block: Option<&BlockSpec>,
 ) -> Result<Kernel, Fallback> {
+    guard_codegen(|| translate(prog, variant, disasm, block))
+}
+
+/// Runs `f`, turning a panic inside it into a [`Fallback`]. Programs are untrusted: a
+/// lowering mistake that Cranelift meets as a panic (its register allocator asserts on
+/// a value used where it is not defined, for one) must cost the program its machine code,
+/// not the process. Everything `f` builds is its own and dropped on the way out, so no
+/// state outlives the unwind half-made.
+fn guard_codegen(f: impl FnOnce() -> Result<Kernel, Fallback>) -> Result<Kernel, Fallback> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".into());
+        Err(codegen_error(format!("internal error: {why}")))
+    })
+}
+
+/// [`compile_with`] without the panic guard.
+fn translate(
+    prog: &Program,
+    variant: Variant,
+    disasm: Option<&mut String>,
+    block: Option<&BlockSpec>,
+) -> Result<Kernel, Fallback> {
     // Kernels rely on SSE's NaN propagation (the first NaN operand wins), which the
     // interpreter spells out; other hosts would need explicit selects.
     if !cfg!(target_arch = "x86_64") {
@@ -654,5 +680,35 @@ fn outcome(
             ));
             (Some(Err(ExecError::at(prog, pc, kind))), 0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic in code generation becomes a fallback that names it; a fallback passes
+    /// through unchanged.
+    #[test]
+    fn codegen_panics_become_fallbacks() {
+        let fell = guard_codegen(|| panic!("regalloc: value v7 not defined"));
+        let reason = fell.err().map(|f| f.reason).unwrap_or_default();
+        assert!(
+            reason.contains("internal error: regalloc: value v7 not defined"),
+            "{reason}"
+        );
+        let n = 3;
+        let fell = guard_codegen(|| panic!("{n} blocks unsealed"));
+        let reason = fell.err().map(|f| f.reason).unwrap_or_default();
+        assert!(
+            reason.contains("internal error: 3 blocks unsealed"),
+            "{reason}"
+        );
+        let fell = guard_codegen(|| Err(Fallback::at(4, "flow control: CALI")));
+        assert_eq!(
+            fell.err(),
+            Some(Fallback::at(4, "flow control: CALI")),
+            "a fallback passes through"
+        );
     }
 }
