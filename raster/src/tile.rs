@@ -636,6 +636,9 @@ fn shade_strips<S: FragmentShader>(
     let ns = ctx.samples as usize;
     let alpha_to_one = ctx.state.multisample.alpha_to_one && ctx.msaa;
     let mut passed = 0;
+    // The coverage of the shader's strips, for either block store below. Entries past n
+    // are never read (rows[k] is 0 there).
+    let cv = rows.map(|r| &covs[r]);
     // Not through Option combinators: each move of the eight row references was a copy
     // whose 16-byte loads waited on 8-byte stores (8 % of fill_1080p_mov at one thread).
     let (t, output) = ctx.block_target.unwrap_or((usize::MAX, 0));
@@ -648,12 +651,6 @@ fn shade_strips<S: FragmentShader>(
             #[cfg(test)]
             block::count_strip_path(block::StripPath::SampleBlock);
             order_rows(&mut rows8, &rows[..n]);
-            let cv = [
-                &covs[rows[0]],
-                &covs[rows[1]],
-                &covs[rows[2]],
-                &covs[rows[3]],
-            ];
             let mut dst = SampleRows {
                 output,
                 alpha_one: alpha_to_one,
@@ -679,13 +676,6 @@ fn shade_strips<S: FragmentShader>(
         .and_then(|p| block::block_rows(p, bx, by))
     {
         order_rows(&mut rows8, &rows[..n]);
-        // Entries past n are never read (rows[k] is 0 there).
-        let cv = [
-            &covs[rows[0]],
-            &covs[rows[1]],
-            &covs[rows[2]],
-            &covs[rows[3]],
-        ];
         let mut dst = BlockRows {
             output,
             alpha_one: alpha_to_one,
