@@ -144,7 +144,8 @@ macro_rules! multiversion {
 /// Runs `$call`, a call of a function compiled with the target features of `Isa::$isa`
 /// (`Avx2`: `avx2,fma`; `Avx512`: `avx512f,avx512bw,avx512dq,avx512vl,avx2,fma`; every
 /// caller below names one), when [`isa`] allows that set: true when it ran, false (nothing
-/// run) when this CPU or [`force`] rules it out.
+/// run) when this CPU or [`force`] rules it out. With `$counter`, a run is counted there
+/// in unit tests (they check that the kernel ran).
 #[cfg(target_arch = "x86_64")]
 macro_rules! isa_call {
     ($isa:ident, $call:expr) => {
@@ -159,6 +160,14 @@ macro_rules! isa_call {
             true
         }
     };
+    ($isa:ident, $call:expr, $counter:ident) => {{
+        let ran = isa_call!($isa, $call);
+        #[cfg(test)]
+        if ran {
+            $counter.with(|n| n.set(n.get() + 1));
+        }
+        ran
+    }};
 }
 
 /// Bilinear RGBA8 lookups of eight lanes with the explicit AVX2 kernel
@@ -171,12 +180,7 @@ pub(crate) fn bilinear_rgba8(
     g: &crate::avx2::Group<'_>,
     out: &mut [[f32; crate::avx2::W]; 4],
 ) -> bool {
-    let ran = isa_call!(Avx2, crate::avx2::bilinear(p, g, out));
-    #[cfg(test)]
-    if ran {
-        BILINEAR_GROUPS.with(|n| n.set(n.get() + 1));
-    }
-    ran
+    isa_call!(Avx2, crate::avx2::bilinear(p, g, out), BILINEAR_GROUPS)
 }
 
 /// One group of a 2D RGBA8 lookup with the AVX2 kernel ([`crate::avx2::lookup`]);
@@ -229,15 +233,11 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
     mask: u32,
     out: [&mut [u32; crate::avx2::PAIR]; 4],
 ) -> bool {
-    let ran = isa_call!(
+    isa_call!(
         Avx512,
-        crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, swizzle, mask, out)
-    );
-    #[cfg(test)]
-    if ran {
-        LEVEL_PAIRS.with(|n| n.set(n.get() + 1));
-    }
-    ran
+        crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, swizzle, mask, out),
+        LEVEL_PAIRS
+    )
 }
 
 /// One group reading two levels, bilinear in every lane, with the AVX2 kernel
@@ -256,15 +256,11 @@ pub(crate) fn lookup_two<const MODE: u8>(
     mask: u32,
     out: [&mut [u32; crate::avx2::W]; 4],
 ) -> bool {
-    let ran = isa_call!(
+    isa_call!(
         Avx2,
-        crate::avx2::lookup_two::<MODE>(p, g0, g1, weight, second, swizzle, mask, out)
-    );
-    #[cfg(test)]
-    if ran {
-        TWO_LEVELS.with(|n| n.set(n.get() + 1));
-    }
-    ran
+        crate::avx2::lookup_two::<MODE>(p, g0, g1, weight, second, swizzle, mask, out),
+        TWO_LEVELS
+    )
 }
 
 /// The levels of two groups of eight lanes with the AVX2 kernel
