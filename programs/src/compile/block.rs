@@ -104,23 +104,7 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
     // Every lane alive (the common case): the rows are stored without reading them
     // first. The read was a cache miss on the framebuffer that the select waited for
     // (two thirds of a one-instruction program's kernel samples sat on those loads).
-    let both = [
-        b.ins().band(alive[0], alive[1]),
-        b.ins().band(alive[2], alive[3]),
-    ];
-    let all = b.ins().band(both[0], both[1]);
-    let all = b.ins().vall_true(all);
-    let (whole, part, join) = (b.create_block(), b.create_block(), b.create_block());
-    b.ins().brif(all, whole, &[], part, &[]);
-    b.seal_block(whole);
-    b.seal_block(part);
-    for (blk, select) in [(whole, false), (part, true)] {
-        b.switch_to_block(blk);
-        if !select {
-            let one = b.ins().iconst(types::I32, 1);
-            let at = offset_of!(StripArgs, whole) as i32;
-            b.ins().store(unaligned(), one, strip, at);
-        }
+    split_whole(b, strip, alive, |b, select| {
         // Half h of both rows is chunks 2h and 2h + 1: packed, selected and stored
         // before the next pair starts, so few values stay live.
         for half in 0..2 {
@@ -140,10 +124,7 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
                 b.ins().store(unaligned(), new, ptr, off);
             }
         }
-        b.ins().jump(join, &[]);
-    }
-    b.seal_block(join);
-    b.switch_to_block(join);
+    });
 }
 
 /// [`epilogue`] into multisampled rows (`spec.samples()` = ns words a pixel): each
@@ -181,23 +162,7 @@ fn epilogue_samples(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
     // case): the rows are stored without reading them.
     let full = words(b, i4, [(1u32 << ns) - 1; 4]);
     let fulls = live.map(|v| b.ins().icmp(IntCC::Equal, v, full));
-    let both = [
-        b.ins().band(fulls[0], fulls[1]),
-        b.ins().band(fulls[2], fulls[3]),
-    ];
-    let all = b.ins().band(both[0], both[1]);
-    let all = b.ins().vall_true(all);
-    let (whole, part, join) = (b.create_block(), b.create_block(), b.create_block());
-    b.ins().brif(all, whole, &[], part, &[]);
-    b.seal_block(whole);
-    b.seal_block(part);
-    for (blk, select) in [(whole, false), (part, true)] {
-        b.switch_to_block(blk);
-        if !select {
-            let one = b.ins().iconst(types::I32, 1);
-            let at = offset_of!(StripArgs, whole) as i32;
-            b.ins().store(unaligned(), one, strip, at);
-        }
+    split_whole(b, strip, fulls, |b, select| {
         // Quad q's words (chunk q) are columns 2q and 2q + 1 of both rows: packed, then
         // stored before the next quad's, so few values stay live.
         for q in 0..4 {
@@ -226,6 +191,37 @@ fn epilogue_samples(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
                 }
             }
         }
+    });
+}
+
+/// The epilogues' branch: when every lane of the four `conds` holds, `store(b, false)`
+/// in a block that also sets `StripArgs::whole` (the caller counts strips stored whole),
+/// else `store(b, true)`, which selects what it stores; the builder is left in the block
+/// after both.
+fn split_whole(
+    b: &mut Builder<'_>,
+    strip: Value,
+    conds: [Value; 4],
+    mut store: impl FnMut(&mut Builder<'_>, bool),
+) {
+    let both = [
+        b.ins().band(conds[0], conds[1]),
+        b.ins().band(conds[2], conds[3]),
+    ];
+    let all = b.ins().band(both[0], both[1]);
+    let all = b.ins().vall_true(all);
+    let (whole, part, join) = (b.create_block(), b.create_block(), b.create_block());
+    b.ins().brif(all, whole, &[], part, &[]);
+    b.seal_block(whole);
+    b.seal_block(part);
+    for (blk, select) in [(whole, false), (part, true)] {
+        b.switch_to_block(blk);
+        if !select {
+            let one = b.ins().iconst(types::I32, 1);
+            let at = offset_of!(StripArgs, whole) as i32;
+            b.ins().store(unaligned(), one, strip, at);
+        }
+        store(b, select);
         b.ins().jump(join, &[]);
     }
     b.seal_block(join);
