@@ -795,6 +795,34 @@ impl ProgramShader<'_> {
             .map(|(_, spec, k)| (spec, &**k))
     }
 
+    /// The environment, lane state and input filler ([`fill_strip`]) of the executor's
+    /// loop over `strips` (`run_block`, `shade_strips`); None without strips. The
+    /// environment's batch serves only IPAC/IPAS/IPAO, which a program shading strips
+    /// does not have (`strips`).
+    #[inline(always)]
+    fn strip_run<'x>(
+        &'x self,
+        s: &'x mut Scratch<'_>,
+        strips: &'x [Strip<'_>],
+    ) -> Option<(
+        FragEnv<'x, 'x>,
+        &'x mut LaneState,
+        impl FnMut(usize, &mut LaneState) -> glemu_programs::exec::LaneMask + 'x,
+    )> {
+        let first = strips.first()?;
+        let Scratch {
+            ls,
+            tmp,
+            invocations,
+            simple,
+            ..
+        } = s;
+        let fill = move |i: usize, ls: &mut LaneState| {
+            fill_strip(self, strips, i, ls, tmp, invocations, simple)
+        };
+        Some((self.env(&first.batch), ls, fill))
+    }
+
     /// The strips of one block through the fused `kernel`; a strip that ran in the
     /// interpreter is stored by `store(rows, colour, coverage, kill)`.
     #[allow(clippy::too_many_arguments)]
@@ -809,19 +837,8 @@ impl ProgramShader<'_> {
         kills: &mut [u32; 4],
         store: impl Fn(&mut [R], Option<&[[u32; LANES]; 4]>, &[u32; LANES], u32),
     ) -> Result<(), ShaderError> {
-        let Some(first) = strips.first() else {
+        let Some((mut env, ls, fill)) = self.strip_run(s, strips) else {
             return Ok(());
-        };
-        let mut env = self.env(&first.batch);
-        let Scratch {
-            ls,
-            tmp,
-            invocations,
-            simple,
-            ..
-        } = s;
-        let fill = |i: usize, ls: &mut LaneState| {
-            fill_strip(self, strips, i, ls, tmp, invocations, simple)
         };
         let done = |i: usize, ls: &LaneState, rows: Option<&mut [R]>| {
             // Rows come back when the strip ran in the interpreter: stored here.
@@ -898,21 +915,8 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         strips: &[Strip<'_>],
         sink: &mut dyn FnMut(usize, u32, &StripColors<'_>),
     ) -> Result<(), ShaderError> {
-        let Some(first) = strips.first() else {
+        let Some((mut env, ls, fill)) = self.strip_run(s, strips) else {
             return Ok(());
-        };
-        // The environment's batch serves only IPAC/IPAS/IPAO, which a program shading
-        // strips does not have (`strips`).
-        let mut env = self.env(&first.batch);
-        let Scratch {
-            ls,
-            tmp,
-            invocations,
-            simple,
-            ..
-        } = s;
-        let fill = |i: usize, ls: &mut LaneState| {
-            fill_strip(self, strips, i, ls, tmp, invocations, simple)
         };
         let done = |i: usize, ls: &LaneState| {
             let mut colors = StripColors {
