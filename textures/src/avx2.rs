@@ -419,21 +419,15 @@ fn weigh16<const C: usize>(t: &[__m512i; 4], a: __m512, b: __m512) -> __m512 {
     lerp16(lerp16(tap[0], tap[1], a), lerp16(tap[2], tap[3], a), b)
 }
 
-/// [`channel`] `C` of sixteen lanes.
+/// [`channel`] `C` of sixteen lanes, written as the decode of each half: LLVM joins the
+/// halves' operations back into 512-bit ones (the pair kernel's machine code is that of
+/// the decode spelled out in 512-bit intrinsics, but for one register move).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 fn channel16<const C: usize>(t: __m512i) -> __m512 {
-    let x = match C {
-        0 => _mm512_and_si512(t, _mm512_set1_epi32(0xff)),
-        1 => _mm512_and_si512(t, _mm512_set1_epi32(0xff00)),
-        2 => _mm512_and_si512(t, _mm512_set1_epi32(0xff_0000)),
-        _ => _mm512_srli_epi32::<24>(t),
-    };
-    let x = _mm512_cvtepi32_ps(x);
-    _mm512_fmadd_ps(
-        x,
-        _mm512_set1_ps(R_HI * SCALE[C & 3]),
-        _mm512_mul_ps(x, _mm512_set1_ps(R_LO * SCALE[C & 3])),
+    join(
+        channel(_mm512_castsi512_si256(t), C),
+        channel(_mm512_extracti64x4_epi64::<1>(t), C),
     )
 }
 
