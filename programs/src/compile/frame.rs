@@ -55,8 +55,9 @@ pub(crate) struct Frame {
     /// Entry point running one instruction in the interpreter (`native::step_entry`).
     pub step: extern "C" fn(*mut Frame, u32, u32) -> u32,
     /// Entry point for a texture instruction (`native::texture_entry`): operands and
-    /// result in a `[Vec4; 4]` (coordinate, operand 2, operand 3, result).
-    pub texture: extern "C" fn(*mut Frame, u32, u32, *mut Vec4) -> u32,
+    /// result in a `[Vec4; 4]` (coordinate, operand 2, operand 3, result), and the
+    /// coordinate to read (that slot's first `Vec4`, or the input register it is).
+    pub texture: extern "C" fn(*mut Frame, u32, u32, *mut Vec4, *const Vec4) -> u32,
     /// Lanes that run (entry mask).
     pub active: u32,
     /// Out: the instruction that exceeded the budget (status [`BUDGET`]).
@@ -188,15 +189,16 @@ pub(crate) fn step<E: RunEnv + ?Sized>(
     status
 }
 
-/// A texture instruction with a fixed unit (`lower::Lower::texture`): `io` holds the
-/// loaded coordinate and extra operands; the result goes into `io[3]`.
+/// A texture instruction with a fixed unit (`lower::Lower::texture`): `coord` is the
+/// loaded coordinate, `io` the extra operands; the result goes into `io[2]`.
 pub(crate) fn texture<E: RunEnv + ?Sized>(
     frame: &mut Frame,
     prog: &Program,
     env: &mut E,
     pc: u32,
     mask: u32,
-    io: &mut [Vec4; 4],
+    coord: &Vec4,
+    io: [&mut Vec4; 3],
 ) -> u32 {
     guarded(frame, pc, |_stats| {
         let malformed = |m: &str| ExecErrorKind::Malformed(m.to_string());
@@ -214,7 +216,7 @@ pub(crate) fn texture<E: RunEnv + ?Sized>(
         // for one (`scan::native_texture`), and if one did, it is an error.
         let offsets = texture::fixed_offsets(&info.offset)
             .ok_or_else(|| malformed("register texel offsets in a compiled texture call"))?;
-        let [coord, op2, op3, out] = io;
+        let [op2, op3, out] = io;
         let n = inst.srcs.len();
         // `texture::sample` for one fixed unit, without its copies: one environment call
         // straight into the kernel's result slot (zeroed first, as `sample` zeroes its

@@ -212,6 +212,7 @@ impl<'a, 'f> Lower<'a, 'f> {
         let frame = b.block_params(entry)[0];
         let mut texture_sig = step_sig.clone();
         texture_sig.params.push(AbiParam::new(types::I64));
+        texture_sig.params.push(AbiParam::new(types::I64));
         let mut math_sig = step_sig.clone();
         math_sig.params = vec![AbiParam::new(types::I64), AbiParam::new(types::I32)];
         math_sig.returns.clear();
@@ -1323,8 +1324,11 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
     }
 
-    /// A texture instruction: operands spilled to a stack slot as SoA, one call into the
-    /// sampler (`frame::texture`), the result written like any other.
+    /// A texture instruction: one call into the sampler (`native::texture_entry`) with
+    /// the operands in a stack slot as SoA, the result written like any other. A
+    /// coordinate that is an input register as it stands is not copied: the entry reads
+    /// it where the lane state holds it. Copied, its 16-byte stores were read back by the
+    /// sampler's 32-byte loads, which do not forward from them.
     fn texture(&mut self, pc: usize, inst: &Inst) {
         self.flush();
         let op = texture::tex_op(inst.op).expect("scan::native_texture checked the opcode");
@@ -1335,7 +1339,11 @@ impl<'a, 'f> Lower<'a, 'f> {
             4 * VEC4,
             4,
         ));
+        let in_place = inst.srcs.first().and_then(|s| self.input_in_place(s));
         for (i, s) in inst.srcs.iter().enumerate() {
+            if i == 0 && in_place.is_some() {
+                continue;
+            }
             let v = self.load(s, if i == 0 { coord_ty } else { extra_ty });
             for c in 0..4 {
                 for k in 0..CHUNKS {
@@ -1348,11 +1356,12 @@ impl<'a, 'f> Lower<'a, 'f> {
         }
         let mask = self.mask_bits();
         let io = self.b.ins().stack_addr(types::I64, slot, 0);
+        let coord = in_place.unwrap_or(io);
         self.call_entry(
             offset_of!(Frame, texture),
             self.texture_sig,
             pc,
-            &[mask, io],
+            &[mask, io, coord],
         );
         let out: Reg = std::array::from_fn(|c| {
             std::array::from_fn(|k| {
@@ -1361,6 +1370,41 @@ impl<'a, 'f> Lower<'a, 'f> {
             })
         });
         self.write(inst, texture::result_type(op, inst.dtype), out);
+    }
+
+    /// The address of input operand `s`'s four components in the lane state, when `s`
+    /// reads them as they are (no swizzle, sign or absolute value) and nothing writes
+    /// inputs while the kernel runs (a lock-step kernel's output patch does).
+    fn input_in_place(&mut self, s: &Src) -> Option<Value> {
+        let (File::Input, Index::Direct(i)) = (s.file, s.index) else {
+            return None;
+        };
+        let i = i as usize;
+        let plain = s.ext_swizzle.is_none()
+            && !s.abs
+            && !s.negate
+            && (0..4).all(|c| s.swizzle[c] & 3 == c as u8);
+        let published = self.variant.lockstep
+            && self
+                .prog
+                .inputs
+                .get(i)
+                .is_some_and(|inp| scan::is_output_patch(&inp.binding));
+        if !plain || published || i >= self.prog.inputs.len() {
+            return None;
+        }
+        let vertex = match s.vertex {
+            Some(Index::Direct(v)) => v as usize,
+            _ => 0,
+        };
+        self.needs.vertices = self.needs.vertices.max(vertex + 1);
+        let slot = vertex * self.prog.inputs.len() + i;
+        let base = self.frame_ptr(offset_of!(Frame, inputs));
+        Some(
+            self.b
+                .ins()
+                .iadd_imm_s(base, i64::from(Self::reg_offset(slot, 0, 0))),
+        )
     }
 
     /// One component of every lane through `math::lanes` (glemu-math's 16-lane forms of

@@ -324,25 +324,33 @@ pub(crate) extern "C" fn texture_entry<E: RunEnv + ?Sized>(
     pc: u32,
     mask: u32,
     io: *mut Vec4,
+    coord: *const Vec4,
 ) -> u32 {
     // SAFETY: as in `step_entry`: the kernel passes back its own frame, whose borrow
     // `Code::call` holds without touching it during the call.
     let frame = unsafe { &mut *frame };
     // SAFETY: `env` and `prog` as in `step_entry`. `io` is the kernel's 1024-byte,
     // 16-byte-aligned stack slot (`Lower::texture`), i.e. a `[Vec4; 4]` that lives for the
-    // whole call and that nothing else accesses while it runs.
-    let (env, prog, io) = unsafe {
+    // whole call and that nothing else accesses while it runs; its last three `Vec4`s are
+    // borrowed here, each once. `coord` is either that slot's first `Vec4` (borrowed by
+    // nothing else) or an input register of the lane state: `frame.inputs` plus the
+    // offset of a slot the kernel's own input loads are checked to reach
+    // (`Lower::input_in_place`, `Kernel::prepare`), 4-byte aligned, which neither the
+    // kernel nor anything else writes during the call.
+    let (env, prog, coord, op2, op3, out) = unsafe {
         (
             &mut **frame.env.cast::<&mut E>(),
             &*frame.prog,
-            &mut *io.cast::<[Vec4; 4]>(),
+            &*coord,
+            &mut *io.add(1),
+            &mut *io.add(2),
+            &mut *io.add(3),
         )
     };
     // The draw's sampler for this instruction, resolved once (`TexSites`), straight from
     // the coordinate register; lanes outside the mask read zero, as in `frame::texture`.
     let sites = crate::exec::Env::texture_sites(env.resources());
     if let Some(site) = sites.and_then(|s| s.get(prog, pc)) {
-        let [coord, _, _, out] = io;
         if mask != crate::exec::lanes_mask(MAX_LANES) {
             *out = [[0; MAX_LANES]; 4];
         }
@@ -359,7 +367,7 @@ pub(crate) extern "C" fn texture_entry<E: RunEnv + ?Sized>(
             }
         }
     }
-    frame::texture(frame, prog, env, pc, mask, io)
+    frame::texture(frame, prog, env, pc, mask, coord, [op2, op3, out])
 }
 
 /// Entry point kernels call for SIN/COS/EX2/LG2/POW (`Lower::math`): `io` holds the
