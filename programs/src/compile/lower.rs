@@ -735,20 +735,7 @@ impl<'a, 'f> Lower<'a, 'f> {
                 vars.map(|c| c.map(|v| self.b.use_var(v)))
             }
             File::Input => {
-                let vertex = match s.vertex {
-                    Some(Index::Direct(v)) => v as usize,
-                    _ => 0,
-                };
-                self.needs.vertices = self.needs.vertices.max(vertex + 1);
-                let slot = vertex * self.prog.inputs.len() + i;
-                let base = self.frame_ptr(offset_of!(Frame, inputs));
-                // The output patch changes between the calls of a lock-step kernel.
-                let published = self.variant.lockstep
-                    && self
-                        .prog
-                        .inputs
-                        .get(i)
-                        .is_some_and(|inp| scan::is_output_patch(&inp.binding));
+                let (base, slot, published) = self.input_at(s, i);
                 let flags = if published { mem() } else { mem_ro() };
                 std::array::from_fn(|c| {
                     std::array::from_fn(|k| {
@@ -1384,15 +1371,25 @@ impl<'a, 'f> Lower<'a, 'f> {
             && !s.abs
             && !s.negate
             && (0..4).all(|c| s.swizzle[c] & 3 == c as u8);
-        let published = self.variant.lockstep
-            && self
-                .prog
-                .inputs
-                .get(i)
-                .is_some_and(|inp| scan::is_output_patch(&inp.binding));
-        if !plain || published || i >= self.prog.inputs.len() {
+        if !plain || i >= self.prog.inputs.len() {
             return None;
         }
+        let (base, slot, published) = self.input_at(s, i);
+        if published {
+            return None;
+        }
+        Some(
+            self.b
+                .ins()
+                .iadd_imm_s(base, i64::from(Self::reg_offset(slot, 0, 0))),
+        )
+    }
+
+    /// Where input operand `s` (register `i`, vertex checked direct by
+    /// `scan::src_native`) lives: the lane state's inputs, its slot there, and whether
+    /// it is the output patch a lock-step kernel publishes (it changes between the
+    /// kernel's calls).
+    fn input_at(&mut self, s: &Src, i: usize) -> (Value, usize, bool) {
         let vertex = match s.vertex {
             Some(Index::Direct(v)) => v as usize,
             _ => 0,
@@ -1400,11 +1397,13 @@ impl<'a, 'f> Lower<'a, 'f> {
         self.needs.vertices = self.needs.vertices.max(vertex + 1);
         let slot = vertex * self.prog.inputs.len() + i;
         let base = self.frame_ptr(offset_of!(Frame, inputs));
-        Some(
-            self.b
-                .ins()
-                .iadd_imm_s(base, i64::from(Self::reg_offset(slot, 0, 0))),
-        )
+        let published = self.variant.lockstep
+            && self
+                .prog
+                .inputs
+                .get(i)
+                .is_some_and(|inp| scan::is_output_patch(&inp.binding));
+        (base, slot, published)
     }
 
     /// One component of every lane through `math::lanes` (glemu-math's 16-lane forms of
