@@ -750,6 +750,18 @@ fn pixel_masks<const W: usize>(bits: &[u32; W]) -> [u32; 8] {
 pub(crate) fn prefetch_block<S>(ctx: &DrawCtx<'_, S>, mem: &TileMem<'_>, bx: i32, by: i32) {
     let ns = ctx.samples as usize;
     let at = tile_index(bx, by, ns);
+    if ns == 1 {
+        if ctx.tests {
+            crate::simd::prefetch_short_rows(mem.depth, at, TILE, 8);
+        }
+        for (plane, rt) in mem.colors.iter().zip(&ctx.targets) {
+            if let Some(rt) = rt {
+                let nw = rt.format.words();
+                crate::simd::prefetch_short_rows(plane, at * nw, TILE * nw, 8 * nw);
+            }
+        }
+        return;
+    }
     if ctx.tests {
         crate::simd::prefetch_rows(mem.depth, at, TILE * ns, 8, 8 * ns);
     }

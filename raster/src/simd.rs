@@ -193,6 +193,31 @@ pub(crate) fn prefetch_rows(plane: &[u32], start: usize, stride: usize, rows: us
     }
 }
 
+/// [`prefetch_rows`] of eight rows of at most a line's words each (a one-sample block's
+/// rows): each row's first and last words' lines, without the row and line loops. Those
+/// loops made ~230 instructions of fill_1080p_mov's block (7 % of its instructions, by
+/// cachegrind) for 32 hints.
+#[inline(always)]
+pub(crate) fn prefetch_short_rows(plane: &[u32], start: usize, stride: usize, len: usize) {
+    const LINE: usize = 16;
+    if len == 0 || len > LINE {
+        return prefetch_rows(plane, start, stride, 8, len);
+    }
+    let end = stride
+        .saturating_mul(7)
+        .saturating_add(len)
+        .saturating_add(start);
+    let Some(block) = plane.get(start..end) else {
+        return;
+    };
+    let p = block.as_ptr();
+    for r in 0..8 {
+        let first = p.wrapping_add(r * stride);
+        prefetch_ptr(first);
+        prefetch_ptr(first.wrapping_add(len - 1));
+    }
+}
+
 /// Bit `lane` set where `words[lane]` is not zero: the live lanes of a strip's coverage.
 /// Four compares and one movemask (SSE2, part of every x86-64); the loop over lanes it
 /// replaces stayed scalar, 11 % of the block loop's samples at 2 threads.
@@ -236,6 +261,21 @@ fn prefetch(word: &u32) {
     let _ = word;
 }
 
+#[inline(always)]
+fn prefetch_ptr(word: *const u32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: PREFETCHT0 only hints the cache: it never faults, whatever the address
+    // (`prefetch_short_rows` passes words of a row it has checked lie in its plane), and
+    // writes nothing.
+    #[allow(unsafe_code)]
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(word.cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +297,7 @@ mod tests {
             (usize::MAX, usize::MAX, 8, usize::MAX),
         ] {
             prefetch_rows(&plane, start, stride, rows, len);
+            prefetch_short_rows(&plane, start, stride, len);
         }
     }
 

@@ -632,7 +632,9 @@ fn shade_strips<S: FragmentShader>(
             }),
         }
     };
-    let strips = [strip(0), strip(1 % n), strip(2 % n), strip(3 % n)];
+    // Entries past n (`rows[k]` is 0 there) are never read: `strips[..n]`. Not `k % n`:
+    // three divisions a block.
+    let strips = [strip(0), strip(1), strip(2), strip(3)];
     let ns = ctx.samples as usize;
     let alpha_to_one = ctx.state.multisample.alpha_to_one && ctx.msaa;
     let mut passed = 0;
@@ -685,10 +687,7 @@ fn shade_strips<S: FragmentShader>(
         let mut kills = [0u32; 4];
         ctx.shader
             .shade_block(scratch, &strips[..n], &mut dst, &mut kills)?;
-        for (k, kill) in kills.iter().enumerate().take(n) {
-            passed += u64::from((lives[rows[k]] & !kill).count_ones());
-        }
-        return Ok(passed);
+        return Ok(passed_lanes(&lives, &rows, &kills, n));
     }
     let k = ctx.state.blend.constant.map(|v| v.clamp(0.0, 1.0));
     let mut sink = |strip: usize, kill: u32, colors: &StripColors<'_>| {
@@ -736,6 +735,20 @@ fn shade_strips<S: FragmentShader>(
     };
     ctx.shader.shade_strips(scratch, &strips[..n], &mut sink)?;
     Ok(passed)
+}
+
+/// The lanes of a block's `n` shaded strips (strip k: block strip `rows[k]`, live lanes
+/// `lives[rows[k]]`) that the shader did not kill (`kills[k]`). One count of the four
+/// 16-bit masks side by side: without POPCNT in the baseline instruction set, a count
+/// per strip was ~12 instructions each (~2 % of fill_1080p_mov's samples at one thread).
+#[inline(always)]
+fn passed_lanes(lives: &[u32; 4], rows: &[usize; 4], kills: &[u32; 4], n: usize) -> u64 {
+    let mut all = 0u64;
+    for k in 0..n.min(4) {
+        let m = lives[rows[k] & 3] & !kills[k] & 0xffff;
+        all |= u64::from(m) << (16 * k);
+    }
+    u64::from(all.count_ones())
 }
 
 /// The colour attachment (its index) and output whose rows a fully covered block's

@@ -38,6 +38,7 @@ pub struct BlockSpec {
 
 impl BlockSpec {
     /// Words per pixel of the rows the kernel stores.
+    #[inline]
     pub fn samples(&self) -> usize {
         self.samples.max(1) as usize
     }
