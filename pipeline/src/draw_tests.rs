@@ -1084,10 +1084,10 @@ fn killed_block_lanes_count_as_per_quad() {
     let col = floats(&[
         -0.4, 0.9, 0.3, 1.0, 0.8, 0.2, 0.6, 0.5, 0.1, 0.4, 0.95, 0.0, 1.3, 0.05, 0.2, 0.75,
     ]);
-    // Window depth 0.2 .. 0.8 over the first quad: the second (depth 0.5) fails LESS
-    // where the first is nearer, a line across the diagonal.
+    // Window depth 0.8 .. 0.2 over the first quad: the second (depth 0.5) fails LESS
+    // where the first is nearer, a line across the diagonal through the killed side.
     let sloped = floats(&[
-        -1.0, -1.0, -0.6, 1.0, 1.0, -1.0, 0.1, 1.0, -1.0, 1.0, -0.2, 1.0, 1.0, 1.0, 0.6, 1.0,
+        -1.0, -1.0, 0.6, 1.0, 1.0, -1.0, -0.2, 1.0, -1.0, 1.0, 0.1, 1.0, 1.0, 1.0, -0.6, 1.0,
     ]);
     let fp = "!!ARBfp1.0\nTEMP t;\nSUB t, fragment.color.x, 0.3;\nKIL t;\n\
         MOV result.color, fragment.color;\nEND\n";
@@ -1108,6 +1108,9 @@ fn killed_block_lanes_count_as_per_quad() {
         let mut st = under.clone();
         st.attribs = quad_attribs();
         st.attribs[1] = attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]);
+        // Tests before the program (a killing program's blocks take the block path only
+        // then: `strips_allowed`).
+        st.raster.depth_stencil.force_early_tests = true;
         let fp = stage(fp, Stage::Fragment, vec![]);
         let ex = Executor::new(fp.program.clone()).with_backend(backend);
         st.programs.fragment = Some(StageProgram::with_executor(Arc::new(ex), fp.params));
