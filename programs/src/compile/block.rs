@@ -72,17 +72,24 @@ fn words(b: &mut Builder<'_>, ty: types::Type, w: [u32; 4]) -> Value {
     b.ins().vconst(ty, c)
 }
 
-/// The store after the program: pack `spec.color`, select by coverage and kill, store.
-pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
-    if spec.samples() > 1 {
-        return epilogue_samples(l, spec);
-    }
+/// What both epilogues start from: the program's colour, and the strip record, a zero
+/// vector, the kill mask in every word, the coverage pointer and the two rows' pointers.
+struct Opening {
+    color: Option<Reg>,
+    strip: Value,
+    zero: Value,
+    kills: Value,
+    cov_ptr: Value,
+    rows: [Value; 2],
+}
+
+/// The epilogues' [`Opening`], emitted at the end of the kernel's body (`None` for a
+/// function without an entry block, which the lowering never makes).
+fn opening(l: &mut Lower<'_, '_>, spec: &BlockSpec) -> Option<Opening> {
     let color: Option<Reg> = l.output_value(spec.color);
     let kill = l.kill_value();
     let b = l.builder();
-    let Some(entry) = b.func.layout.entry_block() else {
-        return;
-    };
+    let entry = b.func.layout.entry_block()?;
     let strip = b.func.dfg.block_params(entry)[1];
     let i4 = types::I32X4;
     let zero = words(b, i4, [0; 4]);
@@ -93,6 +100,34 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
         let at = rows_at + row * size_of::<*mut u32>();
         b.ins().load(types::I64, unaligned(), strip, at as i32)
     });
+    Some(Opening {
+        color,
+        strip,
+        zero,
+        kills,
+        cov_ptr,
+        rows,
+    })
+}
+
+/// The store after the program: pack `spec.color`, select by coverage and kill, store.
+pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
+    if spec.samples() > 1 {
+        return epilogue_samples(l, spec);
+    }
+    let Some(Opening {
+        color,
+        strip,
+        zero,
+        kills,
+        cov_ptr,
+        rows,
+    }) = opening(l, spec)
+    else {
+        return;
+    };
+    let b = l.builder();
+    let i4 = types::I32X4;
     // Which lanes the store writes: covered and not killed.
     let alive: [Value; 4] = std::array::from_fn(|k| {
         let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
@@ -135,22 +170,19 @@ pub(crate) fn epilogue(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
 /// permuted.
 fn epilogue_samples(l: &mut Lower<'_, '_>, spec: &BlockSpec) {
     let ns = spec.samples();
-    let color: Option<Reg> = l.output_value(spec.color);
-    let kill = l.kill_value();
-    let b = l.builder();
-    let Some(entry) = b.func.layout.entry_block() else {
+    let Some(Opening {
+        color,
+        strip,
+        zero,
+        kills,
+        cov_ptr,
+        rows,
+    }) = opening(l, spec)
+    else {
         return;
     };
-    let strip = b.func.dfg.block_params(entry)[1];
+    let b = l.builder();
     let i4 = types::I32X4;
-    let zero = words(b, i4, [0; 4]);
-    let kills = b.ins().splat(i4, kill);
-    let (rows_at, cov_at) = (offset_of!(StripArgs, rows), offset_of!(StripArgs, cov));
-    let cov_ptr = b.ins().load(types::I64, unaligned(), strip, cov_at as i32);
-    let rows = [0, 1].map(|row| {
-        let at = rows_at + row * size_of::<*mut u32>();
-        b.ins().load(types::I64, unaligned(), strip, at as i32)
-    });
     // Each lane's samples to store: its coverage, none where the program killed it.
     let live: [Value; 4] = std::array::from_fn(|k| {
         let cov = b.ins().load(i4, unaligned(), cov_ptr, 16 * k as i32);
