@@ -34,17 +34,19 @@ pub(crate) enum StripPath {
     /// Multisampled blocks handed to the shader to store
     /// ([`crate::FragmentShader::shade_block_samples`]).
     SampleBlock,
+    /// Regions of fully covered blocks walked whole (`tile::full_region`).
+    Region,
 }
 
 #[cfg(test)]
 thread_local! {
     /// Runs of each [`StripPath`] on this thread: draw tests check those paths ran.
-    static STRIP_PATHS: std::cell::Cell<[u64; 6]> = const { std::cell::Cell::new([0; 6]) };
+    static STRIP_PATHS: std::cell::Cell<[u64; 7]> = const { std::cell::Cell::new([0; 7]) };
 }
 
 /// [`STRIP_PATHS`] of the calling thread, indexed by `StripPath as usize`.
 #[cfg(test)]
-pub(crate) fn strip_paths() -> [u64; 6] {
+pub(crate) fn strip_paths() -> [u64; 7] {
     STRIP_PATHS.with(|c| c.get())
 }
 
@@ -182,9 +184,16 @@ fn depth_rows(
     d: &mut [u32],
     pass: &mut [[u32; 8]; 8],
 ) {
-    crate::state::per_compare!(func, never => *pass = [[0; 8]; 8], |cmp| {
-        rows(z, live, d, pass, write, cmp)
-    })
+    // One bounds check for the block: its rows then lie in a slice of known length, so
+    // the per-row checks fold away (a block past the plane's end keeps them).
+    match d.get_mut(..7 * TILE + 8) {
+        Some(d) => crate::state::per_compare!(func, never => *pass = [[0; 8]; 8], |cmp| {
+            rows(z, live, d, pass, write, cmp)
+        }),
+        None => crate::state::per_compare!(func, never => *pass = [[0; 8]; 8], |cmp| {
+            rows(z, live, d, pass, write, cmp)
+        }),
+    }
 }
 
 #[inline(always)]
@@ -608,29 +617,122 @@ struct DepthBlock<'a> {
     cov: u32,
 }
 
+/// [`block_depth`] for the blocks of a region one after another, its facts gathered
+/// once ([`crate::tile`]'s run of fully covered blocks): each call tests the block at
+/// (bx, by), leaves its four strips' lanes in `covs` and returns each strip's live lanes
+/// (bit per lane: its word is not 0).
+pub(crate) struct BlockDepths<'a> {
+    b: DepthBlock<'a>,
+    samples: u32,
+}
+
+impl<'a> BlockDepths<'a> {
+    pub(crate) fn new<S>(
+        ctx: &'a DrawCtx<'_, S>,
+        prim: &'a PrimSetup,
+        flat: Option<u32>,
+        cov: u32,
+    ) -> Self {
+        let ds = &ctx.state.depth_stencil;
+        BlockDepths {
+            b: DepthBlock {
+                prim,
+                fmt: ctx.depth_format,
+                flat,
+                func: ds.depth_func,
+                write: ds.depth_write,
+                sample_pos: if ctx.msaa { &ctx.sample_pos } else { &[] },
+                bx: 0,
+                by: 0,
+                cov,
+            },
+            samples: ctx.samples,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn test(
+        &mut self,
+        mem: &mut TileMem<'_>,
+        bx: i32,
+        by: i32,
+        covs: &mut [[u32; LANES]; 4],
+    ) -> [u32; 4] {
+        (self.b.bx, self.b.by) = (bx, by);
+        #[cfg(test)]
+        count_strip_path(StripPath::DepthBlock);
+        match self.samples {
+            1 => self.test_n::<8>(mem, covs),
+            2 => self.test_n::<16>(mem, covs),
+            4 => self.test_n::<32>(mem, covs),
+            8 => self.test_n::<64>(mem, covs),
+            _ => self.test_n::<128>(mem, covs),
+        }
+    }
+
+    #[inline(always)]
+    fn test_n<const W: usize>(
+        &self,
+        mem: &mut TileMem<'_>,
+        covs: &mut [[u32; LANES]; 4],
+    ) -> [u32; 4] {
+        let base = tile_index(self.b.bx, self.b.by, W / 8);
+        let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
+        depth_lives::<W>(&self.b, d, covs)
+    }
+}
+
+multiversion! {
+    /// [`depth_block`] with its result written to `covs` and each strip's live lanes
+    /// returned ([`BlockDepths::test`]): returned by value, the 256 bytes were copied
+    /// once more (~30 instructions a block), and the caller's live-lane scan of them
+    /// waited for the copy's stores.
+    fn depth_lives<const W: usize>(
+        b: &DepthBlock<'_>,
+        d: &mut [u32],
+        covs: &mut [[u32; LANES]; 4],
+    ) -> [u32; 4] {
+        depth_block_body::<W>(b, d, covs);
+        covs.each_ref().map(crate::simd::nonzero_lanes)
+    }
+}
+
 multiversion! {
     /// The whole of [`block_depth_n`]'s work in one dispatched kernel (z, live samples,
     /// the row tests against `d` (the block's first row onwards), the passing samples as
     /// strip lanes): built outside it with baseline stores, its wide loads of z and the
     /// live words waited for those stores to retire (perf: most of the row test's time).
     fn depth_block<const W: usize>(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; LANES]; 4] {
-        if W == 8 {
-            return depth_block_one(b, d);
-        }
-        let ns = W / 8;
-        // Each word's bit in its pixel's mask, where the sample is live.
-        let mut live = [0u32; W];
-        for (i, l) in live.iter_mut().enumerate() {
-            *l = b.cov & (1 << (i % ns));
-        }
-        let mut m = [[0u32; 8]; 8];
-        crate::state::per_compare!(b.func, never => {}, |cmp| {
-            for (r, mr) in m.iter_mut().enumerate() {
-                *mr = depth_row::<W, _>(b, &live, r, d, &cmp);
-            }
-        });
-        strip_order(&m)
+        let mut out = [[0u32; LANES]; 4];
+        depth_block_body::<W>(b, d, &mut out);
+        out
     }
+}
+
+/// [`depth_block`]'s work, inlined into each kernel that does it: the strips' lanes into
+/// `out`, in place (returned, the 256 bytes were copied once more).
+#[inline(always)]
+fn depth_block_body<const W: usize>(
+    b: &DepthBlock<'_>,
+    d: &mut [u32],
+    out: &mut [[u32; LANES]; 4],
+) {
+    if W == 8 {
+        return depth_block_one(b, d, out);
+    }
+    let ns = W / 8;
+    // Each word's bit in its pixel's mask, where the sample is live.
+    let mut live = [0u32; W];
+    for (i, l) in live.iter_mut().enumerate() {
+        *l = b.cov & (1 << (i % ns));
+    }
+    let mut m = [[0u32; 8]; 8];
+    crate::state::per_compare!(b.func, never => {}, |cmp| {
+        for (r, mr) in m.iter_mut().enumerate() {
+            *mr = depth_row::<W, _>(b, &live, r, d, &cmp);
+        }
+    });
+    strip_order(&m, out)
 }
 
 /// [`depth_block`] at one sample per pixel: the block's z and pass words as whole 8×8
@@ -640,7 +742,7 @@ multiversion! {
 /// 127 against 136 ms a frame: the per-row form, unrolled for every compare function,
 /// grew the kernel to ~100 KB).
 #[inline(always)]
-fn depth_block_one(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; LANES]; 4] {
+fn depth_block_one(b: &DepthBlock<'_>, d: &mut [u32], out: &mut [[u32; LANES]; 4]) {
     let live = [b.cov & 1; 8];
     let mut z = [[0u32; 8]; 8];
     match b.flat {
@@ -657,7 +759,7 @@ fn depth_block_one(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; LANES]; 4] {
     }
     let mut pass = [[0u32; 8]; 8];
     depth_rows(b.func, b.write, &z, &live, d, &mut pass);
-    strip_order(&pass)
+    strip_order(&pass, out)
 }
 
 /// A block's per-pixel masks `m` (row, column) as its four strips' lanes: strip k's lane
@@ -665,8 +767,7 @@ fn depth_block_one(b: &DepthBlock<'_>, d: &mut [u32]) -> [[u32; LANES]; 4] {
 /// lanes leave as vector stores; one word at a time, the strip loop's 16-byte loads of
 /// them waited for the 4-byte stores.
 #[inline(always)]
-fn strip_order(m: &[[u32; 8]; 8]) -> [[u32; LANES]; 4] {
-    let mut out = [[0u32; LANES]; 4];
+fn strip_order(m: &[[u32; 8]; 8], out: &mut [[u32; LANES]; 4]) {
     for (k, o) in out.iter_mut().enumerate() {
         for q in 0..4 {
             for j in 0..4 {
@@ -674,7 +775,6 @@ fn strip_order(m: &[[u32; 8]; 8]) -> [[u32; LANES]; 4] {
             }
         }
     }
-    out
 }
 
 /// Row `r` of [`depth_block`]: its `W` words tested where `live` (each word's bit in its

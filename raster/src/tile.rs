@@ -172,13 +172,13 @@ enum Class {
     Partial,
 }
 
-/// Where the `size`×`size` pixel square at (bx, by) lies relative to the primitive.
-fn classify(prim: &PrimSetup, bx: i32, by: i32, size: i32) -> Class {
+/// Where the `width`×`height` pixel rectangle at (bx, by) lies relative to the primitive.
+fn classify(prim: &PrimSetup, bx: i32, by: i32, width: i32, height: i32) -> Class {
     let s = SUBPIXEL;
     let (x_lo, y_lo) = (i64::from(bx) * s, i64::from(by) * s);
     let (x_hi, y_hi) = (
-        x_lo + i64::from(size) * s - 1,
-        y_lo + i64::from(size) * s - 1,
+        x_lo + i64::from(width) * s - 1,
+        y_lo + i64::from(height) * s - 1,
     );
     let mut all_in = true;
     for e in prim.edges() {
@@ -379,6 +379,14 @@ fn raster_prim<S: FragmentShader>(
         }
         return Ok(passed);
     }
+    // What every fully covered block of the primitive shares, made at its first one.
+    let mut shared = None;
+    if ctx.blocks && ctx.strips && region_blocks_full(pc) {
+        let bp = shared.insert(BlockPrim::new(ctx, setup, pc.prim));
+        if let Some(run) = FullRun::new(ctx, bp, mem) {
+            return full_region(ctx, setup, bp, run, mem, w, pc.region);
+        }
+    }
     // Whole-tile trivial accept: every block is fully covered.
     let t = TILE as i32;
     let (tx, ty) = (x0 - x0.rem_euclid(t), y0 - y0.rem_euclid(t));
@@ -389,9 +397,7 @@ fn raster_prim<S: FragmentShader>(
         && c[1] <= ty
         && c[2] >= tx + t
         && c[3] >= ty + t
-        && classify(pc.prim, tx, ty, t) == Class::Accept;
-    // What every fully covered block of the primitive shares, made at its first one.
-    let mut shared = None;
+        && classify(pc.prim, tx, ty, t, t) == Class::Accept;
     let mut by = y0 & !(BLOCK - 1);
     while by < y1 {
         let mut bx = x0 & !(BLOCK - 1);
@@ -399,7 +405,7 @@ fn raster_prim<S: FragmentShader>(
             let class = if tile_full {
                 Class::Accept
             } else {
-                classify(pc.prim, bx, by, BLOCK)
+                classify(pc.prim, bx, by, BLOCK, BLOCK)
             };
             if class != Class::Reject {
                 let c = &pc.clip;
@@ -444,6 +450,185 @@ fn raster_prim<S: FragmentShader>(
                         }
                     }
                     qy += 2;
+                }
+            }
+            bx += BLOCK;
+        }
+        by += BLOCK;
+    }
+    Ok(passed)
+}
+
+/// Whether every 8×8 block of `pc`'s region is fully covered and inside the clip
+/// rectangle, so that the block loop would take each of them whole: the region's edges
+/// on block boundaries, the clip around it, and the primitive accepting the whole region
+/// (an edge function is linear, so its least value over a block is no less than over a
+/// rectangle holding it: each block classifies as Accept too).
+fn region_blocks_full(pc: &PrimCtx<'_>) -> bool {
+    let [x0, y0, x1, y1] = pc.region;
+    let c = &pc.clip;
+    (x0 | y0 | x1 | y1) & (BLOCK - 1) == 0
+        && c[0] <= x0
+        && c[1] <= y0
+        && c[2] >= x1
+        && c[3] >= y1
+        && classify(pc.prim, x0, y0, x1 - x0, y1 - y0) == Class::Accept
+}
+
+/// What [`full_region`] needs beyond a region of full blocks: a shader that reads only
+/// centre planes, a primitive with constant 1/w (so strips carry only their position),
+/// and one attachment replaced whole (`DrawCtx::block_target`) whose plane holds the
+/// whole tile (so every block's rows exist).
+#[derive(Clone, Copy)]
+struct FullRun {
+    /// The primitive's constant perspective factor.
+    fw: f32,
+    /// The attachment and the output it stores.
+    target: (usize, usize),
+}
+
+impl FullRun {
+    fn new<S: FragmentShader>(
+        ctx: &DrawCtx<'_, S>,
+        bp: &BlockPrim<'_>,
+        mem: &TileMem<'_>,
+    ) -> Option<Self> {
+        let fw = bp.fw?;
+        let target = ctx.block_target?;
+        let ns = ctx.samples as usize;
+        let whole = mem
+            .colors
+            .get(target.0)
+            .is_some_and(|p| p.len() >= TILE * TILE * ns);
+        (whole && ctx.shader.strips_read_planes_only()).then_some(FullRun { fw, target })
+    }
+}
+
+/// The blocks of a region that [`region_blocks_full`], in the block loop's order: what
+/// [`push_block`] and [`shade_strips`] do for each (the pending batch first, the depth
+/// test, one count per shaded strip, the shader storing the block's rows), without the
+/// per-block classification, clip and region checks, and with the four strips made once
+/// for the region: only their live lanes and positions change from block to block.
+#[allow(clippy::too_many_arguments)]
+fn full_region<S: FragmentShader>(
+    ctx: &DrawCtx<'_, S>,
+    setup: &DrawSetup,
+    bp: &BlockPrim<'_>,
+    run: FullRun,
+    mem: &mut TileMem<'_>,
+    w: &mut Worker<S::Scratch>,
+    [x0, y0, x1, y1]: [i32; 4],
+) -> Result<u64, RasterError> {
+    let cov = ctx.full_mask & ctx.coverage_mask;
+    if cov == 0 {
+        return Ok(0);
+    }
+    let mut passed = 0;
+    if w.n > 0 {
+        passed += process_batch(ctx, setup, mem, w)?;
+    }
+    #[cfg(test)]
+    block::count_strip_path(block::StripPath::Region);
+    let (t, output) = run.target;
+    let ns = ctx.samples as usize;
+    let alpha_one = ctx.state.multisample.alpha_to_one && ctx.msaa;
+    let tested = ctx.early && !ctx.state.depth_stencil.stencil_test;
+    let (prims, prim) = (&bp.prims, bp.prims.p[0]);
+    let Worker {
+        scratch,
+        strip_lanes,
+        batches,
+        ..
+    } = w;
+    // All a planes-only shader reads of the lanes when strips carry their position.
+    for l in strip_lanes.iter_mut() {
+        l.quads = LANES / 4;
+        l.per_sample = false;
+    }
+    let strip_lanes = &*strip_lanes;
+    let origin = |bx: i32, qy: i32| Some(StripOrigin { bx, qy, w: run.fw });
+    let mut strips: [Strip<'_>; 4] = std::array::from_fn(|r| Strip {
+        batch: fragment_batch(ctx, &strip_lanes[r], prims),
+        live: 0,
+        origin: origin(x0, y0),
+    });
+    let mut depths = tested.then(|| block::BlockDepths::new(ctx, prim, bp.flat_z, cov));
+    // Untested, every block's lanes are these.
+    let mut covs = [[cov; LANES]; 4];
+    let mut by = y0;
+    while by < y1 {
+        let mut bx = x0;
+        while bx < x1 {
+            let (nx, ny) = match bx + BLOCK < x1 {
+                true => (bx + BLOCK, by),
+                false => (x0, by + BLOCK),
+            };
+            if ny < y1 {
+                block::prefetch_block(ctx, mem, nx, ny);
+            }
+            let lives = match &mut depths {
+                Some(d) => d.test(mem, bx, by, &mut covs),
+                None => [0xffff; 4],
+            };
+            // Strip r of the block is entry rows[k] of the call: the live ones, in order.
+            let mut rows = [0usize; 4];
+            let mut n = 0;
+            for (r, &live) in lives.iter().enumerate() {
+                if live == 0 {
+                    continue;
+                }
+                if let Some(s) = strips.get_mut(n) {
+                    // Only the lanes' place differs between the four strips' batches.
+                    s.batch.lanes = &strip_lanes[r];
+                    s.live = live;
+                    s.origin = origin(bx, by + 2 * r as i32);
+                }
+                rows[n] = r;
+                n += 1;
+            }
+            if n > 0 {
+                // One count per shaded strip; no strip is shaded before all are counted
+                // (as in `shade_strips`), so the watchdog's look comes at the same point.
+                count_batches(ctx, batches, n as u32)?;
+                let cv = rows.map(|r| &covs[r]);
+                let mut kills = [0u32; 4];
+                let plane = mem.colors.get_mut(t).map_or(&mut [][..], |p| &mut p[..]);
+                // `FullRun::new` checked the plane holds the tile: the rows are there.
+                if ns > 1 {
+                    if let Some(mut rows8) = block::sample_block_rows(plane, bx, by, ns) {
+                        order_rows(&mut rows8, &rows[..n]);
+                        let mut dst = SampleRows {
+                            output,
+                            alpha_one,
+                            samples: ns,
+                            rows: &mut rows8,
+                            covs: &cv,
+                        };
+                        ctx.shader.shade_block_samples(
+                            scratch,
+                            &strips[..n],
+                            &mut dst,
+                            &mut kills,
+                        )?;
+                        for (k, &kill) in kills.iter().enumerate().take(n) {
+                            let c = &covs[rows[k]];
+                            passed += match kill {
+                                0 => block::samples_in(c),
+                                _ => block::samples_in(&block::unkilled_lanes(c, kill)),
+                            };
+                        }
+                    }
+                } else if let Some(mut rows8) = block::block_rows(plane, bx, by) {
+                    order_rows(&mut rows8, &rows[..n]);
+                    let mut dst = BlockRows {
+                        output,
+                        alpha_one,
+                        rows: &mut rows8,
+                        covs: &cv,
+                    };
+                    ctx.shader
+                        .shade_block(scratch, &strips[..n], &mut dst, &mut kills)?;
+                    passed += passed_lanes(&lives, &rows, &kills, n);
                 }
             }
             bx += BLOCK;
@@ -1091,8 +1276,16 @@ fn count_batch<S: FragmentShader>(
     ctx: &DrawCtx<'_, S>,
     w: &mut Worker<S::Scratch>,
 ) -> Result<(), RasterError> {
-    w.batches = w.batches.wrapping_add(1);
-    if w.batches % WATCHDOG_BATCHES == 0 {
+    count_batches(ctx, &mut w.batches, 1)
+}
+
+/// [`count_batch`] of `n` batches at once, given the worker's count alone: the deadline
+/// is asked when the count passes a multiple of [`WATCHDOG_BATCHES`].
+#[inline]
+fn count_batches<S>(ctx: &DrawCtx<'_, S>, batches: &mut u32, n: u32) -> Result<(), RasterError> {
+    let before = *batches;
+    *batches = before.wrapping_add(n);
+    if *batches % WATCHDOG_BATCHES < n {
         Deadline::check(ctx.state.deadline)?;
     }
     Ok(())
