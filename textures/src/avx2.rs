@@ -317,16 +317,19 @@ pub(crate) fn lookup_level<const MODE: u8, const LINEAR: bool>(
 pub(crate) const PAIR: usize = 2 * W;
 
 /// [`lookup_level`] of two groups of lanes (`g0` = lanes 0-7 of `mask` and `out`, `g1`
-/// = lanes 8-15), bilinear: each group's taps found as [`filter_as`] finds them, then
-/// the channel decodes, the lerps and the result of both in 512-bit vectors (half the
-/// operations of two groups; the 256-bit decode and lerps are most of the filter's).
-/// Taps outside the level (a wrap not fixed when compiled) are weighed per group, with
-/// the border, as [`filter_as`] does.
+/// = lanes 8-15), bilinear, every lane's texel offset `offset` (the groups' `off_u` and
+/// `off_v` hold it in each lane): the sixteen lanes' taps found at once in 512-bit
+/// vectors where they share a window of rows ([`taps16`]), else each group's as
+/// [`filter_as`] finds them; then the channel decodes, the lerps and the result of both
+/// in 512-bit vectors (half the operations of two groups; the 256-bit decode and lerps
+/// are most of the filter's). Taps outside the level (a wrap not fixed when compiled)
+/// are weighed per group, with the border, as [`filter_as`] does.
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 pub(crate) fn lookup_level_pair<const MODE: u8>(
     p: &Params,
     g0: &Group<'_>,
     g1: &Group<'_>,
+    offset: [i32; 2],
     swizzle: [Swizzle; 4],
     mask: u32,
     out: [&mut [u32; PAIR]; 4],
@@ -335,32 +338,44 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
     if MODE != ANY_WRAP {
         crate::simd::FIXED_WRAP_FILTERS.with(|n| n.set(n.get() + 2));
     }
-    let x0 = taps_as::<MODE, 4>(p, g0);
-    let x1 = taps_as::<MODE, 5>(p, g1);
-    let v: [__m512; 4] = if x0.all_inside && x1.all_inside {
-        let t = [
-            join_i(x0.t[0], x1.t[0]),
-            join_i(x0.t[1], x1.t[1]),
-            join_i(x0.t[2], x1.t[2]),
-            join_i(x0.t[3], x1.t[3]),
-        ];
-        let (a, b) = (join(x0.a, x1.a), join(x0.b, x1.b));
+    // Sixteen lanes' taps at once where their footprints share a window of rows; else
+    // each group's as `filter_as` finds them, joined when all lie inside the level.
+    let found = match taps16::<MODE>(g0, g1, offset) {
+        Some(t) => Ok(t),
+        None => {
+            let x0 = taps_as::<MODE, 4>(p, g0);
+            let x1 = taps_as::<MODE, 5>(p, g1);
+            if x0.all_inside && x1.all_inside {
+                let t = [
+                    join_i(x0.t[0], x1.t[0]),
+                    join_i(x0.t[1], x1.t[1]),
+                    join_i(x0.t[2], x1.t[2]),
+                    join_i(x0.t[3], x1.t[3]),
+                ];
+                Ok((t, join(x0.a, x1.a), join(x0.b, x1.b)))
+            } else {
+                Err((x0, x1))
+            }
+        }
+    };
+    let v: [__m512; 4] = match found {
         // Written out per channel, not as a closure over a channel index: the closure
         // stayed a call, with a branch on the channel in each decode.
-        [
+        Ok((t, a, b)) => [
             weigh16::<0>(&t, a, b),
             weigh16::<1>(&t, a, b),
             weigh16::<2>(&t, a, b),
             weigh16::<3>(&t, a, b),
-        ]
-    } else {
-        let (v0, v1) = (weigh(p, &x0), weigh(p, &x1));
-        [
-            join(v0[0], v1[0]),
-            join(v0[1], v1[1]),
-            join(v0[2], v1[2]),
-            join(v0[3], v1[3]),
-        ]
+        ],
+        Err((x0, x1)) => {
+            let (v0, v1) = (weigh(p, &x0), weigh(p, &x1));
+            [
+                join(v0[0], v1[0]),
+                join(v0[1], v1[1]),
+                join(v0[2], v1[2]),
+                join(v0[3], v1[3]),
+            ]
+        }
     };
     // Every lane lerped: NaNs canonical in all of them.
     let v = [
@@ -369,14 +384,20 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
         canonical16(v[2]),
         canonical16(v[3]),
     ];
-    let r: [__m512i; 4] = swizzle.map(|sw| match sw {
-        Swizzle::R => v[0],
-        Swizzle::G => v[1],
-        Swizzle::B => v[2],
-        Swizzle::A => v[3],
-        Swizzle::Zero => _mm512_setzero_si512(),
-        Swizzle::One => _mm512_set1_epi32(0x3f80_0000),
-    });
+    // The identity tested first, as in `finish`: the match per channel was a jump
+    // through a table in each call (perf: ~5 % of this kernel's samples).
+    let r: [__m512i; 4] = if swizzle == [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A] {
+        v
+    } else {
+        swizzle.map(|sw| match sw {
+            Swizzle::R => v[0],
+            Swizzle::G => v[1],
+            Swizzle::B => v[2],
+            Swizzle::A => v[3],
+            Swizzle::Zero => _mm512_setzero_si512(),
+            Swizzle::One => _mm512_set1_epi32(0x3f80_0000),
+        })
+    };
     let all = mask & 0xffff == 0xffff;
     for (o, r) in out.into_iter().zip(r) {
         // As in `finish`: the old words are read only for a partial mask.
@@ -389,6 +410,136 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
         let halves = [_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r)];
         *o = bytemuck::cast(halves);
     }
+}
+
+/// The taps of [`lookup_level_pair`]'s sixteen lanes (as [`Taps::t`]) and their weights
+/// along u and v, found in 512-bit vectors, where the wrap is fixed when compiled (`MODE`
+/// not [`ANY_WRAP`]: every tap inside), both groups read one level and every footprint is
+/// two adjacent columns of two adjacent rows, the sixteen within sixteen columns and
+/// three rows: those rows loaded whole, each tap one two-row permute (`vpermt2d`) of two
+/// of them. `None` (nothing decided) otherwise: the caller finds each group's taps.
+/// Each step is [`taps_as`]'s on sixteen lanes, so the taps and weights are its bits.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn taps16<const MODE: u8>(
+    g0: &Group<'_>,
+    g1: &Group<'_>,
+    offset: [i32; 2],
+) -> Option<([__m512i; 4], __m512, __m512)> {
+    if MODE == ANY_WRAP || !std::ptr::eq(g0.levels, g1.levels) {
+        return None;
+    }
+    let Levels::One {
+        w,
+        h,
+        fw,
+        fh,
+        bytes,
+    } = *g0.levels
+    else {
+        return None;
+    };
+    let s = join(f(g0.s), f(g1.s));
+    let t = join(f(g0.t), f(g1.t));
+    // The offset as scalars, not the groups' arrays: the caller writes those with
+    // narrower stores than a vector load of them could forward from (perf: a stall).
+    let off_u = _mm512_set1_ps(offset[0] as f32);
+    let off_v = _mm512_set1_ps(offset[1] as f32);
+    let half = _mm512_set1_ps(0.5);
+    let x = _mm512_sub_ps(
+        _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(fw)), off_u),
+        half,
+    );
+    let y = _mm512_sub_ps(
+        _mm512_add_ps(_mm512_mul_ps(t, _mm512_set1_ps(fh)), off_v),
+        half,
+    );
+    let (i0, j0) = (floor_i16(x), floor_i16(y));
+    let a = _mm512_sub_ps(x, _mm512_cvtepi32_ps(i0));
+    let b = _mm512_sub_ps(y, _mm512_cvtepi32_ps(j0));
+    let one = _mm512_set1_epi32(1);
+    let (i0, i1) = (
+        wrap16::<MODE>(i0, w),
+        wrap16::<MODE>(_mm512_add_epi32(i0, one), w),
+    );
+    let (j0, j1) = (
+        wrap16::<MODE>(j0, h),
+        wrap16::<MODE>(_mm512_add_epi32(j0, one), h),
+    );
+    // Both taps of a row adjacent (not split by the wrap, nor clamped onto one texel).
+    let adjacent = _mm512_cmpeq_epi32_mask(i1, _mm512_add_epi32(i0, one))
+        & _mm512_cmpeq_epi32_mask(j1, _mm512_add_epi32(j0, one));
+    if adjacent != 0xffff {
+        return None;
+    }
+    // Lane 0's footprint, moved left so that the row loads stay inside the level's rows
+    // where they can.
+    let x0 = _mm512_cvtsi512_si32(i0);
+    let x0 = if w >= 16 { x0.min(w - 16) } else { x0 };
+    let y0 = _mm512_cvtsi512_si32(j0);
+    let d = _mm512_sub_epi32(i0, _mm512_set1_epi32(x0));
+    let e = _mm512_sub_epi32(j0, _mm512_set1_epi32(y0));
+    // 0 <= d <= 14 (so d + 1 <= 15) and 0 <= e <= 1, as unsigned compares.
+    let fits = _mm512_cmple_epu32_mask(d, _mm512_set1_epi32(14)) & _mm512_cmple_epu32_mask(e, one);
+    if fits != 0xffff || x0 < 0 || y0 < 0 {
+        return None;
+    }
+    let (x0, y0, w) = (x0 as usize, y0 as usize, w as usize);
+    let r0 = row16(bytes, y0 * w + x0)?;
+    let r1 = row16(bytes, (y0 + 1) * w + x0)?;
+    // The third row only where a lane's footprint starts on the second (at a level's
+    // last row, the rows below it are not there to load).
+    let r2 = if _mm512_cmpeq_epi32_mask(e, one) != 0 {
+        row16(bytes, (y0 + 2) * w + x0)?
+    } else {
+        r1
+    };
+    #[cfg(test)]
+    crate::simd::WINDOWS16.with(|n| n.set(n.get() + 1));
+    // Bit 4 of an index picks the second table: lane l's row j0 is r0 or r1 at e, j1 is
+    // r1 or r2.
+    let k = _mm512_add_epi32(d, _mm512_slli_epi32::<4>(e));
+    let kn = _mm512_add_epi32(k, one);
+    let taps = [
+        _mm512_permutex2var_epi32(r0, k, r1),
+        _mm512_permutex2var_epi32(r0, kn, r1),
+        _mm512_permutex2var_epi32(r1, k, r2),
+        _mm512_permutex2var_epi32(r1, kn, r2),
+    ];
+    Some((taps, a, b))
+}
+
+/// [`floor_i`] of sixteen lanes for [`taps16`] (the conversion rounds down itself), but
+/// NaN lanes are i32::MIN, not 0: the same taps after the fixed wraps (REPEAT masks both
+/// to 0 and MIN + 1 to 1; CLAMP_TO_EDGE clamps i0 to 0 and i1 to 0, not adjacent, so the
+/// call declines) and the same NaN weight.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn floor_i16(x: __m512) -> __m512i {
+    let r = _mm512_cvt_roundps_epi32::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(x);
+    // Out of range converts to i32::MIN: right below, wrong above.
+    let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, _mm512_set1_ps(2147483648.0));
+    _mm512_mask_mov_epi32(r, big, _mm512_set1_epi32(i32::MAX))
+}
+
+/// [`wrap_tap`] of sixteen lanes of a level `size` wide, for the fixed wraps.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn wrap16<const MODE: u8>(x: __m512i, size: i32) -> __m512i {
+    let max = _mm512_set1_epi32(size.wrapping_sub(1));
+    match MODE {
+        REPEAT_POW2 => _mm512_and_si512(x, max),
+        _ => _mm512_min_epi32(_mm512_max_epi32(x, _mm512_setzero_si512()), max),
+    }
+}
+
+/// 64 bytes of `b` from texel `k` (sixteen RGBA8 texels), if `b` has them.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn row16(b: &[u8], k: usize) -> Option<__m512i> {
+    let r: &[u8; 64] = b.get(k * 4..k * 4 + 64)?.try_into().ok()?;
+    let [lo, hi]: [__m256i; 2] = bytemuck::cast(*r);
+    Some(join_i(lo, hi))
 }
 
 /// `lo` in lanes 0-7, `hi` in lanes 8-15.

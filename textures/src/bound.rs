@@ -613,7 +613,8 @@ fn level_groups<const N: usize, const MODE: u8, const LINEAR: bool>(
             let (l0, l1) = (half(o), half(o + W));
             let (g0, g1) = (l0.group(&levels), l1.group(&levels));
             let part = pairs.each_mut().map(|o| &mut o[q]);
-            if !crate::simd::lookup_level_pair::<MODE>(&p, &g0, &g1, k.swizzle, m, part) {
+            let pair = crate::simd::lookup_level_pair::<MODE>;
+            if !pair(&p, &g0, &g1, offset, k.swizzle, m, part) {
                 return false;
             }
         }

@@ -239,6 +239,112 @@ fn gathered_footprints_equal_reference() {
     }
 }
 
+/// Base-level bilinear lookups of strips (fill_1080p's shape: 8x2 pixels, quads in
+/// order) whose sixteen footprints share three rows and sixteen columns, at 0.53 to 1.8
+/// texels a pixel, on levels from 5x3 to 256x256, with offsets, partial masks, swizzles,
+/// and strips across the wrap's seams and the level's last rows and columns: the taps
+/// permuted out of whole rows for both groups at once (`avx2::taps16`) give the
+/// reference's bits, and that path ran (and, at seams and wide footprints, declined).
+#[test]
+fn sixteen_lane_windows_equal_reference() {
+    use crate::sampler::Wrap;
+    let before = crate::simd::WINDOWS16.with(|n| n.get());
+    let pairs = crate::simd::LEVEL_PAIRS.with(|n| n.get());
+    let mut specialised = 0;
+    for (k, &size) in [[256u32, 256], [64, 32], [16, 16], [37, 23], [8, 8], [5, 3]]
+        .iter()
+        .enumerate()
+    {
+        let mut tex =
+            Texture::new(Target::T2D, Format::RGBA8, [size[0], size[1], 1], 1).expect("texture");
+        let bytes: Vec<u8> = (0..size[0] * size[1] * 4)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+            .collect();
+        tex.write_bytes(0, [0, 0, 0], [size[0], size[1], 1], &bytes)
+            .expect("upload");
+        for wrap in [Wrap::Repeat, Wrap::ClampToEdge] {
+            for (n, scale) in [(0.53f32, 0.53f32), (0.9, 0.3), (1.8, 1.0), (0.25, -0.7)]
+                .into_iter()
+                .enumerate()
+            {
+                let mut s = SamplerState::simple(Filter::Linear, wrap);
+                if n % 2 == 1 {
+                    use crate::sampler::Swizzle;
+                    s.swizzle = [Swizzle::B, Swizzle::One, Swizzle::R, Swizzle::Zero];
+                }
+                let (mut w0, mut p0) = (0, 0);
+                for strip in 0..40u32 {
+                    if strip == 12 {
+                        w0 = crate::simd::WINDOWS16.with(|n| n.get());
+                        p0 = crate::simd::LEVEL_PAIRS.with(|n| n.get());
+                    }
+                    // Origins stepping over the whole level and past it (both seams).
+                    let (ox, oy) = if strip < 12 {
+                        (0.6 + (strip % 6) as f32 * 0.1, 0.6)
+                    } else {
+                        (
+                            (strip * 7 + k as u32 * 3) as f32 * 0.37 - 3.0,
+                            (strip * 5 + n as u32) as f32 * 0.29 - 2.0,
+                        )
+                    };
+                    let mut reg = [[0u32; N]; 4];
+                    for q in 0..4 {
+                        for l in 0..4 {
+                            let px = (2 * q + (l & 1)) as f32;
+                            let py = (l >> 1) as f32;
+                            let u = (ox + px * scale.0) / size[0] as f32;
+                            let v = (oy + py * scale.1) / size[1] as f32;
+                            reg[0][4 * q + l] = u.to_bits();
+                            reg[1][4 * q + l] = v.to_bits();
+                        }
+                    }
+                    // NaN, huge and tiny s or t in strips at the level's origin, where
+                    // their taps (column or row 0 or the last) can share the window.
+                    let special = [f32::NAN, -1e30, 1e-40, 3e9, f32::INFINITY, -0.0];
+                    let offset = if strip < 12 {
+                        let l = (strip as usize * 5 + 3) % N;
+                        reg[strip as usize / 6][l] = special[strip as usize % 6].to_bits();
+                        [0, 0]
+                    } else {
+                        [(strip % 5) as i32 - 2, (strip % 3) as i32 - 1]
+                    };
+                    let mask = match strip % 4 {
+                        0 => 0x0ff0,
+                        1 => 0x8001,
+                        _ => 0xffff,
+                    };
+                    specialised += compare(
+                        tex.clone(),
+                        s.clone(),
+                        NvOpcode::Tex,
+                        &reg,
+                        offset,
+                        true,
+                        mask,
+                        9,
+                    );
+                }
+                // fill_1080p's case: past the special lanes, every strip takes the
+                // window but those at the seams.
+                if k == 0 && n == 0 && crate::simd::detected() >= Isa::Avx512 {
+                    let windows = crate::simd::WINDOWS16.with(|n| n.get()) - w0;
+                    let pairs = crate::simd::LEVEL_PAIRS.with(|n| n.get()) - p0;
+                    assert!(windows * 5 >= pairs * 4, "{wrap:?}: {windows} of {pairs}");
+                }
+            }
+        }
+    }
+    if crate::simd::detected() >= Isa::Avx512 {
+        assert!(specialised > 0, "sample_nv never took the specialised path");
+        let windows = crate::simd::WINDOWS16.with(|n| n.get()) - before;
+        let pairs = crate::simd::LEVEL_PAIRS.with(|n| n.get()) - pairs;
+        // The seams, the widest footprints and the smallest levels do not fit.
+        assert!(windows > 0 && windows < pairs, "{windows} of {pairs}");
+    } else {
+        eprintln!("skipped: no AVX-512 on this CPU, no sixteen-lane window to check");
+    }
+}
+
 /// A value of every magnitude: a random sign, exponent and mantissa, or a special one.
 fn any_size() -> impl Strategy<Value = f32> {
     prop_oneof![

@@ -229,13 +229,14 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
     p: &crate::avx2::Params,
     g0: &crate::avx2::Group<'_>,
     g1: &crate::avx2::Group<'_>,
+    offset: [i32; 2],
     swizzle: [crate::sampler::Swizzle; 4],
     mask: u32,
     out: [&mut [u32; crate::avx2::PAIR]; 4],
 ) -> bool {
     isa_call!(
         Avx512,
-        crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, swizzle, mask, out),
+        crate::avx2::lookup_level_pair::<MODE>(p, g0, g1, offset, swizzle, mask, out),
         LEVEL_PAIRS
     )
 }
@@ -313,6 +314,9 @@ thread_local! {
     pub(crate) static TWO_LEVELS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups whose taps `avx2::window` permuted out of whole rows, on this thread.
     pub(crate) static WINDOWS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Pairs of groups whose taps `avx2::taps16` permuted out of whole rows at once, on
+    /// this thread.
+    pub(crate) static WINDOWS16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
     pub(crate) static GATHERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups [`bilinear_rgba8`] ran through the AVX2 kernel, on this thread.
