@@ -555,6 +555,8 @@ fn full_region<S: FragmentShader>(
     let mut depths = tested.then(|| block::BlockDepths::new(ctx, prim, bp.flat_z, cov));
     // Untested, every block's lanes are these.
     let mut covs = [[cov; LANES]; 4];
+    // A block left strips out of its call, moving later strips' batches forward.
+    let mut moved = false;
     let mut by = y0;
     while by < y1 {
         let mut bx = x0;
@@ -571,20 +573,35 @@ fn full_region<S: FragmentShader>(
                 None => [0xffff; 4],
             };
             // Strip r of the block is entry rows[k] of the call: the live ones, in order.
-            let mut rows = [0usize; 4];
-            let mut n = 0;
-            for (r, &live) in lives.iter().enumerate() {
-                if live == 0 {
-                    continue;
-                }
-                if let Some(s) = strips.get_mut(n) {
-                    // Only the lanes' place differs between the four strips' batches.
-                    s.batch.lanes = &strip_lanes[r];
-                    s.live = live;
+            let mut rows = [0, 1, 2, 3];
+            let mut n = 4;
+            if lives.iter().all(|&l| l != 0) {
+                // Every strip shaded (the usual case): entry k is strip k, whose batch
+                // it holds unless a block before left strips out.
+                for (r, s) in strips.iter_mut().enumerate() {
+                    if moved {
+                        s.batch.lanes = &strip_lanes[r];
+                    }
+                    s.live = lives[r];
                     s.origin = origin(bx, by + 2 * r as i32);
                 }
-                rows[n] = r;
-                n += 1;
+                moved = false;
+            } else {
+                n = 0;
+                for (r, &live) in lives.iter().enumerate() {
+                    if live == 0 {
+                        continue;
+                    }
+                    if let Some(s) = strips.get_mut(n) {
+                        // Only the lanes' place differs between the four strips' batches.
+                        s.batch.lanes = &strip_lanes[r];
+                        s.live = live;
+                        s.origin = origin(bx, by + 2 * r as i32);
+                    }
+                    rows[n] = r;
+                    n += 1;
+                }
+                moved = true;
             }
             if n > 0 {
                 // One count per shaded strip; no strip is shaded before all are counted
