@@ -4,8 +4,8 @@
 use super::env::RunEnv;
 use super::error::{invariant, ExecErrorKind};
 use super::float::{
-    add, exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, mul, rcc, round_even, round_keep_nan,
-    ssg,
+    add, exp_partial, f2s, f2u, fmax, fmin, lit, log_partial, lrp, mad, mul, rcc, round_even,
+    round_keep_nan, ssg,
 };
 use super::int;
 use super::operand::{
@@ -262,7 +262,7 @@ fn arith32_on<E: RunEnv + ?Sized>(
         Mad => {
             need(3)?;
             if float {
-                fmap3(a, b, c, |x, y, z| add(mul(x, y), z))
+                fmap3(a, b, c, mad)
             } else {
                 if inst.cc_update.is_some() {
                     let p = map2(a, b, u32::wrapping_mul);
@@ -306,7 +306,7 @@ fn arith32_on<E: RunEnv + ?Sized>(
         }
         Lrp => {
             need(3)?;
-            fmap3(a, b, c, |t, x, y| add(mul(t, x), mul(1.0 - t, y)))
+            fmap3(a, b, c, lrp)
         }
         Dp2 => {
             need(2)?;

@@ -34,6 +34,18 @@ pub(crate) fn mul(x: f32, y: f32) -> f32 {
     nan_first(x, y, x * y)
 }
 
+/// MAD: the product rounded, then the sum (never fused).
+#[inline(always)]
+pub(crate) fn mad(x: f32, y: f32, z: f32) -> f32 {
+    add(mul(x, y), z)
+}
+
+/// LRP: `t * x + (1 - t) * y`, each product rounded.
+#[inline(always)]
+pub(crate) fn lrp(t: f32, x: f32, y: f32) -> f32 {
+    add(mul(t, x), mul(1.0 - t, y))
+}
+
 /// MIN: a NaN operand yields the other operand; -0 is less than +0.
 #[inline]
 pub(crate) fn fmin(a: f32, b: f32) -> f32 {

@@ -38,6 +38,7 @@
 
 mod alu;
 mod batches;
+mod block;
 mod convert;
 mod env;
 mod error;
@@ -56,6 +57,7 @@ pub(crate) mod texture;
 mod trace;
 mod wide;
 
+pub use block::{BlockProgram, BlockState};
 pub use env::{
     Compute, ComputeHooks, Env, EnvError, Fragment, FragmentHooks, Geometry, GeometryHooks,
     ImageCall, InterpCall, InterpKind, MemRegion, NullEnv, RunEnv, TexCall, TexOffsets, TexOp,

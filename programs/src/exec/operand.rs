@@ -646,22 +646,28 @@ pub(crate) fn finish32(v: &mut Vec4, dtype: DataType, sat: Saturate, precision: 
 fn clamp_f32(v: &mut Vec4, lo: f32) {
     for c in v.iter_mut() {
         for x in c.iter_mut() {
-            let f = f32::from_bits(*x);
-            // NaN saturates to the lower bound (min/max ordering as hardware does it).
-            let r = if f.is_nan() {
-                lo
-            } else if f > 1.0 {
-                1.0
-            } else if f < lo {
-                lo
-            } else {
-                f
-            };
-            // -0 clamps to +0 for [0,1].
-            let r = if lo == 0.0 && r == 0.0 { 0.0 } else { r };
-            *x = r.to_bits();
+            *x = clamp_lane(*x, lo);
         }
     }
+}
+
+/// One lane of a saturated result: clamped to [`lo`, 1] (`lo` is 0 or -1).
+#[inline(always)]
+pub(crate) fn clamp_lane(x: u32, lo: f32) -> u32 {
+    let f = f32::from_bits(x);
+    // NaN saturates to the lower bound (min/max ordering as hardware does it).
+    let r = if f.is_nan() {
+        lo
+    } else if f > 1.0 {
+        1.0
+    } else if f < lo {
+        lo
+    } else {
+        f
+    };
+    // -0 clamps to +0 for [0,1].
+    let r = if lo == 0.0 && r == 0.0 { 0.0 } else { r };
+    r.to_bits()
 }
 
 /// Condition-code flags of a 32-bit result.
