@@ -34,6 +34,11 @@ const PASS_VP: &str =
     "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.color, vertex.color;\nEND\n";
 const COLOR_FP: &str = "!!ARBfp1.0\nMOV result.color, fragment.color;\nEND\n";
 
+/// [`COLOR_FP`] with a KIL that kills nothing (the colours are not negative): it runs
+/// through the fused block kernels, not the whole-block runs (which take no KIL).
+const KEEP_COLOR_FP: &str =
+    "!!ARBfp1.0\nKIL fragment.color;\nMOV result.color, fragment.color;\nEND\n";
+
 fn floats(v: &[f32]) -> Arc<Buffer> {
     Buffer::from_bytes(bytemuck::cast_slice(v).to_vec())
 }
@@ -991,7 +996,7 @@ fn fused_block_store_runs_in_draws() {
     use glemu_programs::exec::{Backend, Executor};
     let draw = |backend: Backend| {
         let mut st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
-        let fp = stage(COLOR_FP, Stage::Fragment, vec![]);
+        let fp = stage(KEEP_COLOR_FP, Stage::Fragment, vec![]);
         let ex = Executor::new(fp.program.clone()).with_backend(backend);
         st.programs.fragment = Some(StageProgram::with_executor(Arc::new(ex), fp.params));
         let mut f =
@@ -1024,7 +1029,9 @@ fn fused_sample_store_runs_in_draws() {
     let col = floats(&[
         0.1, 0.9, 0.3, 0.2, 0.8, 0.2, 0.6, 0.5, 0.4, 0.4, 0.95, 0.0, 0.7, 0.05, 0.2, 0.75,
     ]);
-    let fp = "!!ARBfp1.0\nTEMP t;\nMUL t, fragment.color, 1.5;\nMOV result.color, t;\nEND\n";
+    // The KIL (which kills nothing: the colours are not negative) keeps the program from
+    // the whole-block runs (`whole_block_programs_run_in_draws`).
+    let fp = "!!ARBfp1.0\nTEMP t;\nKIL fragment.color;\nMUL t, fragment.color, 1.5;\nMOV result.color, t;\nEND\n";
     for ns in [2u32, 4, 8] {
         let draw = |backend: Backend| {
             let mut attribs = quad_attribs();
@@ -1064,6 +1071,58 @@ fn fused_sample_store_runs_in_draws() {
             ([[8, 0], [0, 8]], [[0; 2]; 2]),
             "{ns} samples"
         );
+        assert_eq!(native, interpreted, "{ns} samples");
+        assert!(native.iter().any(|p| p != &native[0]));
+    }
+}
+
+/// Straight-line programs run over a fully covered block's strips at once
+/// (`ProgramShader::run_whole`, `exec::BlockProgram`) in real draws of one sample a pixel
+/// (multisampled blocks keep the fused kernels: their per-sample store measured slower
+/// this way): the blocks went that way, and every pixel is the interpreter's draw's.
+#[test]
+fn whole_block_programs_run_in_draws() {
+    use glemu_programs::exec::{Backend, Executor};
+    let col = floats(&[
+        0.1, 0.9, 0.3, 0.2, 0.8, 0.2, 0.6, 0.5, 0.4, 0.4, 0.95, 0.0, 0.7, 0.05, 0.2, 0.75,
+    ]);
+    let fp = "!!ARBfp1.0\nOPTION NV_fragment_program2;\nTEMP t, u;\n\
+        MUL t, fragment.color, {0.5, 1.5, 2.0, 1.0};\nMAD u, t.wzyx, fragment.color, -t;\n\
+        DP3 u.w, |u|, t;\nLRP_SAT t, fragment.color.x, u, t;\nMIN result.color, t, 0.75;\nEND\n";
+    for ns in [1u32, 4] {
+        let draw = |backend: Backend| {
+            let mut attribs = quad_attribs();
+            attribs[1] = attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]);
+            let mut st = base_state(PrimitiveMode::TriangleStrip, 4, attribs);
+            let fp = stage(fp, Stage::Fragment, vec![]);
+            let ex = Executor::new(fp.program.clone()).with_backend(backend);
+            st.programs.fragment = Some(StageProgram::with_executor(Arc::new(ex), fp.params));
+            let mut f =
+                Framebuffer::new(W, W, ns, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
+            let r = Rasterizer::new(1).unwrap();
+            let mut runs = 0;
+            for mask in [!0u32, 0b0101] {
+                st.raster.multisample.sample_mask = mask;
+                let before = crate::fragment::whole_blocks();
+                crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+                runs += crate::fragment::whole_blocks() - before;
+            }
+            let samples: Vec<[u32; 4]> = (0..W * W * ns)
+                .map(|i| {
+                    f.read_sample_raw(0, i / ns % W, i / ns / W, i % ns)
+                        .unwrap()
+                })
+                .collect();
+            (runs, samples)
+        };
+        let (runs, native) = draw(Backend::Native);
+        let (_, interpreted) = draw(Backend::Interpreter);
+        // Two fully covered blocks a draw, two draws (other tests may add to the
+        // process-wide count, never take from it); none multisampled (a test running
+        // meanwhile could add some, so only the one-sample count is checked).
+        if ns == 1 {
+            assert!(runs >= 4, "{runs} blocks run whole");
+        }
         assert_eq!(native, interpreted, "{ns} samples");
         assert!(native.iter().any(|p| p != &native[0]));
     }

@@ -14,17 +14,17 @@ use crate::state::{FogParams, StageProgram};
 use crate::vertices::Vertices;
 use glemu_programs::compile::{BlockKernel, BlockSpec};
 use glemu_programs::exec::{
-    Env, EnvError, Fragment, FragmentHooks, ImageCall, InterpCall, InterpKind, LaneState,
-    MemRegion, TexCall, Vec4, MAX_LANES,
+    BlockState, Env, EnvError, Fragment, FragmentHooks, ImageCall, InterpCall, InterpKind,
+    LaneState, MemRegion, TexCall, Vec4, MAX_LANES,
 };
 use glemu_programs::ir::{
     FogMode, InputBinding, OpClass, Opcode, OutputBinding, Stage, ThreadMaskKind, VarType,
     VaryingSlot,
 };
 use glemu_raster::{
-    store_strip, store_strip_samples, BlockRows, FragmentBatch, FragmentOutputs, FragmentShader,
-    InterpLocation, InterpMode, SampleRows, ShaderError, ShaderInfo, Strip, StripColors,
-    VaryingInterp, LANES, MAX_COLOR_TARGETS,
+    store_block, store_strip, store_strip_samples, BlockRows, FragmentBatch, FragmentOutputs,
+    FragmentShader, InterpLocation, InterpMode, SampleRows, ShaderError, ShaderInfo, Strip,
+    StripColors, VaryingInterp, LANES, MAX_COLOR_TARGETS,
 };
 use std::sync::Arc;
 
@@ -493,6 +493,21 @@ pub struct Scratch<'a> {
     total: &'a std::sync::atomic::AtomicU64,
     /// Strips filled through `fill_simple`, added to [`SIMPLE_STRIPS`] as `invocations`.
     simple: u64,
+    /// The registers of the program's whole-block runs (`ProgramShader::run_whole`), when
+    /// it has them.
+    whole: Option<BlockState>,
+    /// Blocks run whole, added to [`WHOLE_BLOCKS`] as `invocations`.
+    whole_blocks: u64,
+}
+
+/// Blocks whose strips ran as one [`glemu_programs::exec::BlockProgram`] run, over the
+/// process (tests check that the path ran).
+static WHOLE_BLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// [`WHOLE_BLOCKS`]: added once per worker and draw, when its scratch is dropped.
+#[cfg(test)]
+pub(crate) fn whole_blocks() -> u64 {
+    WHOLE_BLOCKS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Strips whose inputs `fill_simple` filled, over the process (tests check that the path
@@ -511,6 +526,9 @@ impl Drop for Scratch<'_> {
             .fetch_add(self.invocations, std::sync::atomic::Ordering::Relaxed);
         if self.simple != 0 {
             SIMPLE_STRIPS.fetch_add(self.simple, std::sync::atomic::Ordering::Relaxed);
+        }
+        if self.whole_blocks != 0 {
+            WHOLE_BLOCKS.fetch_add(self.whole_blocks, std::sync::atomic::Ordering::Relaxed);
         }
     }
 }
@@ -748,32 +766,103 @@ fn fill_strip(
 /// (whose lane arrays may be unset: `strips_read_planes_only`).
 #[inline(always)]
 fn fill_simple(list: &[StripInput], ls: &mut LaneState, strip: &Strip<'_>) {
-    let batch = &strip.batch;
-    let front = batch.front_facing();
+    let front = strip.batch.front_facing();
     for input in list {
-        match *input {
-            StripInput::Planes { slot, base, back } => {
-                let Some(reg) = ls.input_mut(slot) else {
-                    continue;
-                };
-                let base = match back {
-                    Some(b) if !front => b,
-                    _ => base,
-                };
-                if !strip.perspective_n(base, 4, reg) {
-                    batch.interpolate_n(base, 4, reg);
-                }
+        if let Some(reg) = ls.input_mut(input.slot()) {
+            fill_input(input, strip, front, reg);
+        }
+    }
+}
+
+/// One [`StripInput`] of `strip` into `reg` (`front`: the strip's primitive faces front).
+#[inline(always)]
+fn fill_input(input: &StripInput, strip: &Strip<'_>, front: bool, reg: &mut [[u32; LANES]; 4]) {
+    match *input {
+        StripInput::Planes { base, back, .. } => {
+            let base = match back {
+                Some(b) if !front => b,
+                _ => base,
+            };
+            if !strip.perspective_n(base, 4, reg) {
+                strip.batch.interpolate_n(base, 4, reg);
             }
-            StripInput::Const { slot, v } => {
-                if let Some(reg) = ls.input_mut(slot) {
-                    *reg = v.map(|c| [c; MAX_LANES]);
-                }
-            }
+        }
+        StripInput::Const { v, .. } => *reg = v.map(|c| [c; MAX_LANES]),
+    }
+}
+
+impl StripInput {
+    fn slot(&self) -> usize {
+        match *self {
+            StripInput::Planes { slot, .. } | StripInput::Const { slot, .. } => slot,
         }
     }
 }
 
 impl ProgramShader<'_> {
+    /// A fully covered block's strips (at most four) as one run of the program's
+    /// [`BlockProgram`](glemu_programs::exec::BlockProgram), when it has one and every
+    /// input is a [`StripInput`]: the strips' colours `output` handed to `store` (strip k
+    /// at k; no lane is killed: such programs have no KIL). False when the block is not taken
+    /// (nothing done then).
+    fn run_whole(
+        &self,
+        s: &mut Scratch<'_>,
+        strips: &[Strip<'_>],
+        output: usize,
+        kills: &mut [u32; 4],
+        store: impl FnOnce(&[&Vec4]),
+    ) -> Result<bool, ShaderError> {
+        let (Some(st), Some(list), Some(bp)) = (
+            s.whole.as_mut(),
+            &self.strip_inputs,
+            self.fp.executor.block_program(),
+        ) else {
+            return Ok(false);
+        };
+        let Some(&(slot, _)) = self
+            .outputs
+            .iter()
+            .find(|(_, d)| *d == FragDst::Color(output))
+        else {
+            return Ok(false);
+        };
+        let fits = strips.len() <= glemu_programs::exec::BLOCK_STRIPS;
+        let (Some(first), true) = (strips.first(), fits && bp.output(st, slot, 0).is_some()) else {
+            return Ok(false);
+        };
+        let all = glemu_programs::exec::lanes_mask(MAX_LANES);
+        for (k, strip) in strips.iter().enumerate() {
+            let front = strip.batch.front_facing();
+            for input in list {
+                if let Some(reg) = bp.input_mut(st, input.slot(), k) {
+                    fill_input(input, strip, front, reg);
+                }
+            }
+            // As `fill_strip` counts them.
+            let live = all & strip.live;
+            s.invocations += match live == all {
+                true => MAX_LANES as u64,
+                false => u64::from(live.count_ones()),
+            };
+        }
+        let mut env = self.env(&first.batch);
+        bp.run(&self.fp.program, st, strips.len(), &mut env)
+            .map_err(ShaderError::new)?;
+        let zero = [[0u32; MAX_LANES]; 4];
+        let mut colors = [&zero; glemu_programs::exec::BLOCK_STRIPS];
+        for (k, c) in colors.iter_mut().enumerate().take(strips.len()) {
+            if let Some(v) = bp.output(st, slot, k) {
+                *c = v;
+            }
+        }
+        store(&colors[..strips.len()]);
+        *kills = [0; 4];
+        s.simple += strips.len() as u64;
+        s.whole_blocks += 1;
+        Ok(true)
+    }
+
     /// The draw's fused kernel storing `output` into rows of `samples` samples a pixel;
     /// None when the program does not compile. The spec depends only on the draw: decided
     /// at the first block, then only checked.
@@ -885,6 +974,16 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             invocations: 0,
             total: self.invocations,
             simple: 0,
+            // Only strips whose inputs are all simple run whole (`run_whole`).
+            whole: match (self.strips, &self.strip_inputs) {
+                (true, Some(_)) => self
+                    .fp
+                    .executor
+                    .block_program()
+                    .and_then(|b| b.new_state(&self.fp.params)),
+                _ => None,
+            },
+            whole_blocks: 0,
         }
     }
 
@@ -958,6 +1057,14 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         kills: &mut [u32; 4],
     ) -> Result<(), ShaderError> {
         let (output, alpha_one) = (dst.output, dst.alpha_one);
+        let n = strips.len().min(dst.covs.len());
+        let (rows, covs) = (&mut *dst.rows, dst.covs);
+        let whole = self.run_whole(s, &strips[..n], output, kills, |colors| {
+            store_block(rows, colors, alpha_one, covs)
+        })?;
+        if whole {
+            return Ok(());
+        }
         let Some(kernel) = self.block_kernel(output, alpha_one, 1) else {
             return glemu_raster::shade_block_by_strips(self, s, strips, dst, kills);
         };

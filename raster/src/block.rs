@@ -995,6 +995,7 @@ fn store_row_samples<const W: usize, const ROW: usize>(
 
 /// [`store_rgba8`] into a strip's two rows given as such (`rows[0]` = lanes 0, 1 of each
 /// quad).
+#[inline(always)]
 pub(crate) fn store_rows(
     rows: &mut [&mut [u32; 8]],
     c: &[[u32; LANES]; 4],

@@ -268,6 +268,25 @@ pub fn store_strip(
     crate::block::store_rows(rows, c.unwrap_or(&[[0; LANES]; 4]), alpha_one, &cov);
 }
 
+crate::simd::multiversion! {
+    /// [`store_strip`] of each strip k of a block (rows `rows[2k..2k + 2]`, colour
+    /// `colors[k]`, coverage `covs[k]`, no lane killed), compiled for the CPU's widest
+    /// vectors: for colours written with whatever width (a compiled kernel's 128-bit
+    /// stores are `block::store_rgba8`'s case, kept baseline for forwarding).
+    pub fn store_block(
+        rows: &mut [&mut [u32; 8]],
+        colors: &[&[[u32; LANES]; 4]],
+        alpha_one: bool,
+        covs: &[&[u32; LANES]],
+    ) {
+        for (k, (c, cov)) in colors.iter().zip(covs).enumerate() {
+            if let Some(r) = rows.get_mut(2 * k..2 * k + 2) {
+                crate::block::store_rows(r, c, alpha_one, cov);
+            }
+        }
+    }
+}
+
 /// One strip of two pixel rows of a fully covered block of one primitive
 /// ([`FragmentShader::shade_strips`]): four quads left to right.
 #[derive(Debug, Clone, Copy)]

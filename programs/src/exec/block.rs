@@ -13,7 +13,7 @@
 //! (`float::add`, `mul`, `mad`, `lrp`, `fmin`, `fmax`, `operand::clamp_lane`) in the same
 //! order, the operands swizzled and modified as `operand::load32_into` does, and the
 //! texture instructions call the draw's sites or [`Env::texture`] with the same calls the
-//! kernels make. `tests/exec_block.rs` holds the differential tests.
+//! kernels make. `tests/exec_block_program.rs` holds the differential tests.
 //!
 //! What runs here ([`BlockProgram::new`] says why a program does not): MOV, ABS, ADD,
 //! SUB, MUL, MAD, MIN, MAX, LRP, CMP, DP2, DP3, DP4, DPH on F32 operands, and TEX, TXP,

@@ -45,6 +45,8 @@ pub struct Executor {
     /// The stage hooks the program calls (first instruction that does): a run whose
     /// environment lacks them is refused.
     needs_hooks: Option<(Stage, u32, Opcode)>,
+    /// The program for whole blocks ([`Executor::block_program`]), decided on first use.
+    block_program: Arc<std::sync::OnceLock<Option<super::BlockProgram>>>,
 }
 
 /// How an [`Executor`] runs its program.
@@ -125,6 +127,7 @@ impl Executor {
             label_at,
             backend: Backend::Interpreter,
             kernels: None,
+            block_program: Arc::default(),
         }
     }
 
@@ -321,6 +324,27 @@ impl Executor {
         spec: &crate::compile::BlockSpec,
     ) -> Option<Arc<crate::compile::BlockKernel>> {
         self.kernels.as_ref()?.block(&self.program, spec)
+    }
+
+    /// The program as a [`BlockProgram`](super::BlockProgram), run over all the strips of
+    /// a fully covered block at once, when the backend is [`Backend::Native`] and the
+    /// program is one it takes (`None` otherwise: strips run as before). It is a fast
+    /// path like the compiled kernels, so a forced interpreter never takes it.
+    ///
+    /// ```
+    /// # use glemu_programs::{assemble, exec::*};
+    /// # use std::sync::Arc;
+    /// let p = Arc::new(assemble("!!ARBfp1.0\nMOV result.color, fragment.color;\nEND", None).unwrap());
+    /// assert!(Executor::new(p.clone()).with_backend(Backend::Native).block_program().is_some());
+    /// assert!(Executor::new(p).block_program().is_none());
+    /// ```
+    pub fn block_program(&self) -> Option<&super::BlockProgram> {
+        if self.backend != Backend::Native || self.valid.is_err() {
+            return None;
+        }
+        self.block_program
+            .get_or_init(|| super::BlockProgram::new(&self.program).ok())
+            .as_ref()
     }
 
     /// [`Executor::run_each`] of the `n` strips of a fully covered block (every lane

@@ -5,31 +5,35 @@
 //! others with glemu-math's ports of glibc's functions (well inside the bounds), so results
 //! are the same on every machine and C library.
 
+/// `a` where `c`, else `b`, as bit operations: no branch, so lane loops over it
+/// vectorise (`exec::block` runs the interpreter's lane functions over whole blocks).
+#[inline(always)]
+fn select(c: bool, a: f32, b: f32) -> f32 {
+    let m = u32::from(c).wrapping_neg();
+    f32::from_bits((a.to_bits() & m) | (b.to_bits() & !m))
+}
+
 /// `r` (the result of a binary operation on `x` and `y`) with the NaN rule of SSE/AVX,
 /// spelled out: when an operand is NaN the result is the first NaN operand, quieted.
 /// Written explicitly because the compiler may swap the operands of the commutative
 /// `x + y` and `x * y` (which NaN comes out is unspecified in Rust), while the native
 /// backend must reproduce the interpreter bit for bit.
-#[inline]
+#[inline(always)]
 fn nan_first(x: f32, y: f32, r: f32) -> f32 {
     const QUIET: u32 = 0x0040_0000;
-    if x.is_nan() {
-        f32::from_bits(x.to_bits() | QUIET)
-    } else if y.is_nan() {
-        f32::from_bits(y.to_bits() | QUIET)
-    } else {
-        r
-    }
+    let xq = f32::from_bits(x.to_bits() | QUIET);
+    let yq = f32::from_bits(y.to_bits() | QUIET);
+    select(x.is_nan(), xq, select(y.is_nan(), yq, r))
 }
 
 /// `x + y` with NaN operands resolved as SSE does ([`nan_first`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn add(x: f32, y: f32) -> f32 {
     nan_first(x, y, x + y)
 }
 
 /// `x * y` with NaN operands resolved as SSE does ([`nan_first`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn mul(x: f32, y: f32) -> f32 {
     nan_first(x, y, x * y)
 }
@@ -47,27 +51,17 @@ pub(crate) fn lrp(t: f32, x: f32, y: f32) -> f32 {
 }
 
 /// MIN: a NaN operand yields the other operand; -0 is less than +0.
-#[inline]
+#[inline(always)]
 pub(crate) fn fmin(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a < b || (a == b && a.is_sign_negative()) {
-        a
-    } else {
-        b
-    }
+    let tie = (a == b) & a.is_sign_negative();
+    select(!a.is_nan() & (b.is_nan() | (a < b) | tie), a, b)
 }
 
 /// MAX: a NaN operand yields the other operand; +0 is greater than -0.
-#[inline]
+#[inline(always)]
 pub(crate) fn fmax(a: f32, b: f32) -> f32 {
-    if a.is_nan() {
-        b
-    } else if b.is_nan() || a > b || (a == b && b.is_sign_negative()) {
-        a
-    } else {
-        b
-    }
+    let tie = (a == b) & b.is_sign_negative();
+    select(!a.is_nan() & (b.is_nan() | (a > b) | tie), a, b)
 }
 
 /// RCC: the reciprocal clamped to [2^-64, 2^64] or [-2^64, -2^-64] by its sign

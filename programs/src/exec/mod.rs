@@ -57,7 +57,7 @@ pub(crate) mod texture;
 mod trace;
 mod wide;
 
-pub use block::{BlockProgram, BlockState};
+pub use block::{BlockProgram, BlockState, STRIPS as BLOCK_STRIPS};
 pub use env::{
     Compute, ComputeHooks, Env, EnvError, Fragment, FragmentHooks, Geometry, GeometryHooks,
     ImageCall, InterpCall, InterpKind, MemRegion, NullEnv, RunEnv, TexCall, TexOffsets, TexOp,

@@ -655,19 +655,15 @@ fn clamp_f32(v: &mut Vec4, lo: f32) {
 #[inline(always)]
 pub(crate) fn clamp_lane(x: u32, lo: f32) -> u32 {
     let f = f32::from_bits(x);
-    // NaN saturates to the lower bound (min/max ordering as hardware does it).
-    let r = if f.is_nan() {
-        lo
-    } else if f > 1.0 {
-        1.0
-    } else if f < lo {
-        lo
-    } else {
-        f
+    // NaN saturates to the lower bound (min/max ordering as hardware does it); -0
+    // clamps to +0 for [0,1]. Selects, not branches: block runs vectorise it.
+    let sel = |c: bool, a: u32, b: u32| {
+        let m = u32::from(c).wrapping_neg();
+        (a & m) | (b & !m)
     };
-    // -0 clamps to +0 for [0,1].
-    let r = if lo == 0.0 && r == 0.0 { 0.0 } else { r };
-    r.to_bits()
+    let r = sel(f > 1.0, 1.0f32.to_bits(), x);
+    let r = sel(f.is_nan() | (f < lo), lo.to_bits(), r);
+    sel(lo == 0.0 && f32::from_bits(r) == 0.0, 0, r)
 }
 
 /// Condition-code flags of a 32-bit result.
