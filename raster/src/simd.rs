@@ -12,36 +12,9 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// An instruction set a kernel is compiled for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Isa {
-    /// Baseline x86-64 (SSE2), or any other architecture.
-    Baseline,
-    /// AVX2 and FMA.
-    Avx2,
-    /// AVX-512 F, BW, DQ and VL (with AVX2 and FMA).
-    Avx512,
-}
-
-/// The widest instruction set this CPU supports.
-pub fn detected() -> Isa {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let avx2 = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-        let avx512 = avx2
-            && is_x86_feature_detected!("avx512f")
-            && is_x86_feature_detected!("avx512bw")
-            && is_x86_feature_detected!("avx512dq")
-            && is_x86_feature_detected!("avx512vl");
-        if avx512 {
-            return Isa::Avx512;
-        }
-        if avx2 {
-            return Isa::Avx2;
-        }
-    }
-    Isa::Baseline
-}
+/// The instruction sets and the CPU's widest one: glemu-math's, shared by every crate
+/// that chooses kernels at run time.
+pub use glemu_math::{detected, Isa};
 
 /// 0 = not decided yet, else `Isa as u8 + 1`.
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
