@@ -1,7 +1,7 @@
 //! Which SIMD instruction set the block kernels (depth rows, colour packing and blending)
 //! run with, chosen at run time — never by a build flag. This is the crate's one module
-//! with `unsafe`; it follows glemu-textures' `simd` module (raster does not depend on
-//! textures, so the few lines of detection live here too).
+//! with `unsafe`; it follows glemu-textures' `simd` module, both taking the CPU's
+//! detection from glemu-math.
 //!
 //! A kernel is written once as plain lane loops and compiled three times by
 //! [`multiversion!`](crate::multiversion): for baseline x86-64 (SSE2), for AVX2 + FMA and
