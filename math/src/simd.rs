@@ -136,12 +136,19 @@ pub fn isa() -> Isa {
 #[cold]
 #[inline(never)]
 fn choose() -> Isa {
+    force(requested())
+}
+
+/// The instruction set the environment variable `GLEMU_SIMD` (`baseline` or `sse2`,
+/// `avx2`, `avx512`; unset: the widest) asks for, capped at what the CPU has: every
+/// crate's first choice of its kernels.
+pub fn requested() -> Isa {
     let want = match std::env::var("GLEMU_SIMD").as_deref() {
         Ok("baseline") | Ok("sse2") => Isa::Baseline,
         Ok("avx2") => Isa::Avx2,
         _ => Isa::Avx512,
     };
-    force(want)
+    want.min(detected())
 }
 
 /// Runs multiversioned functions with `isa` or the widest supported set below it, for

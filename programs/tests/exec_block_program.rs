@@ -9,6 +9,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
 use glemu_programs::assemble;
+
+mod exec_util;
+use exec_util::texel_lookup as lookup;
 use glemu_programs::exec::{
     Backend, BlockProgram, Env, EnvError, Executor, TexCall, TexOp, TexSite, TexSites, Vec4,
     MAX_LANES,
@@ -16,21 +19,6 @@ use glemu_programs::exec::{
 use glemu_programs::ir::{ParamSource, Program};
 use proptest::prelude::*;
 use std::sync::Arc;
-
-/// A texel made of the coordinate's words, so a wrong lane, unit or operation shows.
-fn lookup(unit: u32, op: TexOp, coord: &Vec4, mask: u32, out: &mut Vec4) {
-    for l in (0..MAX_LANES).filter(|l| mask & (1 << l) != 0) {
-        let t = [
-            coord[0][l] ^ unit.wrapping_mul(0x9e37_79b9),
-            coord[1][l].rotate_left(7) ^ op as u32,
-            coord[2][l].wrapping_add(coord[0][l]),
-            coord[3][l] ^ (l as u32) << 20,
-        ];
-        for (o, t) in out.iter_mut().zip(t) {
-            o[l] = t;
-        }
-    }
-}
 
 struct Site {
     unit: u32,

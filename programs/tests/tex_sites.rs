@@ -6,6 +6,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code may panic
 
 use glemu_programs::assemble;
+
+mod exec_util;
+use exec_util::texel_lookup as lookup;
 use glemu_programs::compile::native_batches;
 use glemu_programs::exec::{
     Backend, Env, EnvError, Executor, TexCall, TexOp, TexSite, TexSites, Vec4, MAX_LANES,
@@ -13,28 +16,6 @@ use glemu_programs::exec::{
 use glemu_programs::ir::Program;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// What every path returns for lane `l` of a lookup on `unit` with operation `op`: a mix
-/// of the coordinate's words, so a wrong lane, unit, operation or operand shows.
-fn texel(unit: u32, op: TexOp, coord: &Vec4, l: usize) -> [u32; 4] {
-    let op = op as u32;
-    [
-        coord[0][l] ^ unit.wrapping_mul(0x9e37_79b9),
-        coord[1][l].rotate_left(7) ^ op,
-        coord[2][l].wrapping_add(coord[0][l]),
-        coord[3][l] ^ (l as u32) << 20,
-    ]
-}
-
-/// [`texel`] into the lanes of `mask` of `out`.
-fn lookup(unit: u32, op: TexOp, coord: &Vec4, mask: u32, out: &mut Vec4) {
-    for l in (0..MAX_LANES).filter(|l| mask & (1 << l) != 0) {
-        let t = texel(unit, op, coord, l);
-        for (o, t) in out.iter_mut().zip(t) {
-            o[l] = t;
-        }
-    }
-}
 
 struct Site {
     unit: u32,

@@ -43,12 +43,7 @@ pub fn isa() -> Isa {
 #[cold]
 #[inline(never)]
 fn choose() -> Isa {
-    let want = match std::env::var("GLEMU_SIMD").as_deref() {
-        Ok("baseline") | Ok("sse2") => Isa::Baseline,
-        Ok("avx2") => Isa::Avx2,
-        _ => Isa::Avx512,
-    };
-    let isa = want.min(detected());
+    let isa = glemu_math::requested();
     CHOSEN.store(encode(isa), Ordering::Relaxed);
     isa
 }

@@ -142,6 +142,9 @@ impl BlockProgram {
         if prog.stage != crate::ir::Stage::Fragment {
             return Err("not a fragment program".into());
         }
+        if prog.temps.iter().any(|t| t.long || t.short) {
+            return Err("LONG or SHORT temps".into());
+        }
         let temps = prog.temps.len();
         let inputs = prog.inputs.len();
         let outputs = prog.outputs.len();
@@ -212,9 +215,6 @@ impl BlockProgram {
                 }
                 _ => return Err(why("destination register")),
             };
-            if prog.temps.get(d).is_some_and(|t| t.long || t.short) {
-                return Err(why("LONG or SHORT temp"));
-            }
             written[d] |= dst.mask & 0xf;
             let mods = src.iter().take(n).any(|o| !o.plain());
             ops.push(Op {
@@ -230,9 +230,6 @@ impl BlockProgram {
                     Saturate::SSat => Some(-1.0),
                 },
             });
-        }
-        if prog.temps.iter().any(|t| t.long) {
-            return Err("LONG temps".into());
         }
         let outputs = (0..outputs)
             .map(|i| (temps + inputs + i, written[temps + inputs + i]))

@@ -637,3 +637,26 @@ pub fn assert_patch_same(
     }
     (b.2, b.3)
 }
+
+/// What every path returns for lane `l` of a lookup on `unit` with operation `op`: a mix
+/// of the coordinate's words, so a wrong lane, unit, operation or operand shows.
+pub fn texel(unit: u32, op: TexOp, coord: &Vec4, l: usize) -> [u32; 4] {
+    let op = op as u32;
+    [
+        coord[0][l] ^ unit.wrapping_mul(0x9e37_79b9),
+        coord[1][l].rotate_left(7) ^ op,
+        coord[2][l].wrapping_add(coord[0][l]),
+        coord[3][l] ^ (l as u32) << 20,
+    ]
+}
+
+/// [`texel`] into the lanes of `mask` of `out` (the texture tests' sampler: a site's
+/// and the environment's alike).
+pub fn texel_lookup(unit: u32, op: TexOp, coord: &Vec4, mask: u32, out: &mut Vec4) {
+    for l in (0..MAX_LANES).filter(|l| mask & (1 << l) != 0) {
+        let t = texel(unit, op, coord, l);
+        for (o, t) in out.iter_mut().zip(t) {
+            o[l] = t;
+        }
+    }
+}
