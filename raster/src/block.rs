@@ -36,17 +36,19 @@ pub(crate) enum StripPath {
     SampleBlock,
     /// Regions of fully covered blocks walked whole (`tile::full_region`).
     Region,
+    /// One-sample blocks with flat z depth-tested by [`crate::simd::depth_flat_one`].
+    FlatDepth,
 }
 
 #[cfg(test)]
 thread_local! {
     /// Runs of each [`StripPath`] on this thread: draw tests check those paths ran.
-    static STRIP_PATHS: std::cell::Cell<[u64; 7]> = const { std::cell::Cell::new([0; 7]) };
+    static STRIP_PATHS: std::cell::Cell<[u64; 8]> = const { std::cell::Cell::new([0; 8]) };
 }
 
 /// [`STRIP_PATHS`] of the calling thread, indexed by `StripPath as usize`.
 #[cfg(test)]
-pub(crate) fn strip_paths() -> [u64; 7] {
+pub(crate) fn strip_paths() -> [u64; 8] {
     STRIP_PATHS.with(|c| c.get())
 }
 
@@ -599,6 +601,12 @@ fn block_depth_n<S, const W: usize>(
     let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
     #[cfg(test)]
     count_strip_path(StripPath::DepthBlock);
+    if W == 8 {
+        let mut out = [[0u32; LANES]; 4];
+        if depth_one_flat(&b, d, &mut out).is_some() {
+            return out;
+        }
+    }
     depth_block::<W>(&b, d)
 }
 
@@ -678,6 +686,11 @@ impl<'a> BlockDepths<'a> {
     ) -> [u32; 4] {
         let base = tile_index(self.b.bx, self.b.by, W / 8);
         let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
+        if W == 8 {
+            if let Some(lives) = depth_one_flat(&self.b, d, covs) {
+                return lives;
+            }
+        }
         depth_lives::<W>(&self.b, d, covs)
     }
 }
@@ -733,6 +746,23 @@ fn depth_block_body<const W: usize>(
         }
     });
     strip_order(&m, out)
+}
+
+/// [`depth_block`] at one sample per pixel with flat z, through the AVX-512 kernel
+/// [`crate::simd::depth_flat_one`] (a strip's rows as one vector, no scatter): None
+/// when it does not apply (z not flat, the pixel's sample not live, no AVX-512, rows
+/// past the plane), for the lane loops to do it.
+#[inline(always)]
+fn depth_one_flat(
+    b: &DepthBlock<'_>,
+    d: &mut [u32],
+    out: &mut [[u32; LANES]; 4],
+) -> Option<[u32; 4]> {
+    let z = b.flat.filter(|_| b.cov & 1 != 0)?;
+    let lives = crate::simd::depth_flat_one(b.func, b.write, z, d, out)?;
+    #[cfg(test)]
+    count_strip_path(StripPath::FlatDepth);
+    Some(lives)
 }
 
 /// [`depth_block`] at one sample per pixel: the block's z and pass words as whole 8×8
@@ -1373,6 +1403,22 @@ mod tests {
                 };
                 prop_assert_eq!(got, want, "{:?}", isa);
                 prop_assert!(got_d == want_d, "{:?}", isa);
+                // The flat one-sample kernel (AVX-512 only): the same lanes, live lanes
+                // and stored words, and it ran exactly where it applies.
+                let mut got_d = plane.clone();
+                let mut got = [[u32::MAX; LANES]; 4];
+                let before = strip_paths()[StripPath::FlatDepth as usize];
+                let lives = match ns {
+                    1 => depth_one_flat(&b, &mut got_d[base..], &mut got),
+                    _ => None,
+                };
+                let ran = strip_paths()[StripPath::FlatDepth as usize] > before;
+                prop_assert_eq!(ran, ns == 1 && flat && isa == crate::simd::Isa::Avx512);
+                if let Some(lives) = lives {
+                    prop_assert_eq!(got, want, "{:?}", isa);
+                    prop_assert!(got_d == want_d, "{:?}", isa);
+                    prop_assert_eq!(lives, want.each_ref().map(crate::simd::nonzero_lanes));
+                }
             }
             crate::simd::force(crate::simd::Isa::Avx512);
         }

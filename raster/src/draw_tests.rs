@@ -1782,7 +1782,7 @@ mod blocks {
         c: &Config,
         blocks: bool,
         packed: Option<bool>,
-    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 7])) {
+    ) -> ((Framebuffer, Vec<DrawStats>), (u64, u64, [u64; 8])) {
         let mut r = Rasterizer::new(1).unwrap_or_else(|e| panic!("{e}"));
         r.set_block_path(blocks);
         let format = match c.float_target {
@@ -2338,6 +2338,8 @@ fn full_regions_equal_the_per_quad_path() {
     // and a quad off the block grid (no region of full blocks).
     sloped_quad(&mut inp, [0.0, 0.0, 200.0, 136.0], [0.5; 4], c(0.9));
     sloped_quad(&mut inp, [0.0, 0.0, 200.0, 136.0], [0.7; 4], c(0.4));
+    // The first depth again: ties with what it wrote (the equal cases of the tests).
+    sloped_quad(&mut inp, [0.0, 0.0, 200.0, 136.0], [0.5; 4], c(0.3));
     sloped_quad(
         &mut inp,
         [0.0, 0.0, 200.0, 136.0],
@@ -2354,7 +2356,12 @@ fn full_regions_equal_the_per_quad_path() {
         [0.4, 0.45, 0.5, 0.55],
         c(0.1),
     );
-    let (mut regions, mut reordered) = (0, 0);
+    // Flat depths inside the range the slopes leave (below 0.5 for the less tests,
+    // above 0.7 for the greater ones): a block's pixels pass or fail apart, so a lane
+    // given another pixel's result shows.
+    sloped_quad(&mut inp, whole, [0.4; 4], c(0.7));
+    sloped_quad(&mut inp, whole, [0.8; 4], c(0.5));
+    let (mut regions, mut reordered, mut flats) = (0, 0, 0);
     use crate::simd::{force, Isa};
     // Each instruction set's depth kernel (one this CPU lacks would run a narrower one
     // under its name: skipped).
@@ -2427,13 +2434,15 @@ fn full_regions_equal_the_per_quad_path() {
                         let ran =
                             |p: crate::block::StripPath| after[p as usize] - before[p as usize];
                         use crate::block::StripPath as P;
-                        ((all, passed), ran(P::Region), ran(P::Reorder))
+                        let flat = ran(P::FlatDepth);
+                        ((all, passed), ran(P::Region), ran(P::Reorder), flat)
                     };
-                    let (blocks, region, reorder) = render(true);
-                    let (per_quad, none, _) = render(false);
+                    let (blocks, region, reorder, flat) = render(true);
+                    let (per_quad, none, _, _) = render(false);
                     assert_eq!(none, 0);
                     regions += region;
                     reordered += reorder;
+                    flats += flat;
                     let what = format!(
                         "{isa:?}, kill {kill}, {ns} samples, {func:?}, write {write}, test {test}, \
                          scissor {scissor:?}"
@@ -2454,4 +2463,9 @@ fn full_regions_equal_the_per_quad_path() {
     force(Isa::Avx512);
     assert!(regions > 100, "{regions} regions walked whole");
     assert!(reordered > 100, "{reordered} blocks with strips left out");
+    // The flat one-sample depth kernel ran wherever the CPU has AVX-512.
+    assert!(
+        flats > 100 || crate::simd::detected() != Isa::Avx512,
+        "{flats} blocks through the flat depth kernel"
+    );
 }

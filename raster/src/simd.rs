@@ -215,6 +215,105 @@ pub(crate) fn nonzero_lanes(words: &[u32; 16]) -> u32 {
     }
 }
 
+/// The depth test of a one-sample block whose z is one word `z` for every pixel, with
+/// AVX-512 (None on a CPU without it, or when `d` does not hold the block's eight rows):
+/// `d` from the block's first row (row r = words `r * TILE ..`), `func` the unsigned
+/// compare of z against each stored word, passing words rewritten with z when `write`;
+/// strip k's lanes (rows 2k, 2k + 1, quad order) get 1 where the test passed and 0
+/// elsewhere, and its live lanes are returned. The same words as the lane loops of
+/// `block::depth_block_one` (which LLVM had vectorised across the rows: one scatter per
+/// column to write them back): a strip's two rows are one 16-word vector, tested with
+/// one compare and written back with two masked stores, and moved into lane order by
+/// one fixed permutation.
+#[inline(always)]
+pub(crate) fn depth_flat_one(
+    func: crate::state::CompareFunc,
+    write: bool,
+    z: u32,
+    d: &mut [u32],
+    out: &mut [[u32; 16]; 4],
+) -> Option<[u32; 4]> {
+    use crate::framebuffer::TILE;
+    use crate::state::CompareFunc as F;
+    if isa() != Isa::Avx512 {
+        return None;
+    }
+    let d: &mut [u32; 7 * TILE + 8] = d.get_mut(..7 * TILE + 8)?.try_into().ok()?;
+    #[cfg(target_arch = "x86_64")]
+    {
+        // The predicates of `vpcmpud` (z against the stored word): 0 EQ, 1 LT, 2 LE,
+        // 3 FALSE, 4 NE, 5 NLT (>=), 6 NLE (>), 7 TRUE.
+        let k = match func {
+            F::Equal => depth_flat_avx512::<0>,
+            F::Less => depth_flat_avx512::<1>,
+            F::LessEqual => depth_flat_avx512::<2>,
+            F::Never => depth_flat_avx512::<3>,
+            F::NotEqual => depth_flat_avx512::<4>,
+            F::GreaterEqual => depth_flat_avx512::<5>,
+            F::Greater => depth_flat_avx512::<6>,
+            F::Always => depth_flat_avx512::<7>,
+        };
+        // SAFETY: isa() returned Avx512 (checked above), which it does only when
+        // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma were detected: every
+        // feature the kernel is compiled with exists on this CPU.
+        #[allow(unsafe_code)]
+        let m = unsafe { k(write, z, d, out) };
+        Some(std::array::from_fn(|k| (m >> (16 * k)) as u32 & 0xffff))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (func, write, z, d, out);
+        None
+    }
+}
+
+/// [`depth_flat_one`]'s kernel for the `vpcmpud` predicate `P`: strip k's live lanes
+/// in bits 16k.. of the result (in a register: returned as an array, its four 4-byte
+/// stores were read back with one 16-byte load, a store forwarding stall a block).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn depth_flat_avx512<const P: i32>(
+    write: bool,
+    z: u32,
+    d: &mut [u32; 7 * crate::framebuffer::TILE + 8],
+    out: &mut [[u32; 16]; 4],
+) -> u64 {
+    use crate::framebuffer::TILE;
+    use std::arch::x86_64::*;
+    // Lane 4q + j of a strip is row j >> 1, column 2q + (j & 1): in a row pair's
+    // vector (row 0 in words 0-7, row 1 in 8-15) that is word 8 (j >> 1) + 2q + (j & 1).
+    let perm = _mm512_setr_epi32(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+    let zv = _mm512_set1_epi32(z as i32);
+    let one = _mm512_set1_epi32(1);
+    let mut lives = 0u64;
+    let p = d.as_mut_ptr();
+    for (k, o) in out.iter_mut().enumerate() {
+        // SAFETY: rows 2k and 2k + 1 (k < 4) start at words 2k·TILE and (2k + 1)·TILE,
+        // at most 7·TILE, and are 8 words long: inside the 7·TILE + 8 words of `d`. The
+        // 256-bit loads and masked stores need no alignment. `o` is a live 16-word array.
+        #[allow(unsafe_code)]
+        unsafe {
+            let (a, b) = (p.add(2 * k * TILE), p.add((2 * k + 1) * TILE));
+            let r0 = _mm256_loadu_si256(a.cast());
+            let r1 = _mm256_loadu_si256(b.cast());
+            let rows = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(r0), r1);
+            // Rows and lanes each with their own compare: the rows' mask for the
+            // stores, the lanes' for the strip (no moves of mask bits between them).
+            let pass = _mm512_cmp_epu32_mask::<P>(zv, rows);
+            if write {
+                let z8 = _mm512_castsi512_si256(zv);
+                _mm256_mask_storeu_epi32(a.cast(), pass as u8, z8);
+                _mm256_mask_storeu_epi32(b.cast(), (pass >> 8) as u8, z8);
+            }
+            let lanes = _mm512_permutexvar_epi32(perm, rows);
+            let live = _mm512_cmp_epu32_mask::<P>(zv, lanes);
+            _mm512_storeu_si512(o.as_mut_ptr().cast(), _mm512_maskz_mov_epi32(live, one));
+            lives |= u64::from(live) << (16 * k);
+        }
+    }
+    lives
+}
+
 #[inline(always)]
 fn prefetch(word: &u32) {
     #[cfg(target_arch = "x86_64")]

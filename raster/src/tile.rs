@@ -607,7 +607,17 @@ fn full_region<S: FragmentShader>(
                 // One count per shaded strip; no strip is shaded before all are counted
                 // (as in `shade_strips`), so the watchdog's look comes at the same point.
                 count_batches(ctx, batches, n as u32)?;
-                let cv = rows.map(|r| &covs[r]);
+                // Written out (rows[k] < 4): `rows.map` became a call whose four 8-byte
+                // stores were read back with 16-byte loads, a store forwarding stall a
+                // block (a quarter of run_tile's samples in fill_1080p_mov).
+                let [c0, c1, c2, c3] = &covs;
+                let at = |r: usize| match r {
+                    0 => c0,
+                    1 => c1,
+                    2 => c2,
+                    _ => c3,
+                };
+                let cv = [at(rows[0]), at(rows[1]), at(rows[2]), at(rows[3])];
                 let mut kills = [0u32; 4];
                 let plane = mem.colors.get_mut(t).map_or(&mut [][..], |p| &mut p[..]);
                 // `FullRun::new` checked the plane holds the tile: the rows are there.
