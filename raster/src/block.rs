@@ -36,7 +36,8 @@ pub(crate) enum StripPath {
     SampleBlock,
     /// Regions of fully covered blocks walked whole (`tile::full_region`).
     Region,
-    /// One-sample blocks with flat z depth-tested by [`crate::simd::depth_flat_one`].
+    /// Blocks with flat z depth-tested by [`crate::simd::depth_flat_one`] or
+    /// [`crate::simd::depth_flat_samples`].
     FlatDepth,
 }
 
@@ -601,11 +602,9 @@ fn block_depth_n<S, const W: usize>(
     let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
     #[cfg(test)]
     count_strip_path(StripPath::DepthBlock);
-    if W == 8 {
-        let mut out = [[0u32; LANES]; 4];
-        if depth_one_flat(&b, d, &mut out).is_some() {
-            return out;
-        }
+    let mut out = [[0u32; LANES]; 4];
+    if depth_flat::<W>(&b, d, &mut out).is_some() {
+        return out;
     }
     depth_block::<W>(&b, d)
 }
@@ -686,10 +685,8 @@ impl<'a> BlockDepths<'a> {
     ) -> [u32; 4] {
         let base = tile_index(self.b.bx, self.b.by, W / 8);
         let d = mem.depth.get_mut(base..).unwrap_or(&mut []);
-        if W == 8 {
-            if let Some(lives) = depth_one_flat(&self.b, d, covs) {
-                return lives;
-            }
+        if let Some(lives) = depth_flat::<W>(&self.b, d, covs) {
+            return lives;
         }
         depth_lives::<W>(&self.b, d, covs)
     }
@@ -748,18 +745,24 @@ fn depth_block_body<const W: usize>(
     strip_order(&m, out)
 }
 
-/// [`depth_block`] at one sample per pixel with flat z, through the AVX-512 kernel
-/// [`crate::simd::depth_flat_one`] (a strip's rows as one vector, no scatter): None
-/// when it does not apply (z not flat, the pixel's sample not live, no AVX-512, rows
-/// past the plane), for the lane loops to do it.
+/// [`depth_block`] of a block with flat z through the AVX-512 kernels: at one sample
+/// [`crate::simd::depth_flat_one`] (a strip's rows as one vector, no scatter), at two
+/// and four [`crate::simd::depth_flat_samples`] (no per-pixel folds). None when they do
+/// not apply (z not flat, another sample count, no AVX-512, rows past the plane), for
+/// the lane loops to do it.
 #[inline(always)]
-fn depth_one_flat(
+fn depth_flat<const W: usize>(
     b: &DepthBlock<'_>,
     d: &mut [u32],
     out: &mut [[u32; LANES]; 4],
 ) -> Option<[u32; 4]> {
-    let z = b.flat.filter(|_| b.cov & 1 != 0)?;
-    let lives = crate::simd::depth_flat_one(b.func, b.write, z, d, out)?;
+    let z = b.flat?;
+    let lives = match W {
+        8 if b.cov & 1 != 0 => crate::simd::depth_flat_one(b.func, b.write, z, d, out),
+        16 => crate::simd::depth_flat_samples::<2>(b.func, b.write, z, b.cov, d, out),
+        32 => crate::simd::depth_flat_samples::<4>(b.func, b.write, z, b.cov, d, out),
+        _ => None,
+    }?;
     #[cfg(test)]
     count_strip_path(StripPath::FlatDepth);
     Some(lives)
@@ -1409,11 +1412,14 @@ mod tests {
                 let mut got = [[u32::MAX; LANES]; 4];
                 let before = strip_paths()[StripPath::FlatDepth as usize];
                 let lives = match ns {
-                    1 => depth_one_flat(&b, &mut got_d[base..], &mut got),
+                    1 => depth_flat::<8>(&b, &mut got_d[base..], &mut got),
+                    2 => depth_flat::<16>(&b, &mut got_d[base..], &mut got),
+                    4 => depth_flat::<32>(&b, &mut got_d[base..], &mut got),
                     _ => None,
                 };
                 let ran = strip_paths()[StripPath::FlatDepth as usize] > before;
-                prop_assert_eq!(ran, ns == 1 && flat && isa == crate::simd::Isa::Avx512);
+                let kernel = matches!(ns, 1 | 2 | 4) && flat;
+                prop_assert_eq!(ran, kernel && isa == crate::simd::Isa::Avx512);
                 if let Some(lives) = lives {
                     prop_assert_eq!(got, want, "{:?}", isa);
                     prop_assert!(got_d == want_d, "{:?}", isa);

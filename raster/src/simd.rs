@@ -314,6 +314,117 @@ fn depth_flat_avx512<const P: i32>(
     lives
 }
 
+/// [`depth_flat_one`] for `NS` = 2 or 4 samples a pixel (rows of `8 * NS` words, a
+/// pixel's samples adjacent), the samples of `cov` live: each row tested in 16-word
+/// vectors with one compare each (masked by the live samples) and written back with
+/// masked stores, and each lane's pixel mask cut out of its row's mask bits by a
+/// per-lane shift. Where the lane loops or-ed each pixel's words together (`pixel_masks`:
+/// ~72 instructions a row at four samples). None as [`depth_flat_one`].
+#[inline(always)]
+pub(crate) fn depth_flat_samples<const NS: usize>(
+    func: crate::state::CompareFunc,
+    write: bool,
+    z: u32,
+    cov: u32,
+    d: &mut [u32],
+    out: &mut [[u32; 16]; 4],
+) -> Option<[u32; 4]> {
+    use crate::framebuffer::TILE;
+    use crate::state::CompareFunc as F;
+    if isa() != Isa::Avx512 || !(NS == 2 || NS == 4) {
+        return None;
+    }
+    let d = d.get_mut(..7 * TILE * NS + 8 * NS)?;
+    #[cfg(target_arch = "x86_64")]
+    {
+        let k = match func {
+            F::Equal => depth_flat_samples_avx512::<0, NS>,
+            F::Less => depth_flat_samples_avx512::<1, NS>,
+            F::LessEqual => depth_flat_samples_avx512::<2, NS>,
+            F::Never => depth_flat_samples_avx512::<3, NS>,
+            F::NotEqual => depth_flat_samples_avx512::<4, NS>,
+            F::GreaterEqual => depth_flat_samples_avx512::<5, NS>,
+            F::Greater => depth_flat_samples_avx512::<6, NS>,
+            F::Always => depth_flat_samples_avx512::<7, NS>,
+        };
+        // SAFETY: isa() returned Avx512 (checked above), which it does only when
+        // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma were detected: every
+        // feature the kernel is compiled with exists on this CPU. `d` holds the block's
+        // 7·TILE·NS + 8·NS words, which the kernel reads and writes within.
+        #[allow(unsafe_code)]
+        let m = unsafe { k(write, z, cov, d, out) };
+        Some(std::array::from_fn(|k| (m >> (16 * k)) as u32 & 0xffff))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (func, write, z, cov, d, out);
+        None
+    }
+}
+
+/// [`depth_flat_samples`]' kernel for the `vpcmpud` predicate `P` (as
+/// [`depth_flat_avx512`]); strip k's live lanes in bits 16k.. of the result.
+///
+/// # Safety
+/// `d` must hold at least 7·TILE·NS + 8·NS words (NS = 2 or 4), and the CPU must have
+/// the features the kernel is compiled with.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+#[allow(unsafe_code)]
+unsafe fn depth_flat_samples_avx512<const P: i32, const NS: usize>(
+    write: bool,
+    z: u32,
+    cov: u32,
+    d: &mut [u32],
+    out: &mut [[u32; 16]; 4],
+) -> u64 {
+    use crate::framebuffer::TILE;
+    use std::arch::x86_64::*;
+    let full = (1u32 << NS) - 1;
+    let cov = cov & full;
+    // The live samples of a 16-word vector (16 / NS pixels): cov in each pixel's bits.
+    let live = match NS {
+        2 => (cov * 0x5555) as u16,
+        _ => (cov * 0x1111) as u16,
+    };
+    // Lane 4q + j of a strip is row j >> 1, column 2q + (j & 1): its pixel's samples
+    // are bits NS·column .. of that row's mask.
+    let col = _mm512_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7);
+    let shift = _mm512_mullo_epi32(col, _mm512_set1_epi32(NS as i32));
+    let zv = _mm512_set1_epi32(z as i32);
+    let pixel = _mm512_set1_epi32(full as i32);
+    let mut lives = 0u64;
+    let p = d.as_mut_ptr();
+    for (k, o) in out.iter_mut().enumerate() {
+        let mut m = [0u32; 2];
+        for (rr, mr) in m.iter_mut().enumerate() {
+            let row = p.add((2 * k + rr) * TILE * NS);
+            for c in 0..NS / 2 {
+                // SAFETY: row 2k + rr (at most 7) starts at word (2k + rr)·TILE·NS and
+                // its 8·NS words (NS / 2 vectors of 16) lie within the 7·TILE·NS + 8·NS
+                // words of `d` (the caller's contract); no alignment is needed.
+                let w = row.add(16 * c);
+                let st = _mm512_loadu_si512(w.cast());
+                let pass = _mm512_mask_cmp_epu32_mask::<P>(live, zv, st);
+                if write {
+                    _mm512_mask_storeu_epi32(w.cast(), pass, zv);
+                }
+                *mr |= u32::from(pass) << (16 * c);
+            }
+        }
+        // Row 2k's mask in the lanes of row 0 (j = 0, 1), row 2k + 1's in the others.
+        let rows = _mm512_mask_blend_epi32(
+            0xcccc,
+            _mm512_set1_epi32(m[0] as i32),
+            _mm512_set1_epi32(m[1] as i32),
+        );
+        let masks = _mm512_and_si512(_mm512_srlv_epi32(rows, shift), pixel);
+        _mm512_storeu_si512(o.as_mut_ptr().cast(), masks);
+        lives |= u64::from(_mm512_test_epi32_mask(masks, masks)) << (16 * k);
+    }
+    lives
+}
+
 #[inline(always)]
 fn prefetch(word: &u32) {
     #[cfg(target_arch = "x86_64")]
