@@ -509,6 +509,245 @@ fn taps16<const MODE: u8>(
     Some((taps, a, b))
 }
 
+/// A level every lane of a [`level16`] call reads: its size (as [`Levels::One`]) and its
+/// RGBA8 bytes.
+pub(crate) struct Level<'a> {
+    pub(crate) w: i32,
+    pub(crate) h: i32,
+    pub(crate) fw: f32,
+    pub(crate) fh: f32,
+    pub(crate) bytes: &'a [u8],
+}
+
+/// [`lookup_level_pair`] of sixteen lanes (`s`, `t`) in one level, where the wrap is
+/// fixed when compiled (`MODE` not [`ANY_WRAP`]), every footprint is two adjacent columns
+/// of two adjacent rows, and the sixteen lie within eight columns and three rows (a strip
+/// of 8x2 pixels read at up to ~0.8 texels a pixel, fill_1080p's): true when done, false
+/// (nothing written) otherwise, and the caller takes the general path. Those rows are
+/// loaded eight texels each, as two vectors of two rows (rows 0|1 and 1|2), and each
+/// vector's channels are decoded once; the taps are then permutes of the decoded floats
+/// (`vpermps`). [`taps16`] decodes each of the four taps: 64 decodes of sixteen lanes
+/// where this makes 32 and 16 permutes. Each step is [`taps16`]'s, and the decode a
+/// function of the texel alone, so the bits are the same.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+pub(crate) fn level16<const MODE: u8>(
+    level: &Level<'_>,
+    s: &[f32; PAIR],
+    t: &[f32; PAIR],
+    offset: [i32; 2],
+    swizzle: [Swizzle; 4],
+    mask: u32,
+    out: &mut [[u32; PAIR]; 4],
+) -> bool {
+    let Level {
+        w,
+        h,
+        fw,
+        fh,
+        bytes,
+    } = *level;
+    if MODE == ANY_WRAP {
+        return false;
+    }
+    let [s, t]: [[[f32; W]; 2]; 2] = [bytemuck::cast(*s), bytemuck::cast(*t)];
+    let s = join(f(&s[0]), f(&s[1]));
+    let t = join(f(&t[0]), f(&t[1]));
+    let off_u = _mm512_set1_ps(offset[0] as f32);
+    let off_v = _mm512_set1_ps(offset[1] as f32);
+    let half = _mm512_set1_ps(0.5);
+    let x = _mm512_sub_ps(
+        _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(fw)), off_u),
+        half,
+    );
+    let y = _mm512_sub_ps(
+        _mm512_add_ps(_mm512_mul_ps(t, _mm512_set1_ps(fh)), off_v),
+        half,
+    );
+    let (i0, j0) = (floor_i16(x), floor_i16(y));
+    let a = _mm512_sub_ps(x, _mm512_cvtepi32_ps(i0));
+    let b = _mm512_sub_ps(y, _mm512_cvtepi32_ps(j0));
+    let one = _mm512_set1_epi32(1);
+    let (i0, i1) = (
+        wrap16::<MODE>(i0, w),
+        wrap16::<MODE>(_mm512_add_epi32(i0, one), w),
+    );
+    let (j0, j1) = (
+        wrap16::<MODE>(j0, h),
+        wrap16::<MODE>(_mm512_add_epi32(j0, one), h),
+    );
+    let v = match window8(bytes, w, [i0, i1, j0, j1]) {
+        Some((rows, at)) => [
+            weigh_rows::<0>(rows, &at, a, b),
+            weigh_rows::<1>(rows, &at, a, b),
+            weigh_rows::<2>(rows, &at, a, b),
+            weigh_rows::<3>(rows, &at, a, b),
+        ],
+        None => {
+            // At the wrap's seams, clamped edges, wider footprints and narrow levels:
+            // each tap gathered (the wrap is fixed, so every tap lies inside the level).
+            let wv = _mm512_set1_epi32(w);
+            let (r0, r1) = (_mm512_mullo_epi32(j0, wv), _mm512_mullo_epi32(j1, wv));
+            let taps = (
+                crate::simd::gather16(bytes, _mm512_add_epi32(r0, i0)),
+                crate::simd::gather16(bytes, _mm512_add_epi32(r0, i1)),
+                crate::simd::gather16(bytes, _mm512_add_epi32(r1, i0)),
+                crate::simd::gather16(bytes, _mm512_add_epi32(r1, i1)),
+            );
+            let (Some(t00), Some(t10), Some(t01), Some(t11)) = taps else {
+                return false;
+            };
+            let t = [t00, t10, t01, t11];
+            [
+                weigh16::<0>(&t, a, b),
+                weigh16::<1>(&t, a, b),
+                weigh16::<2>(&t, a, b),
+                weigh16::<3>(&t, a, b),
+            ]
+        }
+    };
+    let v = [
+        canonical16(v[0]),
+        canonical16(v[1]),
+        canonical16(v[2]),
+        canonical16(v[3]),
+    ];
+    // Each channel picked in registers: `swizzle.map` with a closure stayed a call, and
+    // the four vectors went through the stack in every call.
+    let (zero, unit) = (_mm512_setzero_si512(), _mm512_set1_epi32(0x3f80_0000));
+    let r = if swizzle == [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A] {
+        v
+    } else {
+        [
+            swizzled(&v, zero, unit, swizzle[0]),
+            swizzled(&v, zero, unit, swizzle[1]),
+            swizzled(&v, zero, unit, swizzle[2]),
+            swizzled(&v, zero, unit, swizzle[3]),
+        ]
+    };
+    let all = mask & 0xffff == 0xffff;
+    for (o, r) in out.iter_mut().zip(r) {
+        let r = if all {
+            r
+        } else {
+            let [lo, hi]: [__m256i; 2] = bytemuck::cast(*o);
+            _mm512_mask_blend_epi32(mask as u16, join_i(lo, hi), r)
+        };
+        let halves = [_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64::<1>(r)];
+        *o = bytemuck::cast(halves);
+    }
+    true
+}
+
+/// Channel `sw` of `v` (R, G, B, A), or `zero` or `one`.
+#[inline(always)]
+fn swizzled(v: &[__m512i; 4], zero: __m512i, one: __m512i, sw: Swizzle) -> __m512i {
+    match sw {
+        Swizzle::R => v[0],
+        Swizzle::G => v[1],
+        Swizzle::B => v[2],
+        Swizzle::A => v[3],
+        Swizzle::Zero => zero,
+        Swizzle::One => one,
+    }
+}
+
+/// [`level16`]'s window: where every footprint (taps `i0`, `i1`, `j0`, `j1`, wrapped
+/// inside the level `w` texels wide whose texels are `bytes`) is two adjacent columns of
+/// two adjacent rows and the sixteen lie within eight columns and three rows, those rows
+/// (0|1 as one vector, 2 in the low half of another) and where each lane's four taps lie
+/// in them as one table of 32 texels ((i0, j0), (i1, j0), (i0, j1), (i1, j1)); `None`
+/// otherwise. Row 1 in a second vector (rows 1|2) would make the same taps, but LLVM
+/// then decoded the three rows in 256-bit halves and joined them per channel.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn window8(
+    bytes: &[u8],
+    w: i32,
+    [i0, i1, j0, j1]: [__m512i; 4],
+) -> Option<((__m512i, __m512i), [__m512i; 4])> {
+    let one = _mm512_set1_epi32(1);
+    // Both taps of a row adjacent (not split by the wrap, nor clamped onto one texel).
+    let adjacent = _mm512_cmpeq_epi32_mask(i1, _mm512_add_epi32(i0, one))
+        & _mm512_cmpeq_epi32_mask(j1, _mm512_add_epi32(j0, one));
+    if adjacent != 0xffff || w < W as i32 {
+        return None;
+    }
+    // Lane 0's footprint, moved left so that the row loads stay inside the level's rows.
+    let x0 = _mm512_cvtsi512_si32(i0).min(w - W as i32);
+    let y0 = _mm512_cvtsi512_si32(j0);
+    let d = _mm512_sub_epi32(i0, _mm512_set1_epi32(x0));
+    let e = _mm512_sub_epi32(j0, _mm512_set1_epi32(y0));
+    // 0 <= d <= 6 (so d + 1 <= 7) and 0 <= e <= 1, as unsigned compares.
+    let fits = _mm512_cmple_epu32_mask(d, _mm512_set1_epi32(6)) & _mm512_cmple_epu32_mask(e, one);
+    if fits != 0xffff || x0 < 0 || y0 < 0 {
+        return None;
+    }
+    // The third row only where a lane's footprint starts on the second (at a level's
+    // last row, the rows below it are not there to load).
+    let third = _mm512_cmpeq_epi32_mask(e, one) != 0;
+    let (x0, y0, w) = (x0 as usize, y0 as usize, w as usize);
+    let k0 = y0 * w + x0;
+    let (r0, r1) = (row8(bytes, k0)?, row8(bytes, k0 + w)?);
+    let r2 = if third { row8(bytes, k0 + 2 * w)? } else { r1 };
+    #[cfg(test)]
+    crate::simd::LEVELS16.with(|n| n.set(n.get() + 1));
+    // Lane l's row j0 is lane d + 8e of rows 0|1, j1 lane d + 8e + 8 of rows 0|1|2.
+    let k = _mm512_add_epi32(d, _mm512_slli_epi32::<3>(e));
+    let kn = _mm512_add_epi32(k, one);
+    let eight = _mm512_set1_epi32(W as i32);
+    Some((
+        (join_i(r0, r1), _mm512_castsi256_si512(r2)),
+        [
+            k,
+            kn,
+            _mm512_add_epi32(k, eight),
+            _mm512_add_epi32(kn, eight),
+        ],
+    ))
+}
+
+/// Channel `C` of [`level16`]'s sixteen lanes: its rows (0|1, and 2 in the low half)
+/// decoded, each lane's four taps permuted out of them (`at`: the lane's (i0, j0), (i1,
+/// j0), (i0, j1), (i1, j1) in the rows as one table), lerped along u by `a` and along v
+/// by `b`, as [`weigh16`] does.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn weigh_rows<const C: usize>(
+    rows: (__m512i, __m512i),
+    at: &[__m512i; 4],
+    a: __m512,
+    b: __m512,
+) -> __m512 {
+    let (p, q) = (channel512::<C>(rows.0), channel512::<C>(rows.1));
+    let tap = [
+        _mm512_permutexvar_ps(at[0], p),
+        _mm512_permutexvar_ps(at[1], p),
+        _mm512_permutex2var_ps(p, at[2], q),
+        _mm512_permutex2var_ps(p, at[3], q),
+    ];
+    lerp16(lerp16(tap[0], tap[1], a), lerp16(tap[2], tap[3], a), b)
+}
+
+/// [`channel`] `C` of sixteen lanes in 512-bit operations (written as two halves, as
+/// [`channel16`], LLVM decoded rows 0 and 1 apart and joined them).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn channel512<const C: usize>(t: __m512i) -> __m512 {
+    let x = match C {
+        0 => _mm512_and_si512(t, _mm512_set1_epi32(0xff)),
+        1 => _mm512_and_si512(t, _mm512_set1_epi32(0xff00)),
+        2 => _mm512_and_si512(t, _mm512_set1_epi32(0xff_0000)),
+        _ => _mm512_srli_epi32::<24>(t),
+    };
+    let x = _mm512_cvtepi32_ps(x);
+    _mm512_fmadd_ps(
+        x,
+        _mm512_set1_ps(R_HI * SCALE[C & 3]),
+        _mm512_mul_ps(x, _mm512_set1_ps(R_LO * SCALE[C & 3])),
+    )
+}
+
 /// [`floor_i`] of sixteen lanes for [`taps16`] (the conversion rounds down itself), but
 /// NaN lanes are i32::MIN, not 0: the same taps after the fixed wraps (REPEAT masks both
 /// to 0 and MIN + 1 to 1; CLAMP_TO_EDGE clamps i0 to 0 and i1 to 0, not adjacent, so the

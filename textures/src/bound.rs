@@ -182,7 +182,13 @@ impl Bound {
         }
         let run: SiteFn = match opcode {
             // Every lane reads the base level with the magnification filter.
-            NvOpcode::Tex | NvOpcode::Txb | NvOpcode::Txl if !k.lod_matters => run_level,
+            NvOpcode::Tex | NvOpcode::Txb | NvOpcode::Txl if !k.lod_matters => {
+                match (fixed_wrap(k), k.mag_linear) {
+                    (REPEAT_POW2, true) => run_level16::<REPEAT_POW2>,
+                    (CLAMP_TO_EDGE, true) => run_level16::<CLAMP_TO_EDGE>,
+                    _ => run_level,
+                }
+            }
             NvOpcode::Tex if fragment => run_plan::<IMPLICIT, true, false>,
             NvOpcode::Tex => run_plan::<IMPLICIT, false, false>,
             NvOpcode::Txp if fragment => run_plan::<IMPLICIT, true, true>,
@@ -274,6 +280,37 @@ fn run_level(
         mask,
         out,
     )
+}
+
+/// [`run_level`] of a binding read bilinear with a wrap fixed when compiled (`MODE`):
+/// first [`crate::avx2::level16`], straight from the registers with the base level's
+/// size from the plan (the sixteen lanes' taps from one window of rows, none of
+/// [`level_groups`]' per-call tables); [`run_level`] where that declines.
+fn run_level16<const MODE: u8>(
+    site: &Site,
+    coord: &[[u32; SITE_LANES]; 4],
+    mask: u64,
+    out: &mut [[u32; SITE_LANES]; 4],
+) -> bool {
+    let f: &[[f32; SITE_LANES]; 4] = bytemuck::cast_ref(coord);
+    let k = &site.plan;
+    let z = k.sizes.get(k.base as usize).copied().unwrap_or_default();
+    let level = crate::avx2::Level {
+        w: z.w,
+        h: z.h,
+        fw: z.fw,
+        fh: z.fh,
+        bytes: bytes_of(&site.texture, k.base as i32),
+    };
+    crate::simd::level16::<MODE>(
+        &level,
+        &f[0],
+        &f[1],
+        site.offset,
+        k.swizzle,
+        mask as u32,
+        out,
+    ) || run_level(site, coord, mask, out)
 }
 
 /// One lookup's fixed inputs. Built by the callee from scalar arguments: built by the

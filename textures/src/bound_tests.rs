@@ -243,13 +243,16 @@ fn gathered_footprints_equal_reference() {
 /// order) whose sixteen footprints share three rows and sixteen columns, at 0.53 to 1.8
 /// texels a pixel, on levels from 5x3 to 256x256, with offsets, partial masks, swizzles,
 /// and strips across the wrap's seams and the level's last rows and columns: the taps
-/// permuted out of whole rows for both groups at once (`avx2::taps16`) give the
-/// reference's bits, and that path ran (and, at seams and wide footprints, declined).
+/// permuted out of whole rows for both groups at once (`avx2::taps16`, and the
+/// instruction site's `avx2::level16`) give the reference's bits, and those paths ran
+/// (and, at seams and wide footprints, declined: `level16` then gathers each tap).
 #[test]
 fn sixteen_lane_windows_equal_reference() {
     use crate::sampler::Wrap;
     let before = crate::simd::WINDOWS16.with(|n| n.get());
     let pairs = crate::simd::LEVEL_PAIRS.with(|n| n.get());
+    let levels16 = crate::simd::LEVELS16.with(|n| n.get());
+    let gathers16 = crate::simd::GATHERS16.with(|n| n.get());
     let mut specialised = 0;
     for (k, &size) in [[256u32, 256], [64, 32], [16, 16], [37, 23], [8, 8], [5, 3]]
         .iter()
@@ -272,11 +275,12 @@ fn sixteen_lane_windows_equal_reference() {
                     use crate::sampler::Swizzle;
                     s.swizzle = [Swizzle::B, Swizzle::One, Swizzle::R, Swizzle::Zero];
                 }
-                let (mut w0, mut p0) = (0, 0);
+                let (mut w0, mut p0, mut l0) = (0, 0, 0);
                 for strip in 0..40u32 {
                     if strip == 12 {
                         w0 = crate::simd::WINDOWS16.with(|n| n.get());
                         p0 = crate::simd::LEVEL_PAIRS.with(|n| n.get());
+                        l0 = crate::simd::LEVELS16.with(|n| n.get());
                     }
                     // Origins stepping over the whole level and past it (both seams).
                     let (ox, oy) = if strip < 12 {
@@ -330,6 +334,10 @@ fn sixteen_lane_windows_equal_reference() {
                     let windows = crate::simd::WINDOWS16.with(|n| n.get()) - w0;
                     let pairs = crate::simd::LEVEL_PAIRS.with(|n| n.get()) - p0;
                     assert!(windows * 5 >= pairs * 4, "{wrap:?}: {windows} of {pairs}");
+                    // The instruction's site takes its own window (`avx2::level16`, eight
+                    // columns) as often: one site call a strip under AVX-512 as one pair.
+                    let sites = crate::simd::LEVELS16.with(|n| n.get()) - l0;
+                    assert!(sites * 5 >= pairs * 4, "{wrap:?}: {sites} of {pairs}");
                 }
             }
         }
@@ -340,6 +348,11 @@ fn sixteen_lane_windows_equal_reference() {
         let pairs = crate::simd::LEVEL_PAIRS.with(|n| n.get()) - pairs;
         // The seams, the widest footprints and the smallest levels do not fit.
         assert!(windows > 0 && windows < pairs, "{windows} of {pairs}");
+        // The site's window declines where `taps16`'s does; it then gathers the taps.
+        let sites = crate::simd::LEVELS16.with(|n| n.get()) - levels16;
+        let gathered = crate::simd::GATHERS16.with(|n| n.get()) - gathers16;
+        assert!(sites > 0 && sites < pairs, "{sites} of {pairs}");
+        assert!(gathered > 0, "the site's gathers never ran");
     } else {
         eprintln!("skipped: no AVX-512 on this CPU, no sixteen-lane window to check");
     }

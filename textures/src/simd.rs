@@ -209,6 +209,27 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
     )
 }
 
+/// Sixteen lanes reading one level, bilinear, with the wrap fixed when compiled
+/// ([`crate::avx2::level16`]): true when done; false (nothing written) when this CPU or
+/// [`force`] rules AVX-512 out, or `MODE` is [`crate::avx2::ANY_WRAP`].
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn level16<const MODE: u8>(
+    level: &crate::avx2::Level<'_>,
+    s: &[f32; crate::avx2::PAIR],
+    t: &[f32; crate::avx2::PAIR],
+    offset: [i32; 2],
+    swizzle: [crate::sampler::Swizzle; 4],
+    mask: u32,
+    out: &mut [[u32; crate::avx2::PAIR]; 4],
+) -> bool {
+    let done;
+    isa_call!(
+        Avx512,
+        done = crate::avx2::level16::<MODE>(level, s, t, offset, swizzle, mask, out)
+    ) && done
+}
+
 /// One group reading two levels, bilinear in every lane, with the AVX2 kernel
 /// ([`crate::avx2::lookup_two`]); false (nothing written) when this CPU or [`force`]
 /// rules AVX2 out.
@@ -285,10 +306,46 @@ thread_local! {
     /// Pairs of groups whose taps `avx2::taps16` permuted out of whole rows at once, on
     /// this thread.
     pub(crate) static WINDOWS16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Calls [`level16`] did (its window taken), on this thread.
+    pub(crate) static LEVELS16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Calls of [`gather16`] that gathered, on this thread.
+    pub(crate) static GATHERS16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls of [`gather_pairs`] that gathered, on this thread (tests prove the path ran).
     pub(crate) static GATHERS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Groups [`bilinear_rgba8`] ran through the AVX2 kernel, on this thread.
     pub(crate) static BILINEAR_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The texels `k` of RGBA8 `bytes` for sixteen lanes; `None` (nothing read) when a
+/// lane's texel does not lie inside `bytes`.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+pub(crate) fn gather16(
+    bytes: &[u8],
+    k: std::arch::x86_64::__m512i,
+) -> Option<std::arch::x86_64::__m512i> {
+    use std::arch::x86_64::*;
+    let texels = bytes.len() / 4;
+    if !(1..=i32::MAX as usize).contains(&texels) {
+        return None;
+    }
+    // Unsigned: a negative index is above every texel.
+    let inside = _mm512_cmplt_epu32_mask(k, _mm512_set1_epi32(texels as i32));
+    if inside != 0xffff {
+        return None;
+    }
+    #[cfg(test)]
+    GATHERS16.with(|g| g.set(g.get() + 1));
+    // SAFETY: every lane of `k` lies in 0..texels (checked above, unsigned), so the 4
+    // bytes at byte offset 4k (the gather scales the sign-extended i32 index by 4; each
+    // index is below 2^31) end at 4k + 4 <= 4 * texels <= bytes.len(): the gather reads
+    // only inside `bytes`, which is borrowed for the call. Unaligned elements are allowed
+    // by vpgatherdd. AVX-512 F is enabled on this function, and its callers are AVX-512
+    // functions entered only after isa() found AVX-512.
+    #[allow(unsafe_code)]
+    let t = unsafe { _mm512_i32gather_epi32::<4>(k, bytes.as_ptr().cast::<i32>()) };
+    Some(t)
 }
 
 /// The texel pairs (texel `k`, texel `k + 1`) of RGBA8 `bytes` for the eight lanes of
