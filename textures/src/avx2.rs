@@ -606,12 +606,30 @@ pub(crate) fn level16<const MODE: u8>(
             ]
         }
     };
-    let v = [
-        canonical16(v[0]),
-        canonical16(v[1]),
-        canonical16(v[2]),
-        canonical16(v[3]),
-    ];
+    // Decoded taps lie in [0, 1]: with both weights within [-1, 1] every lerp stays
+    // finite (|q - p| <= 1, so the u lerps lie in [-1, 2] and the v lerp's difference in
+    // [-3, 3]), and no lane can be NaN. Only NaN, infinite or huge coordinates make other
+    // weights.
+    let one_f = _mm512_set1_ps(1.0);
+    let small = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(a), one_f)
+        & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(b), one_f);
+    let v = if small == 0xffff {
+        #[cfg(test)]
+        crate::simd::FINITE16.with(|n| n.set(n.get() + 1));
+        [
+            _mm512_castps_si512(v[0]),
+            _mm512_castps_si512(v[1]),
+            _mm512_castps_si512(v[2]),
+            _mm512_castps_si512(v[3]),
+        ]
+    } else {
+        [
+            canonical16(v[0]),
+            canonical16(v[1]),
+            canonical16(v[2]),
+            canonical16(v[3]),
+        ]
+    };
     // Each channel picked in registers: `swizzle.map` with a closure stayed a call, and
     // the four vectors went through the stack in every call.
     let (zero, unit) = (_mm512_setzero_si512(), _mm512_set1_epi32(0x3f80_0000));
