@@ -519,16 +519,16 @@ pub(crate) struct Level<'a> {
     pub(crate) bytes: &'a [u8],
 }
 
-/// [`lookup_level_pair`] of sixteen lanes (`s`, `t`) in one level, where the wrap is
-/// fixed when compiled (`MODE` not [`ANY_WRAP`]), every footprint is two adjacent columns
-/// of two adjacent rows, and the sixteen lie within eight columns and three rows (a strip
-/// of 8x2 pixels read at up to ~0.8 texels a pixel, fill_1080p's): true when done, false
-/// (nothing written) otherwise, and the caller takes the general path. Those rows are
-/// loaded eight texels each, as two vectors of two rows (rows 0|1 and 1|2), and each
-/// vector's channels are decoded once; the taps are then permutes of the decoded floats
-/// (`vpermps`). [`taps16`] decodes each of the four taps: 64 decodes of sixteen lanes
-/// where this makes 32 and 16 permutes. Each step is [`taps16`]'s, and the decode a
-/// function of the texel alone, so the bits are the same.
+/// [`lookup_level_pair`] of sixteen lanes (`s`, `t`) in one level, bilinear, with the
+/// wrap fixed when compiled: true when done; false (nothing written) when `MODE` is
+/// [`ANY_WRAP`] or `bytes` is too short for the level. Where every footprint is two
+/// adjacent columns of two adjacent rows and the sixteen lie within eight columns and
+/// three rows (a strip of 8x2 pixels read at up to ~0.8 texels a pixel, fill_1080p's:
+/// [`window8`]), those rows are loaded eight texels each and decoded once per channel,
+/// and the taps are permutes of the decoded floats: two decodes of sixteen lanes per
+/// channel where [`taps16`] makes four. Elsewhere (the wrap's seams, clamped edges, wider
+/// footprints, levels under eight texels wide) each tap is gathered. Each step is
+/// [`taps16`]'s, and the decode a function of the texel alone, so the bits are the same.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 pub(crate) fn level16<const MODE: u8>(

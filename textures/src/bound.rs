@@ -285,7 +285,8 @@ fn run_level(
 /// [`run_level`] of a binding read bilinear with a wrap fixed when compiled (`MODE`):
 /// first [`crate::avx2::level16`], straight from the registers with the base level's
 /// size from the plan (the sixteen lanes' taps from one window of rows, none of
-/// [`level_groups`]' per-call tables); [`run_level`] where that declines.
+/// [`level_groups`]' per-call tables); [`run_level`] where it does not run (no AVX-512
+/// on this CPU, or a forced instruction set).
 fn run_level16<const MODE: u8>(
     site: &Site,
     coord: &[[u32; SITE_LANES]; 4],
