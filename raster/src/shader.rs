@@ -268,12 +268,25 @@ pub fn store_strip(
     crate::block::store_rows(rows, c.unwrap_or(&[[0; LANES]; 4]), alpha_one, &cov);
 }
 
+/// [`store_strip`] of each strip k of a block (rows `rows[2k..2k + 2]`, colour
+/// `colors[k]`, coverage `covs[k]`, no lane killed), compiled for the CPU's widest
+/// vectors: for colours written with whatever width (a compiled kernel's 128-bit stores
+/// are `block::store_rgba8`'s case, kept baseline for forwarding). With AVX-512 through
+/// `simd::store_block_rgba8`, else the lane loops.
+pub fn store_block(
+    rows: &mut [&mut [u32; 8]],
+    colors: &[&[[u32; LANES]; 4]],
+    alpha_one: bool,
+    covs: &[&[u32; LANES]],
+) {
+    if !crate::simd::store_block_rgba8(rows, colors, alpha_one, covs) {
+        store_block_lanes(rows, colors, alpha_one, covs)
+    }
+}
+
 crate::simd::multiversion! {
-    /// [`store_strip`] of each strip k of a block (rows `rows[2k..2k + 2]`, colour
-    /// `colors[k]`, coverage `covs[k]`, no lane killed), compiled for the CPU's widest
-    /// vectors: for colours written with whatever width (a compiled kernel's 128-bit
-    /// stores are `block::store_rgba8`'s case, kept baseline for forwarding).
-    pub fn store_block(
+    /// [`store_block`] by the lane loops of [`store_strip`].
+    fn store_block_lanes(
         rows: &mut [&mut [u32; 8]],
         colors: &[&[[u32; LANES]; 4]],
         alpha_one: bool,
@@ -776,5 +789,60 @@ impl<'a> FragmentBatch<'a> {
             ry[i] = cy + 0.5 + dy[i];
         }
         self.eval_at(k, &rx, &ry, None, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simd::{force, Isa};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The block store writes what the reference strip store writes (`store_strip`
+        /// of each strip, no lane killed), with every instruction set; with AVX-512 its
+        /// kernel ran.
+        #[test]
+        fn store_block_equals_strip_stores(
+            c in any::<[[[u32; LANES]; 4]; 4]>(),
+            cov in any::<[[bool; LANES]; 4]>(),
+            (n, alpha_one, seed) in (0usize..=4, any::<bool>(), any::<u32>()),
+        ) {
+            // Colours in and around [0, 1], with NaN, infinities, -0 and raw bits.
+            let c = c.map(|s| s.map(|ch| ch.map(|b| match b % 8 {
+                0 => b,
+                1 => [f32::NAN, f32::INFINITY, -0.0, f32::NEG_INFINITY][(b >> 3) as usize % 4]
+                    .to_bits(),
+                _ => (((b >> 8) % 1200) as f32 / 1000.0 - 0.1).to_bits(),
+            })));
+            let cov = cov.map(|s| s.map(|l| u32::from(l) * (seed | 1)));
+            let start: Vec<[u32; 8]> = (0..8u32)
+                .map(|r| std::array::from_fn(|i| (r * 8 + i as u32).wrapping_mul(2_654_435_761) ^ seed))
+                .collect();
+            let mut want = start.clone();
+            for k in 0..n {
+                let [a, b] = &mut want[2 * k..2 * k + 2] else { unreachable!() };
+                store_strip(&mut [a, b], Some(&c[k]), alpha_one, &cov[k], 0);
+            }
+            let colors: Vec<&[[u32; LANES]; 4]> = c.iter().take(n).collect();
+            let covs: Vec<&[u32; LANES]> = cov.iter().take(n).collect();
+            for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
+                if force(isa) != isa {
+                    continue;
+                }
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
+                store_block(&mut rows, &colors, alpha_one, &covs);
+                prop_assert!(got == want, "{:?}", isa);
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
+                let ran = crate::simd::store_block_rgba8(&mut rows, &colors, alpha_one, &covs);
+                prop_assert_eq!(ran, isa == Isa::Avx512);
+                if ran {
+                    prop_assert!(got == want);
+                }
+            }
+            force(Isa::Avx512);
+        }
     }
 }

@@ -425,6 +425,93 @@ unsafe fn depth_flat_samples_avx512<const P: i32, const NS: usize>(
     lives
 }
 
+/// `shader::store_block` with AVX-512 (false on a CPU without it, for the lane loops to
+/// do it): each strip's four channels packed as RGBA8 UNORM (`color::unorm8`'s
+/// operations in its order), put into row order by one fixed permutation and stored
+/// into its two rows with masked stores where its coverage is not 0. The lane loops
+/// took two shuffles a row for the colours, as many for the coverage, and a load of
+/// each row to merge into.
+#[inline(always)]
+pub(crate) fn store_block_rgba8(
+    rows: &mut [&mut [u32; 8]],
+    colors: &[&[[u32; 16]; 4]],
+    alpha_one: bool,
+    covs: &[&[u32; 16]],
+) -> bool {
+    if isa() != Isa::Avx512 {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: isa() returned Avx512 (checked above), which it does only when
+        // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma were detected: every
+        // feature the kernel is compiled with exists on this CPU.
+        #[allow(unsafe_code)]
+        unsafe {
+            store_block_avx512(rows, colors, alpha_one, covs)
+        };
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rows, colors, alpha_one, covs);
+        false
+    }
+}
+
+/// [`store_block_rgba8`]'s kernel.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn store_block_avx512(
+    rows: &mut [&mut [u32; 8]],
+    colors: &[&[[u32; 16]; 4]],
+    alpha_one: bool,
+    covs: &[&[u32; 16]],
+) {
+    use std::arch::x86_64::*;
+    // Word c of row r (r = 0, 1) of a strip is lane 4 (c >> 1) + 2r + (c & 1).
+    let order = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    let (zero, one) = (_mm512_setzero_ps(), _mm512_set1_ps(1.0));
+    let (scale, magic) = (_mm512_set1_ps(255.0), _mm512_set1_ps(8_388_608.0));
+    let byte = _mm512_set1_epi32(0xff);
+    let alpha = _mm512_set1_epi32(if alpha_one { 0xff00_0000u32 as i32 } else { 0 });
+    for (k, (c, cov)) in colors.iter().zip(covs).enumerate() {
+        let Some([r0, r1]) = rows.get_mut(2 * k..2 * k + 2) else {
+            continue;
+        };
+        // SAFETY: each load reads one whole borrowed 16-word array (a channel of `c`,
+        // or `cov`), and each masked store writes within one borrowed 8-word row; none
+        // needs alignment.
+        #[allow(unsafe_code)]
+        unsafe {
+            // unorm8: max with 0 first (a NaN lane gives 0: vmaxps returns its second
+            // operand then), min with 1, times 255, plus 2^23; the low byte of the bits.
+            let ch = |i: usize| {
+                let v = _mm512_loadu_ps(c[i].as_ptr().cast());
+                let v = _mm512_min_ps(_mm512_max_ps(v, zero), one);
+                let v = _mm512_add_ps(_mm512_mul_ps(v, scale), magic);
+                _mm512_and_si512(_mm512_castps_si512(v), byte)
+            };
+            let rg = _mm512_or_si512(ch(0), _mm512_slli_epi32::<8>(ch(1)));
+            let ba = _mm512_or_si512(
+                _mm512_slli_epi32::<16>(ch(2)),
+                _mm512_slli_epi32::<24>(ch(3)),
+            );
+            let packed = _mm512_or_si512(_mm512_or_si512(rg, ba), alpha);
+            let words = _mm512_permutexvar_epi32(order, packed);
+            let cv = _mm512_permutexvar_epi32(order, _mm512_loadu_si512(cov.as_ptr().cast()));
+            let m = _mm512_test_epi32_mask(cv, cv);
+            _mm256_mask_storeu_epi32(
+                r0.as_mut_ptr().cast(),
+                m as u8,
+                _mm512_castsi512_si256(words),
+            );
+            let hi = _mm512_extracti64x4_epi64::<1>(words);
+            _mm256_mask_storeu_epi32(r1.as_mut_ptr().cast(), (m >> 8) as u8, hi);
+        }
+    }
+}
+
 #[inline(always)]
 fn prefetch(word: &u32) {
     #[cfg(target_arch = "x86_64")]
