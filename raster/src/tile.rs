@@ -566,7 +566,13 @@ fn full_region<S: FragmentShader>(
                 false => (x0, by + BLOCK),
             };
             if ny < y1 {
-                block::prefetch_block(ctx, mem, nx, ny);
+                match (ns, mem.colors.get(t)) {
+                    (1, Some(plane)) => {
+                        let depth = ctx.tests.then_some(&mem.depth[..]);
+                        block::prefetch_one_sample(depth, plane, nx, ny);
+                    }
+                    _ => block::prefetch_block(ctx, mem, nx, ny),
+                }
             }
             let lives = match &mut depths {
                 Some(d) => d.test(mem, bx, by, &mut covs),
