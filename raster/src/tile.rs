@@ -589,7 +589,11 @@ fn full_region<S: FragmentShader>(
                         s.batch.lanes = &strip_lanes[r];
                     }
                     s.live = lives[r];
-                    s.origin = origin(bx, by + 2 * r as i32);
+                    // Only the position moves (every strip's origin is set, its w the
+                    // primitive's): two stores, where a whole new origin was four.
+                    if let Some(o) = &mut s.origin {
+                        (o.bx, o.qy) = (bx, by + 2 * r as i32);
+                    }
                 }
                 moved = false;
             } else {
@@ -623,7 +627,10 @@ fn full_region<S: FragmentShader>(
                     2 => c2,
                     _ => c3,
                 };
-                let cv = [at(rows[0]), at(rows[1]), at(rows[2]), at(rows[3])];
+                let cv = match n {
+                    4 => [c0, c1, c2, c3],
+                    _ => [at(rows[0]), at(rows[1]), at(rows[2]), at(rows[3])],
+                };
                 let mut kills = [0u32; 4];
                 let plane = mem.colors.get_mut(t).map_or(&mut [][..], |p| &mut p[..]);
                 // `FullRun::new` checked the plane holds the tile: the rows are there.
