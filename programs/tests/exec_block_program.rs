@@ -316,6 +316,84 @@ fn fill_scenes_program_equals_the_interpreter() {
     }
 }
 
+/// Strips of inputs with varied values, specials among them.
+fn fixed_inputs() -> Inputs {
+    let specials = [f32::NAN.to_bits(), 0xffc0_0001, 0x8000_0000, 0x7f80_0000];
+    (0..4)
+        .map(|s| {
+            (0..2)
+                .map(|i| {
+                    std::array::from_fn(|c| {
+                        std::array::from_fn(|l| match (s + i + c + l) % 7 {
+                            0 => specials[(s + c) % 4],
+                            _ => ((s * 64 + i * 16 + c * 4 + l) as f32 * -0.37).to_bits(),
+                        })
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn output_moves_equal_the_interpreter() {
+    // A whole plain MOV into an output is not made when its source stays as it was: the
+    // output reads the source register (fill_1080p_mov's program is one such MOV).
+    for (text, from_input) in [
+        (
+            "!!ARBfp1.0
+MOV result.color, fragment.color;
+END",
+            true,
+        ),
+        (
+            "!!ARBfp1.0
+MOV result.color, program.env[1];
+END",
+            false,
+        ),
+        (
+            "!!ARBfp1.0
+MOV result.color, -fragment.color;
+END",
+            false,
+        ),
+        (
+            "!!ARBfp1.0
+MOV result.color.xyzw, fragment.texcoord[0].xyzw;
+END",
+            true,
+        ),
+        (
+            "!!ARBfp1.0
+TEMP t;
+MOV t, fragment.color;
+MOV result.color, t;
+             ADD t, t, fragment.texcoord[0];
+END",
+            false,
+        ),
+        (
+            "!!ARBfp1.0
+TEMP t;
+MOV t, fragment.color;
+MOV result.color, t;
+END",
+            false,
+        ),
+    ] {
+        let ins = fixed_inputs();
+        check(text, &ins, 0).unwrap();
+        let prog = assemble(text, None).unwrap();
+        let bp = BlockProgram::new(&prog).unwrap();
+        let mut st = bp.new_state(&params(&prog)).unwrap();
+        let out = bp.output(&st, 0, 0).map(|r| r as *const Vec4);
+        let aliased =
+            (0..2).any(|slot| bp.input_mut(&mut st, slot, 0).map(|r| r as *const Vec4) == out);
+        assert_eq!(aliased, from_input, "{text}");
+    }
+}
+
 #[test]
 fn what_does_not_run_here_says_why() {
     for (text, why) in [

@@ -231,9 +231,15 @@ impl BlockProgram {
                 },
             });
         }
-        let outputs = (0..outputs)
+        let mut outputs: Vec<(usize, u8)> = (0..outputs)
             .map(|i| (temps + inputs + i, written[temps + inputs + i]))
             .collect();
+        for out in &mut outputs {
+            if let Some((k, from)) = moved_whole(&ops, out.0) {
+                ops.remove(k);
+                *out = (from, 0xf);
+            }
+        }
         Ok(BlockProgram {
             ops,
             regs: params_base + params.len(),
@@ -308,6 +314,30 @@ impl BlockProgram {
         }
         Ok(())
     }
+}
+
+/// When output register `out` is written only by a plain whole MOV from a register that
+/// nothing writes after it, and nothing reads `out`: that MOV's index and its source.
+/// The output then reads from the source register, and the copy is not made.
+fn moved_whole(ops: &[Op], out: usize) -> Option<(usize, usize)> {
+    let mut writes = ops.iter().enumerate().filter(|(_, o)| o.dst == out);
+    let (k, op) = writes.next()?;
+    let from = op.src[0];
+    let plain = matches!(op.kind, Kind::Alu(Alu::Mov))
+        && op.mask == 0xf
+        && op.sat.is_none()
+        && from.plain()
+        && from.swizzle == [0, 1, 2, 3];
+    let reads_out = |o: &Op| {
+        let n = match o.kind {
+            Kind::Tex(_) => 1,
+            Kind::Alu(a) => alu_sources(a),
+        };
+        o.src.iter().take(n).any(|s| s.reg == out)
+    };
+    let later_write = ops.get(k + 1..)?.iter().any(|o| o.dst == from.reg);
+    (plain && writes.next().is_none() && !later_write && !ops.iter().any(reads_out))
+        .then_some((k, from.reg))
 }
 
 /// What [`BlockProgram`] computes for `inst`, if it runs here.
