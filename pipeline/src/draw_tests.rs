@@ -1088,6 +1088,7 @@ fn whole_block_programs_run_in_draws() {
     ]);
     let fp = "!!ARBfp1.0\nOPTION NV_fragment_program2;\nTEMP t, u;\n\
         MUL t, fragment.color, {0.5, 1.5, 2.0, 1.0};\nMAD u, t.wzyx, fragment.color, -t;\n\
+        MAD t, fragment.texcoord[3].wzyx, 0.25, t;\n\
         DP3 u.w, |u|, t;\nLRP_SAT t, fragment.color.x, u, t;\nMIN result.color, t, 0.75;\nEND\n";
     for ns in [1u32, 4] {
         let draw = |backend: Backend| {

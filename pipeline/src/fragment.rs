@@ -22,9 +22,9 @@ use glemu_programs::ir::{
     VaryingSlot,
 };
 use glemu_raster::{
-    store_block, store_strip, store_strip_samples, BlockRows, FragmentBatch, FragmentOutputs,
-    FragmentShader, InterpLocation, InterpMode, SampleRows, ShaderError, ShaderInfo, Strip,
-    StripColors, VaryingInterp, LANES, MAX_COLOR_TARGETS,
+    perspective_strips, store_block, store_strip, store_strip_samples, BlockRows, FragmentBatch,
+    FragmentOutputs, FragmentShader, InterpLocation, InterpMode, SampleRows, ShaderError,
+    ShaderInfo, Strip, StripColors, VaryingInterp, LANES, MAX_COLOR_TARGETS,
 };
 use std::sync::Arc;
 
@@ -832,13 +832,27 @@ impl ProgramShader<'_> {
             return Ok(false);
         };
         let all = glemu_programs::exec::lanes_mask(MAX_LANES);
-        for (k, strip) in strips.iter().enumerate() {
-            let front = strip.batch.front_facing();
-            for input in list {
-                if let Some(reg) = bp.input_mut(st, input.slot(), k) {
-                    fill_input(input, strip, front, reg);
+        // One block's strips are one primitive's: it faces one way.
+        let front = first.batch.front_facing();
+        for input in list {
+            // Constants were filled once, in `new_scratch`.
+            let StripInput::Planes { slot, base, back } = *input else {
+                continue;
+            };
+            let Some(regs) = bp.input_strips_mut(st, slot) else {
+                continue;
+            };
+            let base = match back {
+                Some(b) if !front => b,
+                _ => base,
+            };
+            if !perspective_strips(strips, base, 4, regs) {
+                for (strip, reg) in strips.iter().zip(regs.iter_mut()) {
+                    fill_input(input, strip, strip.batch.front_facing(), reg);
                 }
             }
+        }
+        for strip in strips {
             // As `fill_strip` counts them.
             let live = all & strip.live;
             s.invocations += match live == all {
@@ -976,11 +990,20 @@ impl<'a> FragmentShader for ProgramShader<'a> {
             simple: 0,
             // Only strips whose inputs are all simple run whole (`run_whole`).
             whole: match (self.strips, &self.strip_inputs) {
-                (true, Some(_)) => self
-                    .fp
-                    .executor
-                    .block_program()
-                    .and_then(|b| b.new_state(&self.fp.params)),
+                (true, Some(list)) => self.fp.executor.block_program().and_then(|b| {
+                    let mut st = b.new_state(&self.fp.params)?;
+                    // A block run never writes its inputs: constants stay for every block.
+                    for input in list {
+                        if let (StripInput::Const { v, .. }, Some(regs)) =
+                            (input, b.input_strips_mut(&mut st, input.slot()))
+                        {
+                            for reg in regs.iter_mut() {
+                                *reg = v.map(|c| [c; MAX_LANES]);
+                            }
+                        }
+                    }
+                    Some(st)
+                }),
                 _ => None,
             },
             whole_blocks: 0,

@@ -345,6 +345,61 @@ impl Strip<'_> {
     }
 }
 
+/// [`Strip::perspective_n`] of each of `strips` (one block's, at most four) into
+/// `out[s]`, in one call: the same planes at the same positions, without a dispatch and
+/// a plane look-up per strip. False (nothing written) unless every strip is of the first
+/// one's primitive and has its origin set.
+pub fn perspective_strips(
+    strips: &[Strip<'_>],
+    k: usize,
+    n: usize,
+    out: &mut [[[u32; LANES]; 4]],
+) -> bool {
+    let Some(first) = strips.first() else {
+        return true;
+    };
+    let Some(a) = first.batch.uniform_planes(k, n) else {
+        return false;
+    };
+    let prim = first.batch.prims[0];
+    let mut at = [StripOrigin {
+        bx: 0,
+        qy: 0,
+        w: 0.0,
+    }; 4];
+    if strips.len() > at.len() || out.len() < strips.len() {
+        return false;
+    }
+    for (o, s) in at.iter_mut().zip(strips) {
+        let same = s.batch.uniform
+            && std::ptr::eq(s.batch.prims[0], prim)
+            && std::ptr::eq(s.batch.attrs[0], first.batch.attrs[0]);
+        match (&s.origin, same) {
+            (Some(x), true) => *o = *x,
+            _ => return false,
+        }
+    }
+    planes_strips(a, &at, strips.len(), prim.ox, prim.oy, out);
+    true
+}
+
+crate::simd::multiversion! {
+    /// [`planes_origin`] of strips `at[..n]` into `out[..n]`.
+    fn planes_strips(
+        planes: &[crate::setup::AttrPlane],
+        at: &[StripOrigin; 4],
+        n: usize,
+        ox: f32,
+        oy: f32,
+        out: &mut [[[u32; LANES]; 4]],
+    ) {
+        for (at, out) in at.iter().zip(out.iter_mut()).take(n) {
+            let (_, [rx, ry]) = crate::block::strip_offsets(at.bx, at.qy, ox, oy);
+            planes_at(planes, &rx, &ry, &[at.w; LANES], out)
+        }
+    }
+}
+
 /// A strip's colour outputs as the program left them: `color[o]` is output `o`'s
 /// `[channel][lane]` words, None when the program does not write it (it reads as zeros).
 #[derive(Debug, Clone, Copy, Default)]

@@ -282,6 +282,16 @@ impl BlockProgram {
         st.regs.get_mut(r)?.get_mut(strip)
     }
 
+    /// Input slot `slot` of every strip ([`Self::input_mut`] of each at once).
+    pub fn input_strips_mut<'s>(
+        &self,
+        st: &'s mut BlockState,
+        slot: usize,
+    ) -> Option<&'s mut [Vec4; STRIPS]> {
+        let r = (*self.inputs.get(slot)?)?;
+        st.regs.get_mut(r)
+    }
+
     /// Output slot `slot` of strip `strip` after a run; None unless the program writes
     /// every component of it.
     pub fn output<'s>(&self, st: &'s BlockState, slot: usize, strip: usize) -> Option<&'s Vec4> {
