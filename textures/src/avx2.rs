@@ -443,29 +443,8 @@ fn taps16<const MODE: u8>(
     let t = join(f(g0.t), f(g1.t));
     // The offset as scalars, not the groups' arrays: the caller writes those with
     // narrower stores than a vector load of them could forward from (perf: a stall).
-    let off_u = _mm512_set1_ps(offset[0] as f32);
-    let off_v = _mm512_set1_ps(offset[1] as f32);
-    let half = _mm512_set1_ps(0.5);
-    let x = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(fw)), off_u),
-        half,
-    );
-    let y = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(t, _mm512_set1_ps(fh)), off_v),
-        half,
-    );
-    let (i0, j0) = (floor_i16(x), floor_i16(y));
-    let a = _mm512_sub_ps(x, _mm512_cvtepi32_ps(i0));
-    let b = _mm512_sub_ps(y, _mm512_cvtepi32_ps(j0));
+    let ([i0, i1, j0, j1], a, b) = footprint16::<MODE>(s, t, offset, [fw, fh], [w, h]);
     let one = _mm512_set1_epi32(1);
-    let (i0, i1) = (
-        wrap16::<MODE>(i0, w),
-        wrap16::<MODE>(_mm512_add_epi32(i0, one), w),
-    );
-    let (j0, j1) = (
-        wrap16::<MODE>(j0, h),
-        wrap16::<MODE>(_mm512_add_epi32(j0, one), h),
-    );
     // Both taps of a row adjacent (not split by the wrap, nor clamped onto one texel).
     let adjacent = _mm512_cmpeq_epi32_mask(i1, _mm512_add_epi32(i0, one))
         & _mm512_cmpeq_epi32_mask(j1, _mm512_add_epi32(j0, one));
@@ -553,29 +532,7 @@ pub(crate) fn level16<const MODE: u8>(
     let [s, t]: [[[f32; W]; 2]; 2] = [bytemuck::cast(*s), bytemuck::cast(*t)];
     let s = join(f(&s[0]), f(&s[1]));
     let t = join(f(&t[0]), f(&t[1]));
-    let off_u = _mm512_set1_ps(offset[0] as f32);
-    let off_v = _mm512_set1_ps(offset[1] as f32);
-    let half = _mm512_set1_ps(0.5);
-    let x = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(fw)), off_u),
-        half,
-    );
-    let y = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(t, _mm512_set1_ps(fh)), off_v),
-        half,
-    );
-    let (i0, j0) = (floor_i16(x), floor_i16(y));
-    let a = _mm512_sub_ps(x, _mm512_cvtepi32_ps(i0));
-    let b = _mm512_sub_ps(y, _mm512_cvtepi32_ps(j0));
-    let one = _mm512_set1_epi32(1);
-    let (i0, i1) = (
-        wrap16::<MODE>(i0, w),
-        wrap16::<MODE>(_mm512_add_epi32(i0, one), w),
-    );
-    let (j0, j1) = (
-        wrap16::<MODE>(j0, h),
-        wrap16::<MODE>(_mm512_add_epi32(j0, one), h),
-    );
+    let ([i0, i1, j0, j1], a, b) = footprint16::<MODE>(s, t, offset, [fw, fh], [w, h]);
     let v = match window8(bytes, w, [i0, i1, j0, j1]) {
         Some((rows, at)) => [
             weigh_rows::<0>(rows, &at, a, b),
@@ -777,6 +734,42 @@ fn floor_i16(x: __m512) -> __m512i {
     // Out of range converts to i32::MIN: right below, wrong above.
     let big = _mm512_cmp_ps_mask::<_CMP_GE_OQ>(x, _mm512_set1_ps(2147483648.0));
     _mm512_mask_mov_epi32(r, big, _mm512_set1_epi32(i32::MAX))
+}
+
+/// Sixteen lanes' bilinear footprint at (`s`, `t`) + `offset` in a level of `size`
+/// texels (`fsize` as floats): the wrapped tap columns i0, i1 and rows j0, j1, and the
+/// weights a, b. [`taps_as`]'s steps on sixteen lanes ([`taps16`], [`level16`]).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn footprint16<const MODE: u8>(
+    s: __m512,
+    t: __m512,
+    offset: [i32; 2],
+    [fw, fh]: [f32; 2],
+    [w, h]: [i32; 2],
+) -> ([__m512i; 4], __m512, __m512) {
+    let off_u = _mm512_set1_ps(offset[0] as f32);
+    let off_v = _mm512_set1_ps(offset[1] as f32);
+    let half = _mm512_set1_ps(0.5);
+    let x = _mm512_sub_ps(
+        _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(fw)), off_u),
+        half,
+    );
+    let y = _mm512_sub_ps(
+        _mm512_add_ps(_mm512_mul_ps(t, _mm512_set1_ps(fh)), off_v),
+        half,
+    );
+    let (i0, j0) = (floor_i16(x), floor_i16(y));
+    let a = _mm512_sub_ps(x, _mm512_cvtepi32_ps(i0));
+    let b = _mm512_sub_ps(y, _mm512_cvtepi32_ps(j0));
+    let one = _mm512_set1_epi32(1);
+    let taps = [
+        wrap16::<MODE>(i0, w),
+        wrap16::<MODE>(_mm512_add_epi32(i0, one), w),
+        wrap16::<MODE>(j0, h),
+        wrap16::<MODE>(_mm512_add_epi32(j0, one), h),
+    ];
+    (taps, a, b)
 }
 
 /// [`wrap_tap`] of sixteen lanes of a level `size` wide, for the fixed wraps.
