@@ -394,8 +394,7 @@ crate::simd::multiversion! {
         out: &mut [[[u32; LANES]; 4]],
     ) {
         for (at, out) in at.iter().zip(out.iter_mut()).take(n) {
-            let (_, [rx, ry]) = crate::block::strip_offsets(at.bx, at.qy, ox, oy);
-            planes_at(planes, &rx, &ry, &[at.w; LANES], out)
+            planes_at_origin(planes, at, ox, oy, out)
         }
     }
 }
@@ -506,9 +505,22 @@ crate::simd::multiversion! {
         oy: f32,
         out: &mut [[u32; LANES]; 4],
     ) {
-        let (_, [rx, ry]) = crate::block::strip_offsets(at.bx, at.qy, ox, oy);
-        planes_at(planes, &rx, &ry, &[at.w; LANES], out)
+        planes_at_origin(planes, at, ox, oy, out)
     }
+}
+
+/// [`planes_at`] at the centres of the strip `at` ([`planes_origin`]'s and
+/// [`planes_strips`]' one body, so a block's planes are a strip's bits).
+#[inline(always)]
+fn planes_at_origin(
+    planes: &[crate::setup::AttrPlane],
+    at: &StripOrigin,
+    ox: f32,
+    oy: f32,
+    out: &mut [[u32; LANES]; 4],
+) {
+    let (_, [rx, ry]) = crate::block::strip_offsets(at.bx, at.qy, ox, oy);
+    planes_at(planes, &rx, &ry, &[at.w; LANES], out)
 }
 
 /// One shader call's inputs: lane positions, coverage, and each quad's primitive with its
