@@ -505,9 +505,12 @@ pub(crate) struct Level<'a> {
 /// three rows (a strip of 8x2 pixels read at up to ~0.8 texels a pixel, fill_1080p's:
 /// [`window8`]), those rows are loaded eight texels each and decoded once per channel,
 /// and the taps are permutes of the decoded floats: two decodes of sixteen lanes per
-/// channel where [`taps16`] makes four. Elsewhere (the wrap's seams, clamped edges, wider
-/// footprints, levels under eight texels wide) each tap is gathered. Each step is
-/// [`taps16`]'s, and the decode a function of the texel alone, so the bits are the same.
+/// channel where [`taps16`] makes four. A channel whose byte is the same in all those
+/// rows' texels ([`flat_channels`]: an opaque texture's alpha, a magnified texture's flat
+/// areas) is that byte decoded once, without permutes or lerps, where the weights are
+/// finite. Elsewhere (the wrap's seams, clamped edges, wider footprints, levels under
+/// eight texels wide) each tap is gathered. Each step is [`taps16`]'s, and the decode a
+/// function of the texel alone, so the bits are the same.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
 pub(crate) fn level16<const MODE: u8>(
@@ -533,13 +536,29 @@ pub(crate) fn level16<const MODE: u8>(
     let s = join(f(&s[0]), f(&s[1]));
     let t = join(f(&t[0]), f(&t[1]));
     let ([i0, i1, j0, j1], a, b) = footprint16::<MODE>(s, t, offset, [fw, fh], [w, h]);
+    // Decoded taps lie in [0, 1]: with both weights within [-1, 1] every lerp stays
+    // finite (|q - p| <= 1, so the u lerps lie in [-1, 2] and the v lerp's difference in
+    // [-3, 3]), and no lane can be NaN. Only NaN, infinite or huge coordinates make other
+    // weights.
+    let one_f = _mm512_set1_ps(1.0);
+    let small = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(a), one_f)
+        & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(b), one_f)
+        == 0xffff;
     let v = match window8(bytes, w, [i0, i1, j0, j1]) {
-        Some((rows, at)) => [
-            weigh_rows::<0>(rows, &at, a, b),
-            weigh_rows::<1>(rows, &at, a, b),
-            weigh_rows::<2>(rows, &at, a, b),
-            weigh_rows::<3>(rows, &at, a, b),
-        ],
+        Some((rows, at)) => {
+            // A channel whose byte is the same in all the window's texels lerps to that
+            // byte's value in every lane while the weights are finite: p + (p - p) * a
+            // is p + (±0), which is p (decoded values are never -0). Its decode,
+            // permutes and lerps are then one decode of the first texel.
+            let first = _mm512_broadcastd_epi32(_mm512_castsi512_si128(rows.0));
+            let flat = if small { flat_channels(rows, first) } else { 0 };
+            [
+                window_channel::<0>(rows, &at, a, b, flat, first),
+                window_channel::<1>(rows, &at, a, b, flat, first),
+                window_channel::<2>(rows, &at, a, b, flat, first),
+                window_channel::<3>(rows, &at, a, b, flat, first),
+            ]
+        }
         None => {
             // At the wrap's seams, clamped edges, wider footprints and narrow levels:
             // each tap gathered (the wrap is fixed, so every tap lies inside the level).
@@ -563,14 +582,7 @@ pub(crate) fn level16<const MODE: u8>(
             ]
         }
     };
-    // Decoded taps lie in [0, 1]: with both weights within [-1, 1] every lerp stays
-    // finite (|q - p| <= 1, so the u lerps lie in [-1, 2] and the v lerp's difference in
-    // [-3, 3]), and no lane can be NaN. Only NaN, infinite or huge coordinates make other
-    // weights.
-    let one_f = _mm512_set1_ps(1.0);
-    let small = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(a), one_f)
-        & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(b), one_f);
-    let v = if small == 0xffff {
+    let v = if small {
         #[cfg(test)]
         crate::simd::FINITE16.with(|n| n.set(n.get() + 1));
         [
@@ -630,7 +642,7 @@ fn swizzled(v: &[__m512i; 4], zero: __m512i, one: __m512i, sw: Swizzle) -> __m51
 /// [`level16`]'s window: where every footprint (taps `i0`, `i1`, `j0`, `j1`, wrapped
 /// inside the level `w` texels wide whose texels are `bytes`) is two adjacent columns of
 /// two adjacent rows and the sixteen lie within eight columns and three rows, those rows
-/// (0|1 as one vector, 2 in the low half of another) and where each lane's four taps lie
+/// (0|1 as one vector, 2 in both halves of another) and where each lane's four taps lie
 /// in them as one table of 32 texels ((i0, j0), (i1, j0), (i0, j1), (i1, j1)); `None`
 /// otherwise. Row 1 in a second vector (rows 1|2) would make the same taps, but LLVM
 /// then decoded the three rows in 256-bit halves and joined them per channel.
@@ -672,7 +684,7 @@ fn window8(
     let kn = _mm512_add_epi32(k, one);
     let eight = _mm512_set1_epi32(W as i32);
     Some((
-        (join_i(r0, r1), _mm512_castsi256_si512(r2)),
+        (join_i(r0, r1), join_i(r2, r2)),
         [
             k,
             kn,
@@ -702,6 +714,47 @@ fn weigh_rows<const C: usize>(
         _mm512_permutex2var_ps(p, at[3], q),
     ];
     lerp16(lerp16(tap[0], tap[1], a), lerp16(tap[2], tap[3], a), b)
+}
+
+/// The channels (bit c for channel c) whose byte is the same in all the texels of
+/// [`window8`]'s `rows` (0|1, 2|2) as in `first` (a texel of them in every lane).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn flat_channels(rows: (__m512i, __m512i), first: __m512i) -> u32 {
+    // (rows 0|1 ^ first) | (rows 2|2 ^ first) in one ternary op (A = 0xf0, B = 0xcc,
+    // C = 0xaa: 0x5a | 0x66), then a bit for each byte that is zero there.
+    let x = _mm512_ternarylogic_epi32::<0x7e>(rows.0, rows.1, first);
+    let same = _mm512_testn_epi8_mask(x, x);
+    // Byte c of every texel.
+    const BYTE0: u64 = 0x1111_1111_1111_1111;
+    let mut flat = 0;
+    for c in 0..4 {
+        if (same >> c) & BYTE0 == BYTE0 {
+            flat |= 1 << c;
+        }
+    }
+    flat
+}
+
+/// Channel `C` of [`level16`]'s window: [`weigh_rows`], or where [`flat_channels`] found
+/// it the same in every texel (bit `C` of `flat`), that byte decoded from `first`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn window_channel<const C: usize>(
+    rows: (__m512i, __m512i),
+    at: &[__m512i; 4],
+    a: __m512,
+    b: __m512,
+    flat: u32,
+    first: __m512i,
+) -> __m512 {
+    if flat & (1 << C) != 0 {
+        #[cfg(test)]
+        crate::simd::FLAT16.with(|n| n.set(n.get() + 1));
+        channel512::<C>(first)
+    } else {
+        weigh_rows::<C>(rows, at, a, b)
+    }
 }
 
 /// [`channel`] `C` of sixteen lanes in 512-bit operations (written as two halves, as

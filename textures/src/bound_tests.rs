@@ -254,15 +254,30 @@ fn sixteen_lane_windows_equal_reference() {
     let levels16 = crate::simd::LEVELS16.with(|n| n.get());
     let gathers16 = crate::simd::GATHERS16.with(|n| n.get());
     let finite16 = crate::simd::FINITE16.with(|n| n.get());
+    let flat16 = crate::simd::FLAT16.with(|n| n.get());
     let mut specialised = 0;
-    for (k, &size) in [[256u32, 256], [64, 32], [16, 16], [37, 23], [8, 8], [5, 3]]
-        .iter()
-        .enumerate()
-    {
+    let sizes = [[256u32, 256], [64, 32], [16, 16], [37, 23], [8, 8], [5, 3]];
+    // Each size with noise, and with blocks where a window's channels are the same in
+    // all its texels, some of them or none: R everywhere, G in blocks of 8x4 texels, B
+    // of 16x8, A but where every 32nd column starts 8 columns of noise.
+    let patterns = sizes.iter().flat_map(|&size| [(size, false), (size, true)]);
+    for (k, (size, blocks)) in patterns.enumerate() {
+        let k = k / 2;
         let mut tex =
             Texture::new(Target::T2D, Format::RGBA8, [size[0], size[1], 1], 1).expect("texture");
+        let noise = |i: u32| (i.wrapping_mul(2_654_435_761) >> 11) as u8;
         let bytes: Vec<u8> = (0..size[0] * size[1] * 4)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+            .map(|i| {
+                let (x, y) = ((i / 4) % size[0], (i / 4) / size[0]);
+                match i % 4 {
+                    _ if !blocks => noise(i),
+                    0 => 200,
+                    1 => [17, 90][((x >> 3) ^ (y >> 2)) as usize & 1],
+                    2 => [0, 255][((x >> 4) ^ (y >> 3)) as usize & 1],
+                    _ if x % 32 >= 24 => noise(i),
+                    _ => 255,
+                }
+            })
             .collect();
         tex.write_bytes(0, [0, 0, 0], [size[0], size[1], 1], &bytes)
             .expect("upload");
@@ -359,6 +374,12 @@ fn sixteen_lane_windows_equal_reference() {
         let finite = crate::simd::FINITE16.with(|n| n.get()) - finite16;
         let calls = sites + gathered / 4;
         assert!(finite > 0 && finite < calls, "{finite} of {calls}");
+        // Channels the same in the whole window took one decode, others their lerps.
+        let flat = crate::simd::FLAT16.with(|n| n.get()) - flat16;
+        assert!(
+            flat > 0 && flat < 4 * sites,
+            "{flat} flat channels in {sites} windows"
+        );
     } else {
         eprintln!("skipped: no AVX-512 on this CPU, no sixteen-lane window to check");
     }

@@ -308,6 +308,8 @@ thread_local! {
     pub(crate) static WINDOWS16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls [`level16`] did (its window taken), on this thread.
     pub(crate) static LEVELS16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Channels [`level16`]'s window found the same in all its texels, on this thread.
+    pub(crate) static FLAT16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Calls of [`level16`] whose weights ruled NaN out (no canonicalisation), on this
     /// thread.
     pub(crate) static FINITE16: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
