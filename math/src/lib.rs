@@ -26,7 +26,7 @@ mod exp2;
 pub mod log2;
 mod pow;
 mod simd;
-pub use simd::{detected, force, isa, requested, Isa};
+pub use simd::{detected, force, isa, requested, Avx512, Isa};
 mod sincos;
 
 /// sin(x), bit for bit glibc's `sinf` (its x86-64 FMA build), on every machine.

@@ -202,3 +202,166 @@ macro_rules! multiversion {
         }
     };
 }
+
+/// Proof that multiversioned functions run with AVX-512 here ([`isa`] chose it), and the
+/// 16-lane arithmetic whose NaN operand order that proof allows.
+///
+/// Why: when both operands of `x + y` or `x * y` are NaN, SSE and AVX return the first
+/// one, quieted; but the compiler treats the two operations as commutative and swaps
+/// their operands as it likes (Rust leaves the NaN payload unspecified), so code that
+/// must give the bits of a written-down operand order has to test for NaN lanes and
+/// select, three to five instructions around each operation. These methods issue the one
+/// instruction with the operands in the order given.
+#[derive(Clone, Copy, Debug)]
+pub struct Avx512(());
+
+/// `vaddps`, `vsubps`, `vmulps`: the operations [`ordered`] issues.
+const ADD: u8 = 0;
+const SUB: u8 = 1;
+const MUL: u8 = 2;
+
+impl Avx512 {
+    /// The proof, when [`isa`] is [`Isa::Avx512`].
+    #[inline(always)]
+    pub fn get() -> Option<Avx512> {
+        (isa() == Isa::Avx512).then_some(Avx512(()))
+    }
+
+    /// `x + y` per lane; a NaN result is the first NaN operand quieted, else the
+    /// operation's own (default) NaN.
+    #[inline(always)]
+    pub fn add(self, x: [f32; LANES], y: [f32; LANES]) -> [f32; LANES] {
+        self.ordered::<ADD>(x, y)
+    }
+
+    /// `x - y` per lane, NaN as [`Avx512::add`].
+    #[inline(always)]
+    pub fn sub(self, x: [f32; LANES], y: [f32; LANES]) -> [f32; LANES] {
+        self.ordered::<SUB>(x, y)
+    }
+
+    /// `x * y` per lane, NaN as [`Avx512::add`].
+    #[inline(always)]
+    pub fn mul(self, x: [f32; LANES], y: [f32; LANES]) -> [f32; LANES] {
+        self.ordered::<MUL>(x, y)
+    }
+
+    #[inline(always)]
+    fn ordered<const OP: u8>(self, x: [f32; LANES], y: [f32; LANES]) -> [f32; LANES] {
+        let _ = self;
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: an `Avx512` is made only by `get`, when `isa()` is Avx512, which
+            // `force` and `choose` allow only after is_x86_feature_detected! found
+            // avx512f (see `detected`): the feature `ordered_avx512` is compiled with.
+            unsafe { ordered_avx512::<OP>(x, y) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            // Never made on other machines (`isa` is Baseline there); the rule spelled out.
+            std::array::from_fn(|l| {
+                let (a, b) = (x[l], y[l]);
+                let quiet = |v: f32| f32::from_bits(v.to_bits() | 0x0040_0000);
+                match (a.is_nan(), b.is_nan(), OP) {
+                    (true, _, _) => quiet(a),
+                    (false, true, _) => quiet(b),
+                    (_, _, ADD) => a + b,
+                    (_, _, SUB) => a - b,
+                    _ => a * b,
+                }
+            })
+        }
+    }
+}
+
+/// [`Avx512::ordered`]'s instruction, written in assembly so that the compiler cannot
+/// swap its operands. Inlined into callers compiled with AVX-512 (the multiversioned
+/// functions' `avx512` copies), where the arrays stay in registers.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn ordered_avx512<const OP: u8>(x: [f32; LANES], y: [f32; LANES]) -> [f32; LANES] {
+    use std::arch::asm;
+    use std::arch::x86_64::__m512;
+    // SAFETY (the transmutes): [f32; 16] and __m512 are both 64 bytes, and every bit
+    // pattern is a valid value of either.
+    let (a, b) = unsafe {
+        (
+            std::mem::transmute::<[f32; LANES], __m512>(x),
+            std::mem::transmute::<[f32; LANES], __m512>(y),
+        )
+    };
+    let r: __m512;
+    // SAFETY: one register-to-register AVX-512F instruction (avx512f is enabled for this
+    // function, so the zmm registers exist): no memory, stack or flags touched. Intel
+    // syntax: `r = a op b`, `a` the first source, whose NaN wins when both are NaN.
+    unsafe {
+        match OP {
+            ADD => asm!("vaddps {r}, {a}, {b}", r = lateout(zmm_reg) r, a = in(zmm_reg) a,
+                b = in(zmm_reg) b, options(pure, nomem, nostack, preserves_flags)),
+            SUB => asm!("vsubps {r}, {a}, {b}", r = lateout(zmm_reg) r, a = in(zmm_reg) a,
+                b = in(zmm_reg) b, options(pure, nomem, nostack, preserves_flags)),
+            _ => asm!("vmulps {r}, {a}, {b}", r = lateout(zmm_reg) r, a = in(zmm_reg) a,
+                b = in(zmm_reg) b, options(pure, nomem, nostack, preserves_flags)),
+        }
+    }
+    // SAFETY: as above.
+    unsafe { std::mem::transmute::<__m512, [f32; LANES]>(r) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule the methods promise, spelled out lane by lane.
+    fn first_nan(x: f32, y: f32, r: f32) -> u32 {
+        let quiet = |v: f32| v.to_bits() | 0x0040_0000;
+        match (x.is_nan(), y.is_nan()) {
+            (true, _) => quiet(x),
+            (false, true) => quiet(y),
+            _ => r.to_bits(),
+        }
+    }
+
+    #[test]
+    fn ordered_arithmetic_keeps_the_first_nan() {
+        let specials = [
+            0x7fc0_0000u32,
+            0xffc0_0001,
+            0x7f80_0001,
+            0xff80_0123,
+            0x7fc0_0abc,
+            0,
+            0x8000_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            1.5f32.to_bits(),
+            (-3.0f32).to_bits(),
+            1,
+            0x8000_0001,
+            0x7f7f_ffff,
+        ];
+        let Some(t) = Avx512::get() else {
+            // Nothing to compare without AVX-512 (the methods are never reached).
+            assert_ne!(isa(), Isa::Avx512);
+            return;
+        };
+        let pairs: Vec<(u32, u32)> = specials
+            .iter()
+            .flat_map(|&a| specials.iter().map(move |&b| (a, b)))
+            .collect();
+        for chunk in pairs.chunks(LANES) {
+            let x: [f32; LANES] =
+                std::array::from_fn(|l| f32::from_bits(chunk.get(l).map_or(0, |p| p.0)));
+            let y: [f32; LANES] =
+                std::array::from_fn(|l| f32::from_bits(chunk.get(l).map_or(0, |p| p.1)));
+            let (add, sub, mul) = (t.add(x, y), t.sub(x, y), t.mul(x, y));
+            for l in 0..LANES {
+                let (a, b) = (x[l], y[l]);
+                assert_eq!(add[l].to_bits(), first_nan(a, b, a + b), "{a:?} + {b:?}");
+                assert_eq!(sub[l].to_bits(), first_nan(a, b, a - b), "{a:?} - {b:?}");
+                assert_eq!(mul[l].to_bits(), first_nan(a, b, a * b), "{a:?} * {b:?}");
+            }
+        }
+    }
+}

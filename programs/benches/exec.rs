@@ -6,7 +6,9 @@
 //!   environment, so this measures the executor, not filtering);
 //! - `vp_4dp4`: a vertex program of four DP4s.
 //!
-//! Each program runs on the interpreter (`NAME`) and as native code (`NAME/native`).
+//! Each program runs on the interpreter (`NAME`) and as native code (`NAME/native`);
+//! the fragment programs also as a fully covered block's four strips (`NAME/block`,
+//! `exec::BlockProgram`).
 //! Each iteration runs 64 batches of 16 lanes; throughput is reported per lane-instruction
 //! (counted by the interpreter, so both backends divide the same work).
 
@@ -14,7 +16,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use glemu_programs::exec::{Backend, Env, EnvError, Executor, LaneState, TexCall, Vec4, MAX_LANES};
+use glemu_programs::exec::{
+    Backend, BlockProgram, Env, EnvError, Executor, LaneState, TexCall, Vec4, MAX_LANES,
+};
 use glemu_programs::ir::{ParamSource, Stage};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -131,19 +135,66 @@ END
 fn bench_program(c: &mut Criterion, name: &str, text: &str, stage: Stage) {
     bench_backend(c, name, text, stage, Backend::Interpreter);
     bench_backend(c, &format!("{name}/native"), text, stage, Backend::Native);
+    if stage == Stage::Fragment {
+        bench_block(c, &format!("{name}/block"), text);
+    }
 }
 
-fn bench_backend(c: &mut Criterion, name: &str, text: &str, stage: Stage, backend: Backend) {
-    let p = Arc::new(glemu_programs::assemble(text, Some(stage)).expect("bench program"));
-    let params: Vec<[u32; 4]> = p
-        .params
+fn params_of(p: &glemu_programs::ir::Program) -> Vec<[u32; 4]> {
+    p.params
         .iter()
         .enumerate()
         .map(|(i, s)| match s {
             ParamSource::Constant(v) => *v,
             _ => [0.5f32 + i as f32 * 0.1, 0.25, 0.75, 1.0].map(f32::to_bits),
         })
-        .collect();
+        .collect()
+}
+
+/// Four strips at a time through [`BlockProgram`] (programs it does not take are skipped).
+fn bench_block(c: &mut Criterion, name: &str, text: &str) {
+    let p = Arc::new(glemu_programs::assemble(text, Some(Stage::Fragment)).expect("program"));
+    let Ok(bp) = BlockProgram::new(&p) else {
+        return;
+    };
+    let params = params_of(&p);
+    let mut st = bp.new_state(&params).expect("parameters");
+    for slot in 0..p.inputs.len() {
+        for s in 0..4 {
+            if let Some(r) = bp.input_mut(&mut st, slot, s) {
+                for l in 0..MAX_LANES {
+                    let v = [(s * 16 + l) as f32 * 0.01, 0.5, 0.25, 1.0];
+                    for c in 0..4 {
+                        r[c][l] = v[c].to_bits();
+                    }
+                }
+            }
+        }
+    }
+    let mut ls = LaneState::new(&p, MAX_LANES);
+    let all = ls.all_lanes();
+    let per_strip = Executor::new(p.clone())
+        .run(&mut ls, all, &params, &mut BenchEnv)
+        .expect("bench run")
+        .lane_instructions;
+    // As many lanes as the other benches' 64 batches.
+    const BLOCKS: u64 = 16;
+    let mut g = c.benchmark_group("exec");
+    g.throughput(Throughput::Elements(per_strip * 4 * BLOCKS));
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            for _ in 0..BLOCKS {
+                let r = bp.run(&p, &mut st, 4, &mut BenchEnv);
+                black_box(&r);
+            }
+        })
+    });
+    g.finish();
+}
+
+fn bench_backend(c: &mut Criterion, name: &str, text: &str, stage: Stage, backend: Backend) {
+    let p = Arc::new(glemu_programs::assemble(text, Some(stage)).expect("bench program"));
+    let params = params_of(&p);
     let ex = Executor::new(p.clone()).with_backend(backend);
     if backend != Backend::Interpreter {
         assert_eq!(ex.native_status(), Some(Ok(())), "{name} does not compile");

@@ -108,6 +108,9 @@ struct Op {
     mask: u8,
     /// The lower bound of a saturated result (0 or -1).
     sat: Option<f32>,
+    /// A written component is read, through a source, by a component written after it
+    /// (`MOV t0.xy, t0.yx`): [`ordered`] then computes them all before storing any.
+    overlap: bool,
 }
 
 /// A straight-line fragment program decoded for [`BlockProgram::run`].
@@ -217,13 +220,23 @@ impl BlockProgram {
             };
             written[d] |= dst.mask & 0xf;
             let mods = src.iter().take(n).any(|o| !o.plain());
+            let mask = dst.mask & 0xf;
+            // A dot product reads all its sources before it stores (see `ordered`).
+            let componentwise = !matches!(kind, Kind::Alu(Alu::Dot { .. }));
+            let overlap = componentwise
+                && (0..4).filter(|c| mask & (1 << c) != 0).any(|c| {
+                    src.iter().take(n).any(|o| {
+                        o.reg == d && (c + 1..4).any(|l| mask & (1 << l) != 0 && o.swizzle[l] == c)
+                    })
+                });
             ops.push(Op {
                 pc: pc as u32,
                 kind,
                 src,
                 mods,
                 dst: d,
-                mask: dst.mask & 0xf,
+                mask,
+                overlap,
                 sat: match inst.sat {
                     Saturate::None => None,
                     Saturate::Sat => Some(0.0),
@@ -315,12 +328,15 @@ impl BlockProgram {
         let n = n.min(STRIPS);
         for op in &self.ops {
             match op.kind {
-                Kind::Alu(a) => alu(a, op, &st.regs, &mut st.res, n),
+                Kind::Alu(a) => alu(a, op, &mut st.regs, &mut st.res, n),
                 Kind::Tex(t) => {
-                    texture(prog, t, op, st, n, env).map_err(|e| ExecError::at(prog, op.pc, e))?
+                    let direct = texture(prog, t, op, st, n, env)
+                        .map_err(|e| ExecError::at(prog, op.pc, e))?;
+                    if !direct {
+                        write(op, &mut st.regs, &st.res, n);
+                    }
                 }
             }
-            write(op, &mut st.regs, &st.res, n);
         }
         Ok(())
     }
@@ -437,12 +453,163 @@ fn operand(s: &Src, reg: usize) -> Operand {
 }
 
 glemu_math::multiversion! {
-    /// An ALU instruction's result components (those of its mask; a dot product's in
-    /// every component of it) for strips `0..n`, into `res`.
-    fn alu(a: Alu, op: &Op, regs: &[Reg], res: &mut Reg, n: usize) {
-        match op.mods {
-            true => alu_on::<true>(a, op, regs, res, n),
-            false => alu_on::<false>(a, op, regs, res, n),
+    /// An ALU instruction on strips `0..n`: its result components (those of its mask; a
+    /// dot product's in every component of it), saturated, into its destination. With
+    /// AVX-512 each strip's results are computed from its sources and stored straight
+    /// into the destination ([`ordered`]); else through `res` and [`write_into`].
+    fn alu(a: Alu, op: &Op, regs: &mut [Reg], res: &mut Reg, n: usize) {
+        match (glemu_math::Avx512::get(), op.mods) {
+            (Some(t), true) => ordered::<true>(t, a, op, regs, res, n),
+            (Some(t), false) => ordered::<false>(t, a, op, regs, res, n),
+            (None, true) => {
+                alu_on::<true>(a, op, regs, res, n);
+                write_into(op, regs, res, n);
+            }
+            (None, false) => {
+                alu_on::<false>(a, op, regs, res, n);
+                write_into(op, regs, res, n);
+            }
+        }
+    }
+}
+
+/// A strip's row: one component's lanes as floats.
+type Row = [f32; MAX_LANES];
+
+/// [`alu`] with AVX-512: the additions, subtractions and multiplications are single
+/// instructions with their operands in the interpreter's order ([`glemu_math::Avx512`]),
+/// which gives the bits `float::add`'s and `mul`'s NaN selects spell out (the first NaN
+/// operand quieted); results go straight into the destination, component by component
+/// (through `res` when the op `overlap`s). Every strip is computed, also past `n` (on
+/// registers no caller reads): a fixed count of strips unrolls, and a register's look-up
+/// is checked once for all four.
+#[inline(always)]
+fn ordered<const MODS: bool>(
+    t: glemu_math::Avx512,
+    a: Alu,
+    op: &Op,
+    regs: &mut [Reg],
+    res: &mut Reg,
+    n: usize,
+) {
+    let one = [1.0f32; MAX_LANES];
+    match a {
+        Alu::Mov => by_rows::<MODS, 1>(op, regs, res, |[x]| x),
+        Alu::Abs => by_rows::<MODS, 1>(op, regs, res, |[x]| each(|l| x[l].abs())),
+        Alu::Add => by_rows::<MODS, 2>(op, regs, res, |[x, y]| t.add(x, y)),
+        Alu::Sub => by_rows::<MODS, 2>(op, regs, res, |[x, y]| t.sub(x, y)),
+        Alu::Mul => by_rows::<MODS, 2>(op, regs, res, |[x, y]| t.mul(x, y)),
+        Alu::Min => by_rows::<MODS, 2>(op, regs, res, |[x, y]| each(|l| fmin(x[l], y[l]))),
+        Alu::Max => by_rows::<MODS, 2>(op, regs, res, |[x, y]| each(|l| fmax(x[l], y[l]))),
+        Alu::Mad => by_rows::<MODS, 3>(op, regs, res, |[x, y, z]| t.add(t.mul(x, y), z)),
+        Alu::Lrp => by_rows::<MODS, 3>(op, regs, res, |[u, x, y]| {
+            t.add(t.mul(u, x), t.mul(t.sub(one, u), y))
+        }),
+        Alu::Cmp => by_rows::<MODS, 3>(op, regs, res, |[x, y, z]| {
+            each(|l| match x[l] < 0.0 {
+                true => y[l],
+                false => z[l],
+            })
+        }),
+        Alu::Dot { n: k, homogeneous } => {
+            let (d, mask, sat) = (op.dst, op.mask, op.sat);
+            let [a, b, _] = op.src;
+            if d >= regs.len() || a.reg >= regs.len() || b.reg >= regs.len() {
+                return;
+            }
+            let row = |regs: &[Reg], o: &Operand, s: usize, c: usize| -> Row {
+                let x = &regs[o.reg][s][o.swizzle[c & 3] & 3];
+                each(|l| f32::from_bits(modify::<MODS>(o, x[l])))
+            };
+            // A strip's sources are all read before its results are stored, and strips
+            // do not share registers: no overlap.
+            for s in 0..STRIPS {
+                let mut x = [0f32; MAX_LANES];
+                for c in 0..k.min(4) {
+                    x = t.add(x, t.mul(row(regs, &a, s, c), row(regs, &b, s, c)));
+                }
+                if homogeneous {
+                    x = t.add(x, row(regs, &b, s, 3));
+                }
+                let x = match sat {
+                    None => each(|l| x[l].to_bits()),
+                    Some(lo) => each(|l| clamp_lane(x[l].to_bits(), lo)),
+                };
+                for c in 0..4 {
+                    if mask & (1 << c) != 0 {
+                        regs[d][s][c] = x;
+                    }
+                }
+            }
+        }
+    }
+    if op.overlap {
+        write_into(op, regs, res, n);
+    }
+}
+
+/// The 16 lanes `f(0) ..= f(15)`, as a plain loop (the compiler vectorises it).
+#[inline(always)]
+fn each<T: Copy + Default>(f: impl Fn(usize) -> T) -> [T; MAX_LANES] {
+    let mut out = [T::default(); MAX_LANES];
+    for (l, o) in out.iter_mut().enumerate() {
+        *o = f(l);
+    }
+    out
+}
+
+/// A componentwise instruction of `K` sources by [`ordered`]: per written component and
+/// strip, `f` of the source rows, stored into the destination (into `res`, saturation
+/// left to [`write_into`], when the op overlaps). The op's fields are copied to locals
+/// first: the compiler cannot keep them in registers across the stores into `regs`.
+#[inline(always)]
+fn by_rows<const MODS: bool, const K: usize>(
+    op: &Op,
+    regs: &mut [Reg],
+    res: &mut Reg,
+    f: impl Fn([Row; K]) -> Row,
+) {
+    let (d, mask, sat, overlap) = (op.dst, op.mask, op.sat, op.overlap);
+    // Scalars, not `Operand` copies: a copied struct is stored in pieces and read back
+    // whole, which the store buffer cannot forward.
+    let reg: [usize; K] = std::array::from_fn(|k| op.src[k].reg);
+    let and: [u32; K] = std::array::from_fn(|k| op.src[k].and);
+    let xor: [u32; K] = std::array::from_fn(|k| op.src[k].xor);
+    if d >= regs.len() || reg.iter().any(|&r| r >= regs.len()) {
+        return;
+    }
+    for c in 0..4 {
+        if mask & (1 << c) == 0 {
+            continue;
+        }
+        let comps: [usize; K] = std::array::from_fn(|k| op.src[k].swizzle[c] & 3);
+        let rows = |regs: &[Reg], s: usize| -> [Row; K] {
+            std::array::from_fn(|k| {
+                let x = &regs[reg[k]][s][comps[k]];
+                each(|l| {
+                    f32::from_bits(match MODS {
+                        true => (x[l] & and[k]) ^ xor[k],
+                        false => x[l],
+                    })
+                })
+            })
+        };
+        match overlap {
+            false => {
+                for s in 0..STRIPS {
+                    let r = f(rows(regs, s));
+                    regs[d][s][c] = match sat {
+                        None => each(|l| r[l].to_bits()),
+                        Some(lo) => each(|l| clamp_lane(r[l].to_bits(), lo)),
+                    };
+                }
+            }
+            true => {
+                for (s, out) in res.iter_mut().enumerate() {
+                    let r = f(rows(regs, s));
+                    out[c] = each(|l| r[l].to_bits());
+                }
+            }
         }
     }
 }
@@ -471,7 +638,8 @@ fn alu_on<const MODS: bool>(a: Alu, op: &Op, regs: &[Reg], res: &mut Reg, n: usi
 /// Operand `o`'s component `c` (after its swizzle) in strip `s`.
 #[inline(always)]
 fn comp<'r>(regs: &'r [Reg], o: &Operand, s: usize, c: usize) -> &'r [u32; MAX_LANES] {
-    &regs[o.reg][s][o.swizzle[c & 3]]
+    // `& 3`: a component index the compiler sees is in range (no check).
+    &regs[o.reg][s][o.swizzle[c & 3] & 3]
 }
 
 #[inline(always)]
@@ -590,23 +758,34 @@ fn texture<E: Env + ?Sized>(
     st: &mut BlockState,
     n: usize,
     env: &mut E,
-) -> Result<(), ExecErrorKind> {
+) -> Result<bool, ExecErrorKind> {
     let a = &op.src[0];
     let as_is = a.plain() && a.swizzle == [0, 1, 2, 3];
+    // A whole unsaturated result from another register's coordinates goes straight into
+    // its destination; else into `res`, for [`write`].
+    let direct = as_is && op.mask == 0xf && op.sat.is_none() && a.reg != op.dst;
     for s in 0..n {
-        let coord: &Vec4 = match as_is {
-            true => &st.regs[a.reg][s],
+        let (coord, out): (&Vec4, &mut Vec4) = match direct {
+            true => match source_and_destination(&mut st.regs, a.reg, op.dst) {
+                Some((from, to)) => (&from[s], &mut to[s]),
+                None => return Err(super::error::invariant("block register out of range")),
+            },
             false => {
-                for c in 0..4 {
-                    let x = comp(&st.regs, a, s, c);
-                    for l in 0..MAX_LANES {
-                        st.coord[c][l] = a.modify(x[l]);
+                let coord = match as_is {
+                    true => &st.regs[a.reg][s],
+                    false => {
+                        for c in 0..4 {
+                            let x = comp(&st.regs, a, s, c);
+                            for l in 0..MAX_LANES {
+                                st.coord[c][l] = a.modify(x[l]);
+                            }
+                        }
+                        &st.coord
                     }
-                }
-                &st.coord
+                };
+                (coord, &mut st.res[s])
             }
         };
-        let out = &mut st.res[s];
         if let Some(site) = env.texture_sites().and_then(|x| x.get(prog, op.pc)) {
             if site.sample(coord, FULL, out) {
                 continue;
@@ -630,24 +809,41 @@ fn texture<E: Env + ?Sized>(
         env.texture(&call, out)
             .map_err(|e| ExecErrorKind::Env(e.0))?;
     }
-    Ok(())
+    Ok(direct)
+}
+
+/// Register `from` to read and register `to` to write at once (`from != to`).
+fn source_and_destination(regs: &mut [Reg], from: usize, to: usize) -> Option<(&Reg, &mut Reg)> {
+    if from < to {
+        let (lo, hi) = regs.split_at_mut(to);
+        Some((lo.get(from)?, hi.first_mut()?))
+    } else {
+        let (lo, hi) = regs.split_at_mut(from);
+        let to = lo.get_mut(to)?;
+        Some((hi.first()?, to))
+    }
 }
 
 glemu_math::multiversion! {
     /// `res`'s components of the op's mask into its destination, saturated as
     /// `operand::finish32` does.
     fn write(op: &Op, regs: &mut [Reg], res: &Reg, n: usize) {
-        let Some(d) = regs.get_mut(op.dst) else {
-            return;
-        };
-        for c in (0..4).filter(|c| op.mask & (1 << c) != 0) {
-            for (dst, r) in d.iter_mut().zip(res).take(n) {
-                match op.sat {
-                    None => dst[c] = r[c],
-                    Some(lo) => {
-                        for l in 0..MAX_LANES {
-                            dst[c][l] = clamp_lane(r[c][l], lo);
-                        }
+        write_into(op, regs, res, n)
+    }
+}
+
+#[inline(always)]
+fn write_into(op: &Op, regs: &mut [Reg], res: &Reg, n: usize) {
+    let Some(d) = regs.get_mut(op.dst) else {
+        return;
+    };
+    for c in (0..4).filter(|c| op.mask & (1 << c) != 0) {
+        for (dst, r) in d.iter_mut().zip(res).take(n) {
+            match op.sat {
+                None => dst[c] = r[c],
+                Some(lo) => {
+                    for l in 0..MAX_LANES {
+                        dst[c][l] = clamp_lane(r[c][l], lo);
                     }
                 }
             }
