@@ -32,6 +32,20 @@ fn texture() -> Texture {
     t
 }
 
+/// fill_1080p's texture: 256x256 RGBA8, squares of 32 texels in (0.9, 0.2, 0.1, 1.0) and
+/// (0.1, 0.3, 0.9, 1.0).
+fn checkerboard() -> Texture {
+    let size = 256u32;
+    let mut t = Texture::new(Target::T2D, Format::RGBA8, [size, size, 1], 1).expect("texture");
+    let colours = [[230u8, 51, 26, 255], [26, 77, 230, 255]];
+    let bytes: Vec<u8> = (0..size * size)
+        .flat_map(|i| colours[(((i % size) >> 5) ^ ((i / size) >> 5)) as usize & 1])
+        .collect();
+    t.write_bytes(0, [0, 0, 0], [size, size, 1], &bytes)
+        .expect("upload");
+    t
+}
+
 /// Four quads spread over the texture, each pixel stepping `dx`/`dy` texels.
 fn lanes(dx: f32, dy: f32, frame: u32) -> Lanes<N> {
     let mut l = Lanes::new();
@@ -167,12 +181,16 @@ fn bench(c: &mut Criterion) {
     // 0.53 texels a pixel, 2x8-pixel strips of quads walking a frame row by row; every
     // group of eight lanes reads one level with adjacent columns (the footprints permuted
     // out of whole rows). `magnified` wraps with REPEAT (fill_1080p's), `magnified_edge`
-    // clamps to the edge (the frame maps to the texture once).
+    // clamps to the edge (the frame maps to the texture once). Both read noise;
+    // `magnified_checker` reads fill_1080p's own texture (squares of 32 texels in two
+    // opaque colours), where most windows are flat.
     let mut edge = bilinear.clone();
     edge.wrap = [Wrap::ClampToEdge; 3];
-    for (name, s, scale) in [
-        ("magnified", &bilinear, 4.0f32),
-        ("magnified_edge", &edge, 1.0),
+    let checker = std::sync::Arc::new(checkerboard());
+    for (name, s, scale, tex) in [
+        ("magnified", &bilinear, 4.0f32, &tex),
+        ("magnified_edge", &edge, 1.0, &tex),
+        ("magnified_checker", &bilinear, 4.0, &checker),
     ] {
         let bound = Bound::new(tex.clone(), s.clone());
         if !bound.specialised() || detected() < Isa::Avx2 {

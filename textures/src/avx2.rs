@@ -513,7 +513,7 @@ pub(crate) struct Level<'a> {
 /// function of the texel alone, so the bits are the same.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-pub(crate) fn level16<const MODE: u8>(
+pub(crate) fn level16<const MODE: u8, const IDENTITY: bool>(
     level: &Level<'_>,
     s: &[f32; PAIR],
     t: &[f32; PAIR],
@@ -545,19 +545,31 @@ pub(crate) fn level16<const MODE: u8>(
         & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(b), one_f)
         == 0xffff;
     let v = match window8(bytes, w, [i0, i1, j0, j1]) {
-        Some((rows, at)) => {
+        Some((rows, de)) => {
             // A channel whose byte is the same in all the window's texels lerps to that
             // byte's value in every lane while the weights are finite: p + (p - p) * a
             // is p + (±0), which is p (decoded values are never -0). Its decode,
             // permutes and lerps are then one decode of the first texel.
             let first = _mm512_broadcastd_epi32(_mm512_castsi512_si128(rows.0));
             let flat = if small { flat_channels(rows, first) } else { 0 };
-            [
-                window_channel::<0>(rows, &at, a, b, flat, first),
-                window_channel::<1>(rows, &at, a, b, flat, first),
-                window_channel::<2>(rows, &at, a, b, flat, first),
-                window_channel::<3>(rows, &at, a, b, flat, first),
-            ]
+            if flat == 0b1111 {
+                #[cfg(test)]
+                crate::simd::FLAT16.with(|n| n.set(n.get() + 4));
+                [
+                    channel512::<0>(first),
+                    channel512::<1>(first),
+                    channel512::<2>(first),
+                    channel512::<3>(first),
+                ]
+            } else {
+                let at = window_taps(de);
+                [
+                    window_channel::<0>(rows, &at, a, b, flat, first),
+                    window_channel::<1>(rows, &at, a, b, flat, first),
+                    window_channel::<2>(rows, &at, a, b, flat, first),
+                    window_channel::<3>(rows, &at, a, b, flat, first),
+                ]
+            }
         }
         None => {
             // At the wrap's seams, clamped edges, wider footprints and narrow levels:
@@ -600,9 +612,10 @@ pub(crate) fn level16<const MODE: u8>(
         ]
     };
     // Each channel picked in registers: `swizzle.map` with a closure stayed a call, and
-    // the four vectors went through the stack in every call.
+    // the four vectors went through the stack in every call. The identity (`IDENTITY`,
+    // chosen per draw) picks nothing.
     let (zero, unit) = (_mm512_setzero_si512(), _mm512_set1_epi32(0x3f80_0000));
-    let r = if swizzle == [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A] {
+    let r = if IDENTITY {
         v
     } else {
         [
@@ -652,7 +665,7 @@ fn window8(
     bytes: &[u8],
     w: i32,
     [i0, i1, j0, j1]: [__m512i; 4],
-) -> Option<((__m512i, __m512i), [__m512i; 4])> {
+) -> Option<((__m512i, __m512i), (__m512i, __m512i))> {
     let one = _mm512_set1_epi32(1);
     // Both taps of a row adjacent (not split by the wrap, nor clamped onto one texel).
     let adjacent = _mm512_cmpeq_epi32_mask(i1, _mm512_add_epi32(i0, one))
@@ -679,19 +692,26 @@ fn window8(
     let r2 = if third { row8(bytes, k0 + 2 * w)? } else { r1 };
     #[cfg(test)]
     crate::simd::LEVELS16.with(|n| n.set(n.get() + 1));
+    Some(((join_i(r0, r1), join_i(r2, r2)), (d, e)))
+}
+
+/// Where each lane's four taps lie in [`window8`]'s rows as one table of 32 texels, from
+/// the lane's column `d` and row `e` in the window: its (i0, j0), (i1, j0), (i0, j1),
+/// (i1, j1). Apart from [`window8`], so that a window whose channels are all flat does
+/// not compute them.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn window_taps((d, e): (__m512i, __m512i)) -> [__m512i; 4] {
     // Lane l's row j0 is lane d + 8e of rows 0|1, j1 lane d + 8e + 8 of rows 0|1|2.
     let k = _mm512_add_epi32(d, _mm512_slli_epi32::<3>(e));
-    let kn = _mm512_add_epi32(k, one);
+    let kn = _mm512_add_epi32(k, _mm512_set1_epi32(1));
     let eight = _mm512_set1_epi32(W as i32);
-    Some((
-        (join_i(r0, r1), join_i(r2, r2)),
-        [
-            k,
-            kn,
-            _mm512_add_epi32(k, eight),
-            _mm512_add_epi32(kn, eight),
-        ],
-    ))
+    [
+        k,
+        kn,
+        _mm512_add_epi32(k, eight),
+        _mm512_add_epi32(kn, eight),
+    ]
 }
 
 /// Channel `C` of [`level16`]'s sixteen lanes: its rows (0|1, and 2 in the low half)
@@ -801,17 +821,23 @@ fn footprint16<const MODE: u8>(
     [fw, fh]: [f32; 2],
     [w, h]: [i32; 2],
 ) -> ([__m512i; 4], __m512, __m512) {
-    let off_u = _mm512_set1_ps(offset[0] as f32);
-    let off_v = _mm512_set1_ps(offset[1] as f32);
     let half = _mm512_set1_ps(0.5);
-    let x = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(s, _mm512_set1_ps(fw)), off_u),
-        half,
+    let (su, tv) = (
+        _mm512_mul_ps(s, _mm512_set1_ps(fw)),
+        _mm512_mul_ps(t, _mm512_set1_ps(fh)),
     );
-    let y = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(t, _mm512_set1_ps(fh)), off_v),
-        half,
-    );
+    // Adding a zero offset changes only -0 (to +0), which the - 0.5 after it makes -0.5
+    // either way: without an offset, the add is left out.
+    let (x, y) = if offset == [0, 0] {
+        (_mm512_sub_ps(su, half), _mm512_sub_ps(tv, half))
+    } else {
+        let off_u = _mm512_set1_ps(offset[0] as f32);
+        let off_v = _mm512_set1_ps(offset[1] as f32);
+        (
+            _mm512_sub_ps(_mm512_add_ps(su, off_u), half),
+            _mm512_sub_ps(_mm512_add_ps(tv, off_v), half),
+        )
+    };
     let (i0, j0) = (floor_i16(x), floor_i16(y));
     let a = _mm512_sub_ps(x, _mm512_cvtepi32_ps(i0));
     let b = _mm512_sub_ps(y, _mm512_cvtepi32_ps(j0));

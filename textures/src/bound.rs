@@ -183,9 +183,12 @@ impl Bound {
         let run: SiteFn = match opcode {
             // Every lane reads the base level with the magnification filter.
             NvOpcode::Tex | NvOpcode::Txb | NvOpcode::Txl if !k.lod_matters => {
-                match (fixed_wrap(k), k.mag_linear) {
-                    (REPEAT_POW2, true) => run_level16::<REPEAT_POW2>,
-                    (CLAMP_TO_EDGE, true) => run_level16::<CLAMP_TO_EDGE>,
+                let identity = k.swizzle == [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A];
+                match (fixed_wrap(k), k.mag_linear, identity) {
+                    (REPEAT_POW2, true, true) => run_level16::<REPEAT_POW2, true>,
+                    (REPEAT_POW2, true, false) => run_level16::<REPEAT_POW2, false>,
+                    (CLAMP_TO_EDGE, true, true) => run_level16::<CLAMP_TO_EDGE, true>,
+                    (CLAMP_TO_EDGE, true, false) => run_level16::<CLAMP_TO_EDGE, false>,
                     _ => run_level,
                 }
             }
@@ -282,12 +285,12 @@ fn run_level(
     )
 }
 
-/// [`run_level`] of a binding read bilinear with a wrap fixed when compiled (`MODE`):
-/// first [`crate::avx2::level16`], straight from the registers with the base level's
+/// [`run_level`] of a binding read bilinear with a wrap fixed when compiled (`MODE`, and
+/// `IDENTITY`: the swizzle picks R, G, B, A): first [`crate::avx2::level16`], straight from the registers with the base level's
 /// size from the plan (the sixteen lanes' taps from one window of rows, none of
 /// [`level_groups`]' per-call tables); [`run_level`] where it does not run (no AVX-512
 /// on this CPU, or a forced instruction set).
-fn run_level16<const MODE: u8>(
+fn run_level16<const MODE: u8, const IDENTITY: bool>(
     site: &Site,
     coord: &[[u32; SITE_LANES]; 4],
     mask: u64,
@@ -303,7 +306,7 @@ fn run_level16<const MODE: u8>(
         fh: z.fh,
         bytes: bytes_of(&site.texture, k.base as i32),
     };
-    crate::simd::level16::<MODE>(
+    crate::simd::level16::<MODE, IDENTITY>(
         &level,
         &f[0],
         &f[1],

@@ -214,7 +214,7 @@ pub(crate) fn lookup_level_pair<const MODE: u8>(
 /// [`force`] rules AVX-512 out, or `MODE` is [`crate::avx2::ANY_WRAP`].
 #[cfg(target_arch = "x86_64")]
 #[inline]
-pub(crate) fn level16<const MODE: u8>(
+pub(crate) fn level16<const MODE: u8, const IDENTITY: bool>(
     level: &crate::avx2::Level<'_>,
     s: &[f32; crate::avx2::PAIR],
     t: &[f32; crate::avx2::PAIR],
@@ -226,7 +226,7 @@ pub(crate) fn level16<const MODE: u8>(
     let done;
     isa_call!(
         Avx512,
-        done = crate::avx2::level16::<MODE>(level, s, t, offset, swizzle, mask, out)
+        done = crate::avx2::level16::<MODE, IDENTITY>(level, s, t, offset, swizzle, mask, out)
     ) && done
 }
 
