@@ -1055,6 +1055,31 @@ pub(crate) fn store_rows(
     }
 }
 
+/// [`store_sample_rows`] by vector selects: each row's words chosen by the samples'
+/// coverage bits ([`store_row_samples`]), for 2, 4, 8 or 16 samples a pixel (other
+/// counts, and rows not of `8 * ns` words, by [`store_sample_rows`]).
+#[inline(always)]
+pub(crate) fn store_sample_strip(
+    rows: &mut [&mut [u32]],
+    c: &[[u32; LANES]; 4],
+    alpha_one: bool,
+    ns: usize,
+    cov: &[u32; LANES],
+) {
+    if !matches!(ns, 2 | 4 | 8 | 16) || rows.iter().take(2).any(|r| r.len() != 8 * ns) {
+        return store_sample_rows(rows, c, alpha_one, ns, cov);
+    }
+    let packed = pack_lanes(c, alpha_one);
+    for (row, dst) in rows.iter_mut().enumerate().take(2) {
+        match ns {
+            2 => store_row_words::<16>(dst, row, &packed, cov),
+            4 => store_row_words::<32>(dst, row, &packed, cov),
+            8 => store_row_words::<64>(dst, row, &packed, cov),
+            _ => store_row_words::<128>(dst, row, &packed, cov),
+        }
+    }
+}
+
 /// The eight rows of the one-sample block at (bx, by) of a colour plane, as arrays.
 /// Inlined: returned from a call, the eight references were reloaded with 16-byte loads
 /// of its 8-byte stores, which do not forward (10 % of fill_1080p_mov at one thread).

@@ -300,6 +300,39 @@ crate::simd::multiversion! {
     }
 }
 
+/// [`store_strip_samples`] of each strip k of a block (rows `rows[2k..2k + 2]` of `ns`
+/// words a pixel, colour `colors[k]`, coverage `covs[k]`, no lane killed): a
+/// multisampled block's colours converted once per pixel and written to each covered
+/// sample. With AVX-512 through `simd::store_block_samples_rgba8`, else the lane loops.
+pub fn store_block_samples(
+    rows: &mut [&mut [u32]],
+    colors: &[&[[u32; LANES]; 4]],
+    alpha_one: bool,
+    ns: usize,
+    covs: &[&[u32; LANES]],
+) {
+    if !crate::simd::store_block_samples_rgba8(rows, colors, alpha_one, ns, covs) {
+        store_block_samples_lanes(rows, colors, alpha_one, ns, covs)
+    }
+}
+
+crate::simd::multiversion! {
+    /// [`store_block_samples`] by the lane loops of [`store_strip_samples`].
+    fn store_block_samples_lanes(
+        rows: &mut [&mut [u32]],
+        colors: &[&[[u32; LANES]; 4]],
+        alpha_one: bool,
+        ns: usize,
+        covs: &[&[u32; LANES]],
+    ) {
+        for (k, (c, cov)) in colors.iter().zip(covs).enumerate() {
+            if let Some(r) = rows.get_mut(2 * k..2 * k + 2) {
+                crate::block::store_sample_strip(r, c, alpha_one, ns, cov);
+            }
+        }
+    }
+}
+
 /// One strip of two pixel rows of a fully covered block of one primitive
 /// ([`FragmentShader::shade_strips`]): four quads left to right.
 #[derive(Debug, Clone, Copy)]
@@ -907,6 +940,61 @@ mod tests {
                 prop_assert_eq!(ran, isa == Isa::Avx512);
                 if ran {
                     prop_assert!(got == want);
+                }
+            }
+            force(Isa::Avx512);
+        }
+
+        /// The multisampled block store writes what the reference strip store writes
+        /// (`store_strip_samples` of each strip, no lane killed) at 2, 4, 8 and 16
+        /// samples with any subset of each pixel's samples covered, with every
+        /// instruction set; with AVX-512 its kernel ran.
+        #[test]
+        fn store_block_samples_equals_strip_stores(
+            c in any::<[[[u32; LANES]; 4]; 4]>(),
+            cov in any::<[[u16; LANES]; 4]>(),
+            (n, alpha_one, seed, ns_at, full) in
+                (0usize..=4, any::<bool>(), any::<u32>(), 0usize..4, any::<[bool; 4]>()),
+        ) {
+            let ns = [2usize, 4, 8, 16][ns_at];
+            let all = (1u32 << ns) - 1;
+            let c = c.map(|s| s.map(|ch| ch.map(|b| match b % 8 {
+                0 => b,
+                1 => [f32::NAN, f32::INFINITY, -0.0, f32::NEG_INFINITY][(b >> 3) as usize % 4]
+                    .to_bits(),
+                _ => (((b >> 8) % 1200) as f32 / 1000.0 - 0.1).to_bits(),
+            })));
+            // Some strips with every sample of every lane (the usual case), the others
+            // any subset (0: the lane writes nothing).
+            let cov: [[u32; LANES]; 4] = std::array::from_fn(|k| match full[k] {
+                true => [all; LANES],
+                false => cov[k].map(|m| u32::from(m) & all),
+            });
+            let start: Vec<Vec<u32>> = (0..8u32)
+                .map(|r| (0..8 * ns as u32).map(|i| (r * 128 + i).wrapping_mul(2_654_435_761) ^ seed).collect())
+                .collect();
+            let mut want = start.clone();
+            for k in 0..n {
+                let [a, b] = &mut want[2 * k..2 * k + 2] else { unreachable!() };
+                store_strip_samples(&mut [a, b], Some(&c[k]), alpha_one, ns, &cov[k], 0);
+            }
+            let colors: Vec<&[[u32; LANES]; 4]> = c.iter().take(n).collect();
+            let covs: Vec<&[u32; LANES]> = cov.iter().take(n).collect();
+            for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
+                if force(isa) != isa {
+                    continue;
+                }
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32]> = got.iter_mut().map(|r| &mut r[..]).collect();
+                store_block_samples(&mut rows, &colors, alpha_one, ns, &covs);
+                prop_assert!(got == want, "{:?}, {} samples", isa, ns);
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32]> = got.iter_mut().map(|r| &mut r[..]).collect();
+                let ran =
+                    crate::simd::store_block_samples_rgba8(&mut rows, &colors, alpha_one, ns, &covs);
+                prop_assert_eq!(ran, isa == Isa::Avx512);
+                if ran {
+                    prop_assert!(got == want, "{} samples", ns);
                 }
             }
             force(Isa::Avx512);

@@ -471,33 +471,15 @@ fn store_block_avx512(
     use std::arch::x86_64::*;
     // Word c of row r (r = 0, 1) of a strip is lane 4 (c >> 1) + 2r + (c & 1).
     let order = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
-    let (zero, one) = (_mm512_setzero_ps(), _mm512_set1_ps(1.0));
-    let (scale, magic) = (_mm512_set1_ps(255.0), _mm512_set1_ps(8_388_608.0));
-    let byte = _mm512_set1_epi32(0xff);
-    let alpha = _mm512_set1_epi32(if alpha_one { 0xff00_0000u32 as i32 } else { 0 });
     for (k, (c, cov)) in colors.iter().zip(covs).enumerate() {
         let Some([r0, r1]) = rows.get_mut(2 * k..2 * k + 2) else {
             continue;
         };
-        // SAFETY: each load reads one whole borrowed 16-word array (a channel of `c`,
-        // or `cov`), and each masked store writes within one borrowed 8-word row; none
-        // needs alignment.
+        let packed = pack_rgba8_avx512(c, alpha_one);
+        // SAFETY: the load reads the whole borrowed 16-word `cov`, and each masked store
+        // writes within one borrowed 8-word row; none needs alignment.
         #[allow(unsafe_code)]
         unsafe {
-            // unorm8: max with 0 first (a NaN lane gives 0: vmaxps returns its second
-            // operand then), min with 1, times 255, plus 2^23; the low byte of the bits.
-            let ch = |i: usize| {
-                let v = _mm512_loadu_ps(c[i].as_ptr().cast());
-                let v = _mm512_min_ps(_mm512_max_ps(v, zero), one);
-                let v = _mm512_add_ps(_mm512_mul_ps(v, scale), magic);
-                _mm512_and_si512(_mm512_castps_si512(v), byte)
-            };
-            let rg = _mm512_or_si512(ch(0), _mm512_slli_epi32::<8>(ch(1)));
-            let ba = _mm512_or_si512(
-                _mm512_slli_epi32::<16>(ch(2)),
-                _mm512_slli_epi32::<24>(ch(3)),
-            );
-            let packed = _mm512_or_si512(_mm512_or_si512(rg, ba), alpha);
             let words = _mm512_permutexvar_epi32(order, packed);
             let cv = _mm512_permutexvar_epi32(order, _mm512_loadu_si512(cov.as_ptr().cast()));
             let m = _mm512_test_epi32_mask(cv, cv);
@@ -508,6 +490,134 @@ fn store_block_avx512(
             );
             let hi = _mm512_extracti64x4_epi64::<1>(words);
             _mm256_mask_storeu_epi32(r1.as_mut_ptr().cast(), (m >> 8) as u8, hi);
+        }
+    }
+}
+
+/// A strip's colour `c` (f32 bits, channel-major) as sixteen RGBA8 UNORM words, lane
+/// order: `color::unorm8`'s operations in its order, max with 0 first (a NaN lane gives
+/// 0: `vmaxps` returns its second operand then), min with 1, times 255, plus 2^23, the
+/// low byte of the bits; alpha 255 with `alpha_one`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+#[inline]
+fn pack_rgba8_avx512(c: &[[u32; 16]; 4], alpha_one: bool) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let (zero, one) = (_mm512_setzero_ps(), _mm512_set1_ps(1.0));
+    let (scale, magic) = (_mm512_set1_ps(255.0), _mm512_set1_ps(8_388_608.0));
+    let byte = _mm512_set1_epi32(0xff);
+    let alpha = _mm512_set1_epi32(if alpha_one { 0xff00_0000u32 as i32 } else { 0 });
+    // SAFETY: each load reads one whole borrowed 16-word channel of `c`, unaligned.
+    #[allow(unsafe_code)]
+    let ch = |i: usize| unsafe {
+        let v = _mm512_loadu_ps(c[i].as_ptr().cast());
+        let v = _mm512_min_ps(_mm512_max_ps(v, zero), one);
+        let v = _mm512_add_ps(_mm512_mul_ps(v, scale), magic);
+        _mm512_and_si512(_mm512_castps_si512(v), byte)
+    };
+    let rg = _mm512_or_si512(ch(0), _mm512_slli_epi32::<8>(ch(1)));
+    let ba = _mm512_or_si512(
+        _mm512_slli_epi32::<16>(ch(2)),
+        _mm512_slli_epi32::<24>(ch(3)),
+    );
+    _mm512_or_si512(_mm512_or_si512(rg, ba), alpha)
+}
+
+/// `shader::store_block_samples` with AVX-512 (false on a CPU without it, or for a
+/// sample count other than 2, 4, 8 or 16, for the lane loops to do it): each strip's
+/// colours packed once ([`pack_rgba8_avx512`]), then each row's `8 * ns` words as
+/// 16-word vectors, each one permutation of the packed words and one of the coverage
+/// words (a word's lane), one test against the word's sample bit and one masked store:
+/// the rows are never read.
+#[inline(always)]
+pub(crate) fn store_block_samples_rgba8(
+    rows: &mut [&mut [u32]],
+    colors: &[&[[u32; 16]; 4]],
+    alpha_one: bool,
+    ns: usize,
+    covs: &[&[u32; 16]],
+) -> bool {
+    if isa() != Isa::Avx512 {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        let kernel = match ns {
+            2 => store_samples_avx512::<2>,
+            4 => store_samples_avx512::<4>,
+            8 => store_samples_avx512::<8>,
+            16 => store_samples_avx512::<16>,
+            _ => return false,
+        };
+        // SAFETY: isa() returned Avx512 (checked above), which it does only when
+        // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma were detected: every
+        // feature the kernel is compiled with exists on this CPU.
+        #[allow(unsafe_code)]
+        unsafe {
+            kernel(rows, colors, alpha_one, covs)
+        };
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rows, colors, alpha_one, ns, covs);
+        false
+    }
+}
+
+/// [`store_block_samples_rgba8`]'s kernel for `NS` samples a pixel (2 to 16, a power of
+/// two: a 16-word vector holds whole pixels, so every vector's words are the same
+/// samples).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn store_samples_avx512<const NS: usize>(
+    rows: &mut [&mut [u32]],
+    colors: &[&[[u32; 16]; 4]],
+    alpha_one: bool,
+    covs: &[&[u32; 16]],
+) {
+    use std::arch::x86_64::*;
+    let iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let low = _mm512_set1_epi32(NS as i32 - 1);
+    // Word i of a vector is sample i % NS of its pixel.
+    let bit = _mm512_sllv_epi32(_mm512_set1_epi32(1), _mm512_and_si512(iota, low));
+    let log = _mm512_set1_epi32(NS.trailing_zeros() as i32);
+    // The lane of each word of vector j (words 16j ..) of row r: pixel column
+    // c = (16j + i) / NS, lane 4 (c >> 1) + 2r + (c & 1).
+    let mut lanes = [[_mm512_setzero_si512(); 8]; 2];
+    for (r, row) in lanes.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate().take(NS / 2) {
+            let col = _mm512_srlv_epi32(
+                _mm512_add_epi32(iota, _mm512_set1_epi32(16 * j as i32)),
+                log,
+            );
+            let pair = _mm512_slli_epi32::<2>(_mm512_srli_epi32::<1>(col));
+            let odd = _mm512_and_si512(col, _mm512_set1_epi32(1));
+            *v = _mm512_or_si512(_mm512_or_si512(pair, odd), _mm512_set1_epi32(2 * r as i32));
+        }
+    }
+    for (k, (c, cov)) in colors.iter().zip(covs).enumerate() {
+        let Some(two) = rows.get_mut(2 * k..2 * k + 2) else {
+            continue;
+        };
+        let packed = pack_rgba8_avx512(c, alpha_one);
+        // SAFETY: the load reads the whole borrowed 16-word `cov`, unaligned.
+        #[allow(unsafe_code)]
+        let cv = unsafe { _mm512_loadu_si512(cov.as_ptr().cast()) };
+        for (row, lanes) in two.iter_mut().zip(&lanes) {
+            let Some(dst) = row.get_mut(..8 * NS) else {
+                continue;
+            };
+            for (j, &at) in lanes.iter().enumerate().take(NS / 2) {
+                let words = _mm512_permutexvar_epi32(at, packed);
+                let m = _mm512_test_epi32_mask(_mm512_permutexvar_epi32(at, cv), bit);
+                // SAFETY: `dst` holds 8·NS words and j < NS / 2, so the 16 words from
+                // 16j lie in it; a masked store needs no alignment.
+                #[allow(unsafe_code)]
+                unsafe {
+                    _mm512_mask_storeu_epi32(dst.as_mut_ptr().add(16 * j).cast(), m, words)
+                };
+            }
         }
     }
 }
