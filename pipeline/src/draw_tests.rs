@@ -137,6 +137,34 @@ fn quad_attribs() -> Vec<AttribBinding> {
     ]
 }
 
+/// An `n`x`n` RGBA8 + D24S8 framebuffer of `ns` samples with the full-screen quad at
+/// `sloped`'s positions drawn into its depth (LESS), a rasterizer with the block path on
+/// or off, and the state that draws the full-screen quad over it with colours `col`.
+fn over_sloped_depth(
+    n: u32,
+    ns: u32,
+    blocks: bool,
+    sloped: &Arc<Buffer>,
+    col: &Arc<Buffer>,
+) -> (Framebuffer, Rasterizer, DrawState) {
+    let mut f = Framebuffer::new(n, n, ns, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
+    let mut r = Rasterizer::new(1).unwrap();
+    r.set_block_path(blocks);
+    let mut under = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
+    under.attribs[0] = attrib(
+        AttribSlot::Position,
+        Some(array(sloped, 4, 0, 0)),
+        [0.0, 0.0, 0.0, 1.0],
+    );
+    under.vertex = VertexProcessing::new(n, n);
+    under.raster.depth_stencil.depth_test = true;
+    crate::draw(&under, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut st = under;
+    st.attribs = quad_attribs();
+    st.attribs[1] = attrib(AttribSlot::Color, Some(array(col, 4, 0, 0)), [0.0; 4]);
+    (f, r, st)
+}
+
 #[test]
 fn full_screen_quad_with_current_colour() {
     let st = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
@@ -1162,22 +1190,7 @@ fn whole_sample_blocks_equal_strip_kernels_and_quads() {
     }
     for ns in [2u32, 4] {
         let draw = |path: Path| {
-            let mut f =
-                Framebuffer::new(N, N, ns, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
-            let mut r = Rasterizer::new(1).unwrap();
-            r.set_block_path(path != Path::Quads);
-            let mut under = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
-            under.attribs[0] = attrib(
-                AttribSlot::Position,
-                Some(array(&sloped, 4, 0, 0)),
-                [0.0, 0.0, 0.0, 1.0],
-            );
-            under.vertex = VertexProcessing::new(N, N);
-            under.raster.depth_stencil.depth_test = true;
-            crate::draw(&under, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
-            let mut st = under.clone();
-            st.attribs = quad_attribs();
-            st.attribs[1] = attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]);
+            let (mut f, r, mut st) = over_sloped_depth(N, ns, path != Path::Quads, &sloped, &col);
             let backend = match path {
                 Path::Interpreter => Backend::Interpreter,
                 _ => Backend::Native,
@@ -1268,22 +1281,7 @@ fn killed_block_lanes_count_as_per_quad() {
     let fp = "!!ARBfp1.0\nTEMP t;\nSUB t, fragment.color.x, 0.3;\nKIL t;\n\
         MOV result.color, fragment.color;\nEND\n";
     let draw = |backend: Backend, blocks: bool| {
-        let mut f =
-            Framebuffer::new(N, N, 1, &[ColorFormat::Rgba8Unorm], DepthFormat::D24S8).unwrap();
-        let mut r = Rasterizer::new(1).unwrap();
-        r.set_block_path(blocks);
-        let mut under = base_state(PrimitiveMode::TriangleStrip, 4, quad_attribs());
-        under.attribs[0] = attrib(
-            AttribSlot::Position,
-            Some(array(&sloped, 4, 0, 0)),
-            [0.0, 0.0, 0.0, 1.0],
-        );
-        under.vertex = VertexProcessing::new(N, N);
-        under.raster.depth_stencil.depth_test = true;
-        crate::draw(&under, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
-        let mut st = under.clone();
-        st.attribs = quad_attribs();
-        st.attribs[1] = attrib(AttribSlot::Color, Some(array(&col, 4, 0, 0)), [0.0; 4]);
+        let (mut f, r, mut st) = over_sloped_depth(N, 1, blocks, &sloped, &col);
         // Tests before the program (a killing program's blocks take the block path only
         // then: `strips_allowed`).
         st.raster.depth_stencil.force_early_tests = true;
