@@ -518,7 +518,7 @@ fn ordered<const MODS: bool>(
                 return;
             }
             let row = |regs: &[Reg], o: &Operand, s: usize, c: usize| -> Row {
-                let x = &regs[o.reg][s][o.swizzle[c & 3] & 3];
+                let x = comp(regs, o, s, c);
                 each(|l| f32::from_bits(modify::<MODS>(o, x[l])))
             };
             // A strip's sources are all read before its results are stored, and strips
@@ -531,10 +531,7 @@ fn ordered<const MODS: bool>(
                 if homogeneous {
                     x = t.add(x, row(regs, &b, s, 3));
                 }
-                let x = match sat {
-                    None => each(|l| x[l].to_bits()),
-                    Some(lo) => each(|l| clamp_lane(x[l].to_bits(), lo)),
-                };
+                let x = saturated(sat, x);
                 for c in 0..4 {
                     if mask & (1 << c) != 0 {
                         regs[d][s][c] = x;
@@ -545,6 +542,15 @@ fn ordered<const MODS: bool>(
     }
     if op.overlap {
         write_into(op, regs, res, n);
+    }
+}
+
+/// `x` as bits, saturated to [`lo`, 1] as `operand::finish32` does when `sat` says so.
+#[inline(always)]
+fn saturated(sat: Option<f32>, x: Row) -> [u32; MAX_LANES] {
+    match sat {
+        None => each(|l| x[l].to_bits()),
+        Some(lo) => each(|l| clamp_lane(x[l].to_bits(), lo)),
     }
 }
 
@@ -598,10 +604,7 @@ fn by_rows<const MODS: bool, const K: usize>(
             false => {
                 for s in 0..STRIPS {
                     let r = f(rows(regs, s));
-                    regs[d][s][c] = match sat {
-                        None => each(|l| r[l].to_bits()),
-                        Some(lo) => each(|l| clamp_lane(r[l].to_bits(), lo)),
-                    };
+                    regs[d][s][c] = saturated(sat, r);
                 }
             }
             true => {
