@@ -26,6 +26,7 @@ mod scan;
 mod work_group;
 
 pub use block::{BlockKernel, BlockSpec};
+pub(crate) use native::Code as AluCode;
 pub use scan::Fallback;
 
 use crate::exec::{ExecError, ExecStats, LaneState, RunEnv};
@@ -118,6 +119,24 @@ impl Kernel {
     fn fits(&self, state: &LaneState, params: &[[u32; 4]]) -> bool {
         self.needs.params <= params.len() && self.needs.vertices <= state.vertices
     }
+}
+
+/// Machine code `bytes` (from `exec/block_asm.rs`), which reads and writes the first
+/// `regs` registers of a block state, loaded into executable memory.
+pub(crate) fn load_alu(bytes: &[u8], regs: usize) -> Result<AluCode, String> {
+    let isa = isa()?;
+    let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+    let mut sig = module.make_signature();
+    sig.params.push(AbiParam::new(types::I64));
+    let id = module
+        .declare_function("alu", Linkage::Local, &sig)
+        .map_err(|e| e.to_string())?;
+    module
+        .define_function_bytes(id, 64, bytes, &[])
+        .map_err(|e| e.to_string())?;
+    module.finalize_definitions().map_err(|e| e.to_string())?;
+    let entry = module.get_finalized_function(id);
+    Ok(AluCode::new_alu(module, entry, regs))
 }
 
 /// The host's code generator (detected once: SSE4.1/AVX/... as the CPU has them).

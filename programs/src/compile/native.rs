@@ -28,9 +28,15 @@ type BlockEntry = unsafe extern "C" fn(*mut Frame, *mut StripArgs) -> u32;
 /// status`.
 type GroupEntry = unsafe extern "C" fn(*mut Frame, *mut GroupSlot) -> u32;
 
+/// Signature of a run of a block program's ALU instructions (`exec/block_asm.rs`):
+/// `fn(registers)`, assembled for the System V calling convention.
+type AluEntry = unsafe extern "sysv64" fn(*mut u8);
+
 /// What a kernel was compiled as.
 #[derive(Clone, Copy)]
 enum Entries {
+    /// With the number of block registers it reads and writes.
+    Alu(AluEntry, usize),
     Batch(Entry),
     /// With the words of each row it stores (8 per sample of a pixel).
     Block(BlockEntry, usize),
@@ -95,6 +101,42 @@ impl Code {
         }
     }
 
+    /// [`Code::new`] for an ALU run of a block program: machine code from
+    /// `exec/block_asm.rs` defined as bytes, which reads and writes the first `regs`
+    /// registers of a block state.
+    pub(crate) fn new_alu(module: JITModule, entry: *const u8, regs: usize) -> Code {
+        // SAFETY: `entry` is what `JITModule::get_finalized_function` returned for the
+        // bytes `block_asm::assemble` produced: a function that takes its one pointer
+        // argument in rdi, clobbers only rdi, rcx, rax, vector and mask registers (all
+        // caller-saved in the System V convention), touches no stack and returns with
+        // `ret` — the ABI of `extern "sysv64" fn(*mut u8)`. The memory stays mapped and
+        // executable while `module` lives, i.e. as long as this `Code`.
+        let entry = unsafe { std::mem::transmute::<*const u8, AluEntry>(entry) };
+        Code {
+            entry: Entries::Alu(entry, regs),
+            module: Mutex::new(Some(module)),
+        }
+    }
+
+    /// Run an ALU run's code over a block state's registers; false (and nothing run)
+    /// when there are fewer than the code addresses.
+    pub(crate) fn call_alu(&self, regs: &mut [crate::exec::block::Reg]) -> bool {
+        match self.entry {
+            // SAFETY: the code reads and writes only 64-byte rows at offsets below
+            // `needed * 1024` bytes from its argument (`block_asm::Gen::row`: register
+            // index * 1024 + component * 64 + strip * 256, for registers below `needed`,
+            // components and strips below 4), and `Reg` is exactly 1024 bytes of `u32`
+            // lanes (any bits are valid), so with `regs.len() >= needed` every access is
+            // inside `regs`, which is exclusively borrowed for the call.
+            Entries::Alu(entry, needed) if regs.len() >= needed => {
+                const { assert!(std::mem::size_of::<crate::exec::block::Reg>() == 1024) };
+                unsafe { entry(regs.as_mut_ptr().cast::<u8>()) };
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Run the kernel on `frame`.
     pub(crate) fn call(&self, frame: &mut Frame) -> u32 {
         // SAFETY: the kernel reads and writes only through the pointers of `frame`
@@ -107,7 +149,7 @@ impl Code {
             Entries::Batch(entry) => unsafe { entry(frame) },
             // Block and group kernels are only ever called through `call_block` and
             // `call_group`.
-            Entries::Block(..) | Entries::Group(..) => frame::FAILED,
+            Entries::Block(..) | Entries::Group(..) | Entries::Alu(..) => frame::FAILED,
         }
     }
 
@@ -139,7 +181,7 @@ impl Code {
             // borrowed here).
             Entries::Block(entry, words) if words <= strip.words => unsafe { entry(frame, strip) },
             Entries::Block(..) => frame::FAILED,
-            Entries::Batch(_) | Entries::Group(..) => frame::FAILED,
+            Entries::Batch(_) | Entries::Group(..) | Entries::Alu(..) => frame::FAILED,
         }
     }
 }

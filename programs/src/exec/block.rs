@@ -29,29 +29,49 @@ use super::float::{add, fmax, fmin, lrp, mad, mul};
 use super::operand::clamp_lane;
 use super::texture::{fixed_offsets, tex_op};
 use super::{Vec4, MAX_LANES};
+use crate::compile::AluCode;
 use crate::ir::{
     DataType, Extra, File, Index, Inst, Opcode, Precision, Program, Saturate, Src, TexTarget,
     TexUnit,
 };
+use std::sync::Arc;
 
 /// Strips a block run holds: a fully covered 8x8 block is four strips of two rows.
 pub const STRIPS: usize = 4;
 
-/// A register: per strip, its four components' lanes.
-type Reg = [Vec4; STRIPS];
+/// A register: per strip, its four components' lanes. Aligned to the cache line: every
+/// row (16 lanes, 64 bytes) then loads and stores as one line, not split over two.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct Reg([Vec4; STRIPS]);
+
+const ZERO_REG: Reg = Reg([[[0; MAX_LANES]; 4]; STRIPS]);
+
+impl std::ops::Deref for Reg {
+    type Target = [Vec4; STRIPS];
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Reg {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
 
 /// Every lane of a strip.
 const FULL: u32 = (1u32 << MAX_LANES) - 1;
 
 /// A source operand: its register and how it is read.
 #[derive(Clone, Copy, Debug, Default)]
-struct Operand {
-    reg: usize,
-    swizzle: [usize; 4],
+pub(super) struct Operand {
+    pub(super) reg: usize,
+    pub(super) swizzle: [usize; 4],
     /// `|x|`: the sign bit cleared (all ones otherwise).
-    and: u32,
+    pub(super) and: u32,
     /// `-x`: the sign bit flipped (zero otherwise).
-    xor: u32,
+    pub(super) xor: u32,
 }
 
 impl Operand {
@@ -65,7 +85,7 @@ impl Operand {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Alu {
+pub(super) enum Alu {
     Mov,
     Abs,
     Add,
@@ -81,7 +101,7 @@ enum Alu {
 
 /// A texture instruction's call, all but its coordinates.
 #[derive(Clone, Copy, Debug)]
-struct TexCallInfo {
+pub(super) struct TexCallInfo {
     op: TexOp,
     unit: u32,
     target: TexTarget,
@@ -91,23 +111,23 @@ struct TexCallInfo {
 }
 
 #[derive(Clone, Copy, Debug)]
-enum Kind {
+pub(super) enum Kind {
     Alu(Alu),
     Tex(TexCallInfo),
 }
 
 /// One instruction, decoded.
 #[derive(Clone, Debug)]
-struct Op {
+pub(super) struct Op {
     pc: u32,
-    kind: Kind,
-    src: [Operand; 3],
+    pub(super) kind: Kind,
+    pub(super) src: [Operand; 3],
     /// Some operand has a modifier.
     mods: bool,
-    dst: usize,
-    mask: u8,
+    pub(super) dst: usize,
+    pub(super) mask: u8,
     /// The lower bound of a saturated result (0 or -1).
-    sat: Option<f32>,
+    pub(super) sat: Option<f32>,
     /// A written component is read, through a source, by a component written after it
     /// (`MOV t0.xy, t0.yx`): [`ordered`] then computes them all before storing any.
     overlap: bool,
@@ -117,6 +137,8 @@ struct Op {
 #[derive(Clone, Debug)]
 pub struct BlockProgram {
     ops: Vec<Op>,
+    /// How `ops` run: one at a time, or runs of ALU instructions as machine code.
+    steps: Vec<Step>,
     /// Registers: temps, then inputs, then outputs, then parameters.
     regs: usize,
     /// Register of each input slot the program reads.
@@ -126,6 +148,16 @@ pub struct BlockProgram {
     /// Parameter index of each parameter register, from `params_base` on.
     params: Vec<usize>,
     params_base: usize,
+}
+
+/// A step of [`BlockProgram::run`].
+#[derive(Clone, Debug)]
+enum Step {
+    /// `ops[i]`.
+    Op(usize),
+    /// `ops[range]`, all ALU instructions, as AVX-512 code (`block_asm`); decoded one by
+    /// one when another instruction set is chosen at run time.
+    Code(Arc<AluCode>, std::ops::Range<usize>),
 }
 
 /// The registers of one [`BlockProgram`] run (made once per draw and worker by
@@ -253,8 +285,10 @@ impl BlockProgram {
                 *out = (from, 0xf);
             }
         }
+        let steps = steps(&ops, &outputs);
         Ok(BlockProgram {
             ops,
+            steps,
             regs: params_base + params.len(),
             inputs: input_used,
             outputs,
@@ -266,7 +300,7 @@ impl BlockProgram {
     /// Registers for runs with the parameters `params`; None when the program reads a
     /// parameter past them (the interpreter reads zeros and counts it: left to it).
     pub fn new_state(&self, params: &[[u32; 4]]) -> Option<BlockState> {
-        let mut regs = vec![[[[0u32; MAX_LANES]; 4]; STRIPS]; self.regs];
+        let mut regs = vec![ZERO_REG; self.regs];
         for (k, &p) in self.params.iter().enumerate() {
             let v = params.get(p)?;
             let reg = regs.get_mut(self.params_base + k)?;
@@ -278,7 +312,7 @@ impl BlockProgram {
         }
         Some(BlockState {
             regs,
-            res: [[[0; MAX_LANES]; 4]; STRIPS],
+            res: ZERO_REG,
             coord: [[0; MAX_LANES]; 4],
         })
     }
@@ -302,7 +336,7 @@ impl BlockProgram {
         slot: usize,
     ) -> Option<&'s mut [Vec4; STRIPS]> {
         let r = (*self.inputs.get(slot)?)?;
-        st.regs.get_mut(r)
+        st.regs.get_mut(r).map(|x| &mut x.0)
     }
 
     /// Output slot `slot` of strip `strip` after a run; None unless the program writes
@@ -326,20 +360,102 @@ impl BlockProgram {
         env: &mut E,
     ) -> Result<(), ExecError> {
         let n = n.min(STRIPS);
-        for op in &self.ops {
-            match op.kind {
-                Kind::Alu(a) => alu(a, op, &mut st.regs, &mut st.res, n),
-                Kind::Tex(t) => {
-                    let direct = texture(prog, t, op, st, n, env)
-                        .map_err(|e| ExecError::at(prog, op.pc, e))?;
-                    if !direct {
-                        write(op, &mut st.regs, &st.res, n);
+        let native = glemu_math::Avx512::get().is_some();
+        for step in &self.steps {
+            match step {
+                Step::Code(code, _) if native => {
+                    if !code.call_alu(&mut st.regs) {
+                        return Err(ExecError::at(
+                            prog,
+                            self.ops.first().map_or(0, |o| o.pc),
+                            super::error::invariant("block state smaller than its program"),
+                        ));
+                    }
+                }
+                Step::Code(_, range) => {
+                    for op in self.ops.get(range.clone()).unwrap_or_default() {
+                        one(prog, op, st, n, env)?;
+                    }
+                }
+                Step::Op(i) => {
+                    if let Some(op) = self.ops.get(*i) {
+                        one(prog, op, st, n, env)?;
                     }
                 }
             }
         }
         Ok(())
     }
+
+    /// Whether every ALU instruction runs as machine code when AVX-512 is chosen.
+    pub fn alu_compiled(&self) -> bool {
+        self.steps.iter().all(|s| match s {
+            Step::Op(i) => self
+                .ops
+                .get(*i)
+                .is_some_and(|o| matches!(o.kind, Kind::Tex(_))),
+            Step::Code(..) => true,
+        })
+    }
+}
+
+/// One instruction decoded, on strips `0..n`.
+fn one<E: Env + ?Sized>(
+    prog: &Program,
+    op: &Op,
+    st: &mut BlockState,
+    n: usize,
+    env: &mut E,
+) -> Result<(), ExecError> {
+    match op.kind {
+        Kind::Alu(a) => alu(a, op, &mut st.regs, &mut st.res, n),
+        Kind::Tex(t) => {
+            let direct =
+                texture(prog, t, op, st, n, env).map_err(|e| ExecError::at(prog, op.pc, e))?;
+            if !direct {
+                write(op, &mut st.regs, &st.res, n);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The steps of `ops`: with AVX-512 on the machine, each run of ALU instructions as
+/// machine code (left decoded when it cannot be assembled).
+fn steps(ops: &[Op], outputs: &[(usize, u8)]) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let avx512 = glemu_math::detected() == glemu_math::Isa::Avx512;
+    let mut i = 0;
+    while i < ops.len() {
+        let end = (i..ops.len())
+            .find(|&k| !matches!(ops[k].kind, Kind::Alu(_)))
+            .unwrap_or(ops.len());
+        if !avx512 || end == i {
+            steps.push(Step::Op(i));
+            i += 1;
+            continue;
+        }
+        // Read after the run: any component of a register a later instruction reads, or
+        // of an output.
+        let live = |reg: usize, _comp: usize| {
+            outputs.iter().any(|&(r, _)| r == reg)
+                || ops[end..].iter().any(|o| {
+                    let k = match o.kind {
+                        Kind::Tex(_) => 1,
+                        Kind::Alu(a) => alu_sources(a),
+                    };
+                    o.src.iter().take(k).any(|s| s.reg == reg)
+                })
+        };
+        match super::block_asm::assemble(&ops[i..end], &live)
+            .and_then(|(bytes, regs)| crate::compile::load_alu(&bytes, regs))
+        {
+            Ok(code) => steps.push(Step::Code(Arc::new(code), i..end)),
+            Err(_) => steps.extend((i..end).map(Step::Op)),
+        }
+        i = end;
+    }
+    steps
 }
 
 /// When output register `out` is written only by a plain whole MOV from a register that
@@ -419,7 +535,7 @@ fn kind_of(inst: &Inst) -> Option<Kind> {
     }))
 }
 
-fn alu_sources(a: Alu) -> usize {
+pub(super) fn alu_sources(a: Alu) -> usize {
     match a {
         Alu::Mov | Alu::Abs => 1,
         Alu::Add | Alu::Sub | Alu::Mul | Alu::Min | Alu::Max | Alu::Dot { .. } => 2,
@@ -841,7 +957,7 @@ fn write_into(op: &Op, regs: &mut [Reg], res: &Reg, n: usize) {
         return;
     };
     for c in (0..4).filter(|c| op.mask & (1 << c) != 0) {
-        for (dst, r) in d.iter_mut().zip(res).take(n) {
+        for (dst, r) in d.iter_mut().zip(res.iter()).take(n) {
             match op.sat {
                 None => dst[c] = r[c],
                 Some(lo) => {

@@ -38,7 +38,8 @@
 
 mod alu;
 mod batches;
-mod block;
+pub(crate) mod block;
+mod block_asm;
 mod convert;
 mod env;
 mod error;
