@@ -498,6 +498,21 @@ pub(crate) struct Level<'a> {
     pub(crate) bytes: &'a [u8],
 }
 
+/// [`level16`] of a [`crate::bound::Site`]'s call, entered straight from it (the site
+/// holds the base level's size; [`crate::simd::SiteKernel`] hands this out only where
+/// the CPU has AVX-512): false (nothing written) where `level16` declines.
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+pub(crate) fn site_level16<const MODE: u8, const IDENTITY: bool>(
+    site: &crate::bound::Site,
+    coord: &[[u32; PAIR]; 4],
+    mask: u64,
+    out: &mut [[u32; PAIR]; 4],
+) -> bool {
+    let (level, offset, swizzle) = site.level16_args();
+    let f: &[[f32; PAIR]; 4] = bytemuck::cast_ref(coord);
+    level16::<MODE, IDENTITY>(&level, &f[0], &f[1], offset, swizzle, mask as u32, out)
+}
+
 /// [`lookup_level_pair`] of sixteen lanes (`s`, `t`) in one level, bilinear, with the
 /// wrap fixed when compiled: true when done; false (nothing written) when `MODE` is
 /// [`ANY_WRAP`] or `bytes` is too short for the level. Where every footprint is two
@@ -512,8 +527,9 @@ pub(crate) struct Level<'a> {
 /// eight texels wide) each tap is gathered. Each step is [`taps16`]'s, and the decode a
 /// function of the texel alone, so the bits are the same.
 #[allow(clippy::too_many_arguments)]
+#[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-pub(crate) fn level16<const MODE: u8, const IDENTITY: bool>(
+fn level16<const MODE: u8, const IDENTITY: bool>(
     level: &Level<'_>,
     s: &[f32; PAIR],
     t: &[f32; PAIR],
@@ -544,7 +560,7 @@ pub(crate) fn level16<const MODE: u8, const IDENTITY: bool>(
     let small = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(a), one_f)
         & _mm512_cmp_ps_mask::<_CMP_LE_OQ>(_mm512_abs_ps(b), one_f)
         == 0xffff;
-    let v = match window8(bytes, w, [i0, i1, j0, j1]) {
+    let v = match window8::<MODE>(bytes, w, [i0, i1, j0, j1]) {
         Some((rows, de)) => {
             // A channel whose byte is the same in all the window's texels lerps to that
             // byte's value in every lane while the weights are finite: p + (p - p) * a
@@ -555,12 +571,9 @@ pub(crate) fn level16<const MODE: u8, const IDENTITY: bool>(
             if flat == 0b1111 {
                 #[cfg(test)]
                 crate::simd::FLAT16.with(|n| n.set(n.get() + 4));
-                [
-                    channel512::<0>(first),
-                    channel512::<1>(first),
-                    channel512::<2>(first),
-                    channel512::<3>(first),
-                ]
+                #[cfg(test)]
+                crate::simd::FLAT_WINDOWS16.with(|n| n.set(n.get() + 1));
+                texel_channels(first)
             } else {
                 let at = window_taps(de);
                 [
@@ -661,15 +674,21 @@ fn swizzled(v: &[__m512i; 4], zero: __m512i, one: __m512i, sw: Swizzle) -> __m51
 /// then decoded the three rows in 256-bit halves and joined them per channel.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
-fn window8(
+fn window8<const MODE: u8>(
     bytes: &[u8],
     w: i32,
     [i0, i1, j0, j1]: [__m512i; 4],
 ) -> Option<((__m512i, __m512i), (__m512i, __m512i))> {
     let one = _mm512_set1_epi32(1);
     // Both taps of a row adjacent (not split by the wrap, nor clamped onto one texel).
-    let adjacent = _mm512_cmpeq_epi32_mask(i1, _mm512_add_epi32(i0, one))
-        & _mm512_cmpeq_epi32_mask(j1, _mm512_add_epi32(j0, one));
+    // Under REPEAT on a power-of-two level the columns need no test: the fit test
+    // below puts every i0 at or left of w - 2, and there i1 = (i0 + 1) & (w - 1) is
+    // i0 + 1.
+    let columns = match MODE {
+        REPEAT_POW2 => 0xffff,
+        _ => _mm512_cmpeq_epi32_mask(i1, _mm512_add_epi32(i0, one)),
+    };
+    let adjacent = columns & _mm512_cmpeq_epi32_mask(j1, _mm512_add_epi32(j0, one));
     if adjacent != 0xffff || w < W as i32 {
         return None;
     }
@@ -684,12 +703,14 @@ fn window8(
         return None;
     }
     // The third row only where a lane's footprint starts on the second (at a level's
-    // last row, the rows below it are not there to load).
+    // last row, the rows below it are not there to load); else the second again. A
+    // select of the index, not a branch: which strips need it follows the texture's
+    // rows, not a pattern a predictor learns.
     let third = _mm512_cmpeq_epi32_mask(e, one) != 0;
     let (x0, y0, w) = (x0 as usize, y0 as usize, w as usize);
     let k0 = y0 * w + x0;
-    let (r0, r1) = (row8(bytes, k0)?, row8(bytes, k0 + w)?);
-    let r2 = if third { row8(bytes, k0 + 2 * w)? } else { r1 };
+    let k2 = k0 + if third { 2 * w } else { w };
+    let (r0, r1, r2) = (row8(bytes, k0)?, row8(bytes, k0 + w)?, row8(bytes, k2)?);
     #[cfg(test)]
     crate::simd::LEVELS16.with(|n| n.set(n.get() + 1));
     Some(((join_i(r0, r1), join_i(r2, r2)), (d, e)))
@@ -744,6 +765,11 @@ fn flat_channels(rows: (__m512i, __m512i), first: __m512i) -> u32 {
     // (rows 0|1 ^ first) | (rows 2|2 ^ first) in one ternary op (A = 0xf0, B = 0xcc,
     // C = 0xaa: 0x5a | 0x66), then a bit for each byte that is zero there.
     let x = _mm512_ternarylogic_epi32::<0x7e>(rows.0, rows.1, first);
+    // Every byte the same (a window inside a flat area: 3 in 4 of fill_1080p's) in one
+    // test, before the per-channel bits.
+    if _mm512_test_epi8_mask(x, x) == 0 {
+        return 0b1111;
+    }
     let same = _mm512_testn_epi8_mask(x, x);
     // Byte c of every texel.
     const BYTE0: u64 = 0x1111_1111_1111_1111;
@@ -794,6 +820,28 @@ fn channel512<const C: usize>(t: __m512i) -> __m512 {
         _mm512_set1_ps(R_HI * SCALE[C & 3]),
         _mm512_mul_ps(x, _mm512_set1_ps(R_LO * SCALE[C & 3])),
     )
+}
+
+/// The four channels of the texel in every lane of `first`, each decoded and broadcast
+/// to sixteen lanes: [`channel512`]'s values, from one decode of the texel's four bytes
+/// (four times, in the low 16 bytes) and a shuffle per channel. `channel512` decodes
+/// channel c as its byte times 256^c (unshifted), scaled by 256^-c in the constants:
+/// powers of two, so every product and the fused step round as the byte's own do.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn texel_channels(first: __m512i) -> [__m512; 4] {
+    let x = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm512_castsi512_si128(first)));
+    let v = _mm512_fmadd_ps(
+        x,
+        _mm512_set1_ps(R_HI),
+        _mm512_mul_ps(x, _mm512_set1_ps(R_LO)),
+    );
+    [
+        _mm512_shuffle_ps::<0x00>(v, v),
+        _mm512_shuffle_ps::<0x55>(v, v),
+        _mm512_shuffle_ps::<0xaa>(v, v),
+        _mm512_shuffle_ps::<0xff>(v, v),
+    ]
 }
 
 /// [`floor_i`] of sixteen lanes for [`taps16`] (the conversion rounds down itself), but

@@ -161,12 +161,17 @@ pub struct Site {
     plan: Rgba8Plan,
     offset: [i32; 2],
     /// Which kernel, chosen by [`Bound::site`].
-    run: SiteFn,
+    run: crate::simd::SiteKernel,
     /// The kernel of a binding whose lanes all read the base level ([`run_level`]).
     level: LevelFn<SITE_LANES>,
+    /// The base level's size, read by `avx2::site_level16` in every call (from the plan
+    /// it was two dependent loads and an index check).
+    base: Size,
 }
 
-type SiteFn = fn(&Site, &[[u32; SITE_LANES]; 4], u64, &mut [[u32; SITE_LANES]; 4]) -> bool;
+/// A [`Site`]'s kernel as a plain function.
+pub(crate) type SiteFn =
+    fn(&Site, &[[u32; SITE_LANES]; 4], u64, &mut [[u32; SITE_LANES]; 4]) -> bool;
 
 /// Lanes of a [`Site`]'s calls.
 pub const SITE_LANES: usize = 16;
@@ -180,16 +185,24 @@ impl Bound {
         if crate::simd::isa() < crate::simd::Isa::Avx2 {
             return None;
         }
-        let run: SiteFn = match opcode {
-            // Every lane reads the base level with the magnification filter.
+        use crate::simd::SiteKernel;
+        let plain: SiteFn = match opcode {
+            // Every lane reads the base level with the magnification filter: bilinear
+            // with a fixed wrap, where AVX-512 runs, straight into the sixteen-lane
+            // kernel (no wrapper between the call and the kernel, no fallback kept
+            // alive across it: a decline returns false to the caller's general path).
             NvOpcode::Tex | NvOpcode::Txb | NvOpcode::Txl if !k.lod_matters => {
                 let identity = k.swizzle == [Swizzle::R, Swizzle::G, Swizzle::B, Swizzle::A];
-                match (fixed_wrap(k), k.mag_linear, identity) {
-                    (REPEAT_POW2, true, true) => run_level16::<REPEAT_POW2, true>,
-                    (REPEAT_POW2, true, false) => run_level16::<REPEAT_POW2, false>,
-                    (CLAMP_TO_EDGE, true, true) => run_level16::<CLAMP_TO_EDGE, true>,
-                    (CLAMP_TO_EDGE, true, false) => run_level16::<CLAMP_TO_EDGE, false>,
-                    _ => run_level,
+                let wide = match (fixed_wrap(k), k.mag_linear, identity) {
+                    (REPEAT_POW2, true, true) => SiteKernel::level16::<REPEAT_POW2, true>(),
+                    (REPEAT_POW2, true, false) => SiteKernel::level16::<REPEAT_POW2, false>(),
+                    (CLAMP_TO_EDGE, true, true) => SiteKernel::level16::<CLAMP_TO_EDGE, true>(),
+                    (CLAMP_TO_EDGE, true, false) => SiteKernel::level16::<CLAMP_TO_EDGE, false>(),
+                    _ => None,
+                };
+                match wide {
+                    Some(run) => return Some(self.make_site(k, offset, run)),
+                    None => run_level,
                 }
             }
             NvOpcode::Tex if fragment => run_plan::<IMPLICIT, true, false>,
@@ -201,13 +214,18 @@ impl Bound {
             NvOpcode::Txl => run_plan::<EXPLICIT, false, false>,
             _ => return None,
         };
-        Some(Site {
+        Some(self.make_site(k, offset, SiteKernel::plain(plain)))
+    }
+
+    fn make_site(&self, k: &Rgba8Plan, offset: [i32; 2], run: crate::simd::SiteKernel) -> Site {
+        Site {
             texture: Arc::clone(&self.texture),
             plan: k.clone(),
             offset,
             run,
             level: level_kernel(k),
-        })
+            base: k.sizes.get(k.base as usize).copied().unwrap_or_default(),
+        }
     }
 }
 
@@ -224,7 +242,22 @@ impl Site {
     ) -> bool {
         #[cfg(test)]
         SITE_CALLS.with(|n| n.set(n.get() + 1));
-        (self.run)(self, coord, mask & 0xffff, out)
+        self.run.call(self, coord, mask & 0xffff, out)
+    }
+
+    /// What `avx2::site_level16` reads of the site: the base level (its size and RGBA8
+    /// bytes), the texel offset and the swizzle.
+    #[inline(always)]
+    pub(crate) fn level16_args(&self) -> (crate::avx2::Level<'_>, [i32; 2], [Swizzle; 4]) {
+        let z = self.base;
+        let level = crate::avx2::Level {
+            w: z.w,
+            h: z.h,
+            fw: z.fw,
+            fh: z.fh,
+            bytes: bytes_of(&self.texture, self.plan.base as i32),
+        };
+        (level, self.offset, self.plan.swizzle)
     }
 }
 
@@ -283,38 +316,6 @@ fn run_level(
         mask,
         out,
     )
-}
-
-/// [`run_level`] of a binding read bilinear with a wrap fixed when compiled (`MODE`, and
-/// `IDENTITY`: the swizzle picks R, G, B, A): first [`crate::avx2::level16`], straight from the registers with the base level's
-/// size from the plan (the sixteen lanes' taps from one window of rows, none of
-/// [`level_groups`]' per-call tables); [`run_level`] where it does not run (no AVX-512
-/// on this CPU, or a forced instruction set).
-fn run_level16<const MODE: u8, const IDENTITY: bool>(
-    site: &Site,
-    coord: &[[u32; SITE_LANES]; 4],
-    mask: u64,
-    out: &mut [[u32; SITE_LANES]; 4],
-) -> bool {
-    let f: &[[f32; SITE_LANES]; 4] = bytemuck::cast_ref(coord);
-    let k = &site.plan;
-    let z = k.sizes.get(k.base as usize).copied().unwrap_or_default();
-    let level = crate::avx2::Level {
-        w: z.w,
-        h: z.h,
-        fw: z.fw,
-        fh: z.fh,
-        bytes: bytes_of(&site.texture, k.base as i32),
-    };
-    crate::simd::level16::<MODE, IDENTITY>(
-        &level,
-        &f[0],
-        &f[1],
-        site.offset,
-        k.swizzle,
-        mask as u32,
-        out,
-    ) || run_level(site, coord, mask, out)
 }
 
 /// One lookup's fixed inputs. Built by the callee from scalar arguments: built by the

@@ -255,22 +255,32 @@ fn sixteen_lane_windows_equal_reference() {
     let gathers16 = crate::simd::GATHERS16.with(|n| n.get());
     let finite16 = crate::simd::FINITE16.with(|n| n.get());
     let flat16 = crate::simd::FLAT16.with(|n| n.get());
+    let flat_windows16 = crate::simd::FLAT_WINDOWS16.with(|n| n.get());
     let mut specialised = 0;
     let sizes = [[256u32, 256], [64, 32], [16, 16], [37, 23], [8, 8], [5, 3]];
-    // Each size with noise, and with blocks where a window's channels are the same in
-    // all its texels, some of them or none: R everywhere, G in blocks of 8x4 texels, B
-    // of 16x8, A but where every 32nd column starts 8 columns of noise.
-    let patterns = sizes.iter().flat_map(|&size| [(size, false), (size, true)]);
-    for (k, (size, blocks)) in patterns.enumerate() {
-        let k = k / 2;
+    // Each size with noise; with blocks where a window's channels are the same in all
+    // its texels, some of them or none: R everywhere, G in blocks of 8x4 texels, B of
+    // 16x8, A but where every 32nd column starts 8 columns of noise; and as a checker
+    // of two opaque colours in squares of 16x4 texels (fill_1080p's texture, its
+    // squares shrunk so that a window's first two rows often lie in one square and its
+    // third in the next: whole windows flat or not, row 2 alone differing).
+    let patterns = sizes
+        .iter()
+        .flat_map(|&size| [(size, 0), (size, 1), (size, 2)]);
+    for (k, (size, pattern)) in patterns.enumerate() {
+        let k = k / 3;
         let mut tex =
             Texture::new(Target::T2D, Format::RGBA8, [size[0], size[1], 1], 1).expect("texture");
         let noise = |i: u32| (i.wrapping_mul(2_654_435_761) >> 11) as u8;
         let bytes: Vec<u8> = (0..size[0] * size[1] * 4)
             .map(|i| {
                 let (x, y) = ((i / 4) % size[0], (i / 4) / size[0]);
+                let square = ((x >> 4) ^ (y >> 2)) as usize & 1;
                 match i % 4 {
-                    _ if !blocks => noise(i),
+                    _ if pattern == 0 => noise(i),
+                    c if pattern == 2 => {
+                        [[230, 51, 25, 255], [25, 76, 230, 255]][square][c as usize]
+                    }
                     0 => 200,
                     1 => [17, 90][((x >> 3) ^ (y >> 2)) as usize & 1],
                     2 => [0, 255][((x >> 4) ^ (y >> 3)) as usize & 1],
@@ -379,6 +389,11 @@ fn sixteen_lane_windows_equal_reference() {
         assert!(
             flat > 0 && flat < 4 * sites,
             "{flat} flat channels in {sites} windows"
+        );
+        let whole = crate::simd::FLAT_WINDOWS16.with(|n| n.get()) - flat_windows16;
+        assert!(
+            whole > 0 && whole < sites,
+            "{whole} windows flat in all channels of {sites}"
         );
     } else {
         eprintln!("skipped: no AVX-512 on this CPU, no sixteen-lane window to check");
