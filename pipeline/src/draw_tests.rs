@@ -1157,6 +1157,153 @@ fn whole_block_programs_run_in_draws() {
     }
 }
 
+/// Inputs whose planes are flat over a primitive (`raster::flat_strips`) in whole-block
+/// runs: written once while they stay the same and again when they change, and a colour
+/// that is such an input as it stands stored from one packed word
+/// (`raster::store_block_flat`). Two triangles over a sloped depth (so some blocks shade
+/// only some strips), drawn three times nearer each time: flat colours that differ
+/// between the triangles, then one flat and one interpolated (whose planes overwrite the
+/// registers between the other's blocks), then flat colours with infinite, -0 and NaN
+/// components. After each draw the pixels equal the per-quad path's (GLEMU_NO_BLOCKS)
+/// and the interpreter's, for a program that moves the colour and one that adds an
+/// interpolated texture coordinate to it; the flat inputs and the flat store ran. A band
+/// of nearer depth along the bottom rows makes the first blocks of the bottom tiles
+/// shade three strips.
+#[test]
+fn flat_inputs_equal_planes_and_quads() {
+    use glemu_programs::exec::{Backend, Executor};
+    const N: u32 = 128;
+    let vp = "!!ARBvp1.0\nMOV result.position, vertex.position;\nMOV result.color, vertex.color;\n\
+        MOV result.texcoord[0], vertex.texcoord[0];\nEND\n";
+    let fps = [
+        COLOR_FP,
+        "!!ARBfp1.0\nMAD result.color, fragment.texcoord[0], 0.5, fragment.color;\nEND\n",
+    ];
+    // Window depth 0.8 .. 0.2 over the quad (as in the multisampled test).
+    let sloped = floats(&[
+        -1.0, -1.0, 0.6, 1.0, 1.0, -1.0, -0.2, 1.0, -1.0, 1.0, 0.1, 1.0, 1.0, 1.0, -0.6, 1.0,
+    ]);
+    let tris = |z: f32| {
+        floats(&[
+            -1.0, -1.0, z, 1.0, 1.0, -1.0, z, 1.0, 1.0, 1.0, z, 1.0, //
+            -1.0, -1.0, z, 1.0, 1.0, 1.0, z, 1.0, -1.0, 1.0, z, 1.0,
+        ])
+    };
+    let flat = |a: [f32; 4], b: [f32; 4]| [a, a, a, b, b, b].concat();
+    let draws: [(f32, Vec<f32>); 3] = [
+        (0.0, flat([0.2, 0.4, 0.6, 0.8], [0.9, 0.1, 0.3, 0.7])),
+        (
+            -0.1,
+            [
+                [0.2, 0.4, 0.6, 0.8].repeat(3),
+                vec![0.1, 0.9, 0.5, 0.3, 0.6, 0.2, 0.8, 1.0, 0.95, 0.05, 0.4, 0.6],
+            ]
+            .concat(),
+        ),
+        (
+            -0.2,
+            flat([f32::INFINITY, -0.0, f32::NAN, 0.5], [-1.0, 2.0, 0.0, 0.25]),
+        ),
+    ];
+    let tex = floats(&[
+        0.1, 0.2, 0.0, 1.0, 0.9, 0.3, 0.0, 1.0, 0.5, 0.8, 0.0, 1.0, //
+        0.1, 0.2, 0.0, 1.0, 0.5, 0.8, 0.0, 1.0, 0.3, 0.6, 0.0, 1.0,
+    ]);
+    #[derive(Clone, Copy, PartialEq)]
+    enum Path {
+        Blocks,
+        Quads,
+        Interpreter,
+    }
+    for (i, fp, ns) in [
+        (0, fps[0], 1),
+        (1, fps[1], 1),
+        (0, fps[0], 4),
+        (1, fps[1], 4),
+    ] {
+        let draw = |path: Path| {
+            let col = floats(&draws[0].1);
+            let (mut f, r, mut st) = over_sloped_depth(N, ns, path != Path::Quads, &sloped, &col);
+            let backend = match path {
+                Path::Interpreter => Backend::Interpreter,
+                _ => Backend::Native,
+            };
+            // Nearest depth over pixel rows 0 and 1: the blocks of the bottom block row
+            // shade strips 1-3 only, as the first three of the call, before the first
+            // block whose fourth strip is shaded.
+            let band = -1.0 + 4.0 / N as f32;
+            let band = floats(&[
+                -1.0, -1.0, -1.0, 1.0, 1.0, -1.0, -1.0, 1.0, -1.0, band, -1.0, 1.0, 1.0, band,
+                -1.0, 1.0,
+            ]);
+            st.attribs[0] = attrib(AttribSlot::Position, Some(array(&band, 4, 0, 0)), [0.0; 4]);
+            crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+            st.programs.vertex = Some(stage(vp, Stage::Vertex, vec![]));
+            let fp = stage(fp, Stage::Fragment, vec![]);
+            let ex = Executor::new(fp.program.clone()).with_backend(backend);
+            st.programs.fragment = Some(StageProgram::with_executor(Arc::new(ex), fp.params));
+            st.call = DrawCall::arrays(PrimitiveMode::Triangles, 0, 6);
+            let mut counts = [0; 2];
+            let mut images = Vec::new();
+            for (z, colours) in &draws {
+                st.attribs = vec![
+                    attrib(
+                        AttribSlot::Position,
+                        Some(array(&tris(*z), 4, 0, 0)),
+                        [0.0; 4],
+                    ),
+                    attrib(
+                        AttribSlot::Color,
+                        Some(array(&floats(colours), 4, 0, 0)),
+                        [0.0; 4],
+                    ),
+                    attrib(
+                        AttribSlot::TexCoord(0),
+                        Some(array(&tex, 4, 0, 0)),
+                        [0.0; 4],
+                    ),
+                ];
+                let before = crate::fragment::flat_counts();
+                crate::draw(&st, &r, &mut f, None).unwrap_or_else(|e| panic!("{e}"));
+                let after = crate::fragment::flat_counts();
+                counts = std::array::from_fn(|k| counts[k] + after[k] - before[k]);
+                images.push(
+                    (0..N * N * ns)
+                        .map(|i| {
+                            f.read_sample_raw(0, i / ns % N, i / ns / N, i % ns)
+                                .unwrap()
+                        })
+                        .collect::<Vec<[u32; 4]>>(),
+                );
+            }
+            (counts, images)
+        };
+        let ([inputs, stores], blocks) = draw(Path::Blocks);
+        let (_, quads) = draw(Path::Quads);
+        let (_, interpreted) = draw(Path::Interpreter);
+        for (d, ((b, q), t)) in blocks.iter().zip(&quads).zip(&interpreted).enumerate() {
+            let at = format!("program {i}, {ns} samples, draw {d}");
+            assert!(b == q, "{at}: blocks and quads differ");
+            assert!(b == t, "{at}: blocks and interpreter differ");
+            assert!(b.iter().any(|p| p != &b[0]), "{at}: one colour");
+        }
+        // Of 256 blocks a draw, those wholly inside a triangle and not behind the slope or
+        // the band: 362 in the three draws (the second draw's second triangle is not
+        // flat). Other tests may add to the process-wide counts, never take from them.
+        // Multisampled blocks run whole only with AVX-512 (`fragment::whole_samples`),
+        // and are not stored flat.
+        if ns == 1 || glemu_raster::simd::isa() == glemu_raster::simd::Isa::Avx512 {
+            assert!(
+                inputs >= 300,
+                "program {i}, {ns} samples: {inputs} flat inputs"
+            );
+        }
+        if i == 0 && ns == 1 {
+            assert!(stores >= 300, "{stores} blocks stored flat");
+        }
+    }
+}
+
 /// Multisampled blocks of a straight-line program run whole too (`run_whole`, stored by
 /// `raster::store_block_samples`): at 2 and 4 samples, over a sloped depth that rejects
 /// part of each pixel's samples along a line, through every sample and then through a

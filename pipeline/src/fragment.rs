@@ -22,10 +22,10 @@ use glemu_programs::ir::{
     VaryingSlot,
 };
 use glemu_raster::{
-    perspective_strips, store_block, store_block_samples, store_strip, store_strip_samples,
-    BlockRows, FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode,
-    SampleRows, ShaderError, ShaderInfo, Strip, StripColors, VaryingInterp, LANES,
-    MAX_COLOR_TARGETS,
+    flat_strips, perspective_strips, store_block, store_block_flat, store_block_samples,
+    store_strip, store_strip_samples, BlockRows, FragmentBatch, FragmentOutputs, FragmentShader,
+    InterpLocation, InterpMode, SampleRows, ShaderError, ShaderInfo, Strip, StripColors,
+    VaryingInterp, LANES, MAX_COLOR_TARGETS,
 };
 use std::sync::Arc;
 
@@ -499,6 +499,15 @@ pub struct Scratch<'a> {
     whole: Option<BlockState>,
     /// Blocks run whole, added to [`WHOLE_BLOCKS`] as `invocations`.
     whole_blocks: u64,
+    /// Per entry of `strip_inputs`, the bits every lane of every strip of its register
+    /// in `whole` holds, when `run_whole` filled it with one value (`flat_strips`); None
+    /// when its lanes were last filled otherwise. A block run never writes its inputs,
+    /// so a flat input the same as the block before's is not written again.
+    flat: Vec<Option<[u32; 4]>>,
+    /// Flat inputs `run_whole` took and blocks it stored as one colour, added to
+    /// [`FLAT_INPUTS`] and [`FLAT_STORES`] as `invocations`.
+    flat_inputs: u64,
+    flat_stores: u64,
 }
 
 /// Blocks whose strips ran as one [`glemu_programs::exec::BlockProgram`] run, over the
@@ -509,6 +518,21 @@ static WHOLE_BLOCKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64
 #[cfg(test)]
 pub(crate) fn whole_blocks() -> u64 {
     WHOLE_BLOCKS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Inputs of whole-block runs found flat (`flat_strips`), over the process (tests check
+/// that the path ran).
+static FLAT_INPUTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Whole-block runs whose colour was a flat input, stored by `store_block_flat`, over the
+/// process (tests check that the path ran).
+static FLAT_STORES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// [`FLAT_INPUTS`] and [`FLAT_STORES`]: added once per worker and draw, when its scratch
+/// is dropped.
+#[cfg(test)]
+pub(crate) fn flat_counts() -> [u64; 2] {
+    [&FLAT_INPUTS, &FLAT_STORES].map(|c| c.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Strips whose inputs `fill_simple` filled, over the process (tests check that the path
@@ -554,6 +578,12 @@ impl Drop for Scratch<'_> {
         }
         if self.whole_blocks != 0 {
             WHOLE_BLOCKS.fetch_add(self.whole_blocks, std::sync::atomic::Ordering::Relaxed);
+        }
+        if self.flat_inputs != 0 {
+            FLAT_INPUTS.fetch_add(self.flat_inputs, std::sync::atomic::Ordering::Relaxed);
+        }
+        if self.flat_stores != 0 {
+            FLAT_STORES.fetch_add(self.flat_stores, std::sync::atomic::Ordering::Relaxed);
         }
     }
 }
@@ -828,15 +858,16 @@ impl ProgramShader<'_> {
     /// A fully covered block's strips (at most four) as one run of the program's
     /// [`BlockProgram`](glemu_programs::exec::BlockProgram), when it has one and every
     /// input is a [`StripInput`]: the strips' colours `output` handed to `store` (strip k
-    /// at k; no lane is killed: such programs have no KIL). False when the block is not taken
-    /// (nothing done then).
+    /// at k; no lane is killed: such programs have no KIL), with the one colour of every
+    /// lane when the output is a flat input's register as it stands (`store` says whether
+    /// it stored that). False when the block is not taken (nothing done then).
     fn run_whole(
         &self,
         s: &mut Scratch<'_>,
         strips: &[Strip<'_>],
         output: usize,
         kills: &mut [u32; 4],
-        store: impl FnOnce(&[&Vec4]),
+        store: impl FnOnce(&[&Vec4], Option<[u32; 4]>) -> bool,
     ) -> Result<bool, ShaderError> {
         let (Some(st), Some(list), Some(bp)) = (
             s.whole.as_mut(),
@@ -859,7 +890,9 @@ impl ProgramShader<'_> {
         let all = glemu_programs::exec::lanes_mask(MAX_LANES);
         // One block's strips are one primitive's: it faces one way.
         let front = first.batch.front_facing();
-        for input in list {
+        // A flat input's register (its first strip's) and its bits.
+        let mut flat_reg: Option<(*const Vec4, [u32; 4])> = None;
+        for (input, flat) in list.iter().zip(s.flat.iter_mut()) {
             // Constants were filled once, in `new_scratch`.
             let StripInput::Planes { slot, base, back } = *input else {
                 continue;
@@ -871,6 +904,20 @@ impl ProgramShader<'_> {
                 Some(b) if !front => b,
                 _ => base,
             };
+            if let Some(v) = flat_strips(strips, base) {
+                // Every strip's lanes, also those past this block's strips: a later block
+                // with more strips finds them filled.
+                if *flat != Some(v) {
+                    for reg in regs.iter_mut() {
+                        *reg = v.map(|c| [c; MAX_LANES]);
+                    }
+                    *flat = Some(v);
+                }
+                flat_reg = Some((&regs[0], v));
+                s.flat_inputs += 1;
+                continue;
+            }
+            *flat = None;
             if !perspective_strips(strips, base, 4, regs) {
                 for (strip, reg) in strips.iter().zip(regs.iter_mut()) {
                     fill_input(input, strip, strip.batch.front_facing(), reg);
@@ -895,7 +942,12 @@ impl ProgramShader<'_> {
                 *c = v;
             }
         }
-        store(&colors[..strips.len()]);
+        // The output is a flat input's register (a plain MOV of it, `BlockProgram::new`):
+        // a block run never writes its inputs, so every lane holds that input's bits.
+        let flat = flat_reg
+            .filter(|&(reg, _)| std::ptr::eq(colors[0], reg))
+            .map(|(_, v)| v);
+        s.flat_stores += u64::from(store(&colors[..strips.len()], flat));
         *kills = [0; 4];
         s.simple += strips.len() as u64;
         s.whole_blocks += 1;
@@ -1032,6 +1084,9 @@ impl<'a> FragmentShader for ProgramShader<'a> {
                 _ => None,
             },
             whole_blocks: 0,
+            flat: vec![None; self.strip_inputs.as_ref().map_or(0, Vec::len)],
+            flat_inputs: 0,
+            flat_stores: 0,
         }
     }
 
@@ -1107,8 +1162,13 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         let (output, alpha_one) = (dst.output, dst.alpha_one);
         let n = strips.len().min(dst.covs.len());
         let (rows, covs) = (&mut *dst.rows, dst.covs);
-        let whole = self.run_whole(s, &strips[..n], output, kills, |colors| {
-            store_block(rows, colors, alpha_one, covs)
+        let whole = self.run_whole(s, &strips[..n], output, kills, |colors, flat| {
+            let covs = &covs[..colors.len()];
+            match flat {
+                Some(c) => store_block_flat(rows, c, alpha_one, covs),
+                None => store_block(rows, colors, alpha_one, covs),
+            }
+            flat.is_some()
         })?;
         if whole {
             return Ok(());
@@ -1149,8 +1209,9 @@ impl<'a> FragmentShader for ProgramShader<'a> {
         let n = strips.len().min(dst.covs.len());
         let (rows, covs) = (&mut *dst.rows, dst.covs);
         let whole = whole_samples()
-            && self.run_whole(s, &strips[..n], output, kills, |colors| {
-                store_block_samples(rows, colors, alpha_one, ns, covs)
+            && self.run_whole(s, &strips[..n], output, kills, |colors, _| {
+                store_block_samples(rows, colors, alpha_one, ns, covs);
+                false
             })?;
         if whole {
             return Ok(());

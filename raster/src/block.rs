@@ -297,6 +297,18 @@ fn pack_lanes(c: &[[u32; LANES]; 4], alpha_one: bool) -> [u32; LANES] {
     packed
 }
 
+/// [`pack_lanes`]' word of one lane of colour `c` (f32 bits).
+#[inline]
+pub(crate) fn pack_word(c: [u32; 4], alpha_one: bool) -> u32 {
+    let u = |v: u32| crate::color::unorm8(f32::from_bits(v));
+    let word = u(c[0]) | u(c[1]) << 8 | u(c[2]) << 16 | u(c[3]) << 24;
+    match alpha_one {
+        // unorm8(1.0) is 255.
+        true => word | 0xff << 24,
+        false => word,
+    }
+}
+
 /// [`pack_rgba8`] of `c`, then [`strip_store`] of the words, in one call.
 ///
 /// Baseline (128-bit) code on purpose: `c` is usually a compiled program's output

@@ -60,9 +60,9 @@ pub use error::{RasterError, ShaderError};
 pub use framebuffer::{DepthFormat, Framebuffer, TILE};
 pub use input::{DrawInput, Primitive, PrimitiveKind, WindowVertex};
 pub use shader::{
-    perspective_strips, shade_block_by_strips, shade_samples_by_strips, store_block,
-    store_block_samples, store_strip, store_strip_samples, BlockRows, FragmentBatch,
-    FragmentOutputs, FragmentShader, InterpLocation, InterpMode, SampleRows, ShaderInfo, Strip,
-    StripColors, VaryingInterp, LANES, QUADS_PER_BATCH,
+    flat_strips, perspective_strips, shade_block_by_strips, shade_samples_by_strips, store_block,
+    store_block_flat, store_block_samples, store_strip, store_strip_samples, BlockRows,
+    FragmentBatch, FragmentOutputs, FragmentShader, InterpLocation, InterpMode, SampleRows,
+    ShaderInfo, Strip, StripColors, VaryingInterp, LANES, QUADS_PER_BATCH,
 };
 pub use state::*;

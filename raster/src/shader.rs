@@ -284,6 +284,46 @@ pub fn store_block(
     }
 }
 
+/// [`store_block`] of a block whose every lane of every strip has colour `color` (f32
+/// bits): packed once (`color::unorm8`'s operations, as every lane's), then the word
+/// stored at each strip's covered lanes. With AVX-512 by `simd::store_block_word`: per
+/// strip one permutation and test of its coverage and two masked stores, where a
+/// strip's pack took four loads and some twenty operations.
+#[inline]
+pub fn store_block_flat(
+    rows: &mut [&mut [u32; 8]],
+    color: [u32; 4],
+    alpha_one: bool,
+    covs: &[&[u32; LANES]],
+) {
+    let word = crate::block::pack_word(color, alpha_one);
+    if !crate::simd::store_block_word(rows, word, covs) {
+        store_block_word_lanes(rows, word, covs)
+    }
+}
+
+crate::simd::multiversion! {
+    /// [`store_block_flat`] by lane loops: lane 4q + j of strip k is row 2k + (j >> 1),
+    /// column 2q + (j & 1) (`block::store_rows`' order).
+    fn store_block_word_lanes(rows: &mut [&mut [u32; 8]], word: u32, covs: &[&[u32; LANES]]) {
+        for (k, cov) in covs.iter().enumerate() {
+            let Some([r0, r1]) = rows.get_mut(2 * k..2 * k + 2) else {
+                continue;
+            };
+            for (lane, &c) in cov.iter().enumerate() {
+                let col = 2 * (lane >> 2) + (lane & 1);
+                let row = match lane & 2 {
+                    0 => &mut **r0,
+                    _ => &mut **r1,
+                };
+                if c != 0 {
+                    row[col] = word;
+                }
+            }
+        }
+    }
+}
+
 crate::simd::multiversion! {
     /// [`store_block`] by the lane loops of [`store_strip`].
     fn store_block_lanes(
@@ -414,6 +454,62 @@ pub fn perspective_strips(
     }
     planes_strips(a, &at, strips.len(), prim.ox, prim.oy, out);
     true
+}
+
+/// The bits every lane of `strips` gets from [`perspective_strips`] of varyings `k..k +
+/// 4` when they are one value a component over the whole block (a colour the vertices
+/// share): the strips are of one primitive with their origins set and one perspective
+/// factor, and [`flat_planes`] holds for the planes. None otherwise (nothing is decided
+/// then: the caller evaluates the planes). Inlined into the caller: returned through
+/// memory, its four 4-byte stores were read back as one 16-byte load, a
+/// store-forwarding stall a block.
+#[inline(always)]
+pub fn flat_strips(strips: &[Strip<'_>], k: usize) -> Option<[u32; 4]> {
+    let first = strips.first()?;
+    let at = first.origin.as_ref()?;
+    let a = first.batch.uniform_planes(k, 4)?;
+    let prim = first.batch.prims[0];
+    for s in strips {
+        let same = s.batch.uniform
+            && std::ptr::eq(s.batch.prims[0], prim)
+            && std::ptr::eq(s.batch.attrs[0], first.batch.attrs[0])
+            && s.origin.is_some_and(|o| o.w.to_bits() == at.w.to_bits());
+        if !same {
+            return None;
+        }
+    }
+    flat_planes(a, at.w, prim.ox, prim.oy)
+}
+
+/// What [`planes_at_origin`] gives every lane of every strip of a primitive whose plane
+/// origin is (ox, oy), with the constant perspective factor `w`, when four `planes` have
+/// one value each over the primitive; None unless that is proven from the planes
+/// themselves (whatever the vertex values were: an infinite or NaN vertex value leaves a
+/// NaN gradient, declined here). Per lane the formula is `((c + dx·rx) + dy·ry)·w` with
+/// rx = x + 0.5 − ox, ry likewise:
+/// - ox, oy finite, so rx and ry are finite for every pixel, and with dx, dy each +0 or
+///   −0 both products are ±0;
+/// - c + (±0) + (±0) is c when c is not −0: a nonzero or infinite c is unchanged, +0 +
+///   (±0) is +0 (round to nearest), and a NaN c comes back quieted, its payload kept,
+///   as the multiply below quiets it too. Only −0 + (+0) = +0 differs: c = −0 declined;
+/// - so each lane is c·w, one multiply of the same two operands. `w` is not NaN, so a
+///   NaN c is the only NaN operand (which of two NaNs a multiply returns depends on the
+///   operand order the compiler picked); 0·∞ gives the default NaN either way.
+#[inline(always)]
+fn flat_planes(planes: &[AttrPlane], w: f32, ox: f32, oy: f32) -> Option<[u32; 4]> {
+    let zero = |v: f32| v.to_bits() << 1 == 0;
+    if w.is_nan() || !ox.is_finite() || !oy.is_finite() || planes.len() != 4 {
+        return None;
+    }
+    let mut v = [0u32; 4];
+    for (o, a) in v.iter_mut().zip(planes) {
+        let p = &a.plane;
+        if !zero(p.dx) || !zero(p.dy) || p.c.to_bits() == (-0.0f32).to_bits() {
+            return None;
+        }
+        *o = (p.c * w).to_bits();
+    }
+    Some(v)
 }
 
 crate::simd::multiversion! {
@@ -898,7 +994,159 @@ mod tests {
     use crate::simd::{force, Isa};
     use proptest::prelude::*;
 
+    /// A value for the flat-plane tests: ordinary, special (±0, ±inf, NaN payloads quiet
+    /// and signalling, denormals) or raw bits.
+    fn special(pick: u32, bits: u32) -> f32 {
+        const S: [u32; 10] = [
+            0,
+            0x8000_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_1234,
+            0xffa0_0001,
+            1,
+            0x8000_0003,
+            0x3f80_0000,
+            0x7f7f_ffff,
+        ];
+        match pick % 4 {
+            0 => f32::from_bits(S[bits as usize % S.len()]),
+            1 => f32::from_bits(bits),
+            _ => ((bits % 4000) as f32 - 2000.0) / 512.0,
+        }
+    }
+
+    /// Cases `flat_planes` must take and decline, whatever the proptest draws.
+    #[test]
+    fn flat_planes_takes_and_declines() {
+        let planes = |c: f32, dx: f32, dy: f32| {
+            [AttrPlane {
+                plane: Plane { c, dx, dy },
+                flat: 0,
+            }; 4]
+        };
+        let nan = f32::from_bits(0x7fa0_0001);
+        // Taken: ±0 gradients with an ordinary, +0, infinite or NaN c.
+        for (c, dx, dy) in [
+            (0.5, 0.0, -0.0),
+            (0.0, -0.0, -0.0),
+            (f32::INFINITY, 0.0, 0.0),
+            (nan, -0.0, 0.0),
+        ] {
+            assert!(
+                flat_planes(&planes(c, dx, dy), 1.0, 3.5, -7.25).is_some(),
+                "{c} {dx} {dy}"
+            );
+        }
+        // Declined: -0 c, a nonzero or NaN gradient, NaN w, an infinite or NaN origin.
+        assert!(flat_planes(&planes(-0.0, 0.0, 0.0), 1.0, 0.0, 0.0).is_none());
+        assert!(flat_planes(&planes(0.5, 1e-30, 0.0), 1.0, 0.0, 0.0).is_none());
+        assert!(flat_planes(&planes(0.5, 0.0, f32::NAN), 1.0, 0.0, 0.0).is_none());
+        assert!(flat_planes(&planes(0.5, 0.0, 0.0), f32::NAN, 0.0, 0.0).is_none());
+        assert!(flat_planes(&planes(0.5, 0.0, 0.0), 1.0, f32::INFINITY, 0.0).is_none());
+        assert!(flat_planes(&planes(0.5, 0.0, 0.0), 1.0, 0.0, f32::NAN).is_none());
+        // 0·inf: the default NaN, as the per-lane formula gives.
+        let v = flat_planes(&planes(f32::INFINITY, 0.0, 0.0), 0.0, 0.0, 0.0);
+        assert!(v.is_some_and(|v| f32::from_bits(v[0]).is_nan()));
+    }
+
     proptest! {
+        /// Where `flat_planes` gives a value, every lane of every strip position the
+        /// per-lane formula evaluates (`planes_origin`, under each instruction set) has
+        /// its bits: planes with ±0 gradients and special values of c, w and the origin.
+        #[test]
+        fn flat_planes_equal_planes_at_origin(
+            c in any::<[(u32, u32); 4]>(),
+            grads in any::<[(u8, u32, u32); 4]>(),
+            (w, o) in (any::<(u32, u32)>(), any::<[(u32, u32); 2]>()),
+            (bx, qy) in (-4096i32..4096, -4096i32..4096),
+        ) {
+            // Gradients mostly ±0 (1 in 8 something else), so most cases are flat.
+            let grad = |pick: u8, sign: u32, bits: u32| match pick % 8 {
+                0 => special(bits, bits >> 3),
+                _ => f32::from_bits(sign & 0x8000_0000),
+            };
+            let planes: [AttrPlane; 4] = std::array::from_fn(|k| AttrPlane {
+                plane: Plane {
+                    c: special(c[k].0, c[k].1),
+                    dx: grad(grads[k].0, grads[k].1, grads[k].2),
+                    dy: grad(grads[k].0 >> 3, grads[k].2, grads[k].1),
+                },
+                flat: 0,
+            });
+            let w = special(w.0, w.1);
+            let (ox, oy) = (special(o[0].0 | 2, o[0].1), special(o[1].0 | 2, o[1].1));
+            // The origins mostly finite and small, sometimes anything.
+            let (ox, oy) = match o[0].0 % 8 {
+                0 => (special(o[0].0, o[0].1), special(o[1].0, o[1].1)),
+                _ => (ox, oy),
+            };
+            let Some(v) = flat_planes(&planes, w, ox, oy) else {
+                return Ok(());
+            };
+            let at = StripOrigin { bx, qy, w };
+            for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
+                if force(isa) != isa {
+                    continue;
+                }
+                let mut out = [[0u32; LANES]; 4];
+                planes_origin(&planes, &at, ox, oy, &mut out);
+                for (k, comp) in out.iter().enumerate() {
+                    prop_assert!(
+                        comp.iter().all(|&b| b == v[k]),
+                        "{:?}: component {} is {:08x}, lanes {:08x?}", isa, k, v[k], comp
+                    );
+                }
+            }
+            force(Isa::Avx512);
+        }
+
+        /// The store of a block of one colour writes what the block store writes for
+        /// the same colour in every lane, with every instruction set; with AVX-512 its
+        /// kernel ran.
+        #[test]
+        fn store_block_flat_equals_store_block(
+            pick in any::<[(u32, u32); 4]>(),
+            cov in any::<[[bool; LANES]; 4]>(),
+            (n, alpha_one, seed) in (0usize..=4, any::<bool>(), any::<u32>()),
+        ) {
+            let color = pick.map(|(p, b)| special(p, b).to_bits());
+            let cov = cov.map(|s| s.map(|l| u32::from(l) * (seed | 1)));
+            let start: Vec<[u32; 8]> = (0..8u32)
+                .map(|r| std::array::from_fn(|i| (r * 8 + i as u32).wrapping_mul(2_654_435_761) ^ seed))
+                .collect();
+            let lanes = color.map(|c| [c; LANES]);
+            let colors: Vec<&[[u32; LANES]; 4]> = (0..n).map(|_| &lanes).collect();
+            let covs: Vec<&[u32; LANES]> = cov.iter().take(n).collect();
+            let mut want = start.clone();
+            for k in 0..n {
+                let [a, b] = &mut want[2 * k..2 * k + 2] else { unreachable!() };
+                store_strip(&mut [a, b], Some(&lanes), alpha_one, &cov[k], 0);
+            }
+            for isa in [Isa::Baseline, Isa::Avx2, Isa::Avx512] {
+                if force(isa) != isa {
+                    continue;
+                }
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
+                store_block(&mut rows, &colors, alpha_one, &covs);
+                prop_assert!(got == want, "{:?}", isa);
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
+                store_block_flat(&mut rows, color, alpha_one, &covs);
+                prop_assert!(got == want, "flat, {:?}", isa);
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
+                let word = crate::block::pack_word(color, alpha_one);
+                let ran = crate::simd::store_block_word(&mut rows, word, &covs);
+                prop_assert_eq!(ran, isa == Isa::Avx512);
+                if ran {
+                    prop_assert!(got == want);
+                }
+            }
+            force(Isa::Avx512);
+        }
+
         /// The block store writes what the reference strip store writes (`store_strip`
         /// of each strip, no lane killed), with every instruction set; with AVX-512 its
         /// kernel ran.

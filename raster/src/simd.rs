@@ -494,6 +494,57 @@ fn store_block_avx512(
     }
 }
 
+/// `shader::store_block_flat` with AVX-512 (false on a CPU without it, for the lane
+/// loops to do it): the packed `word` stored into each strip's two rows where its
+/// coverage is not 0, the coverage put into row order as [`store_block_rgba8`] puts it.
+#[inline(always)]
+pub(crate) fn store_block_word(rows: &mut [&mut [u32; 8]], word: u32, covs: &[&[u32; 16]]) -> bool {
+    if isa() != Isa::Avx512 {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: isa() returned Avx512 (checked above), which it does only when
+        // avx512f, avx512bw, avx512dq, avx512vl, avx2 and fma were detected: every
+        // feature the kernel is compiled with exists on this CPU.
+        #[allow(unsafe_code)]
+        unsafe {
+            store_block_word_avx512(rows, word, covs)
+        };
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (rows, word, covs);
+        false
+    }
+}
+
+/// [`store_block_word`]'s kernel.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")]
+fn store_block_word_avx512(rows: &mut [&mut [u32; 8]], word: u32, covs: &[&[u32; 16]]) {
+    use std::arch::x86_64::*;
+    // As in `store_block_avx512`: word c of row r of a strip is lane 4 (c >> 1) + 2r +
+    // (c & 1).
+    let order = _mm512_setr_epi32(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+    let words = _mm256_set1_epi32(word as i32);
+    for (k, cov) in covs.iter().enumerate() {
+        let Some([r0, r1]) = rows.get_mut(2 * k..2 * k + 2) else {
+            continue;
+        };
+        // SAFETY: the load reads the whole borrowed 16-word `cov`, and each masked store
+        // writes within one borrowed 8-word row; none needs alignment.
+        #[allow(unsafe_code)]
+        unsafe {
+            let cv = _mm512_permutexvar_epi32(order, _mm512_loadu_si512(cov.as_ptr().cast()));
+            let m = _mm512_test_epi32_mask(cv, cv);
+            _mm256_mask_storeu_epi32(r0.as_mut_ptr().cast(), m as u8, words);
+            _mm256_mask_storeu_epi32(r1.as_mut_ptr().cast(), (m >> 8) as u8, words);
+        }
+    }
+}
+
 /// A strip's colour `c` (f32 bits, channel-major) as sixteen RGBA8 UNORM words, lane
 /// order: `color::unorm8`'s operations in its order, max with 0 first (a NaN lane gives
 /// 0: `vmaxps` returns its second operand then), min with 1, times 255, plus 2^23, the
