@@ -985,7 +985,7 @@ fn strip_store(
 /// Row `row` (0 or 1) of a strip's one-sample pixels: each lane's word of `packed` where
 /// its coverage is not 0.
 #[inline(always)]
-fn store_row(dst: &mut [u32; 8], row: usize, packed: &[u32; LANES], cov: &[u32; LANES]) {
+pub(crate) fn store_row(dst: &mut [u32; 8], row: usize, packed: &[u32; LANES], cov: &[u32; LANES]) {
     store_row_keep(dst, row, packed, cov, 0);
 }
 

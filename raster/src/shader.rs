@@ -303,21 +303,15 @@ pub fn store_block_flat(
 }
 
 crate::simd::multiversion! {
-    /// [`store_block_flat`] by lane loops: lane 4q + j of strip k is row 2k + (j >> 1),
-    /// column 2q + (j & 1) (`block::store_rows`' order).
+    /// [`store_block_flat`] by the row stores of [`store_strip`], every lane's word the
+    /// same (a store per covered lane: 133.3 M instructions a frame of fill_1080p_mov
+    /// under valgrind, against 48.7 M).
     fn store_block_word_lanes(rows: &mut [&mut [u32; 8]], word: u32, covs: &[&[u32; LANES]]) {
+        let packed = [word; LANES];
         for (k, cov) in covs.iter().enumerate() {
-            let Some([r0, r1]) = rows.get_mut(2 * k..2 * k + 2) else {
-                continue;
-            };
-            for (lane, &c) in cov.iter().enumerate() {
-                let col = 2 * (lane >> 2) + (lane & 1);
-                let row = match lane & 2 {
-                    0 => &mut **r0,
-                    _ => &mut **r1,
-                };
-                if c != 0 {
-                    row[col] = word;
+            if let Some(r) = rows.get_mut(2 * k..2 * k + 2) {
+                for (row, dst) in r.iter_mut().enumerate() {
+                    crate::block::store_row(dst, row, &packed, cov);
                 }
             }
         }
