@@ -167,8 +167,8 @@ pub struct BlockState {
     regs: Vec<Reg>,
     /// An instruction's result before its write mask and saturation.
     res: Reg,
-    /// A texture coordinate that is not a register as it stands.
-    coord: Vec4,
+    /// Per strip, a texture coordinate that is not a register as it stands.
+    coord: Reg,
 }
 
 impl BlockProgram {
@@ -313,7 +313,7 @@ impl BlockProgram {
         Some(BlockState {
             regs,
             res: ZERO_REG,
-            coord: [[0; MAX_LANES]; 4],
+            coord: ZERO_REG,
         })
     }
 
@@ -883,33 +883,34 @@ fn texture<E: Env + ?Sized>(
     // A whole unsaturated result from another register's coordinates goes straight into
     // its destination; else into `res`, for [`write`].
     let direct = as_is && op.mask == 0xf && op.sat.is_none() && a.reg != op.dst;
-    for s in 0..n {
-        let (coord, out): (&Vec4, &mut Vec4) = match direct {
-            true => match source_and_destination(&mut st.regs, a.reg, op.dst) {
-                Some((from, to)) => (&from[s], &mut to[s]),
-                None => return Err(super::error::invariant("block register out of range")),
-            },
-            false => {
-                let coord = match as_is {
-                    true => &st.regs[a.reg][s],
-                    false => {
-                        for c in 0..4 {
-                            let x = comp(&st.regs, a, s, c);
-                            for l in 0..MAX_LANES {
-                                st.coord[c][l] = a.modify(x[l]);
-                            }
-                        }
-                        &st.coord
-                    }
-                };
-                (coord, &mut st.res[s])
-            }
-        };
-        if let Some(site) = env.texture_sites().and_then(|x| x.get(prog, op.pc)) {
-            if site.sample(coord, FULL, out) {
-                continue;
+    if !as_is {
+        for s in 0..n {
+            for c in 0..4 {
+                let x = comp(&st.regs, a, s, c);
+                for l in 0..MAX_LANES {
+                    st.coord[s][c][l] = a.modify(x[l]);
+                }
             }
         }
+    }
+    let (coords, outs): (&Reg, &mut Reg) = match (direct, as_is) {
+        (true, _) => source_and_destination(&mut st.regs, a.reg, op.dst)
+            .ok_or_else(|| super::error::invariant("block register out of range"))?,
+        (false, true) => (
+            st.regs
+                .get(a.reg)
+                .ok_or_else(|| super::error::invariant("block register out of range"))?,
+            &mut st.res,
+        ),
+        (false, false) => (&st.coord, &mut st.res),
+    };
+    let (coords, outs) = (&coords[..n], &mut outs[..n]);
+    // The site is looked up once for all the strips.
+    let done = match env.texture_sites().and_then(|x| x.get(prog, op.pc)) {
+        Some(site) => site.sample_strips(coords, outs),
+        None => 0,
+    };
+    for (coord, out) in coords.iter().zip(outs.iter_mut()).skip(done) {
         *out = [[0; MAX_LANES]; 4];
         let call = TexCall {
             op: t.op,

@@ -17,6 +17,21 @@ pub trait TexSite: Send + Sync {
     /// call, and leaves the other lanes alone; or returns false, and the call goes
     /// through [`super::Env::texture`] (which rewrites every lane of `mask`).
     fn sample(&self, coord: &Vec4, mask: LaneMask, out: &mut Vec4) -> bool;
+
+    /// Every lane of each strip `coords[i]` into `outs[i]`, in order (a block program's
+    /// strips, one call for all of them); returns how many strips were sampled before
+    /// the site declined one, which the caller then samples another way with the rest.
+    fn sample_strips(&self, coords: &[Vec4], outs: &mut [Vec4]) -> usize {
+        let all = LaneMask::MAX >> (LaneMask::BITS as usize - super::MAX_LANES);
+        let mut done = 0;
+        for (coord, out) in coords.iter().zip(outs.iter_mut()) {
+            if !self.sample(coord, all, out) {
+                break;
+            }
+            done += 1;
+        }
+        done
+    }
 }
 
 /// The [`TexSite`]s of one program, by instruction.
