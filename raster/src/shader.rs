@@ -1044,6 +1044,17 @@ mod tests {
         assert!(v.is_some_and(|v| f32::from_bits(v[0]).is_nan()));
     }
 
+    /// A copy of `start`'s rows after `store` wrote into them, and what it returned.
+    fn stored<R>(
+        start: &[[u32; 8]],
+        store: impl FnOnce(&mut [&mut [u32; 8]]) -> R,
+    ) -> (Vec<[u32; 8]>, R) {
+        let mut got = start.to_vec();
+        let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
+        let r = store(&mut rows);
+        (got, r)
+    }
+
     proptest! {
         /// Where `flat_planes` gives a value, every lane of every strip position the
         /// per-lane formula evaluates (`planes_origin`, under each instruction set) has
@@ -1121,18 +1132,14 @@ mod tests {
                 if force(isa) != isa {
                     continue;
                 }
-                let mut got = start.clone();
-                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
-                store_block(&mut rows, &colors, alpha_one, &covs);
+                let (got, ()) = stored(&start, |rows| store_block(rows, &colors, alpha_one, &covs));
                 prop_assert!(got == want, "{:?}", isa);
-                let mut got = start.clone();
-                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
-                store_block_flat(&mut rows, color, alpha_one, &covs);
+                let (got, ()) =
+                    stored(&start, |rows| store_block_flat(rows, color, alpha_one, &covs));
                 prop_assert!(got == want, "flat, {:?}", isa);
-                let mut got = start.clone();
-                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
                 let word = crate::block::pack_word(color, alpha_one);
-                let ran = crate::simd::store_block_word(&mut rows, word, &covs);
+                let (got, ran) =
+                    stored(&start, |rows| crate::simd::store_block_word(rows, word, &covs));
                 prop_assert_eq!(ran, isa == Isa::Avx512);
                 if ran {
                     prop_assert!(got == want);
@@ -1172,13 +1179,11 @@ mod tests {
                 if force(isa) != isa {
                     continue;
                 }
-                let mut got = start.clone();
-                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
-                store_block(&mut rows, &colors, alpha_one, &covs);
+                let (got, ()) = stored(&start, |rows| store_block(rows, &colors, alpha_one, &covs));
                 prop_assert!(got == want, "{:?}", isa);
-                let mut got = start.clone();
-                let mut rows: Vec<&mut [u32; 8]> = got.iter_mut().collect();
-                let ran = crate::simd::store_block_rgba8(&mut rows, &colors, alpha_one, &covs);
+                let (got, ran) = stored(&start, |rows| {
+                    crate::simd::store_block_rgba8(rows, &colors, alpha_one, &covs)
+                });
                 prop_assert_eq!(ran, isa == Isa::Avx512);
                 if ran {
                     prop_assert!(got == want);
