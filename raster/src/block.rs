@@ -283,22 +283,14 @@ multiversion! {
 #[inline(always)]
 fn pack_lanes(c: &[[u32; LANES]; 4], alpha_one: bool) -> [u32; LANES] {
     let mut packed = [0u32; LANES];
-    let u = |v: u32| crate::color::unorm8(f32::from_bits(v));
-    for lane in 0..LANES {
-        packed[lane] =
-            u(c[0][lane]) | u(c[1][lane]) << 8 | u(c[2][lane]) << 16 | u(c[3][lane]) << 24;
-    }
-    if alpha_one {
-        // unorm8(1.0) is 255.
-        for p in packed.iter_mut() {
-            *p |= 0xff << 24;
-        }
+    for (lane, p) in packed.iter_mut().enumerate() {
+        *p = pack_word([c[0][lane], c[1][lane], c[2][lane], c[3][lane]], alpha_one);
     }
     packed
 }
 
-/// [`pack_lanes`]' word of one lane of colour `c` (f32 bits).
-#[inline]
+/// One lane of colour `c` (f32 bits) as an RGBA8 UNORM word; `alpha_one` stores alpha 1.
+#[inline(always)]
 pub(crate) fn pack_word(c: [u32; 4], alpha_one: bool) -> u32 {
     let u = |v: u32| crate::color::unorm8(f32::from_bits(v));
     let word = u(c[0]) | u(c[1]) << 8 | u(c[2]) << 16 | u(c[3]) << 24;

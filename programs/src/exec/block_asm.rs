@@ -64,15 +64,13 @@ enum Held {
     Temp,
 }
 
-/// The constants the run needs, each in a register of its own.
-#[derive(Default)]
-struct Consts {
-    sign: Option<usize>,
-    abs: Option<usize>,
-    one: Option<usize>,
-    zero: Option<usize>,
-    minus_one: Option<usize>,
-}
+/// The constants a run may need, by index into `Gen::consts` and [`CONST_BITS`].
+const SIGN: usize = 0;
+const ABS: usize = 1;
+const ONE: usize = 2;
+const ZERO: usize = 3;
+const MINUS_ONE: usize = 4;
+const CONST_BITS: [u32; 5] = [0x8000_0000, 0x7fff_ffff, 0x3f80_0000, 0, 0xbf80_0000];
 
 struct Gen {
     a: CodeAssembler,
@@ -82,7 +80,8 @@ struct Gen {
     clock: u32,
     /// Registers the current instruction uses: not evicted.
     locked: u32,
-    consts: Consts,
+    /// The register of each constant the run needs.
+    consts: [Option<usize>; 5],
     /// Registers the code addresses (the highest index + 1).
     regs: usize,
 }
@@ -109,7 +108,7 @@ impl Gen {
             last: [0; 32],
             clock: 0,
             locked: 0,
-            consts: Consts::default(),
+            consts: [None; 5],
             regs: 0,
         })
     }
@@ -201,19 +200,19 @@ impl Gen {
         let t = self.alloc()?;
         let mut from = z;
         if o.and != u32::MAX {
-            let abs = self.konst(self.consts.abs)?;
+            let abs = self.konst(ABS)?;
             self.a.vpandd(ZMM[t], ZMM[from], ZMM[abs]).map_err(asm)?;
             from = t;
         }
         if o.xor != 0 {
-            let sign = self.konst(self.consts.sign)?;
+            let sign = self.konst(SIGN)?;
             self.a.vpxord(ZMM[t], ZMM[from], ZMM[sign]).map_err(asm)?;
         }
         Ok((t, true))
     }
 
-    fn konst(&self, c: Option<usize>) -> R<usize> {
-        c.ok_or_else(|| "constant not set up".to_string())
+    fn konst(&self, c: usize) -> R<usize> {
+        self.consts[c].ok_or_else(|| "constant not set up".to_string())
     }
 
     /// `z` (a result) bound to component `comp` of `reg`, dirty; what held it before is
@@ -237,18 +236,16 @@ impl Gen {
                 continue;
             };
             for o in op.src.iter().take(super::block::alu_sources(alu)) {
-                need[0] |= o.xor != 0;
-                need[1] |= o.and != u32::MAX;
+                need[SIGN] |= o.xor != 0;
+                need[ABS] |= o.and != u32::MAX;
             }
-            need[0] |= matches!(alu, Alu::Min | Alu::Max);
-            need[1] |= matches!(alu, Alu::Abs);
-            need[2] |= matches!(alu, Alu::Lrp) || op.sat.is_some();
-            need[3] |= matches!(alu, Alu::Cmp) || op.sat == Some(0.0);
-            need[4] |= op.sat == Some(-1.0);
+            need[SIGN] |= matches!(alu, Alu::Min | Alu::Max);
+            need[ABS] |= matches!(alu, Alu::Abs);
+            need[ONE] |= matches!(alu, Alu::Lrp) || op.sat.is_some();
+            need[ZERO] |= matches!(alu, Alu::Cmp) || op.sat == Some(0.0);
+            need[MINUS_ONE] |= op.sat == Some(-1.0);
         }
-        let bits = [0x8000_0000u32, 0x7fff_ffff, 0x3f80_0000, 0, 0xbf80_0000];
-        let mut regs = [None; 5];
-        for k in 0..5 {
+        for (k, bits) in CONST_BITS.into_iter().enumerate() {
             if !need[k] {
                 continue;
             }
@@ -258,21 +255,14 @@ impl Gen {
                 .position(|h| *h == Held::Free)
                 .ok_or("no register")?;
             self.held[z] = Held::Const;
-            if bits[k] == 0 {
+            if bits == 0 {
                 self.a.vpxord(ZMM[z], ZMM[z], ZMM[z]).map_err(asm)?;
             } else {
-                self.a.mov(eax, bits[k]).map_err(asm)?;
+                self.a.mov(eax, bits).map_err(asm)?;
                 self.a.vpbroadcastd(ZMM[z], eax).map_err(asm)?;
             }
-            regs[k] = Some(z);
+            self.consts[k] = Some(z);
         }
-        self.consts = Consts {
-            sign: regs[0],
-            abs: regs[1],
-            one: regs[2],
-            zero: regs[3],
-            minus_one: regs[4],
-        };
         Ok(())
     }
 
@@ -281,19 +271,19 @@ impl Gen {
         let Some(lo) = lo else {
             return Ok(());
         };
-        let one = self.konst(self.consts.one)?;
+        let one = self.konst(ONE)?;
         let a = &mut self.a;
         // x > 1 -> 1 (a NaN compares false).
         a.vcmpps(k1, ZMM[r], ZMM[one], GT_OS).map_err(asm)?;
         a.vmovaps(masked(ZMM[r], 1), ZMM[one]).map_err(asm)?;
         if lo == 0.0 {
             // NaN, x < 0 and both zeros -> +0.
-            let zero = self.konst(self.consts.zero)?;
+            let zero = self.konst(ZERO)?;
             self.a.vcmpps(k2, ZMM[r], ZMM[zero], NGT_US).map_err(asm)?;
             self.a.vmovaps(masked(ZMM[r], 2), ZMM[zero]).map_err(asm)?;
         } else {
             // NaN and x < -1 -> -1 (-0 stays).
-            let m1 = self.konst(self.consts.minus_one)?;
+            let m1 = self.konst(MINUS_ONE)?;
             self.a.vcmpps(k2, ZMM[r], ZMM[m1], NGE_US).map_err(asm)?;
             self.a.vmovaps(masked(ZMM[r], 2), ZMM[m1]).map_err(asm)?;
         }
@@ -304,7 +294,7 @@ impl Gen {
     /// below y — above for max —, or they are equal and the sign bit of x — of y for max
     /// — is set), else `y`.
     fn min_max(&mut self, r: usize, x: usize, y: usize, max: bool) -> R<()> {
-        let sign = self.konst(self.consts.sign)?;
+        let sign = self.konst(SIGN)?;
         let a = &mut self.a;
         let (x, y) = (ZMM[x], ZMM[y]);
         a.vcmpps(k1, x, x, ORD_Q).map_err(asm)?;
@@ -326,7 +316,7 @@ impl Gen {
         match alu {
             Alu::Mov => self.a.vmovaps(rz, z(0)).map_err(asm)?,
             Alu::Abs => {
-                let abs = self.konst(self.consts.abs)?;
+                let abs = self.konst(ABS)?;
                 self.a.vpandd(rz, z(0), ZMM[abs]).map_err(asm)?
             }
             Alu::Add => self.a.vaddps(rz, z(0), z(1)).map_err(asm)?,
@@ -338,7 +328,7 @@ impl Gen {
             }
             Alu::Lrp => {
                 // t * x + (1 - t) * y, each product rounded.
-                let one = self.konst(self.consts.one)?;
+                let one = self.konst(ONE)?;
                 let t = self.alloc()?;
                 self.a.vmulps(rz, z(0), z(1)).map_err(asm)?;
                 self.a.vsubps(ZMM[t], ZMM[one], z(0)).map_err(asm)?;
@@ -349,7 +339,7 @@ impl Gen {
             Alu::Min => self.min_max(r, s[0], s[1], false)?,
             Alu::Max => self.min_max(r, s[0], s[1], true)?,
             Alu::Cmp => {
-                let zero = self.konst(self.consts.zero)?;
+                let zero = self.konst(ZERO)?;
                 self.a.vcmpps(k1, z(0), ZMM[zero], LT_OS).map_err(asm)?;
                 self.a.vblendmps(masked(rz, 1), z(2), z(1)).map_err(asm)?;
             }
